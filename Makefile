@@ -1,0 +1,63 @@
+# FUBA League: the commands a newcomer and CI run. See README.md.
+SHELL := /bin/bash
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+EMBEDDED := env -u DATABASE_URL -u REDIS_URL DEBUG=1
+
+.PHONY: run test test-slow worker beat bench lint format typecheck install browser-deps clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## run: embedded default (SQLite, in-process tasks), demo data, http://127.0.0.1:8000
+run: install
+	mkdir -p var
+	$(EMBEDDED) $(BIN)/python manage.py migrate --noinput
+	$(EMBEDDED) $(BIN)/python manage.py load_demo
+	$(EMBEDDED) $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+## browser-deps: Debian's chromium for the Playwright browser tests (Playwright's own download does not work here)
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+## test: the whole suite against the real PostgreSQL and Redis on 127.0.0.1 and a real Celery worker
+test: install browser-deps
+	source scripts/test-env.sh && $(BIN)/python scripts/check-services.py
+	source scripts/test-env.sh && $(BIN)/pytest
+
+test-slow: install
+	source scripts/test-env.sh && $(BIN)/pytest -m slow
+
+## worker / beat: production-shape processes (need REDIS_URL and DATABASE_URL in the environment)
+worker: install
+	$(BIN)/celery -A fubaleague worker --loglevel=INFO --concurrency=2
+
+beat: install
+	$(BIN)/celery -A fubaleague beat --loglevel=INFO
+
+bench: install
+	source scripts/test-env.sh && $(BIN)/python bench/run.py
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict rules_engine --exclude 'rules_engine/(management|migrations)/'
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) var/*.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,74 @@
+"""Dependency probes behind /healthz.
+
+Each probe returns a small dict so the endpoint can report every dependency at
+once; a failing probe never raises, because a health endpoint that 500s tells an
+operator less than one that says which component is down.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+
+Probe = dict[str, Any]
+
+
+def _timed(check: Callable[[], str]) -> Probe:
+    started = time.perf_counter()
+    try:
+        detail = check()
+    except Exception as exc:  # noqa: BLE001 - any failure means "down", reported as text
+        return {
+            "status": "down",
+            "error": f"{type(exc).__name__}: {exc}",
+            "ms": round((time.perf_counter() - started) * 1000, 1),
+        }
+    return {"status": "up", "detail": detail, "ms": round((time.perf_counter() - started) * 1000, 1)}
+
+
+def check_database() -> Probe:
+    def probe() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+        return connection.vendor
+
+    return _timed(probe)
+
+
+def check_cache() -> Probe:
+    def probe() -> str:
+        key = f"healthz:{uuid.uuid4().hex}"
+        cache.set(key, "ok", timeout=5)
+        value = cache.get(key)
+        cache.delete(key)
+        if value != "ok":
+            raise RuntimeError("value written to the cache could not be read back")
+        return settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+
+    return _timed(probe)
+
+
+def check_broker() -> Probe:
+    from fubaleague.celery import app
+
+    def probe() -> str:
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            return "eager (tasks run in-process, no broker)"
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+            return f"{conn.transport_cls} at {conn.as_uri()}"
+
+    return _timed(probe)
+
+
+def run_checks() -> tuple[bool, dict[str, Probe]]:
+    checks = {"database": check_database(), "cache": check_cache(), "broker": check_broker()}
+    healthy = all(item["status"] == "up" for item in checks.values())
+    return healthy, checks

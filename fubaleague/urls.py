@@ -1,0 +1,10 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from fubaleague import views
+
+urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("", include("tournaments.urls")),
+]

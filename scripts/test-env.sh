@@ -1,0 +1,11 @@
+# Environment for the test suite: the real PostgreSQL and Redis on 127.0.0.1.
+# `make test` sources this file; source it yourself to run pytest directly:
+#   . scripts/test-env.sh && .venv/bin/pytest tests/engine
+export DEBUG=0
+export SECRET_KEY="${TEST_SECRET_KEY:-test-only-secret-key-not-for-production-0123456789abcdef}"
+export ALLOWED_HOSTS="testserver,localhost,127.0.0.1"
+export SECURE_SSL_REDIRECT=0
+export DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/fubaleague}"
+export REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/15}"
+# Unit tests run tasks in-process; the worker tests start a real worker and switch this off there.
+export CELERY_TASK_ALWAYS_EAGER=1
