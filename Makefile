@@ -35,6 +35,7 @@ browser-deps:
 ## test: the whole suite against the real PostgreSQL and Redis on 127.0.0.1 and a real Celery worker
 test: install browser-deps
 	source scripts/test-env.sh && $(BIN)/python scripts/check-services.py
+	source scripts/test-env.sh && $(BIN)/python manage.py collectstatic --noinput -v0
 	source scripts/test-env.sh && $(BIN)/pytest
 
 test-slow: install

@@ -8,6 +8,13 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fubaleague.settings")
 
-app = Celery("fubaleague")
+app = Celery("fubaleague", include=["fubaleague.tasks"])
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+# Beat stores schedules in the database (django-celery-beat); entries declared here are
+# synced into it at start, and admins can add or pause others in the Django admin.
+app.conf.beat_schedule = {
+    "heartbeat-every-minute": {"task": "fubaleague.heartbeat", "schedule": 60.0},
+}

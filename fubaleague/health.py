@@ -68,6 +68,16 @@ def check_broker() -> Probe:
     return _timed(probe)
 
 
+def beat_info() -> dict[str, Any]:
+    """When beat last had a heartbeat executed; informational, since beat may run elsewhere."""
+    from fubaleague.tasks import BEAT_KEY
+
+    try:
+        return {"last_heartbeat": cache.get(BEAT_KEY)}
+    except Exception as exc:  # noqa: BLE001 - the cache probe already reports the outage
+        return {"last_heartbeat": None, "error": type(exc).__name__}
+
+
 def run_checks() -> tuple[bool, dict[str, Probe]]:
     checks = {"database": check_database(), "cache": check_cache(), "broker": check_broker()}
     healthy = all(item["status"] == "up" for item in checks.values())

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from fubaleague.celery import app as celery_app
+from tests.workers import WorkerProcess
+
+
+@pytest.fixture
+def real_celery(transactional_db: None) -> Iterator[None]:
+    """Send tasks through the Redis broker instead of running them in-process."""
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = False
+    celery_app.control.purge()
+    try:
+        yield
+    finally:
+        celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def celery_worker_process(real_celery: None) -> Iterator[WorkerProcess]:
+    """A real `celery worker` subprocess consuming from Redis against the test database."""
+    worker = WorkerProcess()
+    try:
+        worker.wait_ready()
+        yield worker
+    finally:
+        worker.stop()

@@ -1,0 +1,71 @@
+"""/healthz reports database, cache and broker; 503 when one is down."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from django.db import OperationalError
+from django.test import Client, override_settings
+
+from fubaleague.celery import app as celery_app
+
+pytestmark = pytest.mark.django_db
+
+
+def test_all_up(client: Client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert {name: c["status"] for name, c in body["checks"].items()} == {
+        "database": "up",
+        "cache": "up",
+        "broker": "up",
+    }
+    assert body["checks"]["database"]["detail"] == "postgresql"
+
+
+def test_broker_is_probed_for_real_when_not_eager(client: Client) -> None:
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
+        body = client.get("/healthz").json()
+    assert body["checks"]["broker"]["status"] == "up"
+    assert "redis" in body["checks"]["broker"]["detail"]
+
+
+def test_database_down(client: Client) -> None:
+    with mock.patch("fubaleague.health.connection.cursor", side_effect=OperationalError("connection refused")):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "degraded"
+    assert body["checks"]["database"]["status"] == "down"
+    assert "connection refused" in body["checks"]["database"]["error"]
+    assert body["checks"]["cache"]["status"] == "up"
+
+
+def test_cache_down(client: Client) -> None:
+    dead = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Port 1 on loopback: nothing listens there, so the connection is refused at once.
+            "LOCATION": "redis://127.0.0.1:1/0",
+        }
+    }
+    # override_settings resets the cache handler, so the probe really connects to the dead port.
+    with override_settings(CACHES=dead):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["checks"]["cache"]["status"] == "down"
+
+
+def test_broker_down(client: Client) -> None:
+    previous = celery_app.conf.broker_url
+    celery_app.conf.broker_url = "redis://127.0.0.1:1/0"
+    try:
+        with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
+            response = client.get("/healthz")
+    finally:
+        celery_app.conf.broker_url = previous
+    assert response.status_code == 503
+    assert response.json()["checks"]["broker"]["status"] == "down"
