@@ -1,0 +1,198 @@
+"""Results of fixtures, the submissions that lead to them, turn logs and the audit trail."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tournaments.models import Club, Fixture, Team
+
+
+class CardKind(models.TextChoices):
+    # One row per booked player; the kind is the player's final disciplinary outcome in the match,
+    # which is also what FIFA fair-play points count (yellow −1, second yellow −3, red −4, yellow+red −5).
+    YELLOW = "yellow", "Yellow card"
+    SECOND_YELLOW = "second_yellow", "Red card after a second yellow"
+    RED = "red", "Direct red card"
+    YELLOW_RED = "yellow_red", "Yellow card then a direct red"
+
+
+FAIR_PLAY_POINTS = {
+    CardKind.YELLOW: -1,
+    CardKind.SECOND_YELLOW: -3,
+    CardKind.RED: -4,
+    CardKind.YELLOW_RED: -5,
+}
+
+
+class Result(models.Model):
+    """The one result that counts for a fixture (OneToOne: concurrent writers cannot create two)."""
+
+    class Source(models.TextChoices):
+        CLUBS = "clubs", "Submitted and confirmed by the clubs"
+        ADMIN = "admin", "Set by an administrator"
+        SIMULATED = "simulated", "Simulated"
+        AWARDED = "awarded", "Awarded"
+
+    fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="result")
+    # Goals include extra time; the shoot-out is kept apart because it never counts as goals.
+    home_goals = models.PositiveSmallIntegerField()
+    away_goals = models.PositiveSmallIntegerField()
+    extra_time = models.BooleanField(default=False)
+    home_penalties = models.PositiveSmallIntegerField(null=True, blank=True)
+    away_penalties = models.PositiveSmallIntegerField(null=True, blank=True)
+    source = models.CharField(max_length=10, choices=Source.choices)
+    submission = models.ForeignKey(
+        "ResultSubmission", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(home_penalties__isnull=True) & Q(away_penalties__isnull=True))
+                | (Q(home_penalties__isnull=False) & Q(away_penalties__isnull=False)),
+                name="result_penalties_both_or_none",
+            )
+        ]
+
+    def __str__(self) -> str:
+        text = f"{self.home_goals}-{self.away_goals}"
+        if self.extra_time:
+            text += " a.e.t."
+        if self.home_penalties is not None:
+            text += f" ({self.home_penalties}-{self.away_penalties} pens)"
+        return text
+
+    @property
+    def is_simulated(self) -> bool:
+        return self.source == self.Source.SIMULATED
+
+
+class Card(models.Model):
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="cards")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="cards")
+    kind = models.CharField(max_length=14, choices=CardKind.choices)
+    # Soccer City books players by number; FUBA records team cards without one.
+    shirt_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Order of booking within the match (The Cup bans "the first 2 players booked").
+    sequence = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["result", "sequence", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.team}" + (
+            f" #{self.shirt_number}" if self.shirt_number else ""
+        )
+
+    @property
+    def fair_play_points(self) -> int:
+        return FAIR_PLAY_POINTS[CardKind(self.kind)]
+
+
+class ResultSubmission(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Awaiting the opponent"
+        ACCEPTED = "accepted", "Accepted"
+        DISPUTED = "disputed", "Disputed"
+        REJECTED = "rejected", "Rejected"
+        SUPERSEDED = "superseded", "Superseded"
+
+    class Validation(models.TextChoices):
+        NOT_REQUIRED = "not_required", "No turn log"
+        PENDING = "pending", "Pending"
+        VALIDATING = "validating", "Validating"
+        VALID = "valid", "Valid"
+        INVALID = "invalid", "Invalid"
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="submissions")
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+", help_text="Submitting side")
+    home_goals = models.PositiveSmallIntegerField()
+    away_goals = models.PositiveSmallIntegerField()
+    extra_time = models.BooleanField(default=False)
+    home_penalties = models.PositiveSmallIntegerField(null=True, blank=True)
+    away_penalties = models.PositiveSmallIntegerField(null=True, blank=True)
+    # [{"team": "home"|"away", "kind": CardKind, "shirt_number": int|None}, ...] in booking order.
+    cards = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    validation_status = models.CharField(
+        max_length=12, choices=Validation.choices, default=Validation.NOT_REQUIRED
+    )
+    # The rules engine's errors: [{"turn":…, "stage":…, "rule":…, "reason":…}, ...]
+    validation_errors = models.JSONField(default=list, blank=True)
+    # What the rules engine derived from the log (score, cards, injuries, skills lost/gained).
+    derived_result = models.JSONField(null=True, blank=True)
+    dispute_reason = models.TextField(blank=True)
+    disputed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # One live submission per fixture; resubmitting supersedes the previous one.
+            models.UniqueConstraint(
+                fields=["fixture"], condition=Q(status="open"), name="one_open_submission_per_fixture"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.fixture}: {self.home_goals}-{self.away_goals} by {self.team}"
+
+
+class MatchLog(models.Model):
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="match_logs")
+    submission = models.OneToOneField(
+        ResultSubmission, null=True, blank=True, on_delete=models.CASCADE, related_name="match_log"
+    )
+    format = models.CharField(max_length=40, default="fuba-3-log/1")
+    data = models.JSONField()
+    is_simulated = models.BooleanField(default=False)
+    seed = models.BigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Log of {self.fixture} ({self.format})"
+
+
+class ResultAudit(models.Model):
+    class Action(models.TextChoices):
+        SUBMIT = "submit", "Submitted"
+        VALIDATE = "validate", "Log validated"
+        CONFIRM = "confirm", "Confirmed"
+        DISPUTE = "dispute", "Disputed"
+        RESOLVE = "resolve", "Dispute resolved"
+        OVERRIDE = "override", "Overridden by an administrator"
+        SIMULATE = "simulate", "Simulated"
+        AWARD = "award", "Awarded"
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=10, choices=Action.choices)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.fixture} at {self.created_at:%Y-%m-%d %H:%M}"
