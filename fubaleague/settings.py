@@ -187,6 +187,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "fubaleague.api_errors.exception_handler",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
@@ -207,6 +208,15 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several models have a "status"/"source" field with different choices; name each enum.
+    "ENUM_NAME_OVERRIDES": {
+        "CompetitionStatusEnum": "fubaleague.api_schema.COMPETITION_STATUS",
+        "StageStatusEnum": "fubaleague.api_schema.STAGE_STATUS",
+        "FixtureStatusEnum": "fubaleague.api_schema.FIXTURE_STATUS",
+        "SubmissionStatusEnum": "fubaleague.api_schema.SUBMISSION_STATUS",
+        "ResultSourceEnum": "fubaleague.api_schema.RESULT_SOURCE",
+        "TeamSkillSourceEnum": "fubaleague.api_schema.TEAM_SKILL_SOURCE",
+    },
 }
 
 LOGGING = {
