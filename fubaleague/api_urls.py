@@ -1,0 +1,25 @@
+"""/api/v1/: one router for every resource, the OpenAPI schema and its offline docs pages."""
+
+from __future__ import annotations
+
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from fubaleague.api_views import PingView
+from matches.api import views as match_views
+from tournaments.api import views as tournament_views
+
+app_name = "api"
+
+router = DefaultRouter(trailing_slash=False)
+tournament_views.register(router)
+match_views.register(router)
+
+urlpatterns = [
+    path("ping", PingView.as_view(), name="ping"),
+    path("schema", SpectacularAPIView.as_view(), name="schema"),
+    path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="swagger"),
+    path("redoc", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    path("", include(router.urls)),
+]

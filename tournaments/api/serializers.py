@@ -1,0 +1,235 @@
+"""Read serializers for competitions data. Writes go through action serializers in views, then services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournaments.models import (
+    Club,
+    Coach,
+    Competition,
+    Fixture,
+    Group,
+    Skill,
+    Stage,
+    Suspension,
+    Team,
+)
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "country"]
+
+
+class CoachSerializer(serializers.ModelSerializer):
+    club = ClubSerializer(read_only=True)
+
+    class Meta:
+        model = Coach
+        fields = ["id", "name", "country", "ranking_id", "club", "played_world_cup_2019"]
+
+
+class SkillSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Skill
+        fields = [
+            "id",
+            "name",
+            "position_group",
+            "cp_cost",
+            "counts_as_two",
+            "restriction",
+            "restrictions_text",
+            "when_played",
+            "chapter_text",
+        ]
+
+
+class TeamBriefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Team
+        fields = ["id", "name", "country"]
+
+
+class TeamSerializer(serializers.ModelSerializer):
+    coach = CoachSerializer(read_only=True)
+    club = ClubSerializer(read_only=True)
+    competition = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    skills = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Team
+        fields = [
+            "id",
+            "competition",
+            "name",
+            "country",
+            "seed",
+            "coach",
+            "club",
+            "default_formation",
+            "player_roles",
+            "withdrawn",
+            "skills",
+        ]
+
+    @extend_schema_field(
+        serializers.ListField(
+            child=serializers.DictField(), help_text="Roster skills: name, source (chosen/gained)"
+        )
+    )
+    def get_skills(self, team: Team) -> list[dict[str, Any]]:
+        return [
+            {"skill": ts.skill_id, "name": ts.skill.name, "source": ts.source}
+            for ts in team.roster_skills.all()
+        ]
+
+
+class GroupSerializer(serializers.ModelSerializer):
+    teams = TeamBriefSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Group
+        fields = ["id", "stage", "name", "teams"]
+
+
+class StageSerializer(serializers.ModelSerializer):
+    groups = GroupSerializer(many=True, read_only=True)
+    competition = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Stage
+        fields = [
+            "id",
+            "competition",
+            "order",
+            "name",
+            "kind",
+            "status",
+            "legs",
+            "away_goals_rule",
+            "extra_time",
+            "penalties",
+            "third_place_match",
+            "advance_per_group",
+            "best_thirds",
+            "swiss_rounds",
+            "groups",
+        ]
+
+
+class StageBriefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Stage
+        fields = ["id", "order", "name", "kind", "status"]
+
+
+class CompetitionSerializer(serializers.ModelSerializer):
+    stages = StageBriefSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Competition
+        fields = [
+            "id",
+            "slug",
+            "name",
+            "game_system",
+            "advanced_rules",
+            "is_world_cup",
+            "status",
+            "points_win",
+            "points_draw",
+            "points_loss",
+            "forfeit_policy",
+            "skill_limit",
+            "tiebreak_preset",
+            "tiebreak_order",
+            "yellow_card_threshold",
+            "red_card_ban_matches",
+            "cup_mode",
+            "stages",
+        ]
+
+
+class ResultBriefSerializer(serializers.Serializer):
+    home_goals = serializers.IntegerField()
+    away_goals = serializers.IntegerField()
+    extra_time = serializers.BooleanField()
+    home_penalties = serializers.IntegerField(allow_null=True)
+    away_penalties = serializers.IntegerField(allow_null=True)
+    source = serializers.CharField()
+    is_simulated = serializers.BooleanField()
+
+
+class FixtureSerializer(serializers.ModelSerializer):
+    competition = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    home_team = TeamBriefSerializer(read_only=True)
+    away_team = TeamBriefSerializer(read_only=True)
+    group = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    result = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Fixture
+        fields = [
+            "id",
+            "competition",
+            "stage",
+            "group",
+            "round",
+            "round_name",
+            "leg",
+            "match_number",
+            "home_team",
+            "away_team",
+            "home_placeholder",
+            "away_placeholder",
+            "kickoff",
+            "deadline",
+            "status",
+            "result",
+        ]
+
+    @extend_schema_field(ResultBriefSerializer(allow_null=True))
+    def get_result(self, fixture: Fixture) -> dict[str, Any] | None:
+        # Only a counted result is public: a submitted-but-unconfirmed score is not a result yet.
+        if not fixture.is_counted:
+            return None
+        result = getattr(fixture, "result", None)
+        if result is None:
+            return None
+        return {
+            "home_goals": result.home_goals,
+            "away_goals": result.away_goals,
+            "extra_time": result.extra_time,
+            "home_penalties": result.home_penalties,
+            "away_penalties": result.away_penalties,
+            "source": result.source,
+            "is_simulated": result.is_simulated,
+        }
+
+
+class SuspensionSerializer(serializers.ModelSerializer):
+    team = TeamBriefSerializer(read_only=True)
+    competition = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    served_in = serializers.PrimaryKeyRelatedField(read_only=True)
+    source_fixture = serializers.PrimaryKeyRelatedField(read_only=True)
+    is_served = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Suspension
+        fields = [
+            "id",
+            "competition",
+            "team",
+            "shirt_number",
+            "reason",
+            "source_fixture",
+            "sequence",
+            "served_in",
+            "is_served",
+        ]
