@@ -1,7 +1,9 @@
+"""Thin Django wrapper around the pure-Python FUBA rules engine."""
+
 from django.apps import AppConfig
 
 
 class RulesEngineConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
     name = "rules_engine"
-    verbose_name = "Rules engine"
+    verbose_name = "FUBA rules engine"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,382 @@
+"""Actions of the action stage (4.3-4.7, A6) as verify_*/can_*/action trios,
+and the action stage itself (order, free movements 4.3.1, second actions 4.3.2).
+
+``verify_X(m, team)`` raises IllegalEventError with the reason and chapter;
+``can_X(m, team)`` returns a bool; ``X(m, team)`` is the generator that plays
+the action (asking for its dice and decisions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from . import board as B
+from .advanced import can_spend, spend
+from .discipline import yellow_test
+from .errors import IllegalEventError
+from .events import Event, Pending, choice_of, dice_of
+from .moves import MoveCtx, move_seq
+from .rules import can_attempt_from, goal_attempt_modifier, offside_position
+from .setpieces import goal
+from .skills import skill_active
+
+if TYPE_CHECKING:
+    from .machine import Match
+
+Flow = Generator[Pending, Event, Any]
+ACTIONS = ("goal_attempt", "movement", "positioning", "pressing", "aggressive_pressing")
+
+
+def interrupted(m: Match) -> bool:
+    st = m.st
+    return st.pending_restart is not None or st.half_over
+
+
+def _illegal(reason: str, rule: str) -> IllegalEventError:
+    return IllegalEventError(reason, rule=rule)
+
+
+# ---------------------------------------------------------------- goal attempt
+def verify_goal_attempt(m: Match, team: int) -> None:
+    st = m.st
+    if team != st.ct:
+        raise _illegal("only the controlling team can make a goal attempt", "4.4")
+    if not can_attempt_from(st, team, st.ball):
+        gk_out = st.teams[1 - team].gk != B.PEN[1 - team]
+        raise _illegal(
+            f"no goal attempt is possible from {B.NAMES[st.ball]}"
+            + ("" if gk_out else " while the goalkeeper is in the penalty area (4.4.3)"),
+            "4.4",
+        )
+
+
+def can_goal_attempt(m: Match, team: int) -> bool:
+    try:
+        verify_goal_attempt(m, team)
+    except IllegalEventError:
+        return False
+    return True
+
+
+def goal_attempt(m: Match, team: int, free_kick: bool = False) -> Flow:
+    """4.4 goal attempt, 4.4.1 rebound, 4.4.2 difficult goal attempt."""
+    st = m.st
+    area = st.ball
+    opp = 1 - team
+    mod = goal_attempt_modifier(st, team, area, free_kick)
+    mod += yield from _attempt_skills(m, team, area)
+    n = 2 if st.flags.shot_stopper else 1
+    dice = dice_of((yield m.roll("goal_attempt", team, n, "4.4", "goal attempt")))
+    d = min(dice)
+    if st.flags.aggressive_striker and d <= 2:
+        from .discipline import give_yellow
+
+        yield from give_yellow(m, team, "aggressive striker (A11)")
+        st.pending_restart = ("free_kick", opp, area)
+        return
+    v = st.value
+    total = d + mod
+    am = B.area_modifier(team, area) or 0
+    m.note("goal_attempt", team=B.TEAM_NAMES[team], area=B.NAMES[area], die=d, modifier=mod, ball=v)
+    if v - mod >= 6 and d == 6:
+        # 4.4.2 difficult goal attempt: a 6 allows a second roll against the area modifier
+        r = dice_of((yield m.roll("difficult_goal_attempt", team, 1, "4.4.2", "second roll")))[0]
+        if r > -am:
+            yield from goal(m, team, area)
+        elif r == -am:
+            st.pending_restart = ("corner", team, area)
+        else:
+            st.pending_restart = ("goal_kick", opp, B.PEN[opp])
+        return
+    if total > v:
+        yield from goal(m, team, area)
+    elif total == v:
+        st.pending_restart = ("corner", team, area)
+    elif total == v - 1 and st.teams[team].has(B.PEN[opp]):
+        yield from rebound(m, team)
+    else:
+        st.pending_restart = ("goal_kick", opp, B.PEN[opp])
+
+
+def _attempt_skills(m: Match, team: int, area: int) -> Generator[Pending, Event, int]:
+    from .skills import attempt_skills
+
+    return (yield from attempt_skills(m, team, area))
+
+
+def rebound(m: Match, team: int) -> Flow:
+    """4.4.1: both roll; + players in the penalty area (defending goalkeeper not counted)."""
+    st = m.st
+    opp = 1 - team
+    pen = B.PEN[opp]
+    d = dice_of((yield m.roll("rebound", None, 2, "4.4.1", "rebound: controlling team die, defending team die")))
+    a = d[0] + st.teams[team].count(pen)
+    b = d[1] + min(6, st.teams[opp].field[pen])
+    if a > b:
+        yield from goal(m, team, pen)
+    elif a == b:
+        st.pending_restart = ("corner", team, pen)
+    else:
+        st.ct = opp
+        st.value = d[1]
+
+
+# -------------------------------------------------------------------- pressing
+def verify_pressing(m: Match, team: int, aggressive: bool = False) -> None:
+    st = m.st
+    if team != st.dt:
+        raise _illegal("only the defending team can press", "4.7")
+    ours, theirs = st.teams[team].count(st.ball), st.teams[1 - team].count(st.ball)
+    if aggressive:
+        if not st.uses("A6"):
+            raise _illegal("aggressive pressing is not used in this match", "A6")
+        if not can_spend(m, team, _aggr_cost(m)):
+            raise _illegal("aggressive pressing needs a condition point from the ball zone", "A6")
+        if ours < theirs - 1:
+            raise _illegal("aggressive pressing needs at most one player fewer than the opponent in the ball area", "A6")
+    elif ours < theirs:
+        raise _illegal(
+            f"pressing needs at least as many players as the opponent in {B.NAMES[st.ball]} "
+            f"({ours} against {theirs})",
+            "4.7",
+        )
+
+
+def can_pressing(m: Match, team: int, aggressive: bool = False) -> bool:
+    try:
+        verify_pressing(m, team, aggressive)
+    except IllegalEventError:
+        return False
+    return True
+
+
+def _aggr_cost(m: Match) -> int:
+    return 2 if m.st.weather in ("heat", "extreme_heat") else 1
+
+
+def pressing(m: Match, team: int, aggressive: bool = False, free: bool = False) -> Flow:
+    """4.7 pressing; A6 aggressive pressing; A10 V.A.R. after a won ball in a penalty area."""
+    st = m.st
+    if aggressive and not free:
+        yield from spend(m, team, _aggr_cost(m))
+    mid_press = skill_active(m, team, "midfield_pressing") and st.ball in B.MIDFIELD_ZONE
+    if mid_press:
+        yield from spend(m, team, 1, for_action=False)
+    d = dice_of((yield m.roll("pressing", team, 2, "A6" if aggressive else "4.7", "pressing")))
+    v = st.value
+    eq = aggressive or mid_press
+    won = [x for x in d if x < v or (eq and x == v)]
+    if won:
+        st.ct = team
+        st.value = min(d) if len(won) == 2 else max(d)
+        m.note("pressing_won", team=B.TEAM_NAMES[team], area=B.NAMES[st.ball])
+        if st.uses("A10") and st.ball in B.PEN:
+            vd = dice_of((yield m.roll("var", team, 2, "A10", "V.A.R. check of the pressing")))
+            if vd == (6, 6):
+                yield from yellow_test(m, team, "V.A.R. (A10)")
+                st.pending_restart = ("free_kick", 1 - team, st.ball)
+        return
+    if aggressive:
+        tackler = skill_active(m, team, "tackler") and B.zone_of(team, st.ball) == B.ZONE_DEF
+        if tackler and d[0] != d[1]:
+            return
+        yield from yellow_test(m, team, "failed aggressive pressing (A6)")
+        st.pending_restart = ("free_kick", 1 - team, st.flags.target)
+    elif not mid_press:
+        st.value = max(1, v - 1)
+
+
+# ----------------------------------------------------------------- positioning
+def positioning(m: Match, team: int) -> Flow:
+    """4.6 positioning (A1: a condition point adds one step, max two steps)."""
+    st = m.st
+    d = dice_of((yield m.roll("positioning", team, 2, "4.6", "positioning")))
+    v = st.value
+    ours, theirs = st.teams[team].count(st.ball), st.teams[1 - team].count(st.ball)
+    if team == st.dt:
+        steps, sign = sum(1 for x in d if x > v), 1
+    else:
+        steps, sign = sum(1 for x in d if x < v), -1
+    if ours > theirs and steps < 2:
+        steps += 1
+    if ours == 0:
+        steps = max(0, steps - 1)
+    limit = 2
+    if steps < 2 or _limit_lifted(m, team):
+        if can_spend(m, team):
+            c = choice_of((yield m.ask_yes_no("use_cp", team, "A1", "use a condition point for one more step?")))
+            if c == "yes":
+                yield from spend(m, team)
+                steps += 1
+                if _limit_lifted(m, team):
+                    limit = 6
+    st.value = min(6, max(1, v + sign * min(steps, limit)))
+
+
+def _limit_lifted(m: Match, team: int) -> bool:
+    st = m.st
+    zone = B.zone_of(team, st.ball)
+    if team == st.dt and zone == B.ZONE_DEF and skill_active(m, team, "doubling_up"):
+        return True
+    return team == st.ct and zone == B.ZONE_MID and skill_active(m, team, "short_passes")
+
+
+# -------------------------------------------------------------------- movement
+def movement(m: Match, team: int) -> Flow:
+    """4.5 movement action: lower die moves (A1: higher die for a point), at
+    least the formation line of the ball zone; 4.5.1 offside; 4.5.2 dribbling."""
+    st = m.st
+    ts = st.teams[team]
+    d = dice_of((yield m.roll("movement", team, 2, "4.5", "movement")))
+    lo, hi = min(d), max(d)
+    zone = B.zone_of(team, st.ball)
+    if ts.formation[zone] == 0:
+        lo, hi = lo - 1, hi - 1
+    minimum = ts.formation[zone] - (1 if ts.tired else 0)
+    n = lo
+    if hi > max(lo, minimum) and can_spend(m, team):
+        c = choice_of((yield m.ask_yes_no("use_cp", team, "A1", "use a condition point to use the higher die?")))
+        if c == "yes":
+            yield from spend(m, team)
+            n = hi + (1 if skill_active(m, team, "great_condition") else 0)
+    n = max(n, minimum, 0)
+
+    def dribble(src: int, dst: int) -> str | None:
+        if st.teams[1 - team].has(src) and st.flags.momentum != team:
+            if not (
+                skill_active(m, team, "dribbler")
+                and src in B.MIDFIELD_ZONE
+                and ts.count(src) >= st.teams[1 - team].count(src)
+                and not st.teams[1 - team].has(dst)
+            ):
+                return f"there are defending players in {B.NAMES[src]} (4.5.2)"
+        if ts.field[src] - st.flags.moved_turn[team][src] <= 0:
+            return "every player of yours there has already moved this turn (4.5.2)"
+        return None
+
+    ctx = MoveCtx(m, team, "4.5", dribble=dribble if team == st.ct else None)
+    yield from move_seq(m, ctx, "move", n, f"move up to {n} players one area")
+
+
+# -------------------------------------------------------------- free movements
+def free_movements(m: Match, team: int) -> Flow:
+    """4.3.1 free movements at the beginning of a team's first action."""
+    st = m.st
+    if team in st.flags.no_free_moves:
+        return
+    ts, os_ = st.teams[team], st.teams[1 - team]
+    outnumber = {a for a in range(B.N_AREAS) if ts.field[a] > 0 and ts.count(a) > os_.count(a)}
+    goal_line = {a: ts.field[a] for a in B.GOAL_LINE_AREAS if ts.field[a] > 0}
+    gk_ok = ts.gk >= 0 and ts.gk != B.PEN[team] and B.PEN[team] in B.ADJ_SET[ts.gk]
+    state = {"gk": gk_ok}
+
+    def extra(src: int, dst: int, gk: bool, ball: bool) -> str | None:
+        if gk:
+            if state["gk"] and dst == B.PEN[team]:
+                return None
+            return "only a goalkeeper next to its own penalty area can move freely, into it (4.3.1)"
+        if src in outnumber:
+            return None
+        if goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
+            return None
+        return (
+            f"no free movement from {B.NAMES[src]}: you do not outnumber the opponent there and it is "
+            "not a straight move away from the goal line (4.3.1)"
+        )
+
+    ctx = MoveCtx(m, team, "4.3.1", extra=extra)
+
+    def options() -> tuple[str, ...]:
+        return (*ctx.options(), "done")
+
+    while True:
+        if not ctx.has_option():
+            return
+        ev = yield m.ask("free_move", team, "4.3.1", options, ctx.verify, "free movement")
+        c = choice_of(ev)
+        if c == "done":
+            return
+        mv = ctx.parse(c)
+        assert mv is not None
+        src, dst, gk, _ = mv
+        if gk:
+            state["gk"] = False
+        elif goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
+            goal_line[src] -= 1
+        else:
+            outnumber.discard(src)
+        ctx.do(mv)
+
+
+# ---------------------------------------------------------------- action stage
+def action_options(m: Match, team: int, exclude: str = "") -> tuple[str, ...]:
+    out = []
+    for a in ACTIONS:
+        if a == exclude or (exclude in ("pressing", "aggressive_pressing") and a.endswith("pressing")):
+            continue
+        if a == "goal_attempt" and not can_goal_attempt(m, team):
+            continue
+        if a == "pressing" and not can_pressing(m, team):
+            continue
+        if a == "aggressive_pressing" and not can_pressing(m, team, True):
+            continue
+        out.append(a)
+    return tuple(out)
+
+
+def take_action(m: Match, team: int, first: bool, exclude: str = "", forced: str = "") -> Generator[Pending, Event, str]:
+    st = m.st
+    if first:
+        yield from free_movements(m, team)
+    opts = (forced,) if forced else action_options(m, team, exclude)
+
+    def verify(c: Any) -> None:
+        if c in opts:
+            return
+        if c == "goal_attempt":
+            verify_goal_attempt(m, team)
+        elif c in ("pressing", "aggressive_pressing"):
+            verify_pressing(m, team, c == "aggressive_pressing")
+        if c == exclude or (exclude.endswith("pressing") and str(c).endswith("pressing")):
+            raise _illegal(f"a second action must differ from the first ({exclude})", "4.3.2")
+        if forced:
+            raise _illegal(f"the first action must be a {forced}", "5.2.2")
+        raise _illegal(f"{c!r} is not an action; legal: {', '.join(opts)}", "4.3")
+
+    c = choice_of((yield m.ask("action", team, "4.3", lambda: opts, verify, "choose an action")))
+    if c == "goal_attempt":
+        yield from goal_attempt(m, team, free_kick=forced == "goal_attempt")
+    elif c == "movement":
+        yield from movement(m, team)
+    elif c == "positioning":
+        yield from positioning(m, team)
+    else:
+        yield from pressing(m, team, aggressive=c == "aggressive_pressing")
+    return str(c)
+
+
+def action_stage(m: Match, first: int, forced_first: str = "") -> Flow:
+    """4.3: first team acts, then the other; then optional second actions."""
+    st = m.st
+    st.stage = 3
+    order = (first, 1 - first)
+    done: dict[int, str] = {}
+    for i, team in enumerate(order):
+        if interrupted(m):
+            return
+        done[team] = yield from take_action(m, team, True, forced=forced_first if i == 0 else "")
+    if interrupted(m):
+        return
+    if st.teams[st.dt].count(st.ball) > st.teams[st.ct].count(st.ball):
+        return
+    c = choice_of((yield m.ask_yes_no("second_actions", st.ct, "4.3.2", "play second actions?")))
+    if c != "yes":
+        return
+    for team in order:
+        if interrupted(m):
+            return
+        yield from take_action(m, team, False, exclude=done[team])
+
+
+__all__ = ["offside_position"]

@@ -1,0 +1,111 @@
+"""Events (what a log records) and pending requests (what comes next).
+
+A log is a sequence of two kinds of events:
+
+* :class:`Decision` - a team chose something (``name`` says what, ``choice``
+  is one of the options offered by :meth:`Match.pending`);
+* :class:`Roll` - dice were rolled (``dice`` is a tuple of die results).
+
+:class:`Pending` is what the state machine waits for.  It is returned by
+``Match.pending()`` and is the contract between the engine and its clients
+(validator, simulator bots, web scorer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Actor = Literal["home", "away", "both"]
+Choice = str | int | tuple[str, ...] | dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A decision taken by ``by`` (``"home"``/``"away"``)."""
+
+    name: str
+    by: str
+    choice: Any
+    check: dict[str, Any] | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Dice rolled by ``by``; ``dice`` in the order the rules name them."""
+
+    name: str
+    by: str
+    dice: tuple[int, ...]
+    check: dict[str, Any] | None = field(default=None, compare=False)
+
+
+Event = Decision | Roll
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """What the match waits for next.
+
+    kind     ``"decision"`` or ``"roll"``.
+    name     decision/roll name (e.g. ``"target_area"``, ``"situation"``).
+    actor    ``"home"``, ``"away"`` or ``"both"`` (a roll by both teams).
+    turn     current turn number (0 before the first turn).
+    stage    1, 2, 3 or a name (``"setup"``, ``"restart"``, ``"end_of_turn"``).
+    rule     rulebook-3 chapter that asks for this event.
+    dice     for rolls: number of dice; ``sides`` is 6 except for the random
+             skill draws of A13 (number of candidate skills).
+    options  for decisions: every legal choice (tuple; computed lazily).  For
+             the set-up decisions (3.3) the tuple holds a few ready-made legal
+             set-ups; any other legal set-up is accepted too (``open`` True).
+    prompt   one-line human explanation for the guided web scorer.
+    """
+
+    kind: Literal["decision", "roll"]
+    name: str
+    actor: str
+    turn: int
+    stage: int | str
+    rule: str
+    prompt: str = ""
+    dice: int = 0
+    sides: int = 6
+    open: bool = False
+    options_fn: Callable[[], tuple[Any, ...]] | None = field(default=None, repr=False, compare=False)
+    verify_fn: Callable[[Any], None] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def options(self) -> tuple[Any, ...]:
+        if self.options_fn is None:
+            return ()
+        return self.options_fn()
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-friendly description (options included for decisions)."""
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "name": self.name,
+            "actor": self.actor,
+            "turn": self.turn,
+            "stage": self.stage,
+            "rule": self.rule,
+            "prompt": self.prompt,
+        }
+        if self.kind == "roll":
+            out["dice"] = self.dice
+            out["sides"] = self.sides
+        else:
+            out["options"] = list(self.options)
+            out["open"] = self.open
+        return out
+
+
+def choice_of(ev: Event) -> Any:
+    """The choice of a Decision (None for a Roll)."""
+    return ev.choice if isinstance(ev, Decision) else None
+
+
+def dice_of(ev: Event) -> tuple[int, ...]:
+    """The dice of a Roll (empty for a Decision)."""
+    return ev.dice if isinstance(ev, Roll) else ()

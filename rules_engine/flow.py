@@ -1,0 +1,420 @@
+"""The match flow: match preparation (3), halves and turns (4) with the three
+stages: 1 target area and ball value (4.1), 2 game situation progress (4.2),
+3 action stage (4.3)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from . import board as B
+from .actions import action_stage, interrupted, pressing
+from .advanced import WEATHER_BY_DOUBLE, advance_clock, half_time_changes, second_half_weather, substitutions
+from .advanced import tiredness_tests
+from .discipline import return_injured
+from .errors import IllegalEventError
+from .events import Event, Pending, choice_of, dice_of
+from .moves import MoveCtx, move_seq
+from .rules import ball_value_after_target, closest_areas, offside_position, second_last_area
+from .rules import is_backward_pass
+from .setpieces import kick_off, run_restart
+from .skills import offer
+from .special_events import Special, resolve
+from .state import TurnFlags
+
+if TYPE_CHECKING:
+    from .machine import Match
+
+Flow = Generator[Pending, Event, Any]
+
+
+def match_flow(m: Match) -> Flow:
+    st = m.st
+    st.stage = "preparation"
+    for ts in st.teams:
+        ts.field[B.CENTRE] = 10 - ts.spec.players_short  # placed properly by the kick-off set-up
+    first = True
+    while True:
+        d = dice_of((yield m.roll("kick_off", None, 2, "3.2", "who kicks off: home die, away die")))
+        if first and d[0] == d[1] and st.uses("A9"):
+            st.weather = WEATHER_BY_DOUBLE[d[0]]
+            m.note("weather", weather=st.weather)
+        first = False
+        if d[0] != d[1]:
+            break
+    winner = 0 if d[0] > d[1] else 1
+    c = choice_of((yield m.ask("kick_off_team", winner, "3.2", lambda: B.TEAM_NAMES, None, "who starts with the ball?")))
+    starter = B.TEAM_NAMES.index(c)
+    st.first_half_starter = starter
+    for half in (1, 2):
+        st.half = half
+        st.clock = 0
+        st.stoppage = 0
+        st.half_over = False
+        st.half_over_at_turn_end = False
+        st.pending_restart = None
+        st.next_free_kick_attempt = False
+        ct = starter if half == 1 else 1 - starter
+        st.ct = ct
+        if half == 2:
+            st.stage = "half_time"
+            m.note("half_time", score=st.score())
+            for ts in st.teams:
+                ts.field[B.CENTRE] += sum(ts.field[a] for a in B.CORNER_SPOTS)
+                for a in B.CORNER_SPOTS:
+                    ts.field[a] = 0
+            yield from second_half_weather(m)
+            yield from half_time_changes(m)
+        st.stage = "setup"
+        yield from kick_off(m, ct)
+        while not st.half_over:
+            yield from turn(m)
+    st.over = True
+    st.stage = "over"
+    m.note("full_time", score=st.score())
+
+
+def turn(m: Match) -> Flow:
+    st = m.st
+    st.turn += 1
+    st.turns_per_half[st.half - 1] += 1
+    f = TurnFlags()
+    f.restart = st.next_restart
+    f.ct_at_start = st.ct
+    f.start = st.ball
+    f.target = st.ball
+    st.flags = f
+    st.next_restart = ""
+    if st.next_free_kick_attempt:
+        # 5.2.2: the turn continues from the action stage, the goal attempt is the first action
+        st.next_free_kick_attempt = False
+        yield from action_stage(m, st.ct, forced_first="goal_attempt")
+    else:
+        yield from stage1(m)
+        first = yield from stage2(m)
+        if first is not None and not interrupted(m):
+            yield from stage3_start(m, first)
+    yield from end_of_turn(m)
+
+
+# ------------------------------------------------------------------- stage 1
+def verify_target_area(m: Match, team: int, target: int, fallback: bool = True) -> int:
+    """4.1.1-4.1.2: raise if `target` cannot be chosen; return the new ball value.
+
+    I-17: when no area at all is legal, the ball is played within the start
+    area with the ball value capped at 6 (the rulebook has no rule for this)."""
+    st = m.st
+    f = st.flags
+    ts = st.teams[team]
+    start = f.start
+    name = B.NAMES[target]
+    if target >= B.N_AREAS:
+        raise IllegalEventError(f"target area {name} is a corner-kick spot, not a playing area", rule="4.1.1")
+    if f.restart == "free_kick" and target == start and ts.raw(start) < 2:
+        raise IllegalEventError(
+            f"target area {name} is illegal: a free kick can be played within its area only with two "
+            "of your players there (5.2.2)",
+            rule="5.2.2",
+        )
+    if not (target == start or ts.has(target) or any(ts.has(a) for a in B.ADJ[target])):
+        raise IllegalEventError(
+            f"target area {name} is illegal: you have no player there or in an adjacent area", rule="4.1.1"
+        )
+    offside_applies = f.restart not in ("goal_kick", "corner") and not is_backward_pass(team, start, target)
+    if offside_applies:
+        sl = second_last_area(st.teams[1 - team], 1 - team)
+        where = f"; the defending team's second-last player is in {B.NAMES[sl]}" if sl is not None else ""
+        if ts.has(target):
+            if offside_position(st, team, target, start) and not st.uses("A7"):
+                raise IllegalEventError(
+                    f"target area {name} is illegal: your player there is offside (5.1){where}",
+                    rule="4.1.1.1",
+                )
+        else:
+            near = [a for a in B.ADJ[target] if ts.has(a)]
+            if near and all(offside_position(st, team, a, start) for a in near):
+                raise IllegalEventError(
+                    f"target area {name} is illegal: all your players next to it are offside (5.1){where}",
+                    rule="4.1.1.1",
+                )
+    v, notes = ball_value_after_target(st, team, start, target)
+    if v > 6:
+        if fallback and target == start and not any(
+            _legal(m, team, a) for a in range(B.N_AREAS) if a != start
+        ):
+            return 6
+        raise IllegalEventError(
+            f"target area {name} is illegal: the ball value would be {v} (over 6): " + ", ".join(notes),
+            rule="4.1.2",
+        )
+    return max(1, v)
+
+
+def _legal(m: Match, team: int, a: int) -> bool:
+    try:
+        verify_target_area(m, team, a, fallback=False)
+    except IllegalEventError:
+        return False
+    return True
+
+
+def target_options(m: Match, team: int) -> tuple[str, ...]:
+    out = []
+    for a in range(B.N_AREAS):
+        try:
+            verify_target_area(m, team, a)
+        except IllegalEventError:
+            continue
+        out.append(B.NAMES[a])
+    return tuple(out)
+
+
+def stage1(m: Match) -> Flow:
+    st = m.st
+    st.stage = 1
+    team = st.ct
+    f = st.flags
+    if f.start == B.PEN[team] and st.uses("A11"):
+        if (yield from offer(m, team, "creative_goalkeeper")):
+            ctx = MoveCtx(m, team, "A11")
+            yield from move_seq(m, ctx, "move", 1, "creative goalkeeper: move one player")
+
+    def verify(c: Any) -> None:
+        if c not in B.INDEX:
+            raise IllegalEventError(f"{c!r} is not an area name", rule="1.4")
+        verify_target_area(m, team, B.INDEX[c])
+
+    c = choice_of((yield m.ask("target_area", team, "4.1.1", lambda: target_options(m, team), verify)))
+    target = B.INDEX[c]
+    v = verify_target_area(m, team, target)
+    f.long_pass = max(0, B.DIST[f.start][target] - 1)
+    f.offside_risk = st.uses("A7") and st.teams[team].has(target) and offside_position(st, team, target, f.start)
+    f.had_player_in_target = (st.teams[0].has(target), st.teams[1].has(target))
+    f.target = target
+    st.ball = target
+    st.value = v
+    # A5 goalkeeper charge, decided at the end of stage 1
+    dt = 1 - team
+    dts = st.teams[dt]
+    if st.uses("A5") and f.start != target and dts.gk >= 0:
+        sunshine = st.weather == "sunshine" and st.half == 1 and dt == st.first_half_starter
+        in_pen = target == B.PEN[dt] and dts.gk == target
+        adv = (
+            target in B.ADJ_SET[B.PEN[dt]]
+            and dts.gk == target
+            and "advancing_goalkeeper" in dts.skills
+            and st.uses("A11")
+        )
+        if (in_pen or adv) and not sunshine and f.start != B.PEN[dt]:
+            c2 = choice_of((yield m.ask_yes_no("goalkeeper_charge", dt, "A5", "charge out from the goal?")))
+            if c2 == "yes":
+                f.charge = True
+                step = 1
+                if (yield from offer(m, dt, "sweeper_keeper")):
+                    step = 2
+                st.value = min(6, st.value + step)
+                if not adv:
+                    f.attempt_bonus[team] += 1
+
+
+# ------------------------------------------------------------------- stage 2
+def _time(m: Match, a: int, b: int) -> Generator[Pending, Event, bool]:
+    """4.2.1 time adjustment; returns False if the half ended immediately."""
+    st = m.st
+    diff = abs(a - b)
+    if st.stoppage:
+        if diff < st.stoppage:
+            if st.ball in B.PEN:
+                st.half_over_at_turn_end = True  # "the half ends at the end of that turn"
+                return True
+            st.half_over = True
+            return False
+        if st.stoppage < 5:
+            st.stoppage += 1
+        if st.stoppage >= 5:
+            st.half_over_at_turn_end = True
+        return True
+    moved = advance_clock(m, diff if diff else a)
+    if st.stoppage >= 5:
+        st.half_over_at_turn_end = True
+    if moved >= 5 and st.uses("A1"):
+        yield from tiredness_tests(m)
+    return True
+
+
+def stage2(m: Match) -> Generator[Pending, Event, int | None]:
+    """Returns the team playing the first action, or None if the action stage
+    is not played."""
+    st = m.st
+    st.stage = 2
+    f = st.flags
+    ct0 = st.ct
+    dt0 = 1 - ct0
+    a, b = dice_of((yield m.roll("situation", ct0, 2, "4.2", "game situation: two dice")))
+    v = st.value
+    if not (yield from _time(m, a, b)):
+        return None
+    sp = Special()
+    if a == b and st.uses("A13"):
+        sp = yield from resolve(m, ct0)
+        if interrupted(m):
+            return None
+    # 4.2.2 control check
+    both = a >= v and b >= v
+    success = a >= v or b >= v
+    if sp.control == "success":
+        success = True
+    if sp.touchline or sp.failed_opening:
+        success = False
+    if sp.failed_opening:
+        st.ball = f.start if f.start < B.N_AREAS else B.CORNER_OF_SPOT[f.start]
+        f.target = st.ball
+    if sp.control == "collision":
+        st.ct = sp.collision_winner
+    elif not success:
+        dts = st.teams[dt0]
+        easy = not sp.touchline and not sp.failed_opening and not any(
+            dts.has(x) for x in (f.target, *B.ADJ[f.target])
+        )
+        if easy:
+            # 4.2.2.2 easy situation: control does not change, the defending team may move one player
+            ctx = MoveCtx(m, dt0, "4.2.2.2")
+            yield from move_seq(m, ctx, "easy_situation_move", 1, "move one player to an adjacent area")
+        else:
+            st.ct = dt0
+    ct = st.ct
+    yield from _closest_player(m, ct)
+    if sp.move_after_check:
+        team = ct if sp.move_after_check == "ct" else 1 - ct
+        ctx = MoveCtx(m, team, "A13")
+        yield from move_seq(m, ctx, "special_event_move", 1, "move one player to an adjacent area")
+    # 4.2.3 new ball value
+    if sp.control == "collision":
+        nv = sp.collision_value
+    elif sp.touchline:
+        nv = 2
+    else:
+        # I-3: playing within the same area counts as "adjacent"
+        short = B.DIST[f.start][f.target] <= 1
+        use_low = short and f.had_player_in_target[ct]
+        use_low, mod = yield from _value_skills(m, a, b, v, use_low, success)
+        nv = (min(a, b) if use_low else max(a, b)) + sp.value_mod + mod
+        if st.weather in ("rain", "storm"):
+            nv += 1
+    st.value = min(6, max(1, nv))
+    # 4.2.4 order of actions
+    first = ct0 if both else dt0
+    if sp.control == "collision" or sp.touchline or sp.failed_opening:
+        first = st.ct
+    elif sp.first == "ct":
+        first = st.ct
+    elif sp.first == "dt":
+        first = 1 - st.ct
+    if sp.name.startswith("terrace_chant"):
+        f.free_cp = first
+    if sp.name == "momentum":
+        f.momentum = st.ct
+    # 5.3.2 the corner taker leaves the corner spot after stage 2
+    for ts in st.teams:
+        for s in B.CORNER_SPOTS:
+            if ts.field[s]:
+                ts.field[B.CORNER_OF_SPOT[s]] += ts.field[s]
+                ts.field[s] = 0
+    if st.ball >= B.N_AREAS:
+        st.ball = B.CORNER_OF_SPOT[st.ball]
+    if sp.fast:
+        team = st.ct if sp.fast == "ct" else st.dt
+        ctx = MoveCtx(m, team, "A13")
+        yield from move_seq(m, ctx, "special_event_move", 1, "fast situation: move one player")
+        return None
+    if sp.aggressive_defence and st.teams[st.dt].has(f.target):
+        yield from pressing(m, st.dt, aggressive=True, free=True)
+        if interrupted(m):
+            return None
+    if st.uses("A11"):
+        first = yield from _order_skills(m, first, a, b, v)
+    return first
+
+
+def _closest_player(m: Match, team: int) -> Flow:
+    """4.2.2.1: the team with the ball must move its closest player to the target area."""
+    st = m.st
+    ts = st.teams[team]
+    target = st.ball
+    if ts.has(target):
+        return
+    cands = closest_areas(ts, target)
+    if not cands:
+        return
+    opts = tuple(B.NAMES[a] for a in cands)
+    if len(opts) == 1:
+        src = cands[0]
+    else:
+        c = choice_of((yield m.ask("closest_player", team, "4.2.2.1", lambda: opts, None, "which player?")))
+        src = B.INDEX[c]
+    ts.field[src] -= 1
+    ts.field[target] += 1
+    st.flags.moved_turn[team][target] += 1
+
+
+def _value_skills(
+    m: Match, a: int, b: int, v: int, use_low: bool, success: bool
+) -> Generator[Pending, Event, tuple[bool, int]]:
+    st = m.st
+    if not st.uses("A11"):
+        return use_low, 0
+    f = st.flags
+    ct, dt = st.ct, st.dt
+    nv = 0
+    if success and use_low and B.zone_of(dt, f.target) == B.ZONE_DEF and (yield from offer(m, dt, "stopper")):
+        use_low = False
+    if success and f.start in B.MIDFIELD_ZONE and f.long_pass == 0:
+        if (yield from offer(m, ct, "creative_midfielder")):
+            nv -= 1
+    if (
+        success
+        and B.zone_of(ct, f.target) == B.ZONE_FWD
+        and not f.had_player_in_target[0]
+        and not f.had_player_in_target[1]
+        and (yield from offer(m, ct, "mezzala"))
+    ):
+        nv -= (1 if a >= v else 0) + (1 if b >= v else 0)
+    return use_low, nv
+
+
+def _order_skills(m: Match, first: int, a: int, b: int, v: int) -> Generator[Pending, Event, int]:
+    st = m.st
+    f = st.flags
+    if f.target in B.MIDFIELD_ZONE:
+        for team in (st.dt, st.ct):
+            if team == st.ct and "midfield_general" in st.teams[st.dt].skills:
+                continue
+            if (yield from offer(m, team, "midfield_general")):
+                return 1 - first
+    return first
+
+
+# ------------------------------------------------------------------- stage 3
+def stage3_start(m: Match, first: int) -> Flow:
+    yield from action_stage(m, first)
+
+
+# --------------------------------------------------------------- end of turn
+def end_of_turn(m: Match) -> Flow:
+    st = m.st
+    st.stage = "end_of_turn"
+    return_injured(m)
+    if st.half_over:
+        return
+    pr = st.pending_restart
+    at_setup = pr is not None and pr[0] in ("kick_off", "goal_kick", "corner", "free_kick", "penalty")
+    yield from substitutions(m, at_setup)
+    if st.half_over_at_turn_end:
+        st.half_over = True
+        st.pending_restart = None
+        return
+    while st.pending_restart is not None:
+        kind, team, area = st.pending_restart
+        st.pending_restart = None
+        st.stage = "restart"
+        yield from run_restart(m, kind, team, area)

@@ -1,0 +1,290 @@
+"""fuba-log/1: parse and serialize match logs.
+
+The published JSON Schema is ``rules_engine/schema/fuba-log-1.schema.json``;
+this module checks the same structure by hand (fast, and every problem is
+reported with its JSON path instead of raising) and builds the engine objects.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .errors import FubaError, HeaderError, MalformedLogError
+from .events import Decision, Event, Roll
+from .skills import CATALOGUE, skill_weight
+from .state import ADVANCED_ALIASES, ADVANCED_RULES, Header, Roles, TeamSpec
+
+FORMAT = "fuba-log/1"
+RULESET = "fuba-3"
+ROLE_KEYS = tuple(Roles.__dataclass_fields__)
+_EVENT_KEYS = frozenset({"roll", "decide", "by", "dice", "choice", "check", "note"})
+_CHECK_KEYS = frozenset({"score", "minute", "ball", "area", "control", "half"})
+_BY = frozenset({"home", "away", "both"})
+
+
+def _err(reason: str, path: str, rule: str = "fuba-log/1") -> MalformedLogError:
+    return MalformedLogError(reason, rule=rule, path=path)
+
+
+def loads(text: str | bytes) -> tuple[Any, list[FubaError]]:
+    try:
+        return json.loads(text), []
+    except (ValueError, UnicodeDecodeError) as e:
+        return None, [_err(f"not valid JSON: {e}", "$")]
+
+
+def parse_formation(text: Any, path: str, errors: list[FubaError]) -> tuple[int, int, int] | None:
+    if not isinstance(text, str):
+        errors.append(_err('formation must be a string like "4-4-2"', path))
+        return None
+    parts = text.split("-")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        errors.append(_err(f'formation {text!r} is not DEFENCE-MIDFIELD-FORWARD like "4-4-2"', path))
+        return None
+    d, mi, f = (int(p) for p in parts)
+    if d + mi + f != 10:
+        errors.append(HeaderError(f"formation {text} has {d + mi + f} outfield players, not 10", rule="2.1", path=path))
+        return None
+    return d, mi, f
+
+
+def parse_team(data: Any, path: str, advanced: frozenset[str], errors: list[FubaError]) -> TeamSpec | None:
+    if not isinstance(data, dict):
+        errors.append(_err("a team must be an object", path))
+        return None
+    n0 = len(errors)
+    name = data.get("name")
+    if not isinstance(name, str) or not name:
+        errors.append(_err("team name must be a non-empty string", f"{path}.name"))
+    for k in data:
+        if k not in ("name", "formation", "roles", "skills", "players_short"):
+            errors.append(_err(f"unknown team field {k!r}", f"{path}.{k}"))
+    form = parse_formation(data.get("formation"), f"{path}.formation", errors)
+    roles_raw = data.get("roles", {})
+    roles = Roles()
+    if not isinstance(roles_raw, dict):
+        errors.append(_err("roles must be an object", f"{path}.roles"))
+    else:
+        vals = {}
+        for k, v in roles_raw.items():
+            if k not in ROLE_KEYS:
+                errors.append(_err(f"unknown player role {k!r}; known: {', '.join(ROLE_KEYS)}", f"{path}.roles.{k}"))
+            elif type(v) is not int or v < 0:
+                errors.append(_err("a role count must be a whole number >= 0", f"{path}.roles.{k}"))
+            else:
+                vals[k] = v
+        roles = Roles(**vals)
+        if any(vals.values()) and "A2" not in advanced:
+            errors.append(HeaderError("player roles need advanced rule A2", rule="A2", path=f"{path}.roles"))
+        if form is not None:
+            d, mi, f = form
+            if roles.attacking_midfielders + roles.defending_midfielders > mi:
+                errors.append(HeaderError("more attacking/defending midfielders than midfielders", rule="A2",
+                                          path=f"{path}.roles"))
+            if roles.attacking_centre_back > 1 or roles.withdrawn_striker > 1 or roles.offensive_wing_backs > 2:
+                errors.append(HeaderError("at most one attacking centre-back, one withdrawn striker and two "
+                                          "offensive wing backs", rule="A2", path=f"{path}.roles"))
+            if roles.attacking_centre_back + roles.offensive_wing_backs > d or roles.withdrawn_striker > f:
+                errors.append(HeaderError("roles need players of that line in the formation", rule="A2",
+                                          path=f"{path}.roles"))
+    skills_raw = data.get("skills", [])
+    skills: list[str] = []
+    if not isinstance(skills_raw, list):
+        errors.append(_err("skills must be a list", f"{path}.skills"))
+    else:
+        for i, s in enumerate(skills_raw):
+            if s not in CATALOGUE:
+                errors.append(HeaderError(f"unknown skill {s!r}", rule="A11", path=f"{path}.skills[{i}]"))
+            elif s in skills:
+                errors.append(HeaderError(f"skill {s!r} listed twice", rule="A11", path=f"{path}.skills[{i}]"))
+            else:
+                skills.append(s)
+        if skills and "A11" not in advanced:
+            errors.append(HeaderError("skills need advanced rule A11", rule="A11", path=f"{path}.skills"))
+    short = data.get("players_short", 0)
+    if type(short) is not int or not 0 <= short <= 1:
+        errors.append(_err("players_short must be 0 or 1", f"{path}.players_short"))
+        short = 0
+    if len(errors) != n0 or form is None:
+        return None
+    return TeamSpec(str(name), form, roles, tuple(skills), short)
+
+
+def parse_header(data: Any, errors: list[FubaError]) -> Header | None:
+    if not isinstance(data, dict):
+        errors.append(_err("a log must be a JSON object", "$"))
+        return None
+    n0 = len(errors)
+    if data.get("format") != FORMAT:
+        errors.append(_err(f'"format" must be "{FORMAT}"', "$.format"))
+    if data.get("ruleset") != RULESET:
+        errors.append(_err(f'"ruleset" must be "{RULESET}"', "$.ruleset"))
+    for k in data:
+        if k not in ("format", "ruleset", "advanced_rules", "teams", "events", "meta"):
+            errors.append(_err(f"unknown field {k!r}", f"$.{k}"))
+    adv_raw = data.get("advanced_rules", [])
+    adv: set[str] = set()
+    if adv_raw == "all":
+        adv = set(ADVANCED_RULES)
+    elif isinstance(adv_raw, list):
+        for i, r in enumerate(adv_raw):
+            r2 = ADVANCED_ALIASES.get(r, r) if isinstance(r, str) else r
+            if r2 not in ADVANCED_RULES:
+                errors.append(_err(f"unknown advanced rule {r!r}; known: {', '.join(ADVANCED_RULES)}",
+                                   f"$.advanced_rules[{i}]"))
+            else:
+                adv.add(str(r2))
+    else:
+        errors.append(_err('"advanced_rules" must be a list of rule ids or "all"', "$.advanced_rules"))
+    advanced = frozenset(adv)
+    teams = data.get("teams")
+    specs: list[TeamSpec | None] = []
+    if not isinstance(teams, dict):
+        errors.append(_err('"teams" must be an object with "home" and "away"', "$.teams"))
+    else:
+        for k in teams:
+            if k not in ("home", "away"):
+                errors.append(_err(f"unknown team key {k!r}", f"$.teams.{k}"))
+        for side in ("home", "away"):
+            if side not in teams:
+                errors.append(_err(f"missing team {side!r}", f"$.teams.{side}"))
+                specs.append(None)
+            else:
+                specs.append(parse_team(teams[side], f"$.teams.{side}", advanced, errors))
+    if len(errors) != n0 or len(specs) != 2 or specs[0] is None or specs[1] is None:
+        return None
+    if "A11" in advanced and skill_weight(specs[0].skills) != skill_weight(specs[1].skills):
+        errors.append(HeaderError("both teams must choose an equal number of skills (A11)", rule="A11",
+                                  path="$.teams"))
+        return None
+    meta = data.get("meta", {})
+    return Header((specs[0], specs[1]), advanced, extra={"meta": meta} if meta else {})
+
+
+def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
+    raw = data.get("events") if isinstance(data, dict) else None
+    if not isinstance(raw, list):
+        errors.append(_err('"events" must be a list', "$.events"))
+        return []
+    out: list[Event] = []
+    for i, e in enumerate(raw):
+        ev = parse_event(e, f"$.events[{i}]", errors)
+        if ev is not None:
+            out.append(ev)
+    return out
+
+
+def parse_event(e: Any, path: str, errors: list[FubaError]) -> Event | None:
+    if not isinstance(e, dict):
+        errors.append(_err("an event must be an object", path))
+        return None
+    bad = [k for k in e if k not in _EVENT_KEYS]
+    if bad:
+        errors.append(_err(f"unknown event field {bad[0]!r}", f"{path}.{bad[0]}"))
+        return None
+    by = e.get("by")
+    if by not in _BY:
+        errors.append(_err('"by" must be "home", "away" or "both"', f"{path}.by"))
+        return None
+    check = e.get("check")
+    if check is not None and not _check_ok(check, f"{path}.check", errors):
+        return None
+    if "roll" in e:
+        if "decide" in e or "choice" in e:
+            errors.append(_err('an event is either a "roll" or a "decide"', path))
+            return None
+        name, dice = e["roll"], e.get("dice")
+        if not isinstance(name, str):
+            errors.append(_err("roll name must be a string", f"{path}.roll"))
+            return None
+        if not isinstance(dice, list) or not dice:
+            errors.append(_err('"dice" must be a non-empty list of die results', f"{path}.dice"))
+            return None
+        for j, d in enumerate(dice):
+            if type(d) is not int or d < 1:
+                errors.append(_err(f"die result {d!r} is not a whole number >= 1", f"{path}.dice[{j}]"))
+                return None
+        return Roll(name, by, tuple(dice), check)
+    if "decide" in e:
+        name = e["decide"]
+        if not isinstance(name, str):
+            errors.append(_err("decision name must be a string", f"{path}.decide"))
+            return None
+        if "choice" not in e:
+            errors.append(_err('a decision needs a "choice"', f"{path}.choice"))
+            return None
+        if "dice" in e:
+            errors.append(_err('a decision has no "dice"', f"{path}.dice"))
+            return None
+        return Decision(name, by, e["choice"], check)
+    errors.append(_err('an event needs "roll" or "decide"', path))
+    return None
+
+
+def _check_ok(c: Any, path: str, errors: list[FubaError]) -> bool:
+    if not isinstance(c, dict):
+        errors.append(_err('"check" must be an object', path))
+        return False
+    for k in c:
+        if k not in _CHECK_KEYS:
+            errors.append(_err(f"unknown check field {k!r}", f"{path}.{k}"))
+            return False
+    return True
+
+
+def parse(data: Any) -> tuple[Header | None, list[Event], list[FubaError]]:
+    """Parse a decoded JSON document; problems are returned, never raised."""
+    errors: list[FubaError] = []
+    header = parse_header(data, errors)
+    events = parse_events(data, errors) if isinstance(data, dict) else []
+    return header, events, errors
+
+
+def header_to_dict(h: Header) -> dict[str, Any]:
+    adv = sorted(h.advanced, key=lambda r: int(r[1:]))
+    teams = {}
+    for side, t in zip(("home", "away"), h.teams, strict=True):
+        d: dict[str, Any] = {"name": t.name, "formation": t.formation_text}
+        roles = {k: getattr(t.roles, k) for k in ROLE_KEYS if getattr(t.roles, k)}
+        if roles:
+            d["roles"] = roles
+        if t.skills:
+            d["skills"] = list(t.skills)
+        if t.players_short:
+            d["players_short"] = t.players_short
+        teams[side] = d
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "ruleset": RULESET,
+        "advanced_rules": "all" if set(adv) == set(ADVANCED_RULES) else adv,
+        "teams": teams,
+    }
+    if h.extra.get("meta"):
+        out["meta"] = h.extra["meta"]
+    return out
+
+
+def event_to_dict(ev: Event) -> dict[str, Any]:
+    if isinstance(ev, Roll):
+        d: dict[str, Any] = {"roll": ev.name, "by": ev.by, "dice": list(ev.dice)}
+    else:
+        d = {"decide": ev.name, "by": ev.by, "choice": ev.choice}
+    if ev.check:
+        d["check"] = ev.check
+    return d
+
+
+def serialize(h: Header, events: list[Event]) -> dict[str, Any]:
+    out = header_to_dict(h)
+    out["events"] = [event_to_dict(e) for e in events]
+    return out
+
+
+def header_from_dict(data: dict[str, Any]) -> Header:
+    """Build a Header from the header part of a log; raises HeaderError."""
+    errors: list[FubaError] = []
+    h = parse_header({**{"format": FORMAT, "ruleset": RULESET}, **data}, errors)
+    if h is None:
+        raise HeaderError("; ".join(e.message for e in errors), rule="2.1")
+    return h

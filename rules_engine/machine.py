@@ -1,0 +1,164 @@
+"""The match state machine: ``pending()`` / ``apply(event)``.
+
+The rules are written as generator functions (module ``flow`` and friends).
+Each generator *yields* a :class:`~rules_engine.events.Pending` request and
+receives the matching event.  The :class:`Match` object checks the event
+against the request *before* it is handed to the rules (so a refused event
+never changes the state) and keeps the event for :meth:`Match.to_log`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from typing import Any
+
+from . import board as B
+from .errors import IllegalEventError, MatchOverError, UnexpectedEventError
+from .events import Decision, Event, Pending, Roll
+from .state import Header, MatchState, new_state
+
+Flow = Generator[Pending, Event, Any]
+
+
+def team_name(team: int) -> str:
+    return B.TEAM_NAMES[team]
+
+
+class Match:
+    """One match.  Drive it with ``pending()`` and ``apply(event)``.
+
+    >>> m = Match(header)
+    >>> p = m.pending()          # Pending(kind="roll", name="kick_off", actor="both", ...)
+    >>> m.apply(Roll("kick_off", "both", (5, 3)))
+    """
+
+    def __init__(self, header: Header) -> None:
+        from .flow import match_flow
+
+        self.header = header
+        self.st: MatchState = new_state(header)
+        self.events: list[Event] = []
+        self.log: list[dict[str, Any]] = []  # notable happenings (goals, cards, injuries)
+        self._gen: Flow = match_flow(self)
+        self._pending: Pending | None = next(self._gen)
+
+    # ------------------------------------------------------------------ API
+    def pending(self) -> Pending | None:
+        """What comes next, or None when the match is over."""
+        return self._pending
+
+    @property
+    def finished(self) -> bool:
+        return self._pending is None
+
+    def apply(self, ev: Event) -> None:
+        """Apply one event or raise an IllegalEventError (state unchanged)."""
+        p = self._pending
+        if p is None:
+            raise MatchOverError("the match is over; no more events are allowed", rule="4.2.1.3")
+        if isinstance(ev, Roll):
+            if p.kind != "roll" or p.name != ev.name:
+                raise self._unexpected(p, ev)
+            if ev.by != p.actor:
+                raise self._err(p, f"the {p.name} roll is made by {p.actor}, not {ev.by}")
+            if len(ev.dice) != p.dice:
+                raise self._err(p, f"the {p.name} roll needs {p.dice} dice, got {len(ev.dice)}")
+            for d in ev.dice:
+                if type(d) is not int or not 1 <= d <= p.sides:
+                    raise self._err(p, f"die result {d!r} is not between 1 and {p.sides}")
+        else:
+            if p.kind != "decision" or p.name != ev.name:
+                raise self._unexpected(p, ev)
+            if ev.by != p.actor:
+                raise self._err(p, f"the {p.name} decision is taken by {p.actor}, not {ev.by}")
+            if p.verify_fn is not None:
+                try:
+                    p.verify_fn(ev.choice)
+                except IllegalEventError as e:
+                    if e.turn is None:
+                        e.turn = p.turn
+                    if e.stage is None:
+                        e.stage = p.stage
+                    e.args = (e.message,)
+                    raise
+            elif ev.choice not in p.options:
+                opts = ", ".join(str(o) for o in p.options)
+                raise self._err(p, f"{ev.choice!r} is not a legal {p.name}; legal: {opts}")
+        self.events.append(ev)
+        try:
+            self._pending = self._gen.send(ev)
+        except StopIteration:
+            self._pending = None
+
+    def to_log(self, *, annotate: bool = False) -> dict[str, Any]:
+        from .logformat import serialize
+
+        return serialize(self.header, self.events)
+
+    def result(self) -> dict[str, Any]:
+        from .result import derive_result
+
+        return derive_result(self)
+
+    # ------------------------------------------------------- flow helpers
+    def ask(
+        self,
+        name: str,
+        actor: int,
+        rule: str,
+        options: Callable[[], tuple[Any, ...]],
+        verify: Callable[[Any], None] | None = None,
+        prompt: str = "",
+        open_choice: bool = False,
+    ) -> Pending:
+        st = self.st
+        return Pending(
+            "decision",
+            name,
+            B.TEAM_NAMES[actor],
+            st.turn,
+            st.stage,
+            rule,
+            prompt,
+            0,
+            6,
+            open_choice,
+            options,
+            verify,
+        )
+
+    def ask_yes_no(self, name: str, actor: int, rule: str, prompt: str = "") -> Pending:
+        return self.ask(name, actor, rule, _YES_NO, None, prompt)
+
+    def roll(self, name: str, actor: int | None, n: int, rule: str, prompt: str = "", sides: int = 6) -> Pending:
+        st = self.st
+        who = "both" if actor is None else B.TEAM_NAMES[actor]
+        return Pending("roll", name, who, st.turn, st.stage, rule, prompt, n, sides)
+
+    def illegal(self, reason: str, rule: str) -> IllegalEventError:
+        return IllegalEventError(reason, rule=rule, turn=self.st.turn, stage=self.st.stage)
+
+    def note(self, kind: str, **data: Any) -> None:
+        data["kind"] = kind
+        data["turn"] = self.st.turn
+        data["minute"] = self.st.minute_label()
+        self.log.append(data)
+
+    def _err(self, p: Pending, reason: str) -> IllegalEventError:
+        return IllegalEventError(reason, rule=p.rule, turn=p.turn, stage=p.stage)
+
+    def _unexpected(self, p: Pending, ev: Event) -> UnexpectedEventError:
+        got = f"a {ev.name} roll" if isinstance(ev, Roll) else f"a {ev.name} decision"
+        want = f"a {p.name} roll by {p.actor}" if p.kind == "roll" else f"a {p.name} decision by {p.actor}"
+        return UnexpectedEventError(f"expected {want}, got {got}", rule=p.rule, turn=p.turn, stage=p.stage)
+
+
+def _yes_no() -> tuple[Any, ...]:
+    return ("yes", "no")
+
+
+_YES_NO = _yes_no
+
+
+def decision(name: str, by: str, choice: Any) -> Decision:
+    return Decision(name, by, choice)

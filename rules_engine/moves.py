@@ -1,0 +1,224 @@
+"""Single player moves: the common machinery of every "move a player" decision.
+
+A move is written ``"FROM>TO"`` (an outfield player), ``"GK>TO"`` (the
+goalkeeper) or ``"FROM>TO+ball"`` (dribbling, 4.5.2).  ``"done"`` ends a
+sequence of optional moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from typing import TYPE_CHECKING, Any
+
+from . import board as B
+from .errors import IllegalEventError
+from .events import Event, Pending, choice_of
+from .rules import second_last_area
+
+if TYPE_CHECKING:
+    from .machine import Match
+
+Move = tuple[int, int, bool, bool]  # src, dst, goalkeeper?, with ball?
+DONE = "done"
+
+_PARSE: dict[str, Move] = {}
+for _s in range(B.N_LOC):
+    for _d in B.ADJ[_s]:
+        _PARSE[f"{B.NAMES[_s]}>{B.NAMES[_d]}"] = (_s, _d, False, False)
+        _PARSE[f"{B.NAMES[_s]}>{B.NAMES[_d]}+ball"] = (_s, _d, False, True)
+_GK_PARSE: dict[str, int] = {f"GK>{n}": i for i, n in enumerate(B.NAMES)}
+
+
+def fmt(src: int, dst: int, gk: bool = False, ball: bool = False) -> str:
+    if gk:
+        return f"GK>{B.NAMES[dst]}"
+    return f"{B.NAMES[src]}>{B.NAMES[dst]}" + ("+ball" if ball else "")
+
+
+Extra = Callable[[int, int, bool, bool], str | None]
+
+
+class MoveCtx:
+    """Constraints of one sequence of moves by one team."""
+
+    def __init__(
+        self,
+        m: Match,
+        team: int,
+        rule: str,
+        *,
+        offside: bool = True,
+        keep_ball_player: bool = True,
+        once_per_player: bool = True,
+        extra: Extra | None = None,
+        dribble: Callable[[int, int], str | None] | None = None,
+        gk_allowed: bool = True,
+    ) -> None:
+        self.m = m
+        self.team = team
+        self.rule = rule
+        self.offside = offside
+        self.keep_ball_player = keep_ball_player
+        self.once = once_per_player
+        self.extra = extra
+        self.dribble = dribble
+        self.gk_allowed = gk_allowed
+        self.used = [0] * B.N_LOC  # players that arrived by a move of this sequence
+        self._sl: int | None = -1  # cached second-last defender area (5.1)
+        self.gk_used = False
+        self.dribbled = False
+
+    def parse(self, choice: Any) -> Move | None:
+        if not isinstance(choice, str):
+            return None
+        mv = _PARSE.get(choice)
+        if mv is not None:
+            return mv
+        dst = _GK_PARSE.get(choice)
+        if dst is not None:
+            return (self.m.st.teams[self.team].gk, dst, True, False)
+        return None
+
+    def check(self, src: int, dst: int, gk: bool, ball: bool) -> str | None:
+        st = self.m.st
+        ts = st.teams[self.team]
+        if gk:
+            if not self.gk_allowed:
+                return "the goalkeeper cannot be moved here"
+            if ts.gk < 0:
+                return "the goalkeeper is not on the pitch"
+            if self.once and self.gk_used:
+                return "the goalkeeper has already moved"
+            src = ts.gk
+        else:
+            if ts.field[src] <= 0:
+                return f"you have no outfield player in {B.NAMES[src]}"
+            if self.once and ts.field[src] - self.used[src] <= 0:
+                return f"every player of yours in {B.NAMES[src]} has already moved in this {self.rule} move"
+        if dst not in B.ADJ_SET[src] or dst >= B.N_AREAS:
+            return f"{B.NAMES[dst]} is not adjacent to {B.NAMES[src]}"
+        ct = self.team == st.ct
+        if ball:
+            if not ct or src != st.ball:
+                return "only the controlling team's player in the ball area can dribble (4.5.2)"
+            if self.dribble is None or self.dribbled:
+                return "dribbling is not possible in this move (4.5.2)"
+            why = self.dribble(src, dst)
+            if why:
+                return why
+        if ct and self.keep_ball_player and src == st.ball and not ball and ts.raw(src) <= 1:
+            return "the controlling team must keep a player in the ball area (4.5.3)"
+        if ct and self.offside and not ball and self._offside(src, dst):
+            return f"moving into {B.NAMES[dst]} puts the player in an offside position (4.5.1)"
+        if self.extra is not None:
+            return self.extra(src, dst, gk, ball)
+        return None
+
+    def _offside(self, src: int, dst: int) -> bool:
+        st = self.m.st
+        team = self.team
+        if dst == B.CENTRE or not B.in_opp_half_entirely(team, dst):
+            return False
+        ball = st.ball if st.ball < B.N_AREAS else B.CORNER_OF_SPOT[st.ball]
+        if not B.beyond(team, dst, ball) or B.backward(team, src, dst):
+            return False
+        if self._sl == -1:
+            self._sl = second_last_area(st.teams[1 - team], 1 - team)
+        return self._sl is not None and B.beyond(team, dst, self._sl)
+
+    def has_option(self) -> bool:
+        """True if at least one move is legal (stops at the first one)."""
+        ts = self.m.st.teams[self.team]
+        for src in range(B.N_LOC):
+            if ts.field[src] > 0:
+                for dst in B.ADJ[src]:
+                    if dst < B.N_AREAS and self.check(src, dst, False, False) is None:
+                        return True
+        if ts.gk >= 0 and self.gk_allowed:
+            for dst in B.ADJ[ts.gk]:
+                if dst < B.N_AREAS and self.check(ts.gk, dst, True, False) is None:
+                    return True
+        return False
+
+    def options(self) -> tuple[str, ...]:
+        ts = self.m.st.teams[self.team]
+        out: list[str] = []
+        for src in range(B.N_LOC):
+            if ts.field[src] > 0:
+                for dst in B.ADJ[src]:
+                    if dst < B.N_AREAS and self.check(src, dst, False, False) is None:
+                        out.append(fmt(src, dst))
+                    if (
+                        self.dribble is not None
+                        and not self.dribbled
+                        and dst < B.N_AREAS
+                        and self.check(src, dst, False, True) is None
+                    ):
+                        out.append(fmt(src, dst, False, True))
+        if ts.gk >= 0 and self.gk_allowed:
+            for dst in B.ADJ[ts.gk]:
+                if dst < B.N_AREAS and self.check(ts.gk, dst, True, False) is None:
+                    out.append(fmt(ts.gk, dst, True))
+        return tuple(out)
+
+    def verify(self, choice: Any, allow_done: bool = True) -> None:
+        if choice == DONE and allow_done:
+            return
+        mv = self.parse(choice)
+        if mv is None:
+            raise IllegalEventError(
+                f"{choice!r} is not a move; write FROM>TO, GK>TO or FROM>TO+ball", rule=self.rule
+            )
+        why = self.check(*mv)
+        if why:
+            raise IllegalEventError(f"move {choice} is illegal: {why}", rule=self.rule)
+
+    def do(self, mv: Move) -> None:
+        src, dst, gk, ball = mv
+        st = self.m.st
+        ts = st.teams[self.team]
+        if gk:
+            ts.gk = dst
+            self.gk_used = True
+        else:
+            ts.field[src] -= 1
+            ts.field[dst] += 1
+            self.used[dst] += 1
+            if self.used[src] > ts.field[src]:
+                self.used[src] = ts.field[src]
+            st.flags.moved_turn[self.team][dst] += 1
+        if ball:
+            st.ball = dst
+            self.dribbled = True
+
+
+def move_seq(
+    m: Match,
+    ctx: MoveCtx,
+    name: str,
+    limit: int,
+    prompt: str = "",
+    optional: bool = True,
+) -> Generator[Pending, Event, int]:
+    """Ask for up to `limit` moves; returns how many were made."""
+    n = 0
+
+    def verify(c: Any) -> None:
+        ctx.verify(c, optional)
+
+    def options() -> tuple[str, ...]:
+        opts = ctx.options()
+        return (*opts, DONE) if optional else opts
+
+    while n < limit:
+        if not ctx.has_option():
+            break
+        ev = yield m.ask(name, ctx.team, ctx.rule, options, verify, prompt)
+        c = choice_of(ev)
+        if c == DONE:
+            break
+        mv = ctx.parse(c)
+        assert mv is not None
+        ctx.do(mv)
+        n += 1
+    return n

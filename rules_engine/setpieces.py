@@ -1,0 +1,293 @@
+"""Set-ups and restarts: kick-off (3.3, 3.3.1), free kick (5.2), corner kick
+(5.3), goal kick (5.4), penalty kick (5.5) and goals (4.4, A10)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from . import board as B
+from .advanced import advance_clock, restart_time
+from .discipline import yellow_test
+from .errors import IllegalEventError
+from .events import Event, Pending, choice_of, dice_of
+from .moves import MoveCtx, move_seq
+from .rules import PENALTY_SIDES, PENALTY_TABLE, can_attempt_from
+
+if TYPE_CHECKING:
+    from .machine import Match
+
+Flow = Generator[Pending, Event, Any]
+SETUP_RULE = {"kick_off": "3.3.1", "free_kick": "5.2.1", "corner": "5.3.1", "penalty": "5.5.1"}
+
+
+def placement_problem(m: Match, kind: str, team: int, field: list[int], gk: int, spot: int) -> str | None:
+    """Why a set-up of `team` breaks the set-up rules of `kind`, or None."""
+    st = m.st
+    is_ct = team == st.ct
+    if kind == "kick_off":
+        for a in range(B.N_LOC):
+            if field[a] and (a >= B.N_AREAS or not B.in_own_half_partly(team, a)):
+                return f"{B.NAMES[a]} is not at least partly in your own half (3.3.1)"
+        if gk != B.PEN[team]:
+            return "the goalkeeper must be placed in your own penalty area (3.3.1)"
+        if is_ct and field[B.CENTRE] < 2:
+            return "the controlling team must place two players in the centre area (3.3.1)"
+        return None
+    for a in B.CORNER_SPOTS:
+        if field[a] and not (kind == "corner" and is_ct and a == spot):
+            return f"no player can be set up on the corner spot {B.NAMES[a]} (5.3.1)"
+    if gk >= B.N_AREAS:
+        return "the goalkeeper cannot be set up on a corner spot (5.3.1)"
+    if kind == "free_kick" and is_ct and field[spot] + (1 if gk == spot else 0) < 1:
+        return f"at least one player must be set up in the free kick area {B.NAMES[spot]} (5.2.1)"
+    if kind == "corner" and is_ct and field[spot] != 1:
+        return f"exactly one player takes the corner from {B.NAMES[spot]} (5.3.1)"
+    if kind == "penalty":
+        pen = B.PEN[1 - st.ct]
+        if is_ct and (field[pen] != 1 or gk == pen):
+            return f"exactly one player (the penalty taker) is set up in {B.NAMES[pen]} (5.5.1)"
+        if not is_ct and (field[pen] or gk != pen):
+            return f"only the goalkeeper can be set up in {B.NAMES[pen]} (5.5.1)"
+    return None
+
+
+def _parse_setup(m: Match, team: int, c: Any) -> tuple[list[int], int]:
+    ts = m.st.teams[team]
+    if not isinstance(c, dict) or not isinstance(c.get("players"), dict):
+        raise IllegalEventError('a set-up is {"gk": AREA, "players": {AREA: COUNT, ...}}', rule="3.3")
+    field = [0] * B.N_LOC
+    for name, n in c["players"].items():
+        if name not in B.INDEX:
+            raise IllegalEventError(f"unknown area {name!r} in the set-up", rule="1.4")
+        if type(n) is not int or n < 0:
+            raise IllegalEventError(f"player count for {name} must be a whole number >= 0", rule="3.3")
+        field[B.INDEX[name]] += n
+    if sum(field) != ts.outfield():
+        raise IllegalEventError(
+            f"the set-up places {sum(field)} outfield players but the team has {ts.outfield()} on the pitch",
+            rule="3.3",
+        )
+    gk = c.get("gk")
+    if gk not in B.INDEX:
+        raise IllegalEventError(f"the goalkeeper's area {gk!r} is not an area", rule="3.3")
+    return field, B.INDEX[str(gk)]
+
+
+def _suggest(m: Match, kind: str, team: int, spot: int) -> tuple[Any, ...]:
+    """A few ready-made legal set-ups (for bots and the guided scorer)."""
+    st = m.st
+    ts = st.teams[team]
+    n = ts.outfield()
+    own = [a for a in range(B.N_AREAS) if B.in_own_half_partly(team, a)]
+    by_depth = sorted(own if kind == "kick_off" else range(B.N_AREAS), key=lambda a: (B.depth_from(team, a), a))
+    out: list[Any] = []
+    gk_area = B.PEN[team]
+    if kind == "penalty" and team != st.ct:
+        gk_area = B.PEN[team]
+    for variant in range(3):
+        field = [0] * B.N_LOC
+        left = n
+        req: list[int] = []
+        if kind == "kick_off" and team == st.ct:
+            req = [B.CENTRE, B.CENTRE]
+        elif kind in ("free_kick", "corner") and team == st.ct:
+            req = [spot]
+        elif kind == "penalty" and team == st.ct:
+            req = [B.PEN[1 - team]]
+        for a in req:
+            if left:
+                field[a] += 1
+                left -= 1
+        pool = [a for a in by_depth if not (kind == "penalty" and a == B.PEN[1 - st.ct])]
+        pool = [a for a in pool if a != B.PEN[team]] or pool
+        if variant == 1:
+            pool = pool[: max(3, len(pool) // 2)]
+        elif variant == 2:
+            pool = pool[len(pool) // 3 :]
+        i = 0
+        while left > 0 and pool:
+            field[pool[i % len(pool)]] += 1
+            left -= 1
+            i += 1
+        gk = gk_area
+        if kind == "penalty" and team == st.ct and gk == B.PEN[1 - team]:
+            gk = B.PEN[team]
+        if placement_problem(m, kind, team, field, gk, spot) is None:
+            choice = {"gk": B.NAMES[gk], "players": {B.NAMES[a]: field[a] for a in range(B.N_LOC) if field[a]}}
+            if choice not in out:
+                out.append(choice)
+    return tuple(out)
+
+
+def setup(m: Match, kind: str, ct: int, spot: int = B.CENTRE) -> Flow:
+    """3.3: controlling team sets up, defending team sets up, then the
+    controlling team may move up to two players to adjacent areas."""
+    st = m.st
+    rule = SETUP_RULE[kind]
+    for team in (ct, 1 - ct):
+
+        def verify(c: Any, _t: int = team) -> None:
+            field, gk = _parse_setup(m, _t, c)
+            why = placement_problem(m, kind, _t, field, gk, spot)
+            if why:
+                raise IllegalEventError(f"illegal set-up: {why}", rule=rule)
+
+        sugg = _suggest(m, kind, team, spot)
+        ev = yield m.ask("setup", team, rule, lambda s=sugg: s, verify, f"{kind} set-up", True)
+        field, gk = _parse_setup(m, team, choice_of(ev))
+        ts = st.teams[team]
+        ts.field[:] = field
+        ts.gk = gk
+
+    ts = st.teams[ct]
+
+    def still_legal(src: int, dst: int, gk: bool, ball: bool) -> str | None:
+        f = list(ts.field)
+        g = ts.gk
+        if gk:
+            g = dst
+        else:
+            f[src] -= 1
+            f[dst] += 1
+        return placement_problem(m, kind, ct, f, g, spot)
+
+    ctx = MoveCtx(m, ct, "3.3", offside=False, keep_ball_player=False, extra=still_legal)
+    yield from move_seq(m, ctx, "setup_adjust", 2, "move up to two players one area (3.3)")
+    st.flags.moved_turn = [[0] * B.N_LOC, [0] * B.N_LOC]
+
+
+def kick_off(m: Match, ct: int) -> Flow:
+    """3.3.1: kick-off at the start of each half and after each goal."""
+    st = m.st
+    st.ct = ct
+    st.ball = B.CENTRE
+    st.value = 2
+    yield from setup(m, "kick_off", ct)
+    st.next_restart = "kick_off"
+
+
+def award_free_kick(m: Match, team: int, area: int, why: str) -> Flow:
+    """5.2: free kick for `team` in `area` (penalty kick in the opponent's penalty area)."""
+    st = m.st
+    if area >= B.N_AREAS:
+        area = B.CORNER_OF_SPOT[area]
+    m.note("free_kick", team=B.TEAM_NAMES[team], area=B.NAMES[area], why=why)
+    if area == B.PEN[1 - team]:
+        yield from penalty(m, team)
+        return
+    st.ct = team
+    st.ball = area
+    st.value = 2
+    yield from restart_time(m)
+    if area == B.CENTRE or B.in_own_half_partly(team, area):
+        # 5.2.3 quick free kick: no new set-up
+        ctx = MoveCtx(m, team, "5.2.3", keep_ball_player=True)
+        n = yield from move_seq(m, ctx, "quick_free_kick_move", 99, "move players to adjacent areas")
+        dctx = MoveCtx(m, 1 - team, "5.2.3")
+        yield from move_seq(m, dctx, "quick_free_kick_move", n, f"move up to {n} players")
+    else:
+        yield from setup(m, "free_kick", team, area)
+    st.next_restart = "free_kick"
+    st.next_free_kick_attempt = False
+    if can_attempt_from(st, team, area):
+        c = choice_of((yield m.ask_yes_no("free_kick_attempt", team, "5.2.2", "direct goal attempt?")))
+        st.next_free_kick_attempt = c == "yes"
+
+
+def corner(m: Match, team: int) -> Flow:
+    """5.3: corner kick for `team` (the attacking team)."""
+    st = m.st
+    st.ct = team
+    spots = tuple(B.NAMES[s] for s in B.attack_corner_spots(team))
+    c = choice_of((yield m.ask("corner_spot", team, "5.3", lambda: spots, None, "which corner?")))
+    spot = B.INDEX[c]
+    st.ball = spot
+    st.value = 2
+    m.note("corner", team=B.TEAM_NAMES[team])
+    yield from restart_time(m)
+    yield from setup(m, "corner", team, spot)
+    st.next_restart = "corner"
+
+
+def goal_kick(m: Match, team: int) -> Flow:
+    """5.4: goal kick for `team` from its own penalty area."""
+    st = m.st
+    st.ct = team
+    pen = B.PEN[team]
+    st.ball = pen
+    st.value = 2
+    yield from restart_time(m)
+    front = B.FRONT[team]
+    for t in (0, 1):
+        ts = st.teams[t]
+        ts.field[front] += ts.field[pen]
+        ts.field[pen] = 0
+        if t != team and ts.gk == pen:
+            ts.gk = front
+    ctx = MoveCtx(m, team, "5.4", offside=False)
+    n = yield from move_seq(m, ctx, "goal_kick_move", 99, "move players to adjacent areas")
+    dctx = MoveCtx(m, 1 - team, "5.4", offside=False)
+    yield from move_seq(m, dctx, "goal_kick_move", max(n, 4), f"move up to {max(n, 4)} players")
+    st.next_restart = "goal_kick"
+
+
+def penalty(m: Match, team: int) -> Flow:
+    """5.5: penalty kick for `team`."""
+    st = m.st
+    st.ct = team
+    pen = B.PEN[1 - team]
+    st.ball = pen
+    st.value = 2
+    m.note("penalty", team=B.TEAM_NAMES[team])
+    yield from restart_time(m)
+    yield from setup(m, "penalty", team, pen)
+    st.flags.target = pen
+    gk = choice_of((yield m.ask("penalty_keeper", 1 - team, "5.5.2", lambda: PENALTY_SIDES, None, "dive")))
+    shot = choice_of((yield m.ask("penalty_shot", team, "5.5.2", lambda: PENALTY_SIDES, None, "shoot")))
+    saver = "penalty_saver" in st.teams[1 - team].skills and st.uses("A11")
+    dice = dice_of((yield m.roll("penalty", team, 2 if saver else 1, "5.5.2", "penalty kick")))
+    d = min(dice)
+    need = PENALTY_TABLE[shot][gk]
+    m.note("penalty_kick", team=B.TEAM_NAMES[team], keeper=gk, shot=shot, die=d, needed=need)
+    if d >= need:
+        yield from goal(m, team, pen)
+    else:
+        st.pending_restart = ("goal_kick", 1 - team, pen)
+
+
+def goal(m: Match, team: int, from_area: int) -> Flow:
+    """A goal (4.4): V.A.R. check (A10), +1 minute (4.2.1.1), kick-off by the
+    conceding team (the scoring team becomes the defending team)."""
+    st = m.st
+    if st.uses("A10"):
+        d = dice_of((yield m.roll("var", team, 2, "A10", "V.A.R. check of the goal")))
+        if d == (6, 6):
+            m.note("goal_denied", team=B.TEAM_NAMES[team])
+            st.pending_restart = ("free_kick", 1 - team, from_area)
+            return
+    st.teams[team].goals += 1
+    m.note("goal", team=B.TEAM_NAMES[team], score=st.score())
+    advance_clock(m, 1)
+    st.pending_restart = ("kick_off", 1 - team, B.CENTRE)
+
+
+def run_restart(m: Match, kind: str, team: int, area: int) -> Flow:
+    if kind == "kick_off":
+        yield from kick_off(m, team)
+    elif kind == "free_kick":
+        yield from award_free_kick(m, team, area, "")
+    elif kind == "corner":
+        yield from corner(m, team)
+    elif kind == "goal_kick":
+        yield from goal_kick(m, team)
+    elif kind == "penalty":
+        yield from penalty(m, team)
+
+
+def foul_free_kick(m: Match, team: int, fouler_test: bool = True) -> Flow:
+    """Free kick for `team` in the target area; the other team rolls for a yellow."""
+    st = m.st
+    if fouler_test:
+        yield from yellow_test(m, 1 - team, "foul")
+    st.pending_restart = ("free_kick", team, st.flags.target)

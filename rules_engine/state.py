@@ -1,0 +1,184 @@
+"""Match state (plain mutable data; all rule logic lives elsewhere)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from typing import Any
+
+from . import board as B
+
+ADVANCED_RULES = ("A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A13")
+# A12 is referenced by 4.2.1 but has no section in the text (interpretation I-12):
+# it is accepted in headers as an alias of A13.
+ADVANCED_ALIASES = {"A12": "A13"}
+
+
+@dataclass(frozen=True, slots=True)
+class Roles:
+    """Advanced formation player roles (A2)."""
+
+    attacking_midfielders: int = 0
+    defending_midfielders: int = 0
+    attacking_centre_back: int = 0
+    withdrawn_striker: int = 0
+    offensive_wing_backs: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TeamSpec:
+    name: str
+    formation: tuple[int, int, int]
+    roles: Roles = Roles()
+    skills: tuple[str, ...] = ()
+    players_short: int = 0
+
+    @property
+    def formation_text(self) -> str:
+        return "-".join(str(x) for x in self.formation)
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    teams: tuple[TeamSpec, TeamSpec]
+    advanced: frozenset[str] = frozenset()
+    ruleset: str = "fuba-3"
+    format: str = "fuba-log/1"
+    extra: dict[str, Any] = dc_field(default_factory=dict, compare=False)
+
+    def uses(self, rule: str) -> bool:
+        return rule in self.advanced
+
+
+@dataclass(slots=True)
+class TeamState:
+    spec: TeamSpec
+    formation: list[int]
+    field: list[int] = dc_field(default_factory=lambda: [0] * B.N_LOC)
+    gk: int = -1  # location of the goalkeeper, -1 = not on the pitch
+    yellows: int = 0
+    reds: list[str] = dc_field(default_factory=list)  # "second_yellow" | "direct"
+    cp: list[int] = dc_field(default_factory=lambda: [0, 0, 0])
+    cp_initial: int = 0
+    tired: bool = False
+    subs_used: int = 0
+    skills: list[str] = dc_field(default_factory=list)
+    skills_lost: list[str] = dc_field(default_factory=list)
+    skills_gained: list[str] = dc_field(default_factory=list)
+    goals: int = 0
+    attempt_bonus_for_opponent: int = 0  # A4 injured goalkeeper
+    injured_out: list[tuple[int, int]] = dc_field(default_factory=list)  # (return abs minute, count)
+    injuries: list[dict[str, Any]] = dc_field(default_factory=list)
+    off_pieces: int = 0  # removed (red cards, permanent injuries not replaced)
+    coach_sent_off: bool = False
+    used_once: set[str] = dc_field(default_factory=set)
+
+    def count(self, area: int) -> int:
+        """Players of the team in `area`, goalkeeper included, capped at six (1.4.1)."""
+        n = self.field[area] + (1 if self.gk == area else 0)
+        return 6 if n > 6 else n
+
+    def raw(self, area: int) -> int:
+        return self.field[area] + (1 if self.gk == area else 0)
+
+    def has(self, area: int) -> bool:
+        return self.field[area] > 0 or self.gk == area
+
+    def areas(self) -> list[int]:
+        return [a for a in range(B.N_LOC) if self.field[a] > 0 or self.gk == a]
+
+    def outfield(self) -> int:
+        return sum(self.field)
+
+    def cp_total(self) -> int:
+        return sum(self.cp)
+
+
+@dataclass(slots=True)
+class TurnFlags:
+    """Per-turn bookkeeping (reset at the start of every turn)."""
+
+    start: int = B.CENTRE
+    target: int = B.CENTRE
+    ct_at_start: int = 0
+    restart: str = ""  # kick_off | free_kick | corner | goal_kick | penalty | ""
+    charge: bool = False
+    attempt_bonus: list[int] = dc_field(default_factory=lambda: [0, 0])
+    no_free_moves: set[int] = dc_field(default_factory=set)
+    momentum: int = -1
+    free_cp: int = -1  # team that may use a free condition point (terrace chant)
+    skip_actions: bool = False
+    moved_turn: list[list[int]] = dc_field(default_factory=lambda: [[0] * B.N_LOC, [0] * B.N_LOC])
+    had_player_in_target: tuple[bool, bool] = (False, False)
+    long_pass: int = 0
+    offside_risk: bool = False
+    quick_free_kick: bool = False
+    shot_stopper: bool = False
+    aggressive_striker: bool = False
+    skills_used: set[str] = dc_field(default_factory=set)
+
+
+@dataclass(slots=True)
+class MatchState:
+    header: Header
+    teams: tuple[TeamState, TeamState]
+    half: int = 1
+    clock: int = 0  # minutes of the current half on the time track (0..45)
+    stoppage: int = 0  # 0 or the stoppage square +1..+5 (4.2.1.2)
+    turn: int = 0
+    stage: int | str = "setup"
+    ball: int = B.CENTRE
+    value: int = 2
+    ct: int = 0
+    first_half_starter: int = 0
+    turns_per_half: list[int] = dc_field(default_factory=lambda: [0, 0])
+    weather: str = ""
+    over: bool = False
+    half_over_at_turn_end: bool = False
+    flags: TurnFlags = dc_field(default_factory=TurnFlags)
+    next_restart: str = ""  # how the next turn starts (kick_off, free_kick, corner, goal_kick)
+    next_free_kick_attempt: bool = False  # 5.2.2 direct goal attempt chosen
+    pending_restart: tuple[str, int, int] | None = None  # (kind, team, area) at the end of the turn
+    half_over: bool = False  # the half ended immediately (4.2.1.2)
+    history: list[dict[str, Any]] = dc_field(default_factory=list)
+
+    @property
+    def dt(self) -> int:
+        return 1 - self.ct
+
+    def minute(self) -> int:
+        """Absolute game minute (second half continues from 45)."""
+        base = 0 if self.half == 1 else 45
+        return base + self.clock + self.stoppage
+
+    def minute_label(self) -> str:
+        base = 45 if self.half == 1 else 90
+        if self.stoppage:
+            return f"{base}+{self.stoppage}"
+        return str((0 if self.half == 1 else 45) + self.clock)
+
+    def score(self) -> list[int]:
+        return [self.teams[0].goals, self.teams[1].goals]
+
+    def uses(self, rule: str) -> bool:
+        return rule in self.header.advanced
+
+
+def new_state(header: Header) -> MatchState:
+    teams = []
+    for spec in header.teams:
+        ts = TeamState(spec=spec, formation=list(spec.formation), skills=list(spec.skills))
+        d, m, f = spec.formation
+        r = spec.roles
+        if header.uses("A2"):
+            m -= r.attacking_midfielders + r.defending_midfielders
+            f += r.attacking_midfielders
+            d += r.defending_midfielders
+            d -= r.attacking_centre_back + r.offensive_wing_backs
+            m += r.attacking_centre_back + r.withdrawn_striker
+            f -= r.withdrawn_striker
+            f += r.offensive_wing_backs
+        ts.cp = [max(0, d), max(0, m), max(0, f)]
+        ts.cp_initial = sum(ts.cp)
+        teams.append(ts)
+    return MatchState(header=header, teams=(teams[0], teams[1]))

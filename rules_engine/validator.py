@@ -1,0 +1,133 @@
+"""Replay a fuba-log/1 document and report the derived result or the errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import AnnotationMismatchError, FubaError, IllegalEventError, IncompleteLogError
+from .events import Event
+from .logformat import loads, parse
+from .machine import Match
+
+_BY_NAME = {"home": 0, "away": 1}
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """Outcome of :func:`validate_log`.
+
+    valid    True when the log is a complete legal match and every written-down
+             annotation matches the replay.
+    result   the derived result (see ``rules_engine.result``) when valid, else None.
+    errors   every problem found: each has ``turn``, ``stage``, ``rule``,
+             ``reason`` and ``path`` (see ``rules_engine.errors``).
+    partial  the state reached by the replay when invalid (same shape as result).
+    """
+
+    valid: bool
+    result: dict[str, Any] | None
+    errors: tuple[FubaError, ...] = ()
+    partial: dict[str, Any] | None = None
+    events_applied: int = 0
+    unreadable: bool = field(default=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"valid": self.valid}
+        if self.valid:
+            out["result"] = self.result
+        else:
+            out["errors"] = [e.to_dict() for e in self.errors]
+            if self.partial is not None:
+                out["replayed_until"] = {
+                    "events_applied": self.events_applied,
+                    "score": self.partial["score"],
+                    "minute": self.partial["final_minute"],
+                    "turn": self.partial["turns"],
+                }
+        return out
+
+
+def check_annotation(m: Match, ev: Event, path: str) -> list[FubaError]:
+    c = ev.check
+    if not c:
+        return []
+    st = m.st
+    out: list[FubaError] = []
+
+    def bad(key: str, written: Any, actual: Any, rule: str) -> None:
+        out.append(
+            AnnotationMismatchError(
+                f"written-down {key} {written!r} differs from the replay: {actual!r}",
+                rule=rule,
+                turn=st.turn,
+                stage=st.stage,
+                path=f"{path}.check.{key}",
+            )
+        )
+
+    if "score" in c and c["score"] != st.score():
+        bad("score", c["score"], st.score(), "3.1")
+    if "minute" in c:
+        w = c["minute"]
+        if str(w) != st.minute_label():
+            bad("minute", w, st.minute_label(), "4.2.1")
+    if "ball" in c and c["ball"] != st.value:
+        bad("ball", c["ball"], st.value, "1.3.1")
+    if "half" in c and c["half"] != st.half:
+        bad("half", c["half"], st.half, "4.2.1.3")
+    if "area" in c:
+        from .board import NAMES
+
+        if c["area"] != NAMES[st.ball]:
+            bad("area", c["area"], NAMES[st.ball], "4.1.1")
+    if "control" in c and _BY_NAME.get(c["control"], -1) != st.ct:
+        bad("control", c["control"], ("home", "away")[st.ct], "1.3")
+    return out
+
+
+def validate_log(data: Any) -> ValidationReport:
+    """Validate a fuba-log/1 match log.
+
+    ``data`` is the decoded JSON (dict) or the raw JSON text/bytes.  Never
+    raises for bad input: malformed JSON, schema violations, illegal events,
+    annotation mismatches and incomplete logs are all returned as errors.
+    """
+    if isinstance(data, (str, bytes, bytearray)):
+        data, errs = loads(bytes(data) if isinstance(data, bytearray) else data)
+        if errs:
+            return ValidationReport(False, None, tuple(errs), unreadable=True)
+    header, events, errors = parse(data)
+    if header is None or errors:
+        return ValidationReport(False, None, tuple(errors))
+    m = Match(header)
+    problems: list[FubaError] = []
+    applied = 0
+    for i, ev in enumerate(events):
+        try:
+            m.apply(ev)
+        except IllegalEventError as e:
+            e.path = e.path or f"$.events[{i}]"
+            e.args = (e.message,)
+            problems.append(e)
+            break
+        applied += 1
+        if ev.check:
+            problems.extend(check_annotation(m, ev, f"$.events[{i}]"))
+    else:
+        p = m.pending()
+        if p is not None:
+            problems.append(
+                IncompleteLogError(
+                    f"the log ends before the final whistle; next the rules wait for "
+                    f"{'a ' + p.name + ' roll' if p.kind == 'roll' else 'a ' + p.name + ' decision'} by {p.actor}",
+                    rule=p.rule,
+                    turn=p.turn,
+                    stage=p.stage,
+                    path=f"$.events[{len(events)}]",
+                )
+            )
+    res = m.result()
+    if problems:
+        return ValidationReport(False, None, tuple(problems), res, applied)
+    return ValidationReport(True, res, (), None, applied)
