@@ -1,0 +1,101 @@
+"""Public API of the FUBA rules engine (rulebook 3).  Pure Python, no Django.
+
+Validate a submitted log::
+
+    from rules_engine.api import validate_log
+    report = validate_log(json_text_or_dict)
+    report.valid, report.result, report.errors   # errors: turn/stage/rule/reason/path
+
+Drive a match (simulator, web scorer)::
+
+    from rules_engine.api import new_match, Decision, Roll, Dice
+    m = new_match({"advanced_rules": "all",
+                   "teams": {"home": {"name": "Blue", "formation": "4-4-2"},
+                             "away": {"name": "Yellow", "formation": "3-5-2"}}})
+    dice = Dice(seed=42)
+    while (p := m.pending()) is not None:
+        if p.kind == "roll":                      # dice: from an injected RNG ...
+            m.apply(dice.roll_for(p))             # ... or Roll(p.name, p.actor, (5, 2))
+        else:                                     # a decision: pick one of p.options
+            m.apply(Decision(p.name, p.actor, p.options[0]))
+    m.result()     # derived result (same shape as ValidationReport.result)
+    m.to_log()     # the fuba-log/1 document of everything applied
+
+``Pending`` (returned by ``Match.pending()``; None when the match is over):
+
+    kind     "decision" | "roll"
+    name     what is asked, e.g. "target_area", "action", "move", "situation"
+    actor    "home" | "away" | "both" (rolls by both teams, e.g. "kick_off")
+    turn, stage, rule   where we are and the rulebook-3 chapter asking
+    dice, sides         for rolls: how many dice, sides per die (6 except the
+                        random skill draws of A13)
+    options             for decisions: tuple of every legal choice; for
+                        "setup" decisions (open=True) a few legal set-ups,
+                        any other legal set-up is accepted as well
+    describe()          JSON-friendly dict of the above
+
+``Match.apply(event)`` applies a :class:`Decision` or :class:`Roll` or raises
+:class:`IllegalEventError` (subclass of :class:`FubaError`; attributes
+``turn``, ``stage``, ``rule``, ``reason``, ``message``) and leaves the state
+unchanged.  See docs/turn-log-format.md for every decision name and choice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import (
+    AnnotationMismatchError,
+    FubaError,
+    HeaderError,
+    IllegalEventError,
+    IncompleteLogError,
+    MalformedLogError,
+    MatchOverError,
+    UnexpectedEventError,
+)
+from .events import Decision, Event, Pending, Roll
+from .logformat import event_to_dict, header_from_dict, parse_event
+from .machine import Match
+from .rng import Dice
+from .state import Header
+from .validator import ValidationReport, validate_log
+
+__all__ = [
+    "AnnotationMismatchError",
+    "Decision",
+    "Dice",
+    "Event",
+    "FubaError",
+    "Header",
+    "HeaderError",
+    "IllegalEventError",
+    "IncompleteLogError",
+    "MalformedLogError",
+    "Match",
+    "MatchOverError",
+    "Pending",
+    "Roll",
+    "UnexpectedEventError",
+    "ValidationReport",
+    "event_from_dict",
+    "event_to_dict",
+    "new_match",
+    "validate_log",
+]
+
+
+def new_match(header: dict[str, Any] | Header) -> Match:
+    """Start a match.  ``header`` is the header part of a fuba-log/1 document
+    (``advanced_rules`` and ``teams``; ``format``/``ruleset`` may be omitted)
+    or a :class:`Header`.  Raises :class:`HeaderError` for an illegal header."""
+    return Match(header if isinstance(header, Header) else header_from_dict(header))
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """Build an event from its fuba-log/1 JSON form; raises MalformedLogError."""
+    errors: list[FubaError] = []
+    ev = parse_event(data, "$", errors)
+    if ev is None:
+        raise errors[0]
+    return ev
