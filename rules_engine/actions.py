@@ -38,25 +38,26 @@ def _illegal(reason: str, rule: str) -> IllegalEventError:
 
 
 # ---------------------------------------------------------------- goal attempt
-def verify_goal_attempt(m: Match, team: int) -> None:
+def goal_attempt_problem(m: Match, team: int) -> str | None:
     st = m.st
     if team != st.ct:
-        raise _illegal("only the controlling team can make a goal attempt", "4.4")
+        return "only the controlling team can make a goal attempt"
     if not can_attempt_from(st, team, st.ball):
         gk_out = st.teams[1 - team].gk != B.PEN[1 - team]
-        raise _illegal(
-            f"no goal attempt is possible from {B.NAMES[st.ball]}"
-            + ("" if gk_out else " while the goalkeeper is in the penalty area (4.4.3)"),
-            "4.4",
+        return f"no goal attempt is possible from {B.NAMES[st.ball]}" + (
+            "" if gk_out else " while the goalkeeper is in the penalty area (4.4.3)"
         )
+    return None
+
+
+def verify_goal_attempt(m: Match, team: int) -> None:
+    why = goal_attempt_problem(m, team)
+    if why:
+        raise _illegal(why, "4.4")
 
 
 def can_goal_attempt(m: Match, team: int) -> bool:
-    try:
-        verify_goal_attempt(m, team)
-    except IllegalEventError:
-        return False
-    return True
+    return goal_attempt_problem(m, team) is None
 
 
 def goal_attempt(m: Match, team: int, free_kick: bool = False) -> Flow:
@@ -123,32 +124,36 @@ def rebound(m: Match, team: int) -> Flow:
 
 
 # -------------------------------------------------------------------- pressing
-def verify_pressing(m: Match, team: int, aggressive: bool = False) -> None:
+def pressing_problem(m: Match, team: int, aggressive: bool = False) -> tuple[str, str] | None:
+    """(reason, rule) why the team cannot press now, or None."""
     st = m.st
     if team != st.dt:
-        raise _illegal("only the defending team can press", "4.7")
+        return "only the defending team can press", "4.7"
     ours, theirs = st.teams[team].count(st.ball), st.teams[1 - team].count(st.ball)
     if aggressive:
         if not st.uses("A6"):
-            raise _illegal("aggressive pressing is not used in this match", "A6")
+            return "aggressive pressing is not used in this match", "A6"
         if not can_spend(m, team, _aggr_cost(m)):
-            raise _illegal("aggressive pressing needs a condition point from the ball zone", "A6")
+            return "aggressive pressing needs a condition point from the ball zone (A1)", "A6"
         if ours < theirs - 1:
-            raise _illegal("aggressive pressing needs at most one player fewer than the opponent in the ball area", "A6")
+            return "aggressive pressing needs at most one player fewer than the opponent in the ball area", "A6"
     elif ours < theirs:
-        raise _illegal(
+        return (
             f"pressing needs at least as many players as the opponent in {B.NAMES[st.ball]} "
             f"({ours} against {theirs})",
             "4.7",
         )
+    return None
+
+
+def verify_pressing(m: Match, team: int, aggressive: bool = False) -> None:
+    why = pressing_problem(m, team, aggressive)
+    if why:
+        raise _illegal(*why)
 
 
 def can_pressing(m: Match, team: int, aggressive: bool = False) -> bool:
-    try:
-        verify_pressing(m, team, aggressive)
-    except IllegalEventError:
-        return False
-    return True
+    return pressing_problem(m, team, aggressive) is None
 
 
 def _aggr_cost(m: Match) -> int:
@@ -285,7 +290,10 @@ def free_movements(m: Match, team: int) -> Flow:
             "not a straight move away from the goal line (4.3.1)"
         )
 
-    ctx = MoveCtx(m, team, "4.3.1", extra=extra)
+    def sources() -> list[int]:
+        return sorted(outnumber | {a for a, n in goal_line.items() if n > 0})
+
+    ctx = MoveCtx(m, team, "4.3.1", extra=extra, sources=sources, gk_allowed=gk_ok)
 
     def options() -> tuple[str, ...]:
         return (*ctx.options(), "done")
@@ -329,22 +337,23 @@ def take_action(m: Match, team: int, first: bool, exclude: str = "", forced: str
     st = m.st
     if first:
         yield from free_movements(m, team)
-    opts = (forced,) if forced else action_options(m, team, exclude)
+
+    def options() -> tuple[str, ...]:
+        return (forced,) if forced else action_options(m, team, exclude)
 
     def verify(c: Any) -> None:
-        if c in opts:
-            return
+        if forced and c != forced:
+            raise _illegal(f"the first action must be a {forced}", "5.2.2")
+        if c not in ACTIONS:
+            raise _illegal(f"{c!r} is not an action; actions: {', '.join(ACTIONS)}", "4.3")
+        if c == exclude or (exclude.endswith("pressing") and str(c).endswith("pressing")):
+            raise _illegal(f"a second action must differ from the first ({exclude})", "4.3.2")
         if c == "goal_attempt":
             verify_goal_attempt(m, team)
         elif c in ("pressing", "aggressive_pressing"):
             verify_pressing(m, team, c == "aggressive_pressing")
-        if c == exclude or (exclude.endswith("pressing") and str(c).endswith("pressing")):
-            raise _illegal(f"a second action must differ from the first ({exclude})", "4.3.2")
-        if forced:
-            raise _illegal(f"the first action must be a {forced}", "5.2.2")
-        raise _illegal(f"{c!r} is not an action; legal: {', '.join(opts)}", "4.3")
 
-    c = choice_of((yield m.ask("action", team, "4.3", lambda: opts, verify, "choose an action")))
+    c = choice_of((yield m.ask("action", team, "4.3", options, verify, "choose an action")))
     if c == "goal_attempt":
         yield from goal_attempt(m, team, free_kick=forced == "goal_attempt")
     elif c == "movement":

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 Actor = Literal["home", "away", "both"]
 Choice = str | int | tuple[str, ...] | dict[str, Any]
@@ -44,9 +44,8 @@ class Roll:
 Event = Decision | Roll
 
 
-@dataclass(frozen=True, slots=True)
-class Pending:
-    """What the match waits for next.
+class Pending(NamedTuple):
+    """What the match waits for next (immutable; a NamedTuple for speed).
 
     kind     ``"decision"`` or ``"roll"``.
     name     decision/roll name (e.g. ``"target_area"``, ``"situation"``).
@@ -54,15 +53,16 @@ class Pending:
     turn     current turn number (0 before the first turn).
     stage    1, 2, 3 or a name (``"setup"``, ``"restart"``, ``"end_of_turn"``).
     rule     rulebook-3 chapter that asks for this event.
+    prompt   one-line human explanation for the guided web scorer.
     dice     for rolls: number of dice; ``sides`` is 6 except for the random
              skill draws of A13 (number of candidate skills).
-    options  for decisions: every legal choice (tuple; computed lazily).  For
-             the set-up decisions (3.3) the tuple holds a few ready-made legal
-             set-ups; any other legal set-up is accepted too (``open`` True).
-    prompt   one-line human explanation for the guided web scorer.
+    open     True when choices other than ``options`` may be legal (set-ups).
+    options  (property) for decisions: every legal choice, computed lazily.
+             For the set-up decisions (3.3) the tuple holds a few ready-made
+             legal set-ups; any other legal set-up is accepted too.
     """
 
-    kind: Literal["decision", "roll"]
+    kind: str
     name: str
     actor: str
     turn: int
@@ -72,8 +72,8 @@ class Pending:
     dice: int = 0
     sides: int = 6
     open: bool = False
-    options_fn: Callable[[], tuple[Any, ...]] | None = field(default=None, repr=False, compare=False)
-    verify_fn: Callable[[Any], None] | None = field(default=None, repr=False, compare=False)
+    options_fn: Callable[[], tuple[Any, ...]] | None = None
+    verify_fn: Callable[[Any], None] | None = None
 
     @property
     def options(self) -> tuple[Any, ...]:

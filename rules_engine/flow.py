@@ -179,14 +179,16 @@ def stage1(m: Match) -> Flow:
             ctx = MoveCtx(m, team, "A11")
             yield from move_seq(m, ctx, "move", 1, "creative goalkeeper: move one player")
 
+    verified: list[int] = []
+
     def verify(c: Any) -> None:
         if c not in B.INDEX:
             raise IllegalEventError(f"{c!r} is not an area name", rule="1.4")
-        verify_target_area(m, team, B.INDEX[c])
+        verified.append(verify_target_area(m, team, B.INDEX[c]))
 
     c = choice_of((yield m.ask("target_area", team, "4.1.1", lambda: target_options(m, team), verify)))
     target = B.INDEX[c]
-    v = verify_target_area(m, team, target)
+    v = verified[-1]
     f.long_pass = max(0, B.DIST[f.start][target] - 1)
     f.offside_risk = st.uses("A7") and st.teams[team].has(target) and offside_position(st, team, target, f.start)
     f.had_player_in_target = (st.teams[0].has(target), st.teams[1].has(target))

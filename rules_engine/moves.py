@@ -23,7 +23,7 @@ DONE = "done"
 
 _PARSE: dict[str, Move] = {}
 for _s in range(B.N_LOC):
-    for _d in B.ADJ[_s]:
+    for _d in range(B.N_LOC):
         _PARSE[f"{B.NAMES[_s]}>{B.NAMES[_d]}"] = (_s, _d, False, False)
         _PARSE[f"{B.NAMES[_s]}>{B.NAMES[_d]}+ball"] = (_s, _d, False, True)
 _GK_PARSE: dict[str, int] = {f"GK>{n}": i for i, n in enumerate(B.NAMES)}
@@ -53,6 +53,7 @@ class MoveCtx:
         extra: Extra | None = None,
         dribble: Callable[[int, int], str | None] | None = None,
         gk_allowed: bool = True,
+        sources: Callable[[], list[int]] | None = None,
     ) -> None:
         self.m = m
         self.team = team
@@ -63,6 +64,7 @@ class MoveCtx:
         self.extra = extra
         self.dribble = dribble
         self.gk_allowed = gk_allowed
+        self.sources = sources  # restricts the areas players can be moved from
         self.used = [0] * B.N_LOC  # players that arrived by a move of this sequence
         self._sl: int | None = -1  # cached second-last defender area (5.1)
         self.gk_used = False
@@ -129,7 +131,7 @@ class MoveCtx:
     def has_option(self) -> bool:
         """True if at least one move is legal (stops at the first one)."""
         ts = self.m.st.teams[self.team]
-        for src in range(B.N_LOC):
+        for src in self.sources() if self.sources is not None else range(B.N_LOC):
             if ts.field[src] > 0:
                 for dst in B.ADJ[src]:
                     if dst < B.N_AREAS and self.check(src, dst, False, False) is None:
@@ -143,7 +145,7 @@ class MoveCtx:
     def options(self) -> tuple[str, ...]:
         ts = self.m.st.teams[self.team]
         out: list[str] = []
-        for src in range(B.N_LOC):
+        for src in self.sources() if self.sources is not None else range(B.N_LOC):
             if ts.field[src] > 0:
                 for dst in B.ADJ[src]:
                     if dst < B.N_AREAS and self.check(src, dst, False, False) is None:

@@ -133,8 +133,10 @@ def setup(m: Match, kind: str, ct: int, spot: int = B.CENTRE) -> Flow:
             if why:
                 raise IllegalEventError(f"illegal set-up: {why}", rule=rule)
 
-        sugg = _suggest(m, kind, team, spot)
-        ev = yield m.ask("setup", team, rule, lambda s=sugg: s, verify, f"{kind} set-up", True)
+        def sugg(_t: int = team) -> tuple[Any, ...]:
+            return _suggest(m, kind, _t, spot)
+
+        ev = yield m.ask("setup", team, rule, sugg, verify, f"{kind} set-up", True)
         field, gk = _parse_setup(m, team, choice_of(ev))
         ts = st.teams[team]
         ts.field[:] = field

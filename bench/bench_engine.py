@@ -1,0 +1,129 @@
+"""Benchmark: FUBA logs validated per second vs python-chess PGN replays per second.
+
+Both are measured in the same process run on one core:
+
+* engine: full-match logs (about 40 turns, all advanced rules A1-A13, skills)
+  produced by seeded random legal play, serialized to JSON text; the timed
+  work is ``validate_log(text)`` (JSON decoding, structure check, replay of
+  every die and decision with legality checks, result derivation);
+* chess: 80-ply games produced by a seeded random legal-move walk, exported
+  as PGN; the timed work is ``chess.pgn.read_game`` (SAN parsing checks
+  legality) and replaying the mainline with ``board.push``.
+
+Prints a table with rates, the ratio engine/chess and the peak RSS.
+Run: ``.venv/bin/python bench/bench_engine.py [--quick]``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import resource
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import chess  # noqa: E402
+import chess.pgn  # noqa: E402
+
+from rules_engine.autoplay import play_random  # noqa: E402
+from rules_engine.validator import validate_log  # noqa: E402
+
+HEADER = {
+    "advanced_rules": "all",
+    "teams": {
+        "home": {
+            "name": "Blue",
+            "formation": "4-4-2",
+            "roles": {"attacking_midfielders": 1},
+            "skills": ["runner", "stopper", "great_condition"],
+        },
+        "away": {"name": "Yellow", "formation": "3-5-2", "skills": ["midfield_general", "tackler", "crossing"]},
+    },
+}
+
+
+def make_logs(n: int) -> list[str]:
+    out = []
+    seed = 0
+    while len(out) < n:
+        m = play_random(HEADER, seed)
+        seed += 1
+        if 36 <= m.st.turn <= 44:  # "a 40-turn log"
+            out.append(json.dumps(m.to_log()))
+    return out
+
+
+def make_pgns(n: int, plies: int = 80) -> list[str]:
+    rng = random.Random(1)
+    out = []
+    while len(out) < n:
+        board = chess.Board()
+        game = chess.pgn.Game()
+        node = game
+        for _ in range(plies):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            mv = rng.choice(moves)
+            board.push(mv)
+            node = node.add_variation(mv)
+        if board.ply() == plies:
+            out.append(str(game))
+    return out
+
+
+def replay_pgn(text: str) -> int:
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and not game.errors
+    board = game.board()
+    n = 0
+    for mv in game.mainline_moves():
+        board.push(mv)
+        n += 1
+    return n
+
+
+def rate(fn, items: list[str], min_time: float) -> float:
+    done = 0
+    start = time.perf_counter()
+    while True:
+        for it in items:
+            fn(it)
+        done += len(items)
+        el = time.perf_counter() - start
+        if el >= min_time:
+            return done / el
+
+
+def main() -> int:
+    quick = "--quick" in sys.argv
+    n = 10 if quick else 30
+    t = 0.5 if quick else 3.0
+    logs = make_logs(n)
+    pgns = make_pgns(n)
+    for text in logs:
+        assert validate_log(text).valid
+    assert all(replay_pgn(p) == 80 for p in pgns)
+    events = sum(len(json.loads(x)["events"]) for x in logs) / len(logs)
+    eng = rate(lambda x: validate_log(x), logs, t)
+    chs = rate(replay_pgn, pgns, t)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rows = [
+        ("fuba-3 log validation (40 turns, all advanced rules)", f"{eng:,.0f} logs/s", f"{events:.0f} events/log"),
+        ("python-chess PGN parse + replay (80 plies)", f"{chs:,.0f} games/s", "legality checked"),
+        ("ratio engine / chess", f"{eng / chs:.2f}", "target >= 1.0"),
+        ("peak RSS of this process", f"{peak_mb:.1f} MB", "target < 100 MB"),
+    ]
+    w = max(len(r[0]) for r in rows)
+    print(f"{'benchmark':<{w}}  {'rate':>16}  note")
+    for a, b, c in rows:
+        print(f"{a:<{w}}  {b:>16}  {c}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
