@@ -196,3 +196,48 @@ class ResultAudit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.fixture} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class Forfeit(models.Model):
+    """Why a fixture is decided without the clubs' result, and the claim of the task deciding it.
+
+    One per fixture. The claim fields let a redelivered task (same Celery task id, after its worker
+    died) take its own claim back, while a duplicate task (another id) finds the claim held and
+    does nothing.
+    """
+
+    class Reason(models.TextChoices):
+        DECLARED = "declared", "Declared by a club"
+        DEADLINE = "deadline", "No confirmed result by the deadline"
+        ADMIN = "admin", "Started by an administrator"
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        SKIPPED = "skipped", "Skipped: the fixture already had a result"
+        FAILED = "failed", "Failed"
+
+    fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="forfeit")
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    # The side that gave the match up; null when nobody declared (deadline missed by both).
+    forfeiting_team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="forfeits"
+    )
+    declared_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    claim_task_id = models.CharField(max_length=64, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    seed = models.BigIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Forfeit of {self.fixture} ({self.get_reason_display()}, {self.get_state_display()})"
