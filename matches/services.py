@@ -1,0 +1,611 @@
+"""The results workflow: submit → (log validated) → confirm or dispute → admin resolve / override.
+
+Every service locks the fixture row first (SELECT … FOR UPDATE), so two clubs acting on one fixture
+at the same moment are serialised; the OneToOne from Result to Fixture is the last line of defence:
+two results for one fixture cannot exist. Every change is written to ResultAudit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+
+from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
+from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
+from tournaments.knockout import Score, knockout_score_check
+from tournaments.models import Competition, Fixture, Stage
+from tournaments.progress import fixture_result_changed
+from tournaments.selectors import fixture_banned_shirts, user_club_team_ids
+
+FUBA_3_LOG_FORMAT = "fuba-3-log/1"
+
+
+@dataclass(frozen=True)
+class CardInput:
+    side: str  # "home" or "away"
+    kind: str
+    shirt_number: int | None = None
+
+
+def _lock_fixture(fixture_id: int) -> Fixture:
+    try:
+        return (
+            Fixture.objects.select_for_update(of=("self",))
+            .select_related(
+                "competition", "stage", "home_team", "away_team", "home_team__club", "away_team__club"
+            )
+            .get(id=fixture_id)
+        )
+    except Fixture.DoesNotExist:
+        raise NotFound(f"No fixture {fixture_id}.") from None
+
+
+def _check_goals(fixture: Fixture, **values: Any) -> None:
+    for name, value in values.items():
+        if value is None and "penalties" in name:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value > 99:
+            raise ApplicationError(f"{fixture}: {name} must be a whole number from 0 to 99, not {value!r}.")
+
+
+def _parse_cards(fixture: Fixture, cards: Sequence[Mapping[str, Any] | CardInput]) -> list[CardInput]:
+    players = fixture.competition.bans_players
+    parsed: list[CardInput] = []
+    seen: set[tuple[str, int]] = set()
+    for i, raw in enumerate(cards):
+        item = raw if isinstance(raw, CardInput) else None
+        if item is None:
+            if not isinstance(raw, Mapping):
+                raise ApplicationError(f"{fixture}: card {i + 1} must be an object with 'team' and 'kind'.")
+            item = CardInput(raw.get("team") or raw.get("side"), raw.get("kind"), raw.get("shirt_number"))  # type: ignore[arg-type]
+        if item.side not in ("home", "away"):
+            raise ApplicationError(f"{fixture}: card {i + 1}: 'team' must be 'home' or 'away'.")
+        if item.kind not in CardKind.values:
+            raise ApplicationError(
+                f"{fixture}: card {i + 1}: kind must be one of {', '.join(CardKind.values)}, "
+                f"not {item.kind!r}."
+            )
+        if players:
+            number = item.shirt_number
+            if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99:
+                raise ApplicationError(
+                    f"{fixture}: card {i + 1}: Soccer City cards need the player's shirt number."
+                )
+            if (item.side, number) in seen:
+                raise ApplicationError(
+                    f"{fixture}: card {i + 1}: #{number} of the {item.side} side is booked twice; "
+                    "record the player's final outcome once (e.g. second_yellow)."
+                )
+            seen.add((item.side, number))
+        elif item.shirt_number is not None and (
+            isinstance(item.shirt_number, bool) or not isinstance(item.shirt_number, int)
+        ):
+            raise ApplicationError(f"{fixture}: card {i + 1}: shirt_number must be a whole number.")
+        parsed.append(item)
+    if players:
+        for side, team in (("home", fixture.home_team), ("away", fixture.away_team)):
+            banned = fixture_banned_shirts(fixture=fixture, team=team)  # type: ignore[arg-type]
+            played = sorted(c.shirt_number for c in parsed if c.side == side and c.shirt_number in banned)  # type: ignore[misc]
+            if played:
+                raise ApplicationError(
+                    f"{fixture}: {team} #{', #'.join(map(str, played))} is suspended for this fixture "
+                    "and cannot have been booked in it."
+                )
+    return parsed
+
+
+def _first_leg(fixture: Fixture) -> Fixture | None:
+    if fixture.stage.legs != 2 or fixture.leg != 2:
+        return None
+    return (
+        Fixture.objects.select_related("result")
+        .filter(competition=fixture.competition, match_number=fixture.match_number, leg=1)
+        .first()
+    )
+
+
+def _check_score(fixture: Fixture, score: Score) -> None:
+    _check_goals(
+        fixture,
+        home_goals=score.home_goals,
+        away_goals=score.away_goals,
+        home_penalties=score.home_penalties,
+        away_penalties=score.away_penalties,
+    )
+    if fixture.stage.kind == Stage.Kind.KNOCKOUT:
+        knockout_score_check(fixture=fixture, score=score, first_leg=_first_leg(fixture))
+    elif score.extra_time or score.home_penalties is not None or score.away_penalties is not None:
+        raise ApplicationError(f"{fixture}: extra time and shoot-outs are for knockout ties only.")
+
+
+def _snapshot(fixture: Fixture) -> dict[str, Any] | None:
+    result = Result.objects.filter(fixture=fixture).first()
+    if result is None:
+        return {"status": fixture.status, "result": None}
+    return {
+        "status": fixture.status,
+        "result": {
+            "home_goals": result.home_goals,
+            "away_goals": result.away_goals,
+            "extra_time": result.extra_time,
+            "home_penalties": result.home_penalties,
+            "away_penalties": result.away_penalties,
+            "source": result.source,
+            "cards": [
+                {
+                    "team": "home" if c.team_id == fixture.home_team_id else "away",
+                    "kind": c.kind,
+                    "shirt_number": c.shirt_number,
+                }
+                for c in result.cards.all()
+            ],
+        },
+    }
+
+
+def _submission_snapshot(sub: ResultSubmission) -> dict[str, Any]:
+    return {
+        "submission": sub.id,
+        "status": sub.status,
+        "home_goals": sub.home_goals,
+        "away_goals": sub.away_goals,
+        "extra_time": sub.extra_time,
+        "home_penalties": sub.home_penalties,
+        "away_penalties": sub.away_penalties,
+        "cards": sub.cards,
+        "validation_status": sub.validation_status,
+    }
+
+
+def _audit(
+    fixture: Fixture,
+    action: str,
+    actor: AbstractBaseUser | None,
+    before: Any,
+    after: Any,
+    note: str = "",
+) -> None:
+    ResultAudit.objects.create(
+        fixture=fixture,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        action=action,
+        before=before,
+        after=after,
+        note=note,
+    )
+
+
+def _write_result(
+    fixture: Fixture,
+    *,
+    score: Score,
+    cards: Sequence[CardInput],
+    source: str,
+    status: str,
+    actor: AbstractBaseUser | None,
+    submission: ResultSubmission | None = None,
+) -> Result:
+    fields = {
+        "home_goals": score.home_goals,
+        "away_goals": score.away_goals,
+        "extra_time": score.extra_time,
+        "home_penalties": score.home_penalties,
+        "away_penalties": score.away_penalties,
+        "source": source,
+        "submission": submission,
+        "confirmed_by": actor if actor is not None and actor.is_authenticated else None,
+    }
+    try:
+        with transaction.atomic():
+            result, _ = Result.objects.update_or_create(fixture=fixture, defaults=fields)
+    except IntegrityError:
+        raise Conflict(f"{fixture}: another result was recorded at the same moment.") from None
+    result.cards.all().delete()
+    Card.objects.bulk_create(
+        [
+            Card(
+                result=result,
+                team=fixture.home_team if c.side == "home" else fixture.away_team,
+                kind=c.kind,
+                shirt_number=c.shirt_number,
+                sequence=i,
+            )
+            for i, c in enumerate(cards)
+        ]
+    )
+    fixture.status = status
+    fixture.save(update_fields=["status", "updated_at"])
+    fixture_result_changed(fixture=fixture)
+    return result
+
+
+def _is_admin(user: AbstractBaseUser | None) -> bool:
+    return bool(user is not None and user.is_authenticated and getattr(user, "is_staff", False))
+
+
+def _open_submission(fixture: Fixture) -> ResultSubmission | None:
+    return ResultSubmission.objects.filter(fixture=fixture, status=ResultSubmission.Status.OPEN).first()
+
+
+def _cards_as_json(cards: Sequence[CardInput]) -> list[dict[str, Any]]:
+    return [{"team": c.side, "kind": c.kind, "shirt_number": c.shirt_number} for c in cards]
+
+
+def _cards_from_json(data: Sequence[Mapping[str, Any]]) -> list[CardInput]:
+    return [CardInput(c["team"], c["kind"], c.get("shirt_number")) for c in data]
+
+
+@transaction.atomic
+def result_submit(
+    *,
+    fixture_id: int,
+    user: AbstractBaseUser,
+    home_goals: int,
+    away_goals: int,
+    cards: Sequence[Mapping[str, Any] | CardInput] = (),
+    extra_time: bool = False,
+    home_penalties: int | None = None,
+    away_penalties: int | None = None,
+    turn_log: Mapping[str, Any] | None = None,
+    log_format: str = FUBA_3_LOG_FORMAT,
+) -> ResultSubmission:
+    """A club in the fixture reports its result; the opponent then confirms or disputes it."""
+    fixture = _lock_fixture(fixture_id)
+    if not fixture.is_resolved:
+        raise Conflict(f"{fixture}: both teams must be known before a result can be submitted.")
+    sides = user_club_team_ids(user=user, fixture=fixture)
+    if not sides:
+        raise PermissionDenied(f"{fixture}: only a member of one of the two clubs can submit its result.")
+    if fixture.status in Fixture.COUNTED_STATUSES:
+        raise Conflict(f"{fixture}: the result already counts ({fixture.get_status_display()}).")
+    if fixture.status == Fixture.Status.SIMULATING:
+        raise Conflict(f"{fixture}: the match is being simulated after its deadline.")
+    if fixture.status == Fixture.Status.DISPUTED:
+        raise Conflict(f"{fixture}: the result is disputed; an administrator resolves it.")
+    score = Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties)
+    _check_score(fixture, score)
+    parsed = _parse_cards(fixture, cards)
+    previous = _open_submission(fixture)
+    team_id = next(iter(sides)) if len(sides) == 1 else fixture.home_team_id
+    if previous is not None:
+        if previous.team_id != team_id or (len(sides) > 1 and previous.submitted_by_id != user.pk):
+            raise Conflict(
+                f"{fixture}: the other side already submitted {previous.home_goals}-{previous.away_goals}; "
+                "confirm or dispute it."
+            )
+        previous.status = ResultSubmission.Status.SUPERSEDED
+        previous.save(update_fields=["status", "updated_at"])
+    needs_validation = (
+        turn_log is not None and fixture.competition.game_system == Competition.GameSystem.FUBA_3
+    )
+    if turn_log is not None and not isinstance(turn_log, Mapping):
+        raise ApplicationError(f"{fixture}: the turn log must be a JSON object.")
+    submission = ResultSubmission.objects.create(
+        fixture=fixture,
+        submitted_by=user,
+        club_id=(fixture.home_team if team_id == fixture.home_team_id else fixture.away_team).club_id,  # type: ignore[union-attr]
+        team_id=team_id,
+        home_goals=home_goals,
+        away_goals=away_goals,
+        extra_time=bool(extra_time),
+        home_penalties=home_penalties,
+        away_penalties=away_penalties,
+        cards=_cards_as_json(parsed),
+        validation_status=(
+            ResultSubmission.Validation.PENDING
+            if needs_validation
+            else ResultSubmission.Validation.NOT_REQUIRED
+        ),
+    )
+    if turn_log is not None:
+        MatchLog.objects.create(
+            fixture=fixture,
+            submission=submission,
+            format=log_format,
+            data=dict(turn_log),
+            is_simulated=False,
+        )
+    before = {"status": fixture.status}
+    fixture.status = Fixture.Status.SUBMITTED
+    fixture.save(update_fields=["status", "updated_at"])
+    _audit(fixture, ResultAudit.Action.SUBMIT, user, before, _submission_snapshot(submission))
+    if needs_validation:
+        from matches.validation_tasks import submission_log_validate
+
+        submission_id = submission.id
+        transaction.on_commit(lambda: submission_log_validate.delay(submission_id))
+    return submission
+
+
+@transaction.atomic
+def result_confirm(*, fixture_id: int, user: AbstractBaseUser) -> Result:
+    """The opponent accepts the submitted result; from now on it counts."""
+    fixture = _lock_fixture(fixture_id)
+    submission = _open_submission(fixture)
+    if submission is None or fixture.status != Fixture.Status.SUBMITTED:
+        raise Conflict(f"{fixture}: there is no submitted result to confirm.")
+    sides = user_club_team_ids(user=user, fixture=fixture)
+    opponent = fixture.away_team_id if submission.team_id == fixture.home_team_id else fixture.home_team_id
+    if opponent not in sides or submission.submitted_by_id == user.pk:
+        raise PermissionDenied(f"{fixture}: only the opponent of the submitting club can confirm the result.")
+    if submission.validation_status in (
+        ResultSubmission.Validation.PENDING,
+        ResultSubmission.Validation.VALIDATING,
+    ):
+        raise Conflict(f"{fixture}: the turn log is still being validated; try again shortly.")
+    if submission.validation_status == ResultSubmission.Validation.INVALID:
+        raise Conflict(f"{fixture}: the turn log was rejected by the rules engine; submit again.")
+    before = _snapshot(fixture)
+    submission.status = ResultSubmission.Status.ACCEPTED
+    submission.save(update_fields=["status", "updated_at"])
+    result = _write_result(
+        fixture,
+        score=Score(
+            submission.home_goals,
+            submission.away_goals,
+            submission.extra_time,
+            submission.home_penalties,
+            submission.away_penalties,
+        ),
+        cards=_cards_from_json(submission.cards),
+        source=Result.Source.CLUBS,
+        status=Fixture.Status.CONFIRMED,
+        actor=user,
+        submission=submission,
+    )
+    _audit(fixture, ResultAudit.Action.CONFIRM, user, before, _snapshot(fixture))
+    return result
+
+
+@transaction.atomic
+def result_dispute(*, fixture_id: int, user: AbstractBaseUser, reason: str) -> ResultSubmission:
+    """The opponent rejects the submitted result; an administrator will resolve it."""
+    fixture = _lock_fixture(fixture_id)
+    submission = _open_submission(fixture)
+    if submission is None or fixture.status != Fixture.Status.SUBMITTED:
+        raise Conflict(f"{fixture}: there is no submitted result to dispute.")
+    sides = user_club_team_ids(user=user, fixture=fixture)
+    opponent = fixture.away_team_id if submission.team_id == fixture.home_team_id else fixture.home_team_id
+    if opponent not in sides or submission.submitted_by_id == user.pk:
+        raise PermissionDenied(f"{fixture}: only the opponent of the submitting club can dispute the result.")
+    if not reason.strip():
+        raise ApplicationError(f"{fixture}: say why the result is disputed.")
+    before = _submission_snapshot(submission)
+    submission.status = ResultSubmission.Status.DISPUTED
+    submission.dispute_reason = reason.strip()
+    submission.disputed_by = user  # type: ignore[assignment]
+    submission.save(update_fields=["status", "dispute_reason", "disputed_by", "updated_at"])
+    fixture.status = Fixture.Status.DISPUTED
+    fixture.save(update_fields=["status", "updated_at"])
+    _audit(fixture, ResultAudit.Action.DISPUTE, user, before, _submission_snapshot(submission), note=reason)
+    return submission
+
+
+def _admin_set(
+    *,
+    fixture: Fixture,
+    user: AbstractBaseUser,
+    action: str,
+    home_goals: int,
+    away_goals: int,
+    cards: Sequence[Mapping[str, Any] | CardInput],
+    extra_time: bool,
+    home_penalties: int | None,
+    away_penalties: int | None,
+    note: str,
+) -> Result:
+    if not _is_admin(user):
+        raise PermissionDenied(f"{fixture}: only an administrator can set a result.")
+    if not fixture.is_resolved:
+        raise Conflict(f"{fixture}: both teams must be known before a result can be set.")
+    if fixture.status == Fixture.Status.SIMULATING:
+        raise Conflict(f"{fixture}: the match is being simulated; wait for it to finish.")
+    score = Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties)
+    _check_score(fixture, score)
+    parsed = _parse_cards(fixture, cards)
+    before = _snapshot(fixture)
+    result = _write_result(
+        fixture,
+        score=score,
+        cards=parsed,
+        source=Result.Source.ADMIN,
+        status=Fixture.Status.CONFIRMED,
+        actor=user,
+    )
+    _audit(fixture, action, user, before, _snapshot(fixture), note=note)
+    return result
+
+
+@transaction.atomic
+def result_resolve(
+    *,
+    fixture_id: int,
+    user: AbstractBaseUser,
+    home_goals: int,
+    away_goals: int,
+    cards: Sequence[Mapping[str, Any] | CardInput] = (),
+    extra_time: bool = False,
+    home_penalties: int | None = None,
+    away_penalties: int | None = None,
+    note: str = "",
+) -> Result:
+    """An administrator settles a disputed result."""
+    fixture = _lock_fixture(fixture_id)
+    if fixture.status != Fixture.Status.DISPUTED:
+        raise Conflict(f"{fixture}: only a disputed result is resolved; use an override otherwise.")
+    ResultSubmission.objects.filter(fixture=fixture, status=ResultSubmission.Status.DISPUTED).update(
+        status=ResultSubmission.Status.SUPERSEDED
+    )
+    return _admin_set(
+        fixture=fixture,
+        user=user,
+        action=ResultAudit.Action.RESOLVE,
+        home_goals=home_goals,
+        away_goals=away_goals,
+        cards=cards,
+        extra_time=extra_time,
+        home_penalties=home_penalties,
+        away_penalties=away_penalties,
+        note=note,
+    )
+
+
+@transaction.atomic
+def result_override(
+    *,
+    fixture_id: int,
+    user: AbstractBaseUser,
+    home_goals: int,
+    away_goals: int,
+    cards: Sequence[Mapping[str, Any] | CardInput] = (),
+    extra_time: bool = False,
+    home_penalties: int | None = None,
+    away_penalties: int | None = None,
+    note: str = "",
+) -> Result:
+    """An administrator sets or corrects any fixture's result; standings, brackets and bans follow."""
+    fixture = _lock_fixture(fixture_id)
+    if not note.strip():
+        raise ApplicationError(f"{fixture}: an override needs a note saying why.")
+    ResultSubmission.objects.filter(
+        fixture=fixture, status__in=[ResultSubmission.Status.OPEN, ResultSubmission.Status.DISPUTED]
+    ).update(status=ResultSubmission.Status.SUPERSEDED)
+    return _admin_set(
+        fixture=fixture,
+        user=user,
+        action=ResultAudit.Action.OVERRIDE,
+        home_goals=home_goals,
+        away_goals=away_goals,
+        cards=cards,
+        extra_time=extra_time,
+        home_penalties=home_penalties,
+        away_penalties=away_penalties,
+        note=note,
+    )
+
+
+@transaction.atomic
+def result_record_system(
+    *,
+    fixture_id: int,
+    source: str,
+    home_goals: int,
+    away_goals: int,
+    cards: Sequence[Mapping[str, Any] | CardInput] = (),
+    extra_time: bool = False,
+    home_penalties: int | None = None,
+    away_penalties: int | None = None,
+    match_log: Mapping[str, Any] | None = None,
+    log_format: str = FUBA_3_LOG_FORMAT,
+    seed: int | None = None,
+    note: str = "",
+    allowed_statuses: Sequence[str] = (Fixture.Status.SIMULATING,),
+) -> Result:
+    """Record a simulated or awarded result (forfeits after the deadline; called from Celery tasks).
+
+    The fixture must be in one of ``allowed_statuses`` (by default: claimed for simulation), so a
+    duplicate task, or one that lost the race with a club's confirmation, changes nothing.
+    """
+    if source not in (Result.Source.SIMULATED, Result.Source.AWARDED):
+        raise ApplicationError(f"Source must be '{Result.Source.SIMULATED}' or '{Result.Source.AWARDED}'.")
+    fixture = _lock_fixture(fixture_id)
+    if fixture.status not in allowed_statuses:
+        raise Conflict(f"{fixture}: status is '{fixture.status}', expected one of {list(allowed_statuses)}.")
+    if not fixture.is_resolved:
+        raise Conflict(f"{fixture}: both teams must be known before a result can be recorded.")
+    score = Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties)
+    _check_score(fixture, score)
+    parsed = _parse_cards(fixture, cards)
+    before = _snapshot(fixture)
+    ResultSubmission.objects.filter(fixture=fixture, status=ResultSubmission.Status.OPEN).update(
+        status=ResultSubmission.Status.SUPERSEDED
+    )
+    simulated = source == Result.Source.SIMULATED
+    result = _write_result(
+        fixture,
+        score=score,
+        cards=parsed,
+        source=source,
+        status=Fixture.Status.SIMULATED if simulated else Fixture.Status.AWARDED,
+        actor=None,
+    )
+    if match_log is not None:
+        MatchLog.objects.create(
+            fixture=fixture, format=log_format, data=dict(match_log), is_simulated=simulated, seed=seed
+        )
+    _audit(
+        fixture,
+        ResultAudit.Action.SIMULATE if simulated else ResultAudit.Action.AWARD,
+        None,
+        before,
+        _snapshot(fixture),
+        note=note,
+    )
+    return result
+
+
+@transaction.atomic
+def submission_validation_record(
+    *,
+    submission_id: int,
+    engine_valid: bool,
+    errors: Sequence[Mapping[str, Any]],
+    derived: Mapping[str, Any] | None,
+) -> ResultSubmission:
+    """Store the rules engine's verdict; a log whose score differs from the submitted one is invalid."""
+    try:
+        submission = ResultSubmission.objects.select_for_update().get(id=submission_id)
+    except ResultSubmission.DoesNotExist:
+        raise NotFound(f"No result submission {submission_id}.") from None
+    fixture = _lock_fixture(submission.fixture_id)
+    if submission.validation_status not in (
+        ResultSubmission.Validation.PENDING,
+        ResultSubmission.Validation.VALIDATING,
+    ):
+        return submission
+    problems = [dict(e) for e in errors]
+    score = (derived or {}).get("score")
+    if engine_valid and score is not None:
+        submitted = [submission.home_goals, submission.away_goals]
+        if list(score) != submitted:
+            problems.append(
+                {
+                    "turn": None,
+                    "stage": None,
+                    "rule": "result",
+                    "reason": f"the log ends {score[0]}-{score[1]}, the submission says "
+                    f"{submitted[0]}-{submitted[1]}",
+                }
+            )
+    elif engine_valid:
+        problems.append(
+            {"turn": None, "stage": None, "rule": "result", "reason": "the log yields no final score"}
+        )
+    valid = engine_valid and not problems
+    before = _submission_snapshot(submission)
+    submission.validation_status = (
+        ResultSubmission.Validation.VALID if valid else ResultSubmission.Validation.INVALID
+    )
+    submission.validation_errors = problems
+    submission.derived_result = dict(derived) if derived is not None else None
+    fields = ["validation_status", "validation_errors", "derived_result", "updated_at"]
+    if not valid and submission.status == ResultSubmission.Status.OPEN:
+        submission.status = ResultSubmission.Status.REJECTED
+        fields.append("status")
+        if fixture.status == Fixture.Status.SUBMITTED:
+            fixture.status = Fixture.Status.SCHEDULED
+            fixture.save(update_fields=["status", "updated_at"])
+    submission.save(update_fields=fields)
+    _audit(
+        fixture,
+        ResultAudit.Action.VALIDATE,
+        None,
+        before,
+        _submission_snapshot(submission),
+        note="turn log valid" if valid else f"turn log rejected: {len(problems)} problem(s)",
+    )
+    return submission

@@ -1,0 +1,120 @@
+"""Knockout ties: who goes through, and whether a submitted knockout score is complete."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from fubaleague.errors import ApplicationError, Conflict
+from tournaments.models import Fixture, Stage
+
+if TYPE_CHECKING:
+    from matches.models import Result
+
+
+@dataclass(frozen=True)
+class Score:
+    home_goals: int
+    away_goals: int
+    extra_time: bool = False
+    home_penalties: int | None = None
+    away_penalties: int | None = None
+
+    @classmethod
+    def of(cls, result: Result) -> Score:
+        return cls(
+            result.home_goals,
+            result.away_goals,
+            result.extra_time,
+            result.home_penalties,
+            result.away_penalties,
+        )
+
+
+@dataclass(frozen=True)
+class TieOutcome:
+    winner_id: int
+    loser_id: int
+    decided_by: str  # "score", "aggregate", "away_goals" or "penalties"
+
+
+def _counted_result(fixture: Fixture) -> Result | None:
+    if fixture.status not in Fixture.COUNTED_STATUSES:
+        return None
+    return getattr(fixture, "result", None)
+
+
+def _level_after_goals(stage: Stage, first: Score | None, last: Score) -> tuple[int, int, str]:
+    """(goals of the last match's home side, goals of its away side, how) after goals and away goals.
+
+    For a two-legged tie, the last match's home side was the away side of the first leg.
+    """
+    if first is None:
+        return last.home_goals, last.away_goals, "score"
+    home_total = last.home_goals + first.away_goals
+    away_total = last.away_goals + first.home_goals
+    if home_total != away_total or not stage.away_goals_rule:
+        return home_total, away_total, "aggregate"
+    # Away goals: the second leg's home side scored its away goals in the first leg.
+    return first.away_goals, last.away_goals, "away_goals"
+
+
+def tie_outcome(stage: Stage, legs: list[Fixture]) -> TieOutcome | None:
+    """The outcome of a tie whose fixtures (ordered by leg) all have counted results, else None."""
+    results = [_counted_result(f) for f in legs]
+    if not legs or any(r is None for r in results):
+        return None
+    last_fixture = legs[-1]
+    last = Score.of(results[-1])  # type: ignore[arg-type]
+    first = Score.of(results[0]) if len(legs) == 2 else None  # type: ignore[arg-type]
+    home_side, away_side = last_fixture.home_team_id, last_fixture.away_team_id
+    h, a, how = _level_after_goals(stage, first, last)
+    if h == a:
+        if (
+            last.home_penalties is None
+            or last.away_penalties is None
+            or last.home_penalties == last.away_penalties
+        ):
+            return None
+        h, a, how = last.home_penalties, last.away_penalties, "penalties"
+    if how == "aggregate" and first is None:
+        how = "score"
+    if h > a:
+        return TieOutcome(home_side, away_side, how)  # type: ignore[arg-type]
+    return TieOutcome(away_side, home_side, how)  # type: ignore[arg-type]
+
+
+def knockout_score_check(*, fixture: Fixture, score: Score, first_leg: Fixture | None) -> None:
+    """Refuse a knockout score that does not decide the tie, or that has a shoot-out it should not have."""
+    stage = fixture.stage
+    has_shootout = score.home_penalties is not None or score.away_penalties is not None
+    if has_shootout and (score.home_penalties is None or score.away_penalties is None):
+        raise ApplicationError(f"{fixture}: give both teams' shoot-out scores or neither.")
+    is_first_of_two = stage.legs == 2 and fixture.leg == 1
+    if is_first_of_two:
+        if score.extra_time or has_shootout:
+            raise ApplicationError(
+                f"{fixture}: the first leg of a two-legged tie has no extra time or shoot-out."
+            )
+        return
+    first: Score | None = None
+    if stage.legs == 2:
+        result = _counted_result(first_leg) if first_leg is not None else None
+        if result is None:
+            raise Conflict(f"{fixture}: the first leg's result must count before the second leg's.")
+        first = Score.of(result)
+    h, a, _how = _level_after_goals(stage, first, score)
+    if h != a:
+        if has_shootout:
+            raise ApplicationError(f"{fixture}: the tie is decided without a penalty shoot-out; remove it.")
+        return
+    if not stage.penalties:
+        raise ApplicationError(f"{fixture}: a knockout tie cannot end level in this stage (no shoot-out).")
+    if not has_shootout:
+        raise ApplicationError(f"{fixture}: the tie is level; give the penalty shoot-out score.")
+    if score.home_penalties == score.away_penalties:
+        raise ApplicationError(f"{fixture}: a penalty shoot-out cannot end level.")
+    if stage.extra_time and not score.extra_time:
+        raise ApplicationError(
+            f"{fixture}: in this stage a shoot-out follows extra time; mark extra time played."
+        )

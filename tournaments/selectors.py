@@ -1,0 +1,150 @@
+"""Read-only queries over competitions, fixtures, brackets and suspensions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q, QuerySet
+
+from fubaleague.errors import NotFound
+from tournaments.models import (
+    Competition,
+    Fixture,
+    Group,
+    Skill,
+    SkillLoss,
+    Stage,
+    Suspension,
+    Team,
+    TeamSkill,
+)
+
+FIXTURE_ORDER = ("stage__order", "round", "match_number", "leg", "id")
+
+
+def competition_get(*, competition_id: int | None = None, slug: str | None = None) -> Competition:
+    lookup = {"id": competition_id} if competition_id is not None else {"slug": slug}
+    try:
+        return Competition.objects.get(**lookup)
+    except Competition.DoesNotExist:
+        raise NotFound(f"No competition with {lookup}.") from None
+
+
+def fixture_get(*, fixture_id: int) -> Fixture:
+    try:
+        return Fixture.objects.select_related("competition", "stage", "group", "home_team", "away_team").get(
+            id=fixture_id
+        )
+    except Fixture.DoesNotExist:
+        raise NotFound(f"No fixture {fixture_id}.") from None
+
+
+def fixture_list(
+    *,
+    competition: Competition,
+    stage: Stage | None = None,
+    team: Team | None = None,
+    status: str | None = None,
+) -> QuerySet[Fixture]:
+    qs = competition.fixtures.select_related("stage", "group", "home_team", "away_team")
+    if stage is not None:
+        qs = qs.filter(stage=stage)
+    if team is not None:
+        qs = qs.filter(Q(home_team=team) | Q(away_team=team))
+    if status is not None:
+        qs = qs.filter(status=status)
+    return qs.order_by(*FIXTURE_ORDER)
+
+
+def team_fixtures_in_order(*, team: Team) -> list[Fixture]:
+    """The team's fixtures in playing order: the order in which bans and lost skills are served."""
+    return list(
+        Fixture.objects.filter(Q(home_team=team) | Q(away_team=team))
+        .select_related("stage")
+        .order_by(*FIXTURE_ORDER)
+    )
+
+
+def team_next_fixture(*, team: Team, after: Fixture, offset: int = 1) -> Fixture | None:
+    fixtures = team_fixtures_in_order(team=team)
+    ids = [f.id for f in fixtures]
+    if after.id not in ids:
+        return None
+    i = ids.index(after.id) + offset
+    return fixtures[i] if i < len(fixtures) else None
+
+
+def user_club_team_ids(*, user: AbstractBaseUser, fixture: Fixture) -> set[int]:
+    """The teams of the fixture whose club the user is a member of."""
+    if not user.is_authenticated:
+        return set()
+    ids = set()
+    for team in (fixture.home_team, fixture.away_team):
+        if team is not None and team.club_id is not None and team.club.members.filter(id=user.pk).exists():
+            ids.add(team.id)
+    return ids
+
+
+def suspension_list(*, competition: Competition, team: Team | None = None) -> QuerySet[Suspension]:
+    qs = competition.suspensions.select_related(
+        "team", "source_fixture", "served_in", "served_in__home_team", "served_in__away_team"
+    )
+    if team is not None:
+        qs = qs.filter(team=team)
+    return qs.order_by("team__name", "source_fixture__stage__order", "source_fixture__round", "id")
+
+
+def fixture_players_short(*, fixture: Fixture, team: Team) -> int:
+    """FUBA: how many players short the team starts this fixture (one per team suspension)."""
+    return Suspension.objects.filter(served_in=fixture, team=team, shirt_number__isnull=True).count()
+
+
+def fixture_banned_shirts(*, fixture: Fixture, team: Team) -> set[int]:
+    """Soccer City: shirt numbers that may not play this fixture."""
+    return set(
+        Suspension.objects.filter(served_in=fixture, team=team, shirt_number__isnull=False).values_list(
+            "shirt_number", flat=True
+        )
+    )
+
+
+def team_skill_roster(*, team: Team) -> QuerySet[TeamSkill]:
+    return team.roster_skills.select_related("skill").order_by("skill__position_group", "skill__name")
+
+
+def team_skills_unavailable(*, team: Team, fixture: Fixture) -> set[int]:
+    return set(
+        SkillLoss.objects.filter(team=team, unavailable_for=fixture).values_list("skill_id", flat=True)
+    )
+
+
+def skill_list() -> QuerySet[Skill]:
+    return Skill.objects.all()
+
+
+@dataclass
+class BracketTie:
+    match_number: int
+    round: int
+    round_name: str
+    legs: list[Fixture]
+
+
+def bracket(*, stage: Stage) -> list[BracketTie]:
+    """Knockout ties of a stage in bracket order, both legs together."""
+    fixtures = (
+        stage.fixtures.select_related("home_team", "away_team")
+        .select_related("result")
+        .order_by("round", "match_number", "leg")
+    )
+    ties: dict[int, BracketTie] = {}
+    for f in fixtures:
+        key = f.match_number or -f.id
+        tie = ties.setdefault(key, BracketTie(f.match_number or 0, f.round, f.round_name, []))
+        tie.legs.append(f)
+    return list(ties.values())
+
+
+def group_list(*, stage: Stage) -> QuerySet[Group]:
+    return stage.groups.prefetch_related("teams").order_by("name")
