@@ -116,7 +116,7 @@ def test_movement_offside_restriction_4_5_1() -> None:
 
 def test_example_dribbling_4_5_2() -> None:
     m = start()
-    put_exact(m, "home", {"H-LM": 3, "CENTRE": 7}, gk="H-PEN")
+    put_exact(m, "home", {"H-LM": 3, "A-LM": 1, "CENTRE": 6}, gk="H-PEN")
     put_exact(m, "away", {"A-FRONT": 10}, gk="A-PEN")
     m.st.ball = m.st.flags.start = B.H_LM
     m.st.value = 4
