@@ -6,7 +6,7 @@ models it reads) is imported only when the schema is generated, not while settin
 
 from __future__ import annotations
 
-from matches.models import Result, ResultSubmission
+from matches.models import CardKind, Result, ResultSubmission
 from tournaments.models import Competition, Fixture, Stage, TeamSkill
 
 COMPETITION_STATUS = Competition.Status.choices
@@ -16,3 +16,5 @@ SUBMISSION_STATUS = ResultSubmission.Status.choices
 SUBMISSION_VALIDATION = ResultSubmission.Validation.choices
 RESULT_SOURCE = Result.Source.choices
 TEAM_SKILL_SOURCE = TeamSkill.Source.choices
+STAGE_KIND = Stage.Kind.choices
+CARD_KIND = CardKind.choices

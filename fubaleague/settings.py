@@ -136,6 +136,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1),
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A forfeit claim older than this is taken over: longer than the hard limit, so its holder is gone.
+FORFEIT_CLAIM_TIMEOUT = env_int("FORFEIT_CLAIM_TIMEOUT", CELERY_TASK_TIME_LIMIT + 30, minimum=1)
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
 
@@ -216,6 +218,8 @@ SPECTACULAR_SETTINGS = {
         "SubmissionStatusEnum": "fubaleague.api_schema.SUBMISSION_STATUS",
         "ResultSourceEnum": "fubaleague.api_schema.RESULT_SOURCE",
         "TeamSkillSourceEnum": "fubaleague.api_schema.TEAM_SKILL_SOURCE",
+        "StageKindEnum": "fubaleague.api_schema.STAGE_KIND",
+        "CardKindEnum": "fubaleague.api_schema.CARD_KIND",
     },
 }
 

@@ -1,9 +1,23 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments import match_views, views
 
 app_name = "tournaments"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("c/<slug:slug>/", views.competition_home, name="competition"),
+    path("c/<slug:slug>/standings/", views.standings, name="standings"),
+    path("c/<slug:slug>/bracket/", views.bracket, name="bracket"),
+    path("c/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),
+    path("c/<slug:slug>/fixtures.ics", views.fixtures_ics, name="fixtures_ics"),
+    path("c/<slug:slug>/fixtures.csv", views.fixtures_csv, name="fixtures_csv"),
+    path("c/<slug:slug>/teams/", views.teams, name="teams"),
+    path("c/<slug:slug>/teams/<int:team_id>/", views.team, name="team"),
+    path("c/<slug:slug>/matches/<int:fixture_id>/", match_views.match, name="match"),
+    path("c/<slug:slug>/matches/<int:fixture_id>/replay.json", match_views.replay_json, name="replay_json"),
+    path("c/<slug:slug>/matches/<int:fixture_id>/submit", match_views.submit_result, name="submit_result"),
+    path("c/<slug:slug>/matches/<int:fixture_id>/confirm", match_views.confirm_result, name="confirm_result"),
+    path("c/<slug:slug>/matches/<int:fixture_id>/dispute", match_views.dispute_result, name="dispute_result"),
+    path("coaches/<int:coach_id>/", views.coach, name="coach"),
 ]

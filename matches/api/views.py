@@ -1,24 +1,247 @@
-"""Fixtures, results and turn logs: public reads, the clubs' results workflow, staff actions."""
+"""Fixtures, results and turn logs: public reads, the clubs' results workflow, staff actions.
+
+Each write action validates its input with a serializer and calls one service of matches.services
+(or matches.forfeits); the services check who may act and raise ApplicationError, which
+fubaleague.api_errors turns into the documented error body.
+"""
 
 from __future__ import annotations
 
-from rest_framework import viewsets
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
+from fubaleague.errors import ApplicationError
+from matches import services
+from matches.api import serializers as ms
+from matches.models import MatchLog, ResultSubmission
+from tournaments import standings_cache
 from tournaments.api import filters
-from tournaments.api.permissions import ReadOnlyOrStaff
+from tournaments.api.permissions import FixtureParticipantOrStaff, ReadOnlyOrStaff, StaffOnly, is_staff
 from tournaments.api.serializers import FixtureSerializer
 from tournaments.api.views import fixture_queryset
+from tournaments.models import Fixture
+
+ERRORS = {
+    400: OpenApiResponse(description="Invalid input: {error: {code, message, details}}"),
+    403: OpenApiResponse(description="Not allowed: {error: {code, message, details}}"),
+    404: OpenApiResponse(description="No such fixture"),
+    409: OpenApiResponse(description="The fixture's state does not allow this action"),
+}
+
+
+def public_logs() -> QuerySet[MatchLog]:
+    """Logs anyone may read: simulated ones and those the rules engine accepted."""
+    return MatchLog.objects.filter(
+        Q(is_simulated=True) | Q(submission__validation_status=ResultSubmission.Validation.VALID)
+    )
 
 
 class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
+    """Fixtures, filterable by competition, stage, group, round, team, status and date.
+
+    Write actions: the results workflow for the two clubs of a fixture (submit, confirm, dispute),
+    and staff actions (resolve a dispute, override, declare a forfeit).
+    """
+
     serializer_class = FixtureSerializer
     permission_classes = [ReadOnlyOrStaff]
     filterset_class = filters.FixtureFilter
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Fixture]:
         return fixture_queryset()
+
+    def get_permissions(self) -> list[Any]:
+        if self.action in ("submit_result", "confirm", "dispute"):
+            return [FixtureParticipantOrStaff()]
+        if self.action in ("resolve", "override", "forfeit"):
+            return [StaffOnly()]
+        return super().get_permissions()
+
+    def _fixture(self) -> Fixture:
+        # get_object() runs the object permission check (own fixtures only) before any service call.
+        return self.get_object()
+
+    def _done(self, fixture_id: int, http_status: int = status.HTTP_200_OK) -> Response:
+        fixture = fixture_queryset().get(pk=fixture_id)
+        standings_cache.invalidate(fixture.competition_id)
+        return Response(FixtureSerializer(fixture).data, status=http_status)
+
+    @extend_schema(request=ms.SubmitResultSerializer, responses={201: ms.SubmissionSerializer, **ERRORS})
+    @action(detail=True, methods=["post"], url_path="submit-result")
+    def submit_result(self, request: Request, pk: str | None = None) -> Response:
+        """Submit the score (and cards, and optionally the turn log) of one of your club's fixtures."""
+        fixture = self._fixture()
+        data = ms.SubmitResultSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        submission = services.result_submit(
+            fixture_id=fixture.pk,
+            user=request.user,
+            home_goals=v["home_goals"],
+            away_goals=v["away_goals"],
+            cards=v["cards"],
+            extra_time=v["extra_time"],
+            home_penalties=v.get("home_penalties"),
+            away_penalties=v.get("away_penalties"),
+            turn_log=v.get("turn_log"),
+        )
+        submission.refresh_from_db()
+        return Response(ms.SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: FixtureSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def confirm(self, request: Request, pk: str | None = None) -> Response:
+        """The opponent confirms the submitted result; from then on it counts."""
+        fixture = self._fixture()
+        services.result_confirm(fixture_id=fixture.pk, user=request.user)
+        return self._done(fixture.pk)
+
+    @extend_schema(request=ms.DisputeSerializer, responses={200: ms.SubmissionSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def dispute(self, request: Request, pk: str | None = None) -> Response:
+        """The opponent disputes the submitted result; an administrator resolves it."""
+        fixture = self._fixture()
+        data = ms.DisputeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        submission = services.result_dispute(
+            fixture_id=fixture.pk, user=request.user, reason=data.validated_data["reason"]
+        )
+        return Response(ms.SubmissionSerializer(submission).data)
+
+    def _admin_result(self, request: Request, service: Any) -> Response:
+        fixture = self._fixture()
+        data = ms.AdminResultSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        service(
+            fixture_id=fixture.pk,
+            user=request.user,
+            home_goals=v["home_goals"],
+            away_goals=v["away_goals"],
+            cards=v["cards"],
+            extra_time=v["extra_time"],
+            home_penalties=v.get("home_penalties"),
+            away_penalties=v.get("away_penalties"),
+            note=v["note"],
+        )
+        return self._done(fixture.pk)
+
+    @extend_schema(request=ms.AdminResultSerializer, responses={200: FixtureSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def resolve(self, request: Request, pk: str | None = None) -> Response:
+        """Staff: settle a disputed result."""
+        return self._admin_result(request, services.result_resolve)
+
+    @extend_schema(request=ms.AdminResultSerializer, responses={200: FixtureSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def override(self, request: Request, pk: str | None = None) -> Response:
+        """Staff: set or correct any result (a note saying why is required)."""
+        return self._admin_result(request, services.result_override)
+
+    @extend_schema(request=ms.ForfeitSerializer, responses={200: FixtureSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def forfeit(self, request: Request, pk: str | None = None) -> Response:
+        """Staff: declare the fixture forfeited now; the competition's forfeit policy decides the result."""
+        fixture = self._fixture()
+        from matches import forfeits  # the lead's module; imported late so the API loads without it
+
+        declare = getattr(forfeits, "forfeit_simulate_now", None)
+        if declare is None:
+            raise ApplicationError("Declaring a forfeit is not available yet.", code="not_available")
+        declare(fixture_id=fixture.pk)
+        return self._done(fixture.pk)
+
+    @extend_schema(responses={200: ms.AuditSerializer(many=True)})
+    @action(detail=True, methods=["get"], permission_classes=[AllowAny])
+    def audit(self, request: Request, pk: str | None = None) -> Response:
+        """The audit trail of the fixture's result (who changed what, when, before and after)."""
+        fixture = self.get_object()
+        entries = fixture.audit_entries.select_related("actor").order_by("created_at", "id")
+        return Response(ms.AuditSerializer(entries, many=True).data)
+
+
+class MatchViewSet(viewsets.ReadOnlyModelViewSet):
+    """Matches: a fixture with its full result, cards and public turn logs."""
+
+    serializer_class = ms.MatchSerializer
+    permission_classes = [ReadOnlyOrStaff]
+    filterset_class = filters.FixtureFilter
+
+    def get_queryset(self) -> QuerySet[Fixture]:
+        return fixture_queryset().prefetch_related(
+            "result__cards__team",
+            Prefetch("match_logs", queryset=public_logs().order_by("-created_at"), to_attr="public_logs"),
+        )
+
+
+class MatchLogViewSet(viewsets.ReadOnlyModelViewSet):
+    """Turn logs of matches: simulated logs and logs accepted by the rules engine."""
+
+    serializer_class = ms.MatchLogSerializer
+    permission_classes = [ReadOnlyOrStaff]
+    filterset_fields = ["fixture", "is_simulated"]
+
+    def get_queryset(self) -> QuerySet[MatchLog]:
+        return public_logs().order_by("-created_at", "-id")
+
+
+class SubmissionViewSet(viewsets.ReadOnlyModelViewSet):
+    """Result submissions, with the rules engine's verdict on their turn logs (turn/stage/rule/reason).
+
+    Staff see all; a club member sees the submissions of their clubs' fixtures.
+    """
+
+    serializer_class = ms.SubmissionSerializer
+    permission_classes = [IsAuthenticated]
+    filterset_fields = ["fixture", "status", "validation_status"]
+
+    def get_queryset(self) -> QuerySet[ResultSubmission]:
+        qs = ResultSubmission.objects.select_related("team", "submitted_by").prefetch_related("match_log")
+        if getattr(self, "swagger_fake_view", False):
+            return qs.none()
+        if not is_staff(self.request):
+            clubs = self.request.user.fuba_clubs.all()  # type: ignore[union-attr]
+            qs = qs.filter(Q(fixture__home_team__club__in=clubs) | Q(fixture__away_team__club__in=clubs))
+        return qs.order_by("-created_at", "-id")
+
+
+class TurnLogValidationViewSet(mixins.CreateModelMixin, viewsets.GenericViewSet):
+    """Check a turn log with the rules engine without submitting it (for clubs' own tools)."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = ms.TurnLogSerializer
+
+    @extend_schema(
+        request=ms.TurnLogSerializer,
+        responses={
+            200: inline_serializer(
+                "TurnLogValid", {"valid": serializers.BooleanField(), "result": serializers.DictField()}
+            ),
+            422: OpenApiResponse(
+                description="Invalid log: {error: {code: invalid_turn_log, "
+                "details: {errors: [{turn, stage, rule, reason, path}]}}}"
+            ),
+        },
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = ms.TurnLogSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        from matches.turn_logs import validate_turn_log
+
+        return Response({"valid": True, "result": validate_turn_log(data.validated_data["turn_log"])})
 
 
 def register(router: BaseRouter) -> None:
     router.register("fixtures", FixtureViewSet, basename="fixture")
+    router.register("matches", MatchViewSet, basename="match")
+    router.register("match-logs", MatchLogViewSet, basename="matchlog")
+    router.register("submissions", SubmissionViewSet, basename="submission")
+    router.register("turn-logs/validate", TurnLogValidationViewSet, basename="turnlog-validate")

@@ -233,3 +233,42 @@ class SuspensionSerializer(serializers.ModelSerializer):
             "served_in",
             "is_served",
         ]
+
+
+class GenerateFixturesSerializer(serializers.Serializer):
+    start = serializers.DateTimeField(required=False, help_text="Kick-off of the first round")
+    interval = serializers.DurationField(required=False, help_text="Time between rounds, e.g. '7 00:00:00'")
+    deadline_after = serializers.DurationField(
+        required=False, help_text="Deadline for reporting a result, counted from kick-off"
+    )
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    team_id = serializers.IntegerField()
+    team = serializers.CharField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    goals_for = serializers.IntegerField()
+    goals_against = serializers.IntegerField()
+    goal_difference = serializers.IntegerField()
+    points = serializers.IntegerField()
+    fair_play = serializers.IntegerField()
+    buchholz = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    level_with_previous = serializers.BooleanField(
+        help_text="Still level with the team above after every criterion"
+    )
+    decided_by = serializers.CharField(help_text="Criterion that separated this team from the one above")
+    explanation = serializers.CharField(help_text="The tie-break in words, when one decided the place")
+    qualified = serializers.BooleanField()
+
+
+class StandingsTableSerializer(serializers.Serializer):
+    stage = serializers.IntegerField()
+    stage_name = serializers.CharField()
+    group = serializers.CharField(allow_null=True)
+    tiebreak_order = serializers.ListField(child=serializers.CharField())
+    rows = StandingsRowSerializer(many=True)

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Prefetch, QuerySet
-from rest_framework import viewsets
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
+from fubaleague.errors import NotFound
+from tournaments import ranking, services, standings_cache
 from tournaments.api import filters, serializers
-from tournaments.api.permissions import ReadOnlyOrStaff
+from tournaments.api.permissions import ReadOnlyOrStaff, StaffOnly
 from tournaments.models import (
     Club,
     Coach,
@@ -35,11 +43,83 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
             Prefetch("stages", queryset=Stage.objects.order_by("order"))
         ).order_by("-created_at", "id")
 
+    def get_permissions(self) -> list[Any]:
+        if self.action == "recompute_standings":
+            return [StaffOnly()]
+        return super().get_permissions()
+
+    @extend_schema(responses=serializers.StandingsTableSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def standings(self, request: Request, slug: str | None = None) -> Response:
+        """Every league/group table of the competition, with the tie-break that decided each place.
+
+        Served from the standings cache (recomputed only after a result changes), so the lookup by
+        slug is cached too and the endpoint normally runs no query.
+        """
+        competition_id = standings_cache.slug_to_id(slug or "")
+        if competition_id is None:
+            raise NotFound(f"No competition '{slug}'.")
+        data = standings_cache.cached(
+            competition_id,
+            "api-tables",
+            lambda: [t.as_dict() for t in standings_cache.competition_tables(self.get_object())],
+        )
+        return Response(data)
+
+    @extend_schema(request=None, responses={200: serializers.StandingsTableSerializer(many=True)})
+    @action(detail=True, methods=["post"], url_path="recompute-standings")
+    def recompute_standings(self, request: Request, slug: str | None = None) -> Response:
+        """Staff: recompute every table, drawing (and recording) lots where teams are still level."""
+        competition = self.get_object()
+        for stage in competition.stages.exclude(kind=Stage.Kind.KNOCKOUT):
+            groups = list(stage.groups.all()) if stage.kind == Stage.Kind.GROUPS else [None]
+            for group in groups:
+                ranking.standings_compute(stage=stage, group=group, user=request.user)
+        standings_cache.invalidate(competition.pk)
+        return Response([t.as_dict() for t in standings_cache.competition_tables(competition)])
+
 
 class StageViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.StageSerializer
     permission_classes = [ReadOnlyOrStaff]
     filterset_class = filters.StageFilter
+
+    def get_permissions(self) -> list[Any]:
+        if self.action in ("generate_fixtures", "next_swiss_round"):
+            return [StaffOnly()]
+        return super().get_permissions()
+
+    @extend_schema(
+        request=serializers.GenerateFixturesSerializer,
+        responses={
+            201: serializers.FixtureSerializer(many=True),
+            409: OpenApiResponse(description="Already generated"),
+        },
+    )
+    @action(detail=True, methods=["post"], url_path="generate-fixtures")
+    def generate_fixtures(self, request: Request, pk: str | None = None) -> Response:
+        """Staff: create the stage's fixtures (round robin, groups, knockout bracket, or Swiss round 1)."""
+        stage = self.get_object()
+        data = serializers.GenerateFixturesSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        created = services.fixture_generate(stage=stage, **data.validated_data)
+        standings_cache.invalidate(stage.competition_id)
+        fixtures = fixture_queryset().filter(pk__in=[f.pk for f in created])
+        return Response(
+            serializers.FixtureSerializer(fixtures, many=True).data, status=status.HTTP_201_CREATED
+        )
+
+    @extend_schema(request=None, responses={201: serializers.FixtureSerializer(many=True)})
+    @action(detail=True, methods=["post"], url_path="next-swiss-round")
+    def next_swiss_round(self, request: Request, pk: str | None = None) -> Response:
+        """Staff: pair the next Swiss round once the previous one is complete."""
+        stage = self.get_object()
+        created = services.swiss_round_generate(stage=stage)
+        standings_cache.invalidate(stage.competition_id)
+        fixtures = fixture_queryset().filter(pk__in=[f.pk for f in created])
+        return Response(
+            serializers.FixtureSerializer(fixtures, many=True).data, status=status.HTTP_201_CREATED
+        )
 
     def get_queryset(self) -> QuerySet[Stage]:
         return (

@@ -1,0 +1,163 @@
+"""Serializers of the results workflow: input shapes of the write actions and read shapes of results/logs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
+from tournaments.api.serializers import FixtureSerializer, TeamBriefSerializer
+
+
+class CardInputSerializer(serializers.Serializer):
+    team = serializers.ChoiceField(choices=["home", "away"], help_text="The booked side")
+    kind = serializers.ChoiceField(choices=CardKind.choices)
+    shirt_number = serializers.IntegerField(
+        min_value=1, max_value=99, required=False, allow_null=True, help_text="Soccer City only"
+    )
+
+
+class ScoreInputSerializer(serializers.Serializer):
+    home_goals = serializers.IntegerField(min_value=0, max_value=99)
+    away_goals = serializers.IntegerField(min_value=0, max_value=99)
+    extra_time = serializers.BooleanField(default=False)
+    home_penalties = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
+    away_penalties = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
+    cards = CardInputSerializer(many=True, required=False, default=list)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if (attrs.get("home_penalties") is None) != (attrs.get("away_penalties") is None):
+            raise serializers.ValidationError(
+                {"home_penalties": ["Give both shoot-out scores or neither."]}, code="invalid"
+            )
+        return attrs
+
+
+class SubmitResultSerializer(ScoreInputSerializer):
+    turn_log = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        help_text="Optional FUBA 3 turn log (docs/turn-log-format.md); validated by the rules engine.",
+    )
+
+    def validate_turn_log(self, value: Any) -> Any:
+        if value is not None and not isinstance(value, dict):
+            raise serializers.ValidationError("The turn log must be a JSON object.")
+        return value
+
+
+class AdminResultSerializer(ScoreInputSerializer):
+    note = serializers.CharField(allow_blank=True, required=False, default="")
+
+
+class DisputeSerializer(serializers.Serializer):
+    reason = serializers.CharField(help_text="Why the submitted result is wrong")
+
+
+class ForfeitSerializer(serializers.Serializer):
+    note = serializers.CharField(allow_blank=True, required=False, default="")
+
+
+class TurnLogSerializer(serializers.Serializer):
+    turn_log = serializers.JSONField(help_text="A fuba-log/1 document")
+
+
+class CardSerializer(serializers.ModelSerializer):
+    team = TeamBriefSerializer(read_only=True)
+
+    class Meta:
+        model = Card
+        fields = ["team", "kind", "shirt_number", "sequence"]
+
+
+class ResultSerializer(serializers.ModelSerializer):
+    cards = CardSerializer(many=True, read_only=True)
+    is_simulated = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Result
+        fields = [
+            "home_goals",
+            "away_goals",
+            "extra_time",
+            "home_penalties",
+            "away_penalties",
+            "source",
+            "is_simulated",
+            "cards",
+            "created_at",
+            "updated_at",
+        ]
+
+
+class SubmissionSerializer(serializers.ModelSerializer):
+    team = TeamBriefSerializer(read_only=True)
+    submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    has_turn_log = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ResultSubmission
+        fields = [
+            "id",
+            "fixture",
+            "team",
+            "submitted_by",
+            "home_goals",
+            "away_goals",
+            "extra_time",
+            "home_penalties",
+            "away_penalties",
+            "cards",
+            "status",
+            "validation_status",
+            "validation_errors",
+            "derived_result",
+            "dispute_reason",
+            "has_turn_log",
+            "created_at",
+        ]
+
+    def get_has_turn_log(self, obj: ResultSubmission) -> bool:
+        return hasattr(obj, "match_log")
+
+
+class MatchLogSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = MatchLog
+        fields = ["id", "fixture", "submission", "format", "is_simulated", "seed", "created_at", "data"]
+
+
+class MatchLogBriefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = MatchLog
+        fields = ["id", "format", "is_simulated", "created_at"]
+
+
+class AuditSerializer(serializers.ModelSerializer):
+    actor = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = ResultAudit
+        fields = ["id", "action", "actor", "before", "after", "note", "created_at"]
+
+
+class MatchSerializer(FixtureSerializer):
+    """A fixture with its full result, cards and the list of its (public) turn logs."""
+
+    full_result = serializers.SerializerMethodField()
+    logs = serializers.SerializerMethodField()
+
+    class Meta(FixtureSerializer.Meta):
+        fields = [*FixtureSerializer.Meta.fields, "full_result", "logs"]
+
+    @extend_schema_field(ResultSerializer(allow_null=True))
+    def get_full_result(self, fixture: Any) -> dict[str, Any] | None:
+        if not fixture.is_counted or getattr(fixture, "result", None) is None:
+            return None
+        return ResultSerializer(fixture.result).data
+
+    @extend_schema_field(MatchLogBriefSerializer(many=True))
+    def get_logs(self, fixture: Any) -> list[dict[str, Any]]:
+        return MatchLogBriefSerializer(getattr(fixture, "public_logs", []), many=True).data

@@ -1,0 +1,44 @@
+"""Load the demo World Cup (idempotent: a second run only makes sure the admin login works)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from tournaments import demo
+from tournaments.models import Competition
+
+
+class Command(BaseCommand):
+    help = "Create a demo 32-team FUBA World Cup, part played (safe to run twice)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--slug", default=demo.DEMO_SLUG)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        slug = options["slug"]
+        admin = demo.ensure_admin()
+        if Competition.objects.filter(slug=slug).exists():
+            self.stdout.write(f"Demo World Cup '{slug}' is already loaded.")
+        else:
+            started = time.monotonic()
+            built = demo.build_world_cup(slug=slug)
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Loaded '{built.competition.name}': 32 teams, "
+                    f"{len(built.simulated)} simulated, {len(built.disputed)} disputed, "
+                    f"{len(built.submitted)} awaiting confirmation ({time.monotonic() - started:.1f}s)."
+                )
+            )
+        self.stdout.write("")
+        self.stdout.write(f"  Public pages: http://127.0.0.1:8000/c/{slug}/")
+        self.stdout.write(
+            f"  Admin:        http://127.0.0.1:8000/admin/  login '{admin.get_username()}' "
+            f"password '{demo.DEMO_ADMIN[1]}'"
+        )
+        self.stdout.write(
+            f"  Club logins:  e.g. '{demo.club_username('Netherlands')}' / '{demo.CLUB_PASSWORD}' "
+            "(every team has 'club-<team>')"
+        )
