@@ -17,4 +17,6 @@ app.autodiscover_tasks()
 # synced into it at start, and admins can add or pause others in the Django admin.
 app.conf.beat_schedule = {
     "heartbeat-every-minute": {"task": "fubaleague.heartbeat", "schedule": 60.0},
+    # Fixtures past their deadline without a counted result are simulated (or awarded).
+    "forfeits-sweep": {"task": "matches.forfeits_sweep", "schedule": 300.0},
 }

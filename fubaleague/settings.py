@@ -132,8 +132,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 60, minimum=1)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 90, minimum=1)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    # Redis redelivers unacknowledged tasks after this many seconds (must exceed the hard limit).
+    # Redis redelivers the unacknowledged task of a dead worker after this many seconds. A live
+    # task running longer would be redelivered too, which the tasks' claims make harmless.
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1),
+    # How often a worker looks for such tasks (seconds, and every Nth look scans Redis).
+    "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10, minimum=1),
+    "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10, minimum=1),
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A forfeit claim older than this is taken over: longer than the hard limit, so its holder is gone.

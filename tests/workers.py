@@ -18,19 +18,24 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class WorkerProcess:
-    def __init__(self, *, concurrency: int = 1, pool: str = "prefork") -> None:
+    def __init__(
+        self, *, concurrency: int = 1, pool: str = "prefork", module: str | None = None, **env_extra: str
+    ) -> None:
         self.hostname = f"test-{uuid.uuid4().hex[:8]}@localhost"
         env = dict(os.environ)
         # The worker must see the rows the test committed: point it at the test database.
         db = connection.settings_dict
         env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
         env["CELERY_TASK_ALWAYS_EAGER"] = "0"
+        env.update(env_extra)
         self.log_path = ROOT / "var" / f"worker-{self.hostname.split('@')[0]}.log"
         self.log_path.parent.mkdir(exist_ok=True)
         self._log = self.log_path.open("w")
         self.proc = subprocess.Popen(
             [
-                sys.executable, "-m", "celery", "-A", "fubaleague", "worker",
+                sys.executable, "-m", *(
+                    [module] if module else ["celery", "-A", "fubaleague", "worker"]
+                ),
                 "--loglevel=INFO", f"--concurrency={concurrency}", f"--pool={pool}",
                 f"--hostname={self.hostname}", "--without-gossip", "--without-mingle",
             ],
