@@ -230,6 +230,8 @@ class Forfeit(models.Model):
     state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
     claim_task_id = models.CharField(max_length=64, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
+    # The fixture's status before the claim, restored if the simulation fails for good.
+    claimed_from_status = models.CharField(max_length=12, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     seed = models.BigIntegerField(null=True, blank=True)
     error = models.TextField(blank=True)
