@@ -148,8 +148,8 @@ class Match:
         return IllegalEventError(reason, rule=p.rule, turn=p.turn, stage=p.stage)
 
     def _unexpected(self, p: Pending, ev: Event) -> UnexpectedEventError:
-        got = f"a {ev.name} roll" if isinstance(ev, Roll) else f"a {ev.name} decision"
-        want = f"a {p.name} roll by {p.actor}" if p.kind == "roll" else f"a {p.name} decision by {p.actor}"
+        got = f"a '{ev.name}' roll" if isinstance(ev, Roll) else f"a '{ev.name}' decision"
+        want = f"a '{p.name}' {p.kind} by {p.actor}"
         return UnexpectedEventError(f"expected {want}, got {got}", rule=p.rule, turn=p.turn, stage=p.stage)
 
 

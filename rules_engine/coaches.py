@@ -1,0 +1,739 @@
+"""AI coaches for the FUBA match simulator (issue 4).
+
+A coach answers the decisions of the state machine: ``choose(match, pending)``
+returns one of ``pending.options``.  Coaches read the match state but never
+change it, and never use the global ``random`` state: every random choice
+comes from the ``random.Random`` instance injected at construction.
+
+* :class:`RandomCoach` - uniform random legal play (testing, baseline).
+* :class:`HeuristicCoach` - a sensible coach: plays the ball forward when it
+  can keep it, shoots when the odds are good (computed from the ball value
+  and the goal attempt modifiers of 4.4), presses when the pressing dice are
+  likely to win the ball, moves players towards the ball and the penalty
+  areas, spends condition points where they matter, plays its skills, and
+  handles set-ups, free kicks, corners, goal kicks, penalties, substitutions
+  and formation changes.  Its registered formation (and A2 player roles)
+  shape its set-ups and how far forward it plays.
+
+The only decision with an open set of answers is the ``setup`` of 3.3 (the
+options are a few ready-made legal set-ups, any legal set-up is accepted):
+the heuristic coach builds a formation-shaped set-up and uses it only if the
+engine accepts it (``pending.verify_fn``), otherwise it takes the best of the
+offered set-ups.  Every other answer is an element of ``pending.options``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from . import board as B
+from .errors import FubaError
+from .events import Pending
+from .rules import ball_value_after_target, can_attempt_from, goal_attempt_modifier
+
+if TYPE_CHECKING:
+    from .machine import Match
+    from .state import MatchState, TeamState
+
+__all__ = ["Coach", "HeuristicCoach", "RandomCoach", "Style", "make_coach"]
+
+MOVE_DECISIONS = frozenset(
+    {
+        "move",
+        "free_move",
+        "easy_situation_move",
+        "special_event_move",
+        "quick_free_kick_move",
+        "goal_kick_move",
+        "setup_adjust",
+    }
+)
+DONE = "done"
+SETUP_KIND = {"3.3.1": "kick_off", "5.2.1": "free_kick", "5.3.1": "corner", "5.5.1": "penalty"}
+
+
+class Coach(Protocol):
+    """Something that answers the decisions of one team."""
+
+    def choose(self, match: Match, pending: Pending) -> Any:
+        """Return the choice for ``pending`` (a decision of this coach's team)."""
+        ...
+
+
+# ------------------------------------------------------------------ random
+
+
+class RandomCoach:
+    """Chooses uniformly among the legal options (seeded).
+
+    Optional move sequences end with probability ``stop`` at each step so that
+    they stay short (a uniformly random choice would rarely pick ``done``)."""
+
+    def __init__(self, rng: random.Random, stop: float = 0.35) -> None:
+        self.rng = rng
+        self.stop = stop
+
+    def choose(self, match: Match, pending: Pending) -> Any:
+        opts = pending.options
+        if not opts:
+            raise ValueError(f"no options for the {pending.name} decision")
+        if pending.name in MOVE_DECISIONS and DONE in opts and self.rng.random() < self.stop:
+            return DONE
+        return opts[self.rng.randrange(len(opts))]
+
+
+# --------------------------------------------------------------- heuristic
+
+# P(at least one of two dice >= v): the controlling team keeps the ball (4.2.2)
+P_KEEP = (1.0, 1.0, 35 / 36, 32 / 36, 27 / 36, 20 / 36, 11 / 36, 0.0, 0.0)
+# P(at least one of two dice < v): pressing wins the ball (4.7)
+P_PRESS = (0.0, 0.0, 11 / 36, 20 / 36, 27 / 36, 32 / 36, 35 / 36, 1.0, 1.0)
+# P(at least one of two dice <= v): aggressive pressing wins (A6)
+P_AGGR = (0.0, 11 / 36, 20 / 36, 27 / 36, 32 / 36, 35 / 36, 1.0, 1.0, 1.0)
+
+# How dangerous the ball is for the home team's opponent in each playing area
+# (chance of a goal coming from there soon); the away team uses the mirror.
+_THREAT_HOME = (0.01, 0.03, 0.03, 0.04, 0.07, 0.07, 0.14, 0.26, 0.26, 0.62, 0.36, 0.36, 0.85)
+_MIRROR = (
+    B.A_PEN, B.A_LC, B.A_RC, B.A_FRONT, B.A_LM, B.A_RM, B.CENTRE,
+    B.H_LM, B.H_RM, B.H_FRONT, B.H_LC, B.H_RC, B.H_PEN,
+)  # fmt: skip
+THREAT: tuple[tuple[float, ...], tuple[float, ...]] = (
+    _THREAT_HOME,
+    tuple(_THREAT_HOME[_MIRROR[a]] for a in range(B.N_AREAS)),
+)
+# diminishing value of the k-th player of a team in one area (1-based k)
+_STACK = (0.0, 1.0, 1.6, 1.96, 2.18, 2.31, 2.39, 2.39, 2.39, 2.39, 2.39, 2.39)
+
+
+def _stack(n: int) -> float:
+    return _STACK[n] if n < len(_STACK) else _STACK[-1]
+
+
+def _area(a: int) -> int:
+    """A corner-kick spot counts as its corner area."""
+    return B.CORNER_OF_SPOT.get(a, a)
+
+
+class Style:
+    """How a team plays, derived from its registered formation, A2 roles and
+    A11 skills (all read from the match header)."""
+
+    __slots__ = ("attack", "skills", "formation")
+
+    def __init__(self, formation: Sequence[int], roles: Any, skills: Sequence[str]) -> None:
+        d, m, f = formation
+        lean = (f - 2) * 0.12 + (4 - d) * 0.08
+        if roles is not None:
+            lean += 0.06 * (
+                roles.attacking_midfielders
+                + roles.offensive_wing_backs
+                + roles.attacking_centre_back
+                - roles.defending_midfielders
+                - roles.withdrawn_striker
+            )
+        if "catenaccio" in skills:
+            lean -= 0.15
+        # attack in [-0.4, 0.4]: how much the team pushes forward
+        self.attack = max(-0.4, min(0.4, lean))
+        self.skills = frozenset(skills)
+        self.formation = tuple(formation)
+
+
+class HeuristicCoach:
+    """Rule-of-thumb coach (see the module docstring).
+
+    ``team`` is an optional :class:`~rules_engine.simulate.TeamSetup` (or any
+    object with ``formation``/``roles``/``skills``); by default the style is
+    read from the match header.  ``rng`` breaks ties and plays the mixed
+    penalty strategy."""
+
+    def __init__(self, rng: random.Random, team: Any = None) -> None:
+        self.rng = rng
+        self.team = team
+        self._style: Style | None = None
+        self._dispatch: dict[str, Callable[[Match, Pending, int], Any]] = {
+            "kick_off_team": self._kick_off_team,
+            "setup": self._setup,
+            "half_time_formation": self._half_time_formation,
+            "target_area": self._target_area,
+            "goalkeeper_charge": self._goalkeeper_charge,
+            "use_skill": self._use_skill,
+            "closest_player": self._closest_player,
+            "action": self._action,
+            "use_cp": self._use_cp,
+            "second_actions": self._second_actions,
+            "corner_spot": self._corner_spot,
+            "free_kick_attempt": self._free_kick_attempt,
+            "penalty_keeper": self._penalty_keeper,
+            "penalty_shot": self._penalty_shot,
+            "slow_play": self._slow_play,
+            "substitutions": self._substitutions,
+            "substitution": self._substitution,
+            "injured_player": self._remove_player,
+            "sent_off_player": self._remove_player,
+            "injury_substitution": self._injury_substitution,
+        }
+
+    # ------------------------------------------------------------ entry
+    def choose(self, match: Match, pending: Pending) -> Any:
+        team = 0 if pending.actor == "home" else 1
+        if self._style is None:
+            self._style = self._make_style(match, team)
+        if pending.name in MOVE_DECISIONS:
+            return self._move(match, pending, team)
+        handler = self._dispatch.get(pending.name)
+        if handler is not None:
+            return handler(match, pending, team)
+        return self._fallback(pending)
+
+    def _make_style(self, match: Match, team: int) -> Style:
+        # the header holds the registered set-up (built from ``self.team`` by the simulator)
+        spec = match.header.teams[team]
+        return Style(spec.formation, spec.roles, spec.skills)
+
+    @property
+    def style(self) -> Style:
+        assert self._style is not None
+        return self._style
+
+    def _fallback(self, pending: Pending) -> Any:
+        """A decision this coach does not know (the engine grows): be prudent."""
+        opts = pending.options
+        for safe in ("no", DONE, "none", 0):
+            if safe in opts:
+                return safe
+        return opts[self.rng.randrange(len(opts))]
+
+    # ------------------------------------------------------- evaluations
+    @staticmethod
+    def _lead(st: MatchState, team: int) -> int:
+        return st.teams[team].goals - st.teams[1 - team].goals
+
+    def _goal_odds(self, st: MatchState, team: int, free_kick: bool = False) -> tuple[float, float]:
+        """(P(goal), P(corner or rebound)) of a goal attempt from the ball area now."""
+        area = _area(st.ball)
+        am = B.area_modifier(team, area)
+        if am is None or not can_attempt_from(st, team, area):
+            return 0.0, 0.0
+        mod = goal_attempt_modifier(st, team, area, free_kick)
+        opp = st.teams[1 - team]
+        two = st.uses("A11") and "shot_stopper" in opp.skills and opp.cp_total() > 0
+        need = st.value - mod  # goal if die > need
+        if need >= 6:
+            p6 = 1 / 36 if two else 1 / 6
+            return p6 * max(0.0, (6 + am) / 6), p6 * (1 / 6)
+        if need < 1:
+            return 1.0, 0.0
+
+        def p_above(k: int) -> float:
+            q = min(1.0, max(0.0, (6 - k) / 6))
+            return q * q if two else q
+
+        pg = p_above(need)
+        psoft = p_above(need - 1) - pg
+        if need >= 2 and st.teams[team].has(B.PEN[1 - team]):
+            psoft += p_above(need - 2) - p_above(need - 1)
+        return pg, psoft
+
+    def _weights(self, st: MatchState, team: int) -> list[float]:
+        """Value of one player of `team` in each playing area, given the ball."""
+        ball = _area(st.ball)
+        ct = st.ct == team
+        style = self.style
+        ts = st.teams[team]
+        dist = B.DIST[ball]
+        form = ts.formation
+        tot = max(1, sum(form))
+        own_pen = B.PEN[team]
+        opp_pen = B.PEN[1 - team]
+        out = [0.0] * B.N_AREAS
+        for a in range(B.N_AREAS):
+            d = dist[a]
+            w = (3.0, 1.6, 0.7, 0.3, 0.15, 0.1, 0.1, 0.1)[d] if d < 8 else 0.1
+            depth = B.depth_from(team, a) / 10.5
+            if ct:
+                w += (1.4 + style.attack) * depth
+                if a == opp_pen and B.DIST[ball][opp_pen] <= 3:
+                    w += 1.2 + style.attack
+            else:
+                w += (1.2 - style.attack) * (1.0 - depth)
+                if a == own_pen and B.DIST[ball][own_pen] <= 3:
+                    w += 1.6
+            w += 0.9 * form[B.zone_of(team, a)] / tot
+            if a == own_pen:
+                w -= 0.6 if ct else 0.0
+            out[a] = w
+        return out
+
+    def _utility(self, st: MatchState, team: int, field: Sequence[int], gk: int, w: Sequence[float]) -> float:
+        """Value of a whole placement (set-ups): positions plus the contests."""
+        u = 0.0
+        for a in range(B.N_AREAS):
+            n = field[a]
+            if n:
+                u += w[a] * _stack(n)
+        ball = _area(st.ball)
+        own_pen, opp_pen = B.PEN[team], B.PEN[1 - team]
+        return u + self._contest(
+            st,
+            team,
+            field[ball] + (1 if gk == ball else 0),
+            field[opp_pen],
+            field[own_pen] + (1 if gk == own_pen else 0),
+            gk == own_pen,
+        )
+
+    @staticmethod
+    def _contest(st: MatchState, team: int, at_ball: int, at_opp_pen: int, at_own_pen: int, gk_home: bool) -> float:
+        """Value of the local contests: the ball area (pressing needs as many
+        players, outnumbering lowers ball values and allows free moves) and the
+        penalty areas (goal attempt modifiers, rebounds)."""
+        opp = st.teams[1 - team]
+        ball = _area(st.ball)
+        ours = 6 if at_ball > 6 else at_ball
+        theirs = opp.count(ball)
+        u = 0.0
+        if st.ct == team:
+            if ours > theirs:
+                u += 2.2
+            elif ours == theirs:
+                u += 0.8
+            opp_pen = B.PEN[1 - team]
+            if B.DIST[ball][opp_pen] <= 2:
+                o = 6 if at_opp_pen > 6 else at_opp_pen
+                t = opp.count(opp_pen)
+                u += 1.2 if o > t else (0.4 if o == t else 0.0)
+        else:
+            if ours >= theirs:
+                u += 2.6
+            if ours > theirs:
+                u += 0.8
+            own_pen = B.PEN[team]
+            if B.DIST[ball][own_pen] <= 2:
+                o = 6 if at_own_pen > 6 else at_own_pen
+                u += 1.4 if o >= opp.count(own_pen) else 0.0
+        # the goalkeeper belongs in its penalty area (+4 for the opponent otherwise)
+        if not gk_home:
+            u -= 6.0
+        return u
+
+    def _move(self, match: Match, pending: Pending, team: int) -> Any:
+        opts = pending.options
+        if len(opts) == 1:
+            return opts[0]
+        st = match.st
+        ts = st.teams[team]
+        w = self._weights(st, team)
+        field = list(ts.field)
+        for s in B.CORNER_SPOTS:  # a corner taker counts in its corner area
+            field[B.CORNER_OF_SPOT[s]] += field[s]
+            field[s] = 0
+        gk = ts.gk
+        ball = _area(st.ball)
+        own_pen, opp_pen = B.PEN[team], B.PEN[1 - team]
+        c_ball = field[ball] + (1 if gk == ball else 0)
+        c_opp = field[opp_pen]
+        c_own = field[own_pen] + (1 if gk == own_pen else 0)
+        gk_home = gk == own_pen
+        contest = self._contest
+        base = contest(st, team, c_ball, c_opp, c_own, gk_home)
+        # a move must be worth the trouble (keeps the sequences short)
+        best, best_gain = DONE, (0.25 if pending.name == "free_move" else 0.12)
+        dribbler = "dribbler" in self.style.skills
+        threat = THREAT[team]
+        index = B.INDEX
+        for o in opts:
+            if o == DONE:
+                continue
+            src_s, _, dst_s = str(o).partition(">")
+            with_ball = dst_s.endswith("+ball")
+            if with_ball:
+                dst_s = dst_s[:-5]
+            dst = index.get(dst_s, -1)
+            if dst < 0 or dst >= B.N_AREAS:
+                continue
+            if src_s == "GK":
+                src = gk
+                gain = contest(
+                    st,
+                    team,
+                    c_ball - (src == ball) + (dst == ball),
+                    c_opp,
+                    c_own - (src == own_pen) + (dst == own_pen),
+                    dst == own_pen,
+                ) - base
+            else:
+                src = _area(index[src_s])
+                ns, nd = field[src], field[dst]
+                gain = w[dst] * (_stack(nd + 1) - _stack(nd)) - w[src] * (_stack(ns) - _stack(ns - 1))
+                if src in (ball, opp_pen, own_pen) or dst in (ball, opp_pen, own_pen):
+                    gain += (
+                        contest(
+                            st,
+                            team,
+                            c_ball - (src == ball) + (dst == ball),
+                            c_opp - (src == opp_pen) + (dst == opp_pen),
+                            c_own - (src == own_pen) + (dst == own_pen),
+                            gk_home,
+                        )
+                        - base
+                    )
+                if with_ball:
+                    gain += 4.0 * (threat[dst] - threat[src]) + (0.3 if dribbler else 0.0)
+            if gain > best_gain:
+                best, best_gain = o, gain
+        if best == DONE and DONE not in opts:
+            return opts[0]
+        return best
+
+    # -------------------------------------------------------- decisions
+    def _kick_off_team(self, match: Match, pending: Pending, team: int) -> Any:
+        return pending.actor  # start with the ball
+
+    def _target_area(self, match: Match, pending: Pending, team: int) -> Any:
+        opts = pending.options
+        if len(opts) == 1:
+            return opts[0]
+        st = match.st
+        start = st.flags.start
+        us, them = st.teams[team], st.teams[1 - team]
+        threat_us, threat_them = THREAT[team], THREAT[1 - team]
+        attack = self.style.attack
+        lead = self._lead(st, team)
+        late = st.half == 2 and st.clock >= 30
+        risk = 0.9 - 0.25 * attack
+        if late and lead > 0:
+            risk += 0.4
+        elif late and lead < 0:
+            risk -= 0.4
+        best, best_score = opts[0], -1e9
+        for o in opts:
+            t = B.INDEX[o]
+            v, _ = ball_value_after_target(st, team, start, t)
+            v = min(6, max(1, v))
+            easy = not them.has(t) and not any(them.has(x) for x in B.ADJ[t])
+            p = 1.0 if easy else P_KEEP[v]
+            short = B.DIST[_area(start)][t] <= 1 and us.has(t)
+            gain = threat_us[t] * (1.0 + 0.4 * attack) + (0.05 if short else 0.0)
+            if us.count(t) > them.count(t):
+                gain += 0.03
+            score = p * gain - (1.0 - p) * threat_them[t] * risk + self.rng.random() * 0.01
+            if score > best_score:
+                best, best_score = o, score
+        return best
+
+    def _goalkeeper_charge(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        return "yes" if st.value >= 3 else "no"
+
+    def _use_skill(self, match: Match, pending: Pending, team: int) -> Any:
+        skill = next((o for o in pending.options if o != "no"), "no")
+        st = match.st
+        ts = st.teams[team]
+        if skill == "aggressive_striker":
+            return skill if ts.yellows == 0 and st.value >= 3 else "no"
+        if skill == "midfield_general":
+            own_half = B.in_own_half_partly(team, _area(st.ball))
+            return skill if (st.ct != team) == own_half else "no"
+        always = {
+            "shot_stopper",
+            "leading_goalkeeper",
+            "clinical_finisher",
+            "trained_special_event",
+            "sweeper_keeper",
+            "stopper",
+            "penalty_saver",
+            "gegenpressing",
+            "fast_defender",
+            "offside_trap",
+        }
+        if skill in always or ts.cp_total() >= 4:
+            return skill
+        return "no"
+
+    def _closest_player(self, match: Match, pending: Pending, team: int) -> Any:
+        ts = match.st.teams[team]
+        w = self._weights(match.st, team)
+        # take the player whose area loses the least
+        return min(pending.options, key=lambda o: w[B.INDEX[o]] * (_stack(ts.field[B.INDEX[o]]) - _stack(ts.field[B.INDEX[o]] - 1)))
+
+    def _action(self, match: Match, pending: Pending, team: int) -> Any:
+        opts = pending.options
+        if len(opts) == 1:
+            return opts[0]
+        st = match.st
+        v = st.value
+        ball = _area(st.ball)
+        us, them = st.teams[team], st.teams[1 - team]
+        lead = self._lead(st, team)
+        late = st.half == 2 and st.clock >= 30
+        if st.ct == team:
+            pg, psoft = self._goal_odds(st, team) if "goal_attempt" in opts else (0.0, 0.0)
+            thr = 0.30 - 0.08 * self.style.attack
+            if late and lead < 0:
+                thr -= 0.1
+            elif late and lead > 0:
+                thr += 0.08
+            ev = pg + 0.25 * psoft
+            if "goal_attempt" in opts and (ev >= thr or (pg >= 0.12 and st.stage == 3 and self._last_chance(st, team))):
+                return "goal_attempt"
+            if "positioning" in opts and v >= 3:
+                return "positioning"
+            if "movement" in opts:
+                return "movement"
+            if "goal_attempt" in opts and pg >= 0.05:
+                return "goal_attempt"
+            return opts[0]
+        # defending team
+        danger = THREAT[1 - team][ball]
+        own_pen_target = st.flags.target == B.PEN[team]
+        p_press = P_PRESS[v]
+        p_aggr = P_AGGR[v]
+        if "pressing" in opts and p_press >= 0.5:
+            return "pressing"
+        if (
+            "aggressive_pressing" in opts
+            and not own_pen_target
+            and p_aggr >= 0.55
+            and (danger >= 0.2 or "tackler" in self.style.skills)
+            and us.yellows < 2
+        ):
+            return "aggressive_pressing"
+        if "positioning" in opts and v <= 3:
+            return "positioning"
+        if "pressing" in opts and p_press >= 0.3:
+            return "pressing"
+        if "movement" in opts and us.count(ball) < them.count(ball):
+            return "movement"
+        if "positioning" in opts and v <= 5:
+            return "positioning"
+        if "movement" in opts:
+            return "movement"
+        return opts[0]
+
+    @staticmethod
+    def _last_chance(st: MatchState, team: int) -> bool:
+        # the second action of a turn (no more moves before the next turn)
+        return True
+
+    def _use_cp(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        ts = st.teams[team]
+        zone = B.zone_of(team, _area(st.ball))
+        if zone == B.ZONE_MID:
+            return "yes" if ts.cp[zone] >= 2 or ts.cp_total() >= 7 else "no"
+        if st.ct == team:
+            return "yes" if zone == B.ZONE_FWD or ts.cp_total() >= 6 else "no"
+        return "yes" if zone == B.ZONE_DEF or ts.cp_total() >= 6 else "no"
+
+    def _second_actions(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        ball = _area(st.ball)
+        if can_attempt_from(st, team, ball):
+            return "yes"
+        if B.zone_of(team, ball) == B.ZONE_DEF:
+            return "no"
+        ours, theirs = st.teams[team].count(ball), st.teams[1 - team].count(ball)
+        return "yes" if ours > theirs or st.value >= 4 else "no"
+
+    def _corner_spot(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        us, them = st.teams[team], st.teams[1 - team]
+
+        def score(o: Any) -> float:
+            a = B.CORNER_OF_SPOT[B.INDEX[o]]
+            return us.count(a) - them.count(a) + self.rng.random() * 0.5
+
+        return max(pending.options, key=score)
+
+    def _free_kick_attempt(self, match: Match, pending: Pending, team: int) -> Any:
+        pg, psoft = self._goal_odds(match.st, team, free_kick=True)
+        return "yes" if pg + 0.25 * psoft >= 0.3 - 0.05 * self.style.attack else "no"
+
+    def _penalty_keeper(self, match: Match, pending: Pending, team: int) -> Any:
+        # Nash equilibrium of the 5.5.2 table: the keeper mixes uniformly
+        opts = pending.options
+        return opts[self.rng.randrange(len(opts))]
+
+    def _penalty_shot(self, match: Match, pending: Pending, team: int) -> Any:
+        # Nash equilibrium of the 5.5.2 table: left 5/12, middle 1/6, right 5/12
+        r = self.rng.random()
+        want = "left" if r < 5 / 12 else ("middle" if r < 7 / 12 else "right")
+        return want if want in pending.options else pending.options[0]
+
+    def _slow_play(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        if self._lead(st, team) <= 0 or st.teams[team].yellows >= 2:
+            return "no"
+        minute = st.minute()
+        # P(two dice x 10 < minute): the yellow card risk of A8
+        p_card = sum(1 for a in range(1, 7) for b in range(1, 7) if (a + b) * 10 < minute + 1) / 36
+        return "yes" if (st.half == 2 and p_card <= 0.2) or minute <= 20 else "no"
+
+    def _substitutions(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        ts = st.teams[team]
+        opts = pending.options
+        left = max(opts) if opts else 0
+        want = 0
+        if ts.yellows >= 1 and st.half == 2:
+            want += 1
+        if st.half == 2 and ts.cp_total() <= 5:
+            want += 1 if ts.cp_total() >= 3 else 2
+        if st.half == 2 and st.clock >= 25 and self._lead(st, team) != 0:
+            want += 1
+        if st.half == 2 and st.clock >= 35:
+            want = left  # use what is left late in the game
+        want = min(want, left)
+        return want if want in opts else opts[0]
+
+    def _substitution(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        ts = st.teams[team]
+        opts = pending.options
+        lead = self._lead(st, team)
+        if st.half == 2 and ts.yellows >= 1:
+            z = min(range(3), key=lambda i: ts.cp[i])
+            o = f"yellow:{B.ZONE_NAMES[z]}"
+            if o in opts:
+                return o
+        if st.half == 2 and st.clock >= 20 and lead != 0:
+            change = "formation:defence>forward" if lead < 0 else "formation:forward>defence"
+            if change in opts:
+                return change
+            change = "formation:midfield>forward" if lead < 0 else "formation:forward>midfield"
+            if change in opts:
+                return change
+        # a fresh player where the condition points are lowest (ball zone first)
+        zone = B.zone_of(team, _area(st.ball))
+        z = min(range(3), key=lambda i: (ts.cp[i], i != zone))
+        o = f"fresh:{B.ZONE_NAMES[z]}"
+        return o if o in opts else opts[0]
+
+    def _half_time_formation(self, match: Match, pending: Pending, team: int) -> Any:
+        lead = self._lead(match.st, team)
+        opts = pending.options
+        if lead < 0:
+            for o in ("defence>forward", "midfield>forward"):
+                if o in opts:
+                    return o
+        if lead > 1:
+            for o in ("forward>midfield", "forward>defence"):
+                if o in opts:
+                    return o
+        return "none" if "none" in opts else opts[0]
+
+    def _remove_player(self, match: Match, pending: Pending, team: int) -> Any:
+        return self._closest_player(match, pending, team)
+
+    def _injury_substitution(self, match: Match, pending: Pending, team: int) -> Any:
+        return "yes" if "yes" in pending.options else pending.options[0]
+
+    # ------------------------------------------------------------ set-ups
+    def _setup(self, match: Match, pending: Pending, team: int) -> Any:
+        kind = SETUP_KIND.get(pending.rule, "")
+        own = None
+        if kind in ("kick_off", "free_kick", "corner") and pending.verify_fn is not None:
+            try:
+                own = self._build_setup(match, team, kind)
+                pending.verify_fn(own)
+            except (FubaError, ValueError, KeyError):
+                own = None
+        if own is not None:
+            return own
+        opts = pending.options
+        if not opts:
+            raise ValueError("no set-up offered")
+        st = match.st
+        w = self._weights(st, team)
+
+        def score(o: dict[str, Any]) -> float:
+            field = [0] * B.N_LOC
+            for name, n in o["players"].items():
+                field[_area(B.INDEX[name])] += n
+            return self._utility(st, team, field, B.INDEX[o["gk"]], w)
+
+        return max(opts, key=score)
+
+    def _build_setup(self, match: Match, team: int, kind: str) -> dict[str, Any]:
+        st = match.st
+        ts = st.teams[team]
+        ct = st.ct == team
+        n = ts.outfield()
+        d, mi, f = ts.formation
+        roles = match.header.teams[team].roles
+        if st.uses("A2"):
+            am, dm = roles.attacking_midfielders, roles.defending_midfielders
+            mi -= am + dm
+            f += am
+            d += dm
+        H = team == B.HOME
+
+        def A(home_name: str) -> int:
+            # the same area seen from `team` (home names; mirrored for away)
+            a = B.INDEX[home_name]
+            return a if H else _MIRROR[a]
+
+        own_pen, own_front = A("H-PEN"), A("H-FRONT")
+        own_lc, own_rc, own_lm, own_rm = A("H-LC"), A("H-RC"), A("H-LM"), A("H-RM")
+        opp_pen, opp_front = A("A-PEN"), A("A-FRONT")
+        opp_lm, opp_rm = A("A-LM"), A("A-RM")
+        field = [0] * B.N_LOC
+
+        def spread(count: int, areas: Sequence[int]) -> None:
+            for i in range(max(0, count)):
+                field[areas[i % len(areas)]] += 1
+
+        ball = st.ball
+        if kind == "kick_off":
+            spread(d, (own_front, own_lc, own_rc))
+            spread(mi, (B.CENTRE, own_lm, own_rm))
+            spread(f, (B.CENTRE, own_lm, own_rm) if self.style.attack > 0 else (B.CENTRE,))
+            if ct:
+                while field[B.CENTRE] < 2:
+                    src = max((a for a in range(B.N_AREAS) if a != B.CENTRE), key=lambda a: field[a])
+                    field[src] -= 1
+                    field[B.CENTRE] += 1
+        elif ct:
+            # free kick or corner: the taker at the spot, a crowd in the box
+            field[ball] += 1
+            rest = [d, mi, f]
+            push = 4 if kind == "corner" else 3
+            attackers = min(push + (1 if self.style.attack > 0 else 0), f + mi)
+            field[opp_pen] += attackers
+            field[opp_front] += 2
+            back = (own_front, B.CENTRE, opp_lm, opp_rm, own_lc, own_rc)
+            spread(sum(rest) - 1 - attackers - 2, back)
+        else:
+            # defending a set piece: fill the own box and the ball's neighbourhood
+            ball_a = _area(ball)
+            field[own_pen] += 3
+            field[own_front] += 2
+            near = [a for a in B.ADJ[ball_a] if a < B.N_AREAS and a != own_pen] or [own_front]
+            spread(2, near)
+            spread(sum((d, mi, f)) - 7, (own_lc, own_rc, B.CENTRE, own_lm, own_rm))
+        total = sum(field)
+        # match the players actually on the pitch (red cards, injuries)
+        while total > n:
+            src = max(range(B.N_LOC), key=lambda a: (field[a] - (2 if a == ball else 0), -a))
+            field[src] -= 1
+            total -= 1
+        while total < n:
+            field[B.CENTRE if kind == "kick_off" else own_front] += 1
+            total += 1
+        return {
+            "gk": B.NAMES[own_pen],
+            "players": {B.NAMES[a]: field[a] for a in range(B.N_LOC) if field[a]},
+        }
+
+
+def make_coach(kind: str, rng: random.Random, team: Any = None) -> Coach:
+    """``"heuristic"`` or ``"random"``."""
+    if kind == "heuristic":
+        return HeuristicCoach(rng, team)
+    if kind == "random":
+        return RandomCoach(rng)
+    raise ValueError(f"unknown coach kind {kind!r}; known: heuristic, random")
