@@ -239,6 +239,42 @@ def _cards_from_json(data: Sequence[Mapping[str, Any]]) -> list[CardInput]:
     return [CardInput(c["team"], c["kind"], c.get("shirt_number")) for c in data]
 
 
+def cards_from_derived(derived: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """FUBA team cards from the rules engine's derived result.
+
+    The engine's red-card test tells a red after a second yellow from a direct red
+    (``red_cards_detail``); the two yellows behind a second-yellow red are not counted again.
+    """
+    cards: list[dict[str, Any]] = []
+    for side in ("home", "away"):
+        team = (derived.get("teams") or {}).get(side) or {}
+        reds = list(team.get("red_cards_detail") or [])
+        second = reds.count("second_yellow")
+        yellows = max(0, int(team.get("yellow_cards") or 0) - 2 * second)
+        cards += [{"team": side, "kind": CardKind.YELLOW, "shirt_number": None}] * yellows
+        cards += [{"team": side, "kind": CardKind.SECOND_YELLOW, "shirt_number": None}] * second
+        cards += [{"team": side, "kind": CardKind.RED, "shirt_number": None}] * reds.count("direct")
+    return cards
+
+
+def _apply_skill_changes(fixture: Fixture, derived: Mapping[str, Any] | None) -> None:
+    """A13 Injured star player / New talent carry over to the team's next matches."""
+    from tournaments.models import Skill
+    from tournaments.skills import skill_gain_record, skill_loss_record
+
+    if not derived:
+        return
+    by_code = {s.code: s for s in Skill.objects.all()}
+    for side, team in (("home", fixture.home_team), ("away", fixture.away_team)):
+        data = (derived.get("teams") or {}).get(side) or {}
+        for code in data.get("skills_lost") or []:
+            if code in by_code:
+                skill_loss_record(team=team, skill=by_code[code], fixture=fixture)  # type: ignore[arg-type]
+        for code in data.get("skills_gained") or []:
+            if code in by_code:
+                skill_gain_record(team=team, skill=by_code[code], fixture=fixture)  # type: ignore[arg-type]
+
+
 @transaction.atomic
 def result_submit(
     *,
@@ -325,6 +361,9 @@ def result_submit(
 def result_confirm(*, fixture_id: int, user: AbstractBaseUser) -> Result:
     """The opponent accepts the submitted result; from now on it counts."""
     fixture = _lock_fixture(fixture_id)
+    if fixture.status == Fixture.Status.SIMULATING:
+        # docs/forfeits.md: once a forfeit simulation holds the fixture, the clubs are told so.
+        raise Conflict(f"{fixture}: the match is being simulated after its deadline or a forfeit.")
     submission = _open_submission(fixture)
     if submission is None or fixture.status != Fixture.Status.SUBMITTED:
         raise Conflict(f"{fixture}: there is no submitted result to confirm.")
@@ -357,6 +396,7 @@ def result_confirm(*, fixture_id: int, user: AbstractBaseUser) -> Result:
         actor=user,
         submission=submission,
     )
+    _apply_skill_changes(fixture, submission.derived_result)
     _audit(fixture, ResultAudit.Action.CONFIRM, user, before, _snapshot(fixture))
     return result
 
@@ -568,7 +608,7 @@ def submission_validation_record(
     ):
         return submission
     problems = [dict(e) for e in errors]
-    score = (derived or {}).get("score")
+    score = (derived or {}).get("final_score")
     if engine_valid and score is not None:
         submitted = [submission.home_goals, submission.away_goals]
         if list(score) != submitted:
@@ -593,6 +633,10 @@ def submission_validation_record(
     submission.validation_errors = problems
     submission.derived_result = dict(derived) if derived is not None else None
     fields = ["validation_status", "validation_errors", "derived_result", "updated_at"]
+    if valid and derived is not None and derived.get("teams"):
+        # The log is the record of the match: its cards replace the ones typed in.
+        submission.cards = cards_from_derived(derived)
+        fields.append("cards")
     if not valid and submission.status == ResultSubmission.Status.OPEN:
         submission.status = ResultSubmission.Status.REJECTED
         fields.append("status")

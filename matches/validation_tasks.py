@@ -8,8 +8,6 @@ that died mid-validation.
 
 from __future__ import annotations
 
-import dataclasses
-import inspect
 import logging
 from datetime import timedelta
 from typing import Any
@@ -26,61 +24,64 @@ logger = logging.getLogger(__name__)
 CLAIM_TIMEOUT = timedelta(minutes=5)
 
 
-def _plain(value: Any) -> Any:
-    """The engine's report as JSON-able data (dataclasses, enums, tuples …)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [_plain(v) for v in value]
-    if hasattr(value, "value") and hasattr(value, "name") and not isinstance(value, str | int | float | bool):
-        return value.value
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    if hasattr(value, "__dict__"):
-        return {k: _plain(v) for k, v in vars(value).items() if not k.startswith("_")}
-    return str(value)
+def _error_dict(error: Any) -> dict[str, Any]:
+    if hasattr(error, "to_dict"):
+        data = error.to_dict()
+    elif isinstance(error, dict):
+        data = error
+    else:
+        data = {"reason": str(error)}
+    return {k: data.get(k) for k in ("turn", "stage", "rule", "reason", "path")}
 
 
 def _score_of(result: dict[str, Any] | None) -> list[int] | None:
-    """The final score from the engine's result: tolerant of {"score": [h, a]} or {"home": {"goals"}…}."""
-    if not result:
-        return None
-    score = result.get("score")
+    """The final score from the engine's derived result ({"score": {"home": h, "away": a}})."""
+    score = (result or {}).get("score")
+    if isinstance(score, dict) and "home" in score and "away" in score:
+        return [int(score["home"]), int(score["away"])]
     if isinstance(score, list | tuple) and len(score) == 2:
         return [int(score[0]), int(score[1])]
-    if isinstance(score, dict):
-        for keys in (("home", "away"), ("0", "1"), ("A", "B")):
-            if all(k in score for k in keys):
-                return [int(score[keys[0]]), int(score[keys[1]])]
-    for keys in (("home_goals", "away_goals"), ("goals_home", "goals_away")):
-        if all(k in result for k in keys):
-            return [int(result[keys[0]]), int(result[keys[1]])]
     return None
 
 
-def run_rules_engine(
-    log: dict[str, Any], context: dict[str, Any]
-) -> tuple[bool, list[dict[str, Any]], dict | None]:
-    """Call the rules engine; returns (valid, errors, derived result with a 'score' key)."""
-    from rules_engine import api
+def lineup_errors(log: Any, players_short: dict[str, int]) -> list[dict[str, Any]]:
+    """FUBA: a team serving a suspension starts one player short — the log's header must say so."""
+    teams = log.get("teams") if isinstance(log, dict) else None
+    if not isinstance(teams, dict):
+        return []
+    errors = []
+    for side, expected in players_short.items():
+        header = teams.get(side)
+        declared = header.get("players_short", 0) if isinstance(header, dict) else 0
+        if declared != min(expected, 1):
+            errors.append(
+                {
+                    "turn": None,
+                    "stage": None,
+                    "rule": "suspension",
+                    "path": f"$.teams.{side}.players_short",
+                    "reason": (
+                        f"the {side} team serves a suspension in this fixture and starts one player short "
+                        f"(players_short 1), the log says {declared}"
+                        if expected
+                        else f"the {side} team serves no suspension here, "
+                        f"the log says players_short {declared}"
+                    ),
+                }
+            )
+    return errors
 
-    accepted = inspect.signature(api.validate_log).parameters
-    # Pass only the context this engine version understands (e.g. players_short for suspensions).
-    report = api.validate_log(log, **{k: v for k, v in context.items() if k in accepted})
-    data = _plain(report)
-    errors = [
-        {k: e.get(k) for k in ("turn", "stage", "rule", "reason")}
-        if isinstance(e, dict)
-        else {"reason": str(e)}
-        for e in data.get("errors") or []
-    ]
-    result = data.get("result")
-    derived = dict(result) if isinstance(result, dict) else None
+
+def run_rules_engine(log: Any) -> tuple[bool, list[dict[str, Any]], dict[str, Any] | None]:
+    """Call the rules engine; returns (valid, errors, derived result with a [home, away] 'score')."""
+    from rules_engine.api import validate_log
+
+    report = validate_log(log)
+    errors = [_error_dict(e) for e in getattr(report, "errors", ())]
+    derived = dict(report.result) if getattr(report, "result", None) else None
     if derived is not None:
-        derived["score"] = _score_of(derived)
-    return bool(data.get("valid")), errors, derived
+        derived["final_score"] = _score_of(derived)
+    return bool(report.valid), errors, derived
 
 
 @shared_task(name="matches.submission_log_validate", ignore_result=True)
@@ -102,15 +103,14 @@ def submission_log_validate(submission_id: int) -> str:
         "fixture", "fixture__home_team", "fixture__away_team", "match_log"
     ).get(id=submission_id)
     fixture = submission.fixture
-    # FUBA: a suspended team starts one player short; the validator checks the log's line-up.
-    context = {
-        "players_short": {
-            "home": fixture_players_short(fixture=fixture, team=fixture.home_team),  # type: ignore[arg-type]
-            "away": fixture_players_short(fixture=fixture, team=fixture.away_team),  # type: ignore[arg-type]
-        }
+    short = {
+        "home": fixture_players_short(fixture=fixture, team=fixture.home_team),  # type: ignore[arg-type]
+        "away": fixture_players_short(fixture=fixture, team=fixture.away_team),  # type: ignore[arg-type]
     }
     try:
-        valid, errors, derived = run_rules_engine(submission.match_log.data, context)
+        valid, errors, derived = run_rules_engine(submission.match_log.data)
+        errors += lineup_errors(submission.match_log.data, short)
+        valid = valid and not errors
     except ImportError:
         # No engine deployed: leave the log pending rather than reject a possibly valid match.
         ResultSubmission.objects.filter(id=submission_id).update(

@@ -95,23 +95,43 @@ def discipline_recompute(
     for team in team_list:
         fixtures = [f for f in team_fixtures_in_order(team=team) if f.competition_id == competition.id]
         bans = _bans_for_team(competition, team, fixtures)
-        Suspension.objects.filter(competition=competition, team=team).delete()
-        rows = []
+        wanted: dict[tuple[int, str, int | None, int], int | None] = {}
         # Several bans from one match (two red cards of a FUBA team) differ by their sequence.
         sequence: dict[tuple[int, str, int | None], int] = defaultdict(int)
+        # One ban per fixture for the same team (FUBA: a team starts at most one player short,
+        # the log's players_short is 0 or 1) or the same player: further bans roll on.
+        taken: dict[int | None, set[int]] = defaultdict(set)
         for ban in bans:
             target = ban.source_index + ban.offset
-            sequence[(ban.source_index, ban.reason, ban.shirt_number)] += 1
-            rows.append(
+            while target in taken[ban.shirt_number]:
+                target += 1
+            taken[ban.shirt_number].add(target)
+            source = fixtures[ban.source_index].id
+            sequence[(source, ban.reason, ban.shirt_number)] += 1
+            key = (source, ban.reason, ban.shirt_number, sequence[(source, ban.reason, ban.shirt_number)])
+            wanted[key] = fixtures[target].id if target < len(fixtures) else None
+        # Update in place so a suspension keeps its id while it stays valid.
+        for existing in Suspension.objects.filter(competition=competition, team=team):
+            key = (existing.source_fixture_id, existing.reason, existing.shirt_number, existing.sequence)
+            if key not in wanted:
+                existing.delete()
+                continue
+            served_in = wanted.pop(key)
+            if existing.served_in_id != served_in:
+                existing.served_in_id = served_in
+                existing.save(update_fields=["served_in"])
+        created += Suspension.objects.bulk_create(
+            [
                 Suspension(
                     competition=competition,
                     team=team,
-                    shirt_number=ban.shirt_number,
-                    reason=ban.reason,
-                    source_fixture=fixtures[ban.source_index],
-                    sequence=sequence[(ban.source_index, ban.reason, ban.shirt_number)],
-                    served_in=fixtures[target] if target < len(fixtures) else None,
+                    source_fixture_id=source,
+                    reason=reason,
+                    shirt_number=shirt,
+                    sequence=seq,
+                    served_in_id=served_in,
                 )
-            )
-        created += Suspension.objects.bulk_create(rows)
+                for (source, reason, shirt, seq), served_in in wanted.items()
+            ]
+        )
     return created

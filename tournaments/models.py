@@ -87,6 +87,11 @@ class Skill(models.Model):
     def weight(self) -> int:
         return 2 if self.counts_as_two else 1
 
+    @property
+    def code(self) -> str:
+        """The skill's name in turn logs and the rules engine (e.g. "creative_midfielder")."""
+        return self.name.lower().replace(" ", "_").replace("-", "_")
+
 
 class TiebreakPreset(models.TextChoices):
     FIFA_WORLD_CUP = "fifa_world_cup", "FIFA World Cup 2018/2022"

@@ -11,14 +11,22 @@ from tournaments.models import Competition, Fixture, Stage
 from tournaments.services import competition_create, fixture_generate, stage_create
 
 
-def overdue_fixture(*, policy: str = "simulate", rules: tuple[str, ...] = ("all",), slug: str = "forfeit-cup") -> Fixture:
-    advanced = ["A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A13"] if rules == ("all",) else list(rules)
+def overdue_fixture(
+    *, policy: str = "simulate", rules: tuple[str, ...] = ("all",), slug: str = "forfeit-cup"
+) -> Fixture:
+    advanced = (
+        ["A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A13"]
+        if rules == ("all",)
+        else list(rules)
+    )
     competition = competition_create(
         name=f"Forfeit Cup {slug}", slug=slug, advanced_rules=advanced, forfeit_policy=policy
     )
     home, _ = team_with_member(competition, "Blues", default_formation="4-4-2")
     away, _ = team_with_member(competition, "Yellows", default_formation="3-5-2")
-    stage = stage_create(competition=competition, name="League", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])
+    stage = stage_create(
+        competition=competition, name="League", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away]
+    )
     fixture_generate(stage=stage)
     fixture = Fixture.objects.select_related("home_team", "away_team").get(stage=stage)
     Fixture.objects.filter(id=fixture.id).update(deadline=timezone.now() - timedelta(hours=1))

@@ -65,7 +65,9 @@ def test_processing_twice_stores_one_result(django_capture_on_commit_callbacks) 
     assert MatchLog.objects.filter(fixture=fixture).count() == 1
 
 
-def test_a_live_claim_keeps_a_duplicate_away_but_a_redelivery_carries_on(django_capture_on_commit_callbacks) -> None:
+def test_a_live_claim_keeps_a_duplicate_away_but_a_redelivery_carries_on(
+    django_capture_on_commit_callbacks,
+) -> None:
     fixture = overdue_fixture()
     with django_capture_on_commit_callbacks(execute=False):
         forfeits.forfeits_sweep()

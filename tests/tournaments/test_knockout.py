@@ -1,0 +1,120 @@
+"""Knockout ties: two legs with away goals (a real case), shoot-outs, best third-placed teams."""
+
+from __future__ import annotations
+
+import pytest
+
+from fubaleague.errors import ApplicationError, Conflict
+from tests.factories import AdminFactory, CompetitionFactory, play, team_with_member
+from tournaments.knockout import tie_outcome
+from tournaments.models import Fixture, Stage
+from tournaments.ranking import standings_table
+from tournaments.services import fixture_generate, stage_create
+
+pytestmark = pytest.mark.django_db
+
+
+def _two_legged(away_goals_rule: bool) -> tuple[Stage, dict[str, object]]:
+    competition = CompetitionFactory(name="UEFA Champions League 2018-19")
+    spurs, _ = team_with_member(competition, "Tottenham Hotspur", seed=1)
+    ajax, _ = team_with_member(competition, "Ajax", seed=2)
+    stage = stage_create(
+        competition=competition,
+        name="Semi-final",
+        kind=Stage.Kind.KNOCKOUT,
+        legs=2,
+        away_goals_rule=away_goals_rule,
+        teams=[spurs, ajax],
+    )
+    fixture_generate(stage=stage)
+    return stage, {"spurs": spurs, "ajax": ajax}
+
+
+def test_champions_league_2019_semi_final_tottenham_through_on_away_goals() -> None:
+    # 30 April 2019 Tottenham 0-1 Ajax; 8 May 2019 Ajax 2-3 Tottenham: 3-3 on aggregate,
+    # Tottenham through on away goals (3 against 1).
+    stage, t = _two_legged(away_goals_rule=True)
+    leg1, leg2 = stage.fixtures.order_by("leg")
+    assert (leg1.home_team, leg2.home_team) == (t["spurs"], t["ajax"])
+    assert leg1.match_number == leg2.match_number
+
+    play(leg1.id, 0, 1)
+    play(leg2.id, 2, 3)
+
+    outcome = tie_outcome(stage, list(stage.fixtures.select_related("result").order_by("leg")))
+    assert outcome is not None
+    assert (outcome.winner_id, outcome.decided_by) == (t["spurs"].id, "away_goals")
+
+
+def test_without_away_goals_a_level_aggregate_needs_extra_time_and_a_shootout() -> None:
+    stage, t = _two_legged(away_goals_rule=False)
+    leg1, leg2 = stage.fixtures.order_by("leg")
+    with pytest.raises(Conflict, match="first leg"):
+        play(leg2.id, 2, 3)
+    with pytest.raises(ApplicationError, match="first leg of a two-legged tie"):
+        play(leg1.id, 0, 1, extra_time=True)
+    play(leg1.id, 0, 1)
+    with pytest.raises(ApplicationError, match="shoot-out"):
+        play(leg2.id, 2, 3)
+    with pytest.raises(ApplicationError, match="cannot end level"):
+        play(leg2.id, 2, 3, extra_time=True, home_penalties=4, away_penalties=4)
+    play(leg2.id, 2, 3, extra_time=True, home_penalties=5, away_penalties=4)
+    outcome = tie_outcome(stage, list(stage.fixtures.select_related("result").order_by("leg")))
+    assert outcome is not None
+    assert (outcome.winner_id, outcome.decided_by) == (t["ajax"].id, "penalties")
+
+
+def test_single_match_knockout_rejects_a_shootout_after_a_decided_match() -> None:
+    competition = CompetitionFactory()
+    a, _ = team_with_member(competition, "A", seed=1)
+    b, _ = team_with_member(competition, "B", seed=2)
+    stage = stage_create(competition=competition, name="Final", kind=Stage.Kind.KNOCKOUT, teams=[a, b])
+    (final,) = fixture_generate(stage=stage)
+    with pytest.raises(ApplicationError, match="without a penalty shoot-out"):
+        play(final.id, 2, 1, home_penalties=3, away_penalties=2)
+    assert not Fixture.objects.get(id=final.id).submissions.exists(), "a rejected submission writes nothing"
+
+
+def test_best_third_placed_teams_fill_their_slots_avoiding_their_own_group_winner() -> None:
+    # Euro 2016 shape: six groups, two per group plus the four best thirds make sixteen.
+    competition = CompetitionFactory()
+    groups = {}
+    for g in "ABCDEF":
+        groups[g] = [team_with_member(competition, f"{g}{i}")[0] for i in range(1, 4)]
+    group_stage = stage_create(
+        competition=competition, name="Groups", kind=Stage.Kind.GROUPS, groups=groups, best_thirds=4
+    )
+    knockout = stage_create(competition=competition, name="Knockout", kind=Stage.Kind.KNOCKOUT)
+    fixture_generate(stage=group_stage)
+    ko = fixture_generate(stage=knockout)
+    assert len([f for f in ko if f.round == 1]) == 8
+    assert ko[0].away_placeholder == "Best third-placed team 1"
+
+    admin = AdminFactory()
+    from matches.services import result_override
+
+    for f in group_stage.fixtures.select_related("home_team", "away_team"):
+        # The lower number wins every match 1-0 in goal difference; goals grow with the group's
+        # letter, so the thirds are level on points and goal difference and goals rank them.
+        h, a = f.home_team.name, f.away_team.name
+        stronger_home = h[1] < a[1]
+        idx = "ABCDEF".index(h[0])
+        goals = (idx + 2, idx + 1) if stronger_home else (idx + 1, idx + 2)
+        result_override(
+            fixture_id=f.id, user=admin, home_goals=goals[0], away_goals=goals[1], note="test data"
+        )
+
+    thirds_ranked = [f"{g}3" for g in "FEDCBA"]  # equal points and goal difference; more goals rank higher
+    assert (
+        standings_table(stage=group_stage, group=group_stage.groups.get(name="F"))[2].team
+        == groups["F"][2].id
+    )
+    round1 = list(Fixture.objects.filter(stage=knockout, round=1).select_related("home_team", "away_team"))
+    vs_third = [f for f in round1 if f.away_placeholder.startswith("Best third")]
+    qualified_thirds = {f.away_team.name for f in vs_third}
+    assert qualified_thirds == set(thirds_ranked[:4])
+    for f in vs_third:
+        assert f.home_team.name[0] != f.away_team.name[0], (
+            f"{f} pairs a group winner with its own group's third"
+        )
+    assert all(f.is_resolved for f in round1)

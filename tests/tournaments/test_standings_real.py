@@ -1,0 +1,165 @@
+"""Tie-breakers on real published competitions, through the results services.
+
+- 2018 FIFA World Cup, group H: Japan and Senegal finished level on points, goal difference, goals
+  and their head-to-head (2-2); Japan went through on fair-play points (−4 against −6).
+- UEFA Euro 2012, group A: Greece and Russia finished level on 4 points; Greece went through on
+  head-to-head (1-0) although Russia had the better goal difference (+2 against 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from fubaleague.errors import ApplicationError
+from tests.factories import CompetitionFactory, play, team_with_member
+from tournaments.models import Competition, Fixture, LotDraw, Stage, Team, TiebreakPreset
+from tournaments.ranking import lots_order_from_seed, standings_compute, standings_table
+from tournaments.services import competition_tiebreak_set, fixture_generate, stage_create
+from tournaments.standings import PRESETS, compute_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _group(competition: Competition, names: list[str]) -> tuple[Stage, dict[str, Team]]:
+    teams = {name: team_with_member(competition, name)[0] for name in names}
+    stage = stage_create(
+        competition=competition,
+        name="Group stage",
+        kind=Stage.Kind.GROUPS,
+        groups={"X": list(teams.values())},
+    )
+    fixture_generate(stage=stage)
+    return stage, teams
+
+
+def _record(
+    teams: dict[str, Team],
+    home: str,
+    away: str,
+    home_goals: int,
+    away_goals: int,
+    cards: Sequence[tuple[str, str]] = (),
+) -> None:
+    """Record a real result whatever venue the generated schedule gave the pairing."""
+    fixture = Fixture.objects.get(
+        home_team__in=[teams[home], teams[away]], away_team__in=[teams[home], teams[away]]
+    )
+    swapped = fixture.home_team == teams[away]
+    goals = (away_goals, home_goals) if swapped else (home_goals, away_goals)
+    side = {home: "away" if swapped else "home", away: "home" if swapped else "away"}
+    play(fixture.id, *goals, cards=[{"team": side[team], "kind": kind} for team, kind in cards])
+
+
+def test_world_cup_2018_group_h_japan_above_senegal_on_fair_play() -> None:
+    competition = CompetitionFactory(tiebreak_preset=TiebreakPreset.FIFA_WORLD_CUP)
+    stage, t = _group(competition, ["Colombia", "Japan", "Senegal", "Poland"])
+    # Scores as played. Bookings: FIFA's fair-play totals for the two teams concerned (Japan four
+    # yellow cards, Senegal six) and Carlos Sánchez's direct red for Colombia in the 3rd minute.
+    _record(t, "Colombia", "Japan", 1, 2, [("Colombia", "red"), ("Japan", "yellow")])
+    _record(t, "Poland", "Senegal", 1, 2, [("Senegal", "yellow")])
+    _record(t, "Japan", "Senegal", 2, 2, [("Japan", "yellow"), ("Japan", "yellow"), ("Senegal", "yellow")])
+    _record(t, "Poland", "Colombia", 0, 3)
+    _record(t, "Japan", "Poland", 0, 1, [("Japan", "yellow")])
+    _record(t, "Senegal", "Colombia", 0, 1, [("Senegal", "yellow")] * 4)
+
+    table = standings_table(stage=stage, group=stage.groups.get())
+
+    by_id = {team.id: name for name, team in t.items()}
+    assert [by_id[r.team] for r in table] == ["Colombia", "Japan", "Senegal", "Poland"]
+    japan, senegal = table[1], table[2]
+    assert (japan.points, japan.goal_difference, japan.goals_for) == (4, 0, 4)
+    assert (senegal.points, senegal.goal_difference, senegal.goals_for) == (4, 0, 4)
+    assert (japan.fair_play, senegal.fair_play) == (-4, -6)
+    assert senegal.decided_by == "fair_play"
+    assert table[0].fair_play == -4
+
+
+def test_euro_2012_group_a_greece_above_russia_on_head_to_head() -> None:
+    competition = CompetitionFactory(tiebreak_preset=TiebreakPreset.UEFA)
+    stage, t = _group(competition, ["Poland", "Greece", "Russia", "Czech Republic"])
+    _record(t, "Poland", "Greece", 1, 1)
+    _record(t, "Russia", "Czech Republic", 4, 1)
+    _record(t, "Greece", "Czech Republic", 1, 2)
+    _record(t, "Poland", "Russia", 1, 1)
+    _record(t, "Czech Republic", "Poland", 1, 0)
+    _record(t, "Greece", "Russia", 1, 0)
+
+    table = standings_table(stage=stage, group=stage.groups.get())
+
+    by_id = {team.id: name for name, team in t.items()}
+    assert [by_id[r.team] for r in table] == ["Czech Republic", "Greece", "Russia", "Poland"]
+    assert table[0].goal_difference == -1, "the group winner had a negative goal difference"
+    assert table[2].goal_difference == 2 > table[1].goal_difference
+    assert table[2].decided_by == "head_to_head"
+
+    # Under the World Cup order (goal difference before head-to-head) Russia would have been second.
+    competition_tiebreak_set(competition=competition, preset=TiebreakPreset.FIFA_WORLD_CUP)
+    stage.competition.refresh_from_db()
+    table = standings_table(stage=Stage.objects.get(id=stage.id), group=stage.groups.get())
+    assert [by_id[r.team] for r in table] == ["Czech Republic", "Russia", "Greece", "Poland"]
+
+
+def test_head_to_head_is_reapplied_to_the_teams_still_level() -> None:
+    # Three teams on 6 points: A beat B, B beat C, C beat A (a mini-league all level), each beat D
+    # and E; the h2h block cannot split them, so UEFA moves on to overall goal difference.
+    from tournaments.standings import MatchRecord
+
+    matches = [
+        MatchRecord(1, 2, 1, 0),
+        MatchRecord(2, 3, 1, 0),
+        MatchRecord(3, 1, 1, 0),
+        MatchRecord(1, 4, 5, 0),
+        MatchRecord(2, 4, 3, 0),
+        MatchRecord(3, 4, 1, 0),
+    ]
+    table = compute_table(teams=[1, 2, 3, 4], matches=matches, criteria=PRESETS["uefa"])
+    assert [r.team for r in table] == [1, 2, 3, 4]
+    assert table[1].decided_by == "goal_difference"
+
+    # Now 1 and 2 only are level on h2h after 3 is split off: the block is re-applied to {1, 2}.
+    matches = [
+        MatchRecord(1, 2, 2, 2),
+        MatchRecord(1, 3, 1, 0),
+        MatchRecord(2, 3, 1, 0),
+        MatchRecord(3, 1, 3, 0),
+        MatchRecord(3, 2, 0, 1),
+        MatchRecord(2, 1, 0, 1),
+    ]
+    table = compute_table(teams=[1, 2, 3], matches=matches, criteria=PRESETS["uefa"])
+    assert [r.team for r in table] == [1, 2, 3]
+
+
+def test_drawing_of_lots_is_recorded_once_and_reproducible() -> None:
+    competition = CompetitionFactory(tiebreak_preset=TiebreakPreset.FIFA_WORLD_CUP)
+    stage, t = _group(competition, ["North", "South"])
+    _record(t, "North", "South", 1, 1)
+    group = stage.groups.get()
+
+    assert standings_table(stage=stage, group=group)[1].level_with_previous
+    first = [r.team for r in standings_compute(stage=stage, group=group)]
+    draw = LotDraw.objects.get()
+    assert draw.order == first == lots_order_from_seed(seed=draw.seed, teams=first)
+    for _ in range(3):
+        assert [r.team for r in standings_compute(stage=stage, group=group)] == first
+    assert LotDraw.objects.count() == 1
+    table = standings_table(stage=stage, group=group)
+    assert [r.team for r in table] == first and table[1].decided_by == "lots"
+
+
+def test_custom_tiebreak_order_is_validated() -> None:
+    competition = CompetitionFactory()
+    with pytest.raises(ApplicationError, match="unknown tie-break criteria"):
+        competition_tiebreak_set(
+            competition=competition, preset=TiebreakPreset.CUSTOM, order=["points", "style"]
+        )
+    competition_tiebreak_set(
+        competition=competition, preset=TiebreakPreset.CUSTOM, order=["points", "wins", "fair_play", "lots"]
+    )
+    assert Competition.objects.get(id=competition.id).tiebreak_order == [
+        "points",
+        "wins",
+        "fair_play",
+        "lots",
+    ]

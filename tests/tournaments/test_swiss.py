@@ -1,0 +1,83 @@
+"""Swiss system: pairing by points without rematches, byes for an odd field, Buchholz."""
+
+from __future__ import annotations
+
+import pytest
+
+from fubaleague.errors import Conflict
+from tests.factories import AdminFactory, CompetitionFactory, TeamFactory
+from tournaments.models import Bye, Fixture, Stage
+from tournaments.ranking import standings_table
+from tournaments.services import fixture_generate, stage_create, swiss_round_generate
+from tournaments.swiss import PairingImpossible, swiss_pair
+
+
+def test_pairs_by_points_and_never_repeats_a_match() -> None:
+    ranked = [1, 2, 3, 4]
+    points = {1: 3, 2: 3, 3: 0, 4: 0}
+    played = {frozenset((1, 3)), frozenset((2, 4))}
+    result = swiss_pair(ranked=ranked, points=points, played=played, had_bye=set(), home_counts={1: 1, 2: 1})
+    assert {frozenset(p) for p in result.pairs} == {frozenset((1, 2)), frozenset((3, 4))}
+    # Leaders already met: the next best pairing avoids the rematch.
+    played.add(frozenset((1, 2)))
+    result = swiss_pair(ranked=ranked, points=points, played=played, had_bye=set(), home_counts={})
+    assert {frozenset(p) for p in result.pairs} == {frozenset((1, 4)), frozenset((2, 3))}
+    played |= {frozenset((1, 4)), frozenset((2, 3)), frozenset((3, 4))}
+    with pytest.raises(PairingImpossible):
+        swiss_pair(ranked=ranked, points=points, played=played, had_bye=set(), home_counts={})
+
+
+def test_bye_goes_to_the_lowest_ranked_team_without_one() -> None:
+    result = swiss_pair(
+        ranked=[1, 2, 3, 4, 5],
+        points=dict.fromkeys(range(1, 6), 0),
+        played=set(),
+        had_bye={5},
+        home_counts={},
+    )
+    assert result.bye == 4
+    assert len(result.pairs) == 2
+
+
+@pytest.mark.django_db
+def test_swiss_stage_of_seven_teams_over_three_rounds() -> None:
+    from matches.services import result_override
+
+    competition = CompetitionFactory()
+    teams = [TeamFactory(competition=competition, name=f"P{i}", seed=i) for i in range(1, 8)]
+    stage = stage_create(
+        competition=competition, name="Swiss", kind=Stage.Kind.SWISS, swiss_rounds=3, teams=teams
+    )
+    admin = AdminFactory()
+    first = fixture_generate(stage=stage)
+    assert len(first) == 3
+    with pytest.raises(Conflict, match="not finished"):
+        swiss_round_generate(stage=stage)
+    for rnd in range(1, 4):
+        for f in Fixture.objects.filter(stage=stage, round=rnd).select_related("home_team", "away_team"):
+            # The better seed wins.
+            home_wins = f.home_team.seed < f.away_team.seed
+            result_override(
+                fixture_id=f.id,
+                user=admin,
+                home_goals=int(home_wins),
+                away_goals=int(not home_wins),
+                note="swiss",
+            )
+        if rnd < 3:
+            swiss_round_generate(stage=stage)
+    with pytest.raises(Conflict, match="already paired"):
+        swiss_round_generate(stage=stage)
+
+    pairs = [frozenset(p) for p in Fixture.objects.filter(stage=stage).values_list("home_team", "away_team")]
+    assert len(pairs) == 9 == len(set(pairs)), "no rematches"
+    byes = list(Bye.objects.filter(stage=stage).values_list("team_id", flat=True))
+    assert len(byes) == 3 == len(set(byes))
+    stage.refresh_from_db()
+    assert stage.status == Stage.Status.COMPLETED
+
+    table = standings_table(stage=stage)
+    assert table[0].team == teams[0].id and table[0].points == 9
+    for row in table:
+        opponents_points = sum(r.points for r in table if r.team in row.opponents)
+        assert row.buchholz == opponents_points
