@@ -52,7 +52,12 @@ def _first_message(detail: Any, path: str = "") -> tuple[str, str] | None:
     """The first (field path, message) of a nested DRF error detail, for the human-readable summary."""
     if isinstance(detail, dict):
         for key, value in detail.items():
-            found = _first_message(value, f"{path}.{key}" if path else str(key))
+            # Nested list serializers report item errors keyed by index: show them as [i].
+            if isinstance(key, int) or str(key).isdigit():
+                sub = f"{path}[{key}]"
+            else:
+                sub = f"{path}.{key}" if path else str(key)
+            found = _first_message(value, sub)
             if found:
                 return found
     elif isinstance(detail, list):
