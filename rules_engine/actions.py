@@ -176,6 +176,11 @@ def pressing(m: Match, team: int, aggressive: bool = False, free: bool = False) 
         st.ct = team
         st.value = min(d) if len(won) == 2 else max(d)
         m.note("pressing_won", team=B.TEAM_NAMES[team], area=B.NAMES[st.ball])
+        if not st.teams[team].has(st.ball):
+            # I-18: won with no player there (aggressive pressing one fewer): 4.2.2.1 applies
+            from .flow import closest_player
+
+            yield from closest_player(m, team)
         if st.uses("A10") and st.ball in B.PEN:
             vd = dice_of((yield m.roll("var", team, 2, "A10", "V.A.R. check of the pressing")))
             if vd == (6, 6):

@@ -60,6 +60,7 @@ def _annotate_last(m: Match) -> None:
         "area": NAMES[st.ball],
         "control": ("home", "away")[st.ct],
         "half": st.half,
+        "digest": st.digest(),
     }
     if isinstance(ev, Roll):
         m.events[-1] = Roll(ev.name, ev.by, ev.dice, check)
@@ -97,6 +98,9 @@ def example_log(seed: int | str = 2026) -> dict[str, Any]:
             m.events[i] = (
                 Roll(ev.name, ev.by, ev.dice) if isinstance(ev, Roll) else Decision(ev.name, ev.by, ev.choice)
             )
+        elif ev.check:
+            short = {k: ev.check[k] for k in ("minute", "ball", "score")}
+            m.events[i] = Roll(ev.name, ev.by, ev.dice, short) if isinstance(ev, Roll) else ev
     return m.to_log()
 
 

@@ -285,7 +285,7 @@ def stage2(m: Match) -> Generator[Pending, Event, int | None]:
         else:
             st.ct = dt0
     ct = st.ct
-    yield from _closest_player(m, ct)
+    yield from closest_player(m, ct)
     if sp.move_after_check:
         team = ct if sp.move_after_check == "ct" else 1 - ct
         ctx = MoveCtx(m, team, "A13")
@@ -338,7 +338,7 @@ def stage2(m: Match) -> Generator[Pending, Event, int | None]:
     return first
 
 
-def _closest_player(m: Match, team: int) -> Flow:
+def closest_player(m: Match, team: int) -> Flow:
     """4.2.2.1: the team with the ball must move its closest player to the target area."""
     st = m.st
     ts = st.teams[team]

@@ -19,7 +19,7 @@ FORMAT = "fuba-log/1"
 RULESET = "fuba-3"
 ROLE_KEYS = tuple(Roles.__dataclass_fields__)
 _EVENT_KEYS = frozenset({"roll", "decide", "by", "dice", "choice", "check", "note"})
-_CHECK_KEYS = frozenset({"score", "minute", "ball", "area", "control", "half"})
+_CHECK_KEYS = frozenset({"score", "minute", "ball", "area", "control", "half", "digest"})
 _BY = frozenset({"home", "away", "both"})
 
 
