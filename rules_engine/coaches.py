@@ -35,7 +35,7 @@ from .rules import ball_value_after_target, can_attempt_from, goal_attempt_modif
 
 if TYPE_CHECKING:
     from .machine import Match
-    from .state import MatchState, TeamState
+    from .state import MatchState
 
 __all__ = ["Coach", "HeuristicCoach", "RandomCoach", "Style", "make_coach"]
 
@@ -121,10 +121,10 @@ class Style:
     """How a team plays, derived from its registered formation, A2 roles and
     A11 skills (all read from the match header)."""
 
-    __slots__ = ("attack", "skills", "formation")
+    __slots__ = ("attack", "formation", "skills")
 
     def __init__(self, formation: Sequence[int], roles: Any, skills: Sequence[str]) -> None:
-        d, m, f = formation
+        d, _m, f = formation
         lean = (f - 2) * 0.12 + (4 - d) * 0.08
         if roles is not None:
             lean += 0.06 * (
@@ -150,10 +150,14 @@ class HeuristicCoach:
     read from the match header.  ``rng`` breaks ties and plays the mixed
     penalty strategy."""
 
+    shot_threshold = 0.30  # shoot when P(goal) + 1/4 P(corner or rebound) reaches this
+    shot_min = 0.12  # ... or when P(goal) reaches this in the last action of the turn
+
     def __init__(self, rng: random.Random, team: Any = None) -> None:
         self.rng = rng
         self.team = team
         self._style: Style | None = None
+        self._action_turn = -1  # turn of this team's last action decision
         self._dispatch: dict[str, Callable[[Match, Pending, int], Any]] = {
             "kick_off_team": self._kick_off_team,
             "setup": self._setup,
@@ -287,7 +291,9 @@ class HeuristicCoach:
         )
 
     @staticmethod
-    def _contest(st: MatchState, team: int, at_ball: int, at_opp_pen: int, at_own_pen: int, gk_home: bool) -> float:
+    def _contest(
+        st: MatchState, team: int, at_ball: int, at_opp_pen: int, at_own_pen: int, gk_home: bool
+    ) -> float:
         """Value of the local contests: the ball area (pressing needs as many
         players, outnumbering lowers ball values and allows free moves) and the
         penalty areas (goal attempt modifiers, rebounds)."""
@@ -357,14 +363,17 @@ class HeuristicCoach:
                 continue
             if src_s == "GK":
                 src = gk
-                gain = contest(
-                    st,
-                    team,
-                    c_ball - (src == ball) + (dst == ball),
-                    c_opp,
-                    c_own - (src == own_pen) + (dst == own_pen),
-                    dst == own_pen,
-                ) - base
+                gain = (
+                    contest(
+                        st,
+                        team,
+                        c_ball - (src == ball) + (dst == ball),
+                        c_opp,
+                        c_own - (src == own_pen) + (dst == own_pen),
+                        dst == own_pen,
+                    )
+                    - base
+                )
             else:
                 src = _area(index[src_s])
                 ns, nd = field[src], field[dst]
@@ -458,7 +467,13 @@ class HeuristicCoach:
         ts = match.st.teams[team]
         w = self._weights(match.st, team)
         # take the player whose area loses the least
-        return min(pending.options, key=lambda o: w[B.INDEX[o]] * (_stack(ts.field[B.INDEX[o]]) - _stack(ts.field[B.INDEX[o]] - 1)))
+
+        def loss(o: Any) -> float:
+            a = B.INDEX[o]
+            n = ts.field[a]
+            return w[_area(a)] * (_stack(n) - _stack(max(0, n - 1)))
+
+        return min(pending.options, key=loss)
 
     def _action(self, match: Match, pending: Pending, team: int) -> Any:
         opts = pending.options
@@ -472,14 +487,21 @@ class HeuristicCoach:
         late = st.half == 2 and st.clock >= 30
         if st.ct == team:
             pg, psoft = self._goal_odds(st, team) if "goal_attempt" in opts else (0.0, 0.0)
-            thr = 0.30 - 0.08 * self.style.attack
+            thr = self.shot_threshold - 0.08 * self.style.attack
             if late and lead < 0:
                 thr -= 0.1
             elif late and lead > 0:
                 thr += 0.08
             ev = pg + 0.25 * psoft
-            if "goal_attempt" in opts and (ev >= thr or (pg >= 0.12 and st.stage == 3 and self._last_chance(st, team))):
-                return "goal_attempt"
+            first = self._action_turn != st.turn
+            self._action_turn = st.turn
+            if "goal_attempt" in opts:
+                if ev >= thr:
+                    return "goal_attempt"
+                # first action with a high ball value: lower it first, shoot in the second action
+                second_likely = them.count(ball) <= us.count(ball)
+                if not (first and v >= 3 and second_likely and "positioning" in opts) and pg >= self.shot_min:
+                    return "goal_attempt"
             if "positioning" in opts and v >= 3:
                 return "positioning"
             if "movement" in opts:
@@ -513,11 +535,6 @@ class HeuristicCoach:
         if "movement" in opts:
             return "movement"
         return opts[0]
-
-    @staticmethod
-    def _last_chance(st: MatchState, team: int) -> bool:
-        # the second action of a turn (no more moves before the next turn)
-        return True
 
     def _use_cp(self, match: Match, pending: Pending, team: int) -> Any:
         st = match.st
