@@ -151,7 +151,10 @@ class HeuristicCoach:
     penalty strategy."""
 
     shot_threshold = 0.30  # shoot when P(goal) + 1/4 P(corner or rebound) reaches this
-    shot_min = 0.12  # ... or when P(goal) reaches this in the last action of the turn
+    shot_min = 0.10  # ... or when P(goal) reaches this (unless positioning first pays)
+    press_threshold = 0.5  # press when the pressing dice win the ball this often
+    press_threshold_far = 0.3  # ... when the ball is far from the own goal
+    position_first = False  # lower a high ball value before shooting in the second action
 
     def __init__(self, rng: random.Random, team: Any = None) -> None:
         self.rng = rng
@@ -500,7 +503,8 @@ class HeuristicCoach:
                     return "goal_attempt"
                 # first action with a high ball value: lower it first, shoot in the second action
                 second_likely = them.count(ball) <= us.count(ball)
-                if not (first and v >= 3 and second_likely and "positioning" in opts) and pg >= self.shot_min:
+                wait = self.position_first and first and v >= 3 and second_likely and "positioning" in opts
+                if not wait and pg >= self.shot_min:
                     return "goal_attempt"
             if "positioning" in opts and v >= 3:
                 return "positioning"
@@ -514,7 +518,9 @@ class HeuristicCoach:
         own_pen_target = st.flags.target == B.PEN[team]
         p_press = P_PRESS[v]
         p_aggr = P_AGGR[v]
-        if "pressing" in opts and p_press >= 0.5:
+        # far from the own goal a failed pressing (ball value -1) costs little
+        press_at = self.press_threshold if danger >= 0.2 else self.press_threshold_far
+        if "pressing" in opts and p_press >= press_at:
             return "pressing"
         if (
             "aggressive_pressing" in opts

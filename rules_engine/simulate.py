@@ -13,17 +13,19 @@ its own ``random.Random`` derived from the seed; nothing touches the global
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .coaches import Coach, make_coach
 from .errors import IllegalEventError
-from .events import Decision
+from .events import Decision, Event
 from .logformat import header_from_dict
 from .machine import Match
 from .rng import Dice
 
 __all__ = [
+    "COACH_KINDS",
     "SimulationError",
     "SimulationLimitError",
     "SimulationOptions",
@@ -33,7 +35,7 @@ __all__ = [
     "simulate_match",
 ]
 
-COACH_KINDS = ("heuristic", "random")
+COACH_KINDS: tuple[str, ...] = ("heuristic", "random")
 
 
 class SimulationError(RuntimeError):
@@ -131,12 +133,14 @@ def play_match(
     seed: int | str = 0,
     dice: Dice | None = None,
     coaches: tuple[Coach, Coach] | None = None,
+    observer: Callable[[Match, Event], None] | None = None,
 ) -> Match:
     """Play a whole match and return the finished :class:`Match`.
 
     ``dice`` (default ``Dice(seed)``) is the injected seeded RNG for every roll;
     ``coaches`` (default: built from ``options`` with RNGs derived from ``seed``)
-    answer the decisions of home and away."""
+    answer the decisions of home and away; ``observer(match, event)`` is called
+    before each event is applied (progress, statistics)."""
     opts = options or SimulationOptions()
     match = Match(header_from_dict(header_for(home, away, opts)))
     dice = dice if dice is not None else Dice(f"dice:{seed}")
@@ -163,11 +167,17 @@ def play_match(
                 f"{match.st.minute_label()}, waiting for {p.kind} {p.name} by {p.actor})"
             )
         if p.kind == "roll":
-            apply(roll_for(p))
+            roll = roll_for(p)
+            if observer is not None:
+                observer(match, roll)
+            apply(roll)
             continue
         choice = by_actor[p.actor].choose(match, p)
+        decision = Decision(p.name, p.actor, choice)
+        if observer is not None:
+            observer(match, decision)
         try:
-            apply(Decision(p.name, p.actor, choice))
+            apply(decision)
         except IllegalEventError as e:
             if strict:
                 raise SimulationError(f"the {p.actor} coach answered {p.name} illegally: {e}") from e
