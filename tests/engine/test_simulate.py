@@ -17,6 +17,7 @@ from rules_engine.simulate import (
     play_match,
     simulate_match,
 )
+from rules_engine.skills import skill_weight
 
 FORMATIONS = ("4-4-2", "3-5-2", "4-5-1", "5-3-2", "3-4-3", "4-3-3", "5-4-1", "4-2-4")
 SKILL_SETS = (
@@ -42,11 +43,10 @@ def setups(i: int) -> tuple[TeamSetup, TeamSetup]:
     """A varied but deterministic pair of teams (equal skill weights, A11)."""
     r = random.Random(i)
     skills = r.sample(SKILL_SETS, 2)
-    weight = [sum(2 if s in ("shot_stopper", "clinical_finisher", "fanatic_fans") else 1 for s in k) for k in skills]
-    while weight[0] != weight[1]:
+    while skill_weight(skills[0]) != skill_weight(skills[1]):
         skills = r.sample(SKILL_SETS, 2)
-        weight = [sum(2 if s in ("shot_stopper", "clinical_finisher", "fanatic_fans") else 1 for s in k) for k in skills]
-    home = TeamSetup("Blues", r.choice(FORMATIONS), r.choice(ROLES), skills[0], players_short=int(r.random() < 0.1))
+    short = int(r.random() < 0.1)
+    home = TeamSetup("Blues", r.choice(FORMATIONS), r.choice(ROLES), skills[0], players_short=short)
     away = TeamSetup("Yellows", r.choice(FORMATIONS), r.choice(ROLES), skills[1])
     return home, away
 
@@ -54,9 +54,10 @@ def setups(i: int) -> tuple[TeamSetup, TeamSetup]:
 def _legal_roles(team: TeamSetup) -> TeamSetup:
     d, _m, f = (int(x) for x in team.formation.split("-"))
     roles = dict(team.roles)
-    if roles.get("withdrawn_striker", 0) > f or roles.get("offensive_wing_backs", 0) + roles.get(
-        "attacking_centre_back", 0
-    ) > d:
+    if (
+        roles.get("withdrawn_striker", 0) > f
+        or roles.get("offensive_wing_backs", 0) + roles.get("attacking_centre_back", 0) > d
+    ):
         roles = {}
     return TeamSetup(team.name, team.formation, tuple(roles.items()), team.skills, team.players_short)
 
@@ -95,7 +96,8 @@ def test_global_random_untouched() -> None:
 
 
 def test_log_header_is_the_registered_setup() -> None:
-    home = TeamSetup("Otto's Blues", "4-5-1", (("attacking_midfielders", 2),), ("catenaccio", "great_condition"))
+    roles = (("attacking_midfielders", 2),)
+    home = TeamSetup("Otto's Blues", "4-5-1", roles, ("catenaccio", "great_condition"))
     away = TeamSetup("Santeri's Yellows", "3-5-2", (), ("runner", "tackler"), players_short=1)
     log = simulate_match(home, away, SimulationOptions(meta=(("competition", "Spring"),)), seed=1)
     assert log["format"] == "fuba-log/1" and log["ruleset"] == "fuba-3"
@@ -171,7 +173,7 @@ def test_observer_sees_every_event() -> None:
 def test_1000_random_seeds_validate() -> None:
     rng = random.Random(20261121)
     failures = []
-    for n in range(1000):
+    for _ in range(1000):
         seed = rng.randrange(2**32)
         home, away, opts = varied(seed)
         report = validate_log(simulate_match(home, away, opts, seed=seed))
