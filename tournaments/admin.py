@@ -1,7 +1,26 @@
+"""Admin for competitions: search, filters, inlines, and actions that call the services.
+
+Actions never change data themselves: they call tournaments.services / matches.services /
+matches.forfeits and report each ApplicationError as a message naming the object, so a batch
+action on ten stages tells which two were refused and why.
+"""
+
 from __future__ import annotations
 
-from django.contrib import admin
+from collections.abc import Callable
+from typing import Any
 
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from fubaleague.errors import ApplicationError
+from tournaments import ranking, services, standings_cache
 from tournaments.models import (
     Bye,
     Club,
@@ -20,70 +39,559 @@ from tournaments.models import (
 )
 
 
+def run_service(
+    modeladmin: admin.ModelAdmin, request: HttpRequest, objects: Any, call: Callable[[Any], str | None]
+) -> None:
+    """Call `call` per object; one message per success, one error message per refusal."""
+    for obj in objects:
+        try:
+            note = call(obj)
+        except ApplicationError as exc:
+            modeladmin.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
+            continue
+        modeladmin.message_user(request, f"{obj}: {note or 'done'}", messages.SUCCESS)
+
+
+def recompute_competition_standings(competition: Competition, user: Any) -> int:
+    """Recompute every table, drawing (and recording) lots where teams are still level."""
+    tables = 0
+    for stage in competition.stages.exclude(kind=Stage.Kind.KNOCKOUT):
+        groups: list[Group | None] = list(stage.groups.all()) if stage.kind == Stage.Kind.GROUPS else [None]
+        for group in groups:
+            ranking.standings_compute(stage=stage, group=group, user=user)
+            tables += 1
+    standings_cache.invalidate(competition.pk)
+    return tables
+
+
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ("name", "country")
-    search_fields = ("name",)
+    list_display = ("name", "country", "member_count", "team_count")
+    list_filter = ("country",)
+    search_fields = ("name", "country", "members__username")
     filter_horizontal = ("members",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Club]:
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(n_members=Count("members", distinct=True), n_teams=Count("teams", distinct=True))
+        )
+
+    @admin.display(description="Members", ordering="n_members")
+    def member_count(self, obj: Any) -> int:
+        return obj.n_members
+
+    @admin.display(description="Teams", ordering="n_teams")
+    def team_count(self, obj: Any) -> int:
+        return obj.n_teams
 
 
 @admin.register(Coach)
 class CoachAdmin(admin.ModelAdmin):
-    list_display = ("name", "country", "ranking_id", "club", "played_world_cup_2019")
-    search_fields = ("name", "ranking_id")
+    list_display = ("name", "country", "ranking_id", "club", "played_world_cup_2019", "public_page")
+    list_filter = ("played_world_cup_2019", "country", "club")
+    search_fields = ("name", "ranking_id", "country", "club__name")
+    list_select_related = ("club",)
+    raw_id_fields = ("user",)
+
+    @admin.display(description="Page")
+    def public_page(self, obj: Coach) -> str:
+        return format_html('<a href="{}">view</a>', reverse("tournaments:coach", args=[obj.pk]))
 
 
 @admin.register(Skill)
 class SkillAdmin(admin.ModelAdmin):
     list_display = ("name", "position_group", "cp_cost", "counts_as_two", "restriction")
-    list_filter = ("position_group", "counts_as_two")
-    search_fields = ("name", "chapter_text")
+    list_filter = ("position_group", "counts_as_two", "restriction", "cp_cost")
+    search_fields = ("name", "chapter_text", "restrictions_text")
 
 
 class StageInline(admin.TabularInline):
     model = Stage
     extra = 0
     fields = ("order", "name", "kind", "status", "legs", "away_goals_rule", "extra_time", "penalties")
+    show_change_link = True
+
+
+class TeamInline(admin.TabularInline):
+    model = Team
+    extra = 0
+    fields = ("name", "country", "coach", "club", "seed", "default_formation", "withdrawn")
+    raw_id_fields = ("coach", "club")
+    show_change_link = True
 
 
 @admin.register(Competition)
 class CompetitionAdmin(admin.ModelAdmin):
-    list_display = ("name", "game_system", "status", "forfeit_policy", "tiebreak_preset")
-    list_filter = ("game_system", "status")
+    list_display = (
+        "name",
+        "game_system",
+        "status",
+        "team_total",
+        "played",
+        "disputed",
+        "forfeit_policy",
+        "tiebreak_preset",
+        "links",
+    )
+    list_filter = ("game_system", "status", "is_world_cup", "tiebreak_preset", "forfeit_policy")
+    search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
-    inlines = [StageInline]
+    inlines = [StageInline, TeamInline]
+    actions = ["generate_fixtures", "recompute_standings"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Competition]:
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                n_teams=Count("teams", distinct=True),
+                n_played=Count(
+                    "fixtures", filter=Q(fixtures__status__in=Fixture.COUNTED_STATUSES), distinct=True
+                ),
+                n_disputed=Count(
+                    "fixtures", filter=Q(fixtures__status=Fixture.Status.DISPUTED), distinct=True
+                ),
+            )
+        )
+
+    @admin.display(description="Teams", ordering="n_teams")
+    def team_total(self, obj: Any) -> int:
+        return obj.n_teams
+
+    @admin.display(description="Played", ordering="n_played")
+    def played(self, obj: Any) -> int:
+        return obj.n_played
+
+    @admin.display(description="Disputed", ordering="n_disputed")
+    def disputed(self, obj: Any) -> str:
+        if not obj.n_disputed:
+            return "0"
+        url = (
+            reverse("admin:tournaments_fixture_changelist")
+            + f"?competition__id__exact={obj.pk}&status__exact=disputed"
+        )
+        return format_html('<a href="{}" style="color:#a4262c;font-weight:bold">{}</a>', url, obj.n_disputed)
+
+    @admin.display(description="Links")
+    def links(self, obj: Competition) -> str:
+        return format_html(
+            '<a href="{}">standings (staff)</a> · <a href="{}">public page</a>',
+            reverse("admin:tournaments_competition_standings", args=[obj.pk]),
+            reverse("tournaments:competition", args=[obj.slug]),
+        )
+
+    @admin.action(description="Generate fixtures for stages that have none")
+    def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Competition]) -> None:
+        stages = Stage.objects.filter(competition__in=queryset).annotate(n=Count("fixtures")).filter(n=0)
+        run_service(
+            self, request, stages, lambda s: f"{len(services.fixture_generate(stage=s))} fixtures generated"
+        )
+
+    @admin.action(description="Recompute standings (draw lots where still level)")
+    def recompute_standings(self, request: HttpRequest, queryset: QuerySet[Competition]) -> None:
+        run_service(
+            self,
+            request,
+            queryset,
+            lambda c: f"{recompute_competition_standings(c, request.user)} tables recomputed",
+        )
+
+    def get_urls(self) -> list[Any]:
+        custom = [
+            path(
+                "<int:competition_id>/standings/",
+                self.admin_site.admin_view(self.standings_view),
+                name="tournaments_competition_standings",
+            )
+        ]
+        return custom + super().get_urls()
+
+    def standings_view(self, request: HttpRequest, competition_id: int) -> HttpResponse:
+        """Staff standings: every table computed fresh (no cache), with tie-break reasons and lot draws."""
+        competition = get_object_or_404(Competition, pk=competition_id)
+        if request.method == "POST" and self.has_change_permission(request, competition):
+            try:
+                n = recompute_competition_standings(competition, request.user)
+            except ApplicationError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+            else:
+                self.message_user(request, f"{n} tables recomputed; lots drawn where teams were level.")
+            return HttpResponseRedirect(request.path)
+        tables = standings_cache.compute_competition_tables(competition)
+        lot_draws = LotDraw.objects.filter(stage__competition=competition).select_related(
+            "stage", "group", "drawn_by"
+        )
+        names = dict(competition.teams.values_list("id", "name"))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Standings – {competition}",
+            "opts": self.model._meta,
+            "competition": competition,
+            "tables": tables,
+            "lot_draws": [
+                {"draw": d, "teams": [names.get(t, t) for t in d.order]}
+                for d in lot_draws.order_by("drawn_at")
+            ],
+            "disputed": Fixture.objects.filter(
+                competition=competition, status=Fixture.Status.DISPUTED
+            ).select_related("home_team", "away_team"),
+        }
+        return TemplateResponse(request, "admin/tournaments/competition/standings.html", context)
 
 
 class TeamSkillInline(admin.TabularInline):
     model = TeamSkill
     extra = 0
+    raw_id_fields = ("gained_in",)
+
+
+class SuspensionInline(admin.TabularInline):
+    model = Suspension
+    extra = 0
+    fields = ("reason", "shirt_number", "source_fixture", "sequence", "served_in")
+    raw_id_fields = ("source_fixture", "served_in")
+    fk_name = "team"
+
+
+class SkillLossInline(admin.TabularInline):
+    model = SkillLoss
+    extra = 0
+    raw_id_fields = ("lost_in", "unavailable_for")
 
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin):
-    list_display = ("name", "competition", "coach", "club", "seed")
-    list_filter = ("competition",)
-    search_fields = ("name",)
-    inlines = [TeamSkillInline]
+    list_display = (
+        "name",
+        "competition",
+        "coach",
+        "club",
+        "seed",
+        "default_formation",
+        "withdrawn",
+        "public_page",
+    )
+    list_filter = ("competition", "withdrawn", "default_formation")
+    search_fields = ("name", "country", "coach__name", "club__name")
+    list_select_related = ("competition", "coach", "club")
+    raw_id_fields = ("coach", "club")
+    inlines = [TeamSkillInline, SkillLossInline, SuspensionInline]
+
+    @admin.display(description="Page")
+    def public_page(self, obj: Team) -> str:
+        return format_html(
+            '<a href="{}">view</a>', reverse("tournaments:team", args=[obj.competition.slug, obj.pk])
+        )
+
+
+class GroupInline(admin.TabularInline):
+    model = Group
+    extra = 0
+    fields = ("name",)
+    show_change_link = True
+
+
+class FixtureInline(admin.TabularInline):
+    model = Fixture
+    extra = 0
+    fields = ("match_number", "round", "leg", "home_team", "away_team", "kickoff", "deadline", "status")
+    readonly_fields = ("status",)
+    raw_id_fields = ("home_team", "away_team")
+    show_change_link = True
+    ordering = ("round", "match_number", "leg")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Fixture]:
+        return super().get_queryset(request).select_related("home_team", "away_team")
 
 
 @admin.register(Stage)
 class StageAdmin(admin.ModelAdmin):
-    list_display = ("name", "competition", "order", "kind", "status")
-    list_filter = ("kind", "status")
+    list_display = ("name", "competition", "order", "kind", "status", "fixture_total")
+    list_filter = ("kind", "status", "competition")
+    search_fields = ("name", "competition__name")
+    list_select_related = ("competition",)
+    filter_horizontal = ("teams",)
+    inlines = [GroupInline, FixtureInline]
+    actions = ["generate_fixtures", "next_swiss_round"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Stage]:
+        return super().get_queryset(request).annotate(n_fixtures=Count("fixtures"))
+
+    @admin.display(description="Fixtures", ordering="n_fixtures")
+    def fixture_total(self, obj: Any) -> int:
+        return obj.n_fixtures
+
+    @admin.action(description="Generate fixtures")
+    def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
+        def generate(stage: Stage) -> str:
+            created = services.fixture_generate(stage=stage)
+            standings_cache.invalidate(stage.competition_id)
+            return f"{len(created)} fixtures generated"
+
+        run_service(self, request, queryset, generate)
+
+    @admin.action(description="Pair the next Swiss round")
+    def next_swiss_round(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
+        def pair(stage: Stage) -> str:
+            created = services.swiss_round_generate(stage=stage)
+            standings_cache.invalidate(stage.competition_id)
+            return f"{len(created)} pairings created"
+
+        run_service(self, request, queryset, pair)
 
 
 @admin.register(Group)
 class GroupAdmin(admin.ModelAdmin):
-    list_display = ("name", "stage")
+    list_display = ("name", "stage", "team_list")
+    list_filter = ("stage__competition",)
+    search_fields = ("name", "teams__name")
     filter_horizontal = ("teams",)
+    inlines = [FixtureInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Group]:
+        return super().get_queryset(request).select_related("stage__competition").prefetch_related("teams")
+
+    @admin.display(description="Teams")
+    def team_list(self, obj: Group) -> str:
+        return ", ".join(t.name for t in obj.teams.all())
+
+
+class ResolveForm(forms.Form):
+    home_goals = forms.IntegerField(min_value=0, max_value=99)
+    away_goals = forms.IntegerField(min_value=0, max_value=99)
+    extra_time = forms.BooleanField(required=False)
+    home_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
+    away_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
+    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+
+class FixtureStatusFilter(admin.SimpleListFilter):
+    title = "needs attention"
+    parameter_name = "attention"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("disputed", "Disputed"), ("awaiting", "Awaiting confirmation"), ("overdue", "Past deadline")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> QuerySet[Fixture]:
+        from django.utils import timezone
+
+        if self.value() == "disputed":
+            return queryset.filter(status=Fixture.Status.DISPUTED)
+        if self.value() == "awaiting":
+            return queryset.filter(status=Fixture.Status.SUBMITTED)
+        if self.value() == "overdue":
+            return queryset.filter(status__in=Fixture.OPEN_STATUSES, deadline__lt=timezone.now())
+        return queryset
+
+
+def _fixture_inlines() -> list[Any]:
+    # The result, submission and audit inlines live with the matches app's models.
+    from matches.admin import AuditInline, ForfeitInline, ResultInline, SubmissionInline
+
+    return [ResultInline, SubmissionInline, ForfeitInline, AuditInline]
 
 
 @admin.register(Fixture)
 class FixtureAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "competition", "stage", "round", "status", "kickoff", "deadline")
-    list_filter = ("status", "competition")
+    list_display = (
+        "__str__",
+        "competition",
+        "stage",
+        "group",
+        "round",
+        "status_badge",
+        "score",
+        "kickoff",
+        "deadline",
+    )
+    list_filter = (FixtureStatusFilter, "status", "competition", "stage__kind", "round")
+    search_fields = (
+        "home_team__name",
+        "away_team__name",
+        "home_placeholder",
+        "away_placeholder",
+        "=match_number",
+    )
+    list_select_related = ("competition", "stage", "group", "home_team", "away_team", "result")
     raw_id_fields = ("home_team", "away_team", "group")
+    readonly_fields = ("status", "updated_at")
+    date_hierarchy = "kickoff"
+    actions = ["simulate_forfeit_now", "resolve_dispute", "recompute_standings"]
+
+    def get_inlines(self, request: HttpRequest, obj: Fixture | None) -> list[Any]:
+        return _fixture_inlines() if obj is not None else []
+
+    @admin.display(description="Status", ordering="status")
+    def status_badge(self, obj: Fixture) -> str:
+        colours = {
+            "disputed": "#a4262c",
+            "submitted": "#9a5b00",
+            "simulated": "#5b3fa0",
+            "simulating": "#5b3fa0",
+        }
+        return format_html(
+            '<span style="color:{};font-weight:600">{}</span>',
+            colours.get(obj.status, "inherit"),
+            obj.get_status_display(),
+        )
+
+    @admin.display(description="Result")
+    def score(self, obj: Fixture) -> str:
+        result = getattr(obj, "result", None)
+        if result is None or not obj.is_counted:
+            return "–"
+        return str(result) + (" (sim)" if result.is_simulated else "")
+
+    @admin.action(description="Simulate a forfeit now (rules engine, in a task)")
+    def simulate_forfeit_now(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
+        from matches import forfeits
+
+        def simulate(fixture: Fixture) -> str:
+            forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=request.user)
+            return "simulation queued"
+
+        run_service(self, request, queryset, simulate)
+
+    @admin.action(description="Resolve the dispute…")
+    def resolve_dispute(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
+        disputed = list(queryset.filter(status=Fixture.Status.DISPUTED)[:2])
+        if len(disputed) != 1:
+            self.message_user(request, "Select exactly one disputed fixture to resolve.", messages.WARNING)
+            return None
+        return HttpResponseRedirect(reverse("admin:tournaments_fixture_resolve", args=[disputed[0].pk]))
+
+    @admin.action(description="Recompute standings of their competitions")
+    def recompute_standings(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
+        competitions = Competition.objects.filter(fixtures__in=queryset).distinct()
+        run_service(
+            self,
+            request,
+            competitions,
+            lambda c: f"{recompute_competition_standings(c, request.user)} tables recomputed",
+        )
+
+    def get_urls(self) -> list[Any]:
+        custom = [
+            path(
+                "<int:fixture_id>/resolve/",
+                self.admin_site.admin_view(self.resolve_view),
+                name="tournaments_fixture_resolve",
+            )
+        ]
+        return custom + super().get_urls()
+
+    def resolve_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
+        from matches import services as results
+        from matches.models import ResultSubmission
+
+        fixture = get_object_or_404(
+            Fixture.objects.select_related("competition", "stage", "home_team", "away_team"), pk=fixture_id
+        )
+        if not self.has_change_permission(request, fixture):
+            return HttpResponseRedirect(reverse("admin:index"))
+        submission = (
+            ResultSubmission.objects.filter(fixture=fixture, status=ResultSubmission.Status.DISPUTED)
+            .select_related("team", "submitted_by", "disputed_by")
+            .first()
+        )
+        initial = {}
+        if submission is not None:
+            initial = {
+                "home_goals": submission.home_goals,
+                "away_goals": submission.away_goals,
+                "extra_time": submission.extra_time,
+                "home_penalties": submission.home_penalties,
+                "away_penalties": submission.away_penalties,
+            }
+        form = ResolveForm(request.POST or None, initial=initial)
+        if request.method == "POST" and form.is_valid():
+            d = form.cleaned_data
+            try:
+                results.result_resolve(
+                    fixture_id=fixture.pk,
+                    user=request.user,
+                    home_goals=d["home_goals"],
+                    away_goals=d["away_goals"],
+                    extra_time=bool(d.get("extra_time")),
+                    home_penalties=d.get("home_penalties"),
+                    away_penalties=d.get("away_penalties"),
+                    cards=submission.cards if submission is not None else (),
+                    note=d.get("note") or "",
+                )
+            except ApplicationError as exc:
+                form.add_error(None, exc.message)
+            else:
+                standings_cache.invalidate(fixture.competition_id)
+                self.message_user(request, f"{fixture}: dispute resolved, the result now counts.")
+                return HttpResponseRedirect(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Resolve the dispute – {fixture}",
+            "opts": self.model._meta,
+            "fixture": fixture,
+            "submission": submission,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/tournaments/fixture/resolve.html", context)
 
 
-admin.site.register([Bye, LotDraw, MatchSkill, SkillLoss, Suspension])
+@admin.register(Suspension)
+class SuspensionAdmin(admin.ModelAdmin):
+    list_display = (
+        "team",
+        "competition",
+        "reason",
+        "shirt_number",
+        "source_fixture",
+        "sequence",
+        "served_in",
+    )
+    list_filter = ("reason", "competition")
+    search_fields = ("team__name",)
+    list_select_related = ("team", "competition", "source_fixture", "served_in")
+    raw_id_fields = ("team", "source_fixture", "served_in")
+
+
+@admin.register(LotDraw)
+class LotDrawAdmin(admin.ModelAdmin):
+    list_display = ("stage", "group", "key", "order", "seed", "drawn_at", "drawn_by")
+    list_filter = ("stage__competition",)
+    readonly_fields = ("stage", "group", "key", "order", "seed", "drawn_at", "drawn_by")
+
+    # A drawing of lots is drawn once and kept: editing it would change a table behind everyone's back.
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Bye)
+class ByeAdmin(admin.ModelAdmin):
+    list_display = ("team", "stage", "round")
+    list_filter = ("stage",)
+    search_fields = ("team__name",)
+
+
+@admin.register(SkillLoss)
+class SkillLossAdmin(admin.ModelAdmin):
+    list_display = ("team", "skill", "lost_in", "unavailable_for")
+    list_filter = ("skill",)
+    search_fields = ("team__name", "skill__name")
+    raw_id_fields = ("team", "lost_in", "unavailable_for")
+
+
+@admin.register(MatchSkill)
+class MatchSkillAdmin(admin.ModelAdmin):
+    list_display = ("fixture", "team", "skill")
+    list_filter = ("skill",)
+    search_fields = ("team__name", "skill__name")
+    raw_id_fields = ("fixture", "team")
+
+
+@admin.register(TeamSkill)
+class TeamSkillAdmin(admin.ModelAdmin):
+    list_display = ("team", "skill", "source", "gained_in")
+    list_filter = ("source", "skill__position_group", "team__competition")
+    search_fields = ("team__name", "skill__name")
+    list_select_related = ("team", "skill", "gained_in")
+    raw_id_fields = ("team", "gained_in")

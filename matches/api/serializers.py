@@ -57,7 +57,9 @@ class DisputeSerializer(serializers.Serializer):
 
 
 class ForfeitSerializer(serializers.Serializer):
-    note = serializers.CharField(allow_blank=True, required=False, default="")
+    team_id = serializers.IntegerField(
+        required=False, help_text="The forfeiting team, only needed when your club plays on both sides"
+    )
 
 
 class TurnLogSerializer(serializers.Serializer):

@@ -18,7 +18,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
-from fubaleague.errors import ApplicationError
 from matches import services
 from matches.api import serializers as ms
 from matches.models import MatchLog, ResultSubmission
@@ -59,9 +58,9 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         return fixture_queryset()
 
     def get_permissions(self) -> list[Any]:
-        if self.action in ("submit_result", "confirm", "dispute"):
+        if self.action in ("submit_result", "confirm", "dispute", "forfeit"):
             return [FixtureParticipantOrStaff()]
-        if self.action in ("resolve", "override", "forfeit"):
+        if self.action in ("resolve", "override"):
             return [StaffOnly()]
         return super().get_permissions()
 
@@ -149,14 +148,22 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=ms.ForfeitSerializer, responses={200: FixtureSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def forfeit(self, request: Request, pk: str | None = None) -> Response:
-        """Staff: declare the fixture forfeited now; the competition's forfeit policy decides the result."""
-        fixture = self._fixture()
-        from matches import forfeits  # the lead's module; imported late so the API loads without it
+        """Declare a forfeit: a club gives up its fixture, or staff have it simulated now.
 
-        declare = getattr(forfeits, "forfeit_simulate_now", None)
-        if declare is None:
-            raise ApplicationError("Declaring a forfeit is not available yet.", code="not_available")
-        declare(fixture_id=fixture.pk)
+        The competition's forfeit policy decides the result (simulated by the rules engine, or
+        awarded); the work runs in a Celery task, so the fixture shows 'being simulated' first.
+        """
+        fixture = self._fixture()
+        data = ms.ForfeitSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        from matches import forfeits
+
+        if is_staff(request):
+            forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=request.user)
+        else:
+            forfeits.forfeit_declare(
+                fixture_id=fixture.pk, user=request.user, team_id=data.validated_data.get("team_id")
+            )
         return self._done(fixture.pk)
 
     @extend_schema(responses={200: ms.AuditSerializer(many=True)})

@@ -140,3 +140,18 @@ def test_submissions_are_visible_to_the_clubs_involved_only(cup, fixture_c) -> N
     assert mine["count"] == 1
     other = client_for(get_user_model().objects.create_user("nobody", password="a-long-password-1"))
     assert other.get(f"/api/v1/submissions?fixture={fixture_c.pk}").json()["count"] == 0
+
+
+def test_staff_has_a_fixture_simulated_now(cup, fixture_c, django_capture_on_commit_callbacks) -> None:
+    staff = client_for(cup.admin)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = staff.post(f"/api/v1/fixtures/{fixture_c.pk}/forfeit", {}, format="json")
+    assert response.status_code == 200, response.json()
+    match = APIClient().get(f"/api/v1/matches/{fixture_c.pk}").json()
+    assert match["status"] == "simulated"
+    assert match["full_result"]["is_simulated"] is True
+
+
+def test_a_club_declares_a_forfeit_only_for_its_own_fixture(cup, fixture_c) -> None:
+    outsider = client_for(cup.users["Brazil"])
+    assert outsider.post(f"/api/v1/fixtures/{fixture_c.pk}/forfeit", {}, format="json").status_code == 403

@@ -17,7 +17,6 @@ WRITE_METHODS = {"post", "put", "patch", "delete"}
 STAFF_ONLY_ACTIONS = {
     "resolve",
     "override",
-    "forfeit",
     "generate_fixtures",
     "next_swiss_round",
     "recompute_standings",
