@@ -29,9 +29,11 @@ __all__ = [
     "SimulationError",
     "SimulationLimitError",
     "SimulationOptions",
+    "SimulationStats",
     "TeamSetup",
     "header_for",
     "play_match",
+    "play_with_stats",
     "simulate_match",
 ]
 
@@ -109,17 +111,28 @@ class SimulationOptions:
 
 
 def header_for(home: TeamSetup, away: TeamSetup, options: SimulationOptions) -> dict[str, Any]:
-    """The fuba-log/1 header of a simulated match."""
+    """The fuba-log/1 header of a simulated match.  Player roles (A2) and skills
+    (A11) are left out when the match does not use those advanced rules."""
     rules: str | list[str]
     if isinstance(options.advanced_rules, str):
         rules = [] if options.advanced_rules in ("", "none") else options.advanced_rules
     else:
         rules = list(options.advanced_rules)
+    uses = set(rules) if isinstance(rules, list) else {"A2", "A11"}
+    teams = {}
+    for side, team in (("home", home), ("away", away)):
+        data = team.to_dict()
+        # a registered set-up may name roles/skills the competition does not play
+        if "A2" not in uses:
+            data.pop("roles", None)
+        if "A11" not in uses:
+            data.pop("skills", None)
+        teams[side] = data
     header: dict[str, Any] = {
         "format": "fuba-log/1",
         "ruleset": "fuba-3",
         "advanced_rules": rules,
-        "teams": {"home": home.to_dict(), "away": away.to_dict()},
+        "teams": teams,
     }
     if options.meta:
         header["meta"] = dict(options.meta)
@@ -193,3 +206,77 @@ def simulate_match(
     """Simulate a match; returns its fuba-log/1 document (accepted by
     ``validate_log``).  Deterministic for ``seed``."""
     return play_match(home, away, options, seed).to_log()
+
+
+# ------------------------------------------------------------- statistics
+
+
+@dataclass(slots=True)
+class SimulationStats:
+    """Plausibility figures over a series of simulated matches."""
+
+    matches: int = 0
+    turns: list[int] = field(default_factory=list)  # turns of every half
+    half_minutes: list[int] = field(default_factory=list)  # minutes reached in every half
+    goals: list[int] = field(default_factory=list)  # goals of every match
+    draws: int = 0
+    home_wins: int = 0
+    away_wins: int = 0
+    events: int = 0
+
+    @property
+    def turns_per_half(self) -> float:
+        return sum(self.turns) / len(self.turns) if self.turns else 0.0
+
+    @property
+    def goals_per_match(self) -> float:
+        return sum(self.goals) / self.matches if self.matches else 0.0
+
+    @property
+    def draw_share(self) -> float:
+        return self.draws / self.matches if self.matches else 0.0
+
+    @property
+    def shortest_half(self) -> int:
+        return min(self.half_minutes) if self.half_minutes else 0
+
+    def add(self, match: Match, half_minutes: tuple[int, int]) -> None:
+        result = match.result()
+        self.matches += 1
+        self.events += len(match.events)
+        self.turns.extend(result["turns_per_half"])
+        self.half_minutes.extend(half_minutes)
+        h, a = result["score"]["home"], result["score"]["away"]
+        self.goals.append(h + a)
+        if h == a:
+            self.draws += 1
+        elif h > a:
+            self.home_wins += 1
+        else:
+            self.away_wins += 1
+
+
+def play_with_stats(
+    home: TeamSetup,
+    away: TeamSetup,
+    options: SimulationOptions | None,
+    seed: int | str,
+    stats: SimulationStats,
+) -> Match:
+    """Play a match and add it to ``stats`` (minutes reached per half included:
+    the largest minute of each half, counted from the half's kick-off)."""
+    reached = [0, 0]
+
+    def observe(m: Match, ev: Event) -> None:
+        s = m.st
+        i = s.half - 1
+        minute = s.clock + s.stoppage
+        if minute > reached[i]:
+            reached[i] = minute
+
+    match = play_match(home, away, options, seed, observer=observe)
+    s = match.st
+    last = s.clock + s.stoppage  # the second half's final state
+    reached[1] = max(reached[1], last)
+    stats.add(match, (reached[0], reached[1]))
+    return match
