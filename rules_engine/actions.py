@@ -19,6 +19,7 @@ from .events import Event, Pending, choice_of, dice_of
 from .moves import MoveCtx, move_seq
 from .rules import can_attempt_from, goal_attempt_modifier, offside_position
 from .setpieces import goal
+from .skill_hooks import after_pressing, extra_free_move, player_count, spend_skill
 from .skills import skill_active
 
 if TYPE_CHECKING:
@@ -129,7 +130,7 @@ def pressing_problem(m: Match, team: int, aggressive: bool = False) -> tuple[str
     st = m.st
     if team != st.dt:
         return "only the defending team can press", "4.7"
-    ours, theirs = st.teams[team].count(st.ball), st.teams[1 - team].count(st.ball)
+    ours, theirs = player_count(m, team, st.ball), player_count(m, 1 - team, st.ball)
     if aggressive:
         if not st.uses("A6"):
             return "aggressive pressing is not used in this match", "A6"
@@ -181,6 +182,8 @@ def pressing(m: Match, team: int, aggressive: bool = False, free: bool = False) 
             from .flow import closest_player
 
             yield from closest_player(m, team)
+        if st.uses("A11") and not free:
+            yield from after_pressing(m, team)
         if st.uses("A10") and st.ball in B.PEN:
             vd = dice_of((yield m.roll("var", team, 2, "A10", "V.A.R. check of the pressing")))
             if vd == (6, 6):
@@ -198,12 +201,17 @@ def pressing(m: Match, team: int, aggressive: bool = False, free: bool = False) 
 
 
 # ----------------------------------------------------------------- positioning
-def positioning(m: Match, team: int) -> Flow:
-    """4.6 positioning (A1: a condition point adds one step, max two steps)."""
+def positioning(m: Match, team: int, mediano: bool = False) -> Flow:
+    """4.6 positioning (A1: a condition point adds one step, max two steps;
+    A11 il mediano: one extra step in a repeated positioning)."""
     st = m.st
+    if mediano:
+        from .skill_hooks import spend_skill
+
+        yield from spend_skill(m, team, "il_mediano")
     d = dice_of((yield m.roll("positioning", team, 2, "4.6", "positioning")))
     v = st.value
-    ours, theirs = st.teams[team].count(st.ball), st.teams[1 - team].count(st.ball)
+    ours, theirs = player_count(m, team, st.ball), player_count(m, 1 - team, st.ball)
     if team == st.dt:
         steps, sign = sum(1 for x in d if x > v), 1
     else:
@@ -221,6 +229,8 @@ def positioning(m: Match, team: int) -> Flow:
                 steps += 1
                 if _limit_lifted(m, team):
                     limit = 6
+    if mediano:
+        steps += 1
     st.value = min(6, max(1, v + sign * min(steps, limit)))
 
 
@@ -252,21 +262,29 @@ def movement(m: Match, team: int) -> Flow:
             n = hi + (1 if skill_active(m, team, "great_condition") else 0)
     n = max(n, minimum, 0)
 
+    start_counts = (ts.count(st.ball), st.teams[1 - team].count(st.ball))
+    used_dribbler: list[bool] = []
+
     def dribble(src: int, dst: int) -> str | None:
         if st.teams[1 - team].has(src) and st.flags.momentum != team:
             if not (
                 skill_active(m, team, "dribbler")
                 and src in B.MIDFIELD_ZONE
-                and ts.count(src) >= st.teams[1 - team].count(src)
+                and start_counts[0] >= start_counts[1]
                 and not st.teams[1 - team].has(dst)
             ):
                 return f"there are defending players in {B.NAMES[src]} (4.5.2)"
+            used_dribbler.append(True)
         if ts.field[src] - st.flags.moved_turn[team][src] <= 0:
             return "every player of yours there has already moved this turn (4.5.2)"
         return None
 
     ctx = MoveCtx(m, team, "4.5", dribble=dribble if team == st.ct else None)
     yield from move_seq(m, ctx, "move", n, f"move up to {n} players one area")
+    if ctx.dribbled and used_dribbler:
+        from .skill_hooks import spend_skill
+
+        yield from spend_skill(m, team, "dribbler")
 
 
 # -------------------------------------------------------------- free movements
@@ -286,16 +304,27 @@ def free_movements(m: Match, team: int) -> Flow:
             if state["gk"] and dst == B.PEN[team]:
                 return None
             return "only a goalkeeper next to its own penalty area can move freely, into it (4.3.1)"
+        f = st.flags
+        if f.regista == 1 - team and dst == f.target:
+            return "regista: no free movement into the target area this turn (A11)"
         if src in outnumber:
             return None
         if goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
+            return None
+        if st.uses("A11") and extra_free_move(m, team, src, dst):
             return None
         return (
             f"no free movement from {B.NAMES[src]}: you do not outnumber the opponent there and it is "
             "not a straight move away from the goal line (4.3.1)"
         )
 
+    skills_possible = st.uses("A11") and any(
+        skill_active(m, team, sk) for sk in ("runner", "fast_defender", "box_to_box_midfielder")
+    )
+
     def sources() -> list[int]:
+        if skills_possible:
+            return list(range(B.N_LOC))
         return sorted(outnumber | {a for a, n in goal_line.items() if n > 0})
 
     ctx = MoveCtx(m, team, "4.3.1", extra=extra, sources=sources, gk_allowed=gk_ok)
@@ -317,15 +346,34 @@ def free_movements(m: Match, team: int) -> Flow:
             state["gk"] = False
         elif goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
             goal_line[src] -= 1
-        else:
+        elif src in outnumber:
             outnumber.discard(src)
+        else:
+            skill = extra_free_move(m, team, src, dst)
+            assert skill is not None
+            st.flags.extra_free_move_used.add(skill)
+            yield from spend_skill(m, team, skill)
         ctx.do(mv)
 
 
 # ---------------------------------------------------------------- action stage
+def _mediano(m: Match, team: int, exclude: str) -> bool:
+    """Il mediano (A11): the defending team may repeat positioning as its second action."""
+    st = m.st
+    return (
+        exclude == "positioning"
+        and team == st.dt
+        and st.ball in B.MIDFIELD_ZONE
+        and skill_active(m, team, "il_mediano")
+    )
+
+
 def action_options(m: Match, team: int, exclude: str = "") -> tuple[str, ...]:
     out = []
     for a in ACTIONS:
+        if a == exclude and a == "positioning" and _mediano(m, team, exclude):
+            out.append(a)
+            continue
         if a == exclude or (exclude in ("pressing", "aggressive_pressing") and a.endswith("pressing")):
             continue
         if a == "goal_attempt" and not can_goal_attempt(m, team):
@@ -351,6 +399,8 @@ def take_action(m: Match, team: int, first: bool, exclude: str = "", forced: str
             raise _illegal(f"the first action must be a {forced}", "5.2.2")
         if c not in ACTIONS:
             raise _illegal(f"{c!r} is not an action; actions: {', '.join(ACTIONS)}", "4.3")
+        if c == exclude and _mediano(m, team, exclude):
+            return
         if c == exclude or (exclude.endswith("pressing") and str(c).endswith("pressing")):
             raise _illegal(f"a second action must differ from the first ({exclude})", "4.3.2")
         if c == "goal_attempt":
@@ -364,7 +414,7 @@ def take_action(m: Match, team: int, first: bool, exclude: str = "", forced: str
     elif c == "movement":
         yield from movement(m, team)
     elif c == "positioning":
-        yield from positioning(m, team)
+        yield from positioning(m, team, mediano=c == exclude)
     else:
         yield from pressing(m, team, aggressive=c == "aggressive_pressing")
     return str(c)
@@ -382,7 +432,7 @@ def action_stage(m: Match, first: int, forced_first: str = "") -> Flow:
         done[team] = yield from take_action(m, team, True, forced=forced_first if i == 0 else "")
     if interrupted(m):
         return
-    if st.teams[st.dt].count(st.ball) > st.teams[st.ct].count(st.ball):
+    if player_count(m, st.dt, st.ball) > player_count(m, st.ct, st.ball):
         return
     c = choice_of((yield m.ask_yes_no("second_actions", st.ct, "4.3.2", "play second actions?")))
     if c != "yes":

@@ -18,7 +18,8 @@ from .moves import MoveCtx, move_seq
 from .rules import ball_value_after_target, closest_areas, offside_position, second_last_area
 from .rules import is_backward_pass
 from .setpieces import kick_off, run_restart
-from .skills import offer
+from .skill_hooks import before_actions, spend_skill, diver, end_of_action_stage, end_of_stage2, offside_trap
+from .skills import offer, skill_active
 from .special_events import Special, resolve
 from .state import TurnFlags
 
@@ -190,6 +191,13 @@ def stage1(m: Match) -> Flow:
     target = B.INDEX[c]
     v = verified[-1]
     f.long_pass = max(0, B.DIST[f.start][target] - 1)
+    if st.uses("A11"):
+        from .rules import crossing_applies, skilled_full_back_applies
+
+        if crossing_applies(st, team, f.start, target):
+            yield from spend_skill(m, team, "crossing")
+        if st.uses("A7") and skilled_full_back_applies(st, team, f.start, target):
+            yield from spend_skill(m, 1 - team, "skilled_full_back")
     f.offside_risk = st.uses("A7") and st.teams[team].has(target) and offside_position(st, team, target, f.start)
     f.had_player_in_target = (st.teams[0].has(target), st.teams[1].has(target))
     f.target = target
@@ -201,16 +209,13 @@ def stage1(m: Match) -> Flow:
     if st.uses("A5") and f.start != target and dts.gk >= 0:
         sunshine = st.weather == "sunshine" and st.half == 1 and dt == st.first_half_starter
         in_pen = target == B.PEN[dt] and dts.gk == target
-        adv = (
-            target in B.ADJ_SET[B.PEN[dt]]
-            and dts.gk == target
-            and "advancing_goalkeeper" in dts.skills
-            and st.uses("A11")
-        )
+        adv = target in B.ADJ_SET[B.PEN[dt]] and dts.gk == target and skill_active(m, dt, "advancing_goalkeeper")
         if (in_pen or adv) and not sunshine and f.start != B.PEN[dt]:
             c2 = choice_of((yield m.ask_yes_no("goalkeeper_charge", dt, "A5", "charge out from the goal?")))
             if c2 == "yes":
                 f.charge = True
+                if adv:
+                    yield from spend_skill(m, dt, "advancing_goalkeeper")
                 step = 1
                 if (yield from offer(m, dt, "sweeper_keeper")):
                     step = 2
@@ -258,9 +263,13 @@ def stage2(m: Match) -> Generator[Pending, Event, int | None]:
         return None
     sp = Special()
     if a == b and st.uses("A13"):
+        if st.uses("A11") and (yield from diver(m, ct0)):
+            return None
         sp = yield from resolve(m, ct0)
         if interrupted(m):
             return None
+    if st.uses("A11") and (yield from offside_trap(m, ct0, a, b, v)):
+        return None
     # 4.2.2 control check
     both = a >= v and b >= v
     success = a >= v or b >= v
@@ -334,7 +343,10 @@ def stage2(m: Match) -> Generator[Pending, Event, int | None]:
         if interrupted(m):
             return None
     if st.uses("A11"):
-        first = yield from _order_skills(m, first, a, b, v)
+        yield from end_of_stage2(m)
+        if interrupted(m):
+            return None
+        return (yield from before_actions(m, first, a, b, v))
     return first
 
 
@@ -384,21 +396,12 @@ def _value_skills(
     return use_low, nv
 
 
-def _order_skills(m: Match, first: int, a: int, b: int, v: int) -> Generator[Pending, Event, int]:
-    st = m.st
-    f = st.flags
-    if f.target in B.MIDFIELD_ZONE:
-        for team in (st.dt, st.ct):
-            if team == st.ct and "midfield_general" in st.teams[st.dt].skills:
-                continue
-            if (yield from offer(m, team, "midfield_general")):
-                return 1 - first
-    return first
-
-
 # ------------------------------------------------------------------- stage 3
 def stage3_start(m: Match, first: int) -> Flow:
-    yield from action_stage(m, first)
+    st = m.st
+    yield from action_stage(m, first, forced_first=st.flags.forced_first)
+    if st.uses("A11") and not interrupted(m):
+        yield from end_of_action_stage(m)
 
 
 # --------------------------------------------------------------- end of turn

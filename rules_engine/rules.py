@@ -81,9 +81,42 @@ def offside_risk_increase(st: MatchState, team: int, start: int, target: int) ->
         return 0
     limit = ds.formation[0] - (1 if ds.tired else 0)  # A1 tiredness affects advanced offside
     n = ds.count(sl)
-    if "skilled_full_back" in ds.skills:
+    if _affordable(st, 1 - team, "skilled_full_back"):
         n += sum(1 for a in B.ADJ[sl] if a in B.SIDE_AREAS and ds.has(a))
     return max(0, min(n, limit))
+
+
+def _affordable(st: MatchState, team: int, skill: str) -> bool:
+    """The team has `skill` and can pay its condition point now (A11)."""
+    if not st.uses("A11") or skill not in st.teams[team].skills:
+        return False
+    from .advanced import cp_plan
+
+    return cp_plan(st.teams[team], B.zone_of(team, st.ball), 1) is not None
+
+
+def crossing_applies(st: MatchState, team: int, start: int, target: int) -> bool:
+    """Crossing (A11): a long pass from a midfield side area or a corner kick
+    ignores one area."""
+    if long_pass_steps(start, target) == 0:
+        return False
+    if start not in (B.H_LM, B.H_RM, B.A_LM, B.A_RM) and start < B.N_AREAS:
+        return False
+    return _affordable(st, team, "crossing")
+
+
+def skilled_full_back_applies(st: MatchState, team: int, start: int, target: int) -> bool:
+    """Skilled full back (A11) changes the offside-risk increase of this pass."""
+    if not _affordable(st, 1 - team, "skilled_full_back"):
+        return False
+    with_skill = offside_risk_increase(st, team, start, target)
+    skills = st.teams[1 - team].skills
+    skills.remove("skilled_full_back")
+    try:
+        without = offside_risk_increase(st, team, start, target)
+    finally:
+        skills.append("skilled_full_back")
+    return with_skill != without
 
 
 def ball_value_after_target(st: MatchState, team: int, start: int, target: int) -> tuple[int, list[str]]:
@@ -96,9 +129,8 @@ def ball_value_after_target(st: MatchState, team: int, start: int, target: int) 
         v -= 1
         notes.append("-1 no defender in start area (4.1.2.1)")
     steps = long_pass_steps(start, target)
-    if steps and "crossing" in ts.skills and st.uses("A11"):
-        if start in (B.H_LM, B.H_RM, B.A_LM, B.A_RM) or start >= B.N_AREAS:
-            steps -= 1
+    if crossing_applies(st, team, start, target):
+        steps -= 1
     if steps:
         per = 2 if st.weather in ("windy", "storm") else 1
         v += per * steps

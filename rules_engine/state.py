@@ -116,6 +116,10 @@ class TurnFlags:
     shot_stopper: bool = False
     aggressive_striker: bool = False
     skills_used: set[str] = dc_field(default_factory=set)
+    forced_first: str = ""  # goal poacher: the first action must be a goal attempt
+    target_man: int = -1  # team whose target man counts as three players in the target area
+    regista: int = -1  # team whose regista blocks free moves of the opponent into the target area
+    extra_free_move_used: set[str] = dc_field(default_factory=set)
 
 
 @dataclass(slots=True)
