@@ -145,7 +145,7 @@ def _after(request: HttpRequest, fixture: Fixture, ok: str) -> HttpResponse:
     return redirect(match_url(fixture))
 
 
-@login_required
+@login_required(login_url="tournaments:login")
 @require_POST
 def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     fixture = fixture_or_404(_competition(slug), fixture_id)
@@ -174,7 +174,7 @@ def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespo
     return _after(request, fixture, "Result submitted. The opponent now confirms or disputes it.")
 
 
-@login_required
+@login_required(login_url="tournaments:login")
 @require_POST
 def confirm_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     fixture = fixture_or_404(_competition(slug), fixture_id)
@@ -186,7 +186,7 @@ def confirm_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResp
     return _after(request, fixture, "Result confirmed. It now counts in the standings.")
 
 
-@login_required
+@login_required(login_url="tournaments:login")
 @require_POST
 def dispute_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     fixture = fixture_or_404(_competition(slug), fixture_id)

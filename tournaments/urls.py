@@ -1,3 +1,4 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from tournaments import match_views, views
@@ -20,4 +21,13 @@ urlpatterns = [
     path("c/<slug:slug>/matches/<int:fixture_id>/confirm", match_views.confirm_result, name="confirm_result"),
     path("c/<slug:slug>/matches/<int:fixture_id>/dispute", match_views.dispute_result, name="dispute_result"),
     path("coaches/<int:coach_id>/", views.coach, name="coach"),
+    # Club members sign in here (the admin's login accepts staff only).
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="registration/login.html", redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
 ]

@@ -1,0 +1,90 @@
+"""Playwright (sync API) against pytest-django's live_server, driving Debian's chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+
+from tournaments import demo
+
+# Playwright's sync API runs an event loop in this thread; Django refuses ORM calls from a thread
+# with a running loop unless told the calls are safe (they are: the loop never awaits ORM work).
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"{CHROMIUM} missing: apt-get install chromium (`make test` installs it)."
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def shot():
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
+@pytest.fixture(autouse=True)
+def plain_static_files(settings) -> None:
+    # The live server finds static files by their source names; the manifest storage of the
+    # test settings would link hashed names that only exist after collectstatic in STATIC_ROOT.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture
+def cup(transactional_db, settings) -> demo.Demo:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    demo._HASHES.clear()
+    cache.clear()
+    from tests.demo_data import light_world_cup
+
+    return light_world_cup()
