@@ -476,3 +476,44 @@ def competition_discipline_set(
     )
     discipline_recompute(competition=competition)
     return competition
+
+
+# Entry points of the neighbouring service modules, importable from one place.
+from tournaments.discipline import discipline_recompute  # noqa: E402
+from tournaments.progress import (  # noqa: E402
+    competition_champion,
+    fixture_result_changed,
+    placeholders_resolve,
+    stage_progress_update,
+)
+from tournaments.ranking import best_thirds_compute, standings_compute  # noqa: E402
+from tournaments.skills import (  # noqa: E402
+    match_skills_select,
+    skill_gain_record,
+    skill_loss_record,
+    team_skills_set,
+)
+
+__all__ = [
+    "best_thirds_compute",
+    "club_create",
+    "coach_create",
+    "competition_champion",
+    "competition_create",
+    "competition_discipline_set",
+    "competition_tiebreak_set",
+    "discipline_recompute",
+    "fixture_generate",
+    "fixture_result_changed",
+    "match_skills_select",
+    "placeholders_resolve",
+    "skill_gain_record",
+    "skill_loss_record",
+    "stage_create",
+    "stage_progress_update",
+    "standings_compute",
+    "standings_table",
+    "swiss_round_generate",
+    "team_create",
+    "team_skills_set",
+]

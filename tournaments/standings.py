@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 OVERALL_CRITERIA = ("points", "goal_difference", "goals_for", "away_goals", "wins", "fair_play", "buchholz")
 H2H_CRITERIA = ("h2h_points", "h2h_goal_difference", "h2h_goals_for", "h2h_away_goals")
@@ -238,3 +239,10 @@ def compute_table(
             table.append(r)
             first = False
     return table
+
+
+def standings_compute(**kwargs: Any) -> list[Row]:
+    """Shortcut to the database-backed service tournaments.ranking.standings_compute."""
+    from tournaments.ranking import standings_compute as compute
+
+    return compute(**kwargs)

@@ -118,3 +118,37 @@ def test_best_third_placed_teams_fill_their_slots_avoiding_their_own_group_winne
             f"{f} pairs a group winner with its own group's third"
         )
     assert all(f.is_resolved for f in round1)
+
+
+def test_an_override_that_changes_a_winner_refills_the_next_round_unless_it_was_played() -> None:
+    from matches.services import result_override
+
+    competition = CompetitionFactory()
+    teams = [team_with_member(competition, f"S{i}", seed=i)[0] for i in range(1, 5)]
+    stage = stage_create(
+        competition=competition, name="Cup", kind=Stage.Kind.KNOCKOUT, teams=teams, third_place_match=True
+    )
+    fixture_generate(stage=stage)
+    semi1, semi2 = Fixture.objects.filter(stage=stage, round=1).order_by("match_number")
+    final = Fixture.objects.get(stage=stage, round_name="Final")
+    third = Fixture.objects.get(stage=stage, round_name="Third place")
+    assert (final.home_placeholder, final.home_team) == (f"Winner match {semi1.match_number}", None)
+
+    play(semi1.id, 2, 0)
+    play(semi2.id, 1, 0)
+    final.refresh_from_db()
+    third.refresh_from_db()
+    assert (final.home_team, final.away_team) == (semi1.home_team, semi2.home_team)
+    assert (third.home_team, third.away_team) == (semi1.away_team, semi2.away_team)
+
+    admin = AdminFactory()
+    result_override(fixture_id=semi1.id, user=admin, home_goals=0, away_goals=1, note="wrong winner entered")
+    final.refresh_from_db()
+    third.refresh_from_db()
+    assert final.home_team == semi1.away_team and third.home_team == semi1.home_team
+
+    play(final.id, 1, 0)
+    with pytest.raises(Conflict, match="already has a result"):
+        result_override(fixture_id=semi1.id, user=admin, home_goals=3, away_goals=0, note="again")
+    semi1.refresh_from_db()
+    assert (semi1.result.home_goals, semi1.result.away_goals) == (0, 1), "the refused override wrote nothing"

@@ -1,0 +1,73 @@
+"""Skill rosters: the per-match limit, counts-as-two, eligibility, lost and gained skills (A11, A13)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fubaleague.errors import ApplicationError
+from tests.factories import CoachFactory, CompetitionFactory, TeamFactory, play, team_with_member
+from tournaments.models import MatchSkill, Skill, Stage, TeamSkill
+from tournaments.selectors import team_fixtures_in_order
+from tournaments.services import fixture_generate, stage_create
+from tournaments.skills import match_skills_select, skill_gain_record, skill_loss_record, team_skills_set
+
+pytestmark = pytest.mark.django_db
+
+
+def _skills(*names: str) -> list[Skill]:
+    by_name = {s.name: s for s in Skill.objects.filter(name__in=names)}
+    return [by_name[n] for n in names]
+
+
+def test_match_selection_respects_the_limit_with_double_weight_skills() -> None:
+    competition = CompetitionFactory(skill_limit=3)
+    team, _ = team_with_member(competition, "Blues")
+    other, _ = team_with_member(competition, "Yellows")
+    stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[team, other])
+    (fixture,) = fixture_generate(stage=stage)
+    team_skills_set(team=team, skills=_skills("Shot stopper", "Runner", "Regista", "Tackler"))
+
+    with pytest.raises(ApplicationError, match=r"4 skill choices .* exceed the limit of 3"):
+        match_skills_select(fixture=fixture, team=team, skills=_skills("Shot stopper", "Runner", "Regista"))
+    match_skills_select(fixture=fixture, team=team, skills=_skills("Shot stopper", "Runner"))
+    assert MatchSkill.objects.filter(fixture=fixture, team=team).count() == 2
+    with pytest.raises(ApplicationError, match="not in the team's skill roster"):
+        match_skills_select(fixture=fixture, team=team, skills=_skills("Diver"))
+
+
+def test_catenaccio_only_for_2019_world_cup_coaches_in_world_cups() -> None:
+    world_cup = CompetitionFactory(is_world_cup=True)
+    rookie = TeamFactory(competition=world_cup, coach=CoachFactory(played_world_cup_2019=False))
+    veteran = TeamFactory(competition=world_cup, coach=CoachFactory(played_world_cup_2019=True))
+    with pytest.raises(ApplicationError, match="World Cup 2019"):
+        team_skills_set(team=rookie, skills=_skills("Catenaccio"))
+    team_skills_set(team=veteran, skills=_skills("Catenaccio"))
+    league_team = TeamFactory(competition=CompetitionFactory(is_world_cup=False))
+    team_skills_set(team=league_team, skills=_skills("Catenaccio"))
+
+
+def test_injured_star_player_skill_is_out_for_the_next_match_and_new_talent_stays() -> None:
+    competition = CompetitionFactory()
+    blues, _ = team_with_member(competition, "Blues")
+    others = [team_with_member(competition, n)[0] for n in ("Reds", "Greens")]
+    stage = stage_create(
+        competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[blues, *others]
+    )
+    fixture_generate(stage=stage)
+    first, second, *_ = team_fixtures_in_order(team=blues)
+    team_skills_set(team=blues, skills=_skills("Runner", "Regista"))
+
+    play(first.id, 1, 0)
+    skill_loss_record(team=blues, skill=_skills("Runner")[0], fixture=first)
+    skill_gain_record(team=blues, skill=_skills("Diver")[0], fixture=first)
+
+    with pytest.raises(ApplicationError, match=r"cannot be chosen .* injured star player"):
+        match_skills_select(fixture=second, team=blues, skills=_skills("Runner"))
+    match_skills_select(fixture=second, team=blues, skills=_skills("Regista", "Diver"))
+    assert TeamSkill.objects.get(team=blues, skill__name="Diver").source == TeamSkill.Source.GAINED
+    # Re-choosing the roster keeps gained skills.
+    team_skills_set(team=blues, skills=_skills("Regista"))
+    assert set(TeamSkill.objects.filter(team=blues).values_list("skill__name", flat=True)) == {
+        "Regista",
+        "Diver",
+    }
