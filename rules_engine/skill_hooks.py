@@ -1,0 +1,179 @@
+"""Skills (A11) that add steps to the flow: their timing is the one printed in
+the "This skill can be played ..." column of the rulebook-3 skill tables."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from . import board as B
+from .advanced import FORMATION_CHANGES, ZONE_KEYS, change_formation, spend
+from .discipline import give_yellow, yellow_test
+from .events import Event, Pending, choice_of, dice_of
+from .moves import MoveCtx, move_seq
+from .rules import second_last_area
+from .skills import has, offer, skill_active
+
+if TYPE_CHECKING:
+    from .machine import Match
+
+Flow = Generator[Pending, Event, Any]
+
+
+def player_count(m: Match, team: int, area: int) -> int:
+    """Players counted in an area, with the target man (counts as three) of A11."""
+    st = m.st
+    n = st.teams[team].count(area)
+    if st.flags.target_man == team and area == st.flags.target and n:
+        n += 2
+    return n
+
+
+def diver(m: Match, ct: int) -> Generator[Pending, Event, bool]:
+    """Diver: rolled before a special event in the team's attacking zone.
+    Returns True when the special event is replaced by a free kick."""
+    st = m.st
+    target = st.flags.target
+    for team in (ct, 1 - ct):
+        if target in B.ATTACK_ZONE[team] and (yield from offer(m, team, "diver")):
+            d = dice_of((yield m.roll("diver", team, 1, "A11", "diver")))[0]
+            if d == 1:
+                yield from give_yellow(m, team, "diver (A11)")
+                st.pending_restart = ("free_kick", 1 - team, target)
+                return True
+            if d >= 4:
+                yield from yellow_test(m, 1 - team, "diver (A11)", red_modifier=1)
+                st.pending_restart = ("free_kick", team, target)
+                return True
+    return False
+
+
+def offside_trap(m: Match, ct: int, a: int, b: int, v: int) -> Generator[Pending, Event, bool]:
+    st = m.st
+    if not st.flags.offside_risk or (a >= v) == (b >= v):
+        return False
+    dt = 1 - ct
+    if (yield from offer(m, dt, "offside_trap")):
+        st.pending_restart = ("free_kick", dt, st.flags.target)  # no yellow card test
+        return True
+    return False
+
+
+def end_of_stage2(m: Match) -> Flow:
+    """Fanatic fans (both teams) and catenaccio (defending team)."""
+    st = m.st
+    for team in (st.ct, st.dt):
+        if (yield from offer(m, team, "fanatic_fans")):
+            d = dice_of((yield m.roll("fanatic_fans", team, 1, "A11", "fanatic fans")))[0]
+            if d == st.value:
+                yield from yellow_test(m, team, "fanatic fans (A11)")
+                st.pending_restart = ("free_kick", 1 - team, st.flags.target)
+                return
+            st.value = d
+    dt = st.dt
+    sl = second_last_area(st.teams[dt], dt)
+    if sl is not None and st.teams[dt].field[sl] > 0 and (yield from offer(m, dt, "catenaccio")):
+
+        def only_second_last(src: int, dst: int, gk: bool, ball: bool) -> str | None:
+            return None if src == sl and not gk else "catenaccio moves the second lowest player (A11)"
+
+        ctx = MoveCtx(m, dt, "A11", extra=only_second_last, gk_allowed=False)
+        yield from move_seq(m, ctx, "skill_move", 1, "catenaccio: move the second lowest player")
+
+
+def before_actions(m: Match, first: int, a: int, b: int, v: int) -> Generator[Pending, Event, int | None]:
+    """Between stage 2 and 3: midfield general, goal poacher, seconda punta,
+    target man, regista.  Returns the first team, or None to skip the action stage."""
+    st = m.st
+    f = st.flags
+    ct, dt = st.ct, st.dt
+    if f.target in B.MIDFIELD_ZONE:
+        for team in (dt, ct):
+            if team == ct and has(m, dt, "midfield_general"):
+                continue  # both have it: only the defending team can use it
+            if (yield from offer(m, team, "midfield_general")):
+                first = 1 - first
+                break
+    one_die = (a >= v) != (b >= v)
+    if one_die and f.target == B.PEN[dt] and (yield from offer(m, ct, "goal_poacher")):
+        d = dice_of((yield m.roll("goal_poacher", ct, 1, "A11", "goal poacher")))[0]
+        if d >= st.value:
+            first = ct
+            f.forced_first = "goal_attempt"
+    if a >= v and b >= v and f.target in B.ATTACK_ZONE[ct] and (yield from offer(m, ct, "seconda_punta")):
+        return None
+    if f.target in B.ATTACK_ZONE[ct] and st.teams[ct].has(f.target) and (yield from offer(m, ct, "target_man")):
+        f.target_man = ct
+    if (
+        f.start in B.MIDFIELD_ZONE
+        and f.target in B.ATTACK_ZONE[ct]
+        and f.ct_at_start == ct
+        and (yield from offer(m, ct, "regista"))
+    ):
+        f.regista = ct
+    return first
+
+
+def extra_free_move(m: Match, team: int, src: int, dst: int) -> str | None:
+    """Runner / fast defender / box-to-box midfielder: one extra free move
+    regardless of the numbers in the area.  Returns the skill that allows the
+    move, or None."""
+    st = m.st
+    used = st.flags.extra_free_move_used
+    for skill, ok in (
+        ("runner", dst in B.ATTACK_ZONE[team]),
+        ("fast_defender", dst in B.DEFENCE_ZONE[team]),
+        ("box_to_box_midfielder", src == B.CENTRE and B.straight(src, dst)),
+    ):
+        if ok and skill not in used and skill_active(m, team, skill):
+            return skill
+    return None
+
+
+def after_pressing(m: Match, presser: int) -> Flow:
+    """Skilled wing backs (the presser) and gegenpressing (the team that lost the ball)."""
+    st = m.st
+    if B.zone_of(presser, st.ball) == B.ZONE_DEF:
+        cands = tuple(B.NAMES[a] for a in B.ADJ[st.ball] if a < B.N_AREAS and st.teams[presser].has(a))
+        if cands and (yield from offer(m, presser, "skilled_wing_backs")):
+            c = choice_of((yield m.ask("skill_ball_area", presser, "A11", lambda: cands, None, "move the ball")))
+            st.ball = B.INDEX[c]
+    loser = 1 - presser
+    if B.in_own_half_partly(presser, st.ball) and not B.in_opp_half_entirely(loser, st.ball):
+        return
+    if st.pending_restart is None and (yield from offer(m, loser, "gegenpressing")):
+        from .actions import can_pressing, pressing
+
+        aggressive = can_pressing(m, loser, True) and choice_of(
+            (yield m.ask_yes_no("gegenpressing_aggressive", loser, "A11", "aggressive counter-press?"))
+        ) == "yes"
+        if aggressive or can_pressing(m, loser):
+            yield from pressing(m, loser, aggressive=aggressive)
+
+
+def end_of_action_stage(m: Match) -> Flow:
+    """Trained formation change: two position changes, once per game."""
+    st = m.st
+    for team in (st.ct, st.dt):
+        ts = st.teams[team]
+        if "trained_formation_change" in ts.used_once or ts.coach_sent_off:
+            continue
+        if (yield from offer(m, team, "trained_formation_change")):
+            ts.used_once.add("trained_formation_change")
+            for _ in range(2):
+                f = ts.formation
+
+                def opts(_f: list[int] = f) -> tuple[str, ...]:
+                    return tuple(c for c in FORMATION_CHANGES if _f[ZONE_KEYS.index(c.split(">")[0])] > 0)
+
+                c = choice_of((yield m.ask("formation_change", team, "A11", opts, None, "change one position")))
+                change_formation(ts, c)
+
+
+def spend_skill(m: Match, team: int, skill: str) -> Flow:
+    """Pay the condition point of a skill whose use is implied by a move."""
+    from .skills import CATALOGUE
+
+    m.st.flags.skills_used.add(f"{B.TEAM_NAMES[team]}:{skill}")
+    if CATALOGUE[skill][0]:
+        yield from spend(m, team, CATALOGUE[skill][0], for_action=False)
