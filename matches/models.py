@@ -157,7 +157,7 @@ class MatchLog(models.Model):
     submission = models.OneToOneField(
         ResultSubmission, null=True, blank=True, on_delete=models.CASCADE, related_name="match_log"
     )
-    format = models.CharField(max_length=40, default="fuba-3-log/1")
+    format = models.CharField(max_length=40, default="fuba-log/1")
     data = models.JSONField()
     is_simulated = models.BooleanField(default=False)
     seed = models.BigIntegerField(null=True, blank=True)

@@ -16,12 +16,15 @@ from django.db import IntegrityError, transaction
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
+
+# Imported here (not lazily) so a worker that loads the services registers the task as well.
+from matches.validation_tasks import submission_log_validate
 from tournaments.knockout import Score, knockout_score_check
 from tournaments.models import Competition, Fixture, Stage
 from tournaments.progress import fixture_result_changed
 from tournaments.selectors import fixture_banned_shirts, user_club_team_ids
 
-FUBA_3_LOG_FORMAT = "fuba-3-log/1"
+FUBA_3_LOG_FORMAT = "fuba-log/1"
 
 
 @dataclass(frozen=True)
@@ -341,7 +344,7 @@ def result_submit(
         MatchLog.objects.create(
             fixture=fixture,
             submission=submission,
-            format=log_format,
+            format=str(turn_log.get("format") or log_format)[:40],
             data=dict(turn_log),
             is_simulated=False,
         )
@@ -350,8 +353,6 @@ def result_submit(
     fixture.save(update_fields=["status", "updated_at"])
     _audit(fixture, ResultAudit.Action.SUBMIT, user, before, _submission_snapshot(submission))
     if needs_validation:
-        from matches.validation_tasks import submission_log_validate
-
         submission_id = submission.id
         transaction.on_commit(lambda: submission_log_validate.delay(submission_id))
     return submission
