@@ -35,7 +35,7 @@ from .rules import ball_value_after_target, can_attempt_from, goal_attempt_modif
 
 if TYPE_CHECKING:
     from .machine import Match
-    from .state import MatchState
+    from .state import MatchState, TeamState
 
 __all__ = ["Coach", "HeuristicCoach", "RandomCoach", "Style", "make_coach"]
 
@@ -108,8 +108,15 @@ THREAT: tuple[tuple[float, ...], tuple[float, ...]] = (
 _STACK = (0.0, 1.0, 1.6, 1.96, 2.18, 2.31, 2.39, 2.39, 2.39, 2.39, 2.39, 2.39)
 
 
+# value added by the (n+1)-th player in an area
+_STACK_GAIN = tuple(_STACK[i + 1] - _STACK[i] for i in range(len(_STACK) - 1)) + (0.0,) * 20
+
+
 def _stack(n: int) -> float:
     return _STACK[n] if n < len(_STACK) else _STACK[-1]
+
+
+_AREA_OF = tuple(B.CORNER_OF_SPOT.get(a, a) for a in range(B.N_LOC))
 
 
 def _area(a: int) -> int:
@@ -155,12 +162,23 @@ class HeuristicCoach:
     press_threshold = 0.5  # press when the pressing dice win the ball this often
     press_threshold_far = 0.3  # ... when the ball is far from the own goal
     position_first = False  # lower a high ball value before shooting in the second action
+    # most moves a sequence makes (goal kicks and quick free kicks allow any number)
+    move_caps: dict[str, int] = {
+        "goal_kick_move": 3,
+        "quick_free_kick_move": 4,
+        "free_move": 2,
+        "setup_adjust": 2,
+    }
 
     def __init__(self, rng: random.Random, team: Any = None) -> None:
         self.rng = rng
         self.team = team
         self._style: Style | None = None
         self._action_turn = -1  # turn of this team's last action decision
+        self._wcache: dict[tuple[int, ...], list[float]] = {}
+        self._seq_key: tuple[str, int, int | str] = ("", -1, 0)
+        self._seq_next = -1
+        self._seq_moves = 0
         self._dispatch: dict[str, Callable[[Match, Pending, int], Any]] = {
             "kick_off_team": self._kick_off_team,
             "setup": self._setup,
@@ -190,7 +208,17 @@ class HeuristicCoach:
         if self._style is None:
             self._style = self._make_style(match, team)
         if pending.name in MOVE_DECISIONS:
-            return self._move(match, pending, team)
+            # count the moves of the current sequence (the coach's decisions follow each other)
+            key = (pending.name, pending.turn, pending.stage)
+            n = len(match.events)
+            if key != self._seq_key or n != self._seq_next:
+                self._seq_moves = 0
+            self._seq_key = key
+            self._seq_next = n + 1
+            choice = self._move(match, pending, team)
+            if choice != DONE:
+                self._seq_moves += 1
+            return choice
         handler = self._dispatch.get(pending.name)
         if handler is not None:
             return handler(match, pending, team)
@@ -249,8 +277,17 @@ class HeuristicCoach:
         """Value of one player of `team` in each playing area, given the ball."""
         ball = _area(st.ball)
         ct = st.ct == team
-        style = self.style
         ts = st.teams[team]
+        key = (team, ball, ct, *ts.formation)
+        cached = self._wcache.get(key)
+        if cached is not None:
+            return cached
+        cached = self._compute_weights(st, team, ball, ct, ts)
+        self._wcache[key] = cached
+        return cached
+
+    def _compute_weights(self, st: MatchState, team: int, ball: int, ct: bool, ts: TeamState) -> list[float]:
+        style = self.style
         dist = B.DIST[ball]
         form = ts.formation
         tot = max(1, sum(form))
@@ -330,16 +367,30 @@ class HeuristicCoach:
         return u
 
     def _move(self, match: Match, pending: Pending, team: int) -> Any:
-        opts = pending.options
-        if len(opts) == 1:
-            return opts[0]
+        """One move of a sequence, or ``done``.
+
+        Every single move of the team is scored (position value of the two
+        areas plus the contests of the ball area and the penalty areas); the
+        best ones are checked with the engine's own legality check
+        (``pending.verify_fn``, the very check that defines ``options``) so
+        the usually 20-60 options need not be listed.  Without a verifier, or
+        if none of the first candidates is legal, the options are listed and
+        the best legal one is taken."""
         st = match.st
+        if self._seq_moves >= self.move_caps.get(pending.name, 99) and pending.verify_fn is not None:
+            try:
+                pending.verify_fn(DONE)
+            except FubaError:
+                pass
+            else:
+                return DONE
         ts = st.teams[team]
         w = self._weights(st, team)
         field = list(ts.field)
         for s in B.CORNER_SPOTS:  # a corner taker counts in its corner area
-            field[B.CORNER_OF_SPOT[s]] += field[s]
-            field[s] = 0
+            if field[s]:
+                field[B.CORNER_OF_SPOT[s]] += field[s]
+                field[s] = 0
         gk = ts.gk
         ball = _area(st.ball)
         own_pen, opp_pen = B.PEN[team], B.PEN[1 - team]
@@ -347,56 +398,98 @@ class HeuristicCoach:
         c_opp = field[opp_pen]
         c_own = field[own_pen] + (1 if gk == own_pen else 0)
         gk_home = gk == own_pen
-        contest = self._contest
-        base = contest(st, team, c_ball, c_opp, c_own, gk_home)
+        base = self._contest(st, team, c_ball, c_opp, c_own, gk_home)
+        memo: dict[tuple[int, int, int, bool], float] = {}
+
+        def contest_gain(db: int, do: int, dn: int, gkh: bool) -> float:
+            key = (db, do, dn, gkh)
+            g = memo.get(key)
+            if g is None:
+                g = self._contest(st, team, c_ball + db, c_opp + do, c_own + dn, gkh) - base
+                memo[key] = g
+            return g
+
         # a move must be worth the trouble (keeps the sequences short)
-        best, best_gain = DONE, (0.25 if pending.name == "free_move" else 0.12)
+        free = pending.name == "free_move"
+        threshold = 0.25 if free else 0.12
+        opp = st.teams[1 - team]
+        ct = st.ct == team
+        dribble = ct and pending.name == "move" and not opp.has(ball)
         dribbler = "dribbler" in self.style.skills
         threat = THREAT[team]
-        index = B.INDEX
-        for o in opts:
-            if o == DONE:
+        stack_gain = _STACK_GAIN
+        names = B.NAMES
+        adj = B.ADJ
+        n_areas = B.N_AREAS
+        ts_field = ts.field
+        if free:
+            ours = [ts.count(a) for a in range(n_areas)]
+            theirs = [opp.count(a) for a in range(n_areas)]
+        cands: list[tuple[float, str]] = []
+        for src in range(B.N_LOC):
+            if not ts_field[src]:
                 continue
-            src_s, _, dst_s = str(o).partition(">")
-            with_ball = dst_s.endswith("+ball")
-            if with_ball:
-                dst_s = dst_s[:-5]
-            dst = index.get(dst_s, -1)
-            if dst < 0 or dst >= B.N_AREAS:
-                continue
-            if src_s == "GK":
-                src = gk
-                gain = (
-                    contest(
-                        st,
-                        team,
-                        c_ball - (src == ball) + (dst == ball),
-                        c_opp,
-                        c_own - (src == own_pen) + (dst == own_pen),
-                        dst == own_pen,
+            a_src = _AREA_OF[src]
+            outnumber = True
+            if free:
+                # 4.3.1: only from an outnumbering area or straight off a goal line
+                outnumber = ours[a_src] > theirs[a_src]
+                if not outnumber and a_src not in B.GOAL_LINE_AREAS:
+                    continue
+            ns = field[a_src]
+            loss = w[a_src] * stack_gain[ns - 1]
+            s_special = a_src in (ball, opp_pen, own_pen)
+            for dst in adj[src]:
+                if dst >= n_areas:
+                    continue
+                if not outnumber and not B.away_from_goal_line(a_src, dst):
+                    continue
+                gain = w[dst] * stack_gain[field[dst]] - loss
+                if s_special or dst in (ball, opp_pen, own_pen):
+                    gain += contest_gain(
+                        (dst == ball) - (a_src == ball),
+                        (dst == opp_pen) - (a_src == opp_pen),
+                        (dst == own_pen) - (a_src == own_pen),
+                        gk_home,
                     )
-                    - base
-                )
+                if gain > threshold:
+                    cands.append((gain, f"{names[src]}>{names[dst]}"))
+                if dribble and src == ball:
+                    g2 = gain + 4.0 * (threat[dst] - threat[a_src]) + (0.3 if dribbler else 0.0)
+                    if g2 > threshold:
+                        cands.append((g2, f"{names[src]}>{names[dst]}+ball"))
+        if gk >= 0 and not gk_home:
+            for dst in adj[gk]:
+                if dst < n_areas:
+                    gain = contest_gain((dst == ball) - (gk == ball), 0, int(dst == own_pen), dst == own_pen)
+                    if gain > threshold:
+                        cands.append((gain, f"GK>{names[dst]}"))
+        verify = pending.verify_fn
+        if verify is not None:
+            cands.sort(reverse=True)
+            for _, c in cands[:6]:
+                try:
+                    verify(c)
+                except FubaError:
+                    continue
+                return c
+            try:
+                verify(DONE)
+            except FubaError:
+                pass
             else:
-                src = _area(index[src_s])
-                ns, nd = field[src], field[dst]
-                gain = w[dst] * (_stack(nd + 1) - _stack(nd)) - w[src] * (_stack(ns) - _stack(ns - 1))
-                if src in (ball, opp_pen, own_pen) or dst in (ball, opp_pen, own_pen):
-                    gain += (
-                        contest(
-                            st,
-                            team,
-                            c_ball - (src == ball) + (dst == ball),
-                            c_opp - (src == opp_pen) + (dst == opp_pen),
-                            c_own - (src == own_pen) + (dst == own_pen),
-                            gk_home,
-                        )
-                        - base
-                    )
-                if with_ball:
-                    gain += 4.0 * (threat[dst] - threat[src]) + (0.3 if dribbler else 0.0)
-            if gain > best_gain:
-                best, best_gain = o, gain
+                if not cands or free:
+                    return DONE
+        # list the options and take the best legal one
+        opts = pending.options
+        if len(opts) == 1:
+            return opts[0]
+        scores = dict((c, g) for g, c in cands)
+        best, best_gain = DONE, threshold
+        for o in opts:
+            g = scores.get(o)
+            if g is not None and g > best_gain:
+                best, best_gain = o, g
         if best == DONE and DONE not in opts:
             return opts[0]
         return best
@@ -406,11 +499,15 @@ class HeuristicCoach:
         return pending.actor  # start with the ball
 
     def _target_area(self, match: Match, pending: Pending, team: int) -> Any:
-        opts = pending.options
-        if len(opts) == 1:
-            return opts[0]
+        """Where to play the ball (4.1.1): the chance to keep it (control check
+        against the modified ball value, 4.1.2/4.2.2; no risk in an easy
+        situation) times the threat from there, minus the chance to lose it
+        times the threat the opponent would have from there.  The best areas
+        are checked with the engine's legality check (``verify_fn``, which
+        defines ``options``); the options are listed only as a fallback."""
         st = match.st
         start = st.flags.start
+        start_a = _area(start)
         us, them = st.teams[team], st.teams[1 - team]
         threat_us, threat_them = THREAT[team], THREAT[1 - team]
         attack = self.style.attack
@@ -421,21 +518,38 @@ class HeuristicCoach:
             risk += 0.4
         elif late and lead < 0:
             risk -= 0.4
-        best, best_score = opts[0], -1e9
-        for o in opts:
-            t = B.INDEX[o]
+        ours = [us.count(a) for a in range(B.N_AREAS)]
+        theirs = [them.count(a) for a in range(B.N_AREAS)]
+        scored: list[tuple[float, str]] = []
+        for t in range(B.N_AREAS):
+            if not (t == start_a or ours[t] or any(x < B.N_AREAS and ours[x] for x in B.ADJ[t])):
+                continue  # 4.1.1: a player there or in an adjacent area
             v, _ = ball_value_after_target(st, team, start, t)
+            if v > 6 and t != start_a:
+                continue  # 4.1.2
             v = min(6, max(1, v))
-            easy = not them.has(t) and not any(them.has(x) for x in B.ADJ[t])
+            easy = not theirs[t] and not any(x < B.N_AREAS and theirs[x] for x in B.ADJ[t])
             p = 1.0 if easy else P_KEEP[v]
-            short = B.DIST[_area(start)][t] <= 1 and us.has(t)
+            short = B.DIST[start_a][t] <= 1 and ours[t] > 0
             gain = threat_us[t] * (1.0 + 0.4 * attack) + (0.05 if short else 0.0)
-            if us.count(t) > them.count(t):
+            if ours[t] > theirs[t]:
                 gain += 0.03
             score = p * gain - (1.0 - p) * threat_them[t] * risk + self.rng.random() * 0.01
-            if score > best_score:
-                best, best_score = o, score
-        return best
+            scored.append((score, B.NAMES[t]))
+        scored.sort(reverse=True)
+        verify = pending.verify_fn
+        if verify is not None:
+            for _, name in scored[:4]:
+                try:
+                    verify(name)
+                except FubaError:
+                    continue
+                return name
+        opts = pending.options
+        for _, name in scored:
+            if name in opts:
+                return name
+        return opts[0]
 
     def _goalkeeper_charge(self, match: Match, pending: Pending, team: int) -> Any:
         st = match.st
