@@ -28,6 +28,10 @@ from tournaments.ranking import standings_table, tiebreak_order
 from tournaments.standings import validate_order
 from tournaments.swiss import PairingImpossible, swiss_pair
 
+# FUBA rulebook 3, advanced rules A1–A13 (A12 is referred to but missing from the text; the
+# engine accepts it as another name of A13).
+ADVANCED_RULES = tuple(f"A{i}" for i in range(1, 14))
+
 
 def club_create(*, name: str, country: str = "") -> Club:
     return Club.objects.create(name=name, country=country)
@@ -76,6 +80,12 @@ def competition_create(
         raise ApplicationError(f"Unknown forfeit policy '{forfeit_policy}'.")
     if tiebreak_preset not in TiebreakPreset.values:
         raise ApplicationError(f"Unknown tie-break preset '{tiebreak_preset}'.")
+    unknown_rules = [r for r in advanced_rules if r not in ADVANCED_RULES]
+    if unknown_rules:
+        raise ApplicationError(
+            f"Competition '{name}': unknown advanced rules {unknown_rules}; rulebook 3 has "
+            f"{', '.join(ADVANCED_RULES)}."
+        )
     if tiebreak_preset == TiebreakPreset.CUSTOM:
         try:
             validate_order(tiebreak_order)
@@ -495,6 +505,7 @@ from tournaments.skills import (  # noqa: E402
 )
 
 __all__ = [
+    "ADVANCED_RULES",
     "best_thirds_compute",
     "club_create",
     "coach_create",

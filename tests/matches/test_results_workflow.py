@@ -238,3 +238,17 @@ def test_concurrent_submissions_and_confirmations_never_produce_two_results() ->
     assert sum(isinstance(o, Result) for o in outcomes) == 1
     assert sum(isinstance(o, Conflict) for o in outcomes) == 2
     assert Result.objects.filter(fixture=fixture).count() == 1
+
+
+def test_selectors_list_what_awaits_the_opponent_and_the_audit_trail(league: dict) -> None:
+    from matches.selectors import audit_trail, result_for_fixture, submissions_awaiting_user
+
+    fixture = league["fixture"]
+    submission = result_submit(fixture_id=fixture.id, user=league["home_user"], home_goals=1, away_goals=1)
+    assert list(submissions_awaiting_user(user=league["away_user"])) == [submission]
+    assert not submissions_awaiting_user(user=league["home_user"]).exists()
+    assert result_for_fixture(fixture=fixture) is None
+    result_confirm(fixture_id=fixture.id, user=league["away_user"])
+    fixture.refresh_from_db()
+    assert str(result_for_fixture(fixture=fixture)) == "1-1"
+    assert [e.action for e in audit_trail(fixture=fixture)] == ["submit", "confirm"]

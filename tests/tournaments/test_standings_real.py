@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fubaleague.errors import ApplicationError
 from tests.factories import CompetitionFactory, play, team_with_member
@@ -163,3 +165,34 @@ def test_custom_tiebreak_order_is_validated() -> None:
         "fair_play",
         "lots",
     ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    scores=st.lists(
+        st.tuples(st.integers(0, 5), st.integers(0, 5), st.integers(-5, 0), st.integers(-5, 0)),
+        min_size=6,
+        max_size=6,
+    ),
+    preset=st.sampled_from(["fifa_world_cup", "uefa"]),
+    order=st.permutations([1, 2, 3, 4]),
+)
+def test_tables_are_consistent_and_independent_of_input_order(scores, preset, order) -> None:  # type: ignore[no-untyped-def]
+    from tournaments.standings import MatchRecord
+
+    pairs = [(1, 2), (3, 4), (1, 3), (2, 4), (1, 4), (2, 3)]
+    matches = [
+        MatchRecord(h, a, hg, ag, hf, af) for (h, a), (hg, ag, hf, af) in zip(pairs, scores, strict=True)
+    ]
+
+    def lots(tied):  # type: ignore[no-untyped-def]
+        return sorted(tied, reverse=True)
+
+    table = compute_table(teams=[1, 2, 3, 4], matches=matches, criteria=PRESETS[preset], draw_lots=lots)
+    shuffled = compute_table(teams=order, matches=matches[::-1], criteria=PRESETS[preset], draw_lots=lots)
+    assert [r.team for r in table] == [r.team for r in shuffled]
+    assert [r.position for r in table] == [1, 2, 3, 4]
+    assert [r.points for r in table] == sorted((r.points for r in table), reverse=True)
+    assert sum(r.goals_for for r in table) == sum(r.goals_against for r in table)
+    assert all(r.played == 3 and r.won + r.drawn + r.lost == 3 for r in table)
+    assert not any(r.level_with_previous for r in table), "lots settle every tie"

@@ -1,0 +1,57 @@
+"""Read-only queries over results, submissions, turn logs and the audit trail."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q, QuerySet
+
+from matches.models import MatchLog, Result, ResultAudit, ResultSubmission
+from tournaments.models import Fixture
+
+
+def result_for_fixture(*, fixture: Fixture, counted_only: bool = True) -> Result | None:
+    """The fixture's result; by default only when it counts (confirmed, simulated or awarded)."""
+    if counted_only and fixture.status not in Fixture.COUNTED_STATUSES:
+        return None
+    return Result.objects.filter(fixture=fixture).prefetch_related("cards").first()
+
+
+def submission_list(*, fixture: Fixture) -> QuerySet[ResultSubmission]:
+    return fixture.submissions.select_related("team", "submitted_by", "disputed_by").order_by(
+        "-created_at", "-id"
+    )
+
+
+def submission_open(*, fixture: Fixture) -> ResultSubmission | None:
+    return fixture.submissions.filter(status=ResultSubmission.Status.OPEN).first()
+
+
+def submissions_awaiting_user(*, user: AbstractBaseUser) -> QuerySet[ResultSubmission]:
+    """Open submissions the user's clubs must confirm or dispute (the other side submitted them)."""
+    if not user.is_authenticated:
+        return ResultSubmission.objects.none()
+    clubs = Q(fixture__home_team__club__members=user) | Q(fixture__away_team__club__members=user)
+    return (
+        ResultSubmission.objects.filter(clubs, status=ResultSubmission.Status.OPEN)
+        .exclude(team__club__members=user)
+        .select_related("fixture", "fixture__home_team", "fixture__away_team", "team")
+        .distinct()
+        .order_by("created_at")
+    )
+
+
+def audit_trail(*, fixture: Fixture) -> QuerySet[ResultAudit]:
+    return fixture.audit_entries.select_related("actor").order_by("created_at", "id")
+
+
+def match_log_list(*, fixture: Fixture) -> QuerySet[MatchLog]:
+    return fixture.match_logs.select_related("submission").order_by("-created_at", "-id")
+
+
+def disputed_fixtures(*, competition_id: int | None = None) -> QuerySet[Fixture]:
+    qs = Fixture.objects.filter(status=Fixture.Status.DISPUTED).select_related(
+        "competition", "home_team", "away_team"
+    )
+    if competition_id is not None:
+        qs = qs.filter(competition_id=competition_id)
+    return qs.order_by("updated_at")

@@ -1,0 +1,52 @@
+"""Setting up competitions and stages: bad input is refused with a clear message."""
+
+from __future__ import annotations
+
+import pytest
+
+from fubaleague.errors import ApplicationError, Conflict
+from tests.factories import CompetitionFactory, TeamFactory
+from tournaments.models import Competition, Stage
+from tournaments.services import competition_create, fixture_generate, stage_create, team_create
+
+pytestmark = pytest.mark.django_db
+
+
+def test_competition_defaults_and_validation() -> None:
+    competition = competition_create(name="Helsinki League", slug="hel", advanced_rules=["A1", "A11", "A13"])
+    assert (competition.points_win, competition.points_draw, competition.points_loss) == (3, 1, 0)
+    assert competition.forfeit_policy == Competition.ForfeitPolicy.SIMULATE
+    assert (competition.award_goals_for, competition.award_goals_against) == (3, 0)
+    with pytest.raises(Conflict, match="slug 'hel'"):
+        competition_create(name="Again", slug="hel")
+    with pytest.raises(ApplicationError, match="unknown advanced rules"):
+        competition_create(name="X", slug="x", advanced_rules=["A99"])
+    with pytest.raises(ApplicationError, match="win > draw"):
+        competition_create(name="X", slug="x", points_win=1, points_draw=1)
+    with pytest.raises(ApplicationError, match="must have a winner"):
+        competition_create(name="X", slug="x", award_goals_for=0, award_goals_against=0)
+    with pytest.raises(ApplicationError, match="game system"):
+        competition_create(name="X", slug="x", game_system="chess")
+
+
+def test_stage_and_fixture_generation_guards() -> None:
+    competition = CompetitionFactory()
+    teams = [team_create(competition=competition, name=f"T{i}") for i in range(3)]
+    with pytest.raises(Conflict, match="already has a team"):
+        team_create(competition=competition, name="T0")
+    stranger = TeamFactory()
+    with pytest.raises(ApplicationError, match="not entered in"):
+        stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[*teams, stranger])
+    with pytest.raises(ApplicationError, match="legs must be"):
+        stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, legs=3, teams=teams)
+    ko = stage_create(competition=competition, name="KO", kind=Stage.Kind.KNOCKOUT, teams=teams)
+    with pytest.raises(ApplicationError, match="not 3"):
+        fixture_generate(stage=ko)
+    league = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=teams)
+    assert len(fixture_generate(stage=league)) == 3
+    with pytest.raises(Conflict, match="already generated"):
+        fixture_generate(stage=league)
+    with pytest.raises(ApplicationError, match="group stage needs its groups"):
+        stage_create(competition=competition, name="G", kind=Stage.Kind.GROUPS)
+    with pytest.raises(ApplicationError, match="number of Swiss rounds"):
+        stage_create(competition=competition, name="S", kind=Stage.Kind.SWISS, teams=teams)
