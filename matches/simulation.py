@@ -66,7 +66,7 @@ def team_engine_setup(*, team: Team, fixture: Fixture, advanced_rules: list[str]
 def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedMatch:
     """Play the fixture with AI coaches on both sides; the returned log validates by construction."""
     from rules_engine.api import validate_log
-    from rules_engine.simulate import SimulationOptions, simulate_match
+    from rules_engine.simulate import SimulationOptions, TeamSetup, simulate_match
 
     if fixture.home_team is None or fixture.away_team is None:
         raise ApplicationError(f"{fixture}: both teams must be known before the match can be simulated.")
@@ -74,7 +74,11 @@ def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedM
     seed = fixture_seed(fixture) if seed is None else seed
     home = team_engine_setup(team=fixture.home_team, fixture=fixture, advanced_rules=rules)
     away = team_engine_setup(team=fixture.away_team, fixture=fixture, advanced_rules=rules)
-    log = simulate_match(home, away, SimulationOptions(advanced_rules=tuple(rules)), seed)
+    options = SimulationOptions(
+        advanced_rules=tuple(rules),
+        meta=(("competition", fixture.competition.name), ("fixture", str(fixture.id)), ("simulated", "yes")),
+    )
+    log = simulate_match(TeamSetup.from_dict(home), TeamSetup.from_dict(away), options, seed)
     report = validate_log(log)
     if not report.valid:
         # A simulator bug must never become a stored result: fail loudly with the engine's words.
