@@ -31,9 +31,7 @@ if not SECRET_KEY:
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"  # noqa: S105
 
 # Outside debug the hosts must be named explicitly; a wildcard would accept any Host header.
-ALLOWED_HOSTS = env_list(
-    "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else []
-)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("Environment variable ALLOWED_HOSTS is required when DEBUG is off.")
 if not DEBUG and "*" in ALLOWED_HOSTS:
@@ -92,9 +90,7 @@ TEMPLATES = [
 DATABASE_URL = env_url("DATABASE_URL", schemes=("postgres", "postgresql", "sqlite"))
 if DATABASE_URL:
     DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0)
-        )
+        "default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0))
     }
 else:
     DATABASES = {

@@ -11,9 +11,9 @@ BEAT_KEY = "celery:heartbeat:beat"
 
 
 @shared_task(name="fubaleague.heartbeat", ignore_result=True)
-def heartbeat(token: str = "beat") -> str:
+def heartbeat(tag: str = "beat") -> str:
     """Record when a worker last executed a task; beat schedules this every minute."""
     stamp = timezone.now().isoformat()
-    key = BEAT_KEY if token == "beat" else HEARTBEAT_KEY.format(token=token)
+    key = BEAT_KEY if tag == "beat" else HEARTBEAT_KEY.format(token=tag)
     cache.set(key, stamp, timeout=24 * 3600)
     return stamp

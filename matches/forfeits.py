@@ -79,7 +79,9 @@ def _forfeit_open(
     )
     if not created:
         if forfeit.state in (Forfeit.State.QUEUED, Forfeit.State.RUNNING):
-            raise Conflict(f"{fixture}: a forfeit is already being processed ({forfeit.get_reason_display()}).")
+            raise Conflict(
+                f"{fixture}: a forfeit is already being processed ({forfeit.get_reason_display()})."
+            )
         # A failed or skipped earlier attempt: start again with the new reason.
         forfeit.reason = reason
         forfeit.forfeiting_team_id = forfeiting_team_id or forfeit.forfeiting_team_id
@@ -117,7 +119,9 @@ def forfeit_declare(*, fixture_id: int, user: AbstractBaseUser, team_id: int | N
         team_id = next(iter(sides))
     if team_id not in sides:
         raise PermissionDenied(f"{fixture}: team {team_id} is not a team of your club in this fixture.")
-    return _forfeit_open(fixture=fixture, reason=Forfeit.Reason.DECLARED, forfeiting_team_id=team_id, user=user)
+    return _forfeit_open(
+        fixture=fixture, reason=Forfeit.Reason.DECLARED, forfeiting_team_id=team_id, user=user
+    )
 
 
 @transaction.atomic
@@ -189,7 +193,9 @@ def _claim(*, fixture_id: int, task_id: str, now: datetime) -> Forfeit | None:
         forfeit.claimed_at = now
         forfeit.state = Forfeit.State.RUNNING
         forfeit.attempts += 1
-        forfeit.save(update_fields=["claim_task_id", "claimed_at", "state", "attempts", "claimed_from_status"])
+        forfeit.save(
+            update_fields=["claim_task_id", "claimed_at", "state", "attempts", "claimed_from_status"]
+        )
         return forfeit
 
 

@@ -34,7 +34,9 @@ def test_broker_is_probed_for_real_when_not_eager(client: Client) -> None:
 
 
 def test_database_down(client: Client) -> None:
-    with mock.patch("fubaleague.health.connection.cursor", side_effect=OperationalError("connection refused")):
+    with mock.patch(
+        "fubaleague.health.connection.cursor", side_effect=OperationalError("connection refused")
+    ):
         response = client.get("/healthz")
     assert response.status_code == 503
     body = response.json()

@@ -21,4 +21,4 @@ def test_task_runs_on_a_real_worker(celery_worker_process: WorkerProcess) -> Non
     while time.monotonic() < deadline and cache.get(HEARTBEAT_KEY.format(token=token)) is None:
         time.sleep(0.1)
     assert cache.get(HEARTBEAT_KEY.format(token=token)) is not None, celery_worker_process.log()
-    assert f"fubaleague.heartbeat[" in celery_worker_process.log()
+    assert "fubaleague.heartbeat[" in celery_worker_process.log()
