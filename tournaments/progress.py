@@ -118,7 +118,9 @@ def placeholders_resolve(*, competition: Competition, fed_by: Fixture | None = N
     fixtures = competition.fixtures.filter(Q(home_source__isnull=False) | Q(away_source__isnull=False))
     if fed_by is not None:
         fixtures = fixtures.filter(_dependents(fed_by))
-    for fixture in fixtures.select_for_update().order_by("stage__order", "round", "match_number", "leg"):
+    for fixture in fixtures.select_for_update(of=("self",)).order_by(
+        "stage__order", "round", "match_number", "leg"
+    ):
         updates = {}
         for side in ("home", "away"):
             source = getattr(fixture, f"{side}_source")
