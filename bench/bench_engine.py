@@ -26,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import chess  # noqa: E402
-import chess.pgn  # noqa: E402
+import chess
+import chess.pgn
 
-from rules_engine.autoplay import play_random  # noqa: E402
-from rules_engine.validator import validate_log  # noqa: E402
+from rules_engine.autoplay import play_random
+from rules_engine.validator import validate_log
 
 HEADER = {
     "advanced_rules": "all",
@@ -41,7 +41,11 @@ HEADER = {
             "roles": {"attacking_midfielders": 1},
             "skills": ["runner", "stopper", "great_condition"],
         },
-        "away": {"name": "Yellow", "formation": "3-5-2", "skills": ["midfield_general", "tackler", "crossing"]},
+        "away": {
+            "name": "Yellow",
+            "formation": "3-5-2",
+            "skills": ["midfield_general", "tackler", "crossing"],
+        },
     },
 }
 
@@ -113,7 +117,11 @@ def main() -> int:
     chs = rate(replay_pgn, pgns, t)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     rows = [
-        ("fuba-3 log validation (40 turns, all advanced rules)", f"{eng:,.0f} logs/s", f"{events:.0f} events/log"),
+        (
+            "fuba-3 log validation (40 turns, all advanced rules)",
+            f"{eng:,.0f} logs/s",
+            f"{events:.0f} events/log",
+        ),
         ("python-chess PGN parse + replay (80 plies)", f"{chs:,.0f} games/s", "legality checked"),
         ("ratio engine / chess", f"{eng / chs:.2f}", "target >= 1.0"),
         ("peak RSS of this process", f"{peak_mb:.1f} MB", "target < 100 MB"),

@@ -112,7 +112,9 @@ def rebound(m: Match, team: int) -> Flow:
     st = m.st
     opp = 1 - team
     pen = B.PEN[opp]
-    d = dice_of((yield m.roll("rebound", None, 2, "4.4.1", "rebound: controlling team die, defending team die")))
+    d = dice_of(
+        (yield m.roll("rebound", None, 2, "4.4.1", "rebound: controlling team die, defending team die"))
+    )
     a = d[0] + st.teams[team].count(pen)
     b = d[1] + min(6, st.teams[opp].field[pen])
     if a > b:
@@ -137,7 +139,10 @@ def pressing_problem(m: Match, team: int, aggressive: bool = False) -> tuple[str
         if not can_spend(m, team, _aggr_cost(m)):
             return "aggressive pressing needs a condition point from the ball zone (A1)", "A6"
         if ours < theirs - 1:
-            return "aggressive pressing needs at most one player fewer than the opponent in the ball area", "A6"
+            return (
+                "aggressive pressing needs at most one player fewer than the opponent in the ball area",
+                "A6",
+            )
     elif ours < theirs:
         return (
             f"pressing needs at least as many players as the opponent in {B.NAMES[st.ball]} "
@@ -221,14 +226,13 @@ def positioning(m: Match, team: int, mediano: bool = False) -> Flow:
     if ours == 0:
         steps = max(0, steps - 1)
     limit = 2
-    if steps < 2 or _limit_lifted(m, team):
-        if can_spend(m, team):
-            c = choice_of((yield m.ask_yes_no("use_cp", team, "A1", "use a condition point for one more step?")))
-            if c == "yes":
-                yield from spend(m, team)
-                steps += 1
-                if _limit_lifted(m, team):
-                    limit = 6
+    if (steps < 2 or _limit_lifted(m, team)) and can_spend(m, team):
+        c = choice_of((yield m.ask_yes_no("use_cp", team, "A1", "use a condition point for one more step?")))
+        if c == "yes":
+            yield from spend(m, team)
+            steps += 1
+            if _limit_lifted(m, team):
+                limit = 6
     if mediano:
         steps += 1
     st.value = min(6, max(1, v + sign * min(steps, limit)))
@@ -256,7 +260,9 @@ def movement(m: Match, team: int) -> Flow:
     minimum = ts.formation[zone] - (1 if ts.tired else 0)
     n = lo
     if hi > max(lo, minimum) and can_spend(m, team):
-        c = choice_of((yield m.ask_yes_no("use_cp", team, "A1", "use a condition point to use the higher die?")))
+        c = choice_of(
+            (yield m.ask_yes_no("use_cp", team, "A1", "use a condition point to use the higher die?"))
+        )
         if c == "yes":
             yield from spend(m, team)
             n = hi + (1 if skill_active(m, team, "great_condition") else 0)
@@ -386,8 +392,9 @@ def action_options(m: Match, team: int, exclude: str = "") -> tuple[str, ...]:
     return tuple(out)
 
 
-def take_action(m: Match, team: int, first: bool, exclude: str = "", forced: str = "") -> Generator[Pending, Event, str]:
-    st = m.st
+def take_action(
+    m: Match, team: int, first: bool, exclude: str = "", forced: str = ""
+) -> Generator[Pending, Event, str]:
     if first:
         yield from free_movements(m, team)
 

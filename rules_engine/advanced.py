@@ -3,7 +3,7 @@ A8 (slowing down game play) and A9 (weather), plus the game clock (4.2.1)."""
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
 from . import board as B
@@ -50,7 +50,9 @@ def restart_time(m: Match, rule: str = "4.2.1.1") -> Flow:
             advance_clock(m, 1)
             d = dice_of((yield m.roll("slow_play", team, 2, "A8", "delaying the restart: two dice x10")))
             if (d[0] + d[1]) * 10 < st.minute():
-                yield from give_yellow(m, team, "deliberately delaying the restart (A8)", red_test_always=True)
+                yield from give_yellow(
+                    m, team, "deliberately delaying the restart (A8)", red_test_always=True
+                )
 
 
 # ------------------------------------------------------ condition points (A1)
@@ -133,6 +135,13 @@ def tiredness_tests(m: Match) -> Flow:
 # --------------------------------------------------------- substitutions (A3)
 
 
+def _const(options: tuple[Any, ...]) -> Callable[[], tuple[Any, ...]]:
+    def get() -> tuple[Any, ...]:
+        return options
+
+    return get
+
+
 def _sub_options(m: Match, team: int) -> tuple[str, ...]:
     st = m.st
     ts = st.teams[team]
@@ -169,12 +178,14 @@ def substitutions(m: Match, at_setup: bool) -> Flow:
         if left <= 0 or (team == st.dt and not at_setup and ct_made == 0):
             continue
         opts = tuple(range(left + 1))
-        n = choice_of((yield m.ask("substitutions", team, "A3", lambda o=opts: o, None, "how many substitutions?")))
+        n = choice_of(
+            (yield m.ask("substitutions", team, "A3", _const(opts), None, "how many substitutions?"))
+        )
         if team == st.ct:
             ct_made = n
         for _ in range(n):
             sopts = _sub_options(m, team)
-            c = choice_of((yield m.ask("substitution", team, "A3", lambda o=sopts: o, None, "substitution type")))
+            c = choice_of((yield m.ask("substitution", team, "A3", _const(sopts), None, "substitution type")))
             ts.subs_used += 1
             kind, _, arg = c.partition(":")
             if kind == "fresh":
@@ -206,7 +217,7 @@ def half_time_changes(m: Match) -> Flow:
             continue
         f = ts.formation
         opts = ("none", *(c for c in FORMATION_CHANGES if f[ZONE_KEYS.index(c.split(">")[0])] > 0))
-        c = choice_of((yield m.ask("half_time_formation", team, "2.2", lambda o=opts: o, None)))
+        c = choice_of((yield m.ask("half_time_formation", team, "2.2", _const(opts), None)))
         if c != "none":
             change_formation(ts, c)
 

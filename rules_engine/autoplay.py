@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .events import Decision
+from .events import Decision, Event
 from .logformat import header_from_dict
 from .machine import Match
 from .rng import Dice
 from .state import Header
+
+_MOVE_DECISIONS = frozenset({"move", "free_move", "goal_kick_move", "quick_free_kick_move", "setup_adjust"})
 
 
 def play_random(header: Header | dict[str, Any], seed: int | str = 0, annotate: bool = False) -> Match:
@@ -22,28 +24,26 @@ def play_random(header: Header | dict[str, Any], seed: int | str = 0, annotate: 
         p = m.pending()
         if p is None:
             return m
+        ev: Event
         if p.kind == "roll":
             ev = dice.roll_for(p)
         else:
             opts = p.options
             if not opts:
                 raise RuntimeError(f"no options for {p.describe()}")
-            if p.name in ("move", "free_move", "goal_kick_move", "quick_free_kick_move", "setup_adjust"):
-                # stop moving now and then so that sequences stay short
-                if "done" in opts and dice.random() < 0.35:
-                    ev = Decision(p.name, p.actor, "done")
-                    m.apply(_annotated(m, ev) if annotate else ev)
-                    continue
+            # stop moving now and then so that sequences stay short
+            if p.name in _MOVE_DECISIONS and "done" in opts and dice.random() < 0.35:
+                ev = Decision(p.name, p.actor, "done")
+                m.apply(ev)
+                if annotate:
+                    _annotate_last(m)
+                continue
             ev = Decision(p.name, p.actor, dice.choice(opts))
         if annotate:
             m.apply(ev)
             _annotate_last(m)
         else:
             m.apply(ev)
-
-
-def _annotated(m: Match, ev: Decision) -> Decision:
-    return ev
 
 
 def _annotate_last(m: Match) -> None:

@@ -22,7 +22,9 @@ def yellow_test(m: Match, team: int, why: str, red_modifier: int = 0) -> Flow:
     d = dice_of((yield m.roll("yellow_test", team, 1, "5.6.1", f"yellow card test ({why})")))[0]
     if not yellow_from_test(d, team, st.flags.target):
         return
-    yield from give_yellow(m, team, why, red_test_always=d == 6, red_modifier=red_modifier + (1 if d == 6 else 0))
+    yield from give_yellow(
+        m, team, why, red_test_always=d == 6, red_modifier=red_modifier + (1 if d == 6 else 0)
+    )
     if d == 6:
         yield from injury(m, 1 - team, "yellow card test 6 (5.6.1)")
 
@@ -48,7 +50,9 @@ def red_test(m: Match, team: int, modifier: int = 0) -> Flow:
         yield from remove_player(m, team, "sent_off_player", "5.6.2", near_ball=False)
 
 
-def remove_player(m: Match, team: int, name: str, rule: str, near_ball: bool) -> Generator[Pending, Event, int]:
+def remove_player(
+    m: Match, team: int, name: str, rule: str, near_ball: bool
+) -> Generator[Pending, Event, int]:
     """The team removes one outfield player; returns the area it came from."""
     st = m.st
     ts = st.teams[team]
@@ -97,7 +101,9 @@ def injury(m: Match, team: int, why: str) -> Flow:
     else:
         record["permanent"] = True
         if st.uses("A3") and ts.subs_used < 3:
-            c = choice_of((yield m.ask_yes_no("injury_substitution", team, "A4", "substitute the injured player?")))
+            c = choice_of(
+                (yield m.ask_yes_no("injury_substitution", team, "A4", "substitute the injured player?"))
+            )
             if c == "yes":
                 ts.subs_used += 1
                 ts.off_pieces -= 1

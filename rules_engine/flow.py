@@ -9,16 +9,27 @@ from typing import TYPE_CHECKING, Any
 
 from . import board as B
 from .actions import action_stage, interrupted, pressing
-from .advanced import WEATHER_BY_DOUBLE, advance_clock, half_time_changes, second_half_weather, substitutions
-from .advanced import tiredness_tests
+from .advanced import (
+    WEATHER_BY_DOUBLE,
+    advance_clock,
+    half_time_changes,
+    second_half_weather,
+    substitutions,
+    tiredness_tests,
+)
 from .discipline import return_injured
 from .errors import IllegalEventError
 from .events import Event, Pending, choice_of, dice_of
 from .moves import MoveCtx, move_seq
-from .rules import ball_value_after_target, closest_areas, offside_position, second_last_area
-from .rules import is_backward_pass
+from .rules import (
+    ball_value_after_target,
+    closest_areas,
+    is_backward_pass,
+    offside_position,
+    second_last_area,
+)
 from .setpieces import kick_off, run_restart
-from .skill_hooks import before_actions, spend_skill, diver, end_of_action_stage, end_of_stage2, offside_trap
+from .skill_hooks import before_actions, diver, end_of_action_stage, end_of_stage2, offside_trap, spend_skill
 from .skills import offer, skill_active
 from .special_events import Special, resolve
 from .state import TurnFlags
@@ -44,7 +55,9 @@ def match_flow(m: Match) -> Flow:
         if d[0] != d[1]:
             break
     winner = 0 if d[0] > d[1] else 1
-    c = choice_of((yield m.ask("kick_off_team", winner, "3.2", lambda: B.TEAM_NAMES, None, "who starts with the ball?")))
+    c = choice_of(
+        (yield m.ask("kick_off_team", winner, "3.2", lambda: B.TEAM_NAMES, None, "who starts with the ball?"))
+    )
     starter = B.TEAM_NAMES.index(c)
     st.first_half_starter = starter
     for half in (1, 2):
@@ -140,8 +153,10 @@ def verify_target_area(m: Match, team: int, target: int, fallback: bool = True) 
                 )
     v, notes = ball_value_after_target(st, team, start, target)
     if v > 6:
-        if fallback and target == start and not any(
-            _legal(m, team, a) for a in range(B.N_AREAS) if a != start
+        if (
+            fallback
+            and target == start
+            and not any(_legal(m, team, a) for a in range(B.N_AREAS) if a != start)
         ):
             return 6
         raise IllegalEventError(
@@ -175,10 +190,9 @@ def stage1(m: Match) -> Flow:
     st.stage = 1
     team = st.ct
     f = st.flags
-    if f.start == B.PEN[team] and st.uses("A11"):
-        if (yield from offer(m, team, "creative_goalkeeper")):
-            ctx = MoveCtx(m, team, "A11")
-            yield from move_seq(m, ctx, "move", 1, "creative goalkeeper: move one player")
+    if f.start == B.PEN[team] and st.uses("A11") and (yield from offer(m, team, "creative_goalkeeper")):
+        ctx = MoveCtx(m, team, "A11")
+        yield from move_seq(m, ctx, "move", 1, "creative goalkeeper: move one player")
 
     verified: list[int] = []
 
@@ -198,7 +212,9 @@ def stage1(m: Match) -> Flow:
             yield from spend_skill(m, team, "crossing")
         if st.uses("A7") and skilled_full_back_applies(st, team, f.start, target):
             yield from spend_skill(m, 1 - team, "skilled_full_back")
-    f.offside_risk = st.uses("A7") and st.teams[team].has(target) and offside_position(st, team, target, f.start)
+    f.offside_risk = (
+        st.uses("A7") and st.teams[team].has(target) and offside_position(st, team, target, f.start)
+    )
     f.had_player_in_target = (st.teams[0].has(target), st.teams[1].has(target))
     f.target = target
     st.ball = target
@@ -209,7 +225,11 @@ def stage1(m: Match) -> Flow:
     if st.uses("A5") and f.start != target and dts.gk >= 0:
         sunshine = st.weather == "sunshine" and st.half == 1 and dt == st.first_half_starter
         in_pen = target == B.PEN[dt] and dts.gk == target
-        adv = target in B.ADJ_SET[B.PEN[dt]] and dts.gk == target and skill_active(m, dt, "advancing_goalkeeper")
+        adv = (
+            target in B.ADJ_SET[B.PEN[dt]]
+            and dts.gk == target
+            and skill_active(m, dt, "advancing_goalkeeper")
+        )
         if (in_pen or adv) and not sunshine and f.start != B.PEN[dt]:
             c2 = choice_of((yield m.ask_yes_no("goalkeeper_charge", dt, "A5", "charge out from the goal?")))
             if c2 == "yes":
@@ -284,8 +304,10 @@ def stage2(m: Match) -> Generator[Pending, Event, int | None]:
         st.ct = sp.collision_winner
     elif not success:
         dts = st.teams[dt0]
-        easy = not sp.touchline and not sp.failed_opening and not any(
-            dts.has(x) for x in (f.target, *B.ADJ[f.target])
+        easy = (
+            not sp.touchline
+            and not sp.failed_opening
+            and not any(dts.has(x) for x in (f.target, *B.ADJ[f.target]))
         )
         if easy:
             # 4.2.2.2 easy situation: control does not change, the defending team may move one player
@@ -315,9 +337,7 @@ def stage2(m: Match) -> Generator[Pending, Event, int | None]:
     st.value = min(6, max(1, nv))
     # 4.2.4 order of actions
     first = ct0 if both else dt0
-    if sp.control == "collision" or sp.touchline or sp.failed_opening:
-        first = st.ct
-    elif sp.first == "ct":
+    if sp.control == "collision" or sp.touchline or sp.failed_opening or sp.first == "ct":
         first = st.ct
     elif sp.first == "dt":
         first = 1 - st.ct
@@ -382,9 +402,13 @@ def _value_skills(
     nv = 0
     if success and use_low and B.zone_of(dt, f.target) == B.ZONE_DEF and (yield from offer(m, dt, "stopper")):
         use_low = False
-    if success and f.start in B.MIDFIELD_ZONE and f.long_pass == 0:
-        if (yield from offer(m, ct, "creative_midfielder")):
-            nv -= 1
+    if (
+        success
+        and f.start in B.MIDFIELD_ZONE
+        and f.long_pass == 0
+        and (yield from offer(m, ct, "creative_midfielder"))
+    ):
+        nv -= 1
     if (
         success
         and B.zone_of(ct, f.target) == B.ZONE_FWD

@@ -44,7 +44,9 @@ def parse_formation(text: Any, path: str, errors: list[FubaError]) -> tuple[int,
         return None
     d, mi, f = (int(p) for p in parts)
     if d + mi + f != 10:
-        errors.append(HeaderError(f"formation {text} has {d + mi + f} outfield players, not 10", rule="2.1", path=path))
+        errors.append(
+            HeaderError(f"formation {text} has {d + mi + f} outfield players, not 10", rule="2.1", path=path)
+        )
         return None
     return d, mi, f
 
@@ -69,7 +71,9 @@ def parse_team(data: Any, path: str, advanced: frozenset[str], errors: list[Fuba
         vals = {}
         for k, v in roles_raw.items():
             if k not in ROLE_KEYS:
-                errors.append(_err(f"unknown player role {k!r}; known: {', '.join(ROLE_KEYS)}", f"{path}.roles.{k}"))
+                errors.append(
+                    _err(f"unknown player role {k!r}; known: {', '.join(ROLE_KEYS)}", f"{path}.roles.{k}")
+                )
             elif type(v) is not int or v < 0:
                 errors.append(_err("a role count must be a whole number >= 0", f"{path}.roles.{k}"))
             else:
@@ -80,14 +84,32 @@ def parse_team(data: Any, path: str, advanced: frozenset[str], errors: list[Fuba
         if form is not None:
             d, mi, f = form
             if roles.attacking_midfielders + roles.defending_midfielders > mi:
-                errors.append(HeaderError("more attacking/defending midfielders than midfielders", rule="A2",
-                                          path=f"{path}.roles"))
-            if roles.attacking_centre_back > 1 or roles.withdrawn_striker > 1 or roles.offensive_wing_backs > 2:
-                errors.append(HeaderError("at most one attacking centre-back, one withdrawn striker and two "
-                                          "offensive wing backs", rule="A2", path=f"{path}.roles"))
+                errors.append(
+                    HeaderError(
+                        "more attacking/defending midfielders than midfielders",
+                        rule="A2",
+                        path=f"{path}.roles",
+                    )
+                )
+            if (
+                roles.attacking_centre_back > 1
+                or roles.withdrawn_striker > 1
+                or roles.offensive_wing_backs > 2
+            ):
+                errors.append(
+                    HeaderError(
+                        "at most one attacking centre-back, one withdrawn striker and two "
+                        "offensive wing backs",
+                        rule="A2",
+                        path=f"{path}.roles",
+                    )
+                )
             if roles.attacking_centre_back + roles.offensive_wing_backs > d or roles.withdrawn_striker > f:
-                errors.append(HeaderError("roles need players of that line in the formation", rule="A2",
-                                          path=f"{path}.roles"))
+                errors.append(
+                    HeaderError(
+                        "roles need players of that line in the formation", rule="A2", path=f"{path}.roles"
+                    )
+                )
     skills_raw = data.get("skills", [])
     skills: list[str] = []
     if not isinstance(skills_raw, list):
@@ -97,7 +119,9 @@ def parse_team(data: Any, path: str, advanced: frozenset[str], errors: list[Fuba
             if s not in CATALOGUE:
                 errors.append(HeaderError(f"unknown skill {s!r}", rule="A11", path=f"{path}.skills[{i}]"))
             elif s in skills:
-                errors.append(HeaderError(f"skill {s!r} listed twice", rule="A11", path=f"{path}.skills[{i}]"))
+                errors.append(
+                    HeaderError(f"skill {s!r} listed twice", rule="A11", path=f"{path}.skills[{i}]")
+                )
             else:
                 skills.append(s)
         if skills and "A11" not in advanced:
@@ -131,8 +155,12 @@ def parse_header(data: Any, errors: list[FubaError]) -> Header | None:
         for i, r in enumerate(adv_raw):
             r2 = ADVANCED_ALIASES.get(r, r) if isinstance(r, str) else r
             if r2 not in ADVANCED_RULES:
-                errors.append(_err(f"unknown advanced rule {r!r}; known: {', '.join(ADVANCED_RULES)}",
-                                   f"$.advanced_rules[{i}]"))
+                errors.append(
+                    _err(
+                        f"unknown advanced rule {r!r}; known: {', '.join(ADVANCED_RULES)}",
+                        f"$.advanced_rules[{i}]",
+                    )
+                )
             else:
                 adv.add(str(r2))
     else:
@@ -155,8 +183,9 @@ def parse_header(data: Any, errors: list[FubaError]) -> Header | None:
     if len(errors) != n0 or len(specs) != 2 or specs[0] is None or specs[1] is None:
         return None
     if "A11" in advanced and skill_weight(specs[0].skills) != skill_weight(specs[1].skills):
-        errors.append(HeaderError("both teams must choose an equal number of skills (A11)", rule="A11",
-                                  path="$.teams"))
+        errors.append(
+            HeaderError("both teams must choose an equal number of skills (A11)", rule="A11", path="$.teams")
+        )
         return None
     meta = data.get("meta", {})
     return Header((specs[0], specs[1]), advanced, extra={"meta": meta} if meta else {})

@@ -130,7 +130,9 @@ class Match:
     def ask_yes_no(self, name: str, actor: int, rule: str, prompt: str = "") -> Pending:
         return self.ask(name, actor, rule, _YES_NO, None, prompt)
 
-    def roll(self, name: str, actor: int | None, n: int, rule: str, prompt: str = "", sides: int = 6) -> Pending:
+    def roll(
+        self, name: str, actor: int | None, n: int, rule: str, prompt: str = "", sides: int = 6
+    ) -> Pending:
         st = self.st
         who = "both" if actor is None else B.TEAM_NAMES[actor]
         return Pending("roll", name, who, st.turn, st.stage, rule, prompt, n, sides)

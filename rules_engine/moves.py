@@ -61,7 +61,7 @@ class MoveCtx:
         self.offside = offside
         self.keep_ball_player = keep_ball_player
         self.once = once_per_player
-        self.extra = extra
+        self.rule_check = extra
         self.dribble = dribble
         self.gk_allowed = gk_allowed
         self.sources = sources  # restricts the areas players can be moved from
@@ -112,8 +112,8 @@ class MoveCtx:
             return "the controlling team must keep a player in the ball area (4.5.3)"
         if ct and self.offside and not ball and self._offside(src, dst):
             return f"moving into {B.NAMES[dst]} puts the player in an offside position (4.5.1)"
-        if self.extra is not None:
-            return self.extra(src, dst, gk, ball)
+        if self.rule_check is not None:
+            return self.rule_check(src, dst, gk, ball)
         return None
 
     def _offside(self, src: int, dst: int) -> bool:

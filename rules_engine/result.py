@@ -38,6 +38,8 @@ def derive_result(m: Match) -> dict[str, Any]:
         "final_minute": st.minute_label(),
         "weather": st.weather or None,
         "goals": [
-            {"team": n["team"], "minute": n["minute"], "turn": n["turn"]} for n in m.log if n["kind"] == "goal"
+            {"team": n["team"], "minute": n["minute"], "turn": n["turn"]}
+            for n in m.log
+            if n["kind"] == "goal"
         ],
     }

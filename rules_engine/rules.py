@@ -125,7 +125,11 @@ def ball_value_after_target(st: MatchState, team: int, start: int, target: int) 
     ts, ds = st.teams[team], st.teams[1 - team]
     v = st.value
     notes: list[str] = []
-    if st.flags.restart not in ("free_kick", "corner", "goal_kick") and start < B.N_AREAS and not ds.has(start):
+    if (
+        st.flags.restart not in ("free_kick", "corner", "goal_kick")
+        and start < B.N_AREAS
+        and not ds.has(start)
+    ):
         v -= 1
         notes.append("-1 no defender in start area (4.1.2.1)")
     steps = long_pass_steps(start, target)

@@ -80,7 +80,9 @@ def _suggest(m: Match, kind: str, team: int, spot: int) -> tuple[Any, ...]:
     ts = st.teams[team]
     n = ts.outfield()
     own = [a for a in range(B.N_AREAS) if B.in_own_half_partly(team, a)]
-    by_depth = sorted(own if kind == "kick_off" else range(B.N_AREAS), key=lambda a: (B.depth_from(team, a), a))
+    by_depth = sorted(
+        own if kind == "kick_off" else range(B.N_AREAS), key=lambda a: (B.depth_from(team, a), a)
+    )
     out: list[Any] = []
     gk_area = B.PEN[team]
     if kind == "penalty" and team != st.ct:
@@ -114,7 +116,10 @@ def _suggest(m: Match, kind: str, team: int, spot: int) -> tuple[Any, ...]:
         if kind == "penalty" and team == st.ct and gk == B.PEN[1 - team]:
             gk = B.PEN[team]
         if placement_problem(m, kind, team, field, gk, spot) is None:
-            choice = {"gk": B.NAMES[gk], "players": {B.NAMES[a]: field[a] for a in range(B.N_LOC) if field[a]}}
+            choice = {
+                "gk": B.NAMES[gk],
+                "players": {B.NAMES[a]: field[a] for a in range(B.N_LOC) if field[a]},
+            }
             if choice not in out:
                 out.append(choice)
     return tuple(out)

@@ -102,7 +102,11 @@ def before_actions(m: Match, first: int, a: int, b: int, v: int) -> Generator[Pe
             f.forced_first = "goal_attempt"
     if a >= v and b >= v and f.target in B.ATTACK_ZONE[ct] and (yield from offer(m, ct, "seconda_punta")):
         return None
-    if f.target in B.ATTACK_ZONE[ct] and st.teams[ct].has(f.target) and (yield from offer(m, ct, "target_man")):
+    if (
+        f.target in B.ATTACK_ZONE[ct]
+        and st.teams[ct].has(f.target)
+        and (yield from offer(m, ct, "target_man"))
+    ):
         f.target_man = ct
     if (
         f.start in B.MIDFIELD_ZONE
@@ -136,7 +140,9 @@ def after_pressing(m: Match, presser: int) -> Flow:
     if B.zone_of(presser, st.ball) == B.ZONE_DEF:
         cands = tuple(B.NAMES[a] for a in B.ADJ[st.ball] if a < B.N_AREAS and st.teams[presser].has(a))
         if cands and (yield from offer(m, presser, "skilled_wing_backs")):
-            c = choice_of((yield m.ask("skill_ball_area", presser, "A11", lambda: cands, None, "move the ball")))
+            c = choice_of(
+                (yield m.ask("skill_ball_area", presser, "A11", lambda: cands, None, "move the ball"))
+            )
             st.ball = B.INDEX[c]
     loser = 1 - presser
     if B.in_own_half_partly(presser, st.ball) and not B.in_opp_half_entirely(loser, st.ball):
@@ -144,9 +150,13 @@ def after_pressing(m: Match, presser: int) -> Flow:
     if st.pending_restart is None and (yield from offer(m, loser, "gegenpressing")):
         from .actions import can_pressing, pressing
 
-        aggressive = can_pressing(m, loser, True) and choice_of(
-            (yield m.ask_yes_no("gegenpressing_aggressive", loser, "A11", "aggressive counter-press?"))
-        ) == "yes"
+        aggressive = (
+            can_pressing(m, loser, True)
+            and choice_of(
+                (yield m.ask_yes_no("gegenpressing_aggressive", loser, "A11", "aggressive counter-press?"))
+            )
+            == "yes"
+        )
         if aggressive or can_pressing(m, loser):
             yield from pressing(m, loser, aggressive=aggressive)
 
@@ -166,7 +176,9 @@ def end_of_action_stage(m: Match) -> Flow:
                 def opts(_f: list[int] = f) -> tuple[str, ...]:
                     return tuple(c for c in FORMATION_CHANGES if _f[ZONE_KEYS.index(c.split(">")[0])] > 0)
 
-                c = choice_of((yield m.ask("formation_change", team, "A11", opts, None, "change one position")))
+                c = choice_of(
+                    (yield m.ask("formation_change", team, "A11", opts, None, "change one position"))
+                )
                 change_formation(ts, c)
 
 

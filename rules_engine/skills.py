@@ -114,9 +114,9 @@ def attempt_skills(m: Match, team: int, area: int) -> Generator[Pending, Event, 
     if set_piece and (yield from offer(m, team, "trained_special_event")):
         bonus += 1
     if not st.flags.charge and (yield from offer(m, opp, "shot_stopper")):
-        st.flags.shot_stopper = True
+        st.flags.shot_stopper = True  # shot stopper: two dice, the highest discarded
     elif set_piece and (yield from offer(m, opp, "leading_goalkeeper")):
-        st.flags.shot_stopper = True
+        st.flags.shot_stopper = True  # leading goalkeeper: the same after a corner or free kick
     return bonus
 
 

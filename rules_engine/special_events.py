@@ -24,10 +24,19 @@ if TYPE_CHECKING:
 def event_name(ct_die: int, dt_die: int) -> str:
     """The A13 table (the second "3 5" row is "3 6", interpretation I-11)."""
     table: dict[int, tuple[str, ...]] = {
-        1: ("excellent_attack_move",) * 2 + ("excellent_defence_move",) * 2 + ("fast_situation_dt", "fast_situation_ct"),
+        1: ("excellent_attack_move",) * 2
+        + ("excellent_defence_move",) * 2
+        + ("fast_situation_dt", "fast_situation_ct"),
         2: ("ball_bounces_dt",) * 2 + ("ball_bounces_ct",) * 2 + ("lost_momentum", "failed_man_marking"),
         3: ("defenders_foul",) * 2 + ("attackers_foul",) * 2 + ("defenders_rude_foul", "attackers_rude_foul"),
-        4: ("slow_play", "slow_play", "ball_over_touchline", "ball_over_goal_line", "momentum", "aggressive_defence"),
+        4: (
+            "slow_play",
+            "slow_play",
+            "ball_over_touchline",
+            "ball_over_goal_line",
+            "momentum",
+            "aggressive_defence",
+        ),
         5: (
             "high_ball_head_collision",
             "failed_opening",

@@ -171,10 +171,29 @@ class MatchState:
         """Short fingerprint of the whole match state (``check.digest`` of a log)."""
         import hashlib
 
-        parts: list[object] = [self.half, self.clock, self.stoppage, self.turn, self.ball, self.value, self.ct]
+        parts: list[object] = [
+            self.half,
+            self.clock,
+            self.stoppage,
+            self.turn,
+            self.ball,
+            self.value,
+            self.ct,
+        ]
         for t in self.teams:
-            parts += [t.field, t.gk, t.goals, t.yellows, t.reds, t.cp, t.tired, t.subs_used, t.skills,
-                      t.formation, t.injured_out]
+            parts += [
+                t.field,
+                t.gk,
+                t.goals,
+                t.yellows,
+                t.reds,
+                t.cp,
+                t.tired,
+                t.subs_used,
+                t.skills,
+                t.formation,
+                t.injured_out,
+            ]
         return hashlib.sha1(repr(parts).encode(), usedforsecurity=False).hexdigest()[:12]
 
 

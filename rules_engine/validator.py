@@ -121,8 +121,8 @@ def validate_log(data: Any) -> ValidationReport:
         if p is not None:
             problems.append(
                 IncompleteLogError(
-                    f"the log ends before the final whistle; next the rules wait for "
-                    f"{'a ' + p.name + ' roll' if p.kind == 'roll' else 'a ' + p.name + ' decision'} by {p.actor}",
+                    f"the log ends before the final whistle; next the rules wait for a '{p.name}' {p.kind} "
+                    f"by {p.actor}",
                     rule=p.rule,
                     turn=p.turn,
                     stage=p.stage,

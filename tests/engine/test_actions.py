@@ -189,7 +189,8 @@ def test_positioning_without_players_in_area_is_one_step_less_4_6() -> None:
 
 
 def test_example_pressing_4_7() -> None:
-    # "He rolls two dice and gets 2 and 5 ... Santeri gets the ball with the value of the higher die result, 5."
+    # "He rolls two dice and gets 2 and 5 ... Santeri gets the ball with the value of the higher
+    #  die result, 5."
     m = _at_first_action()
     to_action(m, "away")
     m.st.value = 3

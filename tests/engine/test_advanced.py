@@ -13,7 +13,9 @@ def test_example_condition_points_a1_a2() -> None:
     # "Santeri has the 4-4-2 formation and thus ... four defence, four midfield and two forward
     #  condition points. Otto's 4-5-1 ... three attacking midfielders ... four defence, two
     #  midfield and four forward condition points."
-    m = new_match(header(adv=["A1", "A2"], home="4-5-1", away="4-4-2", home_roles={"attacking_midfielders": 3}))
+    m = new_match(
+        header(adv=["A1", "A2"], home="4-5-1", away="4-4-2", home_roles={"attacking_midfielders": 3})
+    )
     assert m.st.teams[1].cp == [4, 4, 2]
     assert m.st.teams[0].cp == [4, 2, 4]
 
@@ -30,8 +32,12 @@ def test_other_roles_a2() -> None:
         header(
             adv=["A2"],
             home="4-4-2",
-            home_roles={"attacking_centre_back": 1, "withdrawn_striker": 1, "offensive_wing_backs": 2,
-                        "defending_midfielders": 1},
+            home_roles={
+                "attacking_centre_back": 1,
+                "withdrawn_striker": 1,
+                "offensive_wing_backs": 2,
+                "defending_midfielders": 1,
+            },
         )
     )
     # defence 4 -1 (ACB) -2 (OWB) +1 (DM) = 2; midfield 4 +1 (ACB) +1 (WS) -1 (DM) = 5; forward 2 -1 +2 = 3

@@ -17,7 +17,7 @@ def test_thirteen_areas_four_per_side_five_in_the_middle() -> None:
 
 
 def test_zones_of_1_5() -> None:
-    assert B.MIDFIELD_ZONE == n("H-LM", "H-RM", "CENTRE", "A-LM", "A-RM")  # touching the halfway line
+    assert n("H-LM", "H-RM", "CENTRE", "A-LM", "A-RM") == B.MIDFIELD_ZONE  # touching the halfway line
     assert B.DEFENCE_ZONE[0] & set(range(13)) == n("H-PEN", "H-LC", "H-RC", "H-FRONT")
     assert B.ATTACK_ZONE[0] == B.DEFENCE_ZONE[1]  # "also the opponent's defence zone"
     assert B.zone_of(0, B.A_PEN) == B.ZONE_FWD and B.zone_of(1, B.A_PEN) == B.ZONE_DEF

@@ -6,7 +6,7 @@ import pytest
 from rules_engine import board as B
 from rules_engine.api import Decision, IllegalEventError
 
-from .helpers import dec, pend, put, put_exact, roll, start, to_action
+from .helpers import dec, pend, put_exact, roll, start, to_action
 
 
 def _santeri_example():  # type: ignore[no-untyped-def]

@@ -29,7 +29,9 @@ def headers(draw: st.DrawFn) -> dict[str, Any]:
     for side in ("home", "away"):
         t: dict[str, Any] = {"name": side, "formation": draw(st.sampled_from(FORMATIONS))}
         if n_skills:
-            t["skills"] = draw(st.lists(st.sampled_from(cheap), min_size=n_skills, max_size=n_skills, unique=True))
+            t["skills"] = draw(
+                st.lists(st.sampled_from(cheap), min_size=n_skills, max_size=n_skills, unique=True)
+            )
         if draw(st.booleans()) and draw(st.booleans()):
             t["players_short"] = 1
         if "A2" in adv and t["formation"] == "4-4-2":

@@ -12,7 +12,9 @@ from .helpers import dec, pend, put_exact, roll, skip_free_moves, start
 FILLERS = ["penalty_saver", "strength_in_depth", "short_passes", "fiery_coach"]
 
 
-def hdr(home: list[str] = (), away: list[str] = (), adv: tuple[str, ...] = ("A1", "A11"), **kw: str) -> dict[str, Any]:  # type: ignore[assignment]
+def hdr(
+    home: list[str] = (), away: list[str] = (), adv: tuple[str, ...] = ("A1", "A11"), **kw: str
+) -> dict[str, Any]:  # type: ignore[assignment]
     home, away = list(home), list(away)
     while skill_weight(home) != skill_weight(away):
         short = home if skill_weight(home) < skill_weight(away) else away
@@ -24,8 +26,16 @@ def hdr(home: list[str] = (), away: list[str] = (), adv: tuple[str, ...] = ("A1"
     return {"advanced_rules": list(adv), "teams": teams}
 
 
-def scene(h: dict[str, Any], home: dict[str, int], away: dict[str, int], ball: str, value: int,
-          home_gk: str = "H-PEN", away_gk: str = "A-PEN", ct: str = "home"):  # type: ignore[no-untyped-def]
+def scene(
+    h: dict[str, Any],
+    home: dict[str, int],
+    away: dict[str, int],
+    ball: str,
+    value: int,
+    home_gk: str = "H-PEN",
+    away_gk: str = "A-PEN",
+    ct: str = "home",
+):  # type: ignore[no-untyped-def]
     m = start(h, ct=ct)
     put_exact(m, "home", home, gk=home_gk)
     put_exact(m, "away", away, gk=away_gk)
@@ -126,8 +136,13 @@ def test_penalty_saver() -> None:
 
 
 def test_sweeper_keeper() -> None:
-    m = scene(hdr([], ["sweeper_keeper"], adv=("A1", "A5", "A11")), {"A-FRONT": 3, "CENTRE": 7},
-              {"A-FRONT": 2, "A-LC": 8}, "A-FRONT", 2)
+    m = scene(
+        hdr([], ["sweeper_keeper"], adv=("A1", "A5", "A11")),
+        {"A-FRONT": 3, "CENTRE": 7},
+        {"A-FRONT": 2, "A-LC": 8},
+        "A-FRONT",
+        2,
+    )
     dec(m, "target_area", "A-PEN")
     v = m.st.value
     dec(m, "goalkeeper_charge", "yes")
@@ -136,8 +151,14 @@ def test_sweeper_keeper() -> None:
 
 
 def test_advancing_goalkeeper() -> None:
-    m = scene(hdr([], ["advancing_goalkeeper"], adv=("A1", "A5", "A11")), {"A-LM": 3, "A-FRONT": 1, "CENTRE": 6},
-              {"A-LM": 2, "A-LC": 8}, "A-LM", 2, away_gk="A-FRONT")
+    m = scene(
+        hdr([], ["advancing_goalkeeper"], adv=("A1", "A5", "A11")),
+        {"A-LM": 3, "A-FRONT": 1, "CENTRE": 6},
+        {"A-LM": 2, "A-LC": 8},
+        "A-LM",
+        2,
+        away_gk="A-FRONT",
+    )
     dec(m, "target_area", "A-FRONT")
     assert pend(m) == ("decision", "goalkeeper_charge", "away")
     before = cp(m, "away")
@@ -160,8 +181,13 @@ def test_creative_goalkeeper() -> None:
 
 
 def test_tackler() -> None:
-    m = scene(hdr([], ["tackler"], adv=("A1", "A6", "A11")), {"A-FRONT": 3, "CENTRE": 7},
-              {"A-FRONT": 2, "A-LC": 8}, "A-FRONT", 3)
+    m = scene(
+        hdr([], ["tackler"], adv=("A1", "A6", "A11")),
+        {"A-FRONT": 3, "CENTRE": 7},
+        {"A-FRONT": 2, "A-LC": 8},
+        "A-FRONT",
+        3,
+    )
     act(m, "away")
     m.st.value = 3
     dec(m, "action", "aggressive_pressing")
@@ -178,8 +204,13 @@ def test_stopper() -> None:
 
 
 def test_skilled_full_back() -> None:
-    m = scene(hdr([], ["skilled_full_back"], adv=("A1", "A7", "A11"), away_f="4-4-2"),
-              {"CENTRE": 2, "A-FRONT": 1, "H-FRONT": 7}, {"CENTRE": 2, "H-LM": 1, "H-FRONT": 7}, "CENTRE", 2)
+    m = scene(
+        hdr([], ["skilled_full_back"], adv=("A1", "A7", "A11"), away_f="4-4-2"),
+        {"CENTRE": 2, "A-FRONT": 1, "H-FRONT": 7},
+        {"CENTRE": 2, "H-LM": 1, "H-FRONT": 7},
+        "CENTRE",
+        2,
+    )
     before = cp(m, "away")
     dec(m, "target_area", "A-FRONT")
     # second lowest player area: CENTRE (2 players) + one from the touching side area H-LM
@@ -207,8 +238,13 @@ def test_short_passes() -> None:
 
 
 def test_offside_trap() -> None:
-    m = scene(hdr([], ["offside_trap"], adv=("A1", "A7", "A11"), away_f="3-5-2"),
-              {"CENTRE": 2, "A-FRONT": 1, "H-FRONT": 7}, {"CENTRE": 4, "H-LM": 3, "H-RM": 3}, "CENTRE", 2)
+    m = scene(
+        hdr([], ["offside_trap"], adv=("A1", "A7", "A11"), away_f="3-5-2"),
+        {"CENTRE": 2, "A-FRONT": 1, "H-FRONT": 7},
+        {"CENTRE": 4, "H-LM": 3, "H-RM": 3},
+        "CENTRE",
+        2,
+    )
     dec(m, "target_area", "A-FRONT")  # offside risk
     roll(m, "situation", 5, 1)  # only one die successful
     dec(m, "use_skill", "offside_trap")
@@ -216,8 +252,9 @@ def test_offside_trap() -> None:
 
 
 def test_skilled_wing_backs() -> None:
-    m = scene(hdr([], ["skilled_wing_backs"]), {"A-FRONT": 2, "CENTRE": 8}, {"A-FRONT": 2, "A-LC": 8},
-              "A-FRONT", 3)
+    m = scene(
+        hdr([], ["skilled_wing_backs"]), {"A-FRONT": 2, "CENTRE": 8}, {"A-FRONT": 2, "A-LC": 8}, "A-FRONT", 3
+    )
     act(m, "away")
     m.st.value = 4
     dec(m, "action", "pressing")
@@ -228,10 +265,18 @@ def test_skilled_wing_backs() -> None:
 
 
 def test_fast_defender_runner_box_to_box() -> None:
-    for skill, move in (("fast_defender", "H-LM>H-LC"), ("runner", "CENTRE>A-FRONT"),
-                        ("box_to_box_midfielder", "CENTRE>H-FRONT")):
-        m = scene(hdr([skill]), {"CENTRE": 2, "H-LM": 2, "H-FRONT": 6}, {"CENTRE": 3, "H-LM": 3, "A-FRONT": 4},
-                  "CENTRE", 3)
+    for skill, move in (
+        ("fast_defender", "H-LM>H-LC"),
+        ("runner", "CENTRE>A-FRONT"),
+        ("box_to_box_midfielder", "CENTRE>H-FRONT"),
+    ):
+        m = scene(
+            hdr([skill]),
+            {"CENTRE": 2, "H-LM": 2, "H-FRONT": 6},
+            {"CENTRE": 3, "H-LM": 3, "A-FRONT": 4},
+            "CENTRE",
+            3,
+        )
         dec(m, "target_area", "CENTRE")
         roll(m, "situation", 6, 5)
         while pend(m)[1] == "use_skill":
@@ -242,8 +287,13 @@ def test_fast_defender_runner_box_to_box() -> None:
 
 
 def test_catenaccio() -> None:
-    m = scene(hdr([], ["catenaccio"]), {"CENTRE": 3, "H-FRONT": 7}, {"CENTRE": 3, "A-FRONT": 3, "A-LC": 4},
-              "CENTRE", 3)
+    m = scene(
+        hdr([], ["catenaccio"]),
+        {"CENTRE": 3, "H-FRONT": 7},
+        {"CENTRE": 3, "A-FRONT": 3, "A-LC": 4},
+        "CENTRE",
+        3,
+    )
     dec(m, "target_area", "CENTRE")
     roll(m, "situation", 6, 5)
     dec(m, "use_skill", "catenaccio")
@@ -251,7 +301,9 @@ def test_catenaccio() -> None:
 
 
 def test_midfield_general() -> None:
-    m = scene(hdr(["midfield_general"]), {"CENTRE": 3, "H-FRONT": 7}, {"CENTRE": 3, "A-FRONT": 7}, "CENTRE", 3)
+    m = scene(
+        hdr(["midfield_general"]), {"CENTRE": 3, "H-FRONT": 7}, {"CENTRE": 3, "A-FRONT": 7}, "CENTRE", 3
+    )
     dec(m, "target_area", "CENTRE")
     roll(m, "situation", 6, 5)  # home would act first ...
     dec(m, "use_skill", "midfield_general")
@@ -260,7 +312,9 @@ def test_midfield_general() -> None:
 
 
 def test_creative_midfielder() -> None:
-    m = scene(hdr(["creative_midfielder"]), {"CENTRE": 3, "H-FRONT": 7}, {"CENTRE": 3, "A-FRONT": 7}, "CENTRE", 3)
+    m = scene(
+        hdr(["creative_midfielder"]), {"CENTRE": 3, "H-FRONT": 7}, {"CENTRE": 3, "A-FRONT": 7}, "CENTRE", 3
+    )
     dec(m, "target_area", "CENTRE")
     roll(m, "situation", 6, 4)
     dec(m, "use_skill", "creative_midfielder")
@@ -277,8 +331,9 @@ def test_mezzala() -> None:
 
 
 def test_midfield_pressing() -> None:
-    m = scene(hdr([], ["midfield_pressing"]), {"CENTRE": 3, "H-FRONT": 7}, {"CENTRE": 3, "A-FRONT": 7},
-              "CENTRE", 3)
+    m = scene(
+        hdr([], ["midfield_pressing"]), {"CENTRE": 3, "H-FRONT": 7}, {"CENTRE": 3, "A-FRONT": 7}, "CENTRE", 3
+    )
     act(m, "away")
     m.st.value = 4
     before = cp(m, "away")
@@ -288,16 +343,26 @@ def test_midfield_pressing() -> None:
 
 
 def test_crossing() -> None:
-    m = scene(hdr(["crossing"]), {"A-LM": 2, "A-PEN": 1, "H-FRONT": 7}, {"A-LM": 1, "A-LC": 1, "A-FRONT": 8},
-              "A-LM", 3)
+    m = scene(
+        hdr(["crossing"]),
+        {"A-LM": 2, "A-PEN": 1, "H-FRONT": 7},
+        {"A-LM": 1, "A-LC": 1, "A-FRONT": 8},
+        "A-LM",
+        3,
+    )
     before = cp(m, "home")
     dec(m, "target_area", "A-PEN")  # one area between, ignored: +0
     assert m.st.value == 3 and cp(m, "home") == before - 1
 
 
 def test_regista() -> None:
-    m = scene(hdr(["regista"]), {"CENTRE": 3, "A-FRONT": 1, "H-FRONT": 6}, {"CENTRE": 1, "A-FRONT": 1, "A-LC": 8},
-              "CENTRE", 3)
+    m = scene(
+        hdr(["regista"]),
+        {"CENTRE": 3, "A-FRONT": 1, "H-FRONT": 6},
+        {"CENTRE": 1, "A-FRONT": 1, "A-LC": 8},
+        "CENTRE",
+        3,
+    )
     dec(m, "target_area", "A-FRONT")
     roll(m, "situation", 6, 2)
     dec(m, "use_skill", "regista")
@@ -347,8 +412,13 @@ def test_target_man() -> None:
 
 
 def test_goal_poacher() -> None:
-    m = scene(hdr(["goal_poacher"]), {"A-FRONT": 2, "A-PEN": 1, "CENTRE": 7}, {"A-FRONT": 2, "A-LC": 8},
-              "A-FRONT", 3)
+    m = scene(
+        hdr(["goal_poacher"]),
+        {"A-FRONT": 2, "A-PEN": 1, "CENTRE": 7},
+        {"A-FRONT": 2, "A-LC": 8},
+        "A-FRONT",
+        3,
+    )
     dec(m, "target_area", "A-PEN")
     v = m.st.value
     roll(m, "situation", 6, 2)
@@ -360,8 +430,13 @@ def test_goal_poacher() -> None:
 
 
 def test_diver() -> None:
-    m = scene(hdr(["diver"], adv=("A1", "A11", "A13")), {"A-FRONT": 2, "CENTRE": 8}, {"A-FRONT": 2, "A-LC": 8},
-              "A-FRONT", 3)
+    m = scene(
+        hdr(["diver"], adv=("A1", "A11", "A13")),
+        {"A-FRONT": 2, "CENTRE": 8},
+        {"A-FRONT": 2, "A-LC": 8},
+        "A-FRONT",
+        3,
+    )
     dec(m, "target_area", "A-FRONT")
     roll(m, "situation", 4, 4)
     dec(m, "use_skill", "diver")
@@ -378,8 +453,13 @@ def test_seconda_punta() -> None:
 
 
 def test_trained_formation_change() -> None:
-    m = scene(hdr(["trained_formation_change"]), {"CENTRE": 3, "H-FRONT": 7}, {"CENTRE": 3, "A-FRONT": 7},
-              "CENTRE", 3)
+    m = scene(
+        hdr(["trained_formation_change"]),
+        {"CENTRE": 3, "H-FRONT": 7},
+        {"CENTRE": 3, "A-FRONT": 7},
+        "CENTRE",
+        3,
+    )
     act(m, "home")
     m.st.value = 1
     dec(m, "action", "positioning")
@@ -399,8 +479,13 @@ def test_trained_formation_change() -> None:
 def test_strength_in_depth() -> None:
     from rules_engine.advanced import substitutions
 
-    m = scene(hdr(["strength_in_depth"], adv=("A1", "A3", "A11")), {"CENTRE": 3, "H-FRONT": 7},
-              {"CENTRE": 3, "A-FRONT": 7}, "CENTRE", 3)
+    m = scene(
+        hdr(["strength_in_depth"], adv=("A1", "A3", "A11")),
+        {"CENTRE": 3, "H-FRONT": 7},
+        {"CENTRE": 3, "A-FRONT": 7},
+        "CENTRE",
+        3,
+    )
     m.st.clock = 30
     m.st.teams[0].cp = [1, 1, 1]
     m._gen = substitutions(m, at_setup=False)
@@ -412,8 +497,13 @@ def test_strength_in_depth() -> None:
 
 
 def test_great_condition() -> None:
-    m = scene(hdr(["great_condition"]), {"CENTRE": 3, "H-LM": 3, "H-FRONT": 4}, {"CENTRE": 3, "A-FRONT": 7},
-              "CENTRE", 3)
+    m = scene(
+        hdr(["great_condition"]),
+        {"CENTRE": 3, "H-LM": 3, "H-FRONT": 4},
+        {"CENTRE": 3, "A-FRONT": 7},
+        "CENTRE",
+        3,
+    )
     act(m, "home")
     dec(m, "action", "movement")
     roll(m, "movement", 6, 1)

@@ -30,8 +30,22 @@ class Command(BaseCommand):
                 with open(path, "rb") as fh:
                     raw = fh.read()
         except OSError as e:
-            self.stdout.write(json.dumps({"valid": False, "unreadable": True, "errors": [
-                {"kind": "unreadable", "reason": f"cannot read {path}: {e.strerror}", "path": None}]}, indent=2))
+            self.stdout.write(
+                json.dumps(
+                    {
+                        "valid": False,
+                        "unreadable": True,
+                        "errors": [
+                            {
+                                "kind": "unreadable",
+                                "reason": f"cannot read {path}: {e.strerror}",
+                                "path": None,
+                            }
+                        ],
+                    },
+                    indent=2,
+                )
+            )
             raise SystemExit(2) from None
         report = validate_log(raw)
         out = report.to_dict()
