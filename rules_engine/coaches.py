@@ -520,21 +520,32 @@ class HeuristicCoach:
             risk -= 0.4
         ours = [us.count(a) for a in range(B.N_AREAS)]
         theirs = [them.count(a) for a in range(B.N_AREAS)]
-        scored: list[tuple[float, str]] = []
+        # upper bounds first (no risk of losing the ball), then the exact score
+        # (needs the modified ball value) only while an area can still win
+        bounds: list[tuple[float, int, float]] = []
         for t in range(B.N_AREAS):
             if not (t == start_a or ours[t] or any(x < B.N_AREAS and ours[x] for x in B.ADJ[t])):
                 continue  # 4.1.1: a player there or in an adjacent area
+            short = B.DIST[start_a][t] <= 1 and ours[t] > 0
+            gain = threat_us[t] * (1.0 + 0.4 * attack) + (0.05 if short else 0.0)
+            if ours[t] > theirs[t]:
+                gain += 0.03
+            gain += self.rng.random() * 0.01
+            bounds.append((gain, t, gain))
+        bounds.sort(reverse=True)
+        scored: list[tuple[float, str]] = []
+        best_exact = -1e9
+        for bound, t, gain in bounds:
+            if bound < best_exact and len(scored) >= 4:
+                break
             v, _ = ball_value_after_target(st, team, start, t)
             if v > 6 and t != start_a:
                 continue  # 4.1.2
             v = min(6, max(1, v))
             easy = not theirs[t] and not any(x < B.N_AREAS and theirs[x] for x in B.ADJ[t])
             p = 1.0 if easy else P_KEEP[v]
-            short = B.DIST[start_a][t] <= 1 and ours[t] > 0
-            gain = threat_us[t] * (1.0 + 0.4 * attack) + (0.05 if short else 0.0)
-            if ours[t] > theirs[t]:
-                gain += 0.03
-            score = p * gain - (1.0 - p) * threat_them[t] * risk + self.rng.random() * 0.01
+            score = p * gain - (1.0 - p) * threat_them[t] * risk
+            best_exact = max(best_exact, score)
             scored.append((score, B.NAMES[t]))
         scored.sort(reverse=True)
         verify = pending.verify_fn
