@@ -1,13 +1,13 @@
 """Benchmark: simulated full matches per second and validated logs per second.
 
 Rates are CPU time of this process (time.process_time), so other load on the
-machine does not distort them much.  Simulation: heuristic coach on both sides, all advanced rules (A1-A13), both
-teams with three skills, seeded dice; one core (the process is pinned to CPU 0
-where the platform allows).  Validation: the same logs as JSON text through
-``validate_log``.  The table also carries the plausibility figures of issue 4:
-average turns per half, goals per match, share of draws (heuristic against
-heuristic) and the heuristic coach's win rate against the random coach over
-500 matches.
+machine does not distort them much.  Simulation: heuristic coach on both
+sides, all advanced rules (A1-A13), both teams with three skills, seeded
+dice; one core (the process is pinned to one CPU where the platform allows).
+Validation: the same logs as JSON text through ``validate_log``.  The table
+also carries the plausibility figures of issue 4: average turns per half,
+goals per match, share of draws (heuristic against heuristic) and the
+heuristic coach's win rate against the random coach over 500 matches.
 
 Run: ``.venv/bin/python bench/bench_simulate.py [--quick] [--matches N] [--versus N]``.
 """
@@ -36,7 +36,7 @@ TARGET = 200.0  # simulated matches per second (issue 4)
 PAIRS = [
     (
         TeamSetup("Blues", "4-4-2", skills=("runner", "tackler", "great_condition")),
-        TeamSetup("Yellows", "3-5-2", skills=("dribbler", "stopper", "midfield_general")),
+        TeamSetup("Yellows", "3-5-2", skills=("short_passes", "stopper", "midfield_general")),
     ),
     (
         TeamSetup(

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
-from rules_engine.api import validate_log
+from rules_engine.api import FubaError, event_from_dict, new_match, validate_log
 from rules_engine.simulate import (
     SimulationError,
     SimulationLimitError,
@@ -181,3 +182,25 @@ def test_1000_random_seeds_validate() -> None:
             failures.append((seed, [e.message for e in report.errors[:2]]))
     print(f"\n1000 random seeds: {1000 - len(failures)} valid")
     assert not failures, failures[:5]
+
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.mark.xfail(raises=AssertionError, strict=False, reason="engine bug: dribbler point paid without one")
+def test_engine_bug_dribbler_condition_point() -> None:
+    """Found by the simulator: after "A-RM>A-FRONT+ball" with the dribbler skill,
+    ending the movement ("done") makes actions.movement pay the dribbler's
+    condition point in the ball's new zone where the team has none to spend:
+    AssertionError in advanced.spend (validate_log crashes on the same log).
+    Causes: dribble() marks the skill as used while merely *checking* a move
+    (options listing, verify), and the cost is not checked in the new zone."""
+    data = json.loads((DATA / "dribbler_cp_crash.json").read_text())
+    events = data.pop("events")
+    m = new_match(data)
+    try:
+        for e in events[:-1]:
+            m.apply(event_from_dict(e))
+    except FubaError:
+        pytest.skip("the reproduction log no longer replays with the current rules")
+    m.apply(event_from_dict(events[-1]))
