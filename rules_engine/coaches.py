@@ -48,6 +48,7 @@ MOVE_DECISIONS = frozenset(
         "quick_free_kick_move",
         "goal_kick_move",
         "setup_adjust",
+        "skill_move",
     }
 )
 DONE = "done"
@@ -179,6 +180,7 @@ class HeuristicCoach:
         self._seq_key: tuple[str, int, int | str] = ("", -1, 0)
         self._seq_next = -1
         self._seq_moves = 0
+        self.unknown_decisions: set[str] = set()  # answered by the prudent fallback
         self._dispatch: dict[str, Callable[[Match, Pending, int], Any]] = {
             "kick_off_team": self._kick_off_team,
             "setup": self._setup,
@@ -200,6 +202,9 @@ class HeuristicCoach:
             "injured_player": self._remove_player,
             "sent_off_player": self._remove_player,
             "injury_substitution": self._injury_substitution,
+            "skill_ball_area": self._skill_ball_area,
+            "gegenpressing_aggressive": self._gegenpressing_aggressive,
+            "formation_change": self._formation_change,
         }
 
     # ------------------------------------------------------------ entry
@@ -236,6 +241,7 @@ class HeuristicCoach:
 
     def _fallback(self, pending: Pending) -> Any:
         """A decision this coach does not know (the engine grows): be prudent."""
+        self.unknown_decisions.add(pending.name)
         opts = pending.options
         for safe in ("no", DONE, "none", 0):
             if safe in opts:
@@ -566,16 +572,9 @@ class HeuristicCoach:
         st = match.st
         return "yes" if st.value >= 3 else "no"
 
-    def _use_skill(self, match: Match, pending: Pending, team: int) -> Any:
-        skill = next((o for o in pending.options if o != "no"), "no")
-        st = match.st
-        ts = st.teams[team]
-        if skill == "aggressive_striker":
-            return skill if ts.yellows == 0 and st.value >= 3 else "no"
-        if skill == "midfield_general":
-            own_half = B.in_own_half_partly(team, _area(st.ball))
-            return skill if (st.ct != team) == own_half else "no"
-        always = {
+    # skills worth their condition point whenever the engine offers them
+    ALWAYS_SKILLS = frozenset(
+        {
             "shot_stopper",
             "leading_goalkeeper",
             "clinical_finisher",
@@ -586,10 +585,68 @@ class HeuristicCoach:
             "gegenpressing",
             "fast_defender",
             "offside_trap",
+            "goal_poacher",
+            "target_man",
+            "regista",
+            "catenaccio",
+            "creative_midfielder",
+            "mezzala",
+            "skilled_wing_backs",
         }
-        if skill in always or ts.cp_total() >= 4:
-            return skill
-        return "no"
+    )
+
+    def _use_skill(self, match: Match, pending: Pending, team: int) -> Any:
+        """Play a skill (A11) when it helps now; condition points are kept for
+        the actions when the team is short of them."""
+        skill = next((o for o in pending.options if o != "no"), "no")
+        st = match.st
+        ts = st.teams[team]
+        ct = st.ct == team
+        v = st.value
+        lead = self._lead(st, team)
+        yes, no = skill, "no"
+        if skill == "aggressive_striker":
+            return yes if ts.yellows == 0 and v >= 3 else no
+        if skill == "midfield_general":
+            # act first: the defending team near its goal, the attacking team near the other goal
+            own_half = B.in_own_half_partly(team, _area(st.ball))
+            return yes if (not ct) == own_half else no
+        if skill == "fanatic_fans":
+            # the die becomes the new ball value (a foul if it equals the current one)
+            return yes if (ct and v >= 5) or (not ct and v <= 2) else no
+        if skill == "diver":
+            return yes if ts.yellows < 2 else no
+        if skill == "seconda_punta":
+            # skip the action stage (and the opponent's pressing) when the ball value is high
+            return yes if v >= 4 and not can_attempt_from(st, team, _area(st.ball)) else no
+        if skill == "trained_formation_change":
+            return yes if st.half == 2 and lead != 0 else no
+        if skill == "creative_goalkeeper":
+            return yes if ts.cp_total() >= 3 else no
+        if skill in self.ALWAYS_SKILLS or ts.cp_total() >= 4:
+            return yes
+        return no
+
+    def _skill_ball_area(self, match: Match, pending: Pending, team: int) -> Any:
+        """Skilled wing backs: move the won ball to the safest adjacent area."""
+        threat = THREAT[team]
+        return max(pending.options, key=lambda o: threat[_area(B.INDEX[o])])
+
+    def _gegenpressing_aggressive(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        return "yes" if P_AGGR[st.value] > P_PRESS[st.value] + 0.15 and st.teams[team].yellows < 2 else "no"
+
+    def _formation_change(self, match: Match, pending: Pending, team: int) -> Any:
+        lead = self._lead(match.st, team)
+        prefs = (
+            ("defence>forward", "midfield>forward", "defence>midfield")
+            if lead <= 0
+            else ("forward>defence", "midfield>defence", "forward>midfield")
+        )
+        for o in prefs:
+            if o in pending.options:
+                return o
+        return pending.options[0]
 
     def _closest_player(self, match: Match, pending: Pending, team: int) -> Any:
         ts = match.st.teams[team]
