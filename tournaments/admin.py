@@ -20,7 +20,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from fubaleague.errors import ApplicationError
-from tournaments import ranking, services, standings_cache
+from tournaments import services, standings_cache, standings_fast
 from tournaments.models import (
     Bye,
     Club,
@@ -58,7 +58,7 @@ def recompute_competition_standings(competition: Competition, user: Any) -> int:
     for stage in competition.stages.exclude(kind=Stage.Kind.KNOCKOUT):
         groups: list[Group | None] = list(stage.groups.all()) if stage.kind == Stage.Kind.GROUPS else [None]
         for group in groups:
-            ranking.standings_compute(stage=stage, group=group, user=user)
+            standings_fast.standings_compute(stage=stage, group=group, user=user)
             tables += 1
     standings_cache.invalidate(competition.pk)
     return tables

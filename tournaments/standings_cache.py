@@ -22,8 +22,9 @@ from django.dispatch import receiver
 
 from matches.models import Card, Result
 from tournaments.models import Competition, Fixture, Group, LotDraw, Stage, Team
-from tournaments.ranking import match_records, points_of, standings_table, tiebreak_order
+from tournaments.ranking import match_records, points_of, tiebreak_order
 from tournaments.standings import Row, compute_table
+from tournaments.standings_fast import standings_table
 
 CACHE_SECONDS = 300
 T = TypeVar("T")
@@ -69,9 +70,42 @@ def version(competition_id: int) -> int:
     return int(value)
 
 
-def invalidate(competition_id: int) -> None:
+def _slug_version_key(slug: str) -> str:
+    return f"standings:vs:{slug}"
+
+
+def invalidate(competition_id: int, slug: str | None = None) -> None:
     """Call after a change that affects the standings of a competition (signals do it for saves)."""
-    cache.set(_version_key(competition_id), time.time_ns(), None)
+    now = time.time_ns()
+    cache.set(_version_key(competition_id), now, None)
+    if slug is None:
+        slug = Competition.objects.filter(pk=competition_id).values_list("slug", flat=True).first()
+    if slug:
+        cache.set(_slug_version_key(slug), now, None)
+
+
+def by_slug(slug: str, name: str, compute: Callable[[], T]) -> T:
+    """A cached value for the competition `slug`, read in ONE cache round trip when warm.
+
+    The hot endpoints (public standings page and its API) are addressed by slug; fetching the
+    slug's version and the entry together (get_many) keeps them close to a trivial endpoint's cost.
+    The entry carries the version it was computed under; a newer version means recompute. The
+    version is read before computing, so a change committed meanwhile leaves an entry that the
+    next reader sees as stale.
+    """
+    version_key, entry_key = _slug_version_key(slug), f"standings:s:{slug}:{name}"
+    found = cache.get_many([version_key, entry_key])
+    version = found.get(version_key)
+    entry = found.get(entry_key)
+    if version is not None and entry is not None and entry[0] == version:
+        return entry[1]  # type: ignore[no-any-return]
+    if version is None:
+        version = time.time_ns()
+        if not cache.add(version_key, version, None):
+            version = cache.get(version_key, version)
+    value = compute()
+    cache.set(entry_key, (version, value), CACHE_SECONDS)
+    return value
 
 
 def cached(competition_id: int, name: str, compute: Callable[[], T]) -> T:
@@ -235,11 +269,6 @@ def compute_position_series(competition: Competition) -> list[PositionSeries]:
     ).order_by("order")
     for stage in stages:
         order = [c for c in tiebreak_order(competition=competition, stage=stage) if c != "lots"]
-        fixtures = list(
-            stage.fixtures.filter(status__in=Fixture.COUNTED_STATUSES)
-            .select_related("result")
-            .prefetch_related("result__cards")
-        )
         scopes: list[tuple[str | None, list[int]]]
         if stage.kind == Stage.Kind.GROUPS:
             scopes = [
@@ -248,12 +277,19 @@ def compute_position_series(competition: Competition) -> list[PositionSeries]:
             ]
         else:
             scopes = [(None, list(stage.teams.values_list("id", flat=True)))]
+        # A chart of a big field (a 1000-team Swiss) is unreadable: skip before loading its results.
+        scopes = [(name, ids) for name, ids in scopes if 0 < len(ids) <= MAX_CHART_TEAMS]
+        if not scopes:
+            continue
+        fixtures = list(
+            stage.fixtures.filter(status__in=Fixture.COUNTED_STATUSES)
+            .select_related("result")
+            .prefetch_related("result__cards")
+        )
         byes_by_round: dict[int, list[int]] = {}
         for bye in stage.byes.all():
             byes_by_round.setdefault(bye.round, []).append(bye.team_id)
         for group_name, team_ids in scopes:
-            if not team_ids or len(team_ids) > MAX_CHART_TEAMS:
-                continue
             members = set(team_ids)
             scoped = [f for f in fixtures if f.home_team_id in members and f.away_team_id in members]
             rounds = sorted({f.round for f in scoped})
@@ -310,10 +346,11 @@ def _competition_of(instance: Any) -> int | None:
 def _bump(sender: Any, instance: Any, **kwargs: Any) -> None:
     competition_id = _competition_of(instance)
     if competition_id is not None:
+        slug = instance.slug if isinstance(instance, Competition) else None
         # Now, for reads inside this transaction; and again after commit, because a concurrent
         # reader may have cached the old committed tables under the version bumped just now.
-        invalidate(competition_id)
-        transaction.on_commit(lambda: invalidate(competition_id))
+        invalidate(competition_id, slug)
+        transaction.on_commit(lambda: invalidate(competition_id, slug))
     if isinstance(instance, Competition):
         cache.delete(f"competition:slug:{instance.slug}")
 

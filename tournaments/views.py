@@ -1,8 +1,8 @@
 """Public pages. Views look things up, call selectors (reads) or services (the results workflow), render.
 
 The standings page is the hot path: for anonymous visitors the whole rendered page is cached under
-the competition's standings version (tournaments.standings_cache), so a request costs two cache
-reads and no query until a result changes.
+the competition's standings version (tournaments.standings_cache), so a request costs one cache
+round trip and no query until a result changes.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import csv
 from datetime import UTC, timedelta
 from typing import Any
 
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -22,8 +21,6 @@ from django.views.decorators.http import require_GET
 from tournaments import pages_selectors as ps
 from tournaments import standings_cache, svg
 from tournaments.models import Coach, Competition, Fixture, Stage
-
-PAGE_CACHE_SECONDS = standings_cache.CACHE_SECONDS
 
 
 def _competition(slug: str) -> Competition:
@@ -72,20 +69,14 @@ def _standings_context(competition: Competition) -> dict[str, Any]:
 
 @require_GET
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    anonymous = not request.user.is_authenticated
-    if anonymous:
-        competition_id = standings_cache.slug_to_id(slug)
-        if competition_id is None:
-            raise Http404("No such competition.")
-        key = f"page:standings:{competition_id}:{standings_cache.version(competition_id)}"
-        html = cache.get(key)
-        if html is None:
-            competition = _competition(slug)
-            # The page has no per-user content when anonymous, so one rendering serves everyone.
-            html = render_to_string("tournaments/standings.html", _standings_context(competition), request)
-            cache.set(key, html, PAGE_CACHE_SECONDS)
-        return HttpResponse(html)
-    return render(request, "tournaments/standings.html", _standings_context(_competition(slug)))
+    if request.user.is_authenticated:
+        return render(request, "tournaments/standings.html", _standings_context(_competition(slug)))
+
+    def render_page() -> str:
+        # The page has no per-user content when anonymous, so one rendering serves everyone.
+        return render_to_string("tournaments/standings.html", _standings_context(_competition(slug)), request)
+
+    return HttpResponse(standings_cache.by_slug(slug, "page", render_page))
 
 
 @require_GET

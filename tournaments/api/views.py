@@ -5,15 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
 from fubaleague.errors import NotFound
-from tournaments import ranking, services, standings_cache
+from tournaments import services, standings_cache, standings_fast
 from tournaments.api import filters, serializers
 from tournaments.api.permissions import ReadOnlyOrStaff, StaffOnly
 from tournaments.models import (
@@ -50,21 +52,22 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(responses=serializers.StandingsTableSerializer(many=True))
     @action(detail=True, methods=["get"])
-    def standings(self, request: Request, slug: str | None = None) -> Response:
+    def standings(self, request: Request, slug: str | None = None) -> HttpResponse:
         """Every league/group table of the competition, with the tie-break that decided each place.
 
-        Served from the standings cache (recomputed only after a result changes), so the lookup by
-        slug is cached too and the endpoint normally runs no query.
+        Served from the standings cache (recomputed only after a result changes): a warm request
+        runs no query and one cache round trip.
         """
-        competition_id = standings_cache.slug_to_id(slug or "")
-        if competition_id is None:
+        body = standings_cache.by_slug(slug or "", "api-json", lambda: self._tables_json(slug or ""))
+        # Cached already rendered: the renderer would redo identical work on every request.
+        return HttpResponse(body, content_type="application/json")
+
+    def _tables_json(self, slug: str) -> bytes:
+        competition = Competition.objects.filter(slug=slug).first()
+        if competition is None:
             raise NotFound(f"No competition '{slug}'.")
-        data = standings_cache.cached(
-            competition_id,
-            "api-tables",
-            lambda: [t.as_dict() for t in standings_cache.competition_tables(self.get_object())],
-        )
-        return Response(data)
+        tables = [t.as_dict() for t in standings_cache.compute_competition_tables(competition)]
+        return JSONRenderer().render(tables)
 
     @extend_schema(request=None, responses={200: serializers.StandingsTableSerializer(many=True)})
     @action(detail=True, methods=["post"], url_path="recompute-standings")
@@ -74,7 +77,7 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
         for stage in competition.stages.exclude(kind=Stage.Kind.KNOCKOUT):
             groups = list(stage.groups.all()) if stage.kind == Stage.Kind.GROUPS else [None]
             for group in groups:
-                ranking.standings_compute(stage=stage, group=group, user=request.user)
+                standings_fast.standings_compute(stage=stage, group=group, user=request.user)
         standings_cache.invalidate(competition.pk)
         return Response([t.as_dict() for t in standings_cache.competition_tables(competition)])
 

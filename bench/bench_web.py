@@ -1,0 +1,346 @@
+"""Benchmark: the public standings page and its API endpoint against a trivial DRF endpoint.
+
+Production shape on 127.0.0.1 only: gunicorn + PostgreSQL + the Redis cache. A 32-team World Cup
+(part played, through the services) is loaded into a dedicated database; wrk (2 threads,
+32 connections, 10 s) measures each URL in turn in the same run:
+
+    /api/v1/ping                                   trivial DRF endpoint (the baseline)
+    /c/<slug>/standings/                           public standings page (HTML)
+    /api/v1/competitions/<slug>/standings          standings API endpoint (JSON)
+
+Targets (issue 6): p99 < 50 ms, and req/s at least 70% of the trivial endpoint's.
+Then: standings recomputation of a 1000-team Swiss event after 10 rounds (target < 1 s).
+
+Run: ``. scripts/test-env.sh && .venv/bin/python bench/bench_web.py [--duration 10] [--quick]``.
+Needs wrk (Debian: ``apt-get install wrk``) and PostgreSQL + Redis as for ``make test``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+BENCH_DB = "fubaleague_bench_web"
+SLUG = "bench-world-cup"
+P99_TARGET_MS = 50.0
+RATIO_TARGET = 0.70
+SWISS_TARGET_S = 1.0
+
+
+def fail(message: str) -> int:
+    print(f"bench_web: {message}", file=sys.stderr)
+    return 1
+
+
+def bench_env() -> dict[str, str]:
+    database_url = os.environ.get("DATABASE_URL", "")
+    redis_url = os.environ.get("REDIS_URL", "")
+    if not database_url.startswith("postgres") or not redis_url.startswith("redis"):
+        raise SystemExit(
+            fail("needs DATABASE_URL (PostgreSQL) and REDIS_URL: source scripts/test-env.sh first.")
+        )
+    parts = urlparse(database_url)
+    for host in (parts.hostname, urlparse(redis_url).hostname):
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            raise SystemExit(fail(f"only loopback services are benchmarked, not {host}"))
+    env = dict(os.environ)
+    env.update(
+        {
+            "DATABASE_URL": urlunparse(parts._replace(path="/" + BENCH_DB)),
+            "DEBUG": "0",
+            "SECRET_KEY": env.get("SECRET_KEY") or "bench-only-secret-key-0123456789abcdefghijklmnop",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "SECURE_SSL_REDIRECT": "0",
+            "CACHE_KEY_PREFIX": "bench-web",
+            "CELERY_TASK_ALWAYS_EAGER": "1",
+            # wrk sends thousands of requests a second from one address: production rates would
+            # measure 429s. The throttles stay on (their cache round trips are part of the cost),
+            # with a one-second window: DRF keeps one timestamp per request of the window in the
+            # cache, and a one-minute window of wrk traffic would make that list the bottleneck.
+            "API_THROTTLE_ANON": "1000000000/second",
+            "API_THROTTLE_USER": "1000000000/second",
+            "LOG_LEVEL": "WARNING",
+            "DB_CONN_MAX_AGE": "600",
+        }
+    )
+    return env
+
+
+def recreate_database(env: dict[str, str]) -> None:
+    import psycopg
+
+    parts = urlparse(env["DATABASE_URL"])
+    admin_url = urlunparse(parts._replace(path="/postgres"))
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{BENCH_DB}"')
+
+
+def setup_django(env: dict[str, str]) -> None:
+    os.environ.update(env)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fubaleague.settings")
+    import django
+
+    django.setup()
+
+
+def load_world_cup() -> float:
+    from django.core.cache import cache
+    from django.core.management import call_command
+
+    from tournaments import demo
+
+    call_command("migrate", verbosity=0)
+    cache.clear()
+    started = time.perf_counter()
+    demo.build_world_cup(slug=SLUG, name="Bench World Cup")
+    return time.perf_counter() - started
+
+
+def swiss_recompute(teams: int = 1000, rounds: int = 10, seed: int = 1) -> dict[str, object]:
+    """Seconds to recompute the standings of a Swiss stage with `rounds` played rounds.
+
+    The rounds are paired by a simple points-ordered rule (the pairing service is not what is
+    measured) and stored with bulk inserts; the timed call is the standings service itself.
+    Two paths are timed (best of 3 and first run): the ranking service (tournaments.ranking) and
+    the flat-query path the pages and API use (tournaments.standings_fast); both must agree.
+    """
+    from django.db import transaction
+
+    from matches.models import Result
+    from tournaments import ranking, services
+    from tournaments.models import Bye, Fixture, Stage, Team
+
+    rng = random.Random(seed)
+    with transaction.atomic():
+        competition = services.competition_create(name="Bench Swiss", slug="bench-swiss")
+        team_objs = Team.objects.bulk_create(
+            [Team(competition=competition, name=f"Swiss {i:04d}", country="") for i in range(teams)]
+        )
+        stage = services.stage_create(
+            competition=competition, name="Swiss", kind=Stage.Kind.SWISS, teams=team_objs, swiss_rounds=rounds
+        )
+    ids = [t.pk for t in team_objs]
+    points = dict.fromkeys(ids, 0)
+    played: set[frozenset[int]] = set()
+    number = 0
+    for rnd in range(1, rounds + 1):
+        order = sorted(ids, key=lambda t: (-points[t], rng.random()))
+        fixtures, scores = [], []
+        waiting = list(order)
+        while len(waiting) >= 2:
+            a = waiting.pop(0)
+            j = next((k for k, b in enumerate(waiting) if frozenset((a, b)) not in played), 0)
+            b = waiting.pop(j)
+            played.add(frozenset((a, b)))
+            number += 1
+            fixtures.append(
+                Fixture(
+                    competition=competition,
+                    stage=stage,
+                    round=rnd,
+                    round_name=f"Round {rnd}",
+                    match_number=number,
+                    home_team_id=a,
+                    away_team_id=b,
+                    status=Fixture.Status.CONFIRMED,
+                )
+            )
+            h, g = rng.randint(0, 4), rng.randint(0, 4)
+            scores.append((h, g))
+            points[a] += 3 if h > g else 1 if h == g else 0
+            points[b] += 3 if g > h else 1 if h == g else 0
+        if waiting:
+            Bye.objects.create(stage=stage, round=rnd, team_id=waiting[0])
+            points[waiting[0]] += 3
+        created = Fixture.objects.bulk_create(fixtures)
+        Result.objects.bulk_create(
+            [
+                Result(fixture=f, home_goals=h, away_goals=g, source=Result.Source.ADMIN)
+                for f, (h, g) in zip(created, scores, strict=True)
+            ]
+        )
+    from tournaments import standings_fast
+
+    def best_of(fn) -> tuple[float, float, list]:  # type: ignore[no-untyped-def]
+        timings, table = [], []
+        for _ in range(3):
+            started = time.perf_counter()
+            table = fn(stage=stage)
+            timings.append(time.perf_counter() - started)
+        return min(timings), timings[0], table
+
+    service = best_of(ranking.standings_compute)
+    fast = best_of(standings_fast.standings_compute)
+    assert len(fast[2]) == teams
+    same = [(r.team, r.position) for r in service[2]] == [(r.team, r.position) for r in fast[2]]
+    return {
+        "service": service[:2],
+        "fast": fast[:2],
+        "results": Result.objects.filter(fixture__stage=stage).count(),
+        "same": same,
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_gunicorn(env: dict[str, str], port: int, workers: int) -> subprocess.Popen[bytes]:
+    gunicorn = str(Path(sys.executable).parent / "gunicorn")
+    cmd = [
+        gunicorn,
+        "fubaleague.wsgi",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--worker-class",
+        "sync",
+        "--backlog",
+        "256",
+        "--log-level",
+        "warning",
+    ]
+    # Own process group: the whole server (master and workers) is stopped together at the end.
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
+
+
+def wait_ready(url: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(fail(f"gunicorn did not answer {url} within {timeout:.0f} s"))
+
+
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
+
+
+def run_wrk(url: str, duration: int) -> dict[str, float]:
+    out = subprocess.run(
+        ["wrk", "-t2", "-c32", f"-d{duration}s", "--latency", "--timeout", "5s", url],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=duration + 30,
+    ).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p99_match = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s|m)\s*$", out, re.MULTILINE)
+    p99 = float(p99_match.group(1)) * _UNITS[p99_match.group(2)] if p99_match else float("nan")
+    non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    errors = re.search(r"Socket errors:.*", out)
+    return {
+        "rps": rps,
+        "p99": p99,
+        "non2xx": float(non2xx.group(1)) if non2xx else 0.0,
+        "socket_errors": 1.0 if errors else 0.0,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run (default 10)")
+    parser.add_argument("--quick", action="store_true", help="3-second runs, for a smoke test")
+    parser.add_argument("--workers", type=int, default=max(2, os.cpu_count() or 2))
+    args = parser.parse_args()
+    duration = 3 if args.quick else max(1, min(args.duration, 60))
+
+    if shutil.which("wrk") is None:
+        return fail("wrk is not installed: `apt-get install wrk` (Debian/Ubuntu), then run again.")
+
+    env = bench_env()
+    print(f"database {BENCH_DB} on 127.0.0.1 (recreated), Redis cache, gunicorn {args.workers} sync workers")
+    recreate_database(env)
+    setup_django(env)
+    load_seconds = load_world_cup()
+    print(f"loaded a 32-team World Cup through the services in {load_seconds:.1f} s")
+    swiss = swiss_recompute()
+
+    from django.db import connections
+
+    connections.close_all()
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_gunicorn(env, port, args.workers)
+    try:
+        wait_ready(f"{base}/api/v1/ping")
+        targets = [
+            ("trivial DRF endpoint", "/api/v1/ping"),
+            ("standings page (HTML)", f"/c/{SLUG}/standings/"),
+            ("standings API (JSON)", f"/api/v1/competitions/{SLUG}/standings"),
+        ]
+        for _, path in targets:  # warm the caches and every worker's connections
+            for _ in range(args.workers * 4):
+                with urllib.request.urlopen(base + path, timeout=10) as response:
+                    assert response.status == 200, path
+        results = {path: run_wrk(base + path, duration) for _, path in targets}
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+
+    baseline = results["/api/v1/ping"]["rps"]
+    ok = True
+    print()
+    print(f"wrk -t2 -c32 -d{duration}s, 127.0.0.1, {args.workers} gunicorn workers")
+    print(f"{'endpoint':<26} {'req/s':>9} {'p99 ms':>8} {'vs trivial':>11}  {'target':<34} result")
+    print("-" * 100)
+    for label, path in targets:
+        r = results[path]
+        ratio = r["rps"] / baseline if baseline else 0.0
+        if path == "/api/v1/ping":
+            target, passed = "(baseline)", True
+        else:
+            target = f"p99 < {P99_TARGET_MS:.0f} ms, >= {RATIO_TARGET:.0%} of trivial"
+            passed = r["p99"] < P99_TARGET_MS and ratio >= RATIO_TARGET and not r["non2xx"]
+            ok &= passed
+        extra = f" ({int(r['non2xx'])} non-2xx)" if r["non2xx"] else ""
+        print(
+            f"{label:<26} {r['rps']:>9.0f} {r['p99']:>8.1f} {ratio:>10.0%}  {target:<34} "
+            f"{'PASS' if passed else 'FAIL'}{extra}"
+        )
+    print()
+    best_fast, first_fast = swiss["fast"]  # type: ignore[misc]
+    best_service, first_service = swiss["service"]  # type: ignore[misc]
+    swiss_ok = best_fast < SWISS_TARGET_S and bool(swiss["same"])
+    ok &= swiss_ok
+    print(f"standings recomputation, Swiss 1000 teams, 10 rounds ({swiss['results']} results), target < 1 s")
+    print(f"{'path':<44} {'best s':>8} {'first s':>8}  result")
+    print("-" * 72)
+    print(
+        f"{'tournaments.standings_fast (pages, API)':<44} {best_fast:>8.3f} {first_fast:>8.3f}  "
+        f"{'PASS' if swiss_ok else 'FAIL'}{'' if swiss['same'] else ' (tables differ!)'}"
+    )
+    print(
+        f"{'tournaments.ranking.standings_compute':<44} {best_service:>8.3f} {first_service:>8.3f}  "
+        f"{'(meets target)' if best_service < SWISS_TARGET_S else '(ORM-bound; see standings_fast)'}"
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
