@@ -598,11 +598,14 @@ def submission_validation_record(
     derived: Mapping[str, Any] | None,
 ) -> ResultSubmission:
     """Store the rules engine's verdict; a log whose score differs from the submitted one is invalid."""
-    try:
-        submission = ResultSubmission.objects.select_for_update().get(id=submission_id)
-    except ResultSubmission.DoesNotExist:
-        raise NotFound(f"No result submission {submission_id}.") from None
-    fixture = _lock_fixture(submission.fixture_id)
+    fixture_id = (
+        ResultSubmission.objects.filter(id=submission_id).values_list("fixture_id", flat=True).first()
+    )
+    if fixture_id is None:
+        raise NotFound(f"No result submission {submission_id}.")
+    # Fixture first, then submission: the same lock order as every other service (no deadlock).
+    fixture = _lock_fixture(fixture_id)
+    submission = ResultSubmission.objects.select_for_update().get(id=submission_id)
     if submission.validation_status not in (
         ResultSubmission.Validation.PENDING,
         ResultSubmission.Validation.VALIDATING,

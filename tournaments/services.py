@@ -403,7 +403,9 @@ def _swiss_round_create(stage: Stage, schedule_start: datetime | None = None) ->
     if stage.fixtures.filter(round=current).exclude(status__in=Fixture.COUNTED_STATUSES).exists():
         raise Conflict(f"{stage}: round {current} is not finished yet.")
     table = standings_table(stage=stage)
-    ranked = [r.team for r in table]
+    seeds = {t.id: (t.seed is None, t.seed or 0, t.id) for t in stage.teams.all()}
+    # Level teams are ranked by seed, so round 1 pairs the seeds in order.
+    ranked = [r.team for r in sorted(table, key=lambda r: (-r.points, -r.buchholz, seeds[r.team]))]
     points = {r.team: r.points for r in table}
     played: set[frozenset[int]] = set()
     home_counts: dict[int, int] = {}

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from fubaleague.celery import app as celery_app
 from matches import forfeits
 from matches.models import Forfeit, MatchLog, Result
 from tests.matches.forfeit_helpers import overdue_fixture
@@ -23,7 +24,19 @@ FAST_REDELIVERY = {
     "CELERY_VISIBILITY_TIMEOUT": "4",
     "CELERY_UNACKED_RESTORE_INTERVAL": "1",
     "CELERY_UNACKED_RESTORE_THROTTLE": "1",
+    "CELERY_UNACKED_MUTEX_EXPIRE": "3",
 }
+
+
+def broker_state() -> str:
+    """What Redis holds for Celery: shown when a wait times out, to tell a lost message from a slow one."""
+    with celery_app.connection_for_write() as conn:
+        client = conn.default_channel.client
+        return (
+            f"queue={client.llen('celery')} unacked={client.hlen('unacked')} "
+            f"unacked_index={client.zrange('unacked_index', 0, -1, withscores=True)} "
+            f"mutex={client.get('unacked_mutex')!r}"
+        )
 
 
 def wait_for(predicate, timeout: float, what: str, worker: WorkerProcess) -> None:  # type: ignore[no-untyped-def]
@@ -32,7 +45,9 @@ def wait_for(predicate, timeout: float, what: str, worker: WorkerProcess) -> Non
         if predicate():
             return
         time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}; worker log:\n{worker.log()[-4000:]}")
+    raise AssertionError(
+        f"timed out waiting for {what}; broker: {broker_state()}; worker log:\n{worker.log()[-4000:]}"
+    )
 
 
 def test_overdue_fixture_is_simulated_by_a_real_worker(real_celery: None) -> None:
