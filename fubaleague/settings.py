@@ -134,6 +134,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # How often a worker looks for such tasks (seconds, and every Nth look scans Redis).
     "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10, minimum=1),
     "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10, minimum=1),
+    # A worker killed while holding the restore lock blocks redelivery until the lock expires.
+    "unacked_mutex_expire": env_int("CELERY_UNACKED_MUTEX_EXPIRE", 300, minimum=1),
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A forfeit claim older than this is taken over: longer than the hard limit, so its holder is gone.
