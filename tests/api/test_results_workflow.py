@@ -155,3 +155,23 @@ def test_staff_has_a_fixture_simulated_now(cup, fixture_c, django_capture_on_com
 def test_a_club_declares_a_forfeit_only_for_its_own_fixture(cup, fixture_c) -> None:
     outsider = client_for(cup.users["Brazil"])
     assert outsider.post(f"/api/v1/fixtures/{fixture_c.pk}/forfeit", {}, format="json").status_code == 403
+
+
+def test_token_authentication_for_club_scripts(cup, fixture_c) -> None:
+    from tournaments.demo import CLUB_PASSWORD, club_username
+
+    client = APIClient()
+    response = client.post(
+        "/api/v1/auth/token",
+        {"username": club_username(fixture_c.home_team.name), "password": CLUB_PASSWORD},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    token = response.json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    response = client.post(
+        f"/api/v1/fixtures/{fixture_c.pk}/submit-result", {"home_goals": 1, "away_goals": 1}, format="json"
+    )
+    assert response.status_code == 201
+    bad = APIClient().post("/api/v1/auth/token", {"username": "x", "password": "y"}, format="json")
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "validation_error"
