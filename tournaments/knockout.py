@@ -90,6 +90,8 @@ def knockout_score_check(*, fixture: Fixture, score: Score, first_leg: Fixture |
     has_shootout = score.home_penalties is not None or score.away_penalties is not None
     if has_shootout and (score.home_penalties is None or score.away_penalties is None):
         raise ApplicationError(f"{fixture}: give both teams' shoot-out scores or neither.")
+    if score.extra_time and not stage.extra_time:
+        raise ApplicationError(f"{fixture}: this stage plays no extra time; a level tie goes to a shoot-out.")
     is_first_of_two = stage.legs == 2 and fixture.leg == 1
     if is_first_of_two:
         if score.extra_time or has_shootout:

@@ -131,6 +131,8 @@ def team_create(
 ) -> Team:
     if competition.teams.filter(name=name).exists():
         raise Conflict(f"'{competition}' already has a team named '{name}'.")
+    if competition.game_system in (Competition.GameSystem.FUBA_3, Competition.GameSystem.FUBA_2):
+        _check_formation(default_formation, where=f"Team '{name}'")
     return Team.objects.create(
         competition=competition,
         name=name,
@@ -141,6 +143,16 @@ def team_create(
         default_formation=default_formation,
         player_roles=dict(player_roles or {}),
     )
+
+
+def _check_formation(formation: str, *, where: str) -> None:
+    # FUBA 2.1: ten outfield players in defence, midfield and attack, written "D-M-F".
+    parts = formation.split("-")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts) or sum(int(p) for p in parts) != 10:
+        raise ApplicationError(
+            f"{where}: formation '{formation}' must be defenders-midfielders-forwards summing to 10 "
+            "(e.g. 4-4-2)."
+        )
 
 
 def _check_teams(competition: Competition, teams: Sequence[Team], where: str) -> None:

@@ -34,6 +34,13 @@ def test_stage_and_fixture_generation_guards() -> None:
     teams = [team_create(competition=competition, name=f"T{i}") for i in range(3)]
     with pytest.raises(Conflict, match="already has a team"):
         team_create(competition=competition, name="T0")
+    with pytest.raises(ApplicationError, match="summing to 10"):
+        team_create(competition=competition, name="T9", default_formation="4-4-3")
+    assert (
+        team_create(competition=competition, name="T8", default_formation="3-5-2").default_formation
+        == "3-5-2"
+    )
+    teams = teams[:3]
     stranger = TeamFactory()
     with pytest.raises(ApplicationError, match="not entered in"):
         stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[*teams, stranger])

@@ -72,6 +72,9 @@ def test_single_match_knockout_rejects_a_shootout_after_a_decided_match() -> Non
     (final,) = fixture_generate(stage=stage)
     with pytest.raises(ApplicationError, match="without a penalty shoot-out"):
         play(final.id, 2, 1, home_penalties=3, away_penalties=2)
+    Stage.objects.filter(id=stage.id).update(extra_time=False)
+    with pytest.raises(ApplicationError, match="plays no extra time"):
+        play(final.id, 2, 1, extra_time=True)
     assert not Fixture.objects.get(id=final.id).submissions.exists(), "a rejected submission writes nothing"
 
 
