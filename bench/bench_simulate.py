@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from rules_engine.machine import Match
 from rules_engine.simulate import (
     SimulationOptions,
     SimulationStats,
@@ -55,7 +56,7 @@ def pin_one_core() -> str:
         return "not pinned"
 
 
-def simulate_series(n: int, seed0: int) -> tuple[float, SimulationStats, list[str]]:
+def simulate_series(n: int, seed0: int) -> tuple[float, SimulationStats, list[Match]]:
     opts = SimulationOptions(advanced_rules="all")
     stats = SimulationStats()
     logs = []
@@ -64,8 +65,7 @@ def simulate_series(n: int, seed0: int) -> tuple[float, SimulationStats, list[st
         m = play_with_stats(home, away, opts, seed0 + i, stats)
         logs.append(m)
     elapsed = time.process_time() - t0
-    texts = [json.dumps(m.to_log()) for m in logs]
-    return elapsed, stats, texts
+    return elapsed, stats, logs
 
 
 def versus_random(n: int, seed0: int) -> tuple[int, int, int, float]:
@@ -99,12 +99,21 @@ def main() -> int:
     pinned = pin_one_core()
 
     simulate_series(4, 10_000)  # warm-up
-    sim_time, stats, texts = simulate_series(n, 0)
+    sim_time, stats, logs = simulate_series(n, 0)
+    texts = [json.dumps(m.to_log()) for m in logs]
     t0 = time.process_time()
     valid = 0
     for text in texts:
         valid += validate_log(text).valid
     val_time = time.process_time() - t0
+    # the engine alone: the same events applied to a fresh Match (no coach, no JSON)
+    matches = [(m.header, list(m.events)) for m in logs]
+    t0 = time.process_time()
+    for header, events in matches:
+        replay = Match(header)
+        for ev in events:
+            replay.apply(ev)
+    replay_time = time.process_time() - t0
     wins, draws, losses, vs_time = versus_random(nv, 100_000)
 
     rate = n / sim_time
@@ -116,6 +125,7 @@ def main() -> int:
         ),
         ("  ms per match", f"{1000 * sim_time / n:.2f}", f"{stats.events / n:.0f} events/match"),
         ("validated logs / s (same logs, JSON text)", f"{n / val_time:,.1f}", f"{valid}/{n} valid"),
+        ("engine alone: replays / s (same events, Match.apply)", f"{n / replay_time:,.1f}", "ceiling"),
         ("average turns per half", f"{stats.turns_per_half:.2f}", "rulebook: about 17"),
         ("shortest half (minutes reached)", f"{stats.shortest_half}", "must be >= 45"),
         ("goals per match", f"{stats.goals_per_match:.2f}", "football: about 2.5-2.9"),

@@ -165,9 +165,9 @@ class HeuristicCoach:
     position_first = False  # lower a high ball value before shooting in the second action
     # most moves a sequence makes (goal kicks and quick free kicks allow any number)
     move_caps: dict[str, int] = {
-        "goal_kick_move": 3,
-        "quick_free_kick_move": 4,
-        "free_move": 2,
+        "goal_kick_move": 2,
+        "quick_free_kick_move": 3,
+        "free_move": 1,
         "setup_adjust": 2,
     }
 
@@ -429,8 +429,11 @@ class HeuristicCoach:
         n_areas = B.N_AREAS
         ts_field = ts.field
         if free:
-            ours = [ts.count(a) for a in range(n_areas)]
-            theirs = [opp.count(a) for a in range(n_areas)]
+            # players per area as 1.4.1 counts them (goalkeeper included, at most six)
+            of, og = opp.field, opp.gk
+            tf, tg = ts_field, gk
+            ours = [min(6, tf[a] + (tg == a)) for a in range(n_areas)]
+            theirs = [min(6, of[a] + (og == a)) for a in range(n_areas)]
         cands: list[tuple[float, str]] = []
         for src in range(B.N_LOC):
             if not ts_field[src]:
@@ -542,7 +545,7 @@ class HeuristicCoach:
         scored: list[tuple[float, str]] = []
         best_exact = -1e9
         for bound, t, gain in bounds:
-            if bound < best_exact and len(scored) >= 4:
+            if bound < best_exact and len(scored) >= 2:
                 break
             v, _ = ball_value_after_target(st, team, start, t)
             if v > 6 and t != start_a:
