@@ -17,7 +17,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from matches.models import ResultSubmission
+from tournaments.models import Fixture
 from tournaments.selectors import fixture_players_short
+from tournaments.skills import log_skill_errors
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +74,20 @@ def lineup_errors(log: Any, players_short: dict[str, int]) -> list[dict[str, Any
     return errors
 
 
+def roster_errors(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
+    """The log's skills must come from the team's roster and respect the competition's limit."""
+    teams = log.get("teams") if isinstance(log, dict) else None
+    if not isinstance(teams, dict):
+        return []
+    errors: list[dict[str, Any]] = []
+    for side, team in (("home", fixture.home_team), ("away", fixture.away_team)):
+        header = teams.get(side)
+        codes = header.get("skills") if isinstance(header, dict) else None
+        if team is not None and isinstance(codes, list):
+            errors += log_skill_errors(fixture=fixture, team=team, side=side, codes=[str(c) for c in codes])
+    return errors
+
+
 def run_rules_engine(log: Any) -> tuple[bool, list[dict[str, Any]], dict[str, Any] | None]:
     """Call the rules engine; returns (valid, errors, derived result with a [home, away] 'score')."""
     from rules_engine.api import validate_log
@@ -100,7 +116,11 @@ def submission_log_validate(submission_id: int) -> str:
     if not claimed:
         return "skipped"
     submission = ResultSubmission.objects.select_related(
-        "fixture", "fixture__home_team", "fixture__away_team", "match_log"
+        "fixture",
+        "fixture__competition",
+        "fixture__home_team__coach",
+        "fixture__away_team__coach",
+        "match_log",
     ).get(id=submission_id)
     fixture = submission.fixture
     short = {
@@ -110,6 +130,7 @@ def submission_log_validate(submission_id: int) -> str:
     try:
         valid, errors, derived = run_rules_engine(submission.match_log.data)
         errors += lineup_errors(submission.match_log.data, short)
+        errors += roster_errors(fixture, submission.match_log.data)
         valid = valid and not errors
     except ImportError:
         # No engine deployed: leave the log pending rather than reject a possibly valid match.

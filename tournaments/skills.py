@@ -121,3 +121,39 @@ def skill_losses_reassign(*, team: Team) -> None:
         if nxt is not None:
             loss.unavailable_for = nxt
             loss.save(update_fields=["unavailable_for"])
+
+
+def log_skill_errors(
+    *, fixture: Fixture, team: Team, side: str, codes: Sequence[str]
+) -> list[dict[str, object]]:
+    """Check the skills a turn log's header lists for one team against its competition roster.
+
+    Competitions that keep no rosters (the team has no TeamSkill) only get the limit checked.
+    """
+    path = f"$.teams.{side}.skills"
+    by_code = {s.code: s for s in Skill.objects.all()}
+    chosen = [by_code[c] for c in codes if c in by_code]
+    errors: list[dict[str, object]] = []
+
+    def error(rule: str, reason: str) -> None:
+        errors.append({"turn": None, "stage": None, "rule": rule, "path": path, "reason": reason})
+
+    roster = set(TeamSkill.objects.filter(team=team).values_list("skill_id", flat=True))
+    if roster:
+        outside = [s.name for s in chosen if s.id not in roster]
+        if outside:
+            error("A11", f"{', '.join(outside)} not in the {side} team's skill roster")
+    lost = team_skills_unavailable(team=team, fixture=fixture)
+    injured = [s.name for s in chosen if s.id in lost]
+    if injured:
+        error(
+            "A13", f"{', '.join(injured)} lost to an injured star player and cannot be chosen for this match"
+        )
+    for skill in chosen:
+        message = _eligibility_error(team, skill)
+        if message:
+            error("A11", message)
+    limit = fixture.competition.skill_limit
+    if skills_weight(chosen) > limit:
+        error("A11", f"{skills_weight(chosen)} skill choices exceed the competition's limit of {limit}")
+    return errors

@@ -172,3 +172,32 @@ def test_skills_lost_and_gained_in_a_logged_match_carry_over(setup: dict) -> Non
     assert lost.unavailable_for == team_fixtures_in_order(team=fixture.home_team)[1]
     gained = TeamSkill.objects.get(team=fixture.away_team)
     assert (gained.skill.name, gained.source, gained.gained_in) == ("Diver", "gained", fixture)
+
+
+def test_the_logs_skills_must_respect_the_roster_and_lost_skills(
+    setup: dict, django_capture_on_commit_callbacks
+) -> None:
+    from tournaments.models import Skill
+    from tournaments.skills import team_skills_set
+
+    fixture = Fixture.objects.select_related("home_team", "away_team").get(id=setup["fixture"].id)
+    home_codes = EXAMPLE["teams"]["home"].get("skills") or []
+    if not home_codes:
+        pytest.skip("the generated example log lists no home skills")
+    by_code = {s.code: s for s in Skill.objects.all()}
+    # The roster lacks the log's first skill.
+    team_skills_set(team=fixture.home_team, skills=[by_code[c] for c in home_codes[1:]] + [by_code["diver"]])
+    derived = _engine_result(EXAMPLE)
+    with django_capture_on_commit_callbacks(execute=True):
+        submission = result_submit(
+            fixture_id=fixture.id,
+            user=setup["home_user"],
+            home_goals=derived["score"]["home"],
+            away_goals=derived["score"]["away"],
+            turn_log=EXAMPLE,
+        )
+    submission.refresh_from_db()
+    assert submission.validation_status == ResultSubmission.Validation.INVALID
+    (error,) = submission.validation_errors
+    assert error["rule"] == "A11" and error["path"] == "$.teams.home.skills"
+    assert by_code[home_codes[0]].name in error["reason"]

@@ -9,7 +9,13 @@ from tests.factories import CoachFactory, CompetitionFactory, TeamFactory, play,
 from tournaments.models import MatchSkill, Skill, Stage, TeamSkill
 from tournaments.selectors import team_fixtures_in_order
 from tournaments.services import fixture_generate, stage_create
-from tournaments.skills import match_skills_select, skill_gain_record, skill_loss_record, team_skills_set
+from tournaments.skills import (
+    log_skill_errors,
+    match_skills_select,
+    skill_gain_record,
+    skill_loss_record,
+    team_skills_set,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -64,6 +70,10 @@ def test_injured_star_player_skill_is_out_for_the_next_match_and_new_talent_stay
     with pytest.raises(ApplicationError, match=r"cannot be chosen .* injured star player"):
         match_skills_select(fixture=second, team=blues, skills=_skills("Runner"))
     match_skills_select(fixture=second, team=blues, skills=_skills("Regista", "Diver"))
+    # The same check applies to a turn log's header.
+    (error,) = log_skill_errors(fixture=second, team=blues, side="home", codes=["runner", "regista"])
+    assert error["rule"] == "A13" and "Runner" in str(error["reason"])
+    assert log_skill_errors(fixture=second, team=blues, side="home", codes=["diver", "regista"]) == []
     assert TeamSkill.objects.get(team=blues, skill__name="Diver").source == TeamSkill.Source.GAINED
     # Re-choosing the roster keeps gained skills.
     team_skills_set(team=blues, skills=_skills("Regista"))
