@@ -265,6 +265,7 @@ def build_world_cup(
                 demo_teams[team_name] = team
                 users[team_name] = user
                 groups[group].append(team)
+        _give_skills(list(demo_teams.values()), seed)
         groups_stage = services.stage_create(
             competition=competition,
             name="Group stage",
@@ -297,6 +298,19 @@ def build_world_cup(
             knockout_ties=knockout_ties,
         )
     return demo
+
+
+def _give_skills(teams: list[Team], seed: int) -> None:
+    """Three A11 skills per team, chosen through the skills service (which checks eligibility)."""
+    from tournaments.models import Skill
+    from tournaments.skills import team_skills_set
+
+    catalog = list(Skill.objects.filter(counts_as_two=False, restriction="").order_by("name"))
+    if len(catalog) < 3:
+        return
+    rng = random.Random(seed)
+    for team in teams:
+        team_skills_set(team=team, skills=rng.sample(catalog, 3))
 
 
 def play_demo(

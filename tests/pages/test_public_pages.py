@@ -119,6 +119,7 @@ def test_team_page(client: Client, cup) -> None:
     team = cup.teams["Brazil"]
     html = get(client, f"/c/{cup.competition.slug}/teams/{team.pk}/")
     assert "Brazil" in html and "Results and fixtures" in html and "Suspensions" in html and "Skills" in html
+    assert html.count('class="chip"') == 3  # the three skills of the demo roster
     get(client, f"/c/{cup.competition.slug}/teams/999999/", status=404)
 
 
