@@ -204,3 +204,25 @@ def test_engine_bug_dribbler_condition_point() -> None:
     except FubaError:
         pytest.skip("the reproduction log no longer replays with the current rules")
     m.apply(event_from_dict(events[-1]))
+
+
+def test_deterministic_across_processes() -> None:
+    """No dependence on hash randomisation or process state: same log in two processes."""
+    import subprocess
+    import sys
+
+    code = (
+        "import json, hashlib;"
+        "from rules_engine.simulate import SimulationOptions, TeamSetup, simulate_match;"
+        "log = simulate_match(TeamSetup('H', '4-4-2', skills=('runner', 'tackler')),"
+        " TeamSetup('A', '3-5-2', skills=('stopper', 'crossing')), SimulationOptions(), seed='fixture-9');"
+        "print(hashlib.sha256(json.dumps(log, sort_keys=True).encode()).hexdigest())"
+    )
+    root = Path(__file__).resolve().parents[2]
+    digests = set()
+    for hashseed in ("1", "2"):
+        env = {"PYTHONHASHSEED": hashseed, "PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}
+        cmd = [sys.executable, "-c", code]
+        out = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, check=True, timeout=120)
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1
