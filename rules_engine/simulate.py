@@ -83,7 +83,7 @@ class TeamSetup:
         if self.skills:
             out["skills"] = list(self.skills)
         if self.players_short:
-            out["players_short"] = self.players_short
+            out["players_short"] = int(self.players_short)
         return out
 
 
