@@ -1,25 +1,56 @@
 """AI coaches for the FUBA match simulator (issue 4).
 
-A coach answers the decisions of the state machine: ``choose(match, pending)``
-returns one of ``pending.options``.  Coaches read the match state but never
-change it, and never use the global ``random`` state: every random choice
-comes from the ``random.Random`` instance injected at construction.
+A coach answers the decisions of one team: ``choose(match, pending)`` returns
+a legal answer to ``pending`` (one of ``pending.options``).  Coaches read the
+match state (``match.st``) but never change it, and never use the global
+``random`` state: every random choice comes from the ``random.Random`` given
+at construction.  Use one coach object per team and match.
 
 * :class:`RandomCoach` - uniform random legal play (testing, baseline).
-* :class:`HeuristicCoach` - a sensible coach: plays the ball forward when it
-  can keep it, shoots when the odds are good (computed from the ball value
-  and the goal attempt modifiers of 4.4), presses when the pressing dice are
-  likely to win the ball, moves players towards the ball and the penalty
-  areas, spends condition points where they matter, plays its skills, and
-  handles set-ups, free kicks, corners, goal kicks, penalties, substitutions
-  and formation changes.  Its registered formation (and A2 player roles)
-  shape its set-ups and how far forward it plays.
+* :class:`HeuristicCoach` - rules of thumb built on the dice odds:
+
+  - target area (4.1): for every reachable area, P(keep the ball) from the
+    modified ball value (4.1.2, the engine's own computation; 1 in an easy
+    situation, 4.2.2.2) times the threat from there, minus P(lose it) times
+    the opponent's threat from there (more risk-averse when leading late);
+  - action (4.3): shoot when P(goal) from the goal attempt modifiers of 4.4
+    (area, numbers, goalkeeper, shot stopper; difficult attempts 4.4.2) plus a
+    quarter of P(corner or rebound) reaches a threshold (lower for attacking
+    formations and when losing late), or P(goal) >= 10 %; otherwise lower a
+    high ball value (positioning) or move up.  Defending: press when the
+    pressing dice win the ball often enough (50 %, 30 % far from the own
+    goal), aggressive pressing (A6) when it is much likelier to win and the
+    ball is dangerous (never when a failure gives a penalty), else raise a low
+    ball value (positioning) or bring players to the ball;
+  - moves (4.3.1, 4.5, 5.2.3, 5.4, set-up adjustment, skills): every single
+    move is scored by the value of the two areas for the team (closeness to
+    the ball, depth towards the attacked or defended goal, the formation's
+    share of that zone, diminishing returns) plus the local contests (numbers
+    in the ball area for pressing / positioning / second actions, numbers in
+    both penalty areas); the goalkeeper goes back to its penalty area; long
+    sequences are capped;
+  - condition points (A1) where the ball zone matters (attack for the
+    attacking team, defence for the defending team, midfield when points are
+    plentiful); skills (A11) with a rule each; set-ups (3.3) built from the
+    registered formation and A2 roles (kick-off), a crowded box for own
+    corners and free kicks, a packed defence against them; direct free kick
+    attempts by the same odds; penalties with the equilibrium mix of the 5.5.2
+    table; substitutions (A3) for tired zones and booked players, formation
+    changes towards attack when losing / defence when leading; slow play (A8)
+    when leading and the card risk is small.
+
+  The registered formation, roles and skills set its ``Style``: how far
+  forward it plays, its shooting threshold and which skills it uses.
 
 The only decision with an open set of answers is the ``setup`` of 3.3 (the
 options are a few ready-made legal set-ups, any legal set-up is accepted):
 the heuristic coach builds a formation-shaped set-up and uses it only if the
 engine accepts it (``pending.verify_fn``), otherwise it takes the best of the
-offered set-ups.  Every other answer is an element of ``pending.options``.
+offered set-ups.  For moves and target areas the heuristic coach ranks the
+candidates itself and checks the best with ``pending.verify_fn`` - the same
+check that defines ``pending.options`` - so that the options need not be
+listed (a performance measure); it lists them when none of its first
+candidates is legal.
 """
 
 from __future__ import annotations
@@ -153,9 +184,9 @@ class Style:
 class HeuristicCoach:
     """Rule-of-thumb coach (see the module docstring).
 
-    ``team`` is an optional :class:`~rules_engine.simulate.TeamSetup` (or any
-    object with ``formation``/``roles``/``skills``); by default the style is
-    read from the match header.  ``rng`` breaks ties and plays the mixed
+    ``team`` is the team's registered :class:`~rules_engine.simulate.TeamSetup`
+    (kept for reference; the style is read from the match header, which the
+    simulator builds from it).  ``rng`` breaks ties and plays the mixed
     penalty strategy."""
 
     shot_threshold = 0.30  # shoot when P(goal) + 1/4 P(corner or rebound) reaches this
