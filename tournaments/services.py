@@ -18,7 +18,6 @@ from fubaleague.errors import ApplicationError, Conflict
 from tournaments.fixtures import (
     Slot,
     groups_to_knockout_slots,
-    is_power_of_two,
     round_name,
     round_robin_rounds,
     seeded_bracket_order,
@@ -279,18 +278,21 @@ def _round_robin_fixtures(
 
 
 Side = tuple[Team | None, str, dict[str, Any] | None]
+_BYE: Side = (None, "bye", None)
 
 
 def _knockout_first_round(stage: Stage) -> list[tuple[Side, Side]]:
     teams = _seed_order(list(stage.teams.all()))
     if teams:
-        if not is_power_of_two(len(teams)):
-            raise ApplicationError(f"{stage}: a knockout needs 2, 4, 8, 16 … teams, not {len(teams)}.")
-        order = seeded_bracket_order(len(teams))
-        return [
-            ((teams[order[i] - 1], "", None), (teams[order[i + 1] - 1], "", None))
-            for i in range(0, len(order), 2)
-        ]
+        if len(teams) < 2:
+            raise ApplicationError(f"{stage}: a knockout needs at least two teams.")
+        size = 2
+        while size < len(teams):
+            size *= 2
+        order = seeded_bracket_order(size)
+        # Seeds beyond the field are byes: the top seeds go straight through to round 2.
+        side = [(teams[s - 1], "", None) if s <= len(teams) else _BYE for s in order]
+        return [(side[i], side[i + 1]) for i in range(0, size, 2)]
     feeder = stage.competition.stages.filter(order__lt=stage.order).order_by("-order").first()
     if feeder is None or feeder.kind != Stage.Kind.GROUPS:
         raise ApplicationError(f"{stage}: give the knockout its teams, or put it after a group stage.")
@@ -351,13 +353,17 @@ def _knockout_fixtures(stage: Stage, numbering: _Numbering, schedule: _Schedule)
             third = numbering.take()
             loser = [(None, f"Loser match {n}", {"type": "loser", "match": n}) for n in semi_numbers]
             fixtures += _tie(stage, third, rnd, "Third place", loser[0], loser[1], schedule)  # type: ignore[arg-type]
+        winners: list[Side] = []
         for home, away in ties:
+            if _BYE in (home, away):
+                winners.append(away if home == _BYE else home)
+                continue
             number = numbering.take()
             numbers.append(number)
             fixtures += _tie(stage, number, rnd, name, home, away, schedule)
+            winners.append((None, f"Winner match {number}", {"type": "winner", "match": number}))
         if size == 4:
             semi_numbers = numbers
-        winners: list[Side] = [(None, f"Winner match {n}", {"type": "winner", "match": n}) for n in numbers]
         ties = [(winners[i], winners[i + 1]) for i in range(0, len(winners) - 1, 2)]
         rnd += 1
     return fixtures

@@ -46,8 +46,8 @@ def test_stage_and_fixture_generation_guards() -> None:
         stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[*teams, stranger])
     with pytest.raises(ApplicationError, match="legs must be"):
         stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, legs=3, teams=teams)
-    ko = stage_create(competition=competition, name="KO", kind=Stage.Kind.KNOCKOUT, teams=teams)
-    with pytest.raises(ApplicationError, match="not 3"):
+    ko = stage_create(competition=competition, name="KO", kind=Stage.Kind.KNOCKOUT, teams=teams[:1])
+    with pytest.raises(ApplicationError, match="at least two teams"):
         fixture_generate(stage=ko)
     league = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=teams)
     assert len(fixture_generate(stage=league)) == 3

@@ -155,3 +155,20 @@ def test_an_override_that_changes_a_winner_refills_the_next_round_unless_it_was_
         result_override(fixture_id=semi1.id, user=admin, home_goals=3, away_goals=0, note="again")
     semi1.refresh_from_db()
     assert (semi1.result.home_goals, semi1.result.away_goals) == (0, 1), "the refused override wrote nothing"
+
+
+def test_a_field_that_is_not_a_power_of_two_gives_the_top_seeds_byes() -> None:
+    competition = CompetitionFactory()
+    teams = [team_with_member(competition, f"S{i}", seed=i)[0] for i in range(1, 7)]
+    stage = stage_create(competition=competition, name="Cup", kind=Stage.Kind.KNOCKOUT, teams=teams)
+    fixtures = fixture_generate(stage=stage)
+    first = [f for f in fixtures if f.round == 1]
+    # Eight slots for six teams: seeds 1 and 2 skip the first round.
+    assert {(f.home_team.seed, f.away_team.seed) for f in first} == {(4, 5), (3, 6)}
+    semis = [f for f in fixtures if f.round == 2]
+    assert [f.round_name for f in semis] == ["Semi-finals", "Semi-finals"]
+    assert {f.home_team for f in semis} == {teams[0], teams[1]}
+    assert all(f.away_team is None and f.away_placeholder.startswith("Winner match") for f in semis)
+    for f in first:
+        play(f.id, 1, 0)
+    assert all(f.is_resolved for f in Fixture.objects.filter(stage=stage, round=2))
