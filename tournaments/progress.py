@@ -102,7 +102,9 @@ def _dependents(fixture: Fixture) -> Q:
         feeds.append({"type": "loser", "match": fixture.match_number})
     q = Q(pk__in=[])
     for feed in feeds:
-        q |= Q(home_source__contains=feed) | Q(away_source__contains=feed)
+        # Key lookups rather than JSON containment: SQLite (the embedded default) lacks __contains.
+        for side in ("home_source", "away_source"):
+            q |= Q(**{f"{side}__{key}": value for key, value in feed.items()})
     return q
 
 
