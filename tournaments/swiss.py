@@ -22,9 +22,58 @@ class SwissRound:
     bye: int | None
 
 
+# Teams are only paired with teams this close in the ranking first: pairs further apart are never
+# wanted, and the sparse graph keeps the blossom algorithm fast for fields of hundreds of teams.
+# A wider window (and finally the complete graph) is tried if no full pairing exists.
+WINDOWS = (12, 48)
+
+
+# Large fields are paired block by block down the ranking (an odd team out floats down to the
+# next block), which keeps a 1000-team round to a couple of seconds; a block that cannot be paired
+# without a rematch is merged with the next one.
+BLOCK = 64
+
+
 def _match(
     ranked: Sequence[int], points: Mapping[int, int], played: set[frozenset[int]]
 ) -> list[tuple[int, int]]:
+    if len(ranked) <= 2 * BLOCK:
+        return _match_field(ranked, points, played)
+    pairs: list[tuple[int, int]] = []
+    carry: list[int] = []
+    i = 0
+    while i < len(ranked):
+        block = carry + list(ranked[i : i + BLOCK])
+        i += BLOCK
+        if i >= len(ranked):
+            try:
+                return pairs + _match_field(block, points, played)
+            except PairingImpossible:
+                # The tail cannot be paired on its own: pair the whole field in one go.
+                return _match_field(ranked, points, played)
+        floater = block.pop() if len(block) % 2 else None
+        try:
+            pairs += _match_field(block, points, played)
+            carry = [floater] if floater is not None else []
+        except PairingImpossible:
+            carry = block + ([floater] if floater is not None else [])
+    return pairs
+
+
+def _match_field(
+    ranked: Sequence[int], points: Mapping[int, int], played: set[frozenset[int]]
+) -> list[tuple[int, int]]:
+    n = len(ranked)
+    for window in (*(w for w in WINDOWS if w < n - 1), n):
+        pairs = _match_within(ranked, points, played, window)
+        if pairs is not None:
+            return pairs
+    raise PairingImpossible("no pairing without a rematch exists for this round")
+
+
+def _match_within(
+    ranked: Sequence[int], points: Mapping[int, int], played: set[frozenset[int]], window: int
+) -> list[tuple[int, int]] | None:
     graph = nx.Graph()
     graph.add_nodes_from(ranked)
     position = {t: i for i, t in enumerate(ranked)}
@@ -33,7 +82,7 @@ def _match(
     # (maxcardinality), then the smallest points gaps, then the closest positions in the ranking.
     big = (n * n + 1) * (max(points.values(), default=0) + 1) ** 2 * 4
     for i, a in enumerate(ranked):
-        for b in ranked[i + 1 :]:
+        for b in ranked[i + 1 : i + 1 + window]:
             if frozenset((a, b)) in played:
                 continue
             gap = points[a] - points[b]
@@ -41,7 +90,7 @@ def _match(
             graph.add_edge(a, b, weight=weight)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if len(matching) * 2 != n:
-        raise PairingImpossible("no pairing without a rematch exists for this round")
+        return None
     return [tuple(sorted(pair, key=position.__getitem__)) for pair in matching]  # type: ignore[misc]
 
 

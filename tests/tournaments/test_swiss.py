@@ -81,3 +81,27 @@ def test_swiss_stage_of_seven_teams_over_three_rounds() -> None:
     for row in table:
         opponents_points = sum(r.points for r in table if r.team in row.opponents)
         assert row.buchholz == opponents_points
+
+
+def test_large_fields_are_paired_block_by_block_without_rematches() -> None:
+    import random
+
+    rng = random.Random(7)
+    teams = list(range(301))
+    points = dict.fromkeys(teams, 0)
+    played: set[frozenset[int]] = set()
+    had_bye: set[int] = set()
+    for _ in range(6):
+        ranked = sorted(teams, key=lambda t: (-points[t], t))
+        result = swiss_pair(ranked=ranked, points=points, played=played, had_bye=had_bye, home_counts={})
+        seen = [t for pair in result.pairs for t in pair]
+        assert len(seen) == len(set(seen)) == 300 and result.bye not in seen
+        assert result.bye not in had_bye
+        had_bye.add(result.bye)  # type: ignore[arg-type]
+        points[result.bye] += 3  # type: ignore[index]
+        for a, b in result.pairs:
+            assert frozenset((a, b)) not in played
+            played.add(frozenset((a, b)))
+            points[a if rng.random() < 0.5 else b] += 3
+            # Pairs come from the same score group or a neighbouring one.
+            assert abs(points[a] - points[b]) <= 6
