@@ -122,8 +122,14 @@ def rebound(m: Match, team: int) -> Flow:
     elif a == b:
         st.pending_restart = ("corner", team, pen)
     else:
+        # I-34: the rebound happens in the penalty area; the ball stays there
         st.ct = opp
         st.value = d[1]
+        st.ball = pen
+        if not st.teams[opp].has(pen):
+            from .flow import closest_player
+
+            yield from closest_player(m, opp)
 
 
 # -------------------------------------------------------------------- pressing
@@ -269,7 +275,6 @@ def movement(m: Match, team: int) -> Flow:
     n = max(n, minimum, 0)
 
     start_counts = (ts.count(st.ball), st.teams[1 - team].count(st.ball))
-    used_dribbler: list[bool] = []
 
     def dribble(src: int, dst: int) -> str | None:
         if st.teams[1 - team].has(src) and st.flags.momentum != team:
@@ -280,17 +285,17 @@ def movement(m: Match, team: int) -> Flow:
                 and not st.teams[1 - team].has(dst)
             ):
                 return f"there are defending players in {B.NAMES[src]} (4.5.2)"
-            used_dribbler.append(True)
         if ts.field[src] - st.flags.moved_turn[team][src] <= 0:
             return "every player of yours there has already moved this turn (4.5.2)"
         return None
 
     ctx = MoveCtx(m, team, "4.5", dribble=dribble if team == st.ct else None)
     yield from move_seq(m, ctx, "move", n, f"move up to {n} players one area")
-    if ctx.dribbled and used_dribbler:
-        from .skill_hooks import spend_skill
+    src = ctx.dribble_src
+    if ctx.dribbled and st.teams[1 - team].has(src) and st.flags.momentum != team:
+        from .skill_hooks import spend_skill  # the dribble needed the dribbler skill
 
-        yield from spend_skill(m, team, "dribbler")
+        yield from spend_skill(m, team, "dribbler", area=src)
 
 
 # -------------------------------------------------------------- free movements

@@ -90,14 +90,15 @@ def can_spend(m: Match, team: int, amount: int = 1) -> bool:
     return cp_plan(st.teams[team], B.zone_of(team, st.ball), amount) is not None
 
 
-def spend(m: Match, team: int, amount: int = 1, for_action: bool = True) -> Flow:
-    """Spend condition points (A1); the free point of a terrace chant first."""
+def spend(m: Match, team: int, amount: int = 1, for_action: bool = True, area: int = -1) -> Flow:
+    """Spend condition points (A1) from the zone of the ball (or of `area`, where
+    the ball was when the point was used); the free point of a terrace chant first."""
     st = m.st
     ts = st.teams[team]
     if for_action and st.flags.free_cp == team and amount == 1:
         st.flags.free_cp = -1
         return
-    plan = cp_plan(ts, B.zone_of(team, st.ball), amount)
+    plan = cp_plan(ts, B.zone_of(team, st.ball if area < 0 else area), amount)
     assert plan is not None
     if for_action and "fiery_coach" in ts.skills and not ts.coach_sent_off and st.uses("A11"):
         d = dice_of((yield m.roll("fiery_coach", team, 1, "A11", "fiery coach")))[0]

@@ -69,6 +69,7 @@ class MoveCtx:
         self._sl: int | None = -1  # cached second-last defender area (5.1)
         self.gk_used = False
         self.dribbled = False
+        self.dribble_src = -1
 
     def parse(self, choice: Any) -> Move | None:
         if not isinstance(choice, str):
@@ -192,6 +193,7 @@ class MoveCtx:
         if ball:
             st.ball = dst
             self.dribbled = True
+            self.dribble_src = src
 
 
 def move_seq(

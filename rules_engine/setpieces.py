@@ -188,7 +188,12 @@ def award_free_kick(m: Match, team: int, area: int, why: str) -> Flow:
     st.value = 2
     yield from restart_time(m)
     if area == B.CENTRE or B.in_own_half_partly(team, area):
-        # 5.2.3 quick free kick: no new set-up
+        # 5.2.3 quick free kick: no new set-up.  I-35: a team with nobody in the free-kick
+        # area first brings its closest player there (as 4.2.2.1)
+        if not st.teams[team].has(area):
+            from .flow import closest_player
+
+            yield from closest_player(m, team)
         ctx = MoveCtx(m, team, "5.2.3", keep_ball_player=True)
         n = yield from move_seq(m, ctx, "quick_free_kick_move", 99, "move players to adjacent areas")
         dctx = MoveCtx(m, 1 - team, "5.2.3")

@@ -182,10 +182,11 @@ def end_of_action_stage(m: Match) -> Flow:
                 change_formation(ts, c)
 
 
-def spend_skill(m: Match, team: int, skill: str) -> Flow:
-    """Pay the condition point of a skill whose use is implied by a move."""
+def spend_skill(m: Match, team: int, skill: str, area: int = -1) -> Flow:
+    """Pay the condition point of a skill whose use is implied by a move
+    (`area`: where the ball was when the skill was used)."""
     from .skills import CATALOGUE
 
     m.st.flags.skills_used.add(f"{B.TEAM_NAMES[team]}:{skill}")
     if CATALOGUE[skill][0]:
-        yield from spend(m, team, CATALOGUE[skill][0], for_action=False)
+        yield from spend(m, team, CATALOGUE[skill][0], for_action=False, area=area)
