@@ -277,14 +277,14 @@ def movement(m: Match, team: int) -> Flow:
     start_counts = (ts.count(st.ball), st.teams[1 - team].count(st.ball))
 
     def dribble(src: int, dst: int) -> str | None:
-        if st.teams[1 - team].has(src) and st.flags.momentum != team:
-            if not (
-                skill_active(m, team, "dribbler")
-                and src in B.MIDFIELD_ZONE
-                and start_counts[0] >= start_counts[1]
-                and not st.teams[1 - team].has(dst)
-            ):
-                return f"there are defending players in {B.NAMES[src]} (4.5.2)"
+        dribbler_ok = (
+            skill_active(m, team, "dribbler")
+            and src in B.MIDFIELD_ZONE
+            and start_counts[0] >= start_counts[1]
+            and not st.teams[1 - team].has(dst)
+        )
+        if st.teams[1 - team].has(src) and st.flags.momentum != team and not dribbler_ok:
+            return f"there are defending players in {B.NAMES[src]} (4.5.2)"
         if ts.field[src] - st.flags.moved_turn[team][src] <= 0:
             return "every player of yours there has already moved this turn (4.5.2)"
         return None
