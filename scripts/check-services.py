@@ -31,8 +31,7 @@ def main() -> int:
         if not ok:
             failed = True
             sys.stderr.write(
-                f"{name} is not reachable at {host}:{port} ({var}={url}).\n"
-                f"  Start it with: {HINTS[name]}\n"
+                f"{name} is not reachable at {host}:{port} ({var}={url}).\n  Start it with: {HINTS[name]}\n"
             )
     return 1 if failed else 0
 
