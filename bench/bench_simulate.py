@@ -37,7 +37,7 @@ TARGET = 200.0  # simulated matches per second (issue 4)
 PAIRS = [
     (
         TeamSetup("Blues", "4-4-2", skills=("runner", "tackler", "great_condition")),
-        TeamSetup("Yellows", "3-5-2", skills=("short_passes", "stopper", "midfield_general")),
+        TeamSetup("Yellows", "3-5-2", skills=("dribbler", "stopper", "midfield_general")),
     ),
     (
         TeamSetup(

@@ -88,8 +88,7 @@ def test_coaches_choose_only_legal_options(
 ) -> None:
     skills = rules == "all"
     home = TeamSetup("H", home_f, skills=("tackler", "runner") if skills else ())
-    # no "dribbler" until the engine bug test_engine_bug_dribbler_condition_point is fixed
-    away = TeamSetup("A", away_f, skills=("short_passes", "stopper") if skills else ())
+    away = TeamSetup("A", away_f, skills=("dribbler", "stopper") if skills else ())
     coaches = run(home, away, kinds, seed, rules)
     assert all(c.seen for c in coaches)
 

@@ -11,12 +11,10 @@ import pytest
 
 from rules_engine.simulate import SimulationOptions, SimulationStats, TeamSetup, play_with_stats
 
-# "dribbler" is left out of these pairs until the engine bug reproduced by
-# tests/engine/test_simulate.py::test_engine_bug_dribbler_condition_point is fixed
 PAIRS = [
     (
         TeamSetup("Blues", "4-4-2", skills=("runner", "tackler")),
-        TeamSetup("Yellows", "3-5-2", skills=("short_passes", "stopper")),
+        TeamSetup("Yellows", "3-5-2", skills=("dribbler", "stopper")),
     ),
     (
         TeamSetup("Reds", "4-5-1", (("attacking_midfielders", 2),), ("catenaccio",)),

@@ -187,14 +187,12 @@ def test_1000_random_seeds_validate() -> None:
 DATA = Path(__file__).parent / "data"
 
 
-@pytest.mark.xfail(raises=AssertionError, strict=False, reason="engine bug: dribbler point paid without one")
-def test_engine_bug_dribbler_condition_point() -> None:
-    """Found by the simulator: after "A-RM>A-FRONT+ball" with the dribbler skill,
-    ending the movement ("done") makes actions.movement pay the dribbler's
-    condition point in the ball's new zone where the team has none to spend:
-    AssertionError in advanced.spend (validate_log crashes on the same log).
-    Causes: dribble() marks the skill as used while merely *checking* a move
-    (options listing, verify), and the cost is not checked in the new zone."""
+def test_dribbler_condition_point_regression() -> None:
+    """Engine bug found by the simulator (fixed in the engine on 2026-11-21):
+    after "A-RM>A-FRONT+ball" with the dribbler skill, ending the movement made
+    actions.movement pay the dribbler's point in the ball's new zone where the
+    team had none: AssertionError in advanced.spend (validate_log crashed on
+    the same log), and checking a dribble marked the skill as used."""
     data = json.loads((DATA / "dribbler_cp_crash.json").read_text())
     events = data.pop("events")
     m = new_match(data)
