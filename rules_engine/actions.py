@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .machine import Match
 
 Flow = Generator[Pending, Event, Any]
+_EXTRA_MOVE_SKILLS = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
 ACTIONS = ("goal_attempt", "movement", "positioning", "pressing", "aggressive_pressing")
 
 
@@ -305,7 +306,11 @@ def free_movements(m: Match, team: int) -> Flow:
     if team in st.flags.no_free_moves:
         return
     ts, os_ = st.teams[team], st.teams[1 - team]
-    outnumber = {a for a in range(B.N_AREAS) if ts.field[a] > 0 and ts.count(a) > os_.count(a)}
+    tf, of = ts.field, os_.field
+    tg, og = ts.gk, os_.gk
+    outnumber = {
+        a for a in range(B.N_AREAS) if tf[a] > 0 and min(6, tf[a] + (tg == a)) > min(6, of[a] + (og == a))
+    }
     goal_line = {a: ts.field[a] for a in B.GOAL_LINE_AREAS if ts.field[a] > 0}
     gk_ok = ts.gk >= 0 and ts.gk != B.PEN[team] and B.PEN[team] in B.ADJ_SET[ts.gk]
     state = {"gk": gk_ok}
@@ -329,8 +334,10 @@ def free_movements(m: Match, team: int) -> Flow:
             "not a straight move away from the goal line (4.3.1)"
         )
 
-    skills_possible = st.uses("A11") and any(
-        skill_active(m, team, sk) for sk in ("runner", "fast_defender", "box_to_box_midfielder")
+    skills_possible = (
+        st.uses("A11")
+        and not _EXTRA_MOVE_SKILLS.isdisjoint(ts.skills)
+        and any(skill_active(m, team, sk) for sk in _EXTRA_MOVE_SKILLS)
     )
 
     def sources() -> list[int]:
@@ -344,9 +351,7 @@ def free_movements(m: Match, team: int) -> Flow:
         return (*ctx.options(), "done")
 
     while True:
-        if not ctx.has_option():
-            return
-        ev = yield m.ask("free_move", team, "4.3.1", options, ctx.verify, "free movement")
+        ev = yield m.ask("free_move", team, "4.3.1", options, ctx.verify, "free movement", default="done")
         c = choice_of(ev)
         if c == "done":
             return

@@ -57,6 +57,9 @@ class Pending(NamedTuple):
     dice     for rolls: number of dice; ``sides`` is 6 except for the random
              skill draws of A13 (number of candidate skills).
     open     True when choices other than ``options`` may be legal (set-ups).
+    default  the choice taken when a log leaves this decision out ("done" for
+             optional move sequences, "no" for yes/no questions and skill
+             offers); None when the decision must be written.
     options  (property) for decisions: every legal choice, computed lazily.
              For the set-up decisions (3.3) the tuple holds a few ready-made
              legal set-ups; any other legal set-up is accepted too.
@@ -74,6 +77,7 @@ class Pending(NamedTuple):
     open: bool = False
     options_fn: Callable[[], tuple[Any, ...]] | None = None
     verify_fn: Callable[[Any], None] | None = None
+    default: Any = None
 
     @property
     def options(self) -> tuple[Any, ...]:
@@ -98,6 +102,7 @@ class Pending(NamedTuple):
         else:
             out["options"] = list(self.options)
             out["open"] = self.open
+            out["default"] = self.default
         return out
 
 

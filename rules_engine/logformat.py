@@ -304,9 +304,51 @@ def event_to_dict(ev: Event) -> dict[str, Any]:
     return d
 
 
-def serialize(h: Header, events: list[Event]) -> dict[str, Any]:
+# Decisions a replay takes by default when a log leaves them out (Pending.default).
+DEFAULT_CHOICES: dict[str, str] = {
+    **{
+        n: "done"
+        for n in (
+            "move",
+            "free_move",
+            "goal_kick_move",
+            "quick_free_kick_move",
+            "setup_adjust",
+            "easy_situation_move",
+            "special_event_move",
+            "skill_move",
+        )
+    },
+    **{
+        n: "no"
+        for n in (
+            "use_cp",
+            "use_skill",
+            "second_actions",
+            "slow_play",
+            "goalkeeper_charge",
+            "free_kick_attempt",
+            "injury_substitution",
+            "gegenpressing_aggressive",
+        )
+    },
+}
+
+
+def serialize(h: Header, events: list[Event], compact: bool = True) -> dict[str, Any]:
+    """The log document; ``compact`` leaves out default answers ("done"/"no")
+    that a replay supplies itself: those not followed by an event of the same
+    decision by the same team, and without a written-down check."""
     out = header_to_dict(h)
-    out["events"] = [event_to_dict(e) for e in events]
+    evs: list[dict[str, Any]] = []
+    n = len(events)
+    for i, e in enumerate(events):
+        if compact and isinstance(e, Decision) and not e.check and DEFAULT_CHOICES.get(e.name) == e.choice:
+            nxt = events[i + 1] if i + 1 < n else None
+            if nxt is None or nxt.name != e.name or nxt.by != e.by:
+                continue
+        evs.append(event_to_dict(e))
+    out["events"] = evs
     return out
 
 

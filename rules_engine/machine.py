@@ -52,8 +52,25 @@ class Match:
         return self._pending is None
 
     def apply(self, ev: Event) -> None:
-        """Apply one event or raise an IllegalEventError (state unchanged)."""
+        """Apply one event or raise an IllegalEventError (state unchanged).
+
+        A decision with a ``default`` that the event does not answer (another
+        name or another team) is taken with its default first ("done", "no"):
+        logs may leave those out."""
         p = self._pending
+        while p is not None and p.default is not None and (p.name != ev.name or p.actor != ev.by):
+            self._apply_one(Decision(p.name, p.actor, p.default), p)
+            p = self._pending
+        self._apply_one(ev, p)
+
+    def finish_defaults(self) -> None:
+        """Take the defaults of trailing left-out decisions (end of a log)."""
+        p = self._pending
+        while p is not None and p.default is not None:
+            self._apply_one(Decision(p.name, p.actor, p.default), p)
+            p = self._pending
+
+    def _apply_one(self, ev: Event, p: Pending | None) -> None:
         if p is None:
             raise MatchOverError("the match is over; no more events are allowed", rule="4.2.1.3")
         if isinstance(ev, Roll):
@@ -90,10 +107,12 @@ class Match:
         except StopIteration:
             self._pending = None
 
-    def to_log(self, *, annotate: bool = False) -> dict[str, Any]:
+    def to_log(self, *, compact: bool = True) -> dict[str, Any]:
+        """The fuba-log/1 document.  ``compact`` leaves out decisions that a
+        replay takes by default (see Pending.default)."""
         from .logformat import serialize
 
-        return serialize(self.header, self.events)
+        return serialize(self.header, self.events, compact=compact)
 
     def result(self) -> dict[str, Any]:
         from .result import derive_result
@@ -110,6 +129,7 @@ class Match:
         verify: Callable[[Any], None] | None = None,
         prompt: str = "",
         open_choice: bool = False,
+        default: Any = None,
     ) -> Pending:
         st = self.st
         return Pending(
@@ -125,10 +145,11 @@ class Match:
             open_choice,
             options,
             verify,
+            default,
         )
 
     def ask_yes_no(self, name: str, actor: int, rule: str, prompt: str = "") -> Pending:
-        return self.ask(name, actor, rule, _YES_NO, None, prompt)
+        return self.ask(name, actor, rule, _YES_NO, None, prompt, default="no")
 
     def roll(
         self, name: str, actor: int | None, n: int, rule: str, prompt: str = "", sides: int = 6

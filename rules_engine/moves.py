@@ -215,9 +215,9 @@ def move_seq(
         return (*opts, DONE) if optional else opts
 
     while n < limit:
-        if not ctx.has_option():
-            break
-        ev = yield m.ask(name, ctx.team, ctx.rule, options, verify, prompt)
+        ev = yield m.ask(
+            name, ctx.team, ctx.rule, options, verify, prompt, default=DONE if optional else None
+        )
         c = choice_of(ev)
         if c == DONE:
             break

@@ -22,18 +22,21 @@ PENALTY_TABLE: dict[str, dict[str, int]] = {
 def second_last_area(dt: TeamState, dt_team: int) -> int | None:
     """Area of the defending team's second closest player to its own goal line,
     the goalkeeper included (5.1).  Ties are broken by the area centre (I-5)."""
-    depths: list[tuple[float, int]] = []
-    for a in range(B.N_AREAS):
-        n = dt.field[a] + (1 if dt.gk == a else 0)
-        if n:
-            d = B.depth_from(dt_team, a)
-            depths.append((d, a))
-            if n > 1:
-                depths.append((d, a))
-    if len(depths) < 2:
-        return None
-    depths.sort()
-    return depths[1][1]
+    seen = 0
+    field = dt.field
+    gk = dt.gk
+    for a in _BY_DEPTH[dt_team]:
+        seen += field[a] + (1 if gk == a else 0)
+        if seen >= 2:
+            return a
+    return None
+
+
+# playing areas ordered by distance from each team's own goal line (centre of their rows, I-5)
+_BY_DEPTH: tuple[tuple[int, ...], tuple[int, ...]] = (
+    tuple(sorted(range(B.N_AREAS), key=lambda a: (B.depth_from(0, a), a))),
+    tuple(sorted(range(B.N_AREAS), key=lambda a: (B.depth_from(1, a), a))),
+)
 
 
 def offside_position(st: MatchState, team: int, area: int, ball_area: int) -> bool:

@@ -87,7 +87,7 @@ def offer(m: Match, team: int, skill: str, rule: str = "A11") -> Generator[Pendi
     """Ask whether the team plays `skill` now; spends its cost if it does."""
     if not skill_active(m, team, skill):
         return False
-    ev = yield m.ask("use_skill", team, rule, lambda: (skill, "no"), None, f"play {skill}?")
+    ev = yield m.ask("use_skill", team, rule, lambda: (skill, "no"), None, f"play {skill}?", default="no")
     if choice_of(ev) != skill:
         return False
     cost = CATALOGUE[skill][0]

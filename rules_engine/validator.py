@@ -117,6 +117,10 @@ def validate_log(data: Any) -> ValidationReport:
         if ev.check:
             problems.extend(check_annotation(m, ev, f"$.events[{i}]"))
     else:
+        try:
+            m.finish_defaults()
+        except IllegalEventError as e:  # pragma: no cover - defaults are always legal
+            problems.append(e)
         p = m.pending()
         if p is not None:
             problems.append(

@@ -27,20 +27,34 @@ def header(
     return {"advanced_rules": adv if isinstance(adv, str) else list(adv), "teams": {"home": h, "away": a}}
 
 
+def _defaults(m: Match, name: str) -> None:
+    """Take left-out default answers ("done"/"no") up to the named request, as a log replay does."""
+    p = m.pending()
+    while p is not None and p.default is not None and p.name != name:
+        m.apply(Decision(p.name, p.actor, p.default))
+        p = m.pending()
+
+
 def roll(m: Match, name: str, *dice: int) -> None:
+    _defaults(m, name)
     p = m.pending()
     assert p is not None and p.kind == "roll" and p.name == name, p
     m.apply(Roll(name, p.actor, tuple(dice)))
 
 
 def dec(m: Match, name: str, choice: Any) -> None:
+    _defaults(m, name)
     p = m.pending()
     assert p is not None and p.kind == "decision" and p.name == name, p
     m.apply(Decision(name, p.actor, choice))
 
 
-def pend(m: Match) -> tuple[str, str, str]:
+def pend(m: Match, raw: bool = False) -> tuple[str, str, str]:
+    """The next request that needs an answer (left-out defaults skipped unless ``raw``)."""
     p = m.pending()
+    while not raw and p is not None and p.default is not None and len(p.options) == 1:
+        m.apply(Decision(p.name, p.actor, p.default))  # only "done" is possible
+        p = m.pending()
     assert p is not None
     return p.kind, p.name, p.actor
 

@@ -15,7 +15,14 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules_engine.errors import FubaError
-from rules_engine.simulate import COACH_KINDS, SimulationError, SimulationOptions, TeamSetup, play_match
+from rules_engine.simulate import (
+    COACH_KINDS,
+    SimulationError,
+    SimulationOptions,
+    TeamSetup,
+    log_of,
+    play_match,
+)
 
 
 def _csv(text: str | None) -> tuple[str, ...]:
@@ -49,6 +56,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--out", default="", help="write the fuba-log/1 JSON here ('-' for stdout)")
         parser.add_argument("--max-events", type=int, default=20_000)
+        parser.add_argument(
+            "--compact",
+            action="store_true",
+            help='leave out default answers ("done"/"no") the replay supplies',
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         seed: int | str = options["seed"]
@@ -76,7 +88,7 @@ class Command(BaseCommand):
             match = play_match(teams[0], teams[1], sim, seed)
         except (FubaError, SimulationError, ValueError) as e:
             raise CommandError(str(e)) from e
-        log = match.to_log()
+        log = log_of(match, compact=options["compact"])
         result = match.result()
         text = json.dumps(log, ensure_ascii=False, indent=1)
         out = options["out"]
