@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
-from fubaleague.errors import ApplicationError, Conflict
+from fubaleague.errors import ApplicationError, Conflict, NotFound
 from tournaments.fixtures import (
     Slot,
     groups_to_knockout_slots,
@@ -470,6 +470,24 @@ def swiss_round_generate(*, stage: Stage, start: datetime | None = None) -> list
 
 
 @transaction.atomic
+def fixture_schedule(*, fixture_id: int, kickoff: datetime | None, deadline: datetime | None) -> Fixture:
+    """Set when a fixture is played and by when its result must be in (forfeits follow the deadline)."""
+    try:
+        fixture = Fixture.objects.select_for_update().get(id=fixture_id)
+    except Fixture.DoesNotExist:
+        raise NotFound(f"No fixture {fixture_id}.") from None
+    if fixture.status not in Fixture.OPEN_STATUSES:
+        raise Conflict(
+            f"{fixture}: its result is {fixture.get_status_display().lower()}; it cannot be rescheduled."
+        )
+    if kickoff is not None and deadline is not None and deadline < kickoff:
+        raise ApplicationError(f"{fixture}: the result deadline cannot be before the kick-off.")
+    fixture.kickoff, fixture.deadline = kickoff, deadline
+    fixture.save(update_fields=["kickoff", "deadline", "updated_at"])
+    return fixture
+
+
+@transaction.atomic
 def competition_tiebreak_set(
     *, competition: Competition, preset: str, order: Sequence[str] = ()
 ) -> Competition:
@@ -536,6 +554,7 @@ __all__ = [
     "discipline_recompute",
     "fixture_generate",
     "fixture_result_changed",
+    "fixture_schedule",
     "match_skills_select",
     "placeholders_resolve",
     "skill_gain_record",

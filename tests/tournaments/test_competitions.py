@@ -57,3 +57,31 @@ def test_stage_and_fixture_generation_guards() -> None:
         stage_create(competition=competition, name="G", kind=Stage.Kind.GROUPS)
     with pytest.raises(ApplicationError, match="number of Swiss rounds"):
         stage_create(competition=competition, name="S", kind=Stage.Kind.SWISS, teams=teams)
+
+
+def test_fixtures_get_kickoffs_and_deadlines_and_can_be_rescheduled() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from tests.factories import AdminFactory
+    from tournaments.services import fixture_schedule
+
+    competition = CompetitionFactory()
+    teams = [team_create(competition=competition, name=f"T{i}") for i in range(4)]
+    league = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=teams)
+    start = datetime(2026, 12, 1, 18, tzinfo=UTC)
+    fixtures = fixture_generate(
+        stage=league, start=start, interval=timedelta(days=7), deadline_after=timedelta(days=3)
+    )
+    last = max(fixtures, key=lambda f: f.round)
+    assert last.kickoff == start + timedelta(days=14) and last.deadline == last.kickoff + timedelta(days=3)
+
+    with pytest.raises(ApplicationError, match="before the kick-off"):
+        fixture_schedule(fixture_id=last.id, kickoff=start, deadline=start - timedelta(hours=1))
+    moved = fixture_schedule(fixture_id=last.id, kickoff=start, deadline=start + timedelta(days=1))
+    assert moved.deadline == start + timedelta(days=1)
+
+    from matches.services import result_override
+
+    result_override(fixture_id=last.id, user=AdminFactory(), home_goals=1, away_goals=0, note="played")
+    with pytest.raises(Conflict, match="cannot be rescheduled"):
+        fixture_schedule(fixture_id=last.id, kickoff=start, deadline=None)
