@@ -29,6 +29,7 @@ from rules_engine.simulate import (
     SimulationOptions,
     SimulationStats,
     TeamSetup,
+    log_of,
     play_with_stats,
 )
 from rules_engine.validator import validate_log
@@ -100,7 +101,7 @@ def main() -> int:
 
     simulate_series(4, 10_000)  # warm-up
     sim_time, stats, logs = simulate_series(n, 0)
-    texts = [json.dumps(m.to_log()) for m in logs]
+    texts = [json.dumps(log_of(m)) for m in logs]
     t0 = time.process_time()
     valid = 0
     for text in texts:

@@ -32,6 +32,7 @@ __all__ = [
     "SimulationStats",
     "TeamSetup",
     "header_for",
+    "log_of",
     "play_match",
     "play_with_stats",
     "simulate_match",
@@ -100,6 +101,7 @@ class SimulationOptions:
     away_coach: str = "heuristic"
     max_events: int = 20_000
     strict: bool = True
+    compact_log: bool = False
     meta: tuple[tuple[str, str], ...] = field(default=())
 
     def __post_init__(self) -> None:
@@ -205,7 +207,16 @@ def simulate_match(
 ) -> dict[str, Any]:
     """Simulate a match; returns its fuba-log/1 document (accepted by
     ``validate_log``).  Deterministic for ``seed``."""
-    return play_match(home, away, options, seed).to_log()
+    opts = options or SimulationOptions()
+    return log_of(play_match(home, away, opts, seed), compact=opts.compact_log)
+
+
+def log_of(match: Match, compact: bool = False) -> dict[str, Any]:
+    """The fuba-log/1 document of a played match (full unless ``compact``)."""
+    try:
+        return match.to_log(compact=compact)  # type: ignore[call-arg,unused-ignore]
+    except TypeError:  # an engine without compact logs: its log is the full one
+        return match.to_log()
 
 
 # ------------------------------------------------------------- statistics
