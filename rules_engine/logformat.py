@@ -340,15 +340,20 @@ def serialize(h: Header, events: list[Event], compact: bool = True) -> dict[str,
     that a replay supplies itself: those not followed by an event of the same
     decision by the same team, and without a written-down check."""
     out = header_to_dict(h)
-    evs: list[dict[str, Any]] = []
-    n = len(events)
-    for i, e in enumerate(events):
-        if compact and isinstance(e, Decision) and not e.check and DEFAULT_CHOICES.get(e.name) == e.choice:
-            nxt = events[i + 1] if i + 1 < n else None
-            if nxt is None or nxt.name != e.name or nxt.by != e.by:
-                continue
-        evs.append(event_to_dict(e))
-    out["events"] = evs
+    kept: list[Event] = []
+    nxt: Event | None = None  # the next event that stays in the log
+    for e in reversed(events):
+        if (
+            compact
+            and isinstance(e, Decision)
+            and not e.check
+            and DEFAULT_CHOICES.get(e.name) == e.choice
+            and (nxt is None or nxt.name != e.name or nxt.by != e.by)
+        ):
+            continue  # the replay takes this default when it meets `nxt`
+        kept.append(e)
+        nxt = e
+    out["events"] = [event_to_dict(e) for e in reversed(kept)]
     return out
 
 

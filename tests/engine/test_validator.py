@@ -183,3 +183,45 @@ def test_players_short_and_skill_balance_header() -> None:
     }
     r = validate_log({**hdr2, "format": "fuba-log/1", "ruleset": "fuba-3", "events": []})
     assert not r.valid and r.errors[0].rule == "A11"
+
+
+def test_compact_log_keeps_a_default_answer_followed_by_the_same_request() -> None:
+    from rules_engine.events import Decision
+    from rules_engine.logformat import header_from_dict, serialize
+
+    h = header_from_dict(H)
+    evs = [
+        Decision("use_skill", "home", "no"),
+        Decision("use_skill", "away", "no"),
+        Decision("use_skill", "home", "midfield_general"),
+        Decision("free_move", "home", "done"),
+        Decision("action", "home", "movement"),
+    ]
+    out = serialize(h, evs)["events"]
+    # home's "no" must stay: the next event kept after it is home's use_skill again
+    assert [(e["decide"], e["by"], e["choice"]) for e in out] == [
+        ("use_skill", "home", "no"),
+        ("use_skill", "home", "midfield_general"),
+        ("action", "home", "movement"),
+    ]
+    assert len(serialize(h, evs, compact=False)["events"]) == 5
+
+
+def test_compact_logs_with_many_skills_validate() -> None:
+    skills_home = ["midfield_general", "seconda_punta", "creative_midfielder", "catenaccio", "stopper"]
+    skills_away = ["catenaccio", "creative_goalkeeper", "diver", "regista", "mezzala"]
+    hdr = {
+        "advanced_rules": "all",
+        "teams": {
+            "home": {"name": "H", "formation": "3-2-5", "skills": skills_home},
+            "away": {"name": "A", "formation": "4-3-3", "skills": skills_away},
+        },
+    }
+    for seed in range(6):
+        m = play_random(hdr, seed)
+        compact, full = m.to_log(), m.to_log(compact=False)
+        assert len(compact["events"]) < len(full["events"])
+        for log in (compact, full):
+            r = validate_log(log)
+            assert r.valid, [e.message for e in r.errors]
+            assert r.result == m.result()
