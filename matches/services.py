@@ -111,7 +111,7 @@ def _first_leg(fixture: Fixture) -> Fixture | None:
     )
 
 
-def _check_score(fixture: Fixture, score: Score) -> None:
+def _check_score(fixture: Fixture, score: Score, *, awarded: bool = False) -> None:
     _check_goals(
         fixture,
         home_goals=score.home_goals,
@@ -119,7 +119,10 @@ def _check_score(fixture: Fixture, score: Score) -> None:
         home_penalties=score.home_penalties,
         away_penalties=score.away_penalties,
     )
-    if fixture.stage.kind == Stage.Kind.KNOCKOUT:
+    if fixture.stage.kind == Stage.Kind.KNOCKOUT and awarded:
+        if score.home_goals == score.away_goals:
+            raise ApplicationError(f"{fixture}: an awarded knockout match must have a winner.")
+    elif fixture.stage.kind == Stage.Kind.KNOCKOUT:
         knockout_score_check(fixture=fixture, score=score, first_leg=_first_leg(fixture))
     elif score.extra_time or score.home_penalties is not None or score.away_penalties is not None:
         raise ApplicationError(f"{fixture}: extra time and shoot-outs are for knockout ties only.")
@@ -559,7 +562,7 @@ def result_record_system(
     if not fixture.is_resolved:
         raise Conflict(f"{fixture}: both teams must be known before a result can be recorded.")
     score = Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties)
-    _check_score(fixture, score)
+    _check_score(fixture, score, awarded=source == Result.Source.AWARDED)
     parsed = _parse_cards(fixture, cards)
     before = _snapshot(fixture)
     ResultSubmission.objects.filter(fixture=fixture, status=ResultSubmission.Status.OPEN).update(

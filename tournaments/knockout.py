@@ -35,7 +35,7 @@ class Score:
 class TieOutcome:
     winner_id: int
     loser_id: int
-    decided_by: str  # "score", "aggregate", "away_goals" or "penalties"
+    decided_by: str  # "score", "aggregate", "away_goals", "penalties" or "awarded"
 
 
 def _counted_result(fixture: Fixture) -> Result | None:
@@ -62,6 +62,17 @@ def _level_after_goals(stage: Stage, first: Score | None, last: Score) -> tuple[
 def tie_outcome(stage: Stage, legs: list[Fixture]) -> TieOutcome | None:
     """The outcome of a tie whose fixtures (ordered by leg) all have counted results, else None."""
     results = [_counted_result(f) for f in legs]
+    # A forfeit loses the tie outright, whatever the other leg says (the awarded score, e.g. 3-0,
+    # could otherwise be overturned on aggregate or away goals).
+    for fixture, result in zip(legs, results, strict=True):
+        if result is not None and result.source == "awarded" and result.home_goals != result.away_goals:
+            home_won = result.home_goals > result.away_goals
+            winner, loser = (
+                (fixture.home_team_id, fixture.away_team_id)
+                if home_won
+                else (fixture.away_team_id, fixture.home_team_id)
+            )
+            return TieOutcome(winner, loser, "awarded")  # type: ignore[arg-type]
     if not legs or any(r is None for r in results):
         return None
     last_fixture = legs[-1]

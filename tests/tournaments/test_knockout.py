@@ -172,3 +172,24 @@ def test_a_field_that_is_not_a_power_of_two_gives_the_top_seeds_byes() -> None:
     for f in first:
         play(f.id, 1, 0)
     assert all(f.is_resolved for f in Fixture.objects.filter(stage=stage, round=2))
+
+
+def test_an_awarded_leg_decides_the_tie_against_the_side_that_forfeited() -> None:
+    from matches.models import Result
+    from matches.services import result_record_system
+
+    stage, t = _two_legged(away_goals_rule=True)
+    leg1, leg2 = stage.fixtures.order_by("leg")
+    play(leg1.id, 0, 3)  # Ajax win 3-0 in London ...
+    Fixture.objects.filter(id=leg2.id).update(status=Fixture.Status.SIMULATING)
+    # ... then forfeit the second leg: awarded 3-0 to Tottenham (away side of leg 2).
+    result_record_system(
+        fixture_id=leg2.id,
+        source=Result.Source.AWARDED,
+        home_goals=0,
+        away_goals=3,
+        allowed_statuses=["simulating"],
+    )
+    outcome = tie_outcome(stage, list(stage.fixtures.select_related("result").order_by("leg")))
+    assert outcome is not None
+    assert (outcome.winner_id, outcome.decided_by) == (t["spurs"].id, "awarded")
