@@ -149,6 +149,8 @@ def _stack(n: int) -> float:
 
 
 _AREA_OF = tuple(B.CORNER_OF_SPOT.get(a, a) for a in range(B.N_LOC))
+# adjacent playing areas (no corner-kick spots) of every location
+_ADJ_PLAY = tuple(tuple(d for d in B.ADJ[a] if d < B.N_AREAS) for a in range(B.N_LOC))
 
 
 def _area(a: int) -> int:
@@ -456,9 +458,12 @@ class HeuristicCoach:
         threat = THREAT[team]
         stack_gain = _STACK_GAIN
         names = B.NAMES
-        adj = B.ADJ
+        adj = _ADJ_PLAY
         n_areas = B.N_AREAS
         ts_field = ts.field
+        # value a player adds to each area (diminishing returns)
+        wadd = [w[d] * stack_gain[field[d]] for d in range(n_areas)]
+        special = (ball, opp_pen, own_pen)
         if free:
             # players per area as 1.4.1 counts them (goalkeeper included, at most six)
             of, og = opp.field, opp.gk
@@ -478,14 +483,12 @@ class HeuristicCoach:
                     continue
             ns = field[a_src]
             loss = w[a_src] * stack_gain[ns - 1]
-            s_special = a_src in (ball, opp_pen, own_pen)
+            s_special = a_src in special
             for dst in adj[src]:
-                if dst >= n_areas:
-                    continue
                 if not outnumber and not B.away_from_goal_line(a_src, dst):
                     continue
-                gain = w[dst] * stack_gain[field[dst]] - loss
-                if s_special or dst in (ball, opp_pen, own_pen):
+                gain = wadd[dst] - loss
+                if s_special or dst in special:
                     gain += contest_gain(
                         (dst == ball) - (a_src == ball),
                         (dst == opp_pen) - (a_src == opp_pen),
@@ -500,10 +503,9 @@ class HeuristicCoach:
                         cands.append((g2, f"{names[src]}>{names[dst]}+ball"))
         if gk >= 0 and not gk_home:
             for dst in adj[gk]:
-                if dst < n_areas:
-                    gain = contest_gain((dst == ball) - (gk == ball), 0, int(dst == own_pen), dst == own_pen)
-                    if gain > threshold:
-                        cands.append((gain, f"GK>{names[dst]}"))
+                gain = contest_gain((dst == ball) - (gk == ball), 0, int(dst == own_pen), dst == own_pen)
+                if gain > threshold:
+                    cands.append((gain, f"GK>{names[dst]}"))
         verify = pending.verify_fn
         if verify is not None:
             cands.sort(reverse=True)
@@ -564,7 +566,7 @@ class HeuristicCoach:
         # (needs the modified ball value) only while an area can still win
         bounds: list[tuple[float, int, float]] = []
         for t in range(B.N_AREAS):
-            if not (t == start_a or ours[t] or any(x < B.N_AREAS and ours[x] for x in B.ADJ[t])):
+            if not (t == start_a or ours[t] or any(ours[x] for x in _ADJ_PLAY[t])):
                 continue  # 4.1.1: a player there or in an adjacent area
             short = B.DIST[start_a][t] <= 1 and ours[t] > 0
             gain = threat_us[t] * (1.0 + 0.4 * attack) + (0.05 if short else 0.0)
@@ -582,7 +584,7 @@ class HeuristicCoach:
             if v > 6 and t != start_a:
                 continue  # 4.1.2
             v = min(6, max(1, v))
-            easy = not theirs[t] and not any(x < B.N_AREAS and theirs[x] for x in B.ADJ[t])
+            easy = not theirs[t] and not any(theirs[x] for x in _ADJ_PLAY[t])
             p = 1.0 if easy else P_KEEP[v]
             score = p * gain - (1.0 - p) * threat_them[t] * risk
             best_exact = max(best_exact, score)
