@@ -77,6 +77,7 @@ def _slug_version_key(slug: str) -> str:
 def invalidate(competition_id: int, slug: str | None = None) -> None:
     """Call after a change that affects the standings of a competition (signals do it for saves)."""
     now = time.time_ns()
+    _local.clear()
     cache.set(_version_key(competition_id), now, None)
     if slug is None:
         slug = Competition.objects.filter(pk=competition_id).values_list("slug", flat=True).first()
@@ -84,8 +85,22 @@ def invalidate(competition_id: int, slug: str | None = None) -> None:
         cache.set(_slug_version_key(slug), now, None)
 
 
+# Per-process copy of the hottest entries, trusted for LOCAL_SECONDS before asking Redis again.
+# Under load every cache round trip costs a context switch to Redis; this keeps the standings page
+# and API at (almost) no round trip. Another process's change shows within LOCAL_SECONDS; this
+# process's own changes clear the copy at once (invalidate()).
+LOCAL_SECONDS = 1.0
+_LOCAL_MAX = 256
+_local: dict[str, tuple[float, int, Any]] = {}
+
+
+def clear_local() -> None:
+    """Forget this process's copies (tests that clear the shared cache call this too)."""
+    _local.clear()
+
+
 def by_slug(slug: str, name: str, compute: Callable[[], T]) -> T:
-    """A cached value for the competition `slug`, read in ONE cache round trip when warm.
+    """A cached value for the competition `slug`, read in at most ONE cache round trip.
 
     The hot endpoints (public standings page and its API) are addressed by slug; fetching the
     slug's version and the entry together (get_many) keeps them close to a trivial endpoint's cost.
@@ -93,19 +108,28 @@ def by_slug(slug: str, name: str, compute: Callable[[], T]) -> T:
     version is read before computing, so a change committed meanwhile leaves an entry that the
     next reader sees as stale.
     """
-    version_key, entry_key = _slug_version_key(slug), f"standings:s:{slug}:{name}"
+    entry_key = f"standings:s:{slug}:{name}"
+    now = time.monotonic()
+    local = _local.get(entry_key)
+    if local is not None and now - local[0] < LOCAL_SECONDS:
+        return local[2]  # type: ignore[no-any-return]
+    version_key = _slug_version_key(slug)
     found = cache.get_many([version_key, entry_key])
     version = found.get(version_key)
     entry = found.get(entry_key)
     if version is not None and entry is not None and entry[0] == version:
-        return entry[1]  # type: ignore[no-any-return]
-    if version is None:
-        version = time.time_ns()
-        if not cache.add(version_key, version, None):
-            version = cache.get(version_key, version)
-    value = compute()
-    cache.set(entry_key, (version, value), CACHE_SECONDS)
-    return value
+        value = entry[1]
+    else:
+        if version is None:
+            version = time.time_ns()
+            if not cache.add(version_key, version, None):
+                version = cache.get(version_key, version)
+        value = compute()
+        cache.set(entry_key, (version, value), CACHE_SECONDS)
+    if len(_local) >= _LOCAL_MAX:
+        _local.clear()
+    _local[entry_key] = (now, version, value)
+    return value  # type: ignore[no-any-return]
 
 
 def cached(competition_id: int, name: str, compute: Callable[[], T]) -> T:

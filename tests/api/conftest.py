@@ -4,7 +4,7 @@ import pytest
 from django.core.cache import cache
 
 from tests.demo_data import light_world_cup
-from tournaments import demo
+from tournaments import demo, standings_cache
 
 
 @pytest.fixture(autouse=True)
@@ -13,8 +13,10 @@ def fast_hashing_and_clean_cache(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     demo._HASHES.clear()
     cache.clear()
+    standings_cache.clear_local()
     yield
     cache.clear()
+    standings_cache.clear_local()
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.cache import cache
 
-from tournaments import demo
+from tournaments import demo, standings_cache
 
 # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls from a thread
 # with a running loop unless told the calls are safe (they are: the loop never awaits ORM work).
@@ -23,9 +23,7 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.fail(
-            f"{CHROMIUM} missing: apt-get install chromium (`make test` installs it)."
-        )
+        pytest.fail(f"{CHROMIUM} missing: apt-get install chromium (`make test` installs it).")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -85,6 +83,7 @@ def cup(transactional_db, settings) -> demo.Demo:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     demo._HASHES.clear()
     cache.clear()
+    standings_cache.clear_local()
     from tests.demo_data import light_world_cup
 
     return light_world_cup()

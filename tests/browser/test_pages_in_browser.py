@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 
 from tournaments.models import Fixture
 
@@ -109,7 +108,6 @@ def test_result_submission_by_a_club_and_confirmation_by_the_opponent(page, live
     assert page.locator('[data-testid="score"]').inner_text().replace(" ", "") == "3–1"
     shot(page, "result-confirmed")
 
-    cache.clear()
     page.goto(f"{live_server.url}/c/{cup.competition.slug}/standings/")
     leader = page.locator('table.standings[data-group="C"] tbody tr').first
     assert fixture.home_team.name in leader.inner_text()
