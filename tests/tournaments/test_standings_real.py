@@ -196,3 +196,24 @@ def test_tables_are_consistent_and_independent_of_input_order(scores, preset, or
     assert sum(r.goals_for for r in table) == sum(r.goals_against for r in table)
     assert all(r.played == 3 and r.won + r.drawn + r.lost == 3 for r in table)
     assert not any(r.level_with_previous for r in table), "lots settle every tie"
+
+
+def test_euro_2004_group_c_three_way_head_to_head_puts_italy_out() -> None:
+    # Sweden, Denmark and Italy all drew with each other and beat Bulgaria: 5 points each.
+    # Among the three, points and goal difference are level; goals scored in those matches
+    # (Sweden 3, Denmark 2, Italy 1) decided, the famous 2-2 between Denmark and Sweden.
+    from tournaments.standings import MatchRecord
+
+    swe, den, ita, bul = 1, 2, 3, 4
+    matches = [
+        MatchRecord(den, ita, 0, 0),
+        MatchRecord(swe, bul, 5, 0),
+        MatchRecord(bul, den, 0, 2),
+        MatchRecord(ita, swe, 1, 1),
+        MatchRecord(ita, bul, 2, 1),
+        MatchRecord(den, swe, 2, 2),
+    ]
+    table = compute_table(teams=[ita, den, swe, bul], matches=matches, criteria=PRESETS["uefa"])
+    assert [r.team for r in table] == [swe, den, ita, bul]
+    assert {r.points for r in table[:3]} == {5}
+    assert [r.decided_by for r in table[1:3]] == ["head_to_head", "head_to_head"]
