@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.db.models import Q
 
@@ -150,6 +151,14 @@ class ResultSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.fixture}: {self.home_goals}-{self.away_goals} by {self.team}"
+
+    @property
+    def turn_log(self) -> dict | None:
+        """The submitted turn log (stored as a MatchLog), if any."""
+        try:
+            return self.match_log.data
+        except ObjectDoesNotExist:
+            return None
 
 
 class MatchLog(models.Model):

@@ -68,6 +68,7 @@ def test_a_valid_log_with_the_submitted_score_is_accepted(
             fixture_id=fixture.id, user=setup["home_user"], home_goals=home, away_goals=away, turn_log=EXAMPLE
         )
     assert submission.validation_status == ResultSubmission.Validation.PENDING
+    assert submission.turn_log == EXAMPLE
     with pytest.raises(Conflict, match="still being validated"):
         result_confirm(fixture_id=fixture.id, user=setup["away_user"])
     assert callbacks, "the validation is enqueued only once the submission is committed"
