@@ -241,12 +241,11 @@ def test_full_log_by_default_and_compact_on_request() -> None:
     assert validate_log(full).valid
 
 
-@pytest.mark.xfail(strict=False, reason="engine WIP: compact logs drop a 'no' that the replay then misreads")
 def test_compact_log_validates_too() -> None:
-    """Found by fuzzing the simulator: home "use_skill no", away "use_skill no",
-    home "use_skill midfield_general" - both "no"s are left out of the compact
-    log and the replay applies "midfield_general" to the creative_midfielder
-    question (same decision name, same team)."""
+    """Regression (found by fuzzing the simulator, fixed in the engine): home
+    "use_skill no", away "use_skill no", home "use_skill midfield_general" -
+    both "no"s were left out of the compact log and the replay applied
+    "midfield_general" to the creative_midfielder question."""
     home = TeamSetup(
         "H",
         "3-2-5",
