@@ -205,6 +205,23 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
 
 
 def parse_event(e: Any, path: str, errors: list[FubaError]) -> Event | None:
+    """One event; problems are appended to `errors` (with the JSON path)."""
+    if type(e) is dict and e.keys() <= _EVENT_KEYS:  # fast path for well-formed events
+        by = e.get("by")
+        check = e.get("check")
+        if by in _BY and (check is None or (type(check) is dict and check.keys() <= _CHECK_KEYS)):
+            name = e.get("roll")
+            if type(name) is str and "decide" not in e and "choice" not in e:
+                dice = e.get("dice")
+                if type(dice) is list and dice and all(type(d) is int and d >= 1 for d in dice):
+                    return Roll(name, by, tuple(dice), check)
+            name = e.get("decide")
+            if type(name) is str and "roll" not in e and "dice" not in e and "choice" in e:
+                return Decision(name, by, e["choice"], check)
+    return _parse_event_checked(e, path, errors)
+
+
+def _parse_event_checked(e: Any, path: str, errors: list[FubaError]) -> Event | None:
     if not isinstance(e, dict):
         errors.append(_err("an event must be an object", path))
         return None

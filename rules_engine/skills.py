@@ -66,26 +66,27 @@ def skill_weight(skills: tuple[str, ...] | list[str]) -> int:
 
 
 def has(m: Match, team: int, skill: str) -> bool:
-    return m.st.uses("A11") and skill in m.st.teams[team].skills
+    st = m.st
+    return skill in st.teams[team].skills and "A11" in st.header.advanced
 
 
 def skill_active(m: Match, team: int, skill: str) -> bool:
     """A skill that applies automatically when its conditions hold: cost 0, or
     cost paid automatically (interpretation I-16) when affordable."""
-    if not has(m, team, skill):
+    st = m.st
+    if skill not in st.teams[team].skills or "A11" not in st.header.advanced:
         return False
     cost = CATALOGUE[skill][0]
     if cost == 0:
         return True
     from .advanced import cp_plan
 
-    st = m.st
     return cp_plan(st.teams[team], B.zone_of(team, st.ball), cost) is not None
 
 
 def offer(m: Match, team: int, skill: str, rule: str = "A11") -> Generator[Pending, Event, bool]:
     """Ask whether the team plays `skill` now; spends its cost if it does."""
-    if not skill_active(m, team, skill):
+    if skill not in m.st.teams[team].skills or not skill_active(m, team, skill):
         return False
     ev = yield m.ask("use_skill", team, rule, lambda: (skill, "no"), None, f"play {skill}?", default="no")
     if choice_of(ev) != skill:
