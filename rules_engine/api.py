@@ -32,6 +32,10 @@ Drive a match (simulator, web scorer)::
     options             for decisions: tuple of every legal choice; for
                         "setup" decisions (open=True) a few legal set-ups,
                         any other legal set-up is accepted as well
+    default             "done" (optional move sequences) / "no" (yes/no
+                        questions, skill offers) / None; a log may leave a
+                        decision with a default out (Match.apply takes it when
+                        the next event answers something else)
     describe()          JSON-friendly dict of the above
 
 ``Match.apply(event)`` applies a :class:`Decision` or :class:`Roll` or raises
