@@ -253,7 +253,7 @@ class _Schedule:
 
 
 def _round_robin_fixtures(
-    stage: Stage, teams: Sequence[Team], group: Group | None, numbering: _Numbering, schedule: _Schedule
+    stage: Stage, teams: Sequence[Team], group: Group | None, schedule: _Schedule
 ) -> list[list[Fixture]]:
     rounds = round_robin_rounds(_seed_order(teams), legs=stage.legs)
     out = []
@@ -385,11 +385,11 @@ def fixture_generate(
     schedule = _Schedule(start, interval, deadline_after)
     fixtures: list[Fixture] = []
     if stage.kind == Stage.Kind.ROUND_ROBIN:
-        for rnd in _round_robin_fixtures(stage, list(stage.teams.all()), None, numbering, schedule):
+        for rnd in _round_robin_fixtures(stage, list(stage.teams.all()), None, schedule):
             fixtures += rnd
     elif stage.kind == Stage.Kind.GROUPS:
         per_group = [
-            _round_robin_fixtures(stage, list(g.teams.all()), g, numbering, schedule)
+            _round_robin_fixtures(stage, list(g.teams.all()), g, schedule)
             for g in stage.groups.order_by("name")
         ]
         # Number matchday by matchday across the groups, as a World Cup schedule does.
@@ -509,8 +509,6 @@ def competition_discipline_set(
     yellow_wipe_after_stage: Stage | None = None,
     cup_mode: bool = False,
 ) -> Competition:
-    from tournaments.discipline import discipline_recompute
-
     if yellow_wipe_after_stage is not None and yellow_wipe_after_stage.competition_id != competition.id:
         raise ApplicationError(f"{yellow_wipe_after_stage} is not a stage of '{competition}'.")
     if cup_mode and not competition.bans_players:
