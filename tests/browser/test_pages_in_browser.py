@@ -6,7 +6,9 @@ import pytest
 
 from tournaments.models import Fixture
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# serialized_rollback: the flush after each test would otherwise also drop the data-migration
+# rows (the A11 skill catalog) that later tests rely on.
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def test_standings(page, live_server, cup, shot) -> None:
