@@ -6,6 +6,7 @@ a refused action (ApplicationError) is shown to the user as a message, never a 5
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django import forms
@@ -27,6 +28,7 @@ from tournaments.selectors import user_club_team_ids
 from tournaments.views import _nav, fixture_or_404, match_url
 
 REPLAY_CACHE_SECONDS = 3600
+logger = logging.getLogger(__name__)
 
 
 class ResultForm(forms.Form):
@@ -134,7 +136,13 @@ def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> JsonRespons
     key = f"replay:{log.pk}"
     data = cache.get(key)
     if data is None:
-        data = replay_frames(log.data)
+        try:
+            data = replay_frames(log.data)
+        except Exception:
+            # An engine failure on a stored log is a bug to fix, but the match page stays usable.
+            logger.exception("Replay of match log %s failed", log.pk)
+            error = {"code": "replay_failed", "message": "The replay could not be computed.", "details": {}}
+            return JsonResponse({"error": error}, status=500)
         cache.set(key, data, REPLAY_CACHE_SECONDS)
     return JsonResponse(data)
 
