@@ -114,7 +114,10 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL or "memory://")
+# The broker defaults to the same Redis as the cache; CELERY_BROKER_URL can split them.
+CELERY_BROKER_URL = (
+    env_url("CELERY_BROKER_URL", schemes=("redis", "rediss", "amqp", "pyamqp")) or REDIS_URL or "memory://"
+)
 # Without a broker the embedded default runs tasks in-process, so a first run needs no worker.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True

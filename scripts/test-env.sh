@@ -7,5 +7,7 @@ export ALLOWED_HOSTS="testserver,localhost,127.0.0.1"
 export SECURE_SSL_REDIRECT=0
 export DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/fubaleague}"
 export REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/15}"
+# The broker gets its own Redis database so that tests clearing the cache never drop a task.
+export CELERY_BROKER_URL="${TEST_CELERY_BROKER_URL:-redis://127.0.0.1:6379/14}"
 # Unit tests run tasks in-process; the worker tests start a real worker and switch this off there.
 export CELERY_TASK_ALWAYS_EAGER=1

@@ -7,6 +7,21 @@ import pytest
 from fubaleague.celery import app as celery_app
 from tests.workers import WorkerProcess
 
+DB_FIXTURES = {"db", "transactional_db", "client", "admin_client", "live_server", "django_db_blocker"}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(request: pytest.FixtureRequest) -> None:
+    """Start every database test with an empty cache: cached standings must not leak across tests.
+
+    The test environment keeps the Celery broker in another Redis database, so this never
+    drops a queued task.
+    """
+    if request.node.get_closest_marker("django_db") or DB_FIXTURES & set(request.fixturenames):
+        from django.core.cache import cache
+
+        cache.clear()
+
 
 @pytest.fixture
 def real_celery(transactional_db: None) -> Iterator[None]:

@@ -61,7 +61,9 @@ def test_cache_down(client: Client) -> None:
     assert response.json()["checks"]["cache"]["status"] == "down"
 
 
-def test_broker_down(client: Client) -> None:
+def test_broker_down(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Celery reads CELERY_BROKER_URL from the environment before its own configuration.
+    monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:1/0")
     previous = celery_app.conf.broker_url
     celery_app.conf.broker_url = "redis://127.0.0.1:1/0"
     try:

@@ -17,9 +17,13 @@ from fubaleague import env
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# Set by the browser tests' conftest for Playwright's event loop; a real start never has it.
+TEST_ONLY_VARS = {"DJANGO_ALLOW_ASYNC_UNSAFE"}
+
+
 def start_django(**overrides: str | None) -> subprocess.CompletedProcess[str]:
     """Import the settings in a fresh interpreter, as `manage.py` would at start."""
-    environ = {k: v for k, v in os.environ.items() if k not in overrides}
+    environ = {k: v for k, v in os.environ.items() if k not in overrides and k not in TEST_ONLY_VARS}
     environ.update({k: v for k, v in overrides.items() if v is not None})
     code = (
         "import django; django.setup(); from django.conf import settings; "
@@ -37,7 +41,9 @@ def test_the_test_suite_runs_on_postgresql() -> None:
 
 
 def test_embedded_default_needs_no_service() -> None:
-    result = start_django(DEBUG="1", DATABASE_URL=None, REDIS_URL=None, SECRET_KEY=None)
+    result = start_django(
+        DEBUG="1", DATABASE_URL=None, REDIS_URL=None, CELERY_BROKER_URL=None, SECRET_KEY=None
+    )
     assert result.returncode == 0, result.stderr
     engine, cache_backend, eager = result.stdout.split()
     assert engine == "django.db.backends.sqlite3"
@@ -62,6 +68,7 @@ def test_redis_url_switches_cache_and_broker() -> None:
         ({"DEBUG": "maybe"}, "DEBUG"),
         ({"DATABASE_URL": "mysql://db/x"}, "DATABASE_URL"),
         ({"REDIS_URL": "http://127.0.0.1:6379"}, "REDIS_URL"),
+        ({"CELERY_BROKER_URL": "kafka://127.0.0.1"}, "CELERY_BROKER_URL"),
         ({"DEBUG": "0", "ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS"),
         ({"ALLOWED_HOSTS": "a.example,,b.example"}, "ALLOWED_HOSTS"),
         ({"CELERY_TASK_TIME_LIMIT": "soon"}, "CELERY_TASK_TIME_LIMIT"),
@@ -90,7 +97,7 @@ def test_env_helpers(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_deploy_check_passes_with_production_like_environment() -> None:
-    environ = dict(os.environ)
+    environ = {k: v for k, v in os.environ.items() if k not in TEST_ONLY_VARS}
     environ.update(
         DEBUG="0",
         SECRET_KEY="a-production-like-secret-key-with-enough-entropy-9f8e7d6c5b4a3928171605",
