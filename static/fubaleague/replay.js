@@ -65,7 +65,8 @@
     root.querySelector('[data-action="next-turn"]').disabled = pos === data.frames.length - 1;
   }
   function noteText(n) {
-    var who = n.team ? n.team + " " : "";
+    var team = n.team && data.teams && data.teams[n.team] ? data.teams[n.team].name : n.team;
+    var who = team ? team + " " : "";
     return who + String(n.kind).replace(/_/g, " ") + (n.minute ? " (" + n.minute + "')" : "");
   }
   function go(i) {
