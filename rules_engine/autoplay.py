@@ -92,15 +92,17 @@ def example_log(seed: int | str = 2026) -> dict[str, Any]:
     m = play_random(EXAMPLE_HEADER, seed, annotate=True)
     from .events import Roll
 
-    keep = ("situation", "goal_attempt", "penalty", "rebound")
+    # what players write down: after the situation dice the minute, ball value, score and who
+    # has the ball; after every other roll the ball value and who has it (the ball die is on
+    # the board for everyone to see)
     for i, ev in enumerate(m.events):
-        if ev.check and not (isinstance(ev, Roll) and ev.name in keep):
-            m.events[i] = (
-                Roll(ev.name, ev.by, ev.dice) if isinstance(ev, Roll) else Decision(ev.name, ev.by, ev.choice)
-            )
-        elif ev.check:
-            short = {k: ev.check[k] for k in ("minute", "ball", "score")}
-            m.events[i] = Roll(ev.name, ev.by, ev.dice, short) if isinstance(ev, Roll) else ev
+        if not ev.check:
+            continue
+        if isinstance(ev, Roll):
+            keys = ("minute", "ball", "score", "control") if ev.name == "situation" else ("ball", "control")
+            m.events[i] = Roll(ev.name, ev.by, ev.dice, {k: ev.check[k] for k in keys})
+        else:
+            m.events[i] = Decision(ev.name, ev.by, ev.choice)
     return m.to_log()
 
 
