@@ -345,6 +345,8 @@ def free_movements(m: Match, team: int) -> Flow:
             return list(range(B.N_LOC))
         return sorted(outnumber | {a for a, n in goal_line.items() if n > 0})
 
+    if not (outnumber or goal_line or gk_ok or skills_possible):
+        return  # no player may move freely: nothing to ask
     ctx = MoveCtx(m, team, "4.3.1", extra=extra, sources=sources, gk_allowed=gk_ok)
 
     def options() -> tuple[str, ...]:

@@ -132,20 +132,22 @@ class Match:
         default: Any = None,
     ) -> Pending:
         st = self.st
-        return Pending(
-            "decision",
-            name,
-            B.TEAM_NAMES[actor],
-            st.turn,
-            st.stage,
-            rule,
-            prompt,
-            0,
-            6,
-            open_choice,
-            options,
-            verify,
-            default,
+        return _new_pending(
+            (
+                "decision",
+                name,
+                B.TEAM_NAMES[actor],
+                st.turn,
+                st.stage,
+                rule,
+                prompt,
+                0,
+                6,
+                open_choice,
+                options,
+                verify,
+                default,
+            )
         )
 
     def ask_yes_no(self, name: str, actor: int, rule: str, prompt: str = "") -> Pending:
@@ -156,7 +158,9 @@ class Match:
     ) -> Pending:
         st = self.st
         who = "both" if actor is None else B.TEAM_NAMES[actor]
-        return Pending("roll", name, who, st.turn, st.stage, rule, prompt, n, sides)
+        return _new_pending(
+            ("roll", name, who, st.turn, st.stage, rule, prompt, n, sides, False, None, None, None)
+        )
 
     def illegal(self, reason: str, rule: str) -> IllegalEventError:
         return IllegalEventError(reason, rule=rule, turn=self.st.turn, stage=self.st.stage)
@@ -174,6 +178,11 @@ class Match:
         got = f"a '{ev.name}' roll" if isinstance(ev, Roll) else f"a '{ev.name}' decision"
         want = f"a '{p.name}' {p.kind} by {p.actor}"
         return UnexpectedEventError(f"expected {want}, got {got}", rule=p.rule, turn=p.turn, stage=p.stage)
+
+
+def _new_pending(fields: tuple[Any, ...]) -> Pending:
+    """Build a Pending from all its fields (skips the NamedTuple keyword handling)."""
+    return tuple.__new__(Pending, fields)
 
 
 def _yes_no() -> tuple[Any, ...]:
