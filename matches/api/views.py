@@ -17,6 +17,8 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
+from rest_framework.settings import api_settings
+from rest_framework.throttling import UserRateThrottle
 
 from matches import services
 from matches.api import serializers as ms
@@ -220,11 +222,28 @@ class SubmissionViewSet(viewsets.ReadOnlyModelViewSet):
         return qs.order_by("-created_at", "-id")
 
 
+class TurnLogValidationThrottle(UserRateThrottle):
+    """Replaying a whole match costs CPU: each account gets a modest rate of its own.
+
+    The rate can be set as REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["turn_log_validation"].
+    """
+
+    scope = "turn_log_validation"
+    default_rate = "30/minute"
+
+    def get_rate(self) -> str:
+        rates = api_settings.DEFAULT_THROTTLE_RATES or {}
+        return rates.get(self.scope) or self.default_rate
+
+
 class TurnLogValidationViewSet(mixins.CreateModelMixin, viewsets.GenericViewSet):
     """Check a turn log with the rules engine without submitting it (for clubs' own tools)."""
 
     permission_classes = [IsAuthenticated]
     serializer_class = ms.TurnLogSerializer
+
+    def get_throttles(self) -> list[Any]:
+        return [*super().get_throttles(), TurnLogValidationThrottle()]
 
     @extend_schema(
         request=ms.TurnLogSerializer,

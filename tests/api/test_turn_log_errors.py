@@ -106,3 +106,18 @@ def test_submitted_invalid_log_is_rejected_with_turn_stage_rule(
     assert submission["status"] == "rejected"
     first = submission["validation_errors"][0]
     assert first["turn"] is not None and first["rule"] and first["reason"]
+
+
+def test_validation_has_its_own_rate_limit(client: APIClient) -> None:
+    from matches.api.views import TurnLogValidationThrottle
+
+    limit = int(TurnLogValidationThrottle().get_rate().split("/")[0])
+    statuses = [
+        client.post("/api/v1/turn-logs/validate", {"turn_log": {}}, format="json").status_code
+        for _ in range(limit + 1)
+    ]
+    assert statuses[:limit] == [422] * limit
+    response = client.post("/api/v1/turn-logs/validate", {"turn_log": {}}, format="json")
+    assert response.status_code == 429
+    assert response.json()["error"]["code"] == "throttled"
+    assert response.json()["error"]["details"]["retry_after_seconds"] >= 1
