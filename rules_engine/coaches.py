@@ -337,15 +337,17 @@ class HeuristicCoach:
             d = dist[a]
             w = (3.0, 1.6, 0.7, 0.3, 0.15, 0.1, 0.1, 0.1)[d] if d < 8 else 0.1
             depth = B.depth_from(team, a) / 10.5
+            # an attacking style pushes up (and stays up without the ball),
+            # a defensive style drops deep (and supports attacks less)
             if ct:
-                w += (1.4 + style.attack) * depth
+                w += (1.4 + 2.0 * style.attack) * depth
                 if a == opp_pen and B.DIST[ball][opp_pen] <= 3:
-                    w += 1.2 + style.attack
+                    w += 1.2 + 2.0 * style.attack
             else:
-                w += (1.2 - style.attack) * (1.0 - depth)
+                w += (1.2 - 2.0 * style.attack) * (1.0 - depth)
                 if a == own_pen and B.DIST[ball][own_pen] <= 3:
-                    w += 1.6
-            w += 0.9 * form[B.zone_of(team, a)] / tot
+                    w += 1.6 - style.attack
+            w += 1.5 * form[B.zone_of(team, a)] / tot
             if a == own_pen:
                 w -= 0.6 if ct else 0.0
             out[a] = w
@@ -555,7 +557,7 @@ class HeuristicCoach:
         attack = self.style.attack
         lead = self._lead(st, team)
         late = st.half == 2 and st.clock >= 30
-        risk = 0.9 - 0.25 * attack
+        risk = 0.9 - 0.6 * attack
         if late and lead > 0:
             risk += 0.4
         elif late and lead < 0:
@@ -737,7 +739,9 @@ class HeuristicCoach:
         p_press = P_PRESS[v]
         p_aggr = P_AGGR[v]
         # far from the own goal a failed pressing (ball value -1) costs little
-        press_at = self.press_threshold if danger >= 0.2 else self.press_threshold_far
+        # (an attacking style presses high, a defensive style waits for the opponent)
+        far = self.press_threshold_far - 0.5 * self.style.attack
+        press_at = self.press_threshold if danger >= 0.2 else far
         if "pressing" in opts and p_press >= press_at:
             return "pressing"
         if (

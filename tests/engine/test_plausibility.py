@@ -9,7 +9,10 @@ import itertools
 
 import pytest
 
-from rules_engine.simulate import SimulationOptions, SimulationStats, TeamSetup, play_with_stats
+from rules_engine import board as B
+from rules_engine.events import Event
+from rules_engine.machine import Match
+from rules_engine.simulate import SimulationOptions, SimulationStats, TeamSetup, play_match, play_with_stats
 
 PAIRS = [
     (
@@ -99,3 +102,27 @@ def test_heuristic_beats_random_over_500_matches() -> None:
         f"(win rate {wins / 500:.1%})"
     )
     assert wins / 500 >= 0.85
+
+
+def _average_depth(team: TeamSetup, n: int) -> float:
+    """Mean depth of the home team's outfield players (rows from its own goal
+    line) at every situation roll, against a 4-4-2."""
+    total, count = 0.0, 0
+
+    def observe(m: Match, ev: Event) -> None:
+        nonlocal total, count
+        if ev.name == "situation":
+            ts = m.st.teams[0]
+            total += sum(ts.field[a] * B.depth_from(0, a) for a in range(B.N_AREAS)) / max(1, ts.outfield())
+            count += 1
+
+    for seed in range(n):
+        play_match(team, TeamSetup("Opp", "4-4-2"), SimulationOptions(), seed, observer=observe)
+    return total / count
+
+
+def test_formation_and_roles_shape_the_play() -> None:
+    attacking = _average_depth(TeamSetup("Att", "3-4-3", (("attacking_midfielders", 2),)), 16)
+    neutral = _average_depth(TeamSetup("Neu", "4-4-2"), 16)
+    defensive = _average_depth(TeamSetup("Def", "5-4-1", (("defending_midfielders", 2),)), 16)
+    assert attacking > neutral + 0.2 > defensive + 0.4, (attacking, neutral, defensive)
