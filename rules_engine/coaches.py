@@ -149,6 +149,7 @@ def _stack(n: int) -> float:
 
 
 _AREA_OF = tuple(B.CORNER_OF_SPOT.get(a, a) for a in range(B.N_LOC))
+_EXTRA_FREE_MOVE_SKILLS = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
 # adjacent playing areas (no corner-kick spots) of every location
 _ADJ_PLAY = tuple(tuple(d for d in B.ADJ[a] if d < B.N_AREAS) for a in range(B.N_LOC))
 
@@ -466,6 +467,8 @@ class HeuristicCoach:
         # value a player adds to each area (diminishing returns)
         wadd = [w[d] * stack_gain[field[d]] for d in range(n_areas)]
         special = (ball, opp_pen, own_pen)
+        # runner, fast defender, box-to-box midfielder (A11): a free move from anywhere
+        extra_free = free and st.uses("A11") and not self.style.skills.isdisjoint(_EXTRA_FREE_MOVE_SKILLS)
         if free:
             # players per area as 1.4.1 counts them (goalkeeper included, at most six)
             of, og = opp.field, opp.gk
@@ -478,7 +481,7 @@ class HeuristicCoach:
                 continue
             a_src = _AREA_OF[src]
             outnumber = True
-            if free:
+            if free and not extra_free:
                 # 4.3.1: only from an outnumbering area or straight off a goal line
                 outnumber = ours[a_src] > theirs[a_src]
                 if not outnumber and a_src not in B.GOAL_LINE_AREAS:
