@@ -155,7 +155,8 @@ def play_match(
     ``dice`` (default ``Dice(seed)``) is the injected seeded RNG for every roll;
     ``coaches`` (default: built from ``options`` with RNGs derived from ``seed``)
     answer the decisions of home and away; ``observer(match, event)`` is called
-    before each event is applied (progress, statistics)."""
+    before each event is applied (progress, statistics; in non-strict mode it
+    also sees a refused coach answer, then the first legal option taken instead)."""
     opts = options or SimulationOptions()
     match = Match(header_from_dict(header_for(home, away, opts)))
     dice = dice if dice is not None else Dice(f"dice:{seed}")
@@ -196,7 +197,10 @@ def play_match(
         except IllegalEventError as e:
             if strict:
                 raise SimulationError(f"the {p.actor} coach answered {p.name} illegally: {e}") from e
-            apply(Decision(p.name, p.actor, p.options[0]))
+            fallback = Decision(p.name, p.actor, p.options[0])
+            if observer is not None:
+                observer(match, fallback)
+            apply(fallback)
 
 
 def simulate_match(

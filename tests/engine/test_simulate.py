@@ -15,6 +15,7 @@ from rules_engine.simulate import (
     SimulationOptions,
     TeamSetup,
     header_for,
+    log_of,
     play_match,
     simulate_match,
 )
@@ -256,3 +257,14 @@ def test_compact_log_validates_too() -> None:
     opts = SimulationOptions(home_coach="random", away_coach="random", compact_log=True)
     report = validate_log(simulate_match(home, away, opts, seed=1801114310))
     assert report.valid, report.errors[:1]
+
+
+def test_non_strict_mode_falls_back_to_a_legal_option() -> None:
+    class Stubborn:
+        def choose(self, match: object, pending: object) -> object:
+            return "no such choice"
+
+    opts = SimulationOptions(strict=False)
+    m = play_match(H, A, opts, seed=4, coaches=(Stubborn(), Stubborn()))
+    assert m.pending() is None
+    assert validate_log(log_of(m)).valid
