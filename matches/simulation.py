@@ -63,6 +63,27 @@ def team_engine_setup(*, team: Team, fixture: Fixture, advanced_rules: list[str]
     return setup
 
 
+def balance_skills(home: dict[str, Any], away: dict[str, Any]) -> None:
+    """Trim the richer roster until both sides bring the same skill weight (A11).
+
+    A11 lets each team bring the same number of skill choices; a roster can be larger than the
+    other side's after skills were lost ("Injured star player") or gained ("New talent"). The
+    richer side drops skills from the end of its alphabetical list, so the choice is
+    reproducible (docs/forfeits.md).
+    """
+    from rules_engine.skills import skill_weight
+
+    if "skills" not in home and "skills" not in away:
+        return
+    home.setdefault("skills", [])
+    away.setdefault("skills", [])
+    for side in (home, away):
+        side["skills"] = sorted(side["skills"])
+    while skill_weight(home["skills"]) != skill_weight(away["skills"]):
+        richer = home if skill_weight(home["skills"]) > skill_weight(away["skills"]) else away
+        richer["skills"].pop()
+
+
 def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedMatch:
     """Play the fixture with AI coaches on both sides; the returned log validates by construction."""
     from rules_engine.api import validate_log
@@ -74,6 +95,7 @@ def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedM
     seed = fixture_seed(fixture) if seed is None else seed
     home = team_engine_setup(team=fixture.home_team, fixture=fixture, advanced_rules=rules)
     away = team_engine_setup(team=fixture.away_team, fixture=fixture, advanced_rules=rules)
+    balance_skills(home, away)
     options = SimulationOptions(
         advanced_rules=tuple(rules),
         meta=(("competition", fixture.competition.name), ("fixture", str(fixture.id)), ("simulated", "yes")),

@@ -186,3 +186,19 @@ def test_a_failing_simulation_gives_the_fixture_back(monkeypatch, django_capture
     with django_capture_on_commit_callbacks(execute=True):
         assert forfeits.forfeits_sweep() == [fixture.id]
     assert Result.objects.filter(fixture=fixture, source=Result.Source.SIMULATED).count() == 1
+
+
+def test_unequal_skill_rosters_are_balanced_for_the_simulation(django_capture_on_commit_callbacks) -> None:
+    from matches.simulation import fixture_simulate
+    from tournaments.models import Skill
+    from tournaments.skills import team_skills_set
+
+    fixture = overdue_fixture()
+    by_name = {s.name: s for s in Skill.objects.filter(counts_as_two=False)}
+    names = sorted(by_name)[:3]
+    team_skills_set(team=fixture.home_team, skills=[by_name[n] for n in names])
+    team_skills_set(team=fixture.away_team, skills=[by_name[names[0]]])
+    sim = fixture_simulate(fixture=fixture)
+    teams = sim.log["teams"]
+    assert len(teams["home"]["skills"]) == len(teams["away"]["skills"]) == 1
+    assert validate_log(sim.log).valid
