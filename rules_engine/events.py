@@ -21,7 +21,7 @@ Actor = Literal["home", "away", "both"]
 Choice = str | int | tuple[str, ...] | dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Decision:
     """A decision taken by ``by`` (``"home"``/``"away"``)."""
 
@@ -30,8 +30,16 @@ class Decision:
     choice: Any
     check: dict[str, Any] | None = field(default=None, compare=False)
 
+    def __init__(self, name: str, by: str, choice: Any, check: dict[str, Any] | None = None) -> None:
+        # frozen: the slots are written through their descriptors (cheaper
+        # than the object.__setattr__ calls of the generated __init__)
+        _D_NAME(self, name)
+        _D_BY(self, by)
+        _D_CHOICE(self, choice)
+        _D_CHECK(self, check)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Roll:
     """Dice rolled by ``by``; ``dice`` in the order the rules name them."""
 
@@ -39,6 +47,29 @@ class Roll:
     by: str
     dice: tuple[int, ...]
     check: dict[str, Any] | None = field(default=None, compare=False)
+
+    def __init__(
+        self, name: str, by: str, dice: tuple[int, ...], check: dict[str, Any] | None = None
+    ) -> None:
+        _R_NAME(self, name)
+        _R_BY(self, by)
+        _R_DICE(self, dice)
+        _R_CHECK(self, check)
+
+
+def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    setter: Callable[[Any, Any], None] = cls.__dict__[name].__set__
+    return setter
+
+
+_D_NAME = _slot_setter(Decision, "name")
+_D_BY = _slot_setter(Decision, "by")
+_D_CHOICE = _slot_setter(Decision, "choice")
+_D_CHECK = _slot_setter(Decision, "check")
+_R_NAME = _slot_setter(Roll, "name")
+_R_BY = _slot_setter(Roll, "by")
+_R_DICE = _slot_setter(Roll, "dice")
+_R_CHECK = _slot_setter(Roll, "check")
 
 
 Event = Decision | Roll

@@ -197,10 +197,36 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
         errors.append(_err('"events" must be a list', "$.events"))
         return []
     out: list[Event] = []
+    append = out.append
+    keys, check_keys, bys = _EVENT_KEYS, _CHECK_KEYS, _BY
     for i, e in enumerate(raw):
-        ev = parse_event(e, f"$.events[{i}]", errors)
+        # fast path for well-formed events (the same tests as parse_event);
+        # the JSON path is only built for an event that needs the full check
+        if type(e) is dict and e.keys() <= keys:
+            by = e.get("by")
+            check = e.get("check")
+            if by in bys and (check is None or (type(check) is dict and check.keys() <= check_keys)):
+                name = e.get("roll")
+                if name is not None:
+                    dice = e.get("dice")
+                    if (
+                        type(name) is str
+                        and "decide" not in e
+                        and "choice" not in e
+                        and type(dice) is list
+                        and dice
+                        and all(type(d) is int and d >= 1 for d in dice)
+                    ):
+                        append(Roll(name, by, tuple(dice), check))
+                        continue
+                else:
+                    name = e.get("decide")
+                    if type(name) is str and "dice" not in e and "choice" in e:
+                        append(Decision(name, by, e["choice"], check))
+                        continue
+        ev = _parse_event_checked(e, f"$.events[{i}]", errors)
         if ev is not None:
-            out.append(ev)
+            append(ev)
     return out
 
 
