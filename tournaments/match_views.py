@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from fubaleague.errors import ApplicationError
 from matches import services
-from matches.models import CardKind, ResultSubmission
+from matches.models import CardKind, Forfeit, ResultSubmission
 from matches.replay import pitch_geometry, replay_frames
 from tournaments import pages_selectors as ps
 from tournaments import standings_cache
@@ -111,6 +111,9 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             "form": ResultForm(),
             "dispute_form": DisputeForm(),
             "is_knockout": fixture.stage.kind == "knockout",
+            "forfeit": Forfeit.objects.filter(fixture=fixture).select_related("forfeiting_team").first()
+            if row.simulated or fixture.status in (Fixture.Status.SIMULATING, Fixture.Status.AWARDED)
+            else None,
         }
     )
     return render(request, "tournaments/match.html", context)

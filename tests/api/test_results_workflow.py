@@ -150,6 +150,10 @@ def test_staff_has_a_fixture_simulated_now(cup, fixture_c, django_capture_on_com
     match = APIClient().get(f"/api/v1/matches/{fixture_c.pk}").json()
     assert match["status"] == "simulated"
     assert match["full_result"]["is_simulated"] is True
+    # The public match page marks it, says why, and replays the simulated log.
+    html = APIClient().get(f"/c/{cup.competition.slug}/matches/{fixture_c.pk}/").content.decode()
+    assert "Simulated result." in html and "started by an administrator" in html
+    assert 'id="pitch"' in html
 
 
 def test_a_club_declares_a_forfeit_only_for_its_own_fixture(cup, fixture_c) -> None:
