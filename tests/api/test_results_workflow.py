@@ -154,6 +154,10 @@ def test_staff_has_a_fixture_simulated_now(cup, fixture_c, django_capture_on_com
     html = APIClient().get(f"/c/{cup.competition.slug}/matches/{fixture_c.pk}/").content.decode()
     assert "Simulated result." in html and "started by an administrator" in html
     assert 'id="pitch"' in html
+    replay = APIClient().get(f"/c/{cup.competition.slug}/matches/{fixture_c.pk}/replay.json").json()
+    assert replay["error"] is None and replay["finished"] is True
+    final = replay["frames"][-1]["score"]
+    assert final == [match["full_result"]["home_goals"], match["full_result"]["away_goals"]]
 
 
 def test_a_club_declares_a_forfeit_only_for_its_own_fixture(cup, fixture_c) -> None:
