@@ -57,12 +57,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import reduce as _reduce
+from itertools import chain as _chain
+from itertools import compress as _compress
+from operator import add as _add
+from operator import mul as _mul
+from operator import or_ as _or
+from operator import sub as _sub
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import board as B
 from .errors import FubaError
 from .events import Pending
-from .rules import ball_value_after_target, can_attempt_from, goal_attempt_modifier
+from .rules import can_attempt_from, crossing_applies, goal_attempt_modifier, offside_risk_increase
 
 if TYPE_CHECKING:
     from .machine import Match
@@ -156,7 +163,152 @@ _ADJ_PLAY = tuple(tuple(d for d in B.ADJ[a] if d < B.N_AREAS) for a in range(B.N
 
 def _area(a: int) -> int:
     """A corner-kick spot counts as its corner area."""
-    return B.CORNER_OF_SPOT.get(a, a)
+    return _AREA_OF[a]
+
+
+# ---- move names, built once: a candidate move is a (gain, rank) pair of
+# numbers; the rank orders the move names like the strings themselves, so
+# sorting the pairs ranks the moves exactly as sorting (gain, name) would.
+def _move_names() -> tuple[str, ...]:
+    names = B.NAMES
+    out = {f"GK>{names[d]}" for d in range(B.N_AREAS)}
+    for s in range(B.N_LOC):
+        for d in _ADJ_PLAY[s]:
+            out.add(f"{names[s]}>{names[d]}")
+            out.add(f"{names[s]}>{names[d]}+ball")
+    return tuple(sorted(out))
+
+
+_MOVE_NAME: tuple[str, ...] = _move_names()  # rank -> move name
+_RANK = {n: i for i, n in enumerate(_MOVE_NAME)}
+# rank of "SRC>DST", "SRC>DST+ball" (indexed [src][dst]) and "GK>DST"
+_MV_RANK = tuple(
+    tuple(_RANK.get(f"{B.NAMES[s]}>{B.NAMES[d]}", -1) for d in range(B.N_LOC)) for s in range(B.N_LOC)
+)
+_DRIB_RANK = tuple(
+    tuple(_RANK.get(f"{B.NAMES[s]}>{B.NAMES[d]}+ball", -1) for d in range(B.N_LOC)) for s in range(B.N_LOC)
+)
+_GK_RANK = tuple(_RANK[f"GK>{B.NAMES[d]}"] for d in range(B.N_AREAS))
+# free moves that are not from an outnumbering area: straight away from a goal line (4.3.1)
+_AWAY_DST = tuple(
+    tuple(d for d in _ADJ_PLAY[s] if B.away_from_goal_line(_AREA_OF[s], d)) for s in range(B.N_LOC)
+)
+_N_LOC = B.N_LOC
+_N_AREAS = B.N_AREAS
+_PEN = B.PEN
+_DIST = B.DIST
+_CORNER_SPOTS = B.CORNER_SPOTS
+_NAMES = B.NAMES
+_ADJ_MASK = tuple(sum(1 << x for x in _ADJ_PLAY[a]) for a in range(B.N_AREAS))
+# [team][s][t]: area t is entirely beyond area s for team (5.1, A7)
+_BEYOND = tuple(
+    tuple(tuple(B.beyond(team, t, s) for t in range(B.N_AREAS)) for s in range(B.N_AREAS)) for team in (0, 1)
+)
+_OPP_HALF = tuple(tuple(B.in_opp_half_entirely(team, a) for a in range(B.N_AREAS)) for team in (0, 1))
+
+
+def _counts(ts: TeamState) -> list[int]:
+    """Players of a team in each playing area as 1.4.1 counts them
+    (``TeamState.count``: goalkeeper included, at most six)."""
+    out = ts.field[:_N_AREAS]
+    g = ts.gk
+    if 0 <= g < _N_AREAS:
+        out[g] += 1
+    return [6 if n > 6 else n for n in out]
+
+
+def _near(counts: Sequence[int]) -> int:
+    """Bit mask of the playing areas with a player in an adjacent playing area."""
+    return _reduce(_or, _compress(_ADJ_MASK, counts), 0)
+
+
+# (destination, rank) of the moves from each location: all / free moves straight off a goal line
+_PAIRS = tuple(tuple((d, _MV_RANK[s][d]) for d in _ADJ_PLAY[s]) for s in range(B.N_LOC))
+_AWAY_PAIRS = tuple(tuple((d, _MV_RANK[s][d]) for d in _AWAY_DST[s]) for s in range(B.N_LOC))
+# the single moves of a source: source id = location (every adjacent playing
+# area) or N_LOC + location (a free move straight away from the goal line only)
+_SRC_DSTS = tuple(_ADJ_PLAY[s] for s in range(B.N_LOC)) + tuple(_AWAY_DST[s] for s in range(B.N_LOC))
+_SRC_AREAS = tuple((_AREA_OF[s % B.N_LOC],) * len(d) for s, d in enumerate(_SRC_DSTS))
+_SRC_RANKS = tuple(tuple(_MV_RANK[s % B.N_LOC][x] for x in d) for s, d in enumerate(_SRC_DSTS))
+
+
+def _contest_part_tables() -> tuple[Any, Any]:
+    """``_contest_value`` split in its ball-area part [ct][theirs][ours] and its
+    penalty-area part [ct][theirs][ours] (players up to 40, counted up to six),
+    each computed exactly as ``_contest_value`` adds them up."""
+    ball: list[list[list[float]]] = [[], []]
+    pen: list[list[list[float]]] = [[], []]
+    for ct in (0, 1):
+        for theirs in range(7):
+            bl, pl = [], []
+            for n in range(41):
+                o = 6 if n > 6 else n
+                u = 0.0
+                if ct:
+                    if o > theirs:
+                        u += 2.2
+                    elif o == theirs:
+                        u += 0.8
+                    pl.append(1.2 if o > theirs else (0.4 if o == theirs else 0.0))
+                else:
+                    if o >= theirs:
+                        u += 2.6
+                    if o > theirs:
+                        u += 0.8
+                    pl.append(1.4 if o >= theirs else 0.0)
+                bl.append(u)
+            ball[ct].append(bl)
+            pen[ct].append(pl)
+    return ball, pen
+
+
+_BALL_PART, _PEN_PART = _contest_part_tables()
+_NO_PEN_PART = [0.0] * 41
+
+
+# value lost when one of n players leaves an area (n >= 1)
+_STACK_LOSS = (0.0, *_STACK_GAIN[:-1])
+_IS_GOAL_LINE = tuple(_AREA_OF[s] in B.GOAL_LINE_AREAS for s in range(B.N_LOC))
+# P(card) of slow play (A8) for each minute: P(two dice x 10 < minute + 1)
+_P_SLOW_CARD = tuple(
+    sum(1 for a in range(1, 7) for b in range(1, 7) if (a + b) * 10 < minute + 1) / 36
+    for minute in range(200)
+)
+
+
+def _contest_value(
+    ct: bool, at_ball: int, theirs: int, near_pen: bool, at_pen: int, theirs_pen: int, gk_home: bool
+) -> float:
+    """``HeuristicCoach._contest`` from precomputed counts: ``at_ball`` / ``theirs``
+    players in the ball area, ``at_pen`` / ``theirs_pen`` in the penalty area that
+    matters (the opponent's when in control, else the own; ``near_pen``: it is
+    within two areas of the ball)."""
+    ours = 6 if at_ball > 6 else at_ball
+    u = 0.0
+    if ct:
+        if ours > theirs:
+            u += 2.2
+        elif ours == theirs:
+            u += 0.8
+        if near_pen:
+            o = 6 if at_pen > 6 else at_pen
+            u += 1.2 if o > theirs_pen else (0.4 if o == theirs_pen else 0.0)
+    else:
+        if ours >= theirs:
+            u += 2.6
+        if ours > theirs:
+            u += 0.8
+        if near_pen:
+            o = 6 if at_pen > 6 else at_pen
+            u += 1.4 if o >= theirs_pen else 0.0
+    # the goalkeeper belongs in its penalty area (+4 for the opponent otherwise)
+    if not gk_home:
+        u -= 6.0
+    return u
+
+
+# weights of one player per area (HeuristicCoach._weights), by style lean
+_WEIGHT_CACHE: dict[float, dict[tuple[int, ...], list[float]]] = {}
 
 
 class Style:
@@ -210,7 +362,7 @@ class HeuristicCoach:
         self.team = team
         self._style: Style | None = None
         self._action_turn = -1  # turn of this team's last action decision
-        self._wcache: dict[tuple[int, ...], list[float]] = {}
+        self._wcache: dict[tuple[int, ...], list[float]] = {}  # see choose
         self._seq_key: tuple[str, int, int | str] = ("", -1, 0)
         self._seq_next = -1
         self._seq_moves = 0
@@ -246,6 +398,9 @@ class HeuristicCoach:
         team = 0 if pending.actor == "home" else 1
         if self._style is None:
             self._style = self._make_style(match, team)
+            # the weights depend on the style's lean only: shared by every
+            # coach (and match) of the same lean
+            self._wcache = _WEIGHT_CACHE.setdefault(self._style.attack, {})
         if pending.name in MOVE_DECISIONS:
             # count the moves of the current sequence (the coach's decisions follow each other)
             key = (pending.name, pending.turn, pending.stage)
@@ -323,6 +478,8 @@ class HeuristicCoach:
         if cached is not None:
             return cached
         cached = self._compute_weights(st, team, ball, ct, ts)
+        if len(self._wcache) > 4096:
+            self._wcache.clear()
         self._wcache[key] = cached
         return cached
 
@@ -417,104 +574,143 @@ class HeuristicCoach:
         (``pending.verify_fn``, the very check that defines ``options``) so
         the usually 20-60 options need not be listed.  Without a verifier, or
         if none of the first candidates is legal, the options are listed and
-        the best legal one is taken."""
+        the best legal one is taken.
+
+        Hot path (about 200 decisions a match): candidates are (gain, rank)
+        pairs of numbers (the names are looked up only for the few that are
+        checked), the contest values come from a small per-decision memo, and
+        a free move without any eligible player is answered before anything
+        is evaluated."""
         st = match.st
-        if self._seq_moves >= self.move_caps.get(pending.name, 99) and pending.verify_fn is not None:
+        name = pending.name
+        verify = pending.verify_fn
+        if verify is not None and self._seq_moves >= self.move_caps.get(name, 99):
             try:
-                pending.verify_fn(DONE)
+                verify(DONE)
             except FubaError:
                 pass
             else:
                 return DONE
         ts = st.teams[team]
-        w = self._weights(st, team)
-        field = list(ts.field)
-        for s in B.CORNER_SPOTS:  # a corner taker counts in its corner area
-            if field[s]:
-                field[B.CORNER_OF_SPOT[s]] += field[s]
-                field[s] = 0
-        gk = ts.gk
-        ball = _area(st.ball)
-        own_pen, opp_pen = B.PEN[team], B.PEN[1 - team]
-        c_ball = field[ball] + (1 if gk == ball else 0)
-        c_opp = field[opp_pen]
-        c_own = field[own_pen] + (1 if gk == own_pen else 0)
-        gk_home = gk == own_pen
-        base = self._contest(st, team, c_ball, c_opp, c_own, gk_home)
-        memo: dict[tuple[int, int, int, bool], float] = {}
-
-        def contest_gain(db: int, do: int, dn: int, gkh: bool) -> float:
-            key = (db, do, dn, gkh)
-            g = memo.get(key)
-            if g is None:
-                g = self._contest(st, team, c_ball + db, c_opp + do, c_own + dn, gkh) - base
-                memo[key] = g
-            return g
-
-        # a move must be worth the trouble (keeps the sequences short)
-        free = pending.name == "free_move"
-        threshold = 0.25 if free else 0.12
         opp = st.teams[1 - team]
-        ct = st.ct == team
-        dribble = ct and pending.name == "move" and not opp.has(ball)
-        dribbler = "dribbler" in self.style.skills
-        threat = THREAT[team]
-        stack_gain = _STACK_GAIN
-        names = B.NAMES
-        adj = _ADJ_PLAY
-        n_areas = B.N_AREAS
         ts_field = ts.field
-        # value a player adds to each area (diminishing returns)
-        wadd = [w[d] * stack_gain[field[d]] for d in range(n_areas)]
-        special = (ball, opp_pen, own_pen)
+        gk = ts.gk
+        own_pen = _PEN[team]
+        opp_pen = _PEN[1 - team]
+        gk_home = gk == own_pen
+        free = name == "free_move"
+        style = self.style
+        n_loc = _N_LOC
         # runner, fast defender, box-to-box midfielder (A11): a free move from anywhere
-        extra_free = free and st.uses("A11") and not self.style.skills.isdisjoint(_EXTRA_FREE_MOVE_SKILLS)
-        if free:
-            # players per area as 1.4.1 counts them (goalkeeper included, at most six)
+        extra_free = free and not style.skills.isdisjoint(_EXTRA_FREE_MOVE_SKILLS) and st.uses("A11")
+        restricted = free and not extra_free
+        if restricted:
+            # 4.3.1: only from an outnumbering area (players per area as 1.4.1
+            # counts them: goalkeeper included, at most six) or straight off a goal line
             of, og = opp.field, opp.gk
-            tf, tg = ts_field, gk
-            ours = [min(6, tf[a] + (tg == a)) for a in range(n_areas)]
-            theirs = [min(6, of[a] + (og == a)) for a in range(n_areas)]
-        cands: list[tuple[float, str]] = []
-        for src in range(B.N_LOC):
-            if not ts_field[src]:
-                continue
-            a_src = _AREA_OF[src]
-            outnumber = True
-            if free and not extra_free:
-                # 4.3.1: only from an outnumbering area or straight off a goal line
-                outnumber = ours[a_src] > theirs[a_src]
-                if not outnumber and a_src not in B.GOAL_LINE_AREAS:
+            sources: list[tuple[int, bool]] = []
+            for src in range(n_loc):
+                n = ts_field[src]
+                if not n:
                     continue
-            ns = field[a_src]
-            loss = w[a_src] * stack_gain[ns - 1]
-            s_special = a_src in special
-            for dst in adj[src]:
-                if not outnumber and not B.away_from_goal_line(a_src, dst):
-                    continue
-                gain = wadd[dst] - loss
-                if s_special or dst in special:
-                    gain += contest_gain(
-                        (dst == ball) - (a_src == ball),
-                        (dst == opp_pen) - (a_src == opp_pen),
-                        (dst == own_pen) - (a_src == own_pen),
-                        gk_home,
-                    )
-                if gain > threshold:
-                    cands.append((gain, f"{names[src]}>{names[dst]}"))
-                if dribble and src == ball:
-                    g2 = gain + 4.0 * (threat[dst] - threat[a_src]) + (0.3 if dribbler else 0.0)
-                    if g2 > threshold:
-                        cands.append((g2, f"{names[src]}>{names[dst]}+ball"))
+                a = _AREA_OF[src]
+                o = ts_field[a] + (gk == a)
+                t = of[a] + (og == a)
+                outnumber = (6 if o > 6 else o) > (6 if t > 6 else t)
+                if outnumber or _IS_GOAL_LINE[src]:
+                    sources.append((src, outnumber))
+            if not sources and (gk < 0 or gk_home):
+                return self._pick(pending, [], True, 0.25)  # no candidate at all
+            ids = [src if outnumber else src + n_loc for src, outnumber in sources]
+        else:
+            ids = list(_compress(range(n_loc), ts_field))  # every player may move
+        w = self._weights(st, team)
+        field = list(ts_field)
+        for s in _CORNER_SPOTS:  # a corner taker counts in its corner area
+            if field[s]:
+                field[_AREA_OF[s]] += field[s]
+                field[s] = 0
+        ball = _AREA_OF[st.ball]
+        ct = st.ct == team
+        # the local contests (see _contest): the ball area and, near it, the
+        # penalty area that matters (the opponent's when in control, else the own)
+        pen = opp_pen if ct else own_pen
+        c_ball = field[ball] + (1 if gk == ball else 0)
+        c_pen = field[pen] + (1 if gk == pen and not ct else 0)  # never in the opponent's box
+        bpart = _BALL_PART[ct][opp.count(ball)]
+        ppart = _PEN_PART[ct][opp.count(pen)] if _DIST[ball][pen] <= 2 else _NO_PEN_PART
+        base = bpart[c_ball] + ppart[c_pen] - (0.0 if gk_home else 6.0)
+        # a move must be worth the trouble (keeps the sequences short)
+        threshold = 0.25 if free else 0.12
+        # value a player adds to / takes away from each area (diminishing returns)
+        wadd = list(map(_mul, w, map(_STACK_GAIN.__getitem__, field)))
+        lossa = list(map(_mul, w, map(_STACK_LOSS.__getitem__, field)))
+        # contest gain (see _contest) of a move by its effect on the ball area
+        # (db) and the penalty area that matters (dp), by category of its
+        # source / destination: 0 other, 1 ball area, 2 that penalty area
+        g_off = 0.0 if gk_home else 6.0
+        ctab = [0.0] * 9
+        ball_is_pen = ball == pen
+        for k in (1, 2, 3, 5, 6, 7):
+            ca, cd = divmod(k, 3)
+            db = (cd == 1) - (ca == 1)
+            dp = (cd == 2 or (cd == 1 and ball_is_pen)) - (ca == 2 or (ca == 1 and ball_is_pen))
+            if db or dp:
+                ctab[k] = bpart[c_ball + db] + ppart[c_pen + dp] - g_off - base
+        cat_src = [0] * _N_AREAS
+        cat_dst = [0] * _N_AREAS
+        cat_src[ball], cat_dst[ball] = 3, 1
+        if not ball_is_pen:
+            cat_src[pen], cat_dst[pen] = 6, 2
+        # every single move at once: value added at the destination - value
+        # lost at the source + contest gain
+        dsts = list(_chain(*map(_SRC_DSTS.__getitem__, ids)))
+        areas = list(_chain(*map(_SRC_AREAS.__getitem__, ids)))
+        gains = list(
+            map(
+                _add,
+                map(_sub, map(wadd.__getitem__, dsts), map(lossa.__getitem__, areas)),
+                map(
+                    ctab.__getitem__,
+                    map(_add, map(cat_src.__getitem__, areas), map(cat_dst.__getitem__, dsts)),
+                ),
+            )
+        )
+        ranks = _chain(*map(_SRC_RANKS.__getitem__, ids))
+        keep = map(threshold.__lt__, gains)
+        cands: list[tuple[float, int]] = list(_compress(zip(gains, ranks, strict=True), keep))
+        append = cands.append
+        if ct and name == "move" and ts_field[ball] and not opp.has(ball):
+            # dribbling (4.5.2): the player in the ball area takes the ball along
+            threat = THREAT[team]
+            dbonus = 0.3 if "dribbler" in style.skills else 0.0
+            t_ball = threat[ball]
+            drib = _DRIB_RANK[ball]
+            i = sum(map(len, map(_SRC_DSTS.__getitem__, ids[: ids.index(ball)])))
+            for d in _ADJ_PLAY[ball]:
+                g2 = gains[i] + 4.0 * (threat[d] - t_ball) + dbonus
+                i += 1
+                if g2 > threshold:
+                    append((g2, drib[d]))
         if gk >= 0 and not gk_home:
-            for dst in adj[gk]:
-                gain = contest_gain((dst == ball) - (gk == ball), 0, int(dst == own_pen), dst == own_pen)
-                if gain > threshold:
-                    cands.append((gain, f"GK>{names[dst]}"))
+            for dst in _ADJ_PLAY[gk]:
+                gkh = dst == own_pen
+                db = (dst == ball) - (gk == ball)
+                dp = 0 if ct else int(gkh)
+                g = bpart[c_ball + db] + ppart[c_pen + dp] - (0.0 if gkh else 6.0) - base
+                if g > threshold:
+                    append((g, _GK_RANK[dst]))
+        return self._pick(pending, cands, free, threshold)
+
+    @staticmethod
+    def _pick(pending: Pending, cands: list[tuple[float, int]], free: bool, threshold: float) -> Any:
+        """The best legal move of the (gain, rank) candidates, or ``done``."""
+        names = _MOVE_NAME
         verify = pending.verify_fn
         if verify is not None:
             cands.sort(reverse=True)
-            for _, c in cands[:6]:
+            for _, r in cands[:6]:
+                c = names[r]
                 try:
                     verify(c)
                 except FubaError:
@@ -531,12 +727,12 @@ class HeuristicCoach:
         opts = pending.options
         if len(opts) == 1:
             return opts[0]
-        scores = dict((c, g) for g, c in cands)
+        scores = {names[r]: g for g, r in cands}
         best, best_gain = DONE, threshold
         for o in opts:
-            g = scores.get(o)
-            if g is not None and g > best_gain:
-                best, best_gain = o, g
+            sc = scores.get(o)
+            if sc is not None and sc > best_gain:
+                best, best_gain = o, sc
         if best == DONE and DONE not in opts:
             return opts[0]
         return best
@@ -551,49 +747,84 @@ class HeuristicCoach:
         situation) times the threat from there, minus the chance to lose it
         times the threat the opponent would have from there.  The best areas
         are checked with the engine's legality check (``verify_fn``, which
-        defines ``options``); the options are listed only as a fallback."""
+        defines ``options``); the options are listed only as a fallback.
+
+        The modified ball value is the engine's ``ball_value_after_target``
+        computed with the per-decision parts hoisted out of the loop (the
+        engine's own crossing and offside-risk functions are called only for
+        the long passes and the offside candidates)."""
         st = match.st
         start = st.flags.start
-        start_a = _area(start)
+        start_a = _AREA_OF[start]
         us, them = st.teams[team], st.teams[1 - team]
         threat_us, threat_them = THREAT[team], THREAT[1 - team]
         attack = self.style.attack
-        lead = self._lead(st, team)
+        lead = us.goals - them.goals
         late = st.half == 2 and st.clock >= 30
         risk = 0.9 - 0.6 * attack
         if late and lead > 0:
             risk += 0.4
         elif late and lead < 0:
             risk -= 0.4
-        ours = [us.count(a) for a in range(B.N_AREAS)]
-        theirs = [them.count(a) for a in range(B.N_AREAS)]
+        ours = _counts(us)
+        theirs = _counts(them)
+        near_ours = _near(ours)
+        near_theirs = _near(theirs)
         # upper bounds first (no risk of losing the ball), then the exact score
         # (needs the modified ball value) only while an area can still win
-        bounds: list[tuple[float, int, float]] = []
-        for t in range(B.N_AREAS):
-            if not (t == start_a or ours[t] or any(ours[x] for x in _ADJ_PLAY[t])):
+        rnd = self.rng.random
+        dist_short = _DIST[start_a]
+        bounds: list[tuple[float, int]] = []
+        for t in range(_N_AREAS):
+            o = ours[t]
+            if not (o or t == start_a or near_ours >> t & 1):
                 continue  # 4.1.1: a player there or in an adjacent area
-            short = B.DIST[start_a][t] <= 1 and ours[t] > 0
+            short = dist_short[t] <= 1 and o > 0
             gain = threat_us[t] * (1.0 + 0.4 * attack) + (0.05 if short else 0.0)
-            if ours[t] > theirs[t]:
+            if o > theirs[t]:
                 gain += 0.03
-            gain += self.rng.random() * 0.01
-            bounds.append((gain, t, gain))
+            gain += rnd() * 0.01
+            bounds.append((gain, t))
         bounds.sort(reverse=True)
+        # the per-decision part of ball_value_after_target (4.1.2, A7)
+        restart = st.flags.restart
+        v0 = st.value
+        if restart not in ("free_kick", "corner", "goal_kick") and start < _N_AREAS and not them.has(start):
+            v0 -= 1  # no defender in the start area (4.1.2.1)
+        per = 2 if st.weather in ("windy", "storm") else 1
+        dist_long = _DIST[start]
+        offside = st.uses("A7") and restart not in ("goal_kick", "corner")
+        beyond_start = _BEYOND[team][start_a]
+        opp_half = _OPP_HALF[team]
         scored: list[tuple[float, str]] = []
         best_exact = -1e9
-        for bound, t, gain in bounds:
-            if bound < best_exact and len(scored) >= 2:
+        for gain, t in bounds:
+            if gain < best_exact and len(scored) >= 2:
                 break
-            v, _ = ball_value_after_target(st, team, start, t)
+            c, d = ours[t], theirs[t]
+            v = v0
+            steps = dist_long[t] - 1
+            if steps > 0:
+                if crossing_applies(st, team, start, t):
+                    steps -= 1
+                if steps:
+                    v += per * steps
+                    if c >= 6 and d >= 6:
+                        v += 1  # crowded target area
+            if c > d:
+                v -= 1
+            elif d > c:
+                v += 1
+            if offside and c and opp_half[t] and beyond_start[t]:
+                v += offside_risk_increase(st, team, start, t)
             if v > 6 and t != start_a:
                 continue  # 4.1.2
-            v = min(6, max(1, v))
-            easy = not theirs[t] and not any(theirs[x] for x in _ADJ_PLAY[t])
-            p = 1.0 if easy else P_KEEP[v]
+            v = 6 if v > 6 else (1 if v < 1 else v)
+            p = 1.0 if not d and not near_theirs >> t & 1 else P_KEEP[v]
             score = p * gain - (1.0 - p) * threat_them[t] * risk
-            best_exact = max(best_exact, score)
-            scored.append((score, B.NAMES[t]))
+            if score > best_exact:
+                best_exact = score
+            scored.append((score, _NAMES[t]))
         scored.sort(reverse=True)
         verify = pending.verify_fn
         if verify is not None:
