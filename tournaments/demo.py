@@ -17,8 +17,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
 
+from fubaleague.errors import ApplicationError
 from matches import services as results
-from matches.models import Result
 from tournaments import services
 from tournaments.models import Competition, Fixture, Stage, Team
 
@@ -93,6 +93,7 @@ class Demo:
     simulated: list[int] = field(default_factory=list)
     disputed: list[int] = field(default_factory=list)
     submitted: list[int] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     created: bool = True
 
 
@@ -118,22 +119,6 @@ def _user(username: str, password: str, *, staff: bool = False) -> Any:
 
 def ensure_admin() -> Any:
     return _user(DEMO_ADMIN[0], DEMO_ADMIN[1], staff=True)
-
-
-def _log_for(home: Team, away: Team, seed: int) -> tuple[dict[str, Any], int, int]:
-    """A complete match played by the engine's random legal driver: a real log to replay."""
-    from rules_engine.autoplay import play_random
-
-    header = {
-        "advanced_rules": [],
-        "teams": {
-            "home": {"name": home.name, "formation": home.default_formation or "4-4-2"},
-            "away": {"name": away.name, "formation": away.default_formation or "4-4-2"},
-        },
-    }
-    match = play_random(header, seed=seed)
-    score = match.result()["score"]
-    return match.to_log(), int(score["home"]), int(score["away"])
 
 
 class _Player:
@@ -170,24 +155,22 @@ class _Player:
         results.result_confirm(fixture_id=fixture.pk, user=self.demo.users[fixture.away_team.name])
 
     def simulated(self, fixture: Fixture) -> None:
-        fixture = self._refresh(fixture)
-        assert fixture.home_team is not None and fixture.away_team is not None
-        seed = self.rng.randrange(1, 2**31)
-        log, h, a = _log_for(fixture.home_team, fixture.away_team, seed)
-        extra: dict[str, Any] = {}
-        if fixture.stage.kind == Stage.Kind.KNOCKOUT and h == a:
-            extra = {"extra_time": True, "home_penalties": 5, "away_penalties": 4}
-        results.result_record_system(
-            fixture_id=fixture.pk,
-            source=Result.Source.SIMULATED,
-            home_goals=h,
-            away_goals=a,
-            match_log=log,
-            seed=seed,
-            note="Demo: simulated after the deadline passed",
-            allowed_statuses=(Fixture.Status.SCHEDULED,),
-            **extra,
-        )
+        """Decided the way a missed deadline is: a forfeit simulated by the rules engine.
+
+        forfeit_simulate_now queues the task on commit; processing it here as well makes the demo
+        independent of a worker (the queued task then finds the work done: it is idempotent).
+        """
+        from matches import forfeits
+
+        try:
+            forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=self.demo.admin)
+            forfeits.forfeit_process(fixture_id=fixture.pk, task_id="load-demo")
+        except ApplicationError as exc:
+            # The forfeit gives the fixture back on failure; the demo goes on with a played result
+            # and reports the failure (it is a simulator bug worth seeing).
+            self.demo.notes.append(f"simulation failed, played instead: {exc.message}")
+            self.confirmed(fixture)
+            return
         self.demo.simulated.append(fixture.pk)
 
     def disputed(self, fixture: Fixture) -> None:

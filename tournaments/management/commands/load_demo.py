@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from django.core.management.base import BaseCommand
+from django.db import transaction
 
 from tournaments import demo
 from tournaments.models import Competition
@@ -24,7 +25,9 @@ class Command(BaseCommand):
             self.stdout.write(f"Demo World Cup '{slug}' is already loaded.")
         else:
             started = time.monotonic()
-            built = demo.build_world_cup(slug=slug)
+            # All or nothing: a failure must not leave half a demo that the next run calls loaded.
+            with transaction.atomic():
+                built = demo.build_world_cup(slug=slug)
             self.stdout.write(
                 self.style.SUCCESS(
                     f"Loaded '{built.competition.name}': 32 teams, "
@@ -32,6 +35,8 @@ class Command(BaseCommand):
                     f"{len(built.submitted)} awaiting confirmation ({time.monotonic() - started:.1f}s)."
                 )
             )
+            for note in built.notes:
+                self.stdout.write(self.style.WARNING(f"  note: {note}"))
         self.stdout.write("")
         self.stdout.write(f"  Public pages: http://127.0.0.1:8000/c/{slug}/")
         self.stdout.write(
