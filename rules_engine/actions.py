@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 Flow = Generator[Pending, Event, Any]
 _EXTRA_MOVE_SKILLS = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
+_PLAYING_AREAS = range(B.N_AREAS)
+_GOAL_LINE_AREAS = tuple(sorted(B.GOAL_LINE_AREAS))
 ACTIONS = ("goal_attempt", "movement", "positioning", "pressing", "aggressive_pressing")
 
 
@@ -308,11 +310,18 @@ def free_movements(m: Match, team: int) -> Flow:
     ts, os_ = st.teams[team], st.teams[1 - team]
     tf, of = ts.field, os_.field
     tg, og = ts.gk, os_.gk
-    outnumber = {
-        a for a in range(B.N_AREAS) if tf[a] > 0 and min(6, tf[a] + (tg == a)) > min(6, of[a] + (og == a))
-    }
-    goal_line = {a: ts.field[a] for a in B.GOAL_LINE_AREAS if ts.field[a] > 0}
-    gk_ok = ts.gk >= 0 and ts.gk != B.PEN[team] and B.PEN[team] in B.ADJ_SET[ts.gk]
+    outnumber: set[int] = set()
+    for a in _PLAYING_AREAS:
+        n = tf[a]
+        if n > 0:
+            if tg == a:
+                n += 1
+            o = of[a] + 1 if og == a else of[a]
+            if (n if n < 6 else 6) > (o if o < 6 else 6):
+                outnumber.add(a)
+    goal_line = {a: tf[a] for a in _GOAL_LINE_AREAS if tf[a] > 0}
+    own_pen = B.PEN[team]
+    gk_ok = tg >= 0 and tg != own_pen and own_pen in B.ADJ_SET[tg]
     state = {"gk": gk_ok}
 
     def extra(src: int, dst: int, gk: bool, ball: bool) -> str | None:

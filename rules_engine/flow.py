@@ -106,8 +106,11 @@ def turn(m: Match) -> Flow:
     else:
         yield from stage1(m)
         first = yield from stage2(m)
-        if first is not None and not interrupted(m):
-            yield from stage3_start(m, first)
+        if first is not None and st.pending_restart is None and not st.half_over:
+            # stage3_start inlined: one generator level less for every stage-3 event
+            yield from action_stage(m, first, forced_first=f.forced_first)
+            if st.uses("A11") and st.pending_restart is None and not st.half_over:
+                yield from end_of_action_stage(m)
     yield from end_of_turn(m)
 
 

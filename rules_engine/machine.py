@@ -58,9 +58,41 @@ class Match:
         name or another team) is taken with its default first ("done", "no"):
         logs may leave those out."""
         p = self._pending
-        while p is not None and p.default is not None and (p.name != ev.name or p.actor != ev.by):
-            self._apply_one(Decision(p.name, p.actor, p.default), p)
-            p = self._pending
+        name = ev.name
+        if p is not None and p.default is not None and (p.name != name or p.actor != ev.by):
+            while p is not None and p.default is not None and (p.name != name or p.actor != ev.by):
+                self._apply_one(Decision(p.name, p.actor, p.default), p)
+                p = self._pending
+        # the common case inline (same checks as _apply_one)
+        if p is not None and p.name == name and p.actor == ev.by:
+            if type(ev) is Decision:
+                verify = p.verify_fn
+                if p.kind == "decision" and verify is not None:
+                    try:
+                        verify(ev.choice)
+                    except IllegalEventError as e:
+                        self._locate(e, p)
+                        raise
+                    self.events.append(ev)
+                    try:
+                        self._pending = self._gen.send(ev)
+                    except StopIteration:
+                        self._pending = None
+                    return
+            elif type(ev) is Roll and p.kind == "roll":
+                dice = ev.dice
+                if len(dice) == p.dice:
+                    sides = p.sides
+                    for d in dice:
+                        if type(d) is not int or not 1 <= d <= sides:
+                            break
+                    else:
+                        self.events.append(ev)
+                        try:
+                            self._pending = self._gen.send(ev)
+                        except StopIteration:
+                            self._pending = None
+                        return
         self._apply_one(ev, p)
 
     def finish_defaults(self) -> None:
@@ -69,6 +101,14 @@ class Match:
         while p is not None and p.default is not None:
             self._apply_one(Decision(p.name, p.actor, p.default), p)
             p = self._pending
+
+    @staticmethod
+    def _locate(e: IllegalEventError, p: Pending) -> None:
+        if e.turn is None:
+            e.turn = p.turn
+        if e.stage is None:
+            e.stage = p.stage
+        e.args = (e.message,)
 
     def _apply_one(self, ev: Event, p: Pending | None) -> None:
         if p is None:
@@ -92,11 +132,7 @@ class Match:
                 try:
                     p.verify_fn(ev.choice)
                 except IllegalEventError as e:
-                    if e.turn is None:
-                        e.turn = p.turn
-                    if e.stage is None:
-                        e.stage = p.stage
-                    e.args = (e.message,)
+                    self._locate(e, p)
                     raise
             elif ev.choice not in p.options:
                 opts = ", ".join(str(o) for o in p.options)
@@ -132,11 +168,12 @@ class Match:
         default: Any = None,
     ) -> Pending:
         st = self.st
-        return _new_pending(
+        return _tuple_new(
+            Pending,
             (
                 "decision",
                 name,
-                B.TEAM_NAMES[actor],
+                _TEAM_NAMES[actor],
                 st.turn,
                 st.stage,
                 rule,
@@ -147,19 +184,37 @@ class Match:
                 options,
                 verify,
                 default,
-            )
+            ),
         )
 
     def ask_yes_no(self, name: str, actor: int, rule: str, prompt: str = "") -> Pending:
-        return self.ask(name, actor, rule, _YES_NO, None, prompt, default="no")
+        st = self.st
+        return _tuple_new(
+            Pending,
+            (
+                "decision",
+                name,
+                _TEAM_NAMES[actor],
+                st.turn,
+                st.stage,
+                rule,
+                prompt,
+                0,
+                6,
+                False,
+                _YES_NO,
+                None,
+                "no",
+            ),
+        )
 
     def roll(
         self, name: str, actor: int | None, n: int, rule: str, prompt: str = "", sides: int = 6
     ) -> Pending:
         st = self.st
-        who = "both" if actor is None else B.TEAM_NAMES[actor]
-        return _new_pending(
-            ("roll", name, who, st.turn, st.stage, rule, prompt, n, sides, False, None, None, None)
+        who = "both" if actor is None else _TEAM_NAMES[actor]
+        return _tuple_new(
+            Pending, ("roll", name, who, st.turn, st.stage, rule, prompt, n, sides, False, None, None, None)
         )
 
     def illegal(self, reason: str, rule: str) -> IllegalEventError:
@@ -178,6 +233,10 @@ class Match:
         got = f"a '{ev.name}' roll" if isinstance(ev, Roll) else f"a '{ev.name}' decision"
         want = f"a '{p.name}' {p.kind} by {p.actor}"
         return UnexpectedEventError(f"expected {want}, got {got}", rule=p.rule, turn=p.turn, stage=p.stage)
+
+
+_TEAM_NAMES = B.TEAM_NAMES
+_tuple_new = tuple.__new__
 
 
 def _new_pending(fields: tuple[Any, ...]) -> Pending:

@@ -206,18 +206,21 @@ def move_seq(
 ) -> Generator[Pending, Event, int]:
     """Ask for up to `limit` moves; returns how many were made."""
     n = 0
+    verify: Callable[[Any], None]
+    if optional:
+        verify = ctx.verify
+    else:
 
-    def verify(c: Any) -> None:
-        ctx.verify(c, optional)
+        def verify(c: Any) -> None:
+            ctx.verify(c, False)
 
     def options() -> tuple[str, ...]:
         opts = ctx.options()
         return (*opts, DONE) if optional else opts
 
+    default = DONE if optional else None
     while n < limit:
-        ev = yield m.ask(
-            name, ctx.team, ctx.rule, options, verify, prompt, default=DONE if optional else None
-        )
+        ev = yield m.ask(name, ctx.team, ctx.rule, options, verify, prompt, default=default)
         c = choice_of(ev)
         if c == DONE:
             break
