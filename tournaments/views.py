@@ -11,6 +11,7 @@ import csv
 from datetime import UTC, timedelta
 from typing import Any
 
+from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -107,7 +108,7 @@ def _int_param(request: HttpRequest, name: str) -> int | None:
     try:
         return int(raw)
     except ValueError:
-        raise Http404(f"'{name}' must be a number, got '{raw}'.") from None
+        raise BadRequest(f"Query parameter '{name}' must be a team id (a number), not '{raw}'.") from None
 
 
 def _ics_escape(text: str) -> str:

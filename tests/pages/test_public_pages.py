@@ -112,7 +112,8 @@ def test_team_filter_on_fixtures_and_exports(client: Client, cup) -> None:
     team = cup.teams["Brazil"]
     html = get(client, f"/c/{cup.competition.slug}/fixtures/?team={team.pk}")
     assert html.count('class="fixture"') >= 3
-    get(client, f"/c/{cup.competition.slug}/fixtures/?team=abc", status=404)
+    get(client, f"/c/{cup.competition.slug}/fixtures/?team=abc", status=400)
+    get(client, f"/c/{cup.competition.slug}/fixtures.csv?team=abc", status=400)
 
 
 def test_team_page(client: Client, cup) -> None:
