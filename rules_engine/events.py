@@ -14,62 +14,67 @@ A log is a sequence of two kinds of events:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 Actor = Literal["home", "away", "both"]
 Choice = str | int | tuple[str, ...] | dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Decision:
-    """A decision taken by ``by`` (``"home"``/``"away"``)."""
+class Decision(NamedTuple):
+    """A decision taken by ``by`` (``"home"``/``"away"``).
+
+    Immutable; a NamedTuple for speed (a log replay builds one per event).
+    Equality and hashing ignore ``check`` and hold only between events of the
+    same kind, as for a frozen dataclass with ``compare=False`` on ``check``."""
 
     name: str
     by: str
     choice: Any
-    check: dict[str, Any] | None = field(default=None, compare=False)
+    check: dict[str, Any] | None = None
 
-    def __init__(self, name: str, by: str, choice: Any, check: dict[str, Any] | None = None) -> None:
-        # frozen: the slots are written through their descriptors (cheaper
-        # than the object.__setattr__ calls of the generated __init__)
-        _D_NAME(self, name)
-        _D_BY(self, by)
-        _D_CHOICE(self, choice)
-        _D_CHECK(self, check)
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self[:3] == other[:3]
+
+    def __ne__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self[:3] != other[:3]
+
+    def __hash__(self) -> int:
+        return hash(self[:3])
+
+    def __repr__(self) -> str:
+        return f"Decision(name={self.name!r}, by={self.by!r}, choice={self.choice!r}, check={self.check!r})"
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Roll:
-    """Dice rolled by ``by``; ``dice`` in the order the rules name them."""
+class Roll(NamedTuple):
+    """Dice rolled by ``by``; ``dice`` in the order the rules name them.
+
+    Immutable; a NamedTuple for speed.  Equality and hashing ignore ``check``
+    and hold only between rolls."""
 
     name: str
     by: str
     dice: tuple[int, ...]
-    check: dict[str, Any] | None = field(default=None, compare=False)
+    check: dict[str, Any] | None = None
 
-    def __init__(
-        self, name: str, by: str, dice: tuple[int, ...], check: dict[str, Any] | None = None
-    ) -> None:
-        _R_NAME(self, name)
-        _R_BY(self, by)
-        _R_DICE(self, dice)
-        _R_CHECK(self, check)
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self[:3] == other[:3]
 
+    def __ne__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self[:3] != other[:3]
 
-def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
-    setter: Callable[[Any, Any], None] = cls.__dict__[name].__set__
-    return setter
+    def __hash__(self) -> int:
+        return hash(self[:3])
 
-
-_D_NAME = _slot_setter(Decision, "name")
-_D_BY = _slot_setter(Decision, "by")
-_D_CHOICE = _slot_setter(Decision, "choice")
-_D_CHECK = _slot_setter(Decision, "check")
-_R_NAME = _slot_setter(Roll, "name")
-_R_BY = _slot_setter(Roll, "by")
-_R_DICE = _slot_setter(Roll, "dice")
-_R_CHECK = _slot_setter(Roll, "check")
+    def __repr__(self) -> str:
+        return f"Roll(name={self.name!r}, by={self.by!r}, dice={self.dice!r}, check={self.check!r})"
 
 
 Event = Decision | Roll

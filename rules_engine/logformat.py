@@ -21,6 +21,7 @@ ROLE_KEYS = tuple(Roles.__dataclass_fields__)
 _EVENT_KEYS = frozenset({"roll", "decide", "by", "dice", "choice", "check", "note"})
 _CHECK_KEYS = frozenset({"score", "minute", "ball", "area", "control", "half", "digest"})
 _BY = frozenset({"home", "away", "both"})
+_tuple_new = tuple.__new__  # builds a Decision/Roll (NamedTuple) from its fields without __new__
 
 
 def _err(reason: str, path: str, rule: str = "fuba-log/1") -> MalformedLogError:
@@ -215,14 +216,17 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
                         and "choice" not in e
                         and type(dice) is list
                         and dice
-                        and all(type(d) is int and d >= 1 for d in dice)
                     ):
-                        append(Roll(name, by, tuple(dice), check))
-                        continue
+                        for d in dice:
+                            if type(d) is not int or d < 1:
+                                break
+                        else:
+                            append(_tuple_new(Roll, (name, by, tuple(dice), check)))
+                            continue
                 else:
                     name = e.get("decide")
                     if type(name) is str and "dice" not in e and "choice" in e:
-                        append(Decision(name, by, e["choice"], check))
+                        append(_tuple_new(Decision, (name, by, e["choice"], check)))
                         continue
         ev = _parse_event_checked(e, f"$.events[{i}]", errors)
         if ev is not None:
