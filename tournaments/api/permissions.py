@@ -1,7 +1,7 @@
 """Who may do what through the API.
 
-Anonymous users read public data; a club member (or the team's coach account) acts on the fixtures
-of its own teams only; staff may do everything. The services check participation again (they are
+Anonymous users read public data; a member of a club acts on the fixtures of its own teams only;
+staff may do everything. The services check participation again (they are
 also called from the admin and pages), so these classes exist to fail fast with 401/403.
 """
 
@@ -12,7 +12,8 @@ from typing import Any
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
-from tournaments.models import Fixture, Team
+from tournaments.models import Fixture
+from tournaments.selectors import user_club_team_ids
 
 
 def is_staff(request: Request) -> bool:
@@ -20,19 +21,9 @@ def is_staff(request: Request) -> bool:
     return bool(user and user.is_authenticated and user.is_staff)
 
 
-def user_acts_for_team(user: Any, team: Team | None) -> bool:
-    """A user acts for a team if they are a member of its club or its coach's linked account."""
-    if team is None or not user or not user.is_authenticated:
-        return False
-    if team.coach_id is not None and team.coach is not None and team.coach.user_id == user.pk:
-        return True
-    if team.club_id is None:
-        return False
-    return team.club.members.filter(pk=user.pk).exists()
-
-
 def user_acts_in_fixture(user: Any, fixture: Fixture) -> bool:
-    return user_acts_for_team(user, fixture.home_team) or user_acts_for_team(user, fixture.away_team)
+    # The same rule the services apply (club membership), so the API refuses early what they would.
+    return bool(user_club_team_ids(user=user, fixture=fixture))
 
 
 class ReadOnlyOrStaff(BasePermission):
