@@ -58,18 +58,21 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import reduce as _reduce
-from itertools import chain as _chain
 from itertools import compress as _compress
-from operator import add as _add
-from operator import mul as _mul
+from operator import gt as _gt
 from operator import or_ as _or
-from operator import sub as _sub
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import board as B
 from .errors import FubaError
 from .events import Pending
-from .rules import can_attempt_from, crossing_applies, goal_attempt_modifier, offside_risk_increase
+from .rules import (
+    can_attempt_from,
+    crossing_applies,
+    goal_attempt_modifier,
+    offside_risk_increase,
+    second_last_area,
+)
 
 if TYPE_CHECKING:
     from .machine import Match
@@ -199,6 +202,7 @@ _PEN = B.PEN
 _DIST = B.DIST
 _CORNER_SPOTS = B.CORNER_SPOTS
 _NAMES = B.NAMES
+_BIT = tuple(1 << a for a in range(B.N_AREAS))
 _ADJ_MASK = tuple(sum(1 << x for x in _ADJ_PLAY[a]) for a in range(B.N_AREAS))
 # [team][s][t]: area t is entirely beyond area s for team (5.1, A7)
 _BEYOND = tuple(
@@ -227,9 +231,10 @@ _PAIRS = tuple(tuple((d, _MV_RANK[s][d]) for d in _ADJ_PLAY[s]) for s in range(B
 _AWAY_PAIRS = tuple(tuple((d, _MV_RANK[s][d]) for d in _AWAY_DST[s]) for s in range(B.N_LOC))
 # the single moves of a source: source id = location (every adjacent playing
 # area) or N_LOC + location (a free move straight away from the goal line only)
-_SRC_DSTS = tuple(_ADJ_PLAY[s] for s in range(B.N_LOC)) + tuple(_AWAY_DST[s] for s in range(B.N_LOC))
-_SRC_AREAS = tuple((_AREA_OF[s % B.N_LOC],) * len(d) for s, d in enumerate(_SRC_DSTS))
-_SRC_RANKS = tuple(tuple(_MV_RANK[s % B.N_LOC][x] for x in d) for s, d in enumerate(_SRC_DSTS))
+_SRC_AREA = tuple(_AREA_OF[s] for s in range(B.N_LOC)) * 2
+_SRC_PAIRS = tuple(tuple((d, _MV_RANK[s][d]) for d in _ADJ_PLAY[s]) for s in range(B.N_LOC)) + tuple(
+    tuple((d, _MV_RANK[s][d]) for d in _AWAY_DST[s]) for s in range(B.N_LOC)
+)
 
 
 def _contest_part_tables() -> tuple[Any, Any]:
@@ -266,8 +271,6 @@ _BALL_PART, _PEN_PART = _contest_part_tables()
 _NO_PEN_PART = [0.0] * 41
 
 
-# value lost when one of n players leaves an area (n >= 1)
-_STACK_LOSS = (0.0, *_STACK_GAIN[:-1])
 _IS_GOAL_LINE = tuple(_AREA_OF[s] in B.GOAL_LINE_AREAS for s in range(B.N_LOC))
 # P(card) of slow play (A8) for each minute: P(two dice x 10 < minute + 1)
 _P_SLOW_CARD = tuple(
@@ -362,6 +365,8 @@ class HeuristicCoach:
         self.team = team
         self._style: Style | None = None
         self._action_turn = -1  # turn of this team's last action decision
+        # threat-based gain of each target area, by team (the style is fixed)
+        self._target_gain: list[list[float] | None] = [None, None]
         self._wcache: dict[tuple[int, ...], list[float]] = {}  # see choose
         self._seq_key: tuple[str, int, int | str] = ("", -1, 0)
         self._seq_next = -1
@@ -607,21 +612,15 @@ class HeuristicCoach:
         if restricted:
             # 4.3.1: only from an outnumbering area (players per area as 1.4.1
             # counts them: goalkeeper included, at most six) or straight off a goal line
-            of, og = opp.field, opp.gk
-            sources: list[tuple[int, bool]] = []
-            for src in range(n_loc):
-                n = ts_field[src]
-                if not n:
-                    continue
-                a = _AREA_OF[src]
-                o = ts_field[a] + (gk == a)
-                t = of[a] + (og == a)
-                outnumber = (6 if o > 6 else o) > (6 if t > 6 else t)
-                if outnumber or _IS_GOAL_LINE[src]:
-                    sources.append((src, outnumber))
-            if not sources and (gk < 0 or gk_home):
+            outnumber = list(map(_gt, _counts(ts), _counts(opp)))
+            ids = []
+            for src in _compress(range(n_loc), ts_field):
+                if outnumber[_AREA_OF[src]]:
+                    ids.append(src)
+                elif _IS_GOAL_LINE[src]:
+                    ids.append(src + n_loc)
+            if not ids and (gk < 0 or gk_home):
                 return self._pick(pending, [], True, 0.25)  # no candidate at all
-            ids = [src if outnumber else src + n_loc for src, outnumber in sources]
         else:
             ids = list(_compress(range(n_loc), ts_field))  # every player may move
         w = self._weights(st, team)
@@ -642,56 +641,44 @@ class HeuristicCoach:
         base = bpart[c_ball] + ppart[c_pen] - (0.0 if gk_home else 6.0)
         # a move must be worth the trouble (keeps the sequences short)
         threshold = 0.25 if free else 0.12
-        # value a player adds to / takes away from each area (diminishing returns)
-        wadd = list(map(_mul, w, map(_STACK_GAIN.__getitem__, field)))
-        lossa = list(map(_mul, w, map(_STACK_LOSS.__getitem__, field)))
-        # contest gain (see _contest) of a move by its effect on the ball area
-        # (db) and the penalty area that matters (dp), by category of its
-        # source / destination: 0 other, 1 ball area, 2 that penalty area
         g_off = 0.0 if gk_home else 6.0
-        ctab = [0.0] * 9
+        # value a player adds to each area (diminishing returns)
+        stack_gain = _STACK_GAIN
+        wadd = [w[d] * stack_gain[field[d]] for d in range(_N_AREAS)]
+        # contest gain of a move into each area from an area outside the contests
+        cdst = [0.0] * _N_AREAS
         ball_is_pen = ball == pen
-        for k in (1, 2, 3, 5, 6, 7):
-            ca, cd = divmod(k, 3)
-            db = (cd == 1) - (ca == 1)
-            dp = (cd == 2 or (cd == 1 and ball_is_pen)) - (ca == 2 or (ca == 1 and ball_is_pen))
-            if db or dp:
-                ctab[k] = bpart[c_ball + db] + ppart[c_pen + dp] - g_off - base
-        cat_src = [0] * _N_AREAS
-        cat_dst = [0] * _N_AREAS
-        cat_src[ball], cat_dst[ball] = 3, 1
+        cdst[ball] = bpart[c_ball + 1] + ppart[c_pen + ball_is_pen] - g_off - base
         if not ball_is_pen:
-            cat_src[pen], cat_dst[pen] = 6, 2
-        # every single move at once: value added at the destination - value
-        # lost at the source + contest gain
-        dsts = list(_chain(*map(_SRC_DSTS.__getitem__, ids)))
-        areas = list(_chain(*map(_SRC_AREAS.__getitem__, ids)))
-        gains = list(
-            map(
-                _add,
-                map(_sub, map(wadd.__getitem__, dsts), map(lossa.__getitem__, areas)),
-                map(
-                    ctab.__getitem__,
-                    map(_add, map(cat_src.__getitem__, areas), map(cat_dst.__getitem__, dsts)),
-                ),
-            )
-        )
-        ranks = _chain(*map(_SRC_RANKS.__getitem__, ids))
-        keep = map(threshold.__lt__, gains)
-        cands: list[tuple[float, int]] = list(_compress(zip(gains, ranks, strict=True), keep))
+            cdst[pen] = bpart[c_ball] + ppart[c_pen + 1] - g_off - base
+        special = (ball, pen, opp_pen, own_pen)
+        drib_src = ball if ct and name == "move" and not opp.has(ball) else -1
+        threat = THREAT[team]
+        dbonus = 0.3 if "dribbler" in style.skills else 0.0
+        cands: list[tuple[float, int]] = []
         append = cands.append
-        if ct and name == "move" and ts_field[ball] and not opp.has(ball):
-            # dribbling (4.5.2): the player in the ball area takes the ball along
-            threat = THREAT[team]
-            dbonus = 0.3 if "dribbler" in style.skills else 0.0
-            t_ball = threat[ball]
-            drib = _DRIB_RANK[ball]
-            i = sum(map(len, map(_SRC_DSTS.__getitem__, ids[: ids.index(ball)])))
-            for d in _ADJ_PLAY[ball]:
-                g2 = gains[i] + 4.0 * (threat[d] - t_ball) + dbonus
-                i += 1
-                if g2 > threshold:
-                    append((g2, drib[d]))
+        extend = cands.extend
+        for sid in ids:
+            a_src = _SRC_AREA[sid]
+            loss = w[a_src] * stack_gain[field[a_src] - 1]
+            if a_src not in special:
+                extend([(g, r) for d, r in _SRC_PAIRS[sid] if (g := wadd[d] - loss + cdst[d]) > threshold])
+                continue
+            s_ball = a_src == ball
+            s_pen = a_src == pen
+            for d, r in _SRC_PAIRS[sid]:
+                gain = wadd[d] - loss
+                db = (d == ball) - s_ball
+                dp = (d == pen) - s_pen
+                if db or dp:
+                    gain += bpart[c_ball + db] + ppart[c_pen + dp] - g_off - base
+                if gain > threshold:
+                    append((gain, r))
+                if sid == drib_src:
+                    # dribbling (4.5.2): the player in the ball area takes the ball along
+                    g2 = gain + 4.0 * (threat[d] - threat[a_src]) + dbonus
+                    if g2 > threshold:
+                        append((g2, _DRIB_RANK[sid][d]))
         if gk >= 0 and not gk_home:
             for dst in _ADJ_PLAY[gk]:
                 gkh = dst == own_pen
@@ -775,12 +762,16 @@ class HeuristicCoach:
         rnd = self.rng.random
         dist_short = _DIST[start_a]
         bounds: list[tuple[float, int]] = []
-        for t in range(_N_AREAS):
+        # 4.1.1: a player there or in an adjacent area
+        reach = near_ours | (1 << start_a)
+        for t in _compress(range(_N_AREAS), ours):
+            reach |= 1 << t
+        g0 = self._target_gain[team]
+        if g0 is None:
+            g0 = self._target_gain[team] = [threat_us[t] * (1.0 + 0.4 * attack) for t in range(_N_AREAS)]
+        for t in _compress(range(_N_AREAS), map(reach.__and__, _BIT)):
             o = ours[t]
-            if not (o or t == start_a or near_ours >> t & 1):
-                continue  # 4.1.1: a player there or in an adjacent area
-            short = dist_short[t] <= 1 and o > 0
-            gain = threat_us[t] * (1.0 + 0.4 * attack) + (0.05 if short else 0.0)
+            gain = g0[t] + (0.05 if o and dist_short[t] <= 1 else 0.0)
             if o > theirs[t]:
                 gain += 0.03
             gain += rnd() * 0.01
@@ -798,6 +789,9 @@ class HeuristicCoach:
         opp_half = _OPP_HALF[team]
         scored: list[tuple[float, str]] = []
         best_exact = -1e9
+        cross: bool | None = None
+        sl: int | None = -2
+        risk_up: int | None = None
         for gain, t in bounds:
             if gain < best_exact and len(scored) >= 2:
                 break
@@ -805,7 +799,9 @@ class HeuristicCoach:
             v = v0
             steps = dist_long[t] - 1
             if steps > 0:
-                if crossing_applies(st, team, start, t):
+                if cross is None:  # the same for every long pass
+                    cross = crossing_applies(st, team, start, t)
+                if cross:
                     steps -= 1
                 if steps:
                     v += per * steps
@@ -816,7 +812,14 @@ class HeuristicCoach:
             elif d > c:
                 v += 1
             if offside and c and opp_half[t] and beyond_start[t]:
-                v += offside_risk_increase(st, team, start, t)
+                # A7: the increase is the same for every target beyond the
+                # second-last defender, 0 for the others
+                if sl == -2:
+                    sl = second_last_area(them, 1 - team)
+                if sl is not None and _BEYOND[team][sl][t]:
+                    if risk_up is None:
+                        risk_up = offside_risk_increase(st, team, start, t)
+                    v += risk_up
             if v > 6 and t != start_a:
                 continue  # 4.1.2
             v = 6 if v > 6 else (1 if v < 1 else v)
