@@ -51,6 +51,13 @@ candidates itself and checks the best with ``pending.verify_fn`` - the same
 check that defines ``pending.options`` - so that the options need not be
 listed (a performance measure); it lists them when none of its first
 candidates is legal.
+
+Performance (about 440 decisions a match): everything that depends only on
+the board, a team's style or the dice is computed once per process (move
+names and their sort ranks, adjacency bit masks, contest and slow-play
+tables, per-style weights shared by all coaches), so that a decision only
+does the arithmetic that depends on the position; candidates are (gain,
+rank) pairs of numbers and only the few that are checked become names.
 """
 
 from __future__ import annotations
@@ -1052,7 +1059,7 @@ class HeuristicCoach:
             return "no"
         minute = st.minute()
         # P(two dice x 10 < minute): the yellow card risk of A8
-        p_card = sum(1 for a in range(1, 7) for b in range(1, 7) if (a + b) * 10 < minute + 1) / 36
+        p_card = _P_SLOW_CARD[minute] if 0 <= minute < len(_P_SLOW_CARD) else (0.0 if minute < 0 else 1.0)
         return "yes" if (st.half == 2 and p_card <= 0.2) or minute <= 20 else "no"
 
     def _substitutions(self, match: Match, pending: Pending, team: int) -> Any:

@@ -165,7 +165,7 @@ def play_match(
             make_coach(opts.home_coach, random.Random(f"home:{seed}"), home),
             make_coach(opts.away_coach, random.Random(f"away:{seed}"), away),
         )
-    by_actor = {"home": coaches[0], "away": coaches[1]}
+    home_choose, away_choose = coaches[0].choose, coaches[1].choose
     limit = opts.max_events
     strict = opts.strict
     n = 0
@@ -188,8 +188,9 @@ def play_match(
                 observer(match, roll)
             apply(roll)
             continue
-        choice = by_actor[p.actor].choose(match, p)
-        decision = Decision(p.name, p.actor, choice)
+        actor = p.actor
+        choice = (home_choose if actor == "home" else away_choose)(match, p)
+        decision = Decision(p.name, actor, choice)
         if observer is not None:
             observer(match, decision)
         try:
@@ -284,10 +285,9 @@ def play_with_stats(
 
     def observe(m: Match, ev: Event) -> None:
         s = m.st
-        i = s.half - 1
         minute = s.clock + s.stoppage
-        if minute > reached[i]:
-            reached[i] = minute
+        if minute > reached[s.half - 1]:
+            reached[s.half - 1] = minute
 
     match = play_match(home, away, options, seed, observer=observe)
     s = match.st
