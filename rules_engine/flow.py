@@ -24,9 +24,11 @@ from .moves import MoveCtx, move_seq
 from .rules import (
     ball_value_after_target,
     closest_areas,
+    crossing_applies,
     is_backward_pass,
     offside_position,
     second_last_area,
+    skilled_full_back_applies,
 )
 from .setpieces import kick_off, run_restart
 from .skill_hooks import before_actions, diver, end_of_action_stage, end_of_stage2, offside_trap, spend_skill
@@ -209,8 +211,6 @@ def stage1(m: Match) -> Flow:
     v = verified[-1]
     f.long_pass = max(0, B.DIST[f.start][target] - 1)
     if st.uses("A11"):
-        from .rules import crossing_applies, skilled_full_back_applies
-
         if crossing_applies(st, team, f.start, target):
             yield from spend_skill(m, team, "crossing")
         if st.uses("A7") and skilled_full_back_applies(st, team, f.start, target):

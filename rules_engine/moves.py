@@ -41,6 +41,24 @@ Extra = Callable[[int, int, bool, bool], str | None]
 class MoveCtx:
     """Constraints of one sequence of moves by one team."""
 
+    __slots__ = (
+        "_sl",
+        "dribble",
+        "dribble_src",
+        "dribbled",
+        "gk_allowed",
+        "gk_used",
+        "keep_ball_player",
+        "m",
+        "offside",
+        "once",
+        "rule",
+        "rule_check",
+        "sources",
+        "team",
+        "used",
+    )
+
     def __init__(
         self,
         m: Match,

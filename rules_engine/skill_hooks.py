@@ -12,7 +12,7 @@ from .discipline import give_yellow, yellow_test
 from .events import Event, Pending, choice_of, dice_of
 from .moves import MoveCtx, move_seq
 from .rules import second_last_area
-from .skills import has, offer, skill_active
+from .skills import CATALOGUE, has, offer, skill_active
 
 if TYPE_CHECKING:
     from .machine import Match
@@ -185,8 +185,6 @@ def end_of_action_stage(m: Match) -> Flow:
 def spend_skill(m: Match, team: int, skill: str, area: int = -1) -> Flow:
     """Pay the condition point of a skill whose use is implied by a move
     (`area`: where the ball was when the skill was used)."""
-    from .skills import CATALOGUE
-
     m.st.flags.skills_used.add(f"{B.TEAM_NAMES[team]}:{skill}")
     if CATALOGUE[skill][0]:
         yield from spend(m, team, CATALOGUE[skill][0], for_action=False, area=area)

@@ -9,6 +9,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from . import board as B
+from .advanced import cp_plan, spend
 from .events import Event, Pending, choice_of
 
 if TYPE_CHECKING:
@@ -79,8 +80,6 @@ def skill_active(m: Match, team: int, skill: str) -> bool:
     cost = CATALOGUE[skill][0]
     if cost == 0:
         return True
-    from .advanced import cp_plan
-
     return cp_plan(st.teams[team], B.zone_of(team, st.ball), cost) is not None
 
 
@@ -93,8 +92,6 @@ def offer(m: Match, team: int, skill: str, rule: str = "A11") -> Generator[Pendi
         return False
     cost = CATALOGUE[skill][0]
     if cost:
-        from .advanced import spend
-
         yield from spend(m, team, cost, for_action=False)
     m.st.flags.skills_used.add(f"{B.TEAM_NAMES[team]}:{skill}")
     return True
