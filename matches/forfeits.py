@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -37,7 +38,14 @@ from django.utils import timezone
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches.models import Forfeit, Result
 from matches.services import result_record_system
-from matches.simulation import cards_from_result, fixture_seed, fixture_simulate
+from matches.simulation import (
+    SimulatedMatch,
+    cards_from_result,
+    fixture_seed,
+    fixture_simulate,
+    shootout_simulate,
+)
+from tournaments.knockout import tie_needs_decider
 from tournaments.models import Competition, Fixture
 from tournaments.selectors import user_club_team_ids
 
@@ -229,18 +237,22 @@ def forfeit_process(*, fixture_id: int, task_id: str = "") -> str:
             # The CPU-heavy part runs outside any transaction; the claim keeps others away.
             sim = fixture_simulate(fixture=fixture, seed=forfeit.seed)
             home, away = sim.score
+            decider = _knockout_decider(fixture, sim)
             result_record_system(
                 fixture_id=fixture_id,
                 source=Result.Source.SIMULATED,
                 home_goals=home,
                 away_goals=away,
+                **decider,
                 cards=cards_from_result(sim.result),
                 match_log=sim.log,
                 log_format=str(sim.log.get("format", "fuba-log/1")),
                 seed=sim.seed,
                 note=f"simulated ({forfeit.get_reason_display()}), seed {sim.seed}",
             )
-            outcome = f"simulated {home}-{away}"
+            outcome = f"simulated {home}-{away}" + (
+                f" ({decider['home_penalties']}-{decider['away_penalties']} pens)" if decider else ""
+            )
     except Conflict as exc:
         # Lost a race (e.g. a stale claim was taken over and that run stored first): nothing to do.
         logger.info("forfeit of fixture %s not recorded: %s", fixture_id, exc)
@@ -250,6 +262,28 @@ def forfeit_process(*, fixture_id: int, task_id: str = "") -> str:
         raise
     Forfeit.objects.filter(id=forfeit.id).update(state=Forfeit.State.DONE, finished_at=timezone.now())
     return outcome
+
+
+def _knockout_decider(fixture: Fixture, sim: SimulatedMatch) -> dict[str, Any]:
+    """Extra time and a shoot-out for a level knockout tie (docs/forfeits.md).
+
+    The engine plays the 90 minutes of rulebook 3, which has no extra time; a level tie gets a
+    goalless extra time where the stage plays it, then a shoot-out of 5.5.2 penalty kicks.
+    """
+    home, away = sim.score
+    if not tie_needs_decider(fixture=fixture, home_goals=home, away_goals=away):
+        return {}
+    skills = {side: sim.log["teams"][side].get("skills", []) for side in ("home", "away")}
+    home_pens, away_pens = shootout_simulate(
+        seed=sim.seed,
+        home_saver="penalty_saver" in skills["home"],
+        away_saver="penalty_saver" in skills["away"],
+    )
+    return {
+        "extra_time": fixture.stage.extra_time,
+        "home_penalties": home_pens,
+        "away_penalties": away_pens,
+    }
 
 
 def _fail(forfeit: Forfeit, exc: BaseException) -> None:

@@ -19,7 +19,7 @@ from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, Result
 
 # Imported here (not lazily) so a worker that loads the services registers the task as well.
 from matches.validation_tasks import submission_log_validate
-from tournaments.knockout import Score, knockout_score_check
+from tournaments.knockout import Score, first_leg_of, knockout_score_check
 from tournaments.models import Competition, Fixture, Stage
 from tournaments.progress import fixture_result_changed
 from tournaments.selectors import fixture_banned_shirts, user_club_team_ids
@@ -102,13 +102,7 @@ def _parse_cards(fixture: Fixture, cards: Sequence[Mapping[str, Any] | CardInput
 
 
 def _first_leg(fixture: Fixture) -> Fixture | None:
-    if fixture.stage.legs != 2 or fixture.leg != 2:
-        return None
-    return (
-        Fixture.objects.select_related("result")
-        .filter(competition=fixture.competition, match_number=fixture.match_number, leg=1)
-        .first()
-    )
+    return first_leg_of(fixture)
 
 
 def _check_score(fixture: Fixture, score: Score, *, awarded: bool = False) -> None:

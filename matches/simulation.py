@@ -111,6 +111,42 @@ def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedM
     return SimulatedMatch(log=log, result=report.result, seed=seed)
 
 
+def shootout_simulate(*, seed: int, home_saver: bool = False, away_saver: bool = False) -> tuple[int, int]:
+    """A penalty shoot-out played with rulebook 3's penalty kicks (5.5.2).
+
+    Rulebook 3 has no shoot-out of its own (docs/rules-interpretations.md): each kick is a 5.5.2
+    penalty where the keeper and the taker each pick a side at random and the kick scores when
+    the die reaches the table's number; a keeper with "Penalty saver" (A11) makes the taker roll
+    two dice and keep the lower. Five kicks each, then sudden death.
+    """
+    import random
+
+    from rules_engine.rules import PENALTY_SIDES, PENALTY_TABLE
+
+    rng = random.Random(f"shootout:{seed}")
+
+    def kick(keeper_saves_skill: bool) -> int:
+        need = PENALTY_TABLE[rng.choice(PENALTY_SIDES)][rng.choice(PENALTY_SIDES)]
+        die = min(rng.randint(1, 6) for _ in range(2 if keeper_saves_skill else 1))
+        return int(die >= need)
+
+    def decided(home_left: int, away_left: int) -> bool:
+        return home > away + away_left or away > home + home_left
+
+    home = away = 0
+    for taken in range(1, 6):
+        home += kick(away_saver)
+        if decided(5 - taken, 6 - taken):
+            break
+        away += kick(home_saver)
+        if decided(5 - taken, 5 - taken):
+            break
+    while home == away:  # sudden death, a pair of kicks at a time
+        home += kick(away_saver)
+        away += kick(home_saver)
+    return home, away
+
+
 def cards_from_result(result: dict[str, Any]) -> list[CardInput]:
     """Card rows (one per booked player's final outcome) from the engine's per-team counts.
 

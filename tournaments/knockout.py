@@ -131,3 +131,33 @@ def knockout_score_check(*, fixture: Fixture, score: Score, first_leg: Fixture |
         raise ApplicationError(
             f"{fixture}: in this stage a shoot-out follows extra time; mark extra time played."
         )
+
+
+def first_leg_of(fixture: Fixture) -> Fixture | None:
+    """The first leg of a two-legged tie's second leg; None for any other fixture."""
+    if fixture.stage.legs != 2 or fixture.leg != 2:
+        return None
+    return (
+        Fixture.objects.select_related("result")
+        .filter(competition=fixture.competition, match_number=fixture.match_number, leg=1)
+        .first()
+    )
+
+
+def tie_needs_decider(*, fixture: Fixture, home_goals: int, away_goals: int) -> bool:
+    """Whether this score leaves the tie level, so extra time and a shoot-out must follow.
+
+    Used by the forfeit simulation, which plays 90 minutes and must then decide a knockout tie.
+    """
+    stage = fixture.stage
+    if stage.kind != Stage.Kind.KNOCKOUT or (stage.legs == 2 and fixture.leg == 1):
+        return False
+    first: Score | None = None
+    if stage.legs == 2:
+        first_leg = first_leg_of(fixture)
+        result = _counted_result(first_leg) if first_leg is not None else None
+        if result is None:
+            return False  # result_record_system refuses the second leg with a clear message
+        first = Score.of(result)
+    h, a, _how = _level_after_goals(stage, first, Score(home_goals, away_goals))
+    return h == a

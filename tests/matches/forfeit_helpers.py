@@ -12,7 +12,11 @@ from tournaments.services import competition_create, fixture_generate, stage_cre
 
 
 def overdue_fixture(
-    *, policy: str = "simulate", rules: tuple[str, ...] = ("all",), slug: str = "forfeit-cup"
+    *,
+    policy: str = "simulate",
+    rules: tuple[str, ...] = ("all",),
+    slug: str = "forfeit-cup",
+    kind: str = Stage.Kind.ROUND_ROBIN,
 ) -> Fixture:
     advanced = (
         ["A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A13"]
@@ -24,9 +28,7 @@ def overdue_fixture(
     )
     home, _ = team_with_member(competition, "Blues", default_formation="4-4-2")
     away, _ = team_with_member(competition, "Yellows", default_formation="3-5-2")
-    stage = stage_create(
-        competition=competition, name="League", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away]
-    )
+    stage = stage_create(competition=competition, name="Stage", kind=kind, teams=[home, away])
     fixture_generate(stage=stage)
     fixture = Fixture.objects.select_related("home_team", "away_team").get(stage=stage)
     Fixture.objects.filter(id=fixture.id).update(deadline=timezone.now() - timedelta(hours=1))

@@ -202,3 +202,34 @@ def test_unequal_skill_rosters_are_balanced_for_the_simulation(django_capture_on
     teams = sim.log["teams"]
     assert len(teams["home"]["skills"]) == len(teams["away"]["skills"]) == 1
     assert validate_log(sim.log).valid
+
+
+def test_shootout_is_decided_reproducible_and_plausible() -> None:
+    from matches.simulation import shootout_simulate
+
+    results = [shootout_simulate(seed=seed) for seed in range(300)]
+    assert all(h != a for h, a in results)
+    assert results == [shootout_simulate(seed=seed) for seed in range(300)]
+    # Best of five: a side cannot score more than five before sudden death unless it is level.
+    assert all(max(h, a) <= 5 or abs(h - a) == 1 for h, a in results)
+    home_wins = sum(h > a for h, a in results)
+    assert 90 < home_wins < 210, "neither side should be favoured"
+
+
+def test_level_knockout_simulation_goes_to_extra_time_and_penalties(
+    django_capture_on_commit_callbacks,
+) -> None:
+    from matches.simulation import fixture_simulate
+    from tournaments.models import Stage
+
+    fixture = overdue_fixture(kind=Stage.Kind.KNOCKOUT, slug="ko-cup")
+    level_seed = next(s for s in range(200) if len(set(fixture_simulate(fixture=fixture, seed=s).score)) == 1)
+    with django_capture_on_commit_callbacks(execute=False):
+        forfeits.forfeits_sweep()
+    Forfeit.objects.filter(fixture=fixture).update(seed=level_seed)
+    outcome = forfeits.forfeit_process(fixture_id=fixture.id, task_id="t")
+    result = Result.objects.get(fixture=fixture)
+    assert result.home_goals == result.away_goals
+    assert result.extra_time is True
+    assert result.home_penalties is not None and result.home_penalties != result.away_penalties
+    assert "pens" in outcome
