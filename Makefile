@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EMBEDDED := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: run test test-slow worker beat bench lint format typecheck install browser-deps clean
+.PHONY: run test test-slow worker beat bench bench-deps lint format install browser-deps clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -48,7 +48,15 @@ worker: install
 beat: install
 	$(BIN)/celery -A fubaleague beat --loglevel=INFO
 
-bench: install
+## bench-deps: Debian's wrk for the web load test
+bench-deps:
+	@command -v wrk >/dev/null 2>&1 || { \
+	  echo "Installing Debian's wrk for the web benchmark"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk >/dev/null; }
+
+## bench: engine, simulator and web benchmarks, each printed as a table
+bench: install bench-deps
 	source scripts/test-env.sh && $(BIN)/python bench/run.py
 
 lint: install

@@ -106,7 +106,8 @@ REDIS_URL = env_url("REDIS_URL", schemes=("redis", "rediss"))
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's backend with one redis client per pool instead of one per call.
+            "BACKEND": "fubaleague.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "fubaleague"),
         }
@@ -153,7 +154,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "/admin/login/"
+# Club members sign in on the public login page; the admin's own login refuses non-staff.
+LOGIN_URL = "/login/"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -205,6 +207,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_THROTTLE_ANON", "600/minute"),
         "user": env_str("API_THROTTLE_USER", "2000/minute"),
+        # Validating a turn log replays a whole match: a tighter limit per account.
+        "turn_log_validation": env_str("API_THROTTLE_TURN_LOG", "30/minute"),
     },
 }
 SPECTACULAR_SETTINGS = {

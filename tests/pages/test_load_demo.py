@@ -5,13 +5,21 @@ from __future__ import annotations
 import io
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
+from django.test import override_settings
 
 from tournaments.models import Competition, Fixture, Team
 
 pytestmark = pytest.mark.django_db
 
 
+def test_load_demo_refuses_without_debug() -> None:
+    with pytest.raises(CommandError, match="DEBUG=1"):
+        call_command("load_demo", stdout=io.StringIO())
+    assert not Competition.objects.exists()
+
+
+@override_settings(DEBUG=True)
 def test_load_demo_twice() -> None:
     out = io.StringIO()
     call_command("load_demo", stdout=out)

@@ -56,7 +56,7 @@ def test_redis_url_switches_cache_and_broker() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.postgresql",
-        "django.core.cache.backends.redis.RedisCache",
+        "fubaleague.cache.RedisCache",
         "False",
     ]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from tournaments import demo
@@ -17,9 +18,20 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--slug", default=demo.DEMO_SLUG)
+        parser.add_argument(
+            "--allow-production",
+            action="store_true",
+            help="Load the demo even with DEBUG off (it creates accounts with published passwords).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         slug = options["slug"]
+        if not settings.DEBUG and not options["allow_production"]:
+            # The demo's admin and club passwords are in the README: never on a real deployment.
+            raise CommandError(
+                "load_demo creates accounts with published passwords and runs only with DEBUG=1 "
+                "(or --allow-production on a throw-away database)."
+            )
         admin = demo.ensure_admin()
         if Competition.objects.filter(slug=slug).exists():
             self.stdout.write(f"Demo World Cup '{slug}' is already loaded.")
