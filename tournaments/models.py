@@ -42,6 +42,7 @@ class Coach(models.Model):
     played_world_cup_2019 = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name_plural = "coaches"
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(
@@ -225,6 +226,7 @@ class SkillLoss(models.Model):
     )
 
     class Meta:
+        verbose_name_plural = "skill losses"
         constraints = [models.UniqueConstraint(fields=["team", "skill", "lost_in"], name="skill_loss_unique")]
 
     def __str__(self) -> str:
