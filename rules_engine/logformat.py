@@ -203,6 +203,27 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
     for i, e in enumerate(raw):
         # fast path for well-formed events (the same tests as parse_event);
         # the JSON path is only built for an event that needs the full check
+        if type(e) is dict and len(e) == 3:
+            # the usual shapes: exactly {"decide", "by", "choice"} or {"roll", "by", "dice"}
+            name = e.get("decide")
+            if name is not None:
+                if type(name) is str and "choice" in e:
+                    by = e.get("by")
+                    if by in bys:
+                        append(_tuple_new(Decision, (name, by, e["choice"], None)))
+                        continue
+            else:
+                name = e.get("roll")
+                dice = e.get("dice")
+                if type(name) is str and type(dice) is list and dice:
+                    by = e.get("by")
+                    if by in bys:
+                        for d in dice:
+                            if type(d) is not int or d < 1:
+                                break
+                        else:
+                            append(_tuple_new(Roll, (name, by, tuple(dice), None)))
+                            continue
         if type(e) is dict and e.keys() <= keys:
             by = e.get("by")
             check = e.get("check")
