@@ -66,7 +66,6 @@ import random
 from collections.abc import Callable, Sequence
 from functools import reduce as _reduce
 from itertools import compress as _compress
-from operator import gt as _gt
 from operator import or_ as _or
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -619,10 +618,13 @@ class HeuristicCoach:
         if restricted:
             # 4.3.1: only from an outnumbering area (players per area as 1.4.1
             # counts them: goalkeeper included, at most six) or straight off a goal line
-            outnumber = list(map(_gt, _counts(ts), _counts(opp)))
+            of, og = opp.field, opp.gk
             ids = []
             for src in _compress(range(n_loc), ts_field):
-                if outnumber[_AREA_OF[src]]:
+                a = _AREA_OF[src]
+                o = ts_field[a] + (gk == a)
+                t = of[a] + (og == a)
+                if (6 if o > 6 else o) > (6 if t > 6 else t):
                     ids.append(src)
                 elif _IS_GOAL_LINE[src]:
                     ids.append(src + n_loc)
