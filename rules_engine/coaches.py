@@ -602,6 +602,12 @@ class HeuristicCoach:
                 pass
             else:
                 return DONE
+        free = name == "free_move"
+        return self._pick(pending, self._move_candidates(st, name, team), free, 0.25 if free else 0.12)
+
+    def _move_candidates(self, st: MatchState, name: str, team: int) -> list[tuple[float, int]]:
+        """The single moves of ``team`` worth making in a ``name`` sequence, as
+        (gain, rank) pairs (see ``_move``)."""
         ts = st.teams[team]
         opp = st.teams[1 - team]
         ts_field = ts.field
@@ -629,7 +635,7 @@ class HeuristicCoach:
                 elif _IS_GOAL_LINE[src]:
                     ids.append(src + n_loc)
             if not ids and (gk < 0 or gk_home):
-                return self._pick(pending, [], True, 0.25)  # no candidate at all
+                return []  # no candidate at all
         else:
             ids = list(_compress(range(n_loc), ts_field))  # every player may move
         w = self._weights(st, team)
@@ -696,7 +702,7 @@ class HeuristicCoach:
                 g = bpart[c_ball + db] + ppart[c_pen + dp] - (0.0 if gkh else 6.0) - base
                 if g > threshold:
                     append((g, _GK_RANK[dst]))
-        return self._pick(pending, cands, free, threshold)
+        return cands
 
     @staticmethod
     def _pick(pending: Pending, cands: list[tuple[float, int]], free: bool, threshold: float) -> Any:
