@@ -587,11 +587,12 @@ class HeuristicCoach:
         if none of the first candidates is legal, the options are listed and
         the best legal one is taken.
 
-        Hot path (about 200 decisions a match): candidates are (gain, rank)
-        pairs of numbers (the names are looked up only for the few that are
-        checked), the contest values come from a small per-decision memo, and
-        a free move without any eligible player is answered before anything
-        is evaluated."""
+        Hot path (about 200 decisions a match): a capped sequence ends before
+        anything is evaluated; candidates are (gain, rank) pairs of numbers
+        (the names are looked up only for the few that are checked), scored
+        per source by one comprehension over precomputed (destination, rank)
+        pairs, with the contest values read from part tables; a free move
+        without any eligible player is answered without scoring."""
         st = match.st
         name = pending.name
         verify = pending.verify_fn
