@@ -34,7 +34,7 @@ from .setpieces import kick_off, run_restart
 from .skill_hooks import before_actions, diver, end_of_action_stage, end_of_stage2, offside_trap, spend_skill
 from .skills import offer, skill_active
 from .special_events import Special, resolve
-from .state import TurnFlags
+from .state import MatchState, TurnFlags
 
 if TYPE_CHECKING:
     from .machine import Match
@@ -141,22 +141,21 @@ def verify_target_area(m: Match, team: int, target: int, fallback: bool = True) 
         )
     offside_applies = f.restart not in ("goal_kick", "corner") and not is_backward_pass(team, start, target)
     if offside_applies:
-        sl = second_last_area(st.teams[1 - team], 1 - team)
-        where = f"; the defending team's second-last player is in {B.NAMES[sl]}" if sl is not None else ""
         if ts.has(target):
             if offside_position(st, team, target, start) and not st.uses("A7"):
                 raise IllegalEventError(
-                    f"target area {name} is illegal: your player there is offside (5.1){where}",
+                    f"target area {name} is illegal: your player there is offside (5.1){_where(st, team)}",
                     rule="4.1.1.1",
                 )
         else:
             near = [a for a in B.ADJ[target] if ts.has(a)]
             if near and all(offside_position(st, team, a, start) for a in near):
                 raise IllegalEventError(
-                    f"target area {name} is illegal: all your players next to it are offside (5.1){where}",
+                    f"target area {name} is illegal: all your players next to it are offside (5.1)"
+                    + _where(st, team),
                     rule="4.1.1.1",
                 )
-    v, notes = ball_value_after_target(st, team, start, target)
+    v, _ = ball_value_after_target(st, team, start, target, explain=False)
     if v > 6:
         if (
             fallback
@@ -164,11 +163,18 @@ def verify_target_area(m: Match, team: int, target: int, fallback: bool = True) 
             and not any(_legal(m, team, a) for a in range(B.N_AREAS) if a != start)
         ):
             return 6
+        _, notes = ball_value_after_target(st, team, start, target)  # the modifiers, for the message
         raise IllegalEventError(
             f"target area {name} is illegal: the ball value would be {v} (over 6): " + ", ".join(notes),
             rule="4.1.2",
         )
     return max(1, v)
+
+
+def _where(st: MatchState, team: int) -> str:
+    """Where the defending team's second-last player is (for offside messages)."""
+    sl = second_last_area(st.teams[1 - team], 1 - team)
+    return f"; the defending team's second-last player is in {B.NAMES[sl]}" if sl is not None else ""
 
 
 def _legal(m: Match, team: int, a: int) -> bool:

@@ -122,9 +122,11 @@ def skilled_full_back_applies(st: MatchState, team: int, start: int, target: int
     return with_skill != without
 
 
-def ball_value_after_target(st: MatchState, team: int, start: int, target: int) -> tuple[int, list[str]]:
+def ball_value_after_target(
+    st: MatchState, team: int, start: int, target: int, explain: bool = True
+) -> tuple[int, list[str]]:
     """Raw (unclamped) ball value after the stage-1 modifications (4.1.2) and
-    the list of applied modifiers for messages."""
+    the list of applied modifiers for messages (left empty unless ``explain``)."""
     ts, ds = st.teams[team], st.teams[1 - team]
     v = st.value
     notes: list[str] = []
@@ -134,29 +136,35 @@ def ball_value_after_target(st: MatchState, team: int, start: int, target: int) 
         and not ds.has(start)
     ):
         v -= 1
-        notes.append("-1 no defender in start area (4.1.2.1)")
+        if explain:
+            notes.append("-1 no defender in start area (4.1.2.1)")
     steps = long_pass_steps(start, target)
     if crossing_applies(st, team, start, target):
         steps -= 1
     if steps:
         per = 2 if st.weather in ("windy", "storm") else 1
         v += per * steps
-        notes.append(f"+{per * steps} long pass (4.1.2.2)")
+        if explain:
+            notes.append(f"+{per * steps} long pass (4.1.2.2)")
     if steps and ts.count(target) >= 6 and ds.count(target) >= 6:
         v += 1
-        notes.append("+1 crowded target area (4.1.2.2)")
+        if explain:
+            notes.append("+1 crowded target area (4.1.2.2)")
     c, d = ts.count(target), ds.count(target)
     if c > d:
         v -= 1
-        notes.append("-1 more players in target area (4.1.2.3)")
+        if explain:
+            notes.append("-1 more players in target area (4.1.2.3)")
     elif d > c:
         v += 1
-        notes.append("+1 more opponents in target area (4.1.2.3)")
+        if explain:
+            notes.append("+1 more opponents in target area (4.1.2.3)")
     if st.uses("A7"):
         r = offside_risk_increase(st, team, start, target)
         if r:
             v += r
-            notes.append(f"+{r} offside risk (A7)")
+            if explain:
+                notes.append(f"+{r} offside risk (A7)")
     return v, notes
 
 
