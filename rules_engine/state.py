@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any
@@ -145,6 +146,12 @@ class MatchState:
     pending_restart: tuple[str, int, int] | None = None  # (kind, team, area) at the end of the turn
     half_over: bool = False  # the half ended immediately (4.2.1.2)
     history: list[dict[str, Any]] = dc_field(default_factory=list)
+    # uses(rule): is an advanced rule in force?  The frozenset's own __contains__
+    # (a C call: the rule engine asks this hundreds of times per match)
+    uses: Callable[[str], bool] = dc_field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.uses = self.header.advanced.__contains__
 
     @property
     def dt(self) -> int:
@@ -163,9 +170,6 @@ class MatchState:
 
     def score(self) -> list[int]:
         return [self.teams[0].goals, self.teams[1].goals]
-
-    def uses(self, rule: str) -> bool:
-        return rule in self.header.advanced
 
     def digest(self) -> str:
         """Short fingerprint of the whole match state (``check.digest`` of a log)."""
