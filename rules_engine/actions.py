@@ -15,7 +15,7 @@ from . import board as B
 from .advanced import can_spend, spend
 from .discipline import yellow_test
 from .errors import IllegalEventError
-from .events import Event, Pending, choice_of, dice_of
+from .events import Event, Pending, answer_choice, answer_dice
 from .moves import MoveCtx, move_seq
 from .rules import can_attempt_from, goal_attempt_modifier, offside_position
 from .setpieces import goal
@@ -72,7 +72,7 @@ def goal_attempt(m: Match, team: int, free_kick: bool = False) -> Flow:
     mod = goal_attempt_modifier(st, team, area, free_kick)
     mod += yield from _attempt_skills(m, team, area)
     n = 2 if st.flags.shot_stopper else 1
-    dice = dice_of((yield m.roll("goal_attempt", team, n, "4.4", "goal attempt")))
+    dice = answer_dice((yield m.roll("goal_attempt", team, n, "4.4", "goal attempt")))
     d = min(dice)
     if st.flags.aggressive_striker and d <= 2:
         from .discipline import give_yellow
@@ -86,7 +86,7 @@ def goal_attempt(m: Match, team: int, free_kick: bool = False) -> Flow:
     m.note("goal_attempt", team=B.TEAM_NAMES[team], area=B.NAMES[area], die=d, modifier=mod, ball=v)
     if v - mod >= 6 and d == 6:
         # 4.4.2 difficult goal attempt: a 6 allows a second roll against the area modifier
-        r = dice_of((yield m.roll("difficult_goal_attempt", team, 1, "4.4.2", "second roll")))[0]
+        r = answer_dice((yield m.roll("difficult_goal_attempt", team, 1, "4.4.2", "second roll")))[0]
         if r > -am:
             yield from goal(m, team, area)
         elif r == -am:
@@ -115,7 +115,7 @@ def rebound(m: Match, team: int) -> Flow:
     st = m.st
     opp = 1 - team
     pen = B.PEN[opp]
-    d = dice_of(
+    d = answer_dice(
         (yield m.roll("rebound", None, 2, "4.4.1", "rebound: controlling team die, defending team die"))
     )
     a = d[0] + st.teams[team].count(pen)
@@ -183,7 +183,7 @@ def pressing(m: Match, team: int, aggressive: bool = False, free: bool = False) 
     mid_press = skill_active(m, team, "midfield_pressing") and st.ball in B.MIDFIELD_ZONE
     if mid_press:
         yield from spend(m, team, 1, for_action=False)
-    d = dice_of((yield m.roll("pressing", team, 2, "A6" if aggressive else "4.7", "pressing")))
+    d = answer_dice((yield m.roll("pressing", team, 2, "A6" if aggressive else "4.7", "pressing")))
     v = st.value
     eq = aggressive or mid_press
     won = [x for x in d if x < v or (eq and x == v)]
@@ -199,7 +199,7 @@ def pressing(m: Match, team: int, aggressive: bool = False, free: bool = False) 
         if st.uses("A11") and not free:
             yield from after_pressing(m, team)
         if st.uses("A10") and st.ball in B.PEN:
-            vd = dice_of((yield m.roll("var", team, 2, "A10", "V.A.R. check of the pressing")))
+            vd = answer_dice((yield m.roll("var", team, 2, "A10", "V.A.R. check of the pressing")))
             if vd == (6, 6):
                 yield from yellow_test(m, team, "V.A.R. (A10)")
                 st.pending_restart = ("free_kick", 1 - team, st.ball)
@@ -223,7 +223,7 @@ def positioning(m: Match, team: int, mediano: bool = False) -> Flow:
         from .skill_hooks import spend_skill
 
         yield from spend_skill(m, team, "il_mediano")
-    d = dice_of((yield m.roll("positioning", team, 2, "4.6", "positioning")))
+    d = answer_dice((yield m.roll("positioning", team, 2, "4.6", "positioning")))
     v = st.value
     ours, theirs = player_count(m, team, st.ball), player_count(m, 1 - team, st.ball)
     if team == st.dt:
@@ -236,7 +236,9 @@ def positioning(m: Match, team: int, mediano: bool = False) -> Flow:
         steps = max(0, steps - 1)
     limit = 2
     if (steps < 2 or _limit_lifted(m, team)) and can_spend(m, team):
-        c = choice_of((yield m.ask_yes_no("use_cp", team, "A1", "use a condition point for one more step?")))
+        c = answer_choice(
+            (yield m.ask_yes_no("use_cp", team, "A1", "use a condition point for one more step?"))
+        )
         if c == "yes":
             yield from spend(m, team)
             steps += 1
@@ -261,7 +263,7 @@ def movement(m: Match, team: int) -> Flow:
     least the formation line of the ball zone; 4.5.1 offside; 4.5.2 dribbling."""
     st = m.st
     ts = st.teams[team]
-    d = dice_of((yield m.roll("movement", team, 2, "4.5", "movement")))
+    d = answer_dice((yield m.roll("movement", team, 2, "4.5", "movement")))
     lo, hi = min(d), max(d)
     zone = B.zone_of(team, st.ball)
     if ts.formation[zone] == 0:
@@ -269,7 +271,7 @@ def movement(m: Match, team: int) -> Flow:
     minimum = ts.formation[zone] - (1 if ts.tired else 0)
     n = lo
     if hi > max(lo, minimum) and can_spend(m, team):
-        c = choice_of(
+        c = answer_choice(
             (yield m.ask_yes_no("use_cp", team, "A1", "use a condition point to use the higher die?"))
         )
         if c == "yes":
@@ -363,7 +365,7 @@ def free_movements(m: Match, team: int) -> Flow:
 
     while True:
         ev = yield m.ask("free_move", team, "4.3.1", options, ctx.verify, "free movement", default="done")
-        c = choice_of(ev)
+        c = answer_choice(ev)
         if c == "done":
             return
         mv = ctx.parse(c)
@@ -436,7 +438,7 @@ def take_action(
         elif c in ("pressing", "aggressive_pressing"):
             verify_pressing(m, team, c == "aggressive_pressing")
 
-    c = choice_of((yield m.ask("action", team, "4.3", options, verify, "choose an action")))
+    c = answer_choice((yield m.ask("action", team, "4.3", options, verify, "choose an action")))
     if c == "goal_attempt":
         yield from goal_attempt(m, team, free_kick=forced == "goal_attempt")
     elif c == "movement":
@@ -462,7 +464,7 @@ def action_stage(m: Match, first: int, forced_first: str = "") -> Flow:
         return
     if player_count(m, st.dt, st.ball) > player_count(m, st.ct, st.ball):
         return
-    c = choice_of((yield m.ask_yes_no("second_actions", st.ct, "4.3.2", "play second actions?")))
+    c = answer_choice((yield m.ask_yes_no("second_actions", st.ct, "4.3.2", "play second actions?")))
     if c != "yes":
         return
     for team in order:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import board as B
 from .discipline import give_yellow
-from .events import Event, Pending, choice_of, dice_of
+from .events import Event, Pending, answer_choice, answer_dice
 from .state import TeamState
 
 if TYPE_CHECKING:
@@ -45,10 +45,10 @@ def restart_time(m: Match, rule: str = "4.2.1.1") -> Flow:
     advance_clock(m, 1)
     if st.uses("A8") and not st.stoppage:
         team = st.ct
-        c = choice_of((yield m.ask_yes_no("slow_play", team, "A8", "slow down the restart?")))
+        c = answer_choice((yield m.ask_yes_no("slow_play", team, "A8", "slow down the restart?")))
         if c == "yes":
             advance_clock(m, 1)
-            d = dice_of((yield m.roll("slow_play", team, 2, "A8", "delaying the restart: two dice x10")))
+            d = answer_dice((yield m.roll("slow_play", team, 2, "A8", "delaying the restart: two dice x10")))
             if (d[0] + d[1]) * 10 < st.minute():
                 yield from give_yellow(
                     m, team, "deliberately delaying the restart (A8)", red_test_always=True
@@ -101,7 +101,7 @@ def spend(m: Match, team: int, amount: int = 1, for_action: bool = True, area: i
     plan = cp_plan(ts, B.zone_of(team, st.ball if area < 0 else area), amount)
     assert plan is not None
     if for_action and "fiery_coach" in ts.skills and not ts.coach_sent_off and st.uses("A11"):
-        d = dice_of((yield m.roll("fiery_coach", team, 1, "A11", "fiery coach")))[0]
+        d = answer_dice((yield m.roll("fiery_coach", team, 1, "A11", "fiery coach")))[0]
         if d >= 4:
             return
         if d == 1:
@@ -116,7 +116,7 @@ def tiredness_tests(m: Match) -> Flow:
     st = m.st
     for team in (st.ct, st.dt):
         ts = st.teams[team]
-        d = dice_of((yield m.roll("tiredness", team, 2, "A1", "tiredness test: two dice x10")))
+        d = answer_dice((yield m.roll("tiredness", team, 2, "A1", "tiredness test: two dice x10")))
         total = d[0] + d[1] - (2 if st.weather == "extreme_heat" else 0)
         if total * 10 < st.minute():
             zone = B.zone_of(team, st.ball)
@@ -179,18 +179,20 @@ def substitutions(m: Match, at_setup: bool) -> Flow:
         if left <= 0 or (team == st.dt and not at_setup and ct_made == 0):
             continue
         opts = tuple(range(left + 1))
-        n = choice_of(
+        n = answer_choice(
             (yield m.ask("substitutions", team, "A3", _const(opts), None, "how many substitutions?"))
         )
         if team == st.ct:
             ct_made = n
         for _ in range(n):
             sopts = _sub_options(m, team)
-            c = choice_of((yield m.ask("substitution", team, "A3", _const(sopts), None, "substitution type")))
+            c = answer_choice(
+                (yield m.ask("substitution", team, "A3", _const(sopts), None, "substitution type"))
+            )
             ts.subs_used += 1
             kind, _, arg = c.partition(":")
             if kind == "fresh":
-                d = dice_of((yield m.roll("fresh_player", team, 2, "A3", "fresh player: two dice x10")))
+                d = answer_dice((yield m.roll("fresh_player", team, 2, "A3", "fresh player: two dice x10")))
                 total = d[0] + d[1]
                 if "strength_in_depth" in ts.skills and st.uses("A11"):
                     total -= 2
@@ -218,7 +220,7 @@ def half_time_changes(m: Match) -> Flow:
             continue
         f = ts.formation
         opts = ("none", *(c for c in FORMATION_CHANGES if f[ZONE_KEYS.index(c.split(">")[0])] > 0))
-        c = choice_of((yield m.ask("half_time_formation", team, "2.2", _const(opts), None)))
+        c = answer_choice((yield m.ask("half_time_formation", team, "2.2", _const(opts), None)))
         if c != "none":
             change_formation(ts, c)
 
@@ -235,7 +237,7 @@ def second_half_weather(m: Match) -> Flow:
         if st.weather == "sunshine":
             st.weather = ""  # sunshine affects the first half only
         return
-    d = dice_of((yield m.roll("weather_change", st.ct, 1, "A9", "weather change")))[0]
+    d = answer_dice((yield m.roll("weather_change", st.ct, 1, "A9", "weather change")))[0]
     if d == 1:
         m.note("weather", weather="none", was=st.weather)
         st.weather = ""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import board as B
 from .errors import IllegalEventError
-from .events import Event, Pending, choice_of, dice_of
+from .events import Event, Pending, answer_choice, answer_dice
 from .rules import closest_areas, yellow_from_test
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ Flow = Generator[Pending, Event, Any]
 def yellow_test(m: Match, team: int, why: str, red_modifier: int = 0) -> Flow:
     """5.6.1: the team rolls for a yellow card."""
     st = m.st
-    d = dice_of((yield m.roll("yellow_test", team, 1, "5.6.1", f"yellow card test ({why})")))[0]
+    d = answer_dice((yield m.roll("yellow_test", team, 1, "5.6.1", f"yellow card test ({why})")))[0]
     if not yellow_from_test(d, team, st.flags.target):
         return
     yield from give_yellow(
@@ -41,7 +41,7 @@ def give_yellow(m: Match, team: int, why: str, red_test_always: bool = False, re
 def red_test(m: Match, team: int, modifier: int = 0) -> Flow:
     """5.6.2: red if the die is lower than the yellow cards held (+modifier, I-10)."""
     ts = m.st.teams[team]
-    d = dice_of((yield m.roll("red_test", team, 1, "5.6.2", "red card test")))[0]
+    d = answer_dice((yield m.roll("red_test", team, 1, "5.6.2", "red card test")))[0]
     if d < ts.yellows + modifier:
         kind = "direct" if d == 1 else "second_yellow"
         ts.yellows = max(0, ts.yellows - (1 if d == 1 else 2))
@@ -74,7 +74,7 @@ def remove_player(
                     f"the player must be removed from one of {', '.join(opts)}, not {c!r}", rule=rule
                 )
 
-        area = B.INDEX[choice_of((yield m.ask(name, team, rule, lambda: opts, verify)))]
+        area = B.INDEX[answer_choice((yield m.ask(name, team, rule, lambda: opts, verify)))]
     ts.field[area] -= 1
     ts.off_pieces += 1
     return area
@@ -89,7 +89,7 @@ def injury(m: Match, team: int, why: str) -> Flow:
     area = yield from remove_player(m, team, "injured_player", "A4", near_ball=True)
     if area < 0:
         return
-    d = dice_of((yield m.roll("injury", team, 1, "A4", "injury roll")))[0]
+    d = answer_dice((yield m.roll("injury", team, 1, "A4", "injury roll")))[0]
     if st.weather in ("cold", "storm"):
         d += 1
     record: dict[str, Any] = {"team": B.TEAM_NAMES[team], "minute": st.minute_label(), "why": why}
@@ -101,7 +101,7 @@ def injury(m: Match, team: int, why: str) -> Flow:
     else:
         record["permanent"] = True
         if st.uses("A3") and ts.subs_used < 3:
-            c = choice_of(
+            c = answer_choice(
                 (yield m.ask_yes_no("injury_substitution", team, "A4", "substitute the injured player?"))
             )
             if c == "yes":

@@ -14,6 +14,7 @@ A log is a sequence of two kinds of events:
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any, Literal, NamedTuple
 
 Actor = Literal["home", "away", "both"]
@@ -140,6 +141,12 @@ class Pending(NamedTuple):
             out["open"] = self.open
             out["default"] = self.default
         return out
+
+
+# The choice of the event answering a decision, the dice of the event answering a
+# roll (Match.apply guarantees the kind): C-level item getters for the rule flow.
+answer_choice: Callable[[Event], Any] = itemgetter(2)
+answer_dice: Callable[[Event], tuple[int, ...]] = itemgetter(2)
 
 
 def choice_of(ev: Event) -> Any:

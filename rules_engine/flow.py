@@ -19,7 +19,7 @@ from .advanced import (
 )
 from .discipline import return_injured
 from .errors import IllegalEventError
-from .events import Event, Pending, choice_of, dice_of
+from .events import Event, Pending, answer_choice, answer_dice
 from .moves import MoveCtx, move_seq
 from .rules import (
     ball_value_after_target,
@@ -49,7 +49,7 @@ def match_flow(m: Match) -> Flow:
         ts.field[B.CENTRE] = 10 - ts.spec.players_short  # placed properly by the kick-off set-up
     first = True
     while True:
-        d = dice_of((yield m.roll("kick_off", None, 2, "3.2", "who kicks off: home die, away die")))
+        d = answer_dice((yield m.roll("kick_off", None, 2, "3.2", "who kicks off: home die, away die")))
         if first and d[0] == d[1] and st.uses("A9"):
             st.weather = WEATHER_BY_DOUBLE[d[0]]
             m.note("weather", weather=st.weather)
@@ -57,7 +57,7 @@ def match_flow(m: Match) -> Flow:
         if d[0] != d[1]:
             break
     winner = 0 if d[0] > d[1] else 1
-    c = choice_of(
+    c = answer_choice(
         (yield m.ask("kick_off_team", winner, "3.2", lambda: B.TEAM_NAMES, None, "who starts with the ball?"))
     )
     starter = B.TEAM_NAMES.index(c)
@@ -212,7 +212,7 @@ def stage1(m: Match) -> Flow:
             raise IllegalEventError(f"{c!r} is not an area name", rule="1.4")
         verified.append(verify_target_area(m, team, B.INDEX[c]))
 
-    c = choice_of((yield m.ask("target_area", team, "4.1.1", lambda: target_options(m, team), verify)))
+    c = answer_choice((yield m.ask("target_area", team, "4.1.1", lambda: target_options(m, team), verify)))
     target = B.INDEX[c]
     v = verified[-1]
     f.long_pass = max(0, B.DIST[f.start][target] - 1)
@@ -240,7 +240,9 @@ def stage1(m: Match) -> Flow:
             and skill_active(m, dt, "advancing_goalkeeper")
         )
         if (in_pen or adv) and not sunshine and f.start != B.PEN[dt]:
-            c2 = choice_of((yield m.ask_yes_no("goalkeeper_charge", dt, "A5", "charge out from the goal?")))
+            c2 = answer_choice(
+                (yield m.ask_yes_no("goalkeeper_charge", dt, "A5", "charge out from the goal?"))
+            )
             if c2 == "yes":
                 f.charge = True
                 if adv:
@@ -286,7 +288,7 @@ def stage2(m: Match) -> Generator[Pending, Event, int | None]:
     f = st.flags
     ct0 = st.ct
     dt0 = 1 - ct0
-    a, b = dice_of((yield m.roll("situation", ct0, 2, "4.2", "game situation: two dice")))
+    a, b = answer_dice((yield m.roll("situation", ct0, 2, "4.2", "game situation: two dice")))
     v = st.value
     if not (yield from _time(m, a, b)):
         return None
@@ -393,7 +395,9 @@ def closest_player(m: Match, team: int) -> Flow:
     if len(opts) == 1:
         src = cands[0]
     else:
-        c = choice_of((yield m.ask("closest_player", team, "4.2.2.1", lambda: opts, None, "which player?")))
+        c = answer_choice(
+            (yield m.ask("closest_player", team, "4.2.2.1", lambda: opts, None, "which player?"))
+        )
         src = B.INDEX[c]
     ts.field[src] -= 1
     ts.field[target] += 1

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import board as B
 from .errors import IllegalEventError
-from .events import Event, Pending, choice_of
+from .events import Event, Pending, answer_choice
 from .rules import second_last_area
 
 if TYPE_CHECKING:
@@ -239,7 +239,7 @@ def move_seq(
     default = DONE if optional else None
     while n < limit:
         ev = yield m.ask(name, ctx.team, ctx.rule, options, verify, prompt, default=default)
-        c = choice_of(ev)
+        c = answer_choice(ev)
         if c == DONE:
             break
         mv = ctx.parse(c)

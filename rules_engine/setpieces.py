@@ -10,7 +10,7 @@ from . import board as B
 from .advanced import advance_clock, restart_time
 from .discipline import yellow_test
 from .errors import IllegalEventError
-from .events import Event, Pending, choice_of, dice_of
+from .events import Event, Pending, answer_choice, answer_dice
 from .moves import MoveCtx, move_seq
 from .rules import PENALTY_SIDES, PENALTY_TABLE, can_attempt_from
 
@@ -142,7 +142,7 @@ def setup(m: Match, kind: str, ct: int, spot: int = B.CENTRE) -> Flow:
             return _suggest(m, kind, _t, spot)
 
         ev = yield m.ask("setup", team, rule, sugg, verify, f"{kind} set-up", True)
-        field, gk = _parse_setup(m, team, choice_of(ev))
+        field, gk = _parse_setup(m, team, answer_choice(ev))
         ts = st.teams[team]
         ts.field[:] = field
         ts.gk = gk
@@ -203,7 +203,7 @@ def award_free_kick(m: Match, team: int, area: int, why: str) -> Flow:
     st.next_restart = "free_kick"
     st.next_free_kick_attempt = False
     if can_attempt_from(st, team, area):
-        c = choice_of((yield m.ask_yes_no("free_kick_attempt", team, "5.2.2", "direct goal attempt?")))
+        c = answer_choice((yield m.ask_yes_no("free_kick_attempt", team, "5.2.2", "direct goal attempt?")))
         st.next_free_kick_attempt = c == "yes"
 
 
@@ -212,7 +212,7 @@ def corner(m: Match, team: int) -> Flow:
     st = m.st
     st.ct = team
     spots = tuple(B.NAMES[s] for s in B.attack_corner_spots(team))
-    c = choice_of((yield m.ask("corner_spot", team, "5.3", lambda: spots, None, "which corner?")))
+    c = answer_choice((yield m.ask("corner_spot", team, "5.3", lambda: spots, None, "which corner?")))
     spot = B.INDEX[c]
     st.ball = spot
     st.value = 2
@@ -255,10 +255,12 @@ def penalty(m: Match, team: int) -> Flow:
     yield from restart_time(m)
     yield from setup(m, "penalty", team, pen)
     st.flags.target = pen
-    gk = choice_of((yield m.ask("penalty_keeper", 1 - team, "5.5.2", lambda: PENALTY_SIDES, None, "dive")))
-    shot = choice_of((yield m.ask("penalty_shot", team, "5.5.2", lambda: PENALTY_SIDES, None, "shoot")))
+    gk = answer_choice(
+        (yield m.ask("penalty_keeper", 1 - team, "5.5.2", lambda: PENALTY_SIDES, None, "dive"))
+    )
+    shot = answer_choice((yield m.ask("penalty_shot", team, "5.5.2", lambda: PENALTY_SIDES, None, "shoot")))
     saver = "penalty_saver" in st.teams[1 - team].skills and st.uses("A11")
-    dice = dice_of((yield m.roll("penalty", team, 2 if saver else 1, "5.5.2", "penalty kick")))
+    dice = answer_dice((yield m.roll("penalty", team, 2 if saver else 1, "5.5.2", "penalty kick")))
     d = min(dice)
     need = PENALTY_TABLE[shot][gk]
     m.note("penalty_kick", team=B.TEAM_NAMES[team], keeper=gk, shot=shot, die=d, needed=need)
@@ -273,7 +275,7 @@ def goal(m: Match, team: int, from_area: int) -> Flow:
     conceding team (the scoring team becomes the defending team)."""
     st = m.st
     if st.uses("A10"):
-        d = dice_of((yield m.roll("var", team, 2, "A10", "V.A.R. check of the goal")))
+        d = answer_dice((yield m.roll("var", team, 2, "A10", "V.A.R. check of the goal")))
         if d == (6, 6):
             m.note("goal_denied", team=B.TEAM_NAMES[team])
             st.pending_restart = ("free_kick", 1 - team, from_area)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from . import board as B
 from .advanced import FORMATION_CHANGES, ZONE_KEYS, change_formation, spend
 from .discipline import give_yellow, yellow_test
-from .events import Event, Pending, choice_of, dice_of
+from .events import Event, Pending, answer_choice, answer_dice
 from .moves import MoveCtx, move_seq
 from .rules import second_last_area
 from .skills import CATALOGUE, has, offer, skill_active
@@ -36,7 +36,7 @@ def diver(m: Match, ct: int) -> Generator[Pending, Event, bool]:
     target = st.flags.target
     for team in (ct, 1 - ct):
         if target in B.ATTACK_ZONE[team] and (yield from offer(m, team, "diver")):
-            d = dice_of((yield m.roll("diver", team, 1, "A11", "diver")))[0]
+            d = answer_dice((yield m.roll("diver", team, 1, "A11", "diver")))[0]
             if d == 1:
                 yield from give_yellow(m, team, "diver (A11)")
                 st.pending_restart = ("free_kick", 1 - team, target)
@@ -64,7 +64,7 @@ def end_of_stage2(m: Match) -> Flow:
     st = m.st
     for team in (st.ct, st.dt):
         if (yield from offer(m, team, "fanatic_fans")):
-            d = dice_of((yield m.roll("fanatic_fans", team, 1, "A11", "fanatic fans")))[0]
+            d = answer_dice((yield m.roll("fanatic_fans", team, 1, "A11", "fanatic fans")))[0]
             if d == st.value:
                 yield from yellow_test(m, team, "fanatic fans (A11)")
                 st.pending_restart = ("free_kick", 1 - team, st.flags.target)
@@ -96,7 +96,7 @@ def before_actions(m: Match, first: int, a: int, b: int, v: int) -> Generator[Pe
                 break
     one_die = (a >= v) != (b >= v)
     if one_die and f.target == B.PEN[dt] and (yield from offer(m, ct, "goal_poacher")):
-        d = dice_of((yield m.roll("goal_poacher", ct, 1, "A11", "goal poacher")))[0]
+        d = answer_dice((yield m.roll("goal_poacher", ct, 1, "A11", "goal poacher")))[0]
         if d >= st.value:
             first = ct
             f.forced_first = "goal_attempt"
@@ -140,7 +140,7 @@ def after_pressing(m: Match, presser: int) -> Flow:
     if B.zone_of(presser, st.ball) == B.ZONE_DEF:
         cands = tuple(B.NAMES[a] for a in B.ADJ[st.ball] if a < B.N_AREAS and st.teams[presser].has(a))
         if cands and (yield from offer(m, presser, "skilled_wing_backs")):
-            c = choice_of(
+            c = answer_choice(
                 (yield m.ask("skill_ball_area", presser, "A11", lambda: cands, None, "move the ball"))
             )
             st.ball = B.INDEX[c]
@@ -152,7 +152,7 @@ def after_pressing(m: Match, presser: int) -> Flow:
 
         aggressive = (
             can_pressing(m, loser, True)
-            and choice_of(
+            and answer_choice(
                 (yield m.ask_yes_no("gegenpressing_aggressive", loser, "A11", "aggressive counter-press?"))
             )
             == "yes"
@@ -176,7 +176,7 @@ def end_of_action_stage(m: Match) -> Flow:
                 def opts(_f: list[int] = f) -> tuple[str, ...]:
                     return tuple(c for c in FORMATION_CHANGES if _f[ZONE_KEYS.index(c.split(">")[0])] > 0)
 
-                c = choice_of(
+                c = answer_choice(
                     (yield m.ask("formation_change", team, "A11", opts, None, "change one position"))
                 )
                 change_formation(ts, c)

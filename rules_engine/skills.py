@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import board as B
 from .advanced import cp_plan, spend
-from .events import Event, Pending, choice_of
+from .events import Event, Pending, answer_choice
 
 if TYPE_CHECKING:
     from .machine import Match
@@ -88,7 +88,7 @@ def offer(m: Match, team: int, skill: str, rule: str = "A11") -> Generator[Pendi
     if skill not in m.st.teams[team].skills or not skill_active(m, team, skill):
         return False
     ev = yield m.ask("use_skill", team, rule, lambda: (skill, "no"), None, f"play {skill}?", default="no")
-    if choice_of(ev) != skill:
+    if answer_choice(ev) != skill:
         return False
     cost = CATALOGUE[skill][0]
     if cost:

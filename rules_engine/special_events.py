@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from . import board as B
 from .advanced import add_cp, advance_clock
 from .discipline import give_yellow, injury, yellow_test
-from .events import Event, Pending, dice_of
+from .events import Event, Pending, answer_dice
 from .skills import SKILL_NAMES, random_skill_candidates
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class Special:
 def resolve(m: Match, ct: int) -> Generator[Pending, Event, Special]:
     st = m.st
     dt = 1 - ct
-    d = dice_of((yield m.roll("special_event", None, 2, "A13", "special event: CT die, DT die")))
+    d = answer_dice((yield m.roll("special_event", None, 2, "A13", "special event: CT die, DT die")))
     name = event_name(d[0], d[1])
     sp = Special(name=name)
     m.note("special_event", event=name, dice=list(d))
@@ -128,7 +128,7 @@ def resolve(m: Match, ct: int) -> Generator[Pending, Event, Special]:
         sp.aggressive_defence = True
     elif name == "high_ball_head_collision":
         while True:
-            h = dice_of((yield m.roll("head_collision", None, 2, "A13", "CT die, DT die")))
+            h = answer_dice((yield m.roll("head_collision", None, 2, "A13", "CT die, DT die")))
             if h[0] != h[1]:
                 break
         sp.control = "collision"
@@ -144,7 +144,7 @@ def resolve(m: Match, ct: int) -> Generator[Pending, Event, Special]:
     elif name == "behind_referees_back":
         yield from injury(m, ct, name)
     elif name == "streaker":
-        s = dice_of((yield m.roll("streaker", ct, 1, "A13", "streaker: D6+1 minutes")))[0]
+        s = answer_dice((yield m.roll("streaker", ct, 1, "A13", "streaker: D6+1 minutes")))[0]
         advance_clock(m, s + 1)
     elif name == "out_of_position_goalkeeper":
         st.flags.attempt_bonus[0] += 2
@@ -165,7 +165,7 @@ def _lose_skill(m: Match, team: int) -> Generator[Pending, Event, Any]:
     if not m.st.uses("A11") or not ts.skills:
         return
     n = len(ts.skills)
-    i = dice_of((yield m.roll("injured_star_player", team, 1, "A13", f"random skill 1..{n}", sides=n)))[0]
+    i = answer_dice((yield m.roll("injured_star_player", team, 1, "A13", f"random skill 1..{n}", sides=n)))[0]
     lost = ts.skills.pop(i - 1)
     ts.skills_lost.append(lost)
     m.note("skill_lost", team=B.TEAM_NAMES[team], skill=lost)
@@ -179,7 +179,7 @@ def _gain_skill(m: Match, team: int) -> Generator[Pending, Event, Any]:
     if not cands:
         return
     n = len(cands)
-    i = dice_of((yield m.roll("new_talent", team, 1, "A13", f"random skill 1..{n}", sides=n)))[0]
+    i = answer_dice((yield m.roll("new_talent", team, 1, "A13", f"random skill 1..{n}", sides=n)))[0]
     got = cands[i - 1]
     ts.skills.append(got)
     ts.skills_gained.append(got)
