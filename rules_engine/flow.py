@@ -135,20 +135,23 @@ def verify_target_area(m: Match, team: int, target: int, fallback: bool = True) 
             "of your players there (5.2.2)",
             rule="5.2.2",
         )
-    if not (target == start or ts.has(target) or any(ts.has(a) for a in B.ADJ[target])):
+    tf, tg = ts.field, ts.gk
+    if not (
+        target == start or tf[target] > 0 or tg == target or any(tf[a] > 0 or tg == a for a in B.ADJ[target])
+    ):
         raise IllegalEventError(
             f"target area {name} is illegal: you have no player there or in an adjacent area", rule="4.1.1"
         )
     offside_applies = f.restart not in ("goal_kick", "corner") and not is_backward_pass(team, start, target)
     if offside_applies:
-        if ts.has(target):
+        if tf[target] > 0 or tg == target:
             if offside_position(st, team, target, start) and not st.uses("A7"):
                 raise IllegalEventError(
                     f"target area {name} is illegal: your player there is offside (5.1){_where(st, team)}",
                     rule="4.1.1.1",
                 )
         else:
-            near = [a for a in B.ADJ[target] if ts.has(a)]
+            near = [a for a in B.ADJ[target] if tf[a] > 0 or tg == a]
             if near and all(offside_position(st, team, a, start) for a in near):
                 raise IllegalEventError(
                     f"target area {name} is illegal: all your players next to it are offside (5.1)"
