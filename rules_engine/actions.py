@@ -364,7 +364,7 @@ def free_movements(m: Match, team: int) -> Flow:
         return (*ctx.options(), "done")
 
     while True:
-        ev = yield m.ask("free_move", team, "4.3.1", options, ctx.verify, "free movement", default="done")
+        ev = yield m.ask("free_move", team, "4.3.1", options, ctx.verify, "free movement", False, "done")
         c = answer_choice(ev)
         if c == "done":
             return

@@ -204,7 +204,14 @@ def stage1(m: Match) -> Flow:
     st.stage = 1
     team = st.ct
     f = st.flags
-    if f.start == B.PEN[team] and st.uses("A11") and (yield from offer(m, team, "creative_goalkeeper")):
+    if (
+        f.start == B.PEN[team]
+        and st.uses("A11")
+        and (
+            "creative_goalkeeper" in m.st.teams[team].skills
+            and (yield from offer(m, team, "creative_goalkeeper"))
+        )
+    ):
         ctx = MoveCtx(m, team, "A11")
         yield from move_seq(m, ctx, "move", 1, "creative goalkeeper: move one player")
 
@@ -251,7 +258,7 @@ def stage1(m: Match) -> Flow:
                 if adv:
                     yield from spend_skill(m, dt, "advancing_goalkeeper")
                 step = 1
-                if (yield from offer(m, dt, "sweeper_keeper")):
+                if "sweeper_keeper" in m.st.teams[dt].skills and (yield from offer(m, dt, "sweeper_keeper")):
                     step = 2
                 st.value = min(6, st.value + step)
                 if not adv:
@@ -416,13 +423,21 @@ def _value_skills(
     f = st.flags
     ct, dt = st.ct, st.dt
     nv = 0
-    if success and use_low and B.zone_of(dt, f.target) == B.ZONE_DEF and (yield from offer(m, dt, "stopper")):
+    if (
+        success
+        and use_low
+        and B.zone_of(dt, f.target) == B.ZONE_DEF
+        and ("stopper" in m.st.teams[dt].skills and (yield from offer(m, dt, "stopper")))
+    ):
         use_low = False
     if (
         success
         and f.start in B.MIDFIELD_ZONE
         and f.long_pass == 0
-        and (yield from offer(m, ct, "creative_midfielder"))
+        and (
+            "creative_midfielder" in m.st.teams[ct].skills
+            and (yield from offer(m, ct, "creative_midfielder"))
+        )
     ):
         nv -= 1
     if (
@@ -430,7 +445,7 @@ def _value_skills(
         and B.zone_of(ct, f.target) == B.ZONE_FWD
         and not f.had_player_in_target[0]
         and not f.had_player_in_target[1]
-        and (yield from offer(m, ct, "mezzala"))
+        and ("mezzala" in m.st.teams[ct].skills and (yield from offer(m, ct, "mezzala")))
     ):
         nv -= (1 if a >= v else 0) + (1 if b >= v else 0)
     return use_low, nv

@@ -238,7 +238,7 @@ def move_seq(
 
     default = DONE if optional else None
     while n < limit:
-        ev = yield m.ask(name, ctx.team, ctx.rule, options, verify, prompt, default=default)
+        ev = yield m.ask(name, ctx.team, ctx.rule, options, verify, prompt, False, default)
         c = answer_choice(ev)
         if c == DONE:
             break

@@ -35,7 +35,9 @@ def diver(m: Match, ct: int) -> Generator[Pending, Event, bool]:
     st = m.st
     target = st.flags.target
     for team in (ct, 1 - ct):
-        if target in B.ATTACK_ZONE[team] and (yield from offer(m, team, "diver")):
+        if target in B.ATTACK_ZONE[team] and (
+            "diver" in m.st.teams[team].skills and (yield from offer(m, team, "diver"))
+        ):
             d = answer_dice((yield m.roll("diver", team, 1, "A11", "diver")))[0]
             if d == 1:
                 yield from give_yellow(m, team, "diver (A11)")
@@ -53,7 +55,7 @@ def offside_trap(m: Match, ct: int, a: int, b: int, v: int) -> Generator[Pending
     if not st.flags.offside_risk or (a >= v) == (b >= v):
         return False
     dt = 1 - ct
-    if (yield from offer(m, dt, "offside_trap")):
+    if "offside_trap" in m.st.teams[dt].skills and (yield from offer(m, dt, "offside_trap")):
         st.pending_restart = ("free_kick", dt, st.flags.target)  # no yellow card test
         return True
     return False
@@ -63,7 +65,7 @@ def end_of_stage2(m: Match) -> Flow:
     """Fanatic fans (both teams) and catenaccio (defending team)."""
     st = m.st
     for team in (st.ct, st.dt):
-        if (yield from offer(m, team, "fanatic_fans")):
+        if "fanatic_fans" in m.st.teams[team].skills and (yield from offer(m, team, "fanatic_fans")):
             d = answer_dice((yield m.roll("fanatic_fans", team, 1, "A11", "fanatic fans")))[0]
             if d == st.value:
                 yield from yellow_test(m, team, "fanatic fans (A11)")
@@ -72,7 +74,11 @@ def end_of_stage2(m: Match) -> Flow:
             st.value = d
     dt = st.dt
     sl = second_last_area(st.teams[dt], dt)
-    if sl is not None and st.teams[dt].field[sl] > 0 and (yield from offer(m, dt, "catenaccio")):
+    if (
+        sl is not None
+        and st.teams[dt].field[sl] > 0
+        and ("catenaccio" in m.st.teams[dt].skills and (yield from offer(m, dt, "catenaccio")))
+    ):
 
         def only_second_last(src: int, dst: int, gk: bool, ball: bool) -> str | None:
             return None if src == sl and not gk else "catenaccio moves the second lowest player (A11)"
@@ -91,28 +97,39 @@ def before_actions(m: Match, first: int, a: int, b: int, v: int) -> Generator[Pe
         for team in (dt, ct):
             if team == ct and has(m, dt, "midfield_general"):
                 continue  # both have it: only the defending team can use it
-            if (yield from offer(m, team, "midfield_general")):
+            if "midfield_general" in m.st.teams[team].skills and (
+                yield from offer(m, team, "midfield_general")
+            ):
                 first = 1 - first
                 break
     one_die = (a >= v) != (b >= v)
-    if one_die and f.target == B.PEN[dt] and (yield from offer(m, ct, "goal_poacher")):
+    if (
+        one_die
+        and f.target == B.PEN[dt]
+        and ("goal_poacher" in m.st.teams[ct].skills and (yield from offer(m, ct, "goal_poacher")))
+    ):
         d = answer_dice((yield m.roll("goal_poacher", ct, 1, "A11", "goal poacher")))[0]
         if d >= st.value:
             first = ct
             f.forced_first = "goal_attempt"
-    if a >= v and b >= v and f.target in B.ATTACK_ZONE[ct] and (yield from offer(m, ct, "seconda_punta")):
+    if (
+        a >= v
+        and b >= v
+        and f.target in B.ATTACK_ZONE[ct]
+        and ("seconda_punta" in m.st.teams[ct].skills and (yield from offer(m, ct, "seconda_punta")))
+    ):
         return None
     if (
         f.target in B.ATTACK_ZONE[ct]
         and st.teams[ct].has(f.target)
-        and (yield from offer(m, ct, "target_man"))
+        and ("target_man" in m.st.teams[ct].skills and (yield from offer(m, ct, "target_man")))
     ):
         f.target_man = ct
     if (
         f.start in B.MIDFIELD_ZONE
         and f.target in B.ATTACK_ZONE[ct]
         and f.ct_at_start == ct
-        and (yield from offer(m, ct, "regista"))
+        and ("regista" in m.st.teams[ct].skills and (yield from offer(m, ct, "regista")))
     ):
         f.regista = ct
     return first
@@ -139,7 +156,10 @@ def after_pressing(m: Match, presser: int) -> Flow:
     st = m.st
     if B.zone_of(presser, st.ball) == B.ZONE_DEF:
         cands = tuple(B.NAMES[a] for a in B.ADJ[st.ball] if a < B.N_AREAS and st.teams[presser].has(a))
-        if cands and (yield from offer(m, presser, "skilled_wing_backs")):
+        if cands and (
+            "skilled_wing_backs" in m.st.teams[presser].skills
+            and (yield from offer(m, presser, "skilled_wing_backs"))
+        ):
             c = answer_choice(
                 (yield m.ask("skill_ball_area", presser, "A11", lambda: cands, None, "move the ball"))
             )
@@ -147,7 +167,9 @@ def after_pressing(m: Match, presser: int) -> Flow:
     loser = 1 - presser
     if B.in_own_half_partly(presser, st.ball) and not B.in_opp_half_entirely(loser, st.ball):
         return
-    if st.pending_restart is None and (yield from offer(m, loser, "gegenpressing")):
+    if st.pending_restart is None and (
+        "gegenpressing" in m.st.teams[loser].skills and (yield from offer(m, loser, "gegenpressing"))
+    ):
         from .actions import can_pressing, pressing
 
         aggressive = (
@@ -168,7 +190,9 @@ def end_of_action_stage(m: Match) -> Flow:
         ts = st.teams[team]
         if "trained_formation_change" in ts.used_once or ts.coach_sent_off:
             continue
-        if (yield from offer(m, team, "trained_formation_change")):
+        if "trained_formation_change" in m.st.teams[team].skills and (
+            yield from offer(m, team, "trained_formation_change")
+        ):
             ts.used_once.add("trained_formation_change")
             for _ in range(2):
                 f = ts.formation

@@ -104,16 +104,27 @@ def attempt_skills(m: Match, team: int, area: int) -> Generator[Pending, Event, 
     bonus = 0
     in_pen = area == B.PEN[opp]
     set_piece = st.flags.restart in ("free_kick", "corner")
-    if in_pen and (yield from offer(m, team, "clinical_finisher")):
+    if in_pen and (
+        "clinical_finisher" in m.st.teams[team].skills and (yield from offer(m, team, "clinical_finisher"))
+    ):
         bonus += 1
-    if in_pen and (yield from offer(m, team, "aggressive_striker")):
+    if in_pen and (
+        "aggressive_striker" in m.st.teams[team].skills and (yield from offer(m, team, "aggressive_striker"))
+    ):
         bonus += 1
         st.flags.aggressive_striker = True
-    if set_piece and (yield from offer(m, team, "trained_special_event")):
+    if set_piece and (
+        "trained_special_event" in m.st.teams[team].skills
+        and (yield from offer(m, team, "trained_special_event"))
+    ):
         bonus += 1
-    if not st.flags.charge and (yield from offer(m, opp, "shot_stopper")):
+    if not st.flags.charge and (
+        "shot_stopper" in m.st.teams[opp].skills and (yield from offer(m, opp, "shot_stopper"))
+    ):
         st.flags.shot_stopper = True  # shot stopper: two dice, the highest discarded
-    elif set_piece and (yield from offer(m, opp, "leading_goalkeeper")):
+    elif set_piece and (
+        "leading_goalkeeper" in m.st.teams[opp].skills and (yield from offer(m, opp, "leading_goalkeeper"))
+    ):
         st.flags.shot_stopper = True  # leading goalkeeper: the same after a corner or free kick
     return bonus
 

@@ -105,9 +105,10 @@ def validate_log(data: Any) -> ValidationReport:
     m = Match(header)
     problems: list[FubaError] = []
     applied = 0
+    apply = m.apply
     for i, ev in enumerate(events):
         try:
-            m.apply(ev)
+            apply(ev)
         except IllegalEventError as e:
             e.path = e.path or f"$.events[{i}]"
             e.args = (e.message,)
