@@ -6,34 +6,86 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0001_initial'),
-        ('tournaments', '0002_a11_skill_catalog'),
+        ("matches", "0001_initial"),
+        ("tournaments", "0002_a11_skill_catalog"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Forfeit',
+            name="Forfeit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(choices=[('declared', 'Declared by a club'), ('deadline', 'No confirmed result by the deadline'), ('admin', 'Started by an administrator')], max_length=10)),
-                ('state', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('skipped', 'Skipped: the fixture already had a result'), ('failed', 'Failed')], default='queued', max_length=8)),
-                ('claim_task_id', models.CharField(blank=True, max_length=64)),
-                ('claimed_at', models.DateTimeField(blank=True, null=True)),
-                ('claimed_from_status', models.CharField(blank=True, max_length=12)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('seed', models.BigIntegerField(blank=True, null=True)),
-                ('error', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('declared_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('fixture', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='forfeit', to='tournaments.fixture')),
-                ('forfeiting_team', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='forfeits', to='tournaments.team')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "reason",
+                    models.CharField(
+                        choices=[
+                            ("declared", "Declared by a club"),
+                            ("deadline", "No confirmed result by the deadline"),
+                            ("admin", "Started by an administrator"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("done", "Done"),
+                            ("skipped", "Skipped: the fixture already had a result"),
+                            ("failed", "Failed"),
+                        ],
+                        default="queued",
+                        max_length=8,
+                    ),
+                ),
+                ("claim_task_id", models.CharField(blank=True, max_length=64)),
+                ("claimed_at", models.DateTimeField(blank=True, null=True)),
+                ("claimed_from_status", models.CharField(blank=True, max_length=12)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("seed", models.BigIntegerField(blank=True, null=True)),
+                ("error", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "declared_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "fixture",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="forfeit",
+                        to="tournaments.fixture",
+                    ),
+                ),
+                (
+                    "forfeiting_team",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="forfeits",
+                        to="tournaments.team",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
     ]
