@@ -4,18 +4,17 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0002_a11_skill_catalog'),
+        ("tournaments", "0002_a11_skill_catalog"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='coach',
-            options={'ordering': ['name'], 'verbose_name_plural': 'coaches'},
+            name="coach",
+            options={"ordering": ["name"], "verbose_name_plural": "coaches"},
         ),
         migrations.AlterModelOptions(
-            name='skillloss',
-            options={'verbose_name_plural': 'skill losses'},
+            name="skillloss",
+            options={"verbose_name_plural": "skill losses"},
         ),
     ]
