@@ -200,10 +200,8 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
-    ],
+    # One fixed-window counter per client (fubaleague/throttling.py says why not DRF's own).
+    "DEFAULT_THROTTLE_CLASSES": ["fubaleague.throttling.ClientRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_THROTTLE_ANON", "600/minute"),
         "user": env_str("API_THROTTLE_USER", "2000/minute"),
