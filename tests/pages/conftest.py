@@ -1,24 +1,4 @@
-from __future__ import annotations
+# The API and page tests share their fixtures (a light World Cup, fast hashing, clean caches).
+from tests.web_fixtures import cup, fast_hashing_and_clean_cache
 
-import pytest
-from django.core.cache import cache
-
-from tests.demo_data import light_world_cup
-from tournaments import demo, standings_cache
-
-
-@pytest.fixture(autouse=True)
-def fast_hashing_and_clean_cache(settings):
-    # Password hashing is slow on purpose; the tests create 33 accounts.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    demo._HASHES.clear()
-    cache.clear()
-    standings_cache.clear_local()
-    yield
-    cache.clear()
-    standings_cache.clear_local()
-
-
-@pytest.fixture
-def cup(db) -> demo.Demo:
-    return light_world_cup()
+__all__ = ["cup", "fast_hashing_and_clean_cache"]
