@@ -84,3 +84,15 @@ def _redact(url: str) -> str:
     if parsed.password:
         return url.replace(f":{parsed.password}@", ":***@")
     return url
+
+
+def env_rate(name: str, default: str) -> str:
+    """A request rate such as '600/minute' (DRF's form), checked now rather than at the first request."""
+    raw = os.environ.get(name)
+    value = default if raw is None or raw.strip() == "" else raw.strip()
+    count, _, period = value.partition("/")
+    if not count.isdigit() or period[:1] not in ("s", "m", "h", "d"):
+        raise ImproperlyConfigured(
+            f"Environment variable {name}={value!r} is not a rate; use e.g. 600/minute, 10/second, 1000/day."
+        )
+    return value

@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from fubaleague.env import env_bool, env_int, env_list, env_str, env_url
+from fubaleague.env import env_bool, env_int, env_list, env_rate, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -203,10 +203,10 @@ REST_FRAMEWORK = {
     # One fixed-window counter per client (fubaleague/throttling.py says why not DRF's own).
     "DEFAULT_THROTTLE_CLASSES": ["fubaleague.throttling.ClientRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
-        "anon": env_str("API_THROTTLE_ANON", "600/minute"),
-        "user": env_str("API_THROTTLE_USER", "2000/minute"),
+        "anon": env_rate("API_THROTTLE_ANON", "600/minute"),
+        "user": env_rate("API_THROTTLE_USER", "2000/minute"),
         # Validating a turn log replays a whole match: a tighter limit per account.
-        "turn_log_validation": env_str("API_THROTTLE_TURN_LOG", "30/minute"),
+        "turn_log_validation": env_rate("API_THROTTLE_TURN_LOG", "30/minute"),
     },
 }
 SPECTACULAR_SETTINGS = {

@@ -69,6 +69,7 @@ def test_redis_url_switches_cache_and_broker() -> None:
         ({"DATABASE_URL": "mysql://db/x"}, "DATABASE_URL"),
         ({"REDIS_URL": "http://127.0.0.1:6379"}, "REDIS_URL"),
         ({"CELERY_BROKER_URL": "kafka://127.0.0.1"}, "CELERY_BROKER_URL"),
+        ({"API_THROTTLE_ANON": "lots"}, "API_THROTTLE_ANON"),
         ({"DEBUG": "0", "ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS"),
         ({"ALLOWED_HOSTS": "a.example,,b.example"}, "ALLOWED_HOSTS"),
         ({"CELERY_TASK_TIME_LIMIT": "soon"}, "CELERY_TASK_TIME_LIMIT"),
