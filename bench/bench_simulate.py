@@ -17,7 +17,6 @@ Run: ``.venv/bin/python bench/bench_simulate.py [--quick] [--matches N] [--versu
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
 import sys
@@ -33,6 +32,7 @@ from rules_engine.simulate import (
     TeamSetup,
     log_of,
     play_with_stats,
+    versus_random,
 )
 from rules_engine.validator import validate_log
 
@@ -89,23 +89,9 @@ def simulate_series(n: int, seed0: int) -> tuple[list[tuple[int, float]], Simula
     return times, stats, logs
 
 
-def versus_random(n: int, seed0: int) -> tuple[int, int, int, float]:
-    wins = draws = losses = 0
+def timed_versus_random(n: int, seed0: int) -> tuple[int, int, int, float]:
     t0 = time.process_time()
-    for i, (home, away) in zip(range(n), itertools.cycle(PAIRS)):
-        heuristic_home = i % 2 == 0
-        opts = SimulationOptions(
-            home_coach="heuristic" if heuristic_home else "random",
-            away_coach="random" if heuristic_home else "heuristic",
-        )
-        stats = SimulationStats()
-        play_with_stats(home, away, opts, seed0 + i, stats)
-        if stats.draws:
-            draws += 1
-        elif (stats.home_wins == 1) == heuristic_home:
-            wins += 1
-        else:
-            losses += 1
+    wins, draws, losses = versus_random(PAIRS, n, seed0)
     return wins, draws, losses, time.process_time() - t0
 
 
@@ -140,7 +126,7 @@ def main() -> int:
             for ev in events:
                 replay.apply(ev)
         replay_times.append((len(part), time.process_time() - t0))
-    wins, draws, losses, vs_time = versus_random(nv, 100_000)
+    wins, draws, losses, vs_time = timed_versus_random(nv, 100_000)
 
     rate, rate_all = rates(sim_times)
     val_rate, val_all = rates(val_times)

@@ -12,8 +12,9 @@ its own ``random.Random`` derived from the seed; nothing touches the global
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -295,3 +296,25 @@ def play_with_stats(
     reached[1] = max(reached[1], last)
     stats.add(match, (reached[0], reached[1]))
     return match
+
+
+def versus_random(pairs: Sequence[tuple[TeamSetup, TeamSetup]], n: int, seed0: int) -> tuple[int, int, int]:
+    """(heuristic wins, draws, losses) over ``n`` matches of the heuristic coach
+    against the random coach; the heuristic plays home and away in turn and the
+    pairs of teams are cycled."""
+    wins = draws = losses = 0
+    for i, (home, away) in zip(range(n), itertools.cycle(pairs)):
+        heuristic_home = i % 2 == 0
+        opts = SimulationOptions(
+            home_coach="heuristic" if heuristic_home else "random",
+            away_coach="random" if heuristic_home else "heuristic",
+        )
+        stats = SimulationStats()
+        play_with_stats(home, away, opts, seed0 + i, stats)
+        if stats.draws:
+            draws += 1
+        elif (stats.home_wins == 1) == heuristic_home:
+            wins += 1
+        else:
+            losses += 1
+    return wins, draws, losses

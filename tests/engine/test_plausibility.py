@@ -12,7 +12,14 @@ import pytest
 from rules_engine import board as B
 from rules_engine.events import Event
 from rules_engine.machine import Match
-from rules_engine.simulate import SimulationOptions, SimulationStats, TeamSetup, play_match, play_with_stats
+from rules_engine.simulate import (
+    SimulationOptions,
+    SimulationStats,
+    TeamSetup,
+    play_match,
+    play_with_stats,
+    versus_random,
+)
 
 PAIRS = [
     (
@@ -68,35 +75,15 @@ def test_without_advanced_rules_too() -> None:
     assert 0.8 <= stats.goals_per_match <= 5.0
 
 
-def _versus_random(n: int, seed0: int) -> tuple[int, int, int]:
-    """(heuristic wins, draws, losses); the heuristic coach plays home and away in turn."""
-    wins = draws = losses = 0
-    for i, (home, away) in zip(range(n), itertools.cycle(PAIRS)):
-        heuristic_home = i % 2 == 0
-        opts = SimulationOptions(
-            home_coach="heuristic" if heuristic_home else "random",
-            away_coach="random" if heuristic_home else "heuristic",
-        )
-        stats = SimulationStats()
-        play_with_stats(home, away, opts, seed0 + i, stats)
-        if stats.draws:
-            draws += 1
-        elif (stats.home_wins == 1) == heuristic_home:
-            wins += 1
-        else:
-            losses += 1
-    return wins, draws, losses
-
-
 def test_heuristic_beats_random_clearly() -> None:
-    wins, draws, losses = _versus_random(40, seed0=5000)
+    wins, draws, losses = versus_random(PAIRS, 40, seed0=5000)
     assert wins >= 32, (wins, draws, losses)
     assert losses <= 2, (wins, draws, losses)
 
 
 @pytest.mark.slow
 def test_heuristic_beats_random_over_500_matches() -> None:
-    wins, draws, losses = _versus_random(500, seed0=100_000)
+    wins, draws, losses = versus_random(PAIRS, 500, seed0=100_000)
     print(
         f"\nheuristic vs random over 500 matches: {wins} wins, {draws} draws, {losses} losses "
         f"(win rate {wins / 500:.1%})"
