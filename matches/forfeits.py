@@ -254,9 +254,15 @@ def forfeit_process(*, fixture_id: int, task_id: str = "") -> str:
                 f" ({decider['home_penalties']}-{decider['away_penalties']} pens)" if decider else ""
             )
     except Conflict as exc:
-        # Lost a race (e.g. a stale claim was taken over and that run stored first): nothing to do.
-        logger.info("forfeit of fixture %s not recorded: %s", fixture_id, exc)
-        return "nothing to do"
+        status = Fixture.objects.filter(id=fixture_id).values_list("status", flat=True).first()
+        if status != Fixture.Status.SIMULATING:
+            # Lost a race (a stale claim was taken over and that run stored first): nothing to do.
+            logger.info("forfeit of fixture %s not recorded: %s", fixture_id, exc)
+            return "nothing to do"
+        # Refused for a reason of its own (e.g. a second leg before the first counts): give the
+        # fixture back and say why, rather than leave it held by a claim the sweep retries forever.
+        _fail(forfeit, exc)
+        return f"failed: {exc.message}"
     except Exception as exc:
         _fail(forfeit, exc)
         raise

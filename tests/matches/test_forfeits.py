@@ -233,3 +233,21 @@ def test_level_knockout_simulation_goes_to_extra_time_and_penalties(
     assert result.extra_time is True
     assert result.home_penalties is not None and result.home_penalties != result.away_penalties
     assert "pens" in outcome
+
+
+def test_a_refused_result_gives_the_fixture_back(monkeypatch, django_capture_on_commit_callbacks) -> None:
+    from fubaleague.errors import Conflict as DomainConflict
+
+    fixture = overdue_fixture()
+    with django_capture_on_commit_callbacks(execute=False):
+        forfeits.forfeits_sweep()
+
+    def refuse(**kwargs):
+        raise DomainConflict("the first leg's result must count before the second leg's")
+
+    monkeypatch.setattr(forfeits, "result_record_system", refuse)
+    assert forfeits.forfeit_process(fixture_id=fixture.id, task_id="t").startswith("failed: the first leg")
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.SCHEDULED
+    forfeit = Forfeit.objects.get(fixture=fixture)
+    assert forfeit.state == Forfeit.State.FAILED and "first leg" in forfeit.error
