@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EMBEDDED := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: run test test-slow worker beat bench bench-deps lint format install browser-deps clean
+.PHONY: run test test-slow worker beat bench bench-deps lint format install engine browser-deps clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -17,6 +17,10 @@ $(STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
 	touch $(STAMP)
 
 install: $(STAMP)
+
+## engine: compile the rules engine with mypyc into build/engine (about a minute; a no-op when current)
+engine: install
+	$(BIN)/python scripts/build_engine.py
 
 ## run: embedded default (SQLite, in-process tasks), demo data, http://127.0.0.1:8000
 run: install
@@ -33,16 +37,19 @@ browser-deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
 ## test: the whole suite against the real PostgreSQL and Redis on 127.0.0.1 and a real Celery worker
-test: install browser-deps
+# The suite runs on the compiled engine (FUBA_ENGINE=native refuses a missing or stale build),
+# then the engine tests once more on the pure-Python source, which must behave the same.
+test: install engine browser-deps
 	source scripts/test-env.sh && $(BIN)/python scripts/check-services.py
 	source scripts/test-env.sh && $(BIN)/python manage.py collectstatic --noinput -v0
-	source scripts/test-env.sh && $(BIN)/pytest
+	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/pytest
+	source scripts/test-env.sh && FUBA_ENGINE=pure $(BIN)/pytest -q tests/engine
 
-test-slow: install
-	source scripts/test-env.sh && $(BIN)/pytest -m slow
+test-slow: install engine
+	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/pytest -m slow
 
 ## worker / beat: production-shape processes (need REDIS_URL and DATABASE_URL in the environment)
-worker: install
+worker: install engine
 	$(BIN)/celery -A fubaleague worker --loglevel=INFO --concurrency=2
 
 beat: install
@@ -56,8 +63,8 @@ bench-deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk >/dev/null; }
 
 ## bench: engine, simulator and web benchmarks, each printed as a table
-bench: install bench-deps
-	source scripts/test-env.sh && $(BIN)/python bench/run.py
+bench: install engine bench-deps
+	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/python bench/run.py
 
 lint: install
 	$(BIN)/ruff check .
@@ -69,4 +76,4 @@ format: install
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) var/*.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build var/*.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache

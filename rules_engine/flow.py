@@ -111,9 +111,15 @@ def turn(m: Match) -> Flow:
         if first is not None and st.pending_restart is None and not st.half_over:
             # stage3_start inlined: one generator level less for every stage-3 event
             yield from action_stage(m, first, forced_first=f.forced_first)
-            if st.uses("A11") and st.pending_restart is None and not st.half_over:
+            # read again through a call: the action stage changes both (and mypyc
+            # would otherwise trust the narrowing of the test above)
+            if st.uses("A11") and _play_goes_on(st):
                 yield from end_of_action_stage(m)
     yield from end_of_turn(m)
+
+
+def _play_goes_on(st: MatchState) -> bool:
+    return st.pending_restart is None and not st.half_over
 
 
 # ------------------------------------------------------------------- stage 1

@@ -1,0 +1,77 @@
+"""The mypyc build of the engine (scripts/build_engine.py) and how it is loaded.
+
+`make test` runs the suite with FUBA_ENGINE=native, so a missing or stale build
+fails the run instead of the suite quietly testing the pure-Python engine."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rules_engine
+
+ROOT = Path(__file__).resolve().parents[2]
+PROBE = "import rules_engine, rules_engine.flow as f; print(rules_engine.NATIVE, f.__file__.endswith('.py'))"
+
+
+def _run(cwd: Path, mode: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "FUBA_ENGINE": mode}
+    return subprocess.run(
+        [sys.executable, "-W", "always", "-c", PROBE],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_the_suite_runs_on_the_engine_it_asked_for() -> None:
+    mode = os.environ.get("FUBA_ENGINE", "auto")
+    if mode == "native":
+        assert rules_engine.NATIVE
+    elif mode == "pure":
+        assert not rules_engine.NATIVE
+
+
+needs_build = pytest.mark.skipif(
+    not (ROOT / "build" / "engine" / "SOURCES").is_file(), reason="no build/engine (run `make engine`)"
+)
+
+
+@needs_build
+def test_a_stale_build_is_not_used(tmp_path: Path) -> None:
+    shutil.copytree(
+        ROOT / "rules_engine", tmp_path / "rules_engine", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    shutil.copytree(ROOT / "build" / "engine", tmp_path / "build" / "engine")
+    fresh = _run(tmp_path, "auto")
+    assert fresh.returncode == 0, fresh.stderr
+    assert fresh.stdout.split() == ["True", "False"]  # compiled flow module in use
+
+    flow = tmp_path / "rules_engine" / "flow.py"
+    flow.write_text(flow.read_text() + "\n# edited after the build\n")
+    stale = _run(tmp_path, "auto")
+    assert stale.returncode == 0, stale.stderr
+    assert stale.stdout.split() == ["False", "True"]  # the edited source runs
+    assert "make engine" in stale.stderr
+
+    refused = _run(tmp_path, "native")
+    assert refused.returncode != 0 and "stale" in refused.stderr
+
+
+@needs_build
+def test_pure_mode_ignores_the_build(tmp_path: Path) -> None:
+    out = _run(ROOT, "pure")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "True"]
+
+
+def test_a_wrong_mode_is_refused() -> None:
+    out = _run(ROOT, "fast")
+    assert out.returncode != 0 and "FUBA_ENGINE must be auto, pure or native" in out.stderr
