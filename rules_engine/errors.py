@@ -99,3 +99,11 @@ class MatchOverError(IllegalEventError):
     """An event after the final whistle."""
 
     kind = "after_end"
+
+
+class SimulationError(RuntimeError):
+    """The simulation could not finish (a coach answered illegally in strict mode)."""
+
+
+class SimulationLimitError(SimulationError):
+    """The match did not end within ``SimulationOptions.max_events`` events."""

@@ -410,7 +410,8 @@ def serialize(h: Header, events: list[Event], compact: bool = True) -> dict[str,
     out = header_to_dict(h)
     kept: list[Event] = []
     nxt: Event | None = None  # the next event that stays in the log
-    for e in reversed(events):
+    for i in range(len(events) - 1, -1, -1):  # (not reversed(): mypyc cannot compile that here)
+        e = events[i]
         if (
             compact
             and isinstance(e, Decision)
@@ -421,7 +422,8 @@ def serialize(h: Header, events: list[Event], compact: bool = True) -> dict[str,
             continue  # the replay takes this default when it meets `nxt`
         kept.append(e)
         nxt = e
-    out["events"] = [event_to_dict(e) for e in reversed(kept)]
+    kept.reverse()
+    out["events"] = [event_to_dict(e) for e in kept]
     return out
 
 

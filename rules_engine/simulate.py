@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .coaches import Coach, make_coach
-from .errors import IllegalEventError
+from .errors import IllegalEventError, SimulationError, SimulationLimitError
 from .events import Decision, Event
 from .logformat import header_from_dict
 from .machine import Match
@@ -40,14 +40,6 @@ __all__ = [
 ]
 
 COACH_KINDS: tuple[str, ...] = ("heuristic", "random")
-
-
-class SimulationError(RuntimeError):
-    """The simulation could not finish (a coach answered illegally in strict mode)."""
-
-
-class SimulationLimitError(SimulationError):
-    """The match did not end within ``SimulationOptions.max_events`` events."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +89,7 @@ class SimulationOptions:
     illegal coach answer instead of falling back to the first legal option;
     ``meta``: copied into the log header."""
 
-    advanced_rules: str | tuple[str, ...] = "all"
+    advanced_rules: str | tuple[str, ...] | list[str] = "all"
     home_coach: str = "heuristic"
     away_coach: str = "heuristic"
     max_events: int = 20_000

@@ -8,10 +8,15 @@ only while they were built from exactly the sources that are there now (a
 ``SOURCES`` manifest of SHA-256 digests), so an edited ``.py`` file is never
 shadowed by a stale build.  ``FUBA_ENGINE=pure`` runs the pure-Python engine.
 
-Not compiled: ``errors`` (exception classes whose class attributes mypyc does
-not keep), ``logformat`` and ``simulate`` (dynamic JSON handling and
-dataclasses built for callers), the Django app module and the management
-commands: they run as Python.
+Not compiled: ``errors`` (exception classes: mypyc does not keep the ``kind``
+class attribute their subclasses override; errors are rare, so nothing is
+lost), the Django app module and the management commands.
+
+mypyc checks annotations at run time, so an annotation that lies fails here
+and not in plain Python: keep them exact.  Two mypyc limits shape the source:
+an attribute narrowed by a test stays narrowed across a ``yield``, so state
+that the flow changes is read again through a function (``flow._play_goes_on``),
+and ``reversed()`` over a union-typed list does not compile (``logformat``).
 
 Run: ``.venv/bin/python scripts/build_engine.py``; ``MYPYC_OPT_LEVEL`` (0-3,
 default 3) trades compile time for speed.
@@ -29,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "rules_engine"
 OUT = ROOT / "build" / "engine"
 GROUP = "rules_engine_native"
-PURE_PYTHON = {"__init__.py", "apps.py", "errors.py", "logformat.py", "simulate.py"}
+PURE_PYTHON = {"__init__.py", "apps.py", "errors.py"}
 
 
 def compiled_sources() -> list[Path]:
