@@ -10,7 +10,7 @@ never changes the state) and keeps the event for :meth:`Match.to_log`.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from typing import Any
+from typing import Any, Final
 
 from . import board as B
 from .errors import IllegalEventError, MatchOverError, UnexpectedEventError
@@ -168,44 +168,38 @@ class Match:
         default: Any = None,
     ) -> Pending:
         st = self.st
-        return _tuple_new(
-            Pending,
-            (
-                "decision",
-                name,
-                _TEAM_NAMES[actor],
-                st.turn,
-                st.stage,
-                rule,
-                prompt,
-                0,
-                6,
-                open_choice,
-                options,
-                verify,
-                default,
-            ),
+        return Pending(
+            "decision",
+            name,
+            _TEAM_NAMES[actor],
+            st.turn,
+            st.stage,
+            rule,
+            prompt,
+            0,
+            6,
+            open_choice,
+            options,
+            verify,
+            default,
         )
 
     def ask_yes_no(self, name: str, actor: int, rule: str, prompt: str = "") -> Pending:
         st = self.st
-        return _tuple_new(
-            Pending,
-            (
-                "decision",
-                name,
-                _TEAM_NAMES[actor],
-                st.turn,
-                st.stage,
-                rule,
-                prompt,
-                0,
-                6,
-                False,
-                _YES_NO,
-                None,
-                "no",
-            ),
+        return Pending(
+            "decision",
+            name,
+            _TEAM_NAMES[actor],
+            st.turn,
+            st.stage,
+            rule,
+            prompt,
+            0,
+            6,
+            False,
+            _YES_NO,
+            None,
+            "no",
         )
 
     def roll(
@@ -213,9 +207,7 @@ class Match:
     ) -> Pending:
         st = self.st
         who = "both" if actor is None else _TEAM_NAMES[actor]
-        return _tuple_new(
-            Pending, ("roll", name, who, st.turn, st.stage, rule, prompt, n, sides, False, None, None, None)
-        )
+        return Pending("roll", name, who, st.turn, st.stage, rule, prompt, n, sides, False, None, None, None)
 
     def illegal(self, reason: str, rule: str) -> IllegalEventError:
         return IllegalEventError(reason, rule=rule, turn=self.st.turn, stage=self.st.stage)
@@ -235,20 +227,14 @@ class Match:
         return UnexpectedEventError(f"expected {want}, got {got}", rule=p.rule, turn=p.turn, stage=p.stage)
 
 
-_TEAM_NAMES = B.TEAM_NAMES
-_tuple_new = tuple.__new__
-
-
-def _new_pending(fields: tuple[Any, ...]) -> Pending:
-    """Build a Pending from all its fields (skips the NamedTuple keyword handling)."""
-    return tuple.__new__(Pending, fields)
+_TEAM_NAMES: Final = B.TEAM_NAMES
 
 
 def _yes_no() -> tuple[Any, ...]:
     return ("yes", "no")
 
 
-_YES_NO = _yes_no
+_YES_NO: Final = _yes_no
 
 
 def decision(name: str, by: str, choice: Any) -> Decision:

@@ -95,32 +95,61 @@ class TeamState:
         return sum(self.cp)
 
 
-@dataclass(slots=True)
 class TurnFlags:
-    """Per-turn bookkeeping (reset at the start of every turn)."""
+    """Per-turn bookkeeping (reset at the start of every turn).
 
-    start: int = B.CENTRE
-    target: int = B.CENTRE
-    ct_at_start: int = 0
-    restart: str = ""  # kick_off | free_kick | corner | goal_kick | penalty | ""
-    charge: bool = False
-    attempt_bonus: list[int] = dc_field(default_factory=lambda: [0, 0])
-    no_free_moves: set[int] = dc_field(default_factory=set)
-    momentum: int = -1
-    free_cp: int = -1  # team that may use a free condition point (terrace chant)
-    skip_actions: bool = False
-    moved_turn: list[list[int]] = dc_field(default_factory=lambda: [[0] * B.N_LOC, [0] * B.N_LOC])
-    had_player_in_target: tuple[bool, bool] = (False, False)
-    long_pass: int = 0
-    offside_risk: bool = False
-    quick_free_kick: bool = False
-    shot_stopper: bool = False
-    aggressive_striker: bool = False
-    skills_used: set[str] = dc_field(default_factory=set)
-    forced_first: str = ""  # goal poacher: the first action must be a goal attempt
-    target_man: int = -1  # team whose target man counts as three players in the target area
-    regista: int = -1  # team whose regista blocks free moves of the opponent into the target area
-    extra_free_move_used: set[str] = dc_field(default_factory=set)
+    A plain class with its own ``__init__`` rather than a dataclass: one is made
+    every turn, and mypyc compiles this ``__init__`` while a dataclass's
+    generated one stays interpreted (ten times slower)."""
+
+    __slots__ = (
+        "aggressive_striker",
+        "attempt_bonus",
+        "charge",
+        "ct_at_start",
+        "extra_free_move_used",
+        "forced_first",
+        "free_cp",
+        "had_player_in_target",
+        "long_pass",
+        "momentum",
+        "moved_turn",
+        "no_free_moves",
+        "offside_risk",
+        "quick_free_kick",
+        "regista",
+        "restart",
+        "shot_stopper",
+        "skills_used",
+        "skip_actions",
+        "start",
+        "target",
+        "target_man",
+    )
+
+    def __init__(self) -> None:
+        self.start: int = B.CENTRE
+        self.target: int = B.CENTRE
+        self.ct_at_start: int = 0
+        self.restart: str = ""  # kick_off | free_kick | corner | goal_kick | penalty | ""
+        self.charge: bool = False
+        self.attempt_bonus: list[int] = [0, 0]
+        self.no_free_moves: set[int] = set()
+        self.momentum: int = -1
+        self.free_cp: int = -1  # team that may use a free condition point (terrace chant)
+        self.skip_actions: bool = False
+        self.moved_turn: list[list[int]] = [[0] * B.N_LOC, [0] * B.N_LOC]
+        self.had_player_in_target: tuple[bool, bool] = (False, False)
+        self.long_pass: int = 0
+        self.offside_risk: bool = False
+        self.quick_free_kick: bool = False
+        self.shot_stopper: bool = False
+        self.aggressive_striker: bool = False
+        self.skills_used: set[str] = set()
+        self.forced_first: str = ""  # goal poacher: the first action must be a goal attempt
+        self.target_man: int = -1  # team whose target man counts as three players in the target area
+        self.regista: int = -1  # team whose regista blocks free moves of the opponent into the target area
+        self.extra_free_move_used: set[str] = set()
 
 
 @dataclass(slots=True)

@@ -207,7 +207,7 @@ def test_setup_falls_back_to_an_offered_setup() -> None:
     def refuse(choice: Any) -> None:
         raise FubaError("refused")
 
-    picky = p._replace(verify_fn=refuse)
+    picky = p.replace(verify_fn=refuse)
     assert coach.choose(m, picky) in p.options
 
 
