@@ -9,7 +9,7 @@ the action (asking for its dice and decisions).
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from . import board as B
 from .advanced import can_spend, spend
@@ -26,10 +26,16 @@ if TYPE_CHECKING:
     from .machine import Match
 
 Flow = Generator[Pending, Event, Any]
-_EXTRA_MOVE_SKILLS = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
-_PLAYING_AREAS = range(B.N_AREAS)
-_GOAL_LINE_AREAS = tuple(sorted(B.GOAL_LINE_AREAS))
-ACTIONS = ("goal_attempt", "movement", "positioning", "pressing", "aggressive_pressing")
+_EXTRA_MOVE_SKILLS: Final = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
+_PLAYING_AREAS: Final = range(B.N_AREAS)
+_GOAL_LINE_AREAS: Final = tuple(sorted(B.GOAL_LINE_AREAS))
+ACTIONS: Final[tuple[str, ...]] = (
+    "goal_attempt",
+    "movement",
+    "positioning",
+    "pressing",
+    "aggressive_pressing",
+)
 
 
 def interrupted(m: Match) -> bool:

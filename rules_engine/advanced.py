@@ -4,7 +4,7 @@ A8 (slowing down game play) and A9 (weather), plus the game clock (4.2.1)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from . import board as B
 from .discipline import give_yellow
@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from .machine import Match
 
 Flow = Generator[Pending, Event, Any]
-ZONE_KEYS = B.ZONE_NAMES
-FORMATION_CHANGES = tuple(f"{a}>{b}" for a in ZONE_KEYS for b in ZONE_KEYS if a != b)
+ZONE_KEYS: Final = B.ZONE_NAMES
+FORMATION_CHANGES: Final = tuple(f"{a}>{b}" for a in ZONE_KEYS for b in ZONE_KEYS if a != b)
 
 # --------------------------------------------------------------- the clock
 
@@ -227,7 +227,7 @@ def half_time_changes(m: Match) -> Flow:
 
 # ------------------------------------------------------------- weather (A9)
 
-WEATHER_BY_DOUBLE = {1: "heat", 2: "sunshine", 3: "sunshine", 4: "windy", 5: "rain", 6: "cold"}
+WEATHER_BY_DOUBLE: Final = {1: "heat", 2: "sunshine", 3: "sunshine", 4: "windy", 5: "rain", 6: "cold"}
 
 
 def second_half_weather(m: Match) -> Flow:

@@ -119,7 +119,9 @@ _A_END: Final = frozenset({A_PEN, A_LC, A_RC, A_FRONT, A_LCK, A_RCK})
 DEFENCE_ZONE: Final = (_H_END, _A_END)
 ATTACK_ZONE: Final = (_A_END, _H_END)
 
-ZONE_DEF, ZONE_MID, ZONE_FWD = 0, 1, 2
+ZONE_DEF: Final = 0
+ZONE_MID: Final = 1
+ZONE_FWD: Final = 2
 ZONE_NAMES: Final = ("defence", "midfield", "forward")
 
 

@@ -14,7 +14,6 @@ A log is a sequence of two kinds of events:
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import itemgetter
 from typing import Any, Final, Literal, NamedTuple
 
 Actor = Literal["home", "away", "both"]
@@ -209,9 +208,13 @@ _PENDING_FIELDS: Final = (
 
 
 # The choice of the event answering a decision, the dice of the event answering a
-# roll (Match.apply guarantees the kind): C-level item getters for the rule flow.
-answer_choice: Callable[[Event], Any] = itemgetter(2)
-answer_dice: Callable[[Event], tuple[int, ...]] = itemgetter(2)
+# roll (Match.apply guarantees the kind): index 2 of either event.
+def answer_choice(ev: Event) -> Any:
+    return ev[2]
+
+
+def answer_dice(ev: Event) -> tuple[int, ...]:
+    return ev[2]  # a Roll: Match.apply checked the kind
 
 
 def choice_of(ev: Event) -> Any:

@@ -8,20 +8,20 @@ reported with its JSON path instead of raising) and builds the engine objects.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Final
 
 from .errors import FubaError, HeaderError, MalformedLogError
 from .events import Decision, Event, Roll
 from .skills import CATALOGUE, skill_weight
 from .state import ADVANCED_ALIASES, ADVANCED_RULES, Header, Roles, TeamSpec
 
-FORMAT = "fuba-log/1"
-RULESET = "fuba-3"
-ROLE_KEYS = tuple(Roles.__dataclass_fields__)
-_EVENT_KEYS = frozenset({"roll", "decide", "by", "dice", "choice", "check", "note"})
-_CHECK_KEYS = frozenset({"score", "minute", "ball", "area", "control", "half", "digest"})
-_BY = frozenset({"home", "away", "both"})
-_tuple_new = tuple.__new__  # builds a Decision/Roll (NamedTuple) from its fields without __new__
+FORMAT: Final = "fuba-log/1"
+RULESET: Final = "fuba-3"
+ROLE_KEYS: Final = tuple(Roles.__dataclass_fields__)
+_EVENT_KEYS: Final = frozenset({"roll", "decide", "by", "dice", "choice", "check", "note"})
+_CHECK_KEYS: Final = frozenset({"score", "minute", "ball", "area", "control", "half", "digest"})
+_BY: Final = frozenset({"home", "away", "both"})
+_tuple_new: Final = tuple.__new__  # builds a Decision/Roll (NamedTuple) from its fields without __new__
 
 
 def _err(reason: str, path: str, rule: str = "fuba-log/1") -> MalformedLogError:
@@ -373,7 +373,7 @@ def event_to_dict(ev: Event) -> dict[str, Any]:
 
 
 # Decisions a replay takes by default when a log leaves them out (Pending.default).
-DEFAULT_CHOICES: dict[str, str] = {
+DEFAULT_CHOICES: Final[dict[str, str]] = {
     **{
         n: "done"
         for n in (

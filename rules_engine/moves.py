@@ -8,7 +8,7 @@ sequence of optional moves.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from . import board as B
 from .errors import IllegalEventError
@@ -19,14 +19,14 @@ if TYPE_CHECKING:
     from .machine import Match
 
 Move = tuple[int, int, bool, bool]  # src, dst, goalkeeper?, with ball?
-DONE = "done"
+DONE: Final = "done"
 
-_PARSE: dict[str, Move] = {}
+_PARSE: Final[dict[str, Move]] = {}
 for _s in range(B.N_LOC):
     for _d in range(B.N_LOC):
         _PARSE[f"{B.NAMES[_s]}>{B.NAMES[_d]}"] = (_s, _d, False, False)
         _PARSE[f"{B.NAMES[_s]}>{B.NAMES[_d]}+ball"] = (_s, _d, False, True)
-_GK_PARSE: dict[str, int] = {f"GK>{n}": i for i, n in enumerate(B.NAMES)}
+_GK_PARSE: Final[dict[str, int]] = {f"GK>{n}": i for i, n in enumerate(B.NAMES)}
 
 
 def fmt(src: int, dst: int, gk: bool = False, ball: bool = False) -> str:

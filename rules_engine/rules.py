@@ -6,13 +6,15 @@ text are numbered I-n and explained in docs/rules-interpretations.md.
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import board as B
 from .state import MatchState, TeamState
 
 # 5.5.2 penalty table (taken from the 2.0 rulebook, interpretation I-9):
 # required die result for a goal, indexed [shot][goalkeeper]; 7 = cannot score.
 PENALTY_SIDES = ("left", "middle", "right")
-PENALTY_TABLE: dict[str, dict[str, int]] = {
+PENALTY_TABLE: Final[dict[str, dict[str, int]]] = {
     "left": {"left": 6, "middle": 3, "right": 2},
     "middle": {"left": 2, "middle": 7, "right": 2},
     "right": {"left": 2, "middle": 3, "right": 6},
@@ -33,7 +35,7 @@ def second_last_area(dt: TeamState, dt_team: int) -> int | None:
 
 
 # playing areas ordered by distance from each team's own goal line (centre of their rows, I-5)
-_BY_DEPTH: tuple[tuple[int, ...], tuple[int, ...]] = (
+_BY_DEPTH: Final[tuple[tuple[int, ...], tuple[int, ...]]] = (
     tuple(sorted(range(B.N_AREAS), key=lambda a: (B.depth_from(0, a), a))),
     tuple(sorted(range(B.N_AREAS), key=lambda a: (B.depth_from(1, a), a))),
 )

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from . import board as B
 from .advanced import advance_clock, restart_time
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .machine import Match
 
 Flow = Generator[Pending, Event, Any]
-SETUP_RULE = {"kick_off": "3.3.1", "free_kick": "5.2.1", "corner": "5.3.1", "penalty": "5.5.1"}
+SETUP_RULE: Final = {"kick_off": "3.3.1", "free_kick": "5.2.1", "corner": "5.3.1", "penalty": "5.5.1"}
 
 
 def placement_problem(m: Match, kind: str, team: int, field: list[int], gk: int, spot: int) -> str | None:

@@ -16,7 +16,7 @@ import itertools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .coaches import Coach, make_coach
 from .errors import IllegalEventError, SimulationError, SimulationLimitError
@@ -39,7 +39,7 @@ __all__ = [
     "simulate_match",
 ]
 
-COACH_KINDS: tuple[str, ...] = ("heuristic", "random")
+COACH_KINDS: Final[tuple[str, ...]] = ("heuristic", "random")
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ that only change a rule apply automatically."""
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from . import board as B
 from .advanced import cp_plan, spend
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .machine import Match
 
 # name -> (CP cost, counts as two skill choices, group)
-CATALOGUE: dict[str, tuple[int, bool, str]] = {
+CATALOGUE: Final[dict[str, tuple[int, bool, str]]] = {
     "trained_formation_change": (0, False, "team"),
     "strength_in_depth": (0, False, "team"),
     "great_condition": (0, False, "team"),
@@ -56,7 +56,7 @@ CATALOGUE: dict[str, tuple[int, bool, str]] = {
     "runner": (1, False, "forward"),
     "seconda_punta": (1, False, "forward"),
 }
-SKILL_NAMES = tuple(sorted(CATALOGUE))
+SKILL_NAMES: Final = tuple(sorted(CATALOGUE))
 
 Flow = Generator[Pending, Event, Any]
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from typing import Any
+from typing import Any, Final
 
 from . import board as B
 
-ADVANCED_RULES = ("A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A13")
+ADVANCED_RULES: Final = ("A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A13")
 # A12 is referenced by 4.2.1 but has no section in the text (interpretation I-12):
 # it is accepted in headers as an alias of A13.
-ADVANCED_ALIASES = {"A12": "A13"}
+ADVANCED_ALIASES: Final = {"A12": "A13"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .errors import AnnotationMismatchError, FubaError, IllegalEventError, IncompleteLogError
 from .events import Event
 from .logformat import loads, parse
 from .machine import Match
 
-_BY_NAME = {"home": 0, "away": 1}
+_BY_NAME: Final = {"home": 0, "away": 1}
 
 
 @dataclass(frozen=True)
