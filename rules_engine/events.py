@@ -14,64 +14,74 @@ A log is a sequence of two kinds of events:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Final, Literal
 
 Actor = Literal["home", "away", "both"]
 Choice = str | int | tuple[str, ...] | dict[str, Any]
 
 
-class Decision(NamedTuple):
+class Decision:
     """A decision taken by ``by`` (``"home"``/``"away"``).
 
-    Immutable; a NamedTuple for speed (a log replay builds one per event).
-    Equality and hashing ignore ``check`` and hold only between events of the
-    same kind, as for a frozen dataclass with ``compare=False`` on ``check``."""
+    Read-only (mypy refuses assignments).  Equality and hashing ignore
+    ``check`` and hold only between decisions, as for a frozen dataclass with
+    ``compare=False`` on ``check``.  A plain class rather than a NamedTuple or
+    dataclass: a replay builds one per event and the compiled engine (mypyc)
+    builds and reads native classes fastest."""
 
-    name: str
-    by: str
-    choice: Any
-    check: dict[str, Any] | None = None
+    __slots__ = ("by", "check", "choice", "name")
+
+    def __init__(self, name: str, by: str, choice: Any, check: dict[str, Any] | None = None) -> None:
+        self.name: Final = name
+        self.by: Final = by
+        self.choice: Final = choice
+        self.check: Final = check
 
     def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
+        if not isinstance(other, Decision):
             return NotImplemented
-        return self[:3] == other[:3]
+        return self.name == other.name and self.by == other.by and self.choice == other.choice
 
     def __ne__(self, other: object) -> bool:
-        if type(other) is not type(self):
+        if not isinstance(other, Decision):
             return NotImplemented
-        return self[:3] != other[:3]
+        return not (self.name == other.name and self.by == other.by and self.choice == other.choice)
 
     def __hash__(self) -> int:
-        return hash(self[:3])
+        return hash((self.name, self.by, self.choice))
 
     def __repr__(self) -> str:
         return f"Decision(name={self.name!r}, by={self.by!r}, choice={self.choice!r}, check={self.check!r})"
 
 
-class Roll(NamedTuple):
+class Roll:
     """Dice rolled by ``by``; ``dice`` in the order the rules name them.
 
-    Immutable; a NamedTuple for speed.  Equality and hashing ignore ``check``
-    and hold only between rolls."""
+    Read-only; equality and hashing ignore ``check`` and hold only between
+    rolls (see Decision)."""
 
-    name: str
-    by: str
-    dice: tuple[int, ...]
-    check: dict[str, Any] | None = None
+    __slots__ = ("by", "check", "dice", "name")
+
+    def __init__(
+        self, name: str, by: str, dice: tuple[int, ...], check: dict[str, Any] | None = None
+    ) -> None:
+        self.name: Final = name
+        self.by: Final = by
+        self.dice: Final = dice
+        self.check: Final = check
 
     def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
+        if not isinstance(other, Roll):
             return NotImplemented
-        return self[:3] == other[:3]
+        return self.name == other.name and self.by == other.by and self.dice == other.dice
 
     def __ne__(self, other: object) -> bool:
-        if type(other) is not type(self):
+        if not isinstance(other, Roll):
             return NotImplemented
-        return self[:3] != other[:3]
+        return not (self.name == other.name and self.by == other.by and self.dice == other.dice)
 
     def __hash__(self) -> int:
-        return hash(self[:3])
+        return hash((self.name, self.by, self.dice))
 
     def __repr__(self) -> str:
         return f"Roll(name={self.name!r}, by={self.by!r}, dice={self.dice!r}, check={self.check!r})"
@@ -208,20 +218,12 @@ _PENDING_FIELDS: Final = (
 
 
 # The choice of the event answering a decision, the dice of the event answering a
-# roll (Match.apply guarantees the kind): index 2 of either event.
+# roll (Match.apply guarantees the kind), for the rule flow.
 def answer_choice(ev: Event) -> Any:
-    return ev[2]
-
-
-def answer_dice(ev: Event) -> tuple[int, ...]:
-    return ev[2]  # a Roll: Match.apply checked the kind
-
-
-def choice_of(ev: Event) -> Any:
     """The choice of a Decision (None for a Roll)."""
     return ev.choice if isinstance(ev, Decision) else None
 
 
-def dice_of(ev: Event) -> tuple[int, ...]:
+def answer_dice(ev: Event) -> tuple[int, ...]:
     """The dice of a Roll (empty for a Decision)."""
     return ev.dice if isinstance(ev, Roll) else ()

@@ -21,7 +21,6 @@ ROLE_KEYS: Final = tuple(Roles.__dataclass_fields__)
 _EVENT_KEYS: Final = frozenset({"roll", "decide", "by", "dice", "choice", "check", "note"})
 _CHECK_KEYS: Final = frozenset({"score", "minute", "ball", "area", "control", "half", "digest"})
 _BY: Final = frozenset({"home", "away", "both"})
-_tuple_new: Final = tuple.__new__  # builds a Decision/Roll (NamedTuple) from its fields without __new__
 
 
 def _err(reason: str, path: str, rule: str = "fuba-log/1") -> MalformedLogError:
@@ -210,7 +209,7 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
                 if type(name) is str and "choice" in e:
                     by = e.get("by")
                     if by in bys:
-                        append(_tuple_new(Decision, (name, by, e["choice"], None)))
+                        append(Decision(name, by, e["choice"], None))
                         continue
             else:
                 name = e.get("roll")
@@ -222,7 +221,7 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
                             if type(d) is not int or d < 1:
                                 break
                         else:
-                            append(_tuple_new(Roll, (name, by, tuple(dice), None)))
+                            append(Roll(name, by, tuple(dice), None))
                             continue
         if type(e) is dict and e.keys() <= keys:
             by = e.get("by")
@@ -242,12 +241,12 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
                             if type(d) is not int or d < 1:
                                 break
                         else:
-                            append(_tuple_new(Roll, (name, by, tuple(dice), check)))
+                            append(Roll(name, by, tuple(dice), check))
                             continue
                 else:
                     name = e.get("decide")
                     if type(name) is str and "dice" not in e and "choice" in e:
-                        append(_tuple_new(Decision, (name, by, e["choice"], check)))
+                        append(Decision(name, by, e["choice"], check))
                         continue
         ev = _parse_event_checked(e, f"$.events[{i}]", errors)
         if ev is not None:

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import rules_engine
 from rules_engine import board as B
 from rules_engine.api import Decision, FubaError, Match, Roll, event_from_dict, new_match, validate_log
 from rules_engine.autoplay import play_random
@@ -194,7 +195,24 @@ def test_random_legal_play_long_run(hdr: dict[str, Any], seed: int) -> None:
     test_random_legal_play_never_reaches_an_illegal_state.hypothesis.inner_test(hdr, seed)  # type: ignore[attr-defined]
 
 
+@pytest.mark.skipif(
+    not rules_engine.NATIVE, reason="plain Python: read-only through Final, which mypy checks"
+)
 def test_roll_and_decision_events_are_frozen() -> None:
     r = Roll("situation", "home", (1, 2))
     with pytest.raises(AttributeError):
         r.dice = (3, 3)  # type: ignore[misc]
+    d = Decision("action", "home", "movement")
+    with pytest.raises(AttributeError):
+        d.choice = "positioning"  # type: ignore[misc]
+
+
+def test_events_compare_and_hash_by_name_team_and_value_not_check() -> None:
+    a = Roll("situation", "home", (1, 2), {"score": "0-0"})
+    assert a == Roll("situation", "home", (1, 2)) and hash(a) == hash(Roll("situation", "home", (1, 2)))
+    assert a != Roll("situation", "away", (1, 2)) and a != Roll("situation", "home", (2, 1))
+    d = Decision("action", "home", "movement")
+    assert d == Decision("action", "home", "movement", {"ball": 3})
+    assert d != Decision("action", "home", "pressing")
+    assert d != Roll("action", "home", (1,)) and Roll("action", "home", (1,)) != d
+    assert len({d, Decision("action", "home", "movement")}) == 1
