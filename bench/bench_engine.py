@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import chess
 import chess.pgn
 
+import rules_engine
 from rules_engine.autoplay import play_random
 from rules_engine.simulate import SimulationOptions, TeamSetup, simulate_match
 from rules_engine.validator import validate_log
@@ -164,6 +165,11 @@ def main() -> int:
         ("ratio engine / chess (simulated match, headline)", f"{sim / chs:.2f}", "target >= 1.0"),
         ("ratio engine / chess (random play)", f"{eng / chs:.2f}", "target >= 1.0"),
         ("peak RSS of this process", f"{peak_mb:.1f} MB", "target < 100 MB"),
+        (
+            "engine build",
+            "mypyc" if rules_engine.NATIVE else "pure Python",
+            "FUBA_ENGINE=pure for plain Python",
+        ),
     ]
     w = max(len(r[0]) for r in rows)
     print(f"{'benchmark':<{w}}  {'rate':>16}  note")
