@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 Flow = Generator[Pending, Event, Any]
 _EXTRA_MOVE_SKILLS: Final = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
-_PLAYING_AREAS: Final = range(B.N_AREAS)
 _GOAL_LINE_AREAS: Final = tuple(sorted(B.GOAL_LINE_AREAS))
 ACTIONS: Final[tuple[str, ...]] = (
     "goal_attempt",
@@ -319,7 +318,7 @@ def free_movements(m: Match, team: int) -> Flow:
     tf, of = ts.field, os_.field
     tg, og = ts.gk, os_.gk
     outnumber: set[int] = set()
-    for a in _PLAYING_AREAS:
+    for a in range(B.N_AREAS):
         n = tf[a]
         if n > 0:
             if tg == a:

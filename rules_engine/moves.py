@@ -190,7 +190,8 @@ class MoveCtx:
             raise IllegalEventError(
                 f"{choice!r} is not a move; write FROM>TO, GK>TO or FROM>TO+ball", rule=self.rule
             )
-        why = self.check(*mv)
+        src, dst, gk, ball = mv  # (not check(*mv): a star call is a generic call under mypyc)
+        why = self.check(src, dst, gk, ball)
         if why:
             raise IllegalEventError(f"move {choice} is illegal: {why}", rule=self.rule)
 

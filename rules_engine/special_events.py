@@ -8,7 +8,6 @@ what changes later in stage 2 ("after the control check")."""
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import board as B
@@ -60,19 +59,36 @@ def event_name(ct_die: int, dt_die: int) -> str:
 ALL_EVENTS = tuple(sorted({event_name(a, b) for a in range(1, 7) for b in range(1, 7)}))
 
 
-@dataclass(slots=True)
 class Special:
-    name: str = ""
-    control: str = ""  # "" | success | fail | collision
-    collision_winner: int = -1
-    collision_value: int = 0
-    value_mod: int = 0
-    first: str = ""  # "" | ct | dt | new_ct  (after the control check)
-    move_after_check: str = ""  # ct | dt  (excellent moves)
-    fast: str = ""  # ct | dt (fast situation: move, then the action stage is skipped)
-    aggressive_defence: bool = False
-    touchline: bool = False
-    failed_opening: bool = False
+    """What the special event of a turn (A13) changes in stage 2.  A plain class
+    with its own ``__init__`` (one per turn; see state.TurnFlags)."""
+
+    __slots__ = (
+        "aggressive_defence",
+        "collision_value",
+        "collision_winner",
+        "control",
+        "failed_opening",
+        "fast",
+        "first",
+        "move_after_check",
+        "name",
+        "touchline",
+        "value_mod",
+    )
+
+    def __init__(self, name: str = "") -> None:
+        self.name: str = name
+        self.control: str = ""  # "" | success | fail | collision
+        self.collision_winner: int = -1
+        self.collision_value: int = 0
+        self.value_mod: int = 0
+        self.first: str = ""  # "" | ct | dt | new_ct  (after the control check)
+        self.move_after_check: str = ""  # ct | dt  (excellent moves)
+        self.fast: str = ""  # ct | dt (fast situation: move, then the action stage is skipped)
+        self.aggressive_defence: bool = False
+        self.touchline: bool = False
+        self.failed_opening: bool = False
 
 
 def resolve(m: Match, ct: int) -> Generator[Pending, Event, Special]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any, Final
@@ -175,12 +174,15 @@ class MatchState:
     pending_restart: tuple[str, int, int] | None = None  # (kind, team, area) at the end of the turn
     half_over: bool = False  # the half ended immediately (4.2.1.2)
     history: list[dict[str, Any]] = dc_field(default_factory=list)
-    # uses(rule): is an advanced rule in force?  The frozenset's own __contains__
-    # (a C call: the rule engine asks this hundreds of times per match)
-    uses: Callable[[str], bool] = dc_field(init=False, repr=False, compare=False)
+    # the advanced rules in force, read by uses() hundreds of times per match
+    advanced: frozenset[str] = dc_field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.uses = self.header.advanced.__contains__
+        self.advanced = self.header.advanced
+
+    def uses(self, rule: str) -> bool:
+        """Is the advanced rule in force?"""
+        return rule in self.advanced
 
     @property
     def dt(self) -> int:
