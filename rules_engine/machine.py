@@ -185,22 +185,7 @@ class Match:
         )
 
     def ask_yes_no(self, name: str, actor: int, rule: str, prompt: str = "") -> Pending:
-        st = self.st
-        return Pending(
-            "decision",
-            name,
-            _TEAM_NAMES[actor],
-            st.turn,
-            st.stage,
-            rule,
-            prompt,
-            0,
-            6,
-            False,
-            _YES_NO,
-            None,
-            "no",
-        )
+        return self.ask(name, actor, rule, _YES_NO, None, prompt, False, "no")
 
     def roll(
         self, name: str, actor: int | None, n: int, rule: str, prompt: str = "", sides: int = 6
