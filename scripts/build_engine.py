@@ -60,6 +60,14 @@ def main() -> int:
     if up_to_date and (OUT / "SOURCES").read_text() == manifest() and (OUT / "CONFIG").read_text() == config:
         print("build/engine is up to date")
         return 0
+    cc = os.environ.get("CC", "gcc").split()[0]
+    if shutil.which(cc) is None:
+        print(
+            f"cannot compile the engine: no C compiler ({cc}) on PATH; install gcc and the Python "
+            "headers (Debian: apt-get install gcc python3-dev), or run the plain-Python engine",
+            file=sys.stderr,
+        )
+        return 1
     shutil.rmtree(OUT, ignore_errors=True)
     tmp = ROOT / "build" / "engine-tmp"
     setup(
