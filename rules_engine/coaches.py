@@ -77,7 +77,7 @@ from collections.abc import Callable, Sequence
 from functools import reduce as _reduce
 from itertools import compress as _compress
 from operator import or_ as _or
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from . import board as B
 from .errors import FubaError
@@ -96,7 +96,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Coach", "HeuristicCoach", "RandomCoach", "Style", "make_coach"]
 
-MOVE_DECISIONS = frozenset(
+MOVE_DECISIONS: Final = frozenset(
     {
         "move",
         "free_move",
@@ -108,8 +108,8 @@ MOVE_DECISIONS = frozenset(
         "skill_move",
     }
 )
-DONE = "done"
-SETUP_KIND = {"3.3.1": "kick_off", "5.2.1": "free_kick", "5.3.1": "corner", "5.5.1": "penalty"}
+DONE: Final = "done"
+SETUP_KIND: Final = {"3.3.1": "kick_off", "5.2.1": "free_kick", "5.3.1": "corner", "5.5.1": "penalty"}
 
 
 class Coach(Protocol):
@@ -145,39 +145,40 @@ class RandomCoach:
 # --------------------------------------------------------------- heuristic
 
 # P(at least one of two dice >= v): the controlling team keeps the ball (4.2.2)
-P_KEEP = (1.0, 1.0, 35 / 36, 32 / 36, 27 / 36, 20 / 36, 11 / 36, 0.0, 0.0)
+P_KEEP: Final = (1.0, 1.0, 35 / 36, 32 / 36, 27 / 36, 20 / 36, 11 / 36, 0.0, 0.0)
 # P(at least one of two dice < v): pressing wins the ball (4.7)
-P_PRESS = (0.0, 0.0, 11 / 36, 20 / 36, 27 / 36, 32 / 36, 35 / 36, 1.0, 1.0)
+P_PRESS: Final = (0.0, 0.0, 11 / 36, 20 / 36, 27 / 36, 32 / 36, 35 / 36, 1.0, 1.0)
 # P(at least one of two dice <= v): aggressive pressing wins (A6)
-P_AGGR = (0.0, 11 / 36, 20 / 36, 27 / 36, 32 / 36, 35 / 36, 1.0, 1.0, 1.0)
+P_AGGR: Final = (0.0, 11 / 36, 20 / 36, 27 / 36, 32 / 36, 35 / 36, 1.0, 1.0, 1.0)
 
 # How dangerous the ball is for the home team's opponent in each playing area
 # (chance of a goal coming from there soon); the away team uses the mirror.
 _THREAT_HOME = (0.01, 0.03, 0.03, 0.04, 0.07, 0.07, 0.14, 0.26, 0.26, 0.62, 0.36, 0.36, 0.85)
-_MIRROR = (
+_MIRROR: Final = (
     B.A_PEN, B.A_LC, B.A_RC, B.A_FRONT, B.A_LM, B.A_RM, B.CENTRE,
     B.H_LM, B.H_RM, B.H_FRONT, B.H_LC, B.H_RC, B.H_PEN,
 )  # fmt: skip
-THREAT: tuple[tuple[float, ...], tuple[float, ...]] = (
+THREAT: Final[tuple[tuple[float, ...], tuple[float, ...]]] = (
     _THREAT_HOME,
     tuple(_THREAT_HOME[_MIRROR[a]] for a in range(B.N_AREAS)),
 )
-# diminishing value of the k-th player of a team in one area (1-based k)
+# diminishing value of the k-th player of a team in one area (1-based k).  Not Final:
+# mypyc then leaves it unset for _stack() ("value for final name was not set")
 _STACK = (0.0, 1.0, 1.6, 1.96, 2.18, 2.31, 2.39, 2.39, 2.39, 2.39, 2.39, 2.39)
 
 
 # value added by the (n+1)-th player in an area
-_STACK_GAIN = tuple(_STACK[i + 1] - _STACK[i] for i in range(len(_STACK) - 1)) + (0.0,) * 20
+_STACK_GAIN: Final = tuple(_STACK[i + 1] - _STACK[i] for i in range(len(_STACK) - 1)) + (0.0,) * 20
 
 
 def _stack(n: int) -> float:
     return _STACK[n] if n < len(_STACK) else _STACK[-1]
 
 
-_AREA_OF = tuple(B.CORNER_OF_SPOT.get(a, a) for a in range(B.N_LOC))
-_EXTRA_FREE_MOVE_SKILLS = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
+_AREA_OF: Final = tuple(B.CORNER_OF_SPOT.get(a, a) for a in range(B.N_LOC))
+_EXTRA_FREE_MOVE_SKILLS: Final = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
 # adjacent playing areas (no corner-kick spots) of every location
-_ADJ_PLAY = tuple(tuple(d for d in B.ADJ[a] if d < B.N_AREAS) for a in range(B.N_LOC))
+_ADJ_PLAY: Final = tuple(tuple(d for d in B.ADJ[a] if d < B.N_AREAS) for a in range(B.N_LOC))
 
 
 def _area(a: int) -> int:
@@ -198,33 +199,33 @@ def _move_names() -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
-_MOVE_NAME: tuple[str, ...] = _move_names()  # rank -> move name
+_MOVE_NAME: Final[tuple[str, ...]] = _move_names()  # rank -> move name
 _RANK = {n: i for i, n in enumerate(_MOVE_NAME)}
 # rank of "SRC>DST", "SRC>DST+ball" (indexed [src][dst]) and "GK>DST"
 _MV_RANK = tuple(
     tuple(_RANK.get(f"{B.NAMES[s]}>{B.NAMES[d]}", -1) for d in range(B.N_LOC)) for s in range(B.N_LOC)
 )
-_DRIB_RANK = tuple(
+_DRIB_RANK: Final = tuple(
     tuple(_RANK.get(f"{B.NAMES[s]}>{B.NAMES[d]}+ball", -1) for d in range(B.N_LOC)) for s in range(B.N_LOC)
 )
-_GK_RANK = tuple(_RANK[f"GK>{B.NAMES[d]}"] for d in range(B.N_AREAS))
+_GK_RANK: Final = tuple(_RANK[f"GK>{B.NAMES[d]}"] for d in range(B.N_AREAS))
 # free moves that are not from an outnumbering area: straight away from a goal line (4.3.1)
 _AWAY_DST = tuple(
     tuple(d for d in _ADJ_PLAY[s] if B.away_from_goal_line(_AREA_OF[s], d)) for s in range(B.N_LOC)
 )
-_N_LOC = B.N_LOC
-_N_AREAS = B.N_AREAS
-_PEN = B.PEN
-_DIST = B.DIST
-_CORNER_SPOTS = B.CORNER_SPOTS
-_NAMES = B.NAMES
+_N_LOC: Final = B.N_LOC
+_N_AREAS: Final = B.N_AREAS
+_PEN: Final = B.PEN
+_DIST: Final = B.DIST
+_CORNER_SPOTS: Final = B.CORNER_SPOTS
+_NAMES: Final = B.NAMES
 _BIT = tuple(1 << a for a in range(B.N_AREAS))
-_ADJ_MASK = tuple(sum(1 << x for x in _ADJ_PLAY[a]) for a in range(B.N_AREAS))
+_ADJ_MASK: Final = tuple(sum(1 << x for x in _ADJ_PLAY[a]) for a in range(B.N_AREAS))
 # [team][s][t]: area t is entirely beyond area s for team (5.1, A7)
-_BEYOND = tuple(
+_BEYOND: Final = tuple(
     tuple(tuple(B.beyond(team, t, s) for t in range(B.N_AREAS)) for s in range(B.N_AREAS)) for team in (0, 1)
 )
-_OPP_HALF = tuple(tuple(B.in_opp_half_entirely(team, a) for a in range(B.N_AREAS)) for team in (0, 1))
+_OPP_HALF: Final = tuple(tuple(B.in_opp_half_entirely(team, a) for a in range(B.N_AREAS)) for team in (0, 1))
 
 
 def _counts(ts: TeamState) -> list[int]:
@@ -247,8 +248,8 @@ _PAIRS = tuple(tuple((d, _MV_RANK[s][d]) for d in _ADJ_PLAY[s]) for s in range(B
 _AWAY_PAIRS = tuple(tuple((d, _MV_RANK[s][d]) for d in _AWAY_DST[s]) for s in range(B.N_LOC))
 # the single moves of a source: source id = location (every adjacent playing
 # area) or N_LOC + location (a free move straight away from the goal line only)
-_SRC_AREA = tuple(_AREA_OF[s] for s in range(B.N_LOC)) * 2
-_SRC_PAIRS = tuple(tuple((d, _MV_RANK[s][d]) for d in _ADJ_PLAY[s]) for s in range(B.N_LOC)) + tuple(
+_SRC_AREA: Final = tuple(_AREA_OF[s] for s in range(B.N_LOC)) * 2
+_SRC_PAIRS: Final = tuple(tuple((d, _MV_RANK[s][d]) for d in _ADJ_PLAY[s]) for s in range(B.N_LOC)) + tuple(
     tuple((d, _MV_RANK[s][d]) for d in _AWAY_DST[s]) for s in range(B.N_LOC)
 )
 
@@ -284,12 +285,12 @@ def _contest_part_tables() -> tuple[Any, Any]:
 
 
 _BALL_PART, _PEN_PART = _contest_part_tables()
-_NO_PEN_PART = [0.0] * 41
+_NO_PEN_PART: Final = [0.0] * 41
 
 
-_IS_GOAL_LINE = tuple(_AREA_OF[s] in B.GOAL_LINE_AREAS for s in range(B.N_LOC))
+_IS_GOAL_LINE: Final = tuple(_AREA_OF[s] in B.GOAL_LINE_AREAS for s in range(B.N_LOC))
 # P(card) of slow play (A8) for each minute: P(two dice x 10 < minute + 1)
-_P_SLOW_CARD = tuple(
+_P_SLOW_CARD: Final = tuple(
     sum(1 for a in range(1, 7) for b in range(1, 7) if (a + b) * 10 < minute + 1) / 36
     for minute in range(200)
 )
@@ -327,7 +328,7 @@ def _contest_value(
 
 
 # weights of one player per area (HeuristicCoach._weights), by style (deep, attack)
-_WEIGHT_CACHE: dict[tuple[float, float], dict[tuple[int, ...], list[float]]] = {}
+_WEIGHT_CACHE: Final[dict[tuple[float, float], dict[tuple[int, ...], list[float]]]] = {}
 
 
 class Style:
