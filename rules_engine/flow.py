@@ -224,7 +224,7 @@ def stage1(m: Match) -> Flow:
     verified: list[int] = []
 
     def verify(c: Any) -> None:
-        if c not in B.INDEX:
+        if type(c) is not str or c not in B.INDEX:
             raise IllegalEventError(f"{c!r} is not an area name", rule="1.4")
         verified.append(verify_target_area(m, team, B.INDEX[c]))
 

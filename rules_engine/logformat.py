@@ -126,7 +126,7 @@ def parse_team(data: Any, path: str, advanced: frozenset[str], errors: list[Fuba
         errors.append(_err("skills must be a list", f"{path}.skills"))
     else:
         for i, s in enumerate(skills_raw):
-            if s not in CATALOGUE:
+            if type(s) is not str or s not in CATALOGUE:
                 errors.append(HeaderError(f"unknown skill {s!r}", rule="A11", path=f"{path}.skills[{i}]"))
             elif s in skills:
                 errors.append(
@@ -218,7 +218,7 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
             if name is not None:
                 if type(name) is str and "choice" in e:
                     by = e.get("by")
-                    if by in bys:
+                    if type(by) is str and by in bys:
                         append(Decision(name, by, e["choice"], None))
                         continue
             else:
@@ -226,7 +226,7 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
                 dice = e.get("dice")
                 if type(name) is str and type(dice) is list and dice:
                     by = e.get("by")
-                    if by in bys:
+                    if type(by) is str and by in bys:
                         for d in dice:
                             if type(d) is not int or d < 1:
                                 break
@@ -236,7 +236,11 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
         if type(e) is dict and e.keys() <= keys:
             by = e.get("by")
             check = e.get("check")
-            if by in bys and (check is None or (type(check) is dict and check.keys() <= check_keys)):
+            if (
+                type(by) is str
+                and by in bys
+                and (check is None or (type(check) is dict and check.keys() <= check_keys))
+            ):
                 name = e.get("roll")
                 if name is not None:
                     dice = e.get("dice")
@@ -269,7 +273,11 @@ def parse_event(e: Any, path: str, errors: list[FubaError]) -> Event | None:
     if type(e) is dict and e.keys() <= _EVENT_KEYS:  # fast path for well-formed events
         by = e.get("by")
         check = e.get("check")
-        if by in _BY and (check is None or (type(check) is dict and check.keys() <= _CHECK_KEYS)):
+        if (
+            type(by) is str
+            and by in _BY
+            and (check is None or (type(check) is dict and check.keys() <= _CHECK_KEYS))
+        ):
             name = e.get("roll")
             if type(name) is str and "decide" not in e and "choice" not in e:
                 dice = e.get("dice")
@@ -290,7 +298,7 @@ def _parse_event_checked(e: Any, path: str, errors: list[FubaError]) -> Event | 
         errors.append(_err(f"unknown event field {bad[0]!r}", f"{path}.{bad[0]}"))
         return None
     by = e.get("by")
-    if by not in _BY:
+    if type(by) is not str or by not in _BY:
         errors.append(_err('"by" must be "home", "away" or "both"', f"{path}.by"))
         return None
     check = e.get("check")

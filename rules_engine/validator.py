@@ -83,7 +83,7 @@ def check_annotation(m: Match, ev: Event, path: str) -> list[FubaError]:
             bad("area", c["area"], NAMES[st.ball], "4.1.1")
     if "digest" in c and c["digest"] != st.digest():
         bad("digest", c["digest"], st.digest(), "state")
-    if "control" in c and _BY_NAME.get(c["control"], -1) != st.ct:
+    if "control" in c and (type(c["control"]) is not str or _BY_NAME.get(c["control"], -1) != st.ct):
         bad("control", c["control"], ("home", "away")[st.ct], "1.3")
     return out
 
