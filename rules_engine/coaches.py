@@ -80,6 +80,7 @@ from operator import or_ as _or
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from . import board as B
+from .discipline import GOALKEEPER
 from .errors import FubaError
 from .events import Pending
 from .rules import (
@@ -435,6 +436,7 @@ class HeuristicCoach:
             "substitutions": self._substitutions,
             "substitution": self._substitution,
             "injured_player": self._remove_player,
+            "injured_player_instead": self._remove_player,
             "sent_off_player": self._remove_player,
             "injury_substitution": self._injury_substitution,
             "skill_ball_area": self._skill_ball_area,
@@ -993,6 +995,9 @@ class HeuristicCoach:
         return pending.options[0]
 
     def _closest_player(self, match: Match, pending: Pending, team: int) -> Any:
+        return self._cheapest_area(match, pending.options, team)
+
+    def _cheapest_area(self, match: Match, options: tuple[Any, ...], team: int) -> Any:
         ts = match.st.teams[team]
         w = self._weights(match.st, team)
         # take the player whose area loses the least
@@ -1002,7 +1007,7 @@ class HeuristicCoach:
             n = ts.field[a]
             return w[_area(a)] * (_stack(n) - _stack(max(0, n - 1)))
 
-        return min(pending.options, key=loss)
+        return min(options, key=loss)
 
     def _action(self, match: Match, pending: Pending, team: int) -> Any:
         opts = pending.options
@@ -1174,7 +1179,9 @@ class HeuristicCoach:
         return "none" if "none" in opts else opts[0]
 
     def _remove_player(self, match: Match, pending: Pending, team: int) -> Any:
-        return self._closest_player(match, pending, team)
+        # never the goalkeeper (A4): a piece goes all the same and the opponent's attempts get +1
+        areas = tuple(o for o in pending.options if o != GOALKEEPER)
+        return self._cheapest_area(match, areas or pending.options, team)
 
     def _injury_substitution(self, match: Match, pending: Pending, team: int) -> Any:
         return "yes" if "yes" in pending.options else pending.options[0]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from . import board as B
 from .errors import IllegalEventError
@@ -50,10 +50,18 @@ def red_test(m: Match, team: int, modifier: int = 0) -> Flow:
         yield from remove_player(m, team, "sent_off_player", "5.6.2", near_ball=False)
 
 
+GOALKEEPER: Final = "GK"  # the injured_player answer that names the goalkeeper (A4, I-28)
+
+
 def remove_player(
-    m: Match, team: int, name: str, rule: str, near_ball: bool
+    m: Match, team: int, name: str, rule: str, near_ball: bool, gk_option: bool = False
 ) -> Generator[Pending, Event, int]:
-    """The team removes one outfield player; returns the area it came from."""
+    """The team removes one outfield player; returns the area it came from.
+
+    With ``gk_option`` (A4) the team may name its goalkeeper ("GK") when it
+    stands in the ball area or next to it: the goalkeeper stays, an outfield
+    player closest to it is removed instead (asked when several are), and
+    the opponent gets +1 on all its upcoming goal attempts (I-28)."""
     st = m.st
     ts = st.teams[team]
     if ts.outfield() == 0:
@@ -64,20 +72,43 @@ def remove_player(
     else:
         cands = [a for a in range(B.N_LOC) if ts.field[a] > 0]
     opts = tuple(B.NAMES[a] for a in sorted(set(cands)))
+    if gk_option and ts.gk >= 0 and (ts.gk == st.ball or ts.gk in B.ADJ_SET[st.ball]):
+        opts = (*opts, GOALKEEPER)
+    area = yield from _pick_area(m, team, name, rule, opts, "the player must be removed from one of")
+    if area < 0:  # the goalkeeper: another piece goes instead
+        ts.attempt_bonus_for_opponent += 1
+        instead = tuple(B.NAMES[a] for a in sorted(set(closest_areas(ts, ts.gk))))
+        area = yield from _pick_area(
+            m,
+            team,
+            name + "_instead",
+            rule,
+            instead,
+            "for the injured goalkeeper, remove a player from one of",
+        )
+    ts.field[area] -= 1
+    ts.off_pieces += 1
+    return area
+
+
+def _pick_area(
+    m: Match, team: int, name: str, rule: str, opts: tuple[str, ...], why: str
+) -> Generator[Pending, Event, int]:
+    """The area the team chooses among ``opts`` (asked only when there is a choice); -1 for "GK"."""
     if len(opts) == 1:
-        area = B.INDEX[opts[0]]
+        c = opts[0]
     else:
 
         def verify(c: Any) -> None:
             if c not in opts:
-                raise IllegalEventError(
-                    f"the player must be removed from one of {', '.join(opts)}, not {c!r}", rule=rule
-                )
+                raise IllegalEventError(f"{why} {', '.join(opts)}, not {c!r}", rule=rule)
 
-        area = B.INDEX[answer_choice((yield m.ask(name, team, rule, lambda: opts, verify)))]
-    ts.field[area] -= 1
-    ts.off_pieces += 1
-    return area
+        # a single outfield choice besides the keeper is the default: logs written before the
+        # keeper could be named left this decision out, and still replay
+        areas = [o for o in opts if o != GOALKEEPER]
+        default = areas[0] if len(areas) == 1 else None
+        c = answer_choice((yield m.ask(name, team, rule, lambda: opts, verify, "", False, default)))
+    return -1 if c == GOALKEEPER else B.INDEX[c]
 
 
 def injury(m: Match, team: int, why: str) -> Flow:
@@ -86,13 +117,16 @@ def injury(m: Match, team: int, why: str) -> Flow:
     if not st.uses("A4"):
         return
     ts = st.teams[team]
-    area = yield from remove_player(m, team, "injured_player", "A4", near_ball=True)
+    bonus_before = ts.attempt_bonus_for_opponent
+    area = yield from remove_player(m, team, "injured_player", "A4", near_ball=True, gk_option=True)
     if area < 0:
         return
     d = answer_dice((yield m.roll("injury", team, 1, "A4", "injury roll")))[0]
     if st.weather in ("cold", "storm"):
         d += 1
     record: dict[str, Any] = {"team": B.TEAM_NAMES[team], "minute": st.minute_label(), "why": why}
+    if ts.attempt_bonus_for_opponent > bonus_before:
+        record["goalkeeper"] = True  # I-28: the opponent's goal attempts get +1 from now on
     if d <= 4:
         ts.injured_out.append((st.minute() + d, 1))
         ts.off_pieces -= 1  # temporarily out, counted in injured_out

@@ -124,6 +124,59 @@ def test_injury_temporary_return_a4() -> None:
     assert inj["out_minutes"] == 3 and inj["permanent"] is False
 
 
+def test_injured_goalkeeper_another_player_goes_and_attempts_get_plus_one_a4() -> None:
+    # A4: "If a goalkeeper is injured, another player piece is removed instead of the
+    # goalkeeper, but the opponent gets a +1 die roll modifier for all upcoming goal attempts."
+    from rules_engine.rules import goal_attempt_modifier
+
+    m = start(header(adv=["A13", "A4"]))
+    put_exact(m, "home", {"CENTRE": 4, "H-LC": 3, "H-RC": 3}, gk="H-FRONT")  # keeper next to the ball
+    dec(m, "target_area", "CENTRE")
+    roll(m, "situation", 2, 2)
+    roll(m, "special_event", 5, 4)  # behind the referee's back: the controlling team (home) is hurt
+    p = m.pending()
+    assert p is not None and p.name == "injured_player" and "GK" in p.options and "CENTRE" in p.options
+    before = goal_attempt_modifier(m.st, 1, B.H_PEN, False)
+    dec(m, "injured_player", "GK")
+    p = m.pending()  # the players closest to the keeper: CENTRE, H-LC and H-RC are all next to H-FRONT
+    assert p is not None and p.name == "injured_player_instead"
+    assert set(p.options) == {"CENTRE", "H-LC", "H-RC"}
+    dec(m, "injured_player_instead", "H-LC")
+    roll(m, "injury", 5)
+    ts = m.st.teams[0]
+    assert ts.gk == B.H_FRONT and ts.field[B.H_LC] == 2 and ts.outfield() == 9
+    assert ts.injuries[0]["goalkeeper"] is True and ts.injuries[0]["permanent"] is True
+    # H-PEN holds no player of either team: only the injury changed the away team's modifier
+    assert goal_attempt_modifier(m.st, 1, B.H_PEN, False) == before + 1
+
+
+def test_a_log_that_leaves_out_the_keeper_question_still_replays_a4() -> None:
+    # Before the keeper could be named (I-28), a single outfield choice was not asked:
+    # such logs go on to the injury roll, and the engine takes that player.
+    m = start(header(adv=["A13", "A4"]))
+    put_exact(m, "home", {"CENTRE": 4, "H-LC": 3, "H-RC": 3}, gk="H-FRONT")
+    dec(m, "target_area", "CENTRE")
+    roll(m, "situation", 2, 2)
+    roll(m, "special_event", 5, 4)
+    p = m.pending()
+    assert p is not None and p.options == ("CENTRE", "GK") and p.default == "CENTRE"
+    roll(m, "injury", 2)
+    ts = m.st.teams[0]
+    assert ts.field[B.CENTRE] == 3 and ts.attempt_bonus_for_opponent == 0
+    assert m.events[-2].name == "injured_player" and m.events[-2].choice == "CENTRE"
+
+
+def test_goalkeeper_away_from_the_ball_cannot_be_named_injured_a4() -> None:
+    m = start(header(adv=["A13", "A4"]))
+    put_exact(m, "home", {"CENTRE": 4, "H-LC": 3, "H-RC": 3}, gk="H-PEN")
+    dec(m, "target_area", "CENTRE")
+    roll(m, "situation", 2, 2)
+    roll(m, "special_event", 5, 4)
+    # the only outfield players near the ball are in CENTRE: no question, and no keeper option
+    assert m.pending() is not None and m.pending().name == "injury"  # type: ignore[union-attr]
+    assert m.st.teams[0].field[B.CENTRE] == 3
+
+
 def test_injury_permanent_with_substitution_a4() -> None:
     m = start(header(adv=["A13", "A4", "A3"]))
     dec(m, "target_area", "CENTRE")
