@@ -4,7 +4,7 @@ slowing play, weather, V.A.R. (rulebook 3)."""
 import pytest
 
 from rules_engine import board as B
-from rules_engine.api import HeaderError, new_match
+from rules_engine.api import HeaderError, Match, new_match
 
 from .helpers import dec, header, pend, put_exact, roll, skip_free_moves, start, to_action
 
@@ -124,16 +124,22 @@ def test_injury_temporary_return_a4() -> None:
     assert inj["out_minutes"] == 3 and inj["permanent"] is False
 
 
+def _home_hurt_with_keeper_in(gk: str) -> Match:
+    """Home (in control, ball in CENTRE) suffers an injury: "behind the referee's back" (A13)."""
+    m = start(header(adv=["A13", "A4"]))
+    put_exact(m, "home", {"CENTRE": 4, "H-LC": 3, "H-RC": 3}, gk=gk)
+    dec(m, "target_area", "CENTRE")
+    roll(m, "situation", 2, 2)
+    roll(m, "special_event", 5, 4)
+    return m
+
+
 def test_injured_goalkeeper_another_player_goes_and_attempts_get_plus_one_a4() -> None:
     # A4: "If a goalkeeper is injured, another player piece is removed instead of the
     # goalkeeper, but the opponent gets a +1 die roll modifier for all upcoming goal attempts."
     from rules_engine.rules import goal_attempt_modifier
 
-    m = start(header(adv=["A13", "A4"]))
-    put_exact(m, "home", {"CENTRE": 4, "H-LC": 3, "H-RC": 3}, gk="H-FRONT")  # keeper next to the ball
-    dec(m, "target_area", "CENTRE")
-    roll(m, "situation", 2, 2)
-    roll(m, "special_event", 5, 4)  # behind the referee's back: the controlling team (home) is hurt
+    m = _home_hurt_with_keeper_in("H-FRONT")  # next to the ball
     p = m.pending()
     assert p is not None and p.name == "injured_player" and "GK" in p.options and "CENTRE" in p.options
     before = goal_attempt_modifier(m.st, 1, B.H_PEN, False)
@@ -153,11 +159,7 @@ def test_injured_goalkeeper_another_player_goes_and_attempts_get_plus_one_a4() -
 def test_a_log_that_leaves_out_the_keeper_question_still_replays_a4() -> None:
     # Before the keeper could be named (I-28), a single outfield choice was not asked:
     # such logs go on to the injury roll, and the engine takes that player.
-    m = start(header(adv=["A13", "A4"]))
-    put_exact(m, "home", {"CENTRE": 4, "H-LC": 3, "H-RC": 3}, gk="H-FRONT")
-    dec(m, "target_area", "CENTRE")
-    roll(m, "situation", 2, 2)
-    roll(m, "special_event", 5, 4)
+    m = _home_hurt_with_keeper_in("H-FRONT")
     p = m.pending()
     assert p is not None and p.options == ("CENTRE", "GK") and p.default == "CENTRE"
     roll(m, "injury", 2)
@@ -167,11 +169,7 @@ def test_a_log_that_leaves_out_the_keeper_question_still_replays_a4() -> None:
 
 
 def test_goalkeeper_away_from_the_ball_cannot_be_named_injured_a4() -> None:
-    m = start(header(adv=["A13", "A4"]))
-    put_exact(m, "home", {"CENTRE": 4, "H-LC": 3, "H-RC": 3}, gk="H-PEN")
-    dec(m, "target_area", "CENTRE")
-    roll(m, "situation", 2, 2)
-    roll(m, "special_event", 5, 4)
+    m = _home_hurt_with_keeper_in("H-PEN")
     # the only outfield players near the ball are in CENTRE: no question, and no keeper option
     assert m.pending() is not None and m.pending().name == "injury"  # type: ignore[union-attr]
     assert m.st.teams[0].field[B.CENTRE] == 3
