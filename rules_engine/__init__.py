@@ -10,6 +10,7 @@ plain Python; both behave the same (the test suite runs on the build).
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import importlib.util
 import os
 import sys
@@ -53,16 +54,30 @@ def _use_native() -> bool:
         if mode == "native":
             raise RuntimeError("FUBA_ENGINE=native but build/engine is missing or stale: run `make engine`")
         return False
-    libs = sorted(_BUILD.glob(_GROUP + ".*"))
-    if not libs:
+    # only a library built for this interpreter (another Python's build is not loadable)
+    libs = [_BUILD / (_GROUP + suffix) for suffix in importlib.machinery.EXTENSION_SUFFIXES]
+    lib_path = next((p for p in libs if p.is_file()), None)
+    if lib_path is None:
+        if mode == "native":
+            raise RuntimeError(
+                "FUBA_ENGINE=native but build/engine is not built for this Python: run `make engine`"
+            )
         return False
     # the compiled modules import their shared library by this top-level name
-    spec = importlib.util.spec_from_file_location(_GROUP, libs[0])
+    spec = importlib.util.spec_from_file_location(_GROUP, lib_path)
     if spec is None or spec.loader is None:
         return False
-    lib = importlib.util.module_from_spec(spec)
+    try:  # (an extension module is loaded by module_from_spec already)
+        lib = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(lib)
+    except ImportError as e:
+        if mode == "native":
+            raise
+        warnings.warn(
+            f"build/engine does not load ({e}); running the pure-Python engine", RuntimeWarning, stacklevel=3
+        )
+        return False
     sys.modules[_GROUP] = lib
-    spec.loader.exec_module(lib)
     __path__.insert(0, str(_BUILD / "rules_engine"))
     return True
 

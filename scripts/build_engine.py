@@ -25,6 +25,7 @@ default 3) trades compile time for speed.
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import os
 import shutil
 import sys
@@ -55,7 +56,9 @@ def main() -> int:
 
     os.chdir(ROOT)
     mods = [str(p.relative_to(ROOT)) for p in compiled_sources()]
-    config = "\n".join([*mods, hashlib.sha256(Path(__file__).read_bytes()).hexdigest()]) + "\n"
+    # what was compiled, by which build script, for which interpreter
+    script = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    config = "\n".join([*mods, script, sys.version, importlib.machinery.EXTENSION_SUFFIXES[0]]) + "\n"
     up_to_date = all((OUT / f).is_file() for f in ("SOURCES", "CONFIG"))
     if up_to_date and (OUT / "SOURCES").read_text() == manifest() and (OUT / "CONFIG").read_text() == config:
         print("build/engine is up to date")

@@ -73,6 +73,20 @@ def test_a_stale_build_is_not_used(tmp_path: Path) -> None:
 
 
 @needs_build
+def test_a_build_that_does_not_load_is_not_used(tmp_path: Path) -> None:
+    shutil.copytree(
+        ROOT / "rules_engine", tmp_path / "rules_engine", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    shutil.copytree(ROOT / "build" / "engine", tmp_path / "build" / "engine")
+    for lib in (tmp_path / "build" / "engine").glob("rules_engine_native__mypyc.*"):
+        lib.write_bytes(b"not a shared library")  # e.g. built on another machine
+    broken = _run(tmp_path, "auto")
+    assert broken.returncode == 0, broken.stderr
+    assert broken.stdout.split() == ["False", "True"] and "does not load" in broken.stderr
+    assert _run(tmp_path, "native").returncode != 0
+
+
+@needs_build
 def test_pure_mode_ignores_the_build(tmp_path: Path) -> None:
     out = _run(ROOT, "pure")
     assert out.returncode == 0, out.stderr
