@@ -250,9 +250,11 @@ def forfeit_process(*, fixture_id: int, task_id: str = "") -> str:
                 seed=sim.seed,
                 note=f"simulated ({forfeit.get_reason_display()}), seed {sim.seed}",
             )
-            outcome = f"simulated {home}-{away}" + (
-                f" ({decider['home_penalties']}-{decider['away_penalties']} pens)" if decider else ""
-            )
+            outcome = f"simulated {home}-{away}"
+            if decider.get("extra_time"):
+                outcome += " a.e.t."
+            if "home_penalties" in decider:
+                outcome += f" ({decider['home_penalties']}-{decider['away_penalties']} pens)"
     except Conflict as exc:
         status = Fixture.objects.filter(id=fixture_id).values_list("status", flat=True).first()
         if status != Fixture.Status.SIMULATING:
@@ -273,12 +275,14 @@ def forfeit_process(*, fixture_id: int, task_id: str = "") -> str:
 def _knockout_decider(fixture: Fixture, sim: SimulatedMatch) -> dict[str, Any]:
     """Extra time and a shoot-out for a level knockout tie (docs/forfeits.md).
 
-    The engine plays the 90 minutes of rulebook 3, which has no extra time; a level tie gets a
-    goalless extra time where the stage plays it, then a shoot-out of 5.5.2 penalty kicks.
+    The engine played the extra time already where the stage plays it and the 90 minutes left
+    the tie level (I-38; its goals are in the score); a tie still level then is decided by a
+    shoot-out of 5.5.2 penalty kicks.
     """
     home, away = sim.score
+    extra_time = bool(sim.result.get("extra_time"))
     if not tie_needs_decider(fixture=fixture, home_goals=home, away_goals=away):
-        return {}
+        return {"extra_time": True} if extra_time else {}
     skills = {side: sim.log["teams"][side].get("skills", []) for side in ("home", "away")}
     home_pens, away_pens = shootout_simulate(
         seed=sim.seed,
@@ -286,7 +290,7 @@ def _knockout_decider(fixture: Fixture, sim: SimulatedMatch) -> dict[str, Any]:
         away_saver="penalty_saver" in skills["away"],
     )
     return {
-        "extra_time": fixture.stage.extra_time,
+        "extra_time": extra_time,
         "home_penalties": home_pens,
         "away_penalties": away_pens,
     }

@@ -626,6 +626,16 @@ def submission_validation_record(
         problems.append(
             {"turn": None, "stage": None, "rule": "result", "reason": "the log yields no final score"}
         )
+    if engine_valid and (derived or {}).get("extra_time") and not submission.extra_time:
+        # (the other way round is allowed: logs of 90 minutes came before extra time could be logged)
+        problems.append(
+            {
+                "turn": None,
+                "stage": None,
+                "rule": "I-38",
+                "reason": "the log plays extra time, the submission says the match ended after 90 minutes",
+            }
+        )
     valid = engine_valid and not problems
     before = _submission_snapshot(submission)
     submission.validation_status = (

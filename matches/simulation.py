@@ -8,6 +8,7 @@ engine's derived result back into the card kinds the results workflow stores.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +100,7 @@ def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedM
     options = SimulationOptions(
         advanced_rules=tuple(rules),
         meta=(("competition", fixture.competition.name), ("fixture", str(fixture.id)), ("simulated", "yes")),
+        extra_time=_extra_time_rule(fixture),
     )
     log = simulate_match(TeamSetup.from_dict(home), TeamSetup.from_dict(away), options, seed)
     report = validate_log(log)
@@ -109,6 +111,22 @@ def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedM
             f"{fixture}: the simulated log does not validate: {first}", code="simulation_invalid"
         )
     return SimulatedMatch(log=log, result=report.result, seed=seed)
+
+
+def _extra_time_rule(fixture: Fixture) -> Callable[[int, int], bool] | None:
+    """The competition's answer to the engine's extra_time question, given the 90 minutes: a
+    knockout stage that plays extra time does so when the tie is level (a second leg counts the
+    first; docs/rules-interpretations.md I-38)."""
+    from tournaments.knockout import tie_needs_decider
+
+    stage = fixture.stage
+    if stage is None or not stage.extra_time:
+        return None
+
+    def level(home_goals: int, away_goals: int) -> bool:
+        return tie_needs_decider(fixture=fixture, home_goals=home_goals, away_goals=away_goals)
+
+    return level
 
 
 def shootout_simulate(*, seed: int, home_saver: bool = False, away_saver: bool = False) -> tuple[int, int]:

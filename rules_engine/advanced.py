@@ -23,16 +23,22 @@ FORMATION_CHANGES: Final = tuple(f"{a}>{b}" for a in ZONE_KEYS for b in ZONE_KEY
 
 def advance_clock(m: Match, minutes: int) -> int:
     """Move the time marker outside stoppage time; returns squares moved.
-    Reaching the first stoppage square stops the marker there (4.2.1.2)."""
+    Reaching the first stoppage square stops the marker there (4.2.1.2); in
+    extra time, reaching minute 15 of the half ends it with the turn (I-38)."""
     st = m.st
     if st.stoppage:
         return 0
     before = st.clock
     st.clock += minutes
-    if st.clock > 45:
-        st.clock = 45
+    if st.half > 2 and st.clock >= st.half_length:
+        # I-38: no stoppage time in extra time; the half ends with the turn that reaches 15
+        st.clock = st.half_length
+        st.half_over_at_turn_end = True
+        return st.half_length - before
+    if st.clock > st.half_length:
+        st.clock = st.half_length
         st.stoppage = 1
-        return 46 - before
+        return st.half_length + 1 - before
     return minutes
 
 
@@ -148,7 +154,7 @@ def _sub_options(m: Match, team: int) -> tuple[str, ...]:
     ts = st.teams[team]
     out = [f"fresh:{z}" for z in ZONE_KEYS]
     if ts.yellows:
-        out += [f"yellow:{z}" for z in ZONE_KEYS] if st.half == 2 else ["yellow"]
+        out += [f"yellow:{z}" for z in ZONE_KEYS] if st.half >= 2 else ["yellow"]
     if not ts.coach_sent_off:
         f = ts.formation
         out += [f"formation:{c}" for c in FORMATION_CHANGES if f[ZONE_KEYS.index(c.split(">")[0])] > 0]
@@ -202,11 +208,11 @@ def substitutions(m: Match, at_setup: bool) -> Flow:
                 add_cp(ts, ZONE_KEYS.index(arg), gained)
             elif kind == "yellow":
                 ts.yellows -= 1
-                if st.half == 2:
+                if st.half >= 2:  # the second half or extra time
                     add_cp(ts, ZONE_KEYS.index(arg))
             else:
                 _, zb = change_formation(ts, arg)
-                if st.half == 2:
+                if st.half >= 2:  # the second half or extra time
                     add_cp(ts, zb)
             m.note("substitution", team=B.TEAM_NAMES[team], type=c)
 

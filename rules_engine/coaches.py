@@ -464,9 +464,9 @@ class HeuristicCoach:
             return choice
         # the game state is read at the other decisions (every turn has some;
         # the moves, half of all decisions, keep it) and changes only late in
-        # the second half
+        # the second half and in extra time
         st = match.st
-        if st.half == 2 and st.clock >= self.late_minute:
+        if st.half > 2 or (st.half == 2 and st.clock >= self.late_minute):  # (all of extra time is late)
             lead = st.teams[team].goals - st.teams[1 - team].goals
             mode = 1 if lead == 0 else (2 if lead < 0 else 3)
             if mode != self._mode:

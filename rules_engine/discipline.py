@@ -143,7 +143,7 @@ def injury(m: Match, team: int, why: str) -> Flow:
                 ts.off_pieces -= 1
                 ts.field[B.CENTRE] += 1  # I-14: the substitute enters in the centre area
                 record["substituted"] = True
-                if st.half == 2:
+                if st.half >= 2:  # the second half or extra time
                     from .advanced import add_cp
 
                     add_cp(ts, B.zone_of(team, st.ball))

@@ -63,31 +63,51 @@ def match_flow(m: Match) -> Flow:
     starter = B.TEAM_NAMES.index(c)
     st.first_half_starter = starter
     for half in (1, 2):
-        st.half = half
-        st.clock = 0
-        st.stoppage = 0
-        st.half_over = False
-        st.half_over_at_turn_end = False
-        st.pending_restart = None
-        st.next_free_kick_attempt = False
-        ct = starter if half == 1 else 1 - starter
-        st.ct = ct
-        if half == 2:
-            st.stage = "half_time"
-            m.note("half_time", score=st.score())
-            for ts in st.teams:
-                ts.field[B.CENTRE] += sum(ts.field[a] for a in B.CORNER_SPOTS)
-                for a in B.CORNER_SPOTS:
-                    ts.field[a] = 0
-            yield from second_half_weather(m)
-            yield from half_time_changes(m)
-        st.stage = "setup"
-        yield from kick_off(m, ct)
-        while not st.half_over:
-            yield from turn(m)
+        yield from _half(m, half, starter if half == 1 else 1 - starter)
+    st.score_after_90 = (st.teams[0].goals, st.teams[1].goals)
+    if st.header.extra_time:
+        # I-38: whether the 90 minutes leave the tie level is the competition's question (a
+        # second leg counts the first); the home team writes the answer down
+        c = answer_choice((yield m.ask_yes_no("extra_time", 0, "I-38", "play extra time?")))
+        if c == "yes":
+            st.extra_time_played = True
+            st.half_length = 15
+            st.turns_per_half.extend((0, 0))
+            m.note("extra_time", score=st.score())
+            for half in (3, 4):
+                yield from _half(m, half, starter if half == 3 else 1 - starter)
     st.over = True
     st.stage = "over"
     m.note("full_time", score=st.score())
+
+
+def _half(m: Match, half: int, ct: int) -> Flow:
+    """One half: the break before it (not before the first), the kick-off of `ct`, the turns."""
+    st = m.st
+    st.half = half
+    st.clock = 0
+    st.stoppage = 0
+    st.half_over = False
+    st.half_over_at_turn_end = False
+    st.pending_restart = None
+    st.next_free_kick_attempt = False
+    st.ct = ct
+    if half > 1:
+        st.stage = "half_time"
+        if half != 3:  # (the break before extra time has its own note)
+            m.note("half_time", score=st.score())
+        for ts in st.teams:
+            ts.field[B.CENTRE] += sum(ts.field[a] for a in B.CORNER_SPOTS)
+            for a in B.CORNER_SPOTS:
+                ts.field[a] = 0
+        if half == 2:
+            yield from second_half_weather(m)
+        if half in (2, 3):  # half time, and the break before extra time (I-38)
+            yield from half_time_changes(m)
+    st.stage = "setup"
+    yield from kick_off(m, ct)
+    while not st.half_over:
+        yield from turn(m)
 
 
 def turn(m: Match) -> Flow:

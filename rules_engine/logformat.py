@@ -155,7 +155,7 @@ def parse_header(data: Any, errors: list[FubaError]) -> Header | None:
     if data.get("ruleset") != RULESET:
         errors.append(_err(f'"ruleset" must be "{RULESET}"', "$.ruleset"))
     for k in data:
-        if k not in ("format", "ruleset", "advanced_rules", "teams", "events", "meta"):
+        if k not in ("format", "ruleset", "advanced_rules", "extra_time", "teams", "events", "meta"):
             errors.append(_err(f"unknown field {k!r}", f"$.{k}"))
     adv_raw = data.get("advanced_rules", [])
     adv: set[str] = set()
@@ -197,8 +197,12 @@ def parse_header(data: Any, errors: list[FubaError]) -> Header | None:
             HeaderError("both teams must choose an equal number of skills (A11)", rule="A11", path="$.teams")
         )
         return None
+    extra_time = data.get("extra_time", False)
+    if type(extra_time) is not bool:
+        errors.append(_err('"extra_time" must be true or false', "$.extra_time"))
+        return None
     meta = data.get("meta", {})
-    return Header((specs[0], specs[1]), advanced, extra={"meta": meta} if meta else {})
+    return Header((specs[0], specs[1]), advanced, extra_time, extra={"meta": meta} if meta else {})
 
 
 def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
@@ -374,6 +378,8 @@ def header_to_dict(h: Header) -> dict[str, Any]:
         "advanced_rules": "all" if set(adv) == set(ADVANCED_RULES) else adv,
         "teams": teams,
     }
+    if h.extra_time:
+        out["extra_time"] = True
     if h.extra.get("meta"):
         out["meta"] = h.extra["meta"]
     return out

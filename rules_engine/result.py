@@ -33,7 +33,11 @@ def derive_result(m: Match) -> dict[str, Any]:
         "finished": st.over,
         "score": {"home": st.teams[0].goals, "away": st.teams[1].goals},
         "teams": teams,
-        "turns_per_half": list(st.turns_per_half),
+        "turns_per_half": list(st.turns_per_half),  # four halves with extra time
+        "extra_time": st.extra_time_played,
+        "score_after_90": (
+            {"home": st.score_after_90[0], "away": st.score_after_90[1]} if st.score_after_90 else None
+        ),
         "turns": st.turn,
         "final_minute": st.minute_label(),
         "weather": st.weather or None,

@@ -87,7 +87,9 @@ class SimulationOptions:
     (``"A1"``...); ``home_coach``/``away_coach``: ``"heuristic"`` or
     ``"random"``; ``max_events`` bounds the loop; ``strict``: raise on an
     illegal coach answer instead of falling back to the first legal option;
-    ``meta``: copied into the log header."""
+    ``meta``: copied into the log header; ``extra_time``: the competition's
+    rule, given the 90-minute score (home, away), says whether extra time is
+    played (a second leg counts the first; I-38); None: no extra time."""
 
     advanced_rules: str | tuple[str, ...] | list[str] = "all"
     home_coach: str = "heuristic"
@@ -96,6 +98,7 @@ class SimulationOptions:
     strict: bool = True
     compact_log: bool = False
     meta: tuple[tuple[str, str], ...] = field(default=())
+    extra_time: Callable[[int, int], bool] | None = None
 
     def __post_init__(self) -> None:
         for kind in (self.home_coach, self.away_coach):
@@ -129,6 +132,8 @@ def header_for(home: TeamSetup, away: TeamSetup, options: SimulationOptions) -> 
         "advanced_rules": rules,
         "teams": teams,
     }
+    if options.extra_time is not None:
+        header["extra_time"] = True
     if options.meta:
         header["meta"] = dict(options.meta)
     return header
@@ -182,7 +187,12 @@ def play_match(
             apply(roll)
             continue
         actor = p.actor
-        choice = (home_choose if actor == "home" else away_choose)(match, p)
+        if p.name == "extra_time" and opts.extra_time is not None:
+            # not a coaching decision: the competition's rule answers it (I-38)
+            h, a = match.st.teams[0].goals, match.st.teams[1].goals
+            choice: Any = "yes" if opts.extra_time(h, a) else "no"
+        else:
+            choice = (home_choose if actor == "home" else away_choose)(match, p)
         decision = Decision(p.name, actor, choice)
         if observer is not None:
             observer(match, decision)

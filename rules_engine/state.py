@@ -38,10 +38,16 @@ class TeamSpec:
         return "-".join(str(x) for x in self.formation)
 
 
+# the minute each half starts at: halves 1 and 2, then the two halves of extra time (I-38)
+_HALF_START: Final = (0, 0, 45, 90, 105)
+
+
 @dataclass(frozen=True, slots=True)
 class Header:
     teams: tuple[TeamSpec, TeamSpec]
     advanced: frozenset[str] = frozenset()
+    # the competition plays extra time when the 90 minutes leave the tie level (I-38)
+    extra_time: bool = False
     ruleset: str = "fuba-3"
     format: str = "fuba-log/1"
     extra: dict[str, Any] = dc_field(default_factory=dict, compare=False)
@@ -173,6 +179,9 @@ class MatchState:
     next_free_kick_attempt: bool = False  # 5.2.2 direct goal attempt chosen
     pending_restart: tuple[str, int, int] | None = None  # (kind, team, area) at the end of the turn
     half_over: bool = False  # the half ended immediately (4.2.1.2)
+    half_length: int = 45  # minutes on the time track: 45, or 15 in extra time (I-38)
+    extra_time_played: bool = False
+    score_after_90: tuple[int, int] | None = None
     history: list[dict[str, Any]] = dc_field(default_factory=list)
     # the advanced rules in force, read by uses() hundreds of times per match
     advanced: frozenset[str] = dc_field(init=False, repr=False, compare=False)
@@ -189,15 +198,14 @@ class MatchState:
         return 1 - self.ct
 
     def minute(self) -> int:
-        """Absolute game minute (second half continues from 45)."""
-        base = 0 if self.half == 1 else 45
-        return base + self.clock + self.stoppage
+        """Absolute game minute (the second half continues from 45, extra time from 90)."""
+        return _HALF_START[self.half] + self.clock + self.stoppage
 
     def minute_label(self) -> str:
-        base = 45 if self.half == 1 else 90
+        start = _HALF_START[self.half]
         if self.stoppage:
-            return f"{base}+{self.stoppage}"
-        return str((0 if self.half == 1 else 45) + self.clock)
+            return f"{start + self.half_length}+{self.stoppage}"
+        return str(start + self.clock)
 
     def score(self) -> list[int]:
         return [self.teams[0].goals, self.teams[1].goals]

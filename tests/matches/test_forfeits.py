@@ -235,6 +235,47 @@ def test_level_knockout_simulation_goes_to_extra_time_and_penalties(
     assert "pens" in outcome
 
 
+def test_extra_time_goals_decide_a_level_knockout_tie(django_capture_on_commit_callbacks) -> None:
+    # I-38: the engine plays extra time when the 90 minutes leave the tie level; its goals count.
+    from matches.simulation import fixture_simulate
+    from tournaments.models import Stage
+
+    fixture = overdue_fixture(kind=Stage.Kind.KNOCKOUT, slug="ko-aet")
+
+    def decided_in_extra_time(seed: int) -> bool:
+        sim = fixture_simulate(fixture=fixture, seed=seed)
+        after_90 = sim.result["score_after_90"]
+        return sim.result["extra_time"] and after_90["home"] == after_90["away"] and len(set(sim.score)) == 2
+
+    seed = next(s for s in range(300) if decided_in_extra_time(s))
+    with django_capture_on_commit_callbacks(execute=False):
+        forfeits.forfeits_sweep()
+    Forfeit.objects.filter(fixture=fixture).update(seed=seed)
+    outcome = forfeits.forfeit_process(fixture_id=fixture.id, task_id="t")
+    result = Result.objects.get(fixture=fixture)
+    assert result.extra_time is True and result.home_goals != result.away_goals
+    assert result.home_penalties is None and "a.e.t." in outcome and "pens" not in outcome
+    assert str(result).endswith("a.e.t.")
+
+
+def test_a_stage_without_extra_time_goes_straight_to_penalties(django_capture_on_commit_callbacks) -> None:
+    from matches.simulation import fixture_simulate
+    from tournaments.models import Stage
+
+    fixture = overdue_fixture(kind=Stage.Kind.KNOCKOUT, slug="ko-pens")
+    Stage.objects.filter(id=fixture.stage_id).update(extra_time=False)
+    fixture.refresh_from_db()
+    level_seed = next(s for s in range(200) if len(set(fixture_simulate(fixture=fixture, seed=s).score)) == 1)
+    sim = fixture_simulate(fixture=fixture, seed=level_seed)
+    assert sim.result["extra_time"] is False and "extra_time" not in sim.log
+    with django_capture_on_commit_callbacks(execute=False):
+        forfeits.forfeits_sweep()
+    Forfeit.objects.filter(fixture=fixture).update(seed=level_seed)
+    forfeits.forfeit_process(fixture_id=fixture.id, task_id="t")
+    result = Result.objects.get(fixture=fixture)
+    assert result.extra_time is False and result.home_penalties is not None
+
+
 def test_a_refused_result_gives_the_fixture_back(monkeypatch, django_capture_on_commit_callbacks) -> None:
     from fubaleague.errors import Conflict as DomainConflict
 

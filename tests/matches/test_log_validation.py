@@ -202,3 +202,23 @@ def test_the_logs_skills_must_respect_the_roster_and_lost_skills(
     (error,) = submission.validation_errors
     assert error["rule"] == "A11" and error["path"] == "$.teams.home.skills"
     assert by_code[home_codes[0]].name in error["reason"]
+
+
+def test_a_log_with_extra_time_needs_a_submission_with_extra_time(
+    setup: dict, django_capture_on_commit_callbacks
+) -> None:
+    # I-38: a log that plays extra time contradicts a result "after 90 minutes".
+    from matches.services import submission_validation_record
+
+    fixture = setup["fixture"]
+    with django_capture_on_commit_callbacks(execute=False):
+        submission = result_submit(
+            fixture_id=fixture.id, user=setup["home_user"], home_goals=1, away_goals=1, turn_log=EXAMPLE
+        )
+    derived = {"final_score": [1, 1], "extra_time": True, "score_after_90": {"home": 1, "away": 1}}
+    submission = submission_validation_record(
+        submission_id=submission.id, engine_valid=True, errors=[], derived=derived
+    )
+    assert submission.validation_status == ResultSubmission.Validation.INVALID
+    assert submission.validation_errors[-1]["rule"] == "I-38"
+    assert "plays extra time" in submission.validation_errors[-1]["reason"]
