@@ -263,7 +263,7 @@ class SimulationStats:
         result = match.result()
         self.matches += 1
         self.events += len(match.events)
-        self.turns.extend(result["turns_per_half"])
+        self.turns.extend(result["turns_per_half"][:2])  # the 45-minute halves (no extra time)
         self.half_minutes.extend(half_minutes)
         h, a = result["score"]["home"], result["score"]["away"]
         self.goals.append(h + a)
@@ -284,7 +284,7 @@ def play_with_stats(
 ) -> Match:
     """Play a match and add it to ``stats`` (minutes reached per half included:
     the largest minute of each half, counted from the half's kick-off)."""
-    reached = [0, 0]
+    reached = [0, 0, 0, 0]  # (two more halves with extra time)
 
     def observe(m: Match, ev: Event) -> None:
         s = m.st
@@ -294,8 +294,8 @@ def play_with_stats(
 
     match = play_match(home, away, options, seed, observer=observe)
     s = match.st
-    last = s.clock + s.stoppage  # the second half's final state
-    reached[1] = max(reached[1], last)
+    last = s.clock + s.stoppage  # the last half's final state
+    reached[s.half - 1] = max(reached[s.half - 1], last)
     stats.add(match, (reached[0], reached[1]))
     return match
 

@@ -87,3 +87,12 @@ def test_the_extra_time_answer_is_checked_and_the_flag_must_be_boolean() -> None
     wrong["extra_time"] = "yes"
     r = validate_log(wrong)
     assert not r.valid and r.errors[0].path == "$.extra_time"
+
+
+def test_plausibility_statistics_count_the_45_minute_halves_only() -> None:
+    from rules_engine.simulate import SimulationStats, play_with_stats
+
+    stats = SimulationStats()
+    for seed in _level_seeds(2):
+        play_with_stats(HOME, AWAY, LEVEL, seed, stats)
+    assert stats.matches == 2 and len(stats.turns) == 4 and stats.shortest_half >= 45
