@@ -245,11 +245,26 @@ class _Schedule:
         self.start, self.interval, self.deadline_after = start, interval or timedelta(days=7), deadline_after
 
     def kickoff(self, rnd: int) -> datetime | None:
-        return self.start + self.interval * (rnd - 1) if self.start else None
+        try:
+            return self.start + self.interval * (rnd - 1) if self.start else None
+        except OverflowError:
+            raise self._past_the_calendar(rnd) from None
 
     def deadline(self, rnd: int) -> datetime | None:
         kickoff = self.kickoff(rnd)
-        return kickoff + self.deadline_after if kickoff and self.deadline_after else None
+        try:
+            return kickoff + self.deadline_after if kickoff and self.deadline_after else None
+        except OverflowError:
+            raise self._past_the_calendar(rnd) from None
+
+    @staticmethod
+    def _past_the_calendar(rnd: int) -> ApplicationError:
+        # A start near the year 9999 or a huge interval: datetime cannot hold the date (was a 500).
+        return ApplicationError(
+            f"Round {rnd} would kick off or be due after the last date there is (31 December 9999): "
+            "choose an earlier start, a shorter interval or a shorter deadline.",
+            details={"round": rnd},
+        )
 
 
 def _round_robin_fixtures(

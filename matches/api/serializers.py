@@ -7,6 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from fubaleague.api_json import JSONDocumentField
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
 from tournaments.api.serializers import FixtureSerializer, TeamBriefSerializer
 
@@ -36,7 +37,7 @@ class ScoreInputSerializer(serializers.Serializer):
 
 
 class SubmitResultSerializer(ScoreInputSerializer):
-    turn_log = serializers.JSONField(
+    turn_log = JSONDocumentField(
         required=False,
         allow_null=True,
         help_text="Optional FUBA 3 turn log (docs/turn-log-format.md); validated by the rules engine.",
@@ -63,7 +64,7 @@ class ForfeitSerializer(serializers.Serializer):
 
 
 class TurnLogSerializer(serializers.Serializer):
-    turn_log = serializers.JSONField(help_text="A fuba-log/1 document")
+    turn_log = JSONDocumentField(help_text="A fuba-log/1 document")
 
 
 class CardSerializer(serializers.ModelSerializer):

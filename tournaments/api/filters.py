@@ -2,18 +2,42 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
+from django import forms
 from django.db.models import Q, QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 
 from tournaments.models import Coach, Fixture, Skill, Stage, Suspension, Team
 
 
+@extend_schema_field(OpenApiTypes.INT)
+class IdFilter(django_filters.NumberFilter):
+    """A row id: a whole number a 64-bit key can hold.
+
+    NumberFilter alone reads a Decimal, so `1.5` silently matched id 1 and a huge number crashed SQLite
+    ("Python int too large") with a 500; both are now a 400 that names the parameter.
+    """
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", -(2**63))
+        kwargs.setdefault("max_value", 2**63 - 1)
+        super().__init__(*args, **kwargs)
+
+    def get_max_validator(self) -> None:
+        return None
+
+
 class FixtureFilter(django_filters.FilterSet):
     competition = django_filters.CharFilter(field_name="competition__slug", help_text="Competition slug")
-    stage = django_filters.NumberFilter(field_name="stage_id")
+    stage = IdFilter(field_name="stage_id")
     group = django_filters.CharFilter(field_name="group__name", help_text="Group name, e.g. A")
     round = django_filters.NumberFilter()
-    team = django_filters.NumberFilter(method="filter_team", help_text="Team id, home or away")
+    team = IdFilter(method="filter_team", help_text="Team id, home or away")
     status = django_filters.MultipleChoiceFilter(choices=Fixture.Status.choices)
     date = django_filters.DateFilter(field_name="kickoff", lookup_expr="date", help_text="Kick-off date")
     date_from = django_filters.DateFilter(field_name="kickoff", lookup_expr="date__gte")
@@ -29,8 +53,8 @@ class FixtureFilter(django_filters.FilterSet):
 
 class TeamFilter(django_filters.FilterSet):
     competition = django_filters.CharFilter(field_name="competition__slug")
-    coach = django_filters.NumberFilter(field_name="coach_id")
-    club = django_filters.NumberFilter(field_name="club_id")
+    coach = IdFilter(field_name="coach_id")
+    club = IdFilter(field_name="club_id")
     name = django_filters.CharFilter(lookup_expr="icontains")
 
     class Meta:
@@ -62,7 +86,7 @@ class SkillFilter(django_filters.FilterSet):
 
 class SuspensionFilter(django_filters.FilterSet):
     competition = django_filters.CharFilter(field_name="competition__slug")
-    team = django_filters.NumberFilter(field_name="team_id")
+    team = IdFilter(field_name="team_id")
     served = django_filters.BooleanFilter(field_name="served_in", lookup_expr="isnull", exclude=True)
 
     class Meta:

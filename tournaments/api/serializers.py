@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -237,9 +238,14 @@ class SuspensionSerializer(serializers.ModelSerializer):
 
 class GenerateFixturesSerializer(serializers.Serializer):
     start = serializers.DateTimeField(required=False, help_text="Kick-off of the first round")
-    interval = serializers.DurationField(required=False, help_text="Time between rounds, e.g. '7 00:00:00'")
+    # Not negative: round 2 before round 1, or a result due before its match kicks off.
+    interval = serializers.DurationField(
+        required=False, min_value=timedelta(0), help_text="Time between rounds, e.g. '7 00:00:00'"
+    )
     deadline_after = serializers.DurationField(
-        required=False, help_text="Deadline for reporting a result, counted from kick-off"
+        required=False,
+        min_value=timedelta(0),
+        help_text="Deadline for reporting a result, counted from kick-off",
     )
 
 

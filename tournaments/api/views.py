@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import slug_re
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -45,6 +46,10 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
             Prefetch("stages", queryset=Stage.objects.order_by("order"))
         ).order_by("-created_at", "id")
 
+    def get_object(self) -> Competition:
+        _slug_or_404(self.kwargs.get(self.lookup_field) or "")
+        return super().get_object()
+
     def get_permissions(self) -> list[Any]:
         if self.action == "recompute_standings":
             return [StaffOnly()]
@@ -58,7 +63,8 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
         Served from the standings cache (recomputed only after a result changes): a warm request
         runs no query and one cache round trip.
         """
-        body = standings_cache.by_slug(slug or "", "api-json", lambda: self._tables_json(slug or ""))
+        slug = _slug_or_404(slug or "")
+        body = standings_cache.by_slug(slug, "api-json", lambda: self._tables_json(slug))
         # Cached already rendered: the renderer would redo identical work on every request.
         return HttpResponse(body, content_type="application/json")
 
@@ -82,6 +88,14 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
         return Response([t.as_dict() for t in standings_cache.competition_tables(competition)])
 
 
+def _slug_or_404(slug: str) -> str:
+    # Anything but a slug names no competition; PostgreSQL even refuses a NUL in the query (was a 500),
+    # and the standings cache keeps no entry for such a name.
+    if not slug_re.match(slug):
+        raise NotFound(f"No competition '{slug}'.")
+    return slug
+
+
 class StageViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.StageSerializer
     permission_classes = [ReadOnlyOrStaff]
@@ -96,6 +110,7 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
         request=serializers.GenerateFixturesSerializer,
         responses={
             201: serializers.FixtureSerializer(many=True),
+            400: OpenApiResponse(description="Invalid schedule: {error: {code, message, details}}"),
             409: OpenApiResponse(description="Already generated"),
         },
     )

@@ -1,0 +1,184 @@
+"""Server errors (500) a schemathesis run against a live server found, each kept fixed here.
+
+- An id filter given a huge number crashed SQLite with a 500 ("Python int too large"), and a
+  fraction silently matched the id below it: both are a 400 naming the parameter now.
+- Generating fixtures with a start near the year 9999 or a huge interval overflowed datetime: a
+  500, now a 400 (and nothing is created); a negative interval or deadline is refused too.
+- On PostgreSQL, a competition slug or a turn log holding a NUL character (U+0000) was a 500
+  (PostgreSQL refuses it in a query and in jsonb): a 404 and a 400 now.
+- A JSON body (or a turn log sent as form text) nested a few thousand levels deep raised
+  RecursionError in the JSON decoder: a 500 on every endpoint that reads a body; a 400 now.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from fubaleague.api_json import MAX_DEPTH
+from matches.models import ResultSubmission
+from tournaments import services
+from tournaments.models import Fixture
+
+pytestmark = pytest.mark.django_db
+
+HUGE = "99999999999999999999999"
+
+
+@pytest.mark.parametrize(
+    "url, param",
+    [
+        ("/api/v1/fixtures", "team"),
+        ("/api/v1/fixtures", "stage"),
+        ("/api/v1/matches", "team"),
+        ("/api/v1/teams", "coach"),
+        ("/api/v1/teams", "club"),
+        ("/api/v1/suspensions", "team"),
+    ],
+)
+@pytest.mark.parametrize("value", [HUGE, f"-{HUGE}", "1.5", "1e300"])
+def test_id_filters_refuse_numbers_no_id_can_be(cup, url, param, value) -> None:
+    response = APIClient().get(url, {param: value})
+    assert response.status_code == 400, response.content
+    error = response.json()["error"]
+    assert error["code"] == "validation_error" and param in error["details"]
+
+
+def test_id_filters_still_filter(cup) -> None:
+    client = APIClient()
+    team = cup.teams["Brazil"]
+    fixtures = client.get("/api/v1/fixtures", {"team": str(team.pk)}).json()
+    assert (
+        fixtures["count"]
+        == Fixture.objects.filter(home_team=team).count() + Fixture.objects.filter(away_team=team).count()
+    )
+    assert client.get("/api/v1/fixtures", {"team": "0"}).json()["count"] == 0
+    assert client.get("/api/v1/teams", {"club": str(team.club_id)}).json()["count"] == 1
+
+
+@pytest.mark.parametrize("kind", ["round_robin", "knockout"])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"start": "9999-12-25T00:00:00Z"}, None),
+        ({"start": "2026-06-01T00:00:00Z", "interval": "999999999 00:00:00"}, None),
+        ({"start": "9999-12-31T20:00:00Z", "interval": "00:01:00", "deadline_after": "1 00:00:00"}, None),
+        ({"start": "2026-06-01T00:00:00Z", "interval": "-7 00:00:00"}, "interval"),
+        ({"start": "2026-06-01T00:00:00Z", "deadline_after": "-1 00:00:00"}, "deadline_after"),
+    ],
+)
+def test_generate_fixtures_refuses_a_schedule_past_the_calendar(db, kind, body, field) -> None:
+    competition = services.competition_create(name="Late Cup", slug="late-cup")
+    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(4)]
+    stage = services.stage_create(competition=competition, name="Stage", kind=kind, teams=teams)
+    client = APIClient()
+    client.force_authenticate(get_user_model().objects.create_user("boss", is_staff=True))
+    response = client.post(f"/api/v1/stages/{stage.pk}/generate-fixtures", body, format="json")
+    assert response.status_code == 400, response.content
+    error = response.json()["error"]
+    if field:
+        assert error["code"] == "validation_error" and field in error["details"]
+    else:
+        assert error["code"] == "invalid" and "9999" in error["message"]
+    assert not Fixture.objects.filter(stage=stage).exists()
+    ok = client.post(
+        f"/api/v1/stages/{stage.pk}/generate-fixtures", {"start": "9999-01-01T00:00:00Z"}, format="json"
+    )
+    assert ok.status_code == 201, ok.content
+
+
+@pytest.mark.parametrize(
+    "url", ["/api/v1/competitions/%00", "/api/v1/competitions/a%00b/standings", "/api/v1/competitions/a%20b"]
+)
+def test_competition_lookups_refuse_what_is_not_a_slug(cup, url) -> None:
+    response = APIClient().get(url)
+    assert response.status_code == 404, response.content
+    assert response.json()["error"]["code"] == "not_found"
+
+
+@pytest.fixture
+def open_fixture(cup) -> Fixture:
+    # Group C is unplayed in the light cup.
+    return (
+        Fixture.objects.filter(group__name="C", round=1)
+        .select_related("home_team")
+        .order_by("match_number")
+        .first()
+    )
+
+
+def _club_client(cup, fixture: Fixture) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(cup.users[fixture.home_team.name])
+    return client
+
+
+def _nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 5000, 100_000])
+def test_deeply_nested_json_is_a_400_and_stores_nothing(cup, open_fixture, depth) -> None:
+    client = _club_client(cup, open_fixture)
+    log = '{"format": "fuba-log/1", "turns": ' + _nested(depth) + "}"
+    for url, body in [
+        ("/api/v1/turn-logs/validate", '{"turn_log": ' + log + "}"),
+        (
+            f"/api/v1/fixtures/{open_fixture.pk}/submit-result",
+            '{"home_goals": 1, "away_goals": 0, "turn_log": ' + log + "}",
+        ),
+        ("/api/v1/auth/token", '{"username": ' + _nested(depth) + ', "password": "x"}'),
+    ]:
+        response = client.post(url, body, content_type="application/json")
+        assert response.status_code == 400, (url, response.content[:300])
+        assert response.json()["error"]["code"] == "malformed_request"
+        # The same document as form text reaches the turn-log field's own JSON decoding.
+        form = client.post(url, {"home_goals": "1", "away_goals": "0", "turn_log": log})
+        assert form.status_code == 400, (url, form.content[:300])
+    assert not ResultSubmission.objects.filter(fixture=open_fixture).exists()
+    open_fixture.refresh_from_db()
+    assert open_fixture.status == Fixture.Status.SCHEDULED
+
+
+def test_nesting_up_to_the_limit_is_still_read(cup, open_fixture) -> None:
+    client = _club_client(cup, open_fixture)
+    # The body itself and the turn log in it are two levels: the notes take the rest.
+    log = {"format": "fuba-log/1", "notes": json_nested(MAX_DEPTH - 2)}
+    response = client.post("/api/v1/turn-logs/validate", {"turn_log": log}, format="json")
+    assert response.status_code == 422, response.content[:300]  # read, then judged by the rules engine
+    submitted = client.post(
+        f"/api/v1/fixtures/{open_fixture.pk}/submit-result",
+        {"home_goals": 1, "away_goals": 0, "turn_log": log},
+        format="json",
+    )
+    assert submitted.status_code == 201, submitted.content[:300]
+
+
+def json_nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    "log", [{"format": "fuba-log/1", "ruleset": "fuba-3\x00"}, {"format": "fuba-log/1", "a\x00": 1}]
+)
+def test_a_turn_log_with_a_nul_character_is_a_400_and_stores_nothing(cup, open_fixture, log) -> None:
+    client = _club_client(cup, open_fixture)
+    for url, body in [
+        ("/api/v1/turn-logs/validate", {"turn_log": log}),
+        (
+            f"/api/v1/fixtures/{open_fixture.pk}/submit-result",
+            {"home_goals": 1, "away_goals": 0, "turn_log": log},
+        ),
+    ]:
+        response = client.post(url, body, format="json")
+        assert response.status_code == 400, (url, response.content[:300])
+        assert "turn_log" in response.json()["error"]["details"]
+    assert not ResultSubmission.objects.filter(fixture=open_fixture).exists()
+    open_fixture.refresh_from_db()
+    assert open_fixture.status == Fixture.Status.SCHEDULED
