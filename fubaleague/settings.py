@@ -195,7 +195,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "fubaleague.api_autoschema.AutoSchema",
     # DRF's JSON parser, answering a body nested too deeply with a 400 (fubaleague/api_json.py).
     "DEFAULT_PARSER_CLASSES": [
         "fubaleague.api_json.JSONParser",

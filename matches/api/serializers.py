@@ -97,7 +97,7 @@ class ResultSerializer(serializers.ModelSerializer):
 
 class SubmissionSerializer(serializers.ModelSerializer):
     team = TeamBriefSerializer(read_only=True)
-    submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     has_turn_log = serializers.SerializerMethodField()
 
     class Meta:
@@ -139,7 +139,7 @@ class MatchLogBriefSerializer(serializers.ModelSerializer):
 
 
 class AuditSerializer(serializers.ModelSerializer):
-    actor = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    actor = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
         model = ResultAudit

@@ -169,7 +169,10 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         return self._done(fixture.pk)
 
     @extend_schema(responses={200: ms.AuditSerializer(many=True)})
-    @action(detail=True, methods=["get"], permission_classes=[AllowAny])
+    # One fixture's whole trail as a plain list: no pagination and no list filters (the schema said both).
+    @action(
+        detail=True, methods=["get"], permission_classes=[AllowAny], pagination_class=None, filter_backends=[]
+    )
     def audit(self, request: Request, pk: str | None = None) -> Response:
         """The audit trail of the fixture's result (who changed what, when, before and after)."""
         fixture = self.get_object()

@@ -28,7 +28,7 @@ class ClubSerializer(serializers.ModelSerializer):
 
 
 class CoachSerializer(serializers.ModelSerializer):
-    club = ClubSerializer(read_only=True)
+    club = ClubSerializer(read_only=True, allow_null=True)
 
     class Meta:
         model = Coach
@@ -58,8 +58,8 @@ class TeamBriefSerializer(serializers.ModelSerializer):
 
 
 class TeamSerializer(serializers.ModelSerializer):
-    coach = CoachSerializer(read_only=True)
-    club = ClubSerializer(read_only=True)
+    coach = CoachSerializer(read_only=True, allow_null=True)
+    club = ClubSerializer(read_only=True, allow_null=True)
     competition = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     skills = serializers.SerializerMethodField()
 
@@ -169,9 +169,10 @@ class ResultBriefSerializer(serializers.Serializer):
 
 class FixtureSerializer(serializers.ModelSerializer):
     competition = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    home_team = TeamBriefSerializer(read_only=True)
-    away_team = TeamBriefSerializer(read_only=True)
-    group = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    # Null until a knockout slot is decided (the placeholder names it), and outside a group stage.
+    home_team = TeamBriefSerializer(read_only=True, allow_null=True)
+    away_team = TeamBriefSerializer(read_only=True, allow_null=True)
+    group = serializers.SlugRelatedField(slug_field="name", read_only=True, allow_null=True)
     result = serializers.SerializerMethodField()
 
     class Meta:
@@ -217,7 +218,7 @@ class FixtureSerializer(serializers.ModelSerializer):
 class SuspensionSerializer(serializers.ModelSerializer):
     team = TeamBriefSerializer(read_only=True)
     competition = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    served_in = serializers.PrimaryKeyRelatedField(read_only=True)
+    served_in = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
     source_fixture = serializers.PrimaryKeyRelatedField(read_only=True)
     is_served = serializers.BooleanField(read_only=True)
 

@@ -56,7 +56,8 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
         return super().get_permissions()
 
     @extend_schema(responses=serializers.StandingsTableSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    # A plain list of tables: no pagination and no list filters (the schema said both).
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request: Request, slug: str | None = None) -> HttpResponse:
         """Every league/group table of the competition, with the tie-break that decided each place.
 
@@ -127,7 +128,14 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
             serializers.FixtureSerializer(fixtures, many=True).data, status=status.HTTP_201_CREATED
         )
 
-    @extend_schema(request=None, responses={201: serializers.FixtureSerializer(many=True)})
+    @extend_schema(
+        request=None,
+        responses={
+            201: serializers.FixtureSerializer(many=True),
+            400: OpenApiResponse(description="Not a Swiss stage"),
+            409: OpenApiResponse(description="All rounds paired, the current one unfinished, or no pairing"),
+        },
+    )
     @action(detail=True, methods=["post"], url_path="next-swiss-round")
     def next_swiss_round(self, request: Request, pk: str | None = None) -> Response:
         """Staff: pair the next Swiss round once the previous one is complete."""
