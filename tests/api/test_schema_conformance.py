@@ -106,3 +106,29 @@ def test_public_reads_are_documented_as_open_to_anonymous_clients(openapi) -> No
         ("/api/v1/turn-logs/validate", "post"),
     ]:
         assert {} not in openapi["paths"][template][method]["security"], template
+
+
+def test_staff_actions_on_one_object_take_no_list_parameters(openapi) -> None:
+    # They answer plain lists, but were documented with ?page= and the list filters, which also
+    # narrowed their object lookup.
+    for template in (
+        "/api/v1/competitions/{slug}/recompute-standings",
+        "/api/v1/stages/{id}/generate-fixtures",
+        "/api/v1/stages/{id}/next-swiss-round",
+    ):
+        parameters = openapi["paths"][template]["post"].get("parameters", [])
+        assert not [p["name"] for p in parameters if p["in"] == "query"], template
+
+
+def test_a_stray_list_filter_does_not_hide_the_stage(db) -> None:
+    from django.contrib.auth import get_user_model
+
+    from tournaments import services
+
+    competition = services.competition_create(name="Stray Cup", slug="stray-cup")
+    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(4)]
+    stage = services.stage_create(competition=competition, name="League", kind="round_robin", teams=teams)
+    client = APIClient()
+    client.force_authenticate(get_user_model().objects.create_user("boss", is_staff=True))
+    response = client.post(f"/api/v1/stages/{stage.pk}/generate-fixtures?kind=knockout", {}, format="json")
+    assert response.status_code == 201, response.content[:300]

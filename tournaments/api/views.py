@@ -77,7 +77,14 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
         return JSONRenderer().render(tables)
 
     @extend_schema(request=None, responses={200: serializers.StandingsTableSerializer(many=True)})
-    @action(detail=True, methods=["post"], url_path="recompute-standings")
+    # Answers a plain list; no list filters either (they also narrowed the lookup: a stray ?kind= gave a 404).
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="recompute-standings",
+        pagination_class=None,
+        filter_backends=[],
+    )
     def recompute_standings(self, request: Request, slug: str | None = None) -> Response:
         """Staff: recompute every table, drawing (and recording) lots where teams are still level."""
         competition = self.get_object()
@@ -115,7 +122,10 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
             409: OpenApiResponse(description="Already generated"),
         },
     )
-    @action(detail=True, methods=["post"], url_path="generate-fixtures")
+    # Answers a plain list; no list filters either (they also narrowed the lookup: a stray ?kind= gave a 404).
+    @action(
+        detail=True, methods=["post"], url_path="generate-fixtures", pagination_class=None, filter_backends=[]
+    )
     def generate_fixtures(self, request: Request, pk: str | None = None) -> Response:
         """Staff: create the stage's fixtures (round robin, groups, knockout bracket, or Swiss round 1)."""
         stage = self.get_object()
@@ -136,7 +146,10 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
             409: OpenApiResponse(description="All rounds paired, the current one unfinished, or no pairing"),
         },
     )
-    @action(detail=True, methods=["post"], url_path="next-swiss-round")
+    # Answers a plain list; no list filters either (they also narrowed the lookup: a stray ?kind= gave a 404).
+    @action(
+        detail=True, methods=["post"], url_path="next-swiss-round", pagination_class=None, filter_backends=[]
+    )
     def next_swiss_round(self, request: Request, pk: str | None = None) -> Response:
         """Staff: pair the next Swiss round once the previous one is complete."""
         stage = self.get_object()
