@@ -132,3 +132,11 @@ def test_a_stray_list_filter_does_not_hide_the_stage(db) -> None:
     client.force_authenticate(get_user_model().objects.create_user("boss", is_staff=True))
     response = client.post(f"/api/v1/stages/{stage.pk}/generate-fixtures?kind=knockout", {}, format="json")
     assert response.status_code == 201, response.content[:300]
+
+
+def test_id_filters_document_the_range_they_accept(openapi) -> None:
+    # Out of range is a 400 (tests/api/test_fuzz_regressions.py), so the schema says where the range ends.
+    parameters = {p["name"]: p for p in openapi["paths"]["/api/v1/fixtures"]["get"]["parameters"]}
+    assert parameters["team"]["schema"]["maximum"] == 2**63 - 1
+    assert parameters["team"]["schema"]["minimum"] == -(2**63)
+    assert parameters["team"]["description"] == "Team id, home or away"

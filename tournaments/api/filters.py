@@ -7,13 +7,13 @@ from typing import Any
 import django_filters
 from django import forms
 from django.db.models import Q, QuerySet
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
 from tournaments.models import Coach, Fixture, Skill, Stage, Suspension, Team
 
+ID_MIN, ID_MAX = -(2**63), 2**63 - 1
 
-@extend_schema_field(OpenApiTypes.INT)
+
 class IdFilter(django_filters.NumberFilter):
     """A row id: a whole number a 64-bit key can hold.
 
@@ -24,9 +24,14 @@ class IdFilter(django_filters.NumberFilter):
     field_class = forms.IntegerField
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("min_value", -(2**63))
-        kwargs.setdefault("max_value", 2**63 - 1)
+        kwargs.setdefault("min_value", ID_MIN)
+        kwargs.setdefault("max_value", ID_MAX)
         super().__init__(*args, **kwargs)
+        # Documented with its bounds; an explicit schema drops the help text, so it goes in here.
+        schema: dict[str, Any] = {"type": "integer", "format": "int64", "minimum": ID_MIN, "maximum": ID_MAX}
+        if self.extra.get("help_text"):
+            schema["description"] = self.extra["help_text"]
+        extend_schema_field(schema)(self)
 
     def get_max_validator(self) -> None:
         return None
