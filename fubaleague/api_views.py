@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from fubaleague.api_json import JSONParser
+from fubaleague.throttling import LoginRateThrottle
 
 
 class PingView(APIView):
@@ -28,3 +29,5 @@ class TokenView(ObtainAuthToken):
     # names its own parsers, so DEFAULT_PARSER_CLASSES did not reach it (a deeply nested body was a 500).
     # A comment, not a docstring: the docstring would become the operation's public description.
     parser_classes = (parsers.FormParser, parsers.MultiPartParser, JSONParser)
+    # ObtainAuthToken has no throttles at all: limit password guessing per address
+    throttle_classes = (LoginRateThrottle,)

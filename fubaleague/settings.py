@@ -213,6 +213,8 @@ REST_FRAMEWORK = {
         "user": env_rate("API_THROTTLE_USER", "2000/minute"),
         # Validating a turn log replays a whole match: a tighter limit per account.
         "turn_log_validation": env_rate("API_THROTTLE_TURN_LOG", "30/minute"),
+        # Exchanging a username and password for a token, per address (password guessing).
+        "login": env_rate("API_THROTTLE_LOGIN", "20/minute"),
     },
 }
 SPECTACULAR_SETTINGS = {

@@ -51,12 +51,14 @@ class ClientRateThrottle(BaseThrottle):
     def __init__(self) -> None:
         self._wait: float | None = None
 
-    def allow_request(self, request: Any, view: Any) -> bool:
+    def scope_and_ident(self, request: Any) -> tuple[str, str]:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            scope, ident = "user", f"u{user.pk}"
-        else:
-            scope, ident = "anon", f"a{self.get_ident(request)}"
+            return "user", f"u{user.pk}"
+        return "anon", f"a{self.get_ident(request)}"
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        scope, ident = self.scope_and_ident(request)
         rate = (api_settings.DEFAULT_THROTTLE_RATES or {}).get(scope)
         if not rate:
             return True
@@ -70,3 +72,11 @@ class ClientRateThrottle(BaseThrottle):
 
     def wait(self) -> float | None:
         return self._wait
+
+
+class LoginRateThrottle(ClientRateThrottle):
+    """The "login" rate per address for the username/password exchange (password guessing):
+    DRF's ObtainAuthToken turns throttling off, so the token view names this one."""
+
+    def scope_and_ident(self, request: Any) -> tuple[str, str]:
+        return "login", f"a{self.get_ident(request)}"

@@ -49,3 +49,21 @@ def test_signed_in_users_have_their_own_rate() -> None:
         anonymous = [APIClient().get("/api/v1/ping").status_code for _ in range(2)]
     assert codes == [200] * 5 + [429]
     assert anonymous == [200, 429]
+
+
+def test_the_token_exchange_is_limited_per_address() -> None:
+    # DRF's ObtainAuthToken turns throttling off; password guessing must still be limited.
+    user = UserFactory(username="keeper")
+    user.set_password("right-password")
+    user.save()
+    conf = dict(settings.REST_FRAMEWORK)
+    conf["DEFAULT_THROTTLE_RATES"] = {**conf["DEFAULT_THROTTLE_RATES"], "login": "3/hour"}
+    client = APIClient()
+    with override_settings(REST_FRAMEWORK=conf):
+        guesses = [
+            client.post("/api/v1/auth/token", {"username": "keeper", "password": f"guess-{i}"}).status_code
+            for i in range(3)
+        ]
+        right = client.post("/api/v1/auth/token", {"username": "keeper", "password": "right-password"})
+    assert guesses == [400, 400, 400]
+    assert right.status_code == 429 and right.json()["error"]["code"] == "throttled"
