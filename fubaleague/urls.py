@@ -3,6 +3,8 @@ from django.urls import include, path
 
 from fubaleague import views
 
+handler404 = "fubaleague.views.page_not_found"
+
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 
+from fubaleague.api_errors import error_body
 from fubaleague.health import beat_info, run_checks
 
 
@@ -13,3 +15,10 @@ def healthz(request: HttpRequest) -> JsonResponse:
         {"status": "ok" if healthy else "degraded", "checks": checks, "beat": beat_info()},
         status=200 if healthy else 503,
     )
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """404 for a URL nothing answers: the API's JSON error body under /api/, the HTML page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("not_found", f"No API endpoint at {request.path}."), status=404)
+    return defaults.page_not_found(request, exception)

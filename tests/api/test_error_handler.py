@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
@@ -75,3 +76,12 @@ def test_unexpected_error_is_a_500_in_the_same_shape() -> None:
     status, error = handle(RuntimeError("boom"))
     assert status == 500 and error["code"] == "server_error"
     assert "boom" not in error["message"]
+
+
+@pytest.mark.django_db
+def test_an_unknown_api_url_answers_the_json_error_body(client) -> None:
+    response = client.get("/api/v1/no-such-thing")
+    assert response.status_code == 404 and response["Content-Type"].startswith("application/json")
+    assert response.json()["error"]["code"] == "not_found"
+    page = client.get("/no-such-page/")
+    assert page.status_code == 404 and page["Content-Type"].startswith("text/html")
