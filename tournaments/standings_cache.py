@@ -119,11 +119,16 @@ def by_slug(slug: str, name: str, compute: Callable[[], T]) -> T:
     entry = found.get(entry_key)
     if version is not None and entry is not None and entry[0] == version:
         value = entry[1]
+    elif version is None:
+        # First reader: computing first stores nothing for a slug that does not exist (compute
+        # raises), so anonymous requests for random slugs cannot fill the cache with version keys.
+        # The entry keeps the version chosen before computing: if a change or another reader set
+        # the key meanwhile, the entry is merely stale and the next reader recomputes.
+        version = time.time_ns()
+        value = compute()
+        cache.add(version_key, version, None)
+        cache.set(entry_key, (version, value), CACHE_SECONDS)
     else:
-        if version is None:
-            version = time.time_ns()
-            if not cache.add(version_key, version, None):
-                version = cache.get(version_key, version)
         value = compute()
         cache.set(entry_key, (version, value), CACHE_SECONDS)
     if len(_local) >= _LOCAL_MAX:

@@ -63,6 +63,20 @@ def test_standings_cache_follows_a_new_result(client: Client, cup) -> None:
     assert before != after
 
 
+def test_unknown_competitions_leave_nothing_in_the_cache(client: Client, cup) -> None:
+    # Anonymous requests for made-up slugs must not grow the cache (a version key per slug).
+    from django.core.cache import cache
+
+    from tournaments.standings_cache import _slug_version_key
+
+    for slug in ("no-such-cup", "another-made-up-one"):
+        get(client, f"/c/{slug}/standings/", status=404)
+        assert client.get(f"/api/v1/competitions/{slug}/standings").status_code == 404
+        assert cache.get(_slug_version_key(slug)) is None
+    get(client, f"/c/{cup.competition.slug}/standings/")
+    assert cache.get(_slug_version_key(cup.competition.slug)) is not None
+
+
 def test_bracket_is_svg_with_round_titles(client: Client, cup) -> None:
     html = get(client, f"/c/{cup.competition.slug}/bracket/")
     assert "<svg" in html and 'class="bracket"' in html
