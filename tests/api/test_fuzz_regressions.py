@@ -33,6 +33,7 @@ HUGE = "99999999999999999999999"
     [
         ("/api/v1/fixtures", "team"),
         ("/api/v1/fixtures", "stage"),
+        ("/api/v1/fixtures", "round"),
         ("/api/v1/matches", "team"),
         ("/api/v1/teams", "coach"),
         ("/api/v1/teams", "club"),
@@ -56,6 +57,10 @@ def test_id_filters_still_filter(cup) -> None:
         == Fixture.objects.filter(home_team=team).count() + Fixture.objects.filter(away_team=team).count()
     )
     assert client.get("/api/v1/fixtures", {"team": "0"}).json()["count"] == 0
+    assert (
+        client.get("/api/v1/fixtures", {"round": "1"}).json()["count"]
+        == Fixture.objects.filter(round=1).count()
+    )
     assert client.get("/api/v1/teams", {"club": str(team.club_id)}).json()["count"] == 1
 
 

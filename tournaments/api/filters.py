@@ -41,7 +41,7 @@ class FixtureFilter(django_filters.FilterSet):
     competition = django_filters.CharFilter(field_name="competition__slug", help_text="Competition slug")
     stage = IdFilter(field_name="stage_id")
     group = django_filters.CharFilter(field_name="group__name", help_text="Group name, e.g. A")
-    round = django_filters.NumberFilter()
+    round = IdFilter(help_text="Round number")  # a whole number: `1.5` matched round 1
     team = IdFilter(method="filter_team", help_text="Team id, home or away")
     status = django_filters.MultipleChoiceFilter(choices=Fixture.Status.choices)
     date = django_filters.DateFilter(field_name="kickoff", lookup_expr="date", help_text="Kick-off date")
