@@ -42,11 +42,6 @@ class Decision:
             return NotImplemented
         return self.name == other.name and self.by == other.by and self.choice == other.choice
 
-    def __ne__(self, other: object) -> bool:
-        if not isinstance(other, Decision):
-            return NotImplemented
-        return not (self.name == other.name and self.by == other.by and self.choice == other.choice)
-
     def __hash__(self) -> int:
         return hash((self.name, self.by, self.choice))
 
@@ -74,11 +69,6 @@ class Roll:
         if not isinstance(other, Roll):
             return NotImplemented
         return self.name == other.name and self.by == other.by and self.dice == other.dice
-
-    def __ne__(self, other: object) -> bool:
-        if not isinstance(other, Roll):
-            return NotImplemented
-        return not (self.name == other.name and self.by == other.by and self.dice == other.dice)
 
     def __hash__(self) -> int:
         return hash((self.name, self.by, self.dice))
@@ -167,12 +157,6 @@ class Pending:
             f"stage={self.stage!r}, rule={self.rule!r})"
         )
 
-    def replace(self, **changes: Any) -> Pending:
-        """A copy with some fields changed (as NamedTuple._replace)."""
-        fields = {k: getattr(self, k) for k in _PENDING_FIELDS}
-        fields.update(changes)
-        return Pending(**fields)
-
     @property
     def options(self) -> tuple[Any, ...]:
         if self.options_fn is None:
@@ -198,23 +182,6 @@ class Pending:
             out["open"] = self.open
             out["default"] = self.default
         return out
-
-
-_PENDING_FIELDS: Final = (
-    "kind",
-    "name",
-    "actor",
-    "turn",
-    "stage",
-    "rule",
-    "prompt",
-    "dice",
-    "sides",
-    "open",
-    "options_fn",
-    "verify_fn",
-    "default",
-)
 
 
 # The choice of the event answering a decision, the dice of the event answering a

@@ -207,7 +207,9 @@ def test_setup_falls_back_to_an_offered_setup() -> None:
     def refuse(choice: Any) -> None:
         raise FubaError("refused")
 
-    picky = p.replace(verify_fn=refuse)
+    picky = Pending(
+        p.kind, p.name, p.actor, p.turn, p.stage, p.rule, options_fn=p.options_fn, verify_fn=refuse
+    )
     assert coach.choose(m, picky) in p.options
 
 
