@@ -94,6 +94,11 @@ class Row:
     def goal_difference(self) -> int:
         return self.goals_for - self.goals_against
 
+    @property
+    def wins(self) -> int:
+        """The "wins" tie-break criterion reads the row by its name."""
+        return self.won
+
 
 # Returns the tied teams in drawn order, or None when no lots are drawn (the teams stay level).
 LotDrawer = Callable[[Sequence[int]], Sequence[int] | None]

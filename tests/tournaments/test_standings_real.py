@@ -167,6 +167,28 @@ def test_custom_tiebreak_order_is_validated() -> None:
     ]
 
 
+def test_the_wins_criterion_ranks_a_winner_above_a_team_of_draws() -> None:
+    # Found by the property test below: "wins" (UEFA, FIFA across groups) read a Row attribute
+    # that did not exist, so a tie that reached it was a crash (a 500 on the standings page).
+    from tournaments.standings import MatchRecord
+
+    matches = [
+        MatchRecord(1, 3, 1, 0, 0, 0),  # team 1: one win, 3 points
+        MatchRecord(2, 3, 0, 0, 0, 0),  # team 2: three draws, 3 points
+        MatchRecord(2, 4, 0, 0, 0, 0),
+        MatchRecord(2, 5, 0, 0, 0, 0),
+        MatchRecord(4, 1, 1, 0, 0, 0),
+    ]
+    table = compute_table(
+        teams=[1, 2, 3, 4, 5],
+        matches=matches,
+        criteria=("points", "wins", "lots"),
+        draw_lots=lambda tied: sorted(tied, reverse=True),  # lots would put team 2 first
+    )
+    by_team = {r.team: r for r in table}
+    assert by_team[1].position < by_team[2].position and by_team[2].decided_by == "wins"
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     scores=st.lists(
