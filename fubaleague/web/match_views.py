@@ -18,14 +18,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from fubaleague.errors import ApplicationError
+from fubaleague.web import selectors as ps
+from fubaleague.web.views import _nav, fixture_or_404, match_url
 from matches import services
 from matches.models import CardKind, Forfeit, ResultSubmission
 from matches.replay import pitch_geometry, replay_frames
-from tournaments import pages_selectors as ps
 from tournaments import standings_cache
 from tournaments.models import Competition, Fixture
 from tournaments.selectors import user_club_team_ids
-from tournaments.views import _nav, fixture_or_404, match_url
 
 REPLAY_CACHE_SECONDS = 3600
 logger = logging.getLogger(__name__)
