@@ -16,13 +16,14 @@ from django.db import IntegrityError, transaction
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
+from matches.progress import fixture_result_changed
 
 # Imported here (not lazily) so a worker that loads the services registers the task as well.
 from matches.validation_tasks import submission_log_validate
 from tournaments.knockout import Score, first_leg_of, knockout_score_check
-from tournaments.models import Competition, Fixture, Stage
-from tournaments.progress import fixture_result_changed
+from tournaments.models import Competition, Fixture, Skill, Stage
 from tournaments.selectors import fixture_banned_shirts, user_club_team_ids
+from tournaments.skills import skill_gain_record, skill_loss_record
 
 FUBA_3_LOG_FORMAT = "fuba-log/1"
 
@@ -259,9 +260,6 @@ def cards_from_derived(derived: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def _apply_skill_changes(fixture: Fixture, derived: Mapping[str, Any] | None) -> None:
     """A13 Injured star player / New talent carry over to the team's next matches."""
-    from tournaments.models import Skill
-    from tournaments.skills import skill_gain_record, skill_loss_record
-
     if not derived:
         return
     by_code = {s.code: s for s in Skill.objects.all()}

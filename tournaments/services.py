@@ -22,7 +22,7 @@ from tournaments.fixtures import (
     round_robin_rounds,
     seeded_bracket_order,
 )
-from tournaments.models import Club, Coach, Competition, Fixture, Group, Stage, Team, TiebreakPreset
+from tournaments.models import Bye, Club, Coach, Competition, Fixture, Group, Stage, Team, TiebreakPreset
 from tournaments.ranking import standings_table, tiebreak_order
 from tournaments.standings import validate_order
 from tournaments.swiss import PairingImpossible, swiss_pair
@@ -426,8 +426,6 @@ def fixture_generate(
 
 
 def _swiss_round_create(stage: Stage, schedule_start: datetime | None = None) -> list[Fixture]:
-    from tournaments.models import Bye
-
     current = max(
         stage.fixtures.aggregate(m=Max("round"))["m"] or 0, stage.byes.aggregate(m=Max("round"))["m"] or 0
     )
@@ -515,38 +513,7 @@ def competition_tiebreak_set(
     return competition
 
 
-@transaction.atomic
-def competition_discipline_set(
-    *,
-    competition: Competition,
-    yellow_card_threshold: int,
-    red_card_ban_matches: int,
-    yellow_wipe_after_stage: Stage | None = None,
-    cup_mode: bool = False,
-) -> Competition:
-    if yellow_wipe_after_stage is not None and yellow_wipe_after_stage.competition_id != competition.id:
-        raise ApplicationError(f"{yellow_wipe_after_stage} is not a stage of '{competition}'.")
-    if cup_mode and not competition.bans_players:
-        raise ApplicationError("The Cup mode bans players by shirt number: it is a Soccer City mode.")
-    competition.yellow_card_threshold = yellow_card_threshold
-    competition.red_card_ban_matches = red_card_ban_matches
-    competition.yellow_wipe_after_stage = yellow_wipe_after_stage
-    competition.cup_mode = cup_mode
-    competition.save(
-        update_fields=["yellow_card_threshold", "red_card_ban_matches", "yellow_wipe_after_stage", "cup_mode"]
-    )
-    discipline_recompute(competition=competition)
-    return competition
-
-
 # Entry points of the neighbouring service modules, importable from one place.
-from tournaments.discipline import discipline_recompute  # noqa: E402
-from tournaments.progress import (  # noqa: E402
-    competition_champion,
-    fixture_result_changed,
-    placeholders_resolve,
-    stage_progress_update,
-)
 from tournaments.ranking import best_thirds_compute, standings_compute  # noqa: E402
 from tournaments.skills import (  # noqa: E402
     match_skills_select,
@@ -560,20 +527,14 @@ __all__ = [
     "best_thirds_compute",
     "club_create",
     "coach_create",
-    "competition_champion",
     "competition_create",
-    "competition_discipline_set",
     "competition_tiebreak_set",
-    "discipline_recompute",
     "fixture_generate",
-    "fixture_result_changed",
     "fixture_schedule",
     "match_skills_select",
-    "placeholders_resolve",
     "skill_gain_record",
     "skill_loss_record",
     "stage_create",
-    "stage_progress_update",
     "standings_compute",
     "standings_table",
     "swiss_round_generate",

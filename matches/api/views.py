@@ -20,9 +20,10 @@ from rest_framework.routers import BaseRouter
 from rest_framework.settings import api_settings
 from rest_framework.throttling import UserRateThrottle
 
-from matches import services
+from matches import forfeits, services
 from matches.api import serializers as ms
 from matches.models import MatchLog, ResultSubmission
+from matches.turn_logs import validate_turn_log
 from tournaments import standings_cache
 from tournaments.api import filters
 from tournaments.api.permissions import FixtureParticipantOrStaff, ReadOnlyOrStaff, StaffOnly, is_staff
@@ -158,8 +159,6 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         fixture = self._fixture()
         data = ms.ForfeitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        from matches import forfeits
-
         if is_staff(request):
             forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=request.user)
         else:
@@ -263,8 +262,6 @@ class TurnLogValidationViewSet(mixins.CreateModelMixin, viewsets.GenericViewSet)
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = ms.TurnLogSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        from matches.turn_logs import validate_turn_log
-
         return Response({"valid": True, "result": validate_turn_log(data.validated_data["turn_log"])})
 
 
