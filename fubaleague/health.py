@@ -53,7 +53,7 @@ def check_cache() -> Probe:
         cache.delete(key)
         if value != "ok":
             raise RuntimeError("value written to the cache could not be read back")
-        return settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+        return str(settings.CACHES["default"]["BACKEND"]).rsplit(".", 1)[-1]
 
     return _timed(probe)
 

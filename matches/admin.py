@@ -20,6 +20,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from fubaleague.admin_actions import run_service
+from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
 from matches import forfeits
 from matches import services as results
@@ -215,7 +216,7 @@ class FixtureResultActions(admin.ModelAdmin):
     @admin.action(description="Simulate a forfeit now (rules engine, in a task)")
     def simulate_forfeit_now(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
         def simulate(fixture: Fixture) -> str:
-            forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=request.user)
+            forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=signed_in_user(request.user))
             return "simulation queued"
 
         run_service(self, request, queryset, simulate)
@@ -264,7 +265,7 @@ class FixtureResultActions(admin.ModelAdmin):
             try:
                 results.result_resolve(
                     fixture_id=fixture.pk,
-                    user=request.user,
+                    user=signed_in_user(request.user),
                     home_goals=d["home_goals"],
                     away_goals=d["away_goals"],
                     extra_time=bool(d.get("extra_time")),

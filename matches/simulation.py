@@ -111,6 +111,11 @@ def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedM
         raise ApplicationError(
             f"{fixture}: the simulated log does not validate: {first}", code="simulation_invalid"
         )
+    if report.result is None:
+        raise ApplicationError(
+            f"{fixture}: the rules engine judged the simulated log without a result.",
+            code="simulation_invalid",
+        )
     return SimulatedMatch(log=log, result=report.result, seed=seed)
 
 

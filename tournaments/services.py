@@ -306,8 +306,8 @@ def _knockout_first_round(stage: Stage) -> list[tuple[Side, Side]]:
             size *= 2
         order = seeded_bracket_order(size)
         # Seeds beyond the field are byes: the top seeds go straight through to round 2.
-        side = [(teams[s - 1], "", None) if s <= len(teams) else _BYE for s in order]
-        return [(side[i], side[i + 1]) for i in range(0, size, 2)]
+        sides = [(teams[s - 1], "", None) if s <= len(teams) else _BYE for s in order]
+        return [(sides[i], sides[i + 1]) for i in range(0, size, 2)]
     feeder = stage.competition.stages.filter(order__lt=stage.order).order_by("-order").first()
     if feeder is None or feeder.kind != Stage.Kind.GROUPS:
         raise ApplicationError(f"{stage}: give the knockout its teams, or put it after a group stage.")
@@ -367,7 +367,7 @@ def _knockout_fixtures(stage: Stage, numbering: _Numbering, schedule: _Schedule)
         if size == 2 and stage.third_place_match and len(semi_numbers) == 2:
             third = numbering.take()
             loser = [(None, f"Loser match {n}", {"type": "loser", "match": n}) for n in semi_numbers]
-            fixtures += _tie(stage, third, rnd, "Third place", loser[0], loser[1], schedule)  # type: ignore[arg-type]
+            fixtures += _tie(stage, third, rnd, "Third place", loser[0], loser[1], schedule)
         winners: list[Side] = []
         for home, away in ties:
             if _BYE in (home, away):
@@ -408,10 +408,10 @@ def fixture_generate(
             for g in stage.groups.order_by("name")
         ]
         # Number matchday by matchday across the groups, as a World Cup schedule does.
-        for rnd in range(max(len(r) for r in per_group)):
+        for matchday in range(max(len(r) for r in per_group)):
             for rounds in per_group:
-                if rnd < len(rounds):
-                    fixtures += rounds[rnd]
+                if matchday < len(rounds):
+                    fixtures += rounds[matchday]
     elif stage.kind == Stage.Kind.KNOCKOUT:
         fixtures = _knockout_fixtures(stage, numbering, schedule)
     else:
