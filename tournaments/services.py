@@ -1,8 +1,8 @@
 """Services for setting up competitions and generating their fixtures.
 
-Results, standings, discipline and skills have their own modules (matches.services,
-tournaments.ranking, tournaments.discipline, tournaments.skills, tournaments.progress); the most
-used entry points are re-exported at the bottom of this module.
+Results and what follows from them have their own modules (matches.services, matches.progress,
+matches.discipline), as do standings and skills (tournaments.ranking, tournaments.skills), whose
+most used entry points are re-exported at the bottom of this module.
 """
 
 from __future__ import annotations
