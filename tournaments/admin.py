@@ -20,7 +20,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from fubaleague.errors import ApplicationError
-from tournaments import services, standings_cache, standings_fast
+from tournaments import services
 from tournaments.models import (
     Bye,
     Club,
@@ -37,6 +37,8 @@ from tournaments.models import (
     Team,
     TeamSkill,
 )
+from tournaments.standings import presentation
+from tournaments.standings.services import standings_recompute
 
 
 def run_service(
@@ -50,18 +52,6 @@ def run_service(
             modeladmin.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
             continue
         modeladmin.message_user(request, f"{obj}: {note or 'done'}", messages.SUCCESS)
-
-
-def recompute_competition_standings(competition: Competition, user: Any) -> int:
-    """Recompute every table, drawing (and recording) lots where teams are still level."""
-    tables = 0
-    for stage in competition.stages.exclude(kind=Stage.Kind.KNOCKOUT):
-        groups: list[Group | None] = list(stage.groups.all()) if stage.kind == Stage.Kind.GROUPS else [None]
-        for group in groups:
-            standings_fast.standings_compute(stage=stage, group=group, user=user)
-            tables += 1
-    standings_cache.invalidate(competition.pk)
-    return tables
 
 
 @admin.register(Club)
@@ -195,7 +185,7 @@ class CompetitionAdmin(admin.ModelAdmin):
             self,
             request,
             queryset,
-            lambda c: f"{recompute_competition_standings(c, request.user)} tables recomputed",
+            lambda c: f"{standings_recompute(competition=c, user=request.user)} tables recomputed",
         )
 
     def get_urls(self) -> list[Any]:
@@ -213,13 +203,13 @@ class CompetitionAdmin(admin.ModelAdmin):
         competition = get_object_or_404(Competition, pk=competition_id)
         if request.method == "POST" and self.has_change_permission(request, competition):
             try:
-                n = recompute_competition_standings(competition, request.user)
+                n = standings_recompute(competition=competition, user=request.user)
             except ApplicationError as exc:
                 self.message_user(request, exc.message, messages.ERROR)
             else:
                 self.message_user(request, f"{n} tables recomputed; lots drawn where teams were level.")
             return HttpResponseRedirect(request.path)
-        tables = standings_cache.compute_competition_tables(competition)
+        tables = presentation.compute_competition_tables(competition)
         lot_draws = LotDraw.objects.filter(stage__competition=competition).select_related(
             "stage", "group", "drawn_by"
         )
@@ -327,7 +317,6 @@ class StageAdmin(admin.ModelAdmin):
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def generate(stage: Stage) -> str:
             created = services.fixture_generate(stage=stage)
-            standings_cache.invalidate(stage.competition_id)
             return f"{len(created)} fixtures generated"
 
         run_service(self, request, queryset, generate)
@@ -336,7 +325,6 @@ class StageAdmin(admin.ModelAdmin):
     def next_swiss_round(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def pair(stage: Stage) -> str:
             created = services.swiss_round_generate(stage=stage)
-            standings_cache.invalidate(stage.competition_id)
             return f"{len(created)} pairings created"
 
         run_service(self, request, queryset, pair)
@@ -469,7 +457,7 @@ class FixtureAdmin(admin.ModelAdmin):
             self,
             request,
             competitions,
-            lambda c: f"{recompute_competition_standings(c, request.user)} tables recomputed",
+            lambda c: f"{standings_recompute(competition=c, user=request.user)} tables recomputed",
         )
 
     def get_urls(self) -> list[Any]:
@@ -523,7 +511,6 @@ class FixtureAdmin(admin.ModelAdmin):
             except ApplicationError as exc:
                 form.add_error(None, exc.message)
             else:
-                standings_cache.invalidate(fixture.competition_id)
                 self.message_user(request, f"{fixture}: dispute resolved, the result now counts.")
                 return HttpResponseRedirect(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
         context = {

@@ -22,7 +22,6 @@ from matches import services
 from matches.models import CardKind, Forfeit, ResultSubmission
 from matches.replay import pitch_geometry, replay_frames
 from tournaments import pages_selectors as ps
-from tournaments import standings_cache
 from tournaments.models import Competition, Fixture
 from tournaments.selectors import user_club_team_ids
 from tournaments.views import _nav, fixture_or_404, match_url
@@ -151,7 +150,6 @@ def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> JsonRespons
 
 
 def _after(request: HttpRequest, fixture: Fixture, ok: str) -> HttpResponse:
-    standings_cache.invalidate(fixture.competition_id)
     messages.success(request, ok)
     return redirect(match_url(fixture))
 

@@ -16,7 +16,7 @@ from django.db.models import Q
 from fubaleague.errors import Conflict
 from tournaments.knockout import tie_outcome
 from tournaments.models import Competition, Fixture, Group, Stage, Team
-from tournaments.ranking import best_thirds_compute, standings_compute
+from tournaments.standings.services import best_thirds_compute, standings_compute
 
 
 class _Resolver:

@@ -1,8 +1,8 @@
 """Services for setting up competitions and generating their fixtures.
 
 Results, standings, discipline and skills have their own modules (matches.services,
-tournaments.ranking, tournaments.discipline, tournaments.skills, tournaments.progress); the most
-used entry points are re-exported at the bottom of this module.
+tournaments.standings, tournaments.discipline, tournaments.skills, tournaments.progress); the most
+used entry points of discipline, progress and skills are re-exported at the bottom of this module.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from tournaments.fixtures import (
     seeded_bracket_order,
 )
 from tournaments.models import Club, Coach, Competition, Fixture, Group, Stage, Team, TiebreakPreset
-from tournaments.ranking import standings_table, tiebreak_order
-from tournaments.standings import validate_order
+from tournaments.standings.criteria import validate_order
+from tournaments.standings.selectors import standings_table, tiebreak_order
 from tournaments.swiss import PairingImpossible, swiss_pair
 
 # FUBA rulebook 3, advanced rules A1–A13 (A12 is referred to but missing from the text; the
@@ -547,7 +547,6 @@ from tournaments.progress import (  # noqa: E402
     placeholders_resolve,
     stage_progress_update,
 )
-from tournaments.ranking import best_thirds_compute, standings_compute  # noqa: E402
 from tournaments.skills import (  # noqa: E402
     match_skills_select,
     skill_gain_record,
@@ -557,7 +556,6 @@ from tournaments.skills import (  # noqa: E402
 
 __all__ = [
     "ADVANCED_RULES",
-    "best_thirds_compute",
     "club_create",
     "coach_create",
     "competition_champion",
@@ -574,8 +572,6 @@ __all__ = [
     "skill_loss_record",
     "stage_create",
     "stage_progress_update",
-    "standings_compute",
-    "standings_table",
     "swiss_round_generate",
     "team_create",
     "team_skills_set",
