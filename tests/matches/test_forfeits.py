@@ -12,7 +12,6 @@ from rules_engine.api import validate_log
 from tests.factories import AdminFactory, UserFactory, member_of
 from tests.matches.forfeit_helpers import overdue_fixture
 from tournaments.models import Fixture
-from tournaments.standings import standings_compute  # noqa: F401  (imported to fail early if renamed)
 
 pytestmark = pytest.mark.django_db
 
