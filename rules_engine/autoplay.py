@@ -4,9 +4,11 @@ It is not the simulator of issue 4, only the simplest client of the API."""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Final
 
-from .events import Decision, Event
+from .board import NAMES
+from .events import Decision, Event, Roll
 from .logformat import header_from_dict
 from .machine import Match
 from .rng import Dice
@@ -51,9 +53,6 @@ def play_random(header: Header | dict[str, Any], seed: int | str = 0, annotate: 
 def _annotate_last(m: Match) -> None:
     """Attach the state after the last event as a written-down check."""
     st = m.st
-    from .board import NAMES
-    from .events import Roll
-
     ev = m.events[-1]
     check = {
         "score": st.score(),
@@ -92,8 +91,6 @@ EXAMPLE_HEADER: Final[dict[str, Any]] = {
 def example_log(seed: int | str = 2026) -> dict[str, Any]:
     """A complete random-legal match log; situation rolls carry written-down checks."""
     m = play_random(EXAMPLE_HEADER, seed, annotate=True)
-    from .events import Roll
-
     # what players write down: after the situation dice the minute, ball value, score and who
     # has the ball; after every other roll the ball value and who has it (the ball die is on
     # the board for everyone to see)
@@ -110,8 +107,6 @@ def example_log(seed: int | str = 2026) -> dict[str, Any]:
 
 def dump_log(log: dict[str, Any]) -> str:
     """JSON text with one event per line (readable and diff-friendly)."""
-    import json
-
     head = {k: v for k, v in log.items() if k != "events"}
     text = json.dumps(head, indent=2, ensure_ascii=False)[:-2]
     lines = [json.dumps(e, ensure_ascii=False) for e in log["events"]]

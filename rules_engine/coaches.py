@@ -80,7 +80,7 @@ from operator import or_ as _or
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from . import board as B
-from .discipline import GOALKEEPER
+from .cards import GOALKEEPER
 from .errors import FubaError
 from .events import Pending
 from .rules import (

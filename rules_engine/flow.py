@@ -5,25 +5,19 @@ stages: 1 target area and ball value (4.1), 2 game situation progress (4.2),
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import board as B
 from .actions import action_stage, interrupted, pressing
-from .advanced import (
-    WEATHER_BY_DOUBLE,
-    advance_clock,
-    half_time_changes,
-    second_half_weather,
-    substitutions,
-    tiredness_tests,
-)
-from .discipline import return_injured
+from .cards import return_injured
+from .clock import advance_clock
+from .condition import tiredness_tests
+from .context import MatchContext
 from .errors import IllegalEventError
 from .events import Event, Pending, answer_choice, answer_dice
-from .moves import MoveCtx, move_seq
+from .moves import MoveCtx, closest_player, move_seq
 from .rules import (
     ball_value_after_target,
-    closest_areas,
     crossing_applies,
     is_backward_pass,
     offside_position,
@@ -35,14 +29,13 @@ from .skill_hooks import before_actions, diver, end_of_action_stage, end_of_stag
 from .skills import offer, skill_active
 from .special_events import Special, resolve
 from .state import MatchState, TurnFlags
-
-if TYPE_CHECKING:
-    from .machine import Match
+from .substitutions import half_time_changes, substitutions
+from .weather import WEATHER_BY_DOUBLE, second_half_weather
 
 Flow = Generator[Pending, Event, Any]
 
 
-def match_flow(m: Match) -> Flow:
+def match_flow(m: MatchContext) -> Flow:
     st = m.st
     st.stage = "preparation"
     for ts in st.teams:
@@ -81,7 +74,7 @@ def match_flow(m: Match) -> Flow:
     m.note("full_time", score=st.score())
 
 
-def _half(m: Match, half: int, ct: int) -> Flow:
+def _half(m: MatchContext, half: int, ct: int) -> Flow:
     """One half: the break before it (not before the first), the kick-off of `ct`, the turns."""
     st = m.st
     st.half = half
@@ -110,7 +103,7 @@ def _half(m: Match, half: int, ct: int) -> Flow:
         yield from turn(m)
 
 
-def turn(m: Match) -> Flow:
+def turn(m: MatchContext) -> Flow:
     st = m.st
     st.turn += 1
     st.turns_per_half[st.half - 1] += 1
@@ -129,7 +122,7 @@ def turn(m: Match) -> Flow:
         yield from stage1(m)
         first = yield from stage2(m)
         if first is not None and st.pending_restart is None and not st.half_over:
-            # stage3_start inlined: one generator level less for every stage-3 event
+            # the action stage inlined here: one generator level less for every stage-3 event
             yield from action_stage(m, first, forced_first=f.forced_first)
             # read again through a call: the action stage changes both (and mypyc
             # would otherwise trust the narrowing of the test above)
@@ -143,7 +136,7 @@ def _play_goes_on(st: MatchState) -> bool:
 
 
 # ------------------------------------------------------------------- stage 1
-def verify_target_area(m: Match, team: int, target: int, fallback: bool = True) -> int:
+def verify_target_area(m: MatchContext, team: int, target: int, fallback: bool = True) -> int:
     """4.1.1-4.1.2: raise if `target` cannot be chosen; return the new ball value.
 
     I-17: when no area at all is legal, the ball is played within the start
@@ -206,7 +199,7 @@ def _where(st: MatchState, team: int) -> str:
     return f"; the defending team's second-last player is in {B.NAMES[sl]}" if sl is not None else ""
 
 
-def _legal(m: Match, team: int, a: int) -> bool:
+def _legal(m: MatchContext, team: int, a: int) -> bool:
     try:
         verify_target_area(m, team, a, fallback=False)
     except IllegalEventError:
@@ -214,7 +207,7 @@ def _legal(m: Match, team: int, a: int) -> bool:
     return True
 
 
-def target_options(m: Match, team: int) -> tuple[str, ...]:
+def target_options(m: MatchContext, team: int) -> tuple[str, ...]:
     out = []
     for a in range(B.N_AREAS):
         try:
@@ -225,7 +218,7 @@ def target_options(m: Match, team: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-def stage1(m: Match) -> Flow:
+def stage1(m: MatchContext) -> Flow:
     st = m.st
     st.stage = 1
     team = st.ct
@@ -292,7 +285,7 @@ def stage1(m: Match) -> Flow:
 
 
 # ------------------------------------------------------------------- stage 2
-def _time(m: Match, a: int, b: int) -> Generator[Pending, Event, bool]:
+def _time(m: MatchContext, a: int, b: int) -> Generator[Pending, Event, bool]:
     """4.2.1 time adjustment; returns False if the half ended immediately."""
     st = m.st
     diff = abs(a - b)
@@ -316,7 +309,7 @@ def _time(m: Match, a: int, b: int) -> Generator[Pending, Event, bool]:
     return True
 
 
-def stage2(m: Match) -> Generator[Pending, Event, int | None]:
+def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
     """Returns the team playing the first action, or None if the action stage
     is not played."""
     st = m.st
@@ -417,31 +410,8 @@ def stage2(m: Match) -> Generator[Pending, Event, int | None]:
     return first
 
 
-def closest_player(m: Match, team: int) -> Flow:
-    """4.2.2.1: the team with the ball must move its closest player to the target area."""
-    st = m.st
-    ts = st.teams[team]
-    target = st.ball
-    if ts.has(target):
-        return
-    cands = closest_areas(ts, target)
-    if not cands:
-        return
-    opts = tuple(B.NAMES[a] for a in cands)
-    if len(opts) == 1:
-        src = cands[0]
-    else:
-        c = answer_choice(
-            (yield m.ask("closest_player", team, "4.2.2.1", lambda: opts, None, "which player?"))
-        )
-        src = B.INDEX[c]
-    ts.field[src] -= 1
-    ts.field[target] += 1
-    st.flags.moved_turn[team][target] += 1
-
-
 def _value_skills(
-    m: Match, a: int, b: int, v: int, use_low: bool, success: bool
+    m: MatchContext, a: int, b: int, v: int, use_low: bool, success: bool
 ) -> Generator[Pending, Event, tuple[bool, int]]:
     st = m.st
     if not st.uses("A11"):
@@ -477,16 +447,8 @@ def _value_skills(
     return use_low, nv
 
 
-# ------------------------------------------------------------------- stage 3
-def stage3_start(m: Match, first: int) -> Flow:
-    st = m.st
-    yield from action_stage(m, first, forced_first=st.flags.forced_first)
-    if st.uses("A11") and not interrupted(m):
-        yield from end_of_action_stage(m)
-
-
 # --------------------------------------------------------------- end of turn
-def end_of_turn(m: Match) -> Flow:
+def end_of_turn(m: MatchContext) -> Flow:
     st = m.st
     st.stage = "end_of_turn"
     return_injured(m)

@@ -8,16 +8,15 @@ sequence of optional moves.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from . import board as B
+from .context import MatchContext
 from .errors import IllegalEventError
 from .events import Event, Pending, answer_choice
-from .rules import second_last_area
+from .rules import closest_areas, second_last_area
 
-if TYPE_CHECKING:
-    from .machine import Match
-
+Flow = Generator[Pending, Event, Any]
 Move = tuple[int, int, bool, bool]  # src, dst, goalkeeper?, with ball?
 DONE: Final = "done"
 
@@ -61,7 +60,7 @@ class MoveCtx:
 
     def __init__(
         self,
-        m: Match,
+        m: MatchContext,
         team: int,
         rule: str,
         *,
@@ -216,7 +215,7 @@ class MoveCtx:
 
 
 def move_seq(
-    m: Match,
+    m: MatchContext,
     ctx: MoveCtx,
     name: str,
     limit: int,
@@ -248,3 +247,26 @@ def move_seq(
         ctx.do(mv)
         n += 1
     return n
+
+
+def closest_player(m: MatchContext, team: int) -> Flow:
+    """4.2.2.1: the team with the ball must move its closest player to the target area."""
+    st = m.st
+    ts = st.teams[team]
+    target = st.ball
+    if ts.has(target):
+        return
+    cands = closest_areas(ts, target)
+    if not cands:
+        return
+    opts = tuple(B.NAMES[a] for a in cands)
+    if len(opts) == 1:
+        src = cands[0]
+    else:
+        c = answer_choice(
+            (yield m.ask("closest_player", team, "4.2.2.1", lambda: opts, None, "which player?"))
+        )
+        src = B.INDEX[c]
+    ts.field[src] -= 1
+    ts.field[target] += 1
+    st.flags.moved_turn[team][target] += 1

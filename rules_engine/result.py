@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import board as B
-
-if TYPE_CHECKING:
-    from .machine import Match
+from .context import MatchContext
 
 
-def derive_result(m: Match) -> dict[str, Any]:
+def derive_result(m: MatchContext) -> dict[str, Any]:
     st = m.st
     teams: dict[str, Any] = {}
     for i, ts in enumerate(st.teams):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from .board import NAMES
 from .errors import AnnotationMismatchError, FubaError, IllegalEventError, IncompleteLogError
 from .events import Event
 from .logformat import loads, parse
@@ -76,11 +77,8 @@ def check_annotation(m: Match, ev: Event, path: str) -> list[FubaError]:
         bad("ball", c["ball"], st.value, "1.3.1")
     if "half" in c and c["half"] != st.half:
         bad("half", c["half"], st.half, "4.2.1.3")
-    if "area" in c:
-        from .board import NAMES
-
-        if c["area"] != NAMES[st.ball]:
-            bad("area", c["area"], NAMES[st.ball], "4.1.1")
+    if "area" in c and c["area"] != NAMES[st.ball]:
+        bad("area", c["area"], NAMES[st.ball], "4.1.1")
     if "digest" in c and c["digest"] != st.digest():
         bad("digest", c["digest"], st.digest(), "state")
     if "control" in c and (type(c["control"]) is not str or _BY_NAME.get(c["control"], -1) != st.ct):

@@ -192,7 +192,7 @@ def test_dribbler_condition_point_regression() -> None:
     """Engine bug found by the simulator (fixed in the engine on 2026-11-21):
     after "A-RM>A-FRONT+ball" with the dribbler skill, ending the movement made
     actions.movement pay the dribbler's point in the ball's new zone where the
-    team had none: AssertionError in advanced.spend (validate_log crashed on
+    team had none: AssertionError in condition.spend (validate_log crashed on
     the same log), and checking a dribble marked the skill as used."""
     data = json.loads((DATA / "dribbler_cp_crash.json").read_text())
     events = data.pop("events")

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from . import board as B
+from .condition import add_cp
+from .context import MatchContext
 from .errors import IllegalEventError
 from .events import Event, Pending, answer_choice, answer_dice
 from .rules import closest_areas, yellow_from_test
 
-if TYPE_CHECKING:
-    from .machine import Match
-
 Flow = Generator[Pending, Event, Any]
 
 
-def yellow_test(m: Match, team: int, why: str, red_modifier: int = 0) -> Flow:
+def yellow_test(m: MatchContext, team: int, why: str, red_modifier: int = 0) -> Flow:
     """5.6.1: the team rolls for a yellow card."""
     st = m.st
     d = answer_dice((yield m.roll("yellow_test", team, 1, "5.6.1", f"yellow card test ({why})")))[0]
@@ -29,7 +28,9 @@ def yellow_test(m: Match, team: int, why: str, red_modifier: int = 0) -> Flow:
         yield from injury(m, 1 - team, "yellow card test 6 (5.6.1)")
 
 
-def give_yellow(m: Match, team: int, why: str, red_test_always: bool = False, red_modifier: int = 0) -> Flow:
+def give_yellow(
+    m: MatchContext, team: int, why: str, red_test_always: bool = False, red_modifier: int = 0
+) -> Flow:
     ts = m.st.teams[team]
     had = ts.yellows
     ts.yellows += 1
@@ -38,7 +39,7 @@ def give_yellow(m: Match, team: int, why: str, red_test_always: bool = False, re
         yield from red_test(m, team, red_modifier)
 
 
-def red_test(m: Match, team: int, modifier: int = 0) -> Flow:
+def red_test(m: MatchContext, team: int, modifier: int = 0) -> Flow:
     """5.6.2: red if the die is lower than the yellow cards held (+modifier, I-10)."""
     ts = m.st.teams[team]
     d = answer_dice((yield m.roll("red_test", team, 1, "5.6.2", "red card test")))[0]
@@ -54,7 +55,7 @@ GOALKEEPER: Final = "GK"  # the injured_player answer that names the goalkeeper 
 
 
 def remove_player(
-    m: Match, team: int, name: str, rule: str, near_ball: bool, gk_option: bool = False
+    m: MatchContext, team: int, name: str, rule: str, near_ball: bool, gk_option: bool = False
 ) -> Generator[Pending, Event, int]:
     """The team removes one outfield player; returns the area it came from.
 
@@ -92,7 +93,7 @@ def remove_player(
 
 
 def _pick_area(
-    m: Match, team: int, name: str, rule: str, opts: tuple[str, ...], why: str
+    m: MatchContext, team: int, name: str, rule: str, opts: tuple[str, ...], why: str
 ) -> Generator[Pending, Event, int]:
     """The area the team chooses among ``opts`` (asked only when there is a choice); -1 for "GK"."""
     if len(opts) == 1:
@@ -111,7 +112,7 @@ def _pick_area(
     return -1 if c == GOALKEEPER else B.INDEX[c]
 
 
-def injury(m: Match, team: int, why: str) -> Flow:
+def injury(m: MatchContext, team: int, why: str) -> Flow:
     """A4: remove the injured player, roll for the injury."""
     st = m.st
     if not st.uses("A4"):
@@ -144,14 +145,12 @@ def injury(m: Match, team: int, why: str) -> Flow:
                 ts.field[B.CENTRE] += 1  # I-14: the substitute enters in the centre area
                 record["substituted"] = True
                 if st.half >= 2:  # the second half or extra time
-                    from .advanced import add_cp
-
                     add_cp(ts, B.zone_of(team, st.ball))
     ts.injuries.append(record)
     m.note("injury", **record)
 
 
-def return_injured(m: Match) -> None:
+def return_injured(m: MatchContext) -> None:
     """A4: temporarily injured players come back at the end of a turn (centre area)."""
     st = m.st
     now = st.minute()
