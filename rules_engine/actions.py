@@ -12,6 +12,7 @@ from collections.abc import Generator
 from typing import Any, Final
 
 from . import board as B
+from . import decisions as D
 from .cards import give_yellow, yellow_test
 from .condition import can_spend, spend
 from .context import MatchContext
@@ -220,7 +221,7 @@ def after_pressing(m: MatchContext, presser: int) -> Flow:
             and (yield from offer(m, presser, "skilled_wing_backs"))
         ):
             c = answer_choice(
-                (yield m.ask("skill_ball_area", presser, "A11", lambda: cands, None, "move the ball"))
+                (yield m.ask(D.SKILL_BALL_AREA, presser, "A11", lambda: cands, None, "move the ball"))
             )
             st.ball = B.INDEX[c]
     loser = 1 - presser
@@ -232,7 +233,7 @@ def after_pressing(m: MatchContext, presser: int) -> Flow:
         aggressive = (
             can_pressing(m, loser, True)
             and answer_choice(
-                (yield m.ask_yes_no("gegenpressing_aggressive", loser, "A11", "aggressive counter-press?"))
+                (yield m.ask_yes_no(D.GEGENPRESSING_AGGRESSIVE, loser, "A11", "aggressive counter-press?"))
             )
             == "yes"
         )
@@ -260,7 +261,7 @@ def positioning(m: MatchContext, team: int, mediano: bool = False) -> Flow:
     limit = 2
     if (steps < 2 or _limit_lifted(m, team)) and can_spend(m, team):
         c = answer_choice(
-            (yield m.ask_yes_no("use_cp", team, "A1", "use a condition point for one more step?"))
+            (yield m.ask_yes_no(D.USE_CP, team, "A1", "use a condition point for one more step?"))
         )
         if c == "yes":
             yield from spend(m, team)
@@ -295,7 +296,7 @@ def movement(m: MatchContext, team: int) -> Flow:
     n = lo
     if hi > max(lo, minimum) and can_spend(m, team):
         c = answer_choice(
-            (yield m.ask_yes_no("use_cp", team, "A1", "use a condition point to use the higher die?"))
+            (yield m.ask_yes_no(D.USE_CP, team, "A1", "use a condition point to use the higher die?"))
         )
         if c == "yes":
             yield from spend(m, team)
@@ -318,7 +319,7 @@ def movement(m: MatchContext, team: int) -> Flow:
         return None
 
     ctx = MoveCtx(m, team, "4.5", dribble=dribble if team == st.ct else None)
-    yield from move_seq(m, ctx, "move", n, f"move up to {n} players one area")
+    yield from move_seq(m, ctx, D.MOVE, n, f"move up to {n} players one area")
     src = ctx.dribble_src
     if ctx.dribbled and st.teams[1 - team].has(src) and st.flags.momentum != team:
         yield from spend_skill(m, team, "dribbler", area=src)
@@ -382,12 +383,12 @@ def free_movements(m: MatchContext, team: int) -> Flow:
     ctx = MoveCtx(m, team, "4.3.1", extra=extra, sources=sources, gk_allowed=gk_ok)
 
     def options() -> tuple[str, ...]:
-        return (*ctx.options(), "done")
+        return (*ctx.options(), D.DONE)
 
     while True:
-        ev = yield m.ask("free_move", team, "4.3.1", options, ctx.verify, "free movement", False, "done")
+        ev = yield m.ask(D.FREE_MOVE, team, "4.3.1", options, ctx.verify, "free movement", False, D.DONE)
         c = answer_choice(ev)
-        if c == "done":
+        if c == D.DONE:
             return
         mv = ctx.parse(c)
         assert mv is not None
@@ -459,7 +460,7 @@ def take_action(
         elif c in ("pressing", "aggressive_pressing"):
             verify_pressing(m, team, c == "aggressive_pressing")
 
-    c = answer_choice((yield m.ask("action", team, "4.3", options, verify, "choose an action")))
+    c = answer_choice((yield m.ask(D.ACTION, team, "4.3", options, verify, "choose an action")))
     if c == "goal_attempt":
         yield from goal_attempt(m, team, free_kick=forced == "goal_attempt")
     elif c == "movement":
@@ -485,7 +486,7 @@ def action_stage(m: MatchContext, first: int, forced_first: str = "") -> Flow:
         return
     if player_count(m, st.dt, st.ball) > player_count(m, st.ct, st.ball):
         return
-    c = answer_choice((yield m.ask_yes_no("second_actions", st.ct, "4.3.2", "play second actions?")))
+    c = answer_choice((yield m.ask_yes_no(D.SECOND_ACTIONS, st.ct, "4.3.2", "play second actions?")))
     if c != "yes":
         return
     for team in order:

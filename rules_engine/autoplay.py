@@ -7,16 +7,13 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+from . import decisions as D
 from .board import NAMES
 from .events import Decision, Event, Roll
 from .logformat import header_from_dict
 from .machine import Match
 from .rng import Dice
 from .state import Header
-
-_MOVE_DECISIONS: Final = frozenset(
-    {"move", "free_move", "goal_kick_move", "quick_free_kick_move", "setup_adjust"}
-)
 
 
 def play_random(header: Header | dict[str, Any], seed: int | str = 0, annotate: bool = False) -> Match:
@@ -36,8 +33,8 @@ def play_random(header: Header | dict[str, Any], seed: int | str = 0, annotate: 
             if not opts:
                 raise RuntimeError(f"no options for {p.describe()}")
             # stop moving now and then so that sequences stay short
-            if p.name in _MOVE_DECISIONS and "done" in opts and dice.random() < 0.35:
-                ev = Decision(p.name, p.actor, "done")
+            if p.name in D.MULTI_MOVE_DECISIONS and D.DONE in opts and dice.random() < 0.35:
+                ev = Decision(p.name, p.actor, D.DONE)
                 m.apply(ev)
                 if annotate:
                     _annotate_last(m)

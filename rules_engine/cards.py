@@ -6,6 +6,7 @@ from collections.abc import Generator
 from typing import Any, Final
 
 from . import board as B
+from . import decisions as D
 from .condition import add_cp
 from .context import MatchContext
 from .errors import IllegalEventError
@@ -13,6 +14,8 @@ from .events import Event, Pending, answer_choice, answer_dice
 from .rules import closest_areas, yellow_from_test
 
 Flow = Generator[Pending, Event, Any]
+# the decision that picks the outfield player removed instead of a named goalkeeper
+_INSTEAD: Final = {D.INJURED_PLAYER: D.INJURED_PLAYER_INSTEAD, D.SENT_OFF_PLAYER: D.SENT_OFF_PLAYER_INSTEAD}
 
 
 def yellow_test(m: MatchContext, team: int, why: str, red_modifier: int = 0) -> Flow:
@@ -48,7 +51,7 @@ def red_test(m: MatchContext, team: int, modifier: int = 0) -> Flow:
         ts.yellows = max(0, ts.yellows - (1 if d == 1 else 2))
         ts.reds.append(kind)
         m.note("red", team=B.TEAM_NAMES[team], red=kind)
-        yield from remove_player(m, team, "sent_off_player", "5.6.2", near_ball=False)
+        yield from remove_player(m, team, D.SENT_OFF_PLAYER, "5.6.2", near_ball=False)
 
 
 GOALKEEPER: Final = "GK"  # the injured_player answer that names the goalkeeper (A4, I-28)
@@ -82,7 +85,7 @@ def remove_player(
         area = yield from _pick_area(
             m,
             team,
-            name + "_instead",
+            _INSTEAD[name],
             rule,
             instead,
             "for the injured goalkeeper, remove a player from one of",
@@ -119,7 +122,7 @@ def injury(m: MatchContext, team: int, why: str) -> Flow:
         return
     ts = st.teams[team]
     bonus_before = ts.attempt_bonus_for_opponent
-    area = yield from remove_player(m, team, "injured_player", "A4", near_ball=True, gk_option=True)
+    area = yield from remove_player(m, team, D.INJURED_PLAYER, "A4", near_ball=True, gk_option=True)
     if area < 0:
         return
     d = answer_dice((yield m.roll("injury", team, 1, "A4", "injury roll")))[0]
@@ -137,7 +140,7 @@ def injury(m: MatchContext, team: int, why: str) -> Flow:
         record["permanent"] = True
         if st.uses("A3") and ts.subs_used < 3:
             c = answer_choice(
-                (yield m.ask_yes_no("injury_substitution", team, "A4", "substitute the injured player?"))
+                (yield m.ask_yes_no(D.INJURY_SUBSTITUTION, team, "A4", "substitute the injured player?"))
             )
             if c == "yes":
                 ts.subs_used += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
+from . import decisions as D
 from .cards import give_yellow
 from .context import MatchContext
 from .events import Event, Pending, answer_choice, answer_dice
@@ -42,7 +43,7 @@ def restart_time(m: MatchContext, rule: str = "4.2.1.1") -> Flow:
     advance_clock(m, 1)
     if st.uses("A8") and not st.stoppage:
         team = st.ct
-        c = answer_choice((yield m.ask_yes_no("slow_play", team, "A8", "slow down the restart?")))
+        c = answer_choice((yield m.ask_yes_no(D.SLOW_PLAY, team, "A8", "slow down the restart?")))
         if c == "yes":
             advance_clock(m, 1)
             d = answer_dice((yield m.roll("slow_play", team, 2, "A8", "delaying the restart: two dice x10")))

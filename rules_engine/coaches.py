@@ -80,6 +80,7 @@ from operator import or_ as _or
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from . import board as B
+from . import decisions as D
 from .cards import GOALKEEPER
 from .errors import FubaError
 from .events import Pending
@@ -97,19 +98,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Coach", "HeuristicCoach", "RandomCoach", "Style", "make_coach"]
 
-MOVE_DECISIONS: Final = frozenset(
-    {
-        "move",
-        "free_move",
-        "easy_situation_move",
-        "special_event_move",
-        "quick_free_kick_move",
-        "goal_kick_move",
-        "setup_adjust",
-        "skill_move",
-    }
-)
-DONE: Final = "done"
 SETUP_KIND: Final = {"3.3.1": "kick_off", "5.2.1": "free_kick", "5.3.1": "corner", "5.5.1": "penalty"}
 
 
@@ -138,8 +126,8 @@ class RandomCoach:
         opts = pending.options
         if not opts:
             raise ValueError(f"no options for the {pending.name} decision")
-        if pending.name in MOVE_DECISIONS and DONE in opts and self.rng.random() < self.stop:
-            return DONE
+        if pending.name in D.MOVE_DECISIONS and D.DONE in opts and self.rng.random() < self.stop:
+            return D.DONE
         return opts[self.rng.randrange(len(opts))]
 
 
@@ -399,10 +387,10 @@ class HeuristicCoach:
     spend_modes: tuple[int, ...] = (1, 2)  # spend condition points whenever offered
     # most moves a sequence makes (goal kicks and quick free kicks allow any number)
     move_caps: dict[str, int] = {
-        "goal_kick_move": 2,
-        "quick_free_kick_move": 3,
-        "free_move": 1,
-        "setup_adjust": 2,
+        D.GOAL_KICK_MOVE: 2,
+        D.QUICK_FREE_KICK_MOVE: 3,
+        D.FREE_MOVE: 1,
+        D.SETUP_ADJUST: 2,
     }
 
     def __init__(self, rng: random.Random, team: Any = None) -> None:
@@ -418,30 +406,30 @@ class HeuristicCoach:
         self._seq_moves = 0
         self.unknown_decisions: set[str] = set()  # answered by the prudent fallback
         self._dispatch: dict[str, Callable[[Match, Pending, int], Any]] = {
-            "kick_off_team": self._kick_off_team,
-            "setup": self._setup,
-            "half_time_formation": self._half_time_formation,
-            "target_area": self._target_area,
-            "goalkeeper_charge": self._goalkeeper_charge,
-            "use_skill": self._use_skill,
-            "closest_player": self._closest_player,
-            "action": self._action,
-            "use_cp": self._use_cp,
-            "second_actions": self._second_actions,
-            "corner_spot": self._corner_spot,
-            "free_kick_attempt": self._free_kick_attempt,
-            "penalty_keeper": self._penalty_keeper,
-            "penalty_shot": self._penalty_shot,
-            "slow_play": self._slow_play,
-            "substitutions": self._substitutions,
-            "substitution": self._substitution,
-            "injured_player": self._remove_player,
-            "injured_player_instead": self._remove_player,
-            "sent_off_player": self._remove_player,
-            "injury_substitution": self._injury_substitution,
-            "skill_ball_area": self._skill_ball_area,
-            "gegenpressing_aggressive": self._gegenpressing_aggressive,
-            "formation_change": self._formation_change,
+            D.KICK_OFF_TEAM: self._kick_off_team,
+            D.SETUP: self._setup,
+            D.HALF_TIME_FORMATION: self._half_time_formation,
+            D.TARGET_AREA: self._target_area,
+            D.GOALKEEPER_CHARGE: self._goalkeeper_charge,
+            D.USE_SKILL: self._use_skill,
+            D.CLOSEST_PLAYER: self._closest_player,
+            D.ACTION: self._action,
+            D.USE_CP: self._use_cp,
+            D.SECOND_ACTIONS: self._second_actions,
+            D.CORNER_SPOT: self._corner_spot,
+            D.FREE_KICK_ATTEMPT: self._free_kick_attempt,
+            D.PENALTY_KEEPER: self._penalty_keeper,
+            D.PENALTY_SHOT: self._penalty_shot,
+            D.SLOW_PLAY: self._slow_play,
+            D.SUBSTITUTIONS: self._substitutions,
+            D.SUBSTITUTION: self._substitution,
+            D.INJURED_PLAYER: self._remove_player,
+            D.INJURED_PLAYER_INSTEAD: self._remove_player,
+            D.SENT_OFF_PLAYER: self._remove_player,
+            D.INJURY_SUBSTITUTION: self._injury_substitution,
+            D.SKILL_BALL_AREA: self._skill_ball_area,
+            D.GEGENPRESSING_AGGRESSIVE: self._gegenpressing_aggressive,
+            D.FORMATION_CHANGE: self._formation_change,
         }
 
     # ------------------------------------------------------------ entry
@@ -450,7 +438,7 @@ class HeuristicCoach:
         if self._style is None:
             self._styles = [self._make_style(match, team, shift) for shift in self.mode_shift]
             self._set_mode(0)
-        if pending.name in MOVE_DECISIONS:
+        if pending.name in D.MOVE_DECISIONS:
             # count the moves of the current sequence (the coach's decisions follow each other)
             key = (pending.name, pending.turn, pending.stage)
             n = len(match.events)
@@ -459,7 +447,7 @@ class HeuristicCoach:
             self._seq_key = key
             self._seq_next = n + 1
             choice = self._move(match, pending, team)
-            if choice != DONE:
+            if choice != D.DONE:
                 self._seq_moves += 1
             return choice
         # the game state is read at the other decisions (every turn has some;
@@ -497,7 +485,7 @@ class HeuristicCoach:
         """A decision this coach does not know (the engine grows): be prudent."""
         self.unknown_decisions.add(pending.name)
         opts = pending.options
-        for safe in ("no", DONE, "none", 0):
+        for safe in ("no", D.DONE, "none", 0):
             if safe in opts:
                 return safe
         return opts[self.rng.randrange(len(opts))]
@@ -655,12 +643,12 @@ class HeuristicCoach:
         verify = pending.verify_fn
         if verify is not None and self._seq_moves >= self.move_caps.get(name, 99):
             try:
-                verify(DONE)
+                verify(D.DONE)
             except FubaError:
                 pass
             else:
-                return DONE
-        free = name == "free_move"
+                return D.DONE
+        free = name == D.FREE_MOVE
         return self._pick(pending, self._move_candidates(st, name, team), free, 0.25 if free else 0.12)
 
     def _move_candidates(self, st: MatchState, name: str, team: int) -> list[tuple[float, int]]:
@@ -673,7 +661,7 @@ class HeuristicCoach:
         own_pen = _PEN[team]
         opp_pen = _PEN[1 - team]
         gk_home = gk == own_pen
-        free = name == "free_move"
+        free = name == D.FREE_MOVE
         style = self.style
         n_loc = _N_LOC
         # runner, fast defender, box-to-box midfielder (A11): a free move from anywhere
@@ -725,7 +713,7 @@ class HeuristicCoach:
         if not ball_is_pen:
             cdst[pen] = bpart[c_ball] + ppart[c_pen + 1] - g_off - base
         special = (ball, pen, opp_pen, own_pen)
-        drib_src = ball if ct and name == "move" and not opp.has(ball) else -1
+        drib_src = ball if ct and name == D.MOVE and not opp.has(ball) else -1
         threat = THREAT[team]
         dbonus = 0.3 if "dribbler" in style.skills else 0.0
         cands: list[tuple[float, int]] = []
@@ -777,23 +765,23 @@ class HeuristicCoach:
                     continue
                 return c
             try:
-                verify(DONE)
+                verify(D.DONE)
             except FubaError:
                 pass
             else:
                 if not cands or free:
-                    return DONE
+                    return D.DONE
         # list the options and take the best legal one
         opts = pending.options
         if len(opts) == 1:
             return opts[0]
         scores = {names[r]: g for g, r in cands}
-        best, best_gain = DONE, threshold
+        best, best_gain = D.DONE, threshold
         for o in opts:
             sc = scores.get(o)
             if sc is not None and sc > best_gain:
                 best, best_gain = o, sc
-        if best == DONE and DONE not in opts:
+        if best == D.DONE and D.DONE not in opts:
             return opts[0]
         return best
 

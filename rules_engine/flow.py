@@ -8,6 +8,7 @@ from collections.abc import Generator
 from typing import Any
 
 from . import board as B
+from . import decisions as D
 from .actions import action_stage, interrupted, pressing
 from .cards import return_injured
 from .clock import advance_clock
@@ -51,7 +52,7 @@ def match_flow(m: MatchContext) -> Flow:
             break
     winner = 0 if d[0] > d[1] else 1
     c = answer_choice(
-        (yield m.ask("kick_off_team", winner, "3.2", lambda: B.TEAM_NAMES, None, "who starts with the ball?"))
+        (yield m.ask(D.KICK_OFF_TEAM, winner, "3.2", lambda: B.TEAM_NAMES, None, "who starts with the ball?"))
     )
     starter = B.TEAM_NAMES.index(c)
     st.first_half_starter = starter
@@ -61,7 +62,7 @@ def match_flow(m: MatchContext) -> Flow:
     if st.header.extra_time:
         # I-38: whether the 90 minutes leave the tie level is the competition's question (a
         # second leg counts the first); the home team writes the answer down
-        c = answer_choice((yield m.ask_yes_no("extra_time", 0, "I-38", "play extra time?")))
+        c = answer_choice((yield m.ask_yes_no(D.EXTRA_TIME, 0, "I-38", "play extra time?")))
         if c == "yes":
             st.extra_time_played = True
             st.half_length = 15
@@ -232,7 +233,7 @@ def stage1(m: MatchContext) -> Flow:
         )
     ):
         ctx = MoveCtx(m, team, "A11")
-        yield from move_seq(m, ctx, "move", 1, "creative goalkeeper: move one player")
+        yield from move_seq(m, ctx, D.MOVE, 1, "creative goalkeeper: move one player")
 
     verified: list[int] = []
 
@@ -241,7 +242,7 @@ def stage1(m: MatchContext) -> Flow:
             raise IllegalEventError(f"{c!r} is not an area name", rule="1.4")
         verified.append(verify_target_area(m, team, B.INDEX[c]))
 
-    c = answer_choice((yield m.ask("target_area", team, "4.1.1", lambda: target_options(m, team), verify)))
+    c = answer_choice((yield m.ask(D.TARGET_AREA, team, "4.1.1", lambda: target_options(m, team), verify)))
     target = B.INDEX[c]
     v = verified[-1]
     f.long_pass = max(0, B.DIST[f.start][target] - 1)
@@ -270,7 +271,7 @@ def stage1(m: MatchContext) -> Flow:
         )
         if (in_pen or adv) and not sunshine and f.start != B.PEN[dt]:
             c2 = answer_choice(
-                (yield m.ask_yes_no("goalkeeper_charge", dt, "A5", "charge out from the goal?"))
+                (yield m.ask_yes_no(D.GOALKEEPER_CHARGE, dt, "A5", "charge out from the goal?"))
             )
             if c2 == "yes":
                 f.charge = True
@@ -352,7 +353,7 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
         if easy:
             # 4.2.2.2 easy situation: control does not change, the defending team may move one player
             ctx = MoveCtx(m, dt0, "4.2.2.2")
-            yield from move_seq(m, ctx, "easy_situation_move", 1, "move one player to an adjacent area")
+            yield from move_seq(m, ctx, D.EASY_SITUATION_MOVE, 1, "move one player to an adjacent area")
         else:
             st.ct = dt0
     ct = st.ct
@@ -360,7 +361,7 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
     if sp.move_after_check:
         team = ct if sp.move_after_check == "ct" else 1 - ct
         ctx = MoveCtx(m, team, "A13")
-        yield from move_seq(m, ctx, "special_event_move", 1, "move one player to an adjacent area")
+        yield from move_seq(m, ctx, D.SPECIAL_EVENT_MOVE, 1, "move one player to an adjacent area")
     # 4.2.3 new ball value
     if sp.control == "collision":
         nv = sp.collision_value
@@ -396,7 +397,7 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
     if sp.fast:
         team = st.ct if sp.fast == "ct" else st.dt
         ctx = MoveCtx(m, team, "A13")
-        yield from move_seq(m, ctx, "special_event_move", 1, "fast situation: move one player")
+        yield from move_seq(m, ctx, D.SPECIAL_EVENT_MOVE, 1, "fast situation: move one player")
         return None
     if sp.aggressive_defence and st.teams[st.dt].has(f.target):
         yield from pressing(m, st.dt, aggressive=True, free=True)

@@ -1,7 +1,7 @@
 """Single player moves: the common machinery of every "move a player" decision.
 
 A move is written ``"FROM>TO"`` (an outfield player), ``"GK>TO"`` (the
-goalkeeper) or ``"FROM>TO+ball"`` (dribbling, 4.5.2).  ``"done"`` ends a
+goalkeeper) or ``"FROM>TO+ball"`` (dribbling, 4.5.2).  ``"done"`` (``decisions.DONE``) ends a
 sequence of optional moves.
 """
 
@@ -11,6 +11,7 @@ from collections.abc import Callable, Generator
 from typing import Any, Final
 
 from . import board as B
+from . import decisions as D
 from .context import MatchContext
 from .errors import IllegalEventError
 from .events import Event, Pending, answer_choice
@@ -18,7 +19,6 @@ from .rules import closest_areas, second_last_area
 
 Flow = Generator[Pending, Event, Any]
 Move = tuple[int, int, bool, bool]  # src, dst, goalkeeper?, with ball?
-DONE: Final = "done"
 
 _PARSE: Final[dict[str, Move]] = {}
 for _s in range(B.N_LOC):
@@ -182,7 +182,7 @@ class MoveCtx:
         return tuple(out)
 
     def verify(self, choice: Any, allow_done: bool = True) -> None:
-        if choice == DONE and allow_done:
+        if choice == D.DONE and allow_done:
             return
         mv = self.parse(choice)
         if mv is None:
@@ -234,13 +234,13 @@ def move_seq(
 
     def options() -> tuple[str, ...]:
         opts = ctx.options()
-        return (*opts, DONE) if optional else opts
+        return (*opts, D.DONE) if optional else opts
 
-    default = DONE if optional else None
+    default = D.DONE if optional else None
     while n < limit:
         ev = yield m.ask(name, ctx.team, ctx.rule, options, verify, prompt, False, default)
         c = answer_choice(ev)
-        if c == DONE:
+        if c == D.DONE:
             break
         mv = ctx.parse(c)
         assert mv is not None
@@ -264,7 +264,7 @@ def closest_player(m: MatchContext, team: int) -> Flow:
         src = cands[0]
     else:
         c = answer_choice(
-            (yield m.ask("closest_player", team, "4.2.2.1", lambda: opts, None, "which player?"))
+            (yield m.ask(D.CLOSEST_PLAYER, team, "4.2.2.1", lambda: opts, None, "which player?"))
         )
         src = B.INDEX[c]
     ts.field[src] -= 1

@@ -7,6 +7,7 @@ from collections.abc import Generator
 from typing import Any, Final
 
 from . import board as B
+from . import decisions as D
 from .cards import yellow_test
 from .clock import advance_clock, restart_time
 from .context import MatchContext
@@ -141,7 +142,7 @@ def setup(m: MatchContext, kind: str, ct: int, spot: int = B.CENTRE) -> Flow:
         def sugg(_t: int = team) -> tuple[Any, ...]:
             return _suggest(m, kind, _t, spot)
 
-        ev = yield m.ask("setup", team, rule, sugg, verify, f"{kind} set-up", True)
+        ev = yield m.ask(D.SETUP, team, rule, sugg, verify, f"{kind} set-up", True)
         field, gk = _parse_setup(m, team, answer_choice(ev))
         ts = st.teams[team]
         ts.field[:] = field
@@ -160,7 +161,7 @@ def setup(m: MatchContext, kind: str, ct: int, spot: int = B.CENTRE) -> Flow:
         return placement_problem(m, kind, ct, f, g, spot)
 
     ctx = MoveCtx(m, ct, "3.3", offside=False, keep_ball_player=False, extra=still_legal)
-    yield from move_seq(m, ctx, "setup_adjust", 2, "move up to two players one area (3.3)")
+    yield from move_seq(m, ctx, D.SETUP_ADJUST, 2, "move up to two players one area (3.3)")
     st.flags.moved_turn = [[0] * B.N_LOC, [0] * B.N_LOC]
 
 
@@ -193,15 +194,15 @@ def award_free_kick(m: MatchContext, team: int, area: int, why: str) -> Flow:
         if not st.teams[team].has(area):
             yield from closest_player(m, team)
         ctx = MoveCtx(m, team, "5.2.3", keep_ball_player=True)
-        n = yield from move_seq(m, ctx, "quick_free_kick_move", 99, "move players to adjacent areas")
+        n = yield from move_seq(m, ctx, D.QUICK_FREE_KICK_MOVE, 99, "move players to adjacent areas")
         dctx = MoveCtx(m, 1 - team, "5.2.3")
-        yield from move_seq(m, dctx, "quick_free_kick_move", n, f"move up to {n} players")
+        yield from move_seq(m, dctx, D.QUICK_FREE_KICK_MOVE, n, f"move up to {n} players")
     else:
         yield from setup(m, "free_kick", team, area)
     st.next_restart = "free_kick"
     st.next_free_kick_attempt = False
     if can_attempt_from(st, team, area):
-        c = answer_choice((yield m.ask_yes_no("free_kick_attempt", team, "5.2.2", "direct goal attempt?")))
+        c = answer_choice((yield m.ask_yes_no(D.FREE_KICK_ATTEMPT, team, "5.2.2", "direct goal attempt?")))
         st.next_free_kick_attempt = c == "yes"
 
 
@@ -210,7 +211,7 @@ def corner(m: MatchContext, team: int) -> Flow:
     st = m.st
     st.ct = team
     spots = tuple(B.NAMES[s] for s in B.attack_corner_spots(team))
-    c = answer_choice((yield m.ask("corner_spot", team, "5.3", lambda: spots, None, "which corner?")))
+    c = answer_choice((yield m.ask(D.CORNER_SPOT, team, "5.3", lambda: spots, None, "which corner?")))
     spot = B.INDEX[c]
     st.ball = spot
     st.value = 2
@@ -236,9 +237,9 @@ def goal_kick(m: MatchContext, team: int) -> Flow:
         if t != team and ts.gk == pen:
             ts.gk = front
     ctx = MoveCtx(m, team, "5.4", offside=False)
-    n = yield from move_seq(m, ctx, "goal_kick_move", 99, "move players to adjacent areas")
+    n = yield from move_seq(m, ctx, D.GOAL_KICK_MOVE, 99, "move players to adjacent areas")
     dctx = MoveCtx(m, 1 - team, "5.4", offside=False)
-    yield from move_seq(m, dctx, "goal_kick_move", max(n, 4), f"move up to {max(n, 4)} players")
+    yield from move_seq(m, dctx, D.GOAL_KICK_MOVE, max(n, 4), f"move up to {max(n, 4)} players")
     st.next_restart = "goal_kick"
 
 
@@ -254,9 +255,9 @@ def penalty(m: MatchContext, team: int) -> Flow:
     yield from setup(m, "penalty", team, pen)
     st.flags.target = pen
     gk = answer_choice(
-        (yield m.ask("penalty_keeper", 1 - team, "5.5.2", lambda: PENALTY_SIDES, None, "dive"))
+        (yield m.ask(D.PENALTY_KEEPER, 1 - team, "5.5.2", lambda: PENALTY_SIDES, None, "dive"))
     )
-    shot = answer_choice((yield m.ask("penalty_shot", team, "5.5.2", lambda: PENALTY_SIDES, None, "shoot")))
+    shot = answer_choice((yield m.ask(D.PENALTY_SHOT, team, "5.5.2", lambda: PENALTY_SIDES, None, "shoot")))
     saver = "penalty_saver" in st.teams[1 - team].skills and st.uses("A11")
     dice = answer_dice((yield m.roll("penalty", team, 2 if saver else 1, "5.5.2", "penalty kick")))
     d = min(dice)

@@ -7,6 +7,7 @@ from collections.abc import Generator
 from typing import Any
 
 from . import board as B
+from . import decisions as D
 from .cards import give_yellow, yellow_test
 from .condition import spend
 from .context import MatchContext
@@ -83,7 +84,7 @@ def end_of_stage2(m: MatchContext) -> Flow:
             return None if src == sl and not gk else "catenaccio moves the second lowest player (A11)"
 
         ctx = MoveCtx(m, dt, "A11", extra=only_second_last, gk_allowed=False)
-        yield from move_seq(m, ctx, "skill_move", 1, "catenaccio: move the second lowest player")
+        yield from move_seq(m, ctx, D.SKILL_MOVE, 1, "catenaccio: move the second lowest player")
 
 
 def before_actions(
@@ -170,7 +171,7 @@ def end_of_action_stage(m: MatchContext) -> Flow:
                     return tuple(c for c in FORMATION_CHANGES if _f[ZONE_KEYS.index(c.split(">")[0])] > 0)
 
                 c = answer_choice(
-                    (yield m.ask("formation_change", team, "A11", opts, None, "change one position"))
+                    (yield m.ask(D.FORMATION_CHANGE, team, "A11", opts, None, "change one position"))
                 )
                 change_formation(ts, c)
 

@@ -9,6 +9,7 @@ from collections.abc import Generator
 from typing import Any, Final
 
 from . import board as B
+from . import decisions as D
 from .condition import cp_plan, spend
 from .context import MatchContext
 from .events import Event, Pending, answer_choice
@@ -85,7 +86,7 @@ def offer(m: MatchContext, team: int, skill: str, rule: str = "A11") -> Generato
     """Ask whether the team plays `skill` now; spends its cost if it does."""
     if skill not in m.st.teams[team].skills or not skill_active(m, team, skill):
         return False
-    ev = yield m.ask("use_skill", team, rule, lambda: (skill, "no"), None, f"play {skill}?", default="no")
+    ev = yield m.ask(D.USE_SKILL, team, rule, lambda: (skill, "no"), None, f"play {skill}?", default="no")
     if answer_choice(ev) != skill:
         return False
     cost = CATALOGUE[skill][0]

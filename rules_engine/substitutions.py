@@ -6,6 +6,7 @@ from collections.abc import Callable, Generator
 from typing import Any, Final
 
 from . import board as B
+from . import decisions as D
 from .condition import add_cp
 from .context import MatchContext
 from .events import Event, Pending, answer_choice, answer_dice
@@ -60,14 +61,14 @@ def substitutions(m: MatchContext, at_setup: bool) -> Flow:
             continue
         opts = tuple(range(left + 1))
         n = answer_choice(
-            (yield m.ask("substitutions", team, "A3", _const(opts), None, "how many substitutions?"))
+            (yield m.ask(D.SUBSTITUTIONS, team, "A3", _const(opts), None, "how many substitutions?"))
         )
         if team == st.ct:
             ct_made = n
         for _ in range(n):
             sopts = _sub_options(m, team)
             c = answer_choice(
-                (yield m.ask("substitution", team, "A3", _const(sopts), None, "substitution type"))
+                (yield m.ask(D.SUBSTITUTION, team, "A3", _const(sopts), None, "substitution type"))
             )
             ts.subs_used += 1
             kind, _, arg = c.partition(":")
@@ -100,6 +101,6 @@ def half_time_changes(m: MatchContext) -> Flow:
             continue
         f = ts.formation
         opts = ("none", *(c for c in FORMATION_CHANGES if f[ZONE_KEYS.index(c.split(">")[0])] > 0))
-        c = answer_choice((yield m.ask("half_time_formation", team, "2.2", _const(opts), None)))
+        c = answer_choice((yield m.ask(D.HALF_TIME_FORMATION, team, "2.2", _const(opts), None)))
         if c != "none":
             change_formation(ts, c)
