@@ -32,7 +32,11 @@ def _build_is_current() -> bool:
     for line in manifest.read_text().splitlines():
         digest, _, name = line.partition("  ")
         want[name] = digest
-    have = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in _HERE.glob("*.py")}
+    # every source, subpackages included, named by its path inside the package
+    have = {
+        p.relative_to(_HERE).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in _HERE.rglob("*.py")
+    }
     if have != want:
         warnings.warn(
             "build/engine was compiled from other rules_engine sources; running the pure-Python "
