@@ -26,16 +26,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import rules_engine
-from rules_engine.machine import Match
-from rules_engine.simulate import (
+from rules_engine.api import (
+    Match,
     SimulationOptions,
     SimulationStats,
     TeamSetup,
     log_of,
     play_with_stats,
+    validate_log,
     versus_random,
 )
-from rules_engine.validator import validate_log
 
 ENGINE_BUILD = "mypyc" if rules_engine.NATIVE else "pure Python"
 TARGET = 200.0  # simulated matches per second (issue 4)

@@ -17,7 +17,7 @@ from .errors import IllegalEventError, MatchOverError, UnexpectedEventError
 from .events import Decision, Event, Pending, Roll
 from .flow import match_flow
 from .logformat import serialize
-from .result import derive_result
+from .result import MatchResult, derive_result
 from .state import Header
 
 Flow = Generator[Pending, Event, Any]
@@ -143,7 +143,8 @@ class Match(MatchContext):
         replay takes by default (see Pending.default)."""
         return serialize(self.header, self.events, compact=compact)
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> MatchResult:
+        """The result as far as the match was played."""
         return derive_result(self)
 
     def _err(self, p: Pending, reason: str) -> IllegalEventError:

@@ -261,9 +261,9 @@ class SimulationStats:
         result = match.result()
         self.matches += 1
         self.events += len(match.events)
-        self.turns.extend(result["turns_per_half"][:2])  # the 45-minute halves (no extra time)
+        self.turns.extend(result.turns_per_half[:2])  # the 45-minute halves (no extra time)
         self.half_minutes.extend(half_minutes)
-        h, a = result["score"]["home"], result["score"]["away"]
+        h, a = result.score
         self.goals.append(h + a)
         if h == a:
             self.draws += 1

@@ -111,7 +111,7 @@ away = TeamSetup("Yellows", "3-5-2", skills=("catenaccio", "crossing", "fiery_co
 out = []
 for seed in range(int(sys.argv[1])):
     log = simulate_match(home, away, SimulationOptions(advanced_rules="all"), seed)
-    out.append({"log": log, "result": validate_log(json.dumps(log)).result})
+    out.append({"log": log, "result": validate_log(json.dumps(log)).to_dict()})
 print(json.dumps(out, sort_keys=True))
 """
 
