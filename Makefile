@@ -69,7 +69,8 @@ bench: install engine bench-deps
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict rules_engine --exclude 'rules_engine/(management|migrations)/'
+	$(BIN)/mypy --strict rules_engine
+	$(BIN)/lint-imports
 
 format: install
 	$(BIN)/ruff format .
