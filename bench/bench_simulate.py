@@ -7,7 +7,7 @@ Simulation: heuristic coach on both sides, all advanced rules (A1-A13), both
 teams with three skills, seeded dice; one core (the process is pinned to one
 CPU where the platform allows).
 Validation: the same logs as JSON text through ``validate_log``.  The table
-also carries the plausibility figures of issue 4: average turns per half,
+also carries the plausibility figures: average turns per half,
 goals per match, share of draws (heuristic against heuristic) and the
 heuristic coach's win rate against the random coach over 500 matches.
 
@@ -38,7 +38,7 @@ from rules_engine.api import (
 )
 
 ENGINE_BUILD = "mypyc" if rules_engine.NATIVE else "pure Python"
-TARGET = 200.0  # simulated matches per second (issue 4)
+TARGET = 200.0  # simulated matches per second (the simulator's target)
 PAIRS = [
     (
         TeamSetup("Blues", "4-4-2", skills=("runner", "tackler", "great_condition")),

@@ -1,6 +1,6 @@
 """Random legal play: a seeded driver choosing uniformly among the options of
 ``pending()`` (used by tests, the benchmark and to produce example logs).
-It is not the simulator of issue 4, only the simplest client of the API."""
+It is not the simulator (``simulate``), only the simplest client of the API."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Match simulator (issue 4): two AI coaches play a whole match through the
+"""Match simulator: two AI coaches play a whole match through the
 engine's state machine with seeded dice; the result is a fuba-log/1 document.
 
     from rules_engine.simulate import TeamSetup, SimulationOptions, simulate_match
