@@ -4,7 +4,6 @@ It is not the simulator (``simulate``), only the simplest client of the API."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
 from . import decisions as D
@@ -100,11 +99,3 @@ def example_log(seed: int | str = 2026) -> dict[str, Any]:
         else:
             m.events[i] = Decision(ev.name, ev.by, ev.choice)
     return m.to_log()
-
-
-def dump_log(log: dict[str, Any]) -> str:
-    """JSON text with one event per line (readable and diff-friendly)."""
-    head = {k: v for k, v in log.items() if k != "events"}
-    text = json.dumps(head, indent=2, ensure_ascii=False)[:-2]
-    lines = [json.dumps(e, ensure_ascii=False) for e in log["events"]]
-    return text + ',\n  "events": [\n    ' + ",\n    ".join(lines) + "\n  ]\n}\n"

@@ -146,20 +146,6 @@ class MoveCtx:
             self._sl = second_last_area(st.teams[1 - team], 1 - team)
         return self._sl is not None and B.beyond(team, dst, self._sl)
 
-    def has_option(self) -> bool:
-        """True if at least one move is legal (stops at the first one)."""
-        ts = self.m.st.teams[self.team]
-        for src in self.sources() if self.sources is not None else range(B.N_LOC):
-            if ts.field[src] > 0:
-                for dst in B.ADJ[src]:
-                    if dst < B.N_AREAS and self.check(src, dst, False, False) is None:
-                        return True
-        if ts.gk >= 0 and self.gk_allowed:
-            for dst in B.ADJ[ts.gk]:
-                if dst < B.N_AREAS and self.check(ts.gk, dst, True, False) is None:
-                    return True
-        return False
-
     def options(self) -> tuple[str, ...]:
         ts = self.m.st.teams[self.team]
         out: list[str] = []

@@ -8,7 +8,6 @@ from typing import Any, Final
 
 from . import board as B
 from . import decisions as D
-from .cards import yellow_test
 from .clock import advance_clock, restart_time
 from .context import MatchContext
 from .errors import IllegalEventError
@@ -296,11 +295,3 @@ def run_restart(m: MatchContext, kind: str, team: int, area: int) -> Flow:
         yield from goal_kick(m, team)
     elif kind == "penalty":
         yield from penalty(m, team)
-
-
-def foul_free_kick(m: MatchContext, team: int, fouler_test: bool = True) -> Flow:
-    """Free kick for `team` in the target area; the other team rolls for a yellow."""
-    st = m.st
-    if fouler_test:
-        yield from yellow_test(m, 1 - team, "foul")
-    st.pending_restart = ("free_kick", team, st.flags.target)
