@@ -1,0 +1,68 @@
+"""Rules that differed from the text of rulebook 3 (issue 15): each test quotes
+the chapter and the sentence it pins, and drives the match through the public
+entry points (``rules_engine.api`` and the scenario helpers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules_engine.skills import skill_weight
+
+from .helpers import ball, dec, pend, put_exact, roll, start, team_state
+
+FILLERS = ("penalty_saver", "strength_in_depth", "short_passes", "great_condition")
+
+
+def hdr(home: tuple[str, ...] = (), away: tuple[str, ...] = (), adv: tuple[str, ...] = ("A1", "A11")) -> Any:
+    """A header with equal skill weights (A11), padded with skills that change nothing here."""
+    h, a = list(home), list(away)
+    while skill_weight(h) != skill_weight(a):
+        short = h if skill_weight(h) < skill_weight(a) else a
+        short.append(next(f for f in FILLERS if f not in h and f not in a))
+    return {
+        "advanced_rules": list(adv),
+        "teams": {
+            "home": {"name": "Otto", "formation": "4-4-2", "skills": h},
+            "away": {"name": "Santeri", "formation": "4-4-2", "skills": a},
+        },
+    }
+
+
+# ------------------------------------------------------------------ Diver (A11)
+def _diver_free_kick(yellow_die: int) -> Any:
+    """The home diver plays into A-FRONT (its attacking zone); the situation dice
+    are equal (a special event) and the diver's die is 4-6."""
+    m = start(hdr(("diver",), adv=("A1", "A4", "A11", "A13")))
+    put_exact(m, "home", {"A-FRONT": 2, "CENTRE": 8}, gk="H-PEN")
+    put_exact(m, "away", {"A-FRONT": 2, "A-LC": 8}, gk="A-PEN")
+    ball(m, "A-FRONT", 3)
+    dec(m, "target_area", "A-FRONT")
+    roll(m, "situation", 4, 4)
+    dec(m, "use_skill", "diver")
+    roll(m, "diver", 5)
+    assert pend(m) == ("roll", "yellow_test", "away")
+    roll(m, "yellow_test", yellow_die)
+    return m
+
+
+def test_diver_adds_one_to_the_opponents_yellow_card_die_a11() -> None:
+    # A11 Diver, 4-6: "Instead of a special event the diver's team is awarded a free kick.
+    # The opponent must roll for a yellow card with a +1 die roll modifier."
+    # A rolled 2 becomes 3: "Yellow card if the target area is at least partly on that
+    # team's side of the pitch" (5.6.1) - A-FRONT is on the opponent's side.
+    m = _diver_free_kick(2)
+    assert team_state(m, "away").yellows == 1
+    m = _diver_free_kick(1)  # 1 + 1 = 2: "1-2: No card"
+    assert team_state(m, "away").yellows == 0
+
+
+def test_diver_modified_six_is_the_six_row_of_the_yellow_card_test_a11() -> None:
+    # 5.6.1: "6: Yellow card and a red card test with +1 yellow card modifier; opponent
+    # suffers an injury" - a rolled 5 with the diver's +1 is that 6.
+    m = _diver_free_kick(5)
+    assert team_state(m, "away").yellows == 1
+    assert pend(m) == ("roll", "red_test", "away")
+    roll(m, "red_test", 1)  # 1 < 1 yellow + 1: a direct red (5.6.2, I-10)
+    assert team_state(m, "away").reds == ["direct"]
+    dec(m, "sent_off_player", "A-LC")
+    assert pend(m) == ("decision", "injured_player", "home")  # "opponent suffers an injury"
