@@ -165,7 +165,9 @@ def after_pressing(m: Match, presser: int) -> Flow:
             )
             st.ball = B.INDEX[c]
     loser = 1 - presser
-    if B.in_own_half_partly(presser, st.ball) and not B.in_opp_half_entirely(loser, st.ball):
+    # "a successful pressing action in an area that is fully on their side of the pitch":
+    # on the pressing team's side, so never in the centre area nor in the loser's half
+    if not B.in_opp_half_entirely(loser, st.ball):
         return
     if st.pending_restart is None and (
         "gegenpressing" in m.st.teams[loser].skills and (yield from offer(m, loser, "gegenpressing"))

@@ -136,3 +136,8 @@ def to_action(m: Match, team: str) -> None:
 def team_state(m: Match, team: str) -> Any:
     """The engine's state of one team (yellow cards, skills, condition points ...)."""
     return m.st.teams[team_no(team)]
+
+
+def controlling(m: Match) -> str:
+    """The team in control of the ball now."""
+    return B.TEAM_NAMES[m.st.ct]

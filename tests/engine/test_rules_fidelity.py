@@ -8,7 +8,7 @@ from typing import Any
 
 from rules_engine.skills import skill_weight
 
-from .helpers import ball, dec, pend, put_exact, roll, start, team_state
+from .helpers import ball, controlling, dec, pend, put_exact, roll, start, team_state
 
 FILLERS = ("penalty_saver", "strength_in_depth", "short_passes", "great_condition")
 
@@ -66,3 +66,31 @@ def test_diver_modified_six_is_the_six_row_of_the_yellow_card_test_a11() -> None
     assert team_state(m, "away").reds == ["direct"]
     dec(m, "sent_off_player", "A-LC")
     assert pend(m) == ("decision", "injured_player", "home")  # "opponent suffers an injury"
+
+
+# ------------------------------------------------------------ Gegenpressing (A11)
+def _press_won_in(area: str) -> Any:
+    """Home (with gegenpressing) has the ball in ``area``; away presses first and wins it."""
+    m = start(hdr(("gegenpressing",)))
+    put_exact(m, "home", {area: 2, "CENTRE" if area != "CENTRE" else "H-FRONT": 8}, gk="H-PEN")
+    put_exact(m, "away", {area: 2, "A-LC": 8}, gk="A-PEN")
+    ball(m, area, 5)
+    dec(m, "target_area", area)
+    roll(m, "situation", 6, 4)  # control kept (new ball value 4), the defending team acts first
+    while pend(m)[1] == "free_move":
+        dec(m, "free_move", "done")
+    dec(m, "action", "pressing")
+    roll(m, "pressing", 1, 5)
+    assert controlling(m) == "away"
+    return m
+
+
+def test_gegenpressing_only_after_pressing_fully_on_the_pressing_teams_side_a11() -> None:
+    # A11 Gegenpressing: "If the opponent has made a successful pressing action in an area that
+    # is fully on their side of the pitch, the team can immediately make a counter-press."
+    m = _press_won_in("A-FRONT")  # the away team's side: offered
+    assert pend(m) == ("decision", "use_skill", "home")
+    assert m.pending().options == ("gegenpressing", "no")  # type: ignore[union-attr]
+    for area in ("H-FRONT", "H-LM", "CENTRE"):  # the home half, and the area across the halfway line
+        m = _press_won_in(area)
+        assert pend(m, raw=True)[1] != "use_skill", area
