@@ -425,6 +425,9 @@ def take_action(
 ) -> Generator[Pending, Event, str]:
     if first:
         yield from free_movements(m, team)
+    elif m.st.flags.momentum == team:
+        # A13 Momentum: "if it chooses a movement action for its first action"
+        m.st.flags.momentum = -1
 
     def options() -> tuple[str, ...]:
         return (forced,) if forced else action_options(m, team, exclude)

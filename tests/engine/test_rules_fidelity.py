@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from rules_engine import board as B
+from rules_engine.api import IllegalEventError
 from rules_engine.skills import skill_weight
 
 from .helpers import ball, controlling, dec, pend, put_exact, roll, start, team_state
@@ -94,3 +98,49 @@ def test_gegenpressing_only_after_pressing_fully_on_the_pressing_teams_side_a11(
     for area in ("H-FRONT", "H-LM", "CENTRE"):  # the home half, and the area across the halfway line
         m = _press_won_in(area)
         assert pend(m, raw=True)[1] != "use_skill", area
+
+
+# ------------------------------------------------------------ Momentum (A13 4-5)
+def _momentum() -> Any:
+    """Home plays into A-LM (two players of each team there); the special event is
+    Momentum; home acts first."""
+    m = start({"advanced_rules": ["A13"], "teams": hdr()["teams"]})
+    put_exact(m, "home", {"CENTRE": 6, "A-LM": 2, "H-FRONT": 2}, gk="H-PEN")
+    put_exact(m, "away", {"CENTRE": 3, "A-LM": 2, "A-FRONT": 5}, gk="A-PEN")
+    ball(m, "CENTRE", 3)
+    dec(m, "target_area", "A-LM")
+    roll(m, "situation", 4, 4)
+    roll(m, "special_event", 4, 5)
+    while pend(m)[1] == "free_move":
+        dec(m, "free_move", "done")
+    assert pend(m) == ("decision", "action", "home")
+    return m
+
+
+def _dribble(m: Any) -> None:
+    roll(m, "movement", 3, 3)
+    dec(m, "move", "A-LM>A-LC+ball")  # past the two defenders in A-LM
+
+
+def test_momentum_dribble_with_movement_as_first_action_a13() -> None:
+    # A13 4-5 Momentum: "The controlling team (after the control check) can dribble (4.5.2)
+    # regardless of the position of the defending team's players if it chooses a movement
+    # action for its first action."
+    m = _momentum()
+    dec(m, "action", "movement")
+    _dribble(m)
+    assert m.st.ball == B.A_LC
+
+
+def test_momentum_not_for_a_movement_as_second_action_a13() -> None:
+    m = _momentum()
+    dec(m, "action", "positioning")
+    roll(m, "positioning", 3, 3)
+    while pend(m)[1] == "free_move":
+        dec(m, "free_move", "done")
+    dec(m, "action", "positioning")  # the away team's first action
+    roll(m, "positioning", 3, 3)
+    dec(m, "second_actions", "yes")
+    dec(m, "action", "movement")
+    with pytest.raises(IllegalEventError, match=r"defending players in A-LM \(4\.5\.2\)"):
+        _dribble(m)
