@@ -20,7 +20,7 @@ from .moves import MoveCtx, move_seq
 from .rules import can_attempt_from, goal_attempt_modifier, offside_position
 from .setpieces import goal
 from .skill_hooks import after_pressing, extra_free_move, player_count, spend_skill
-from .skills import skill_active
+from .skills import keeper_alone, skill_active
 
 if TYPE_CHECKING:
     from .machine import Match
@@ -210,7 +210,11 @@ def pressing(m: Match, team: int, aggressive: bool = False, free: bool = False) 
                 st.pending_restart = ("free_kick", 1 - team, st.ball)
         return
     if aggressive:
-        tackler = skill_active(m, team, "tackler") and B.zone_of(team, st.ball) == B.ZONE_DEF
+        tackler = (
+            skill_active(m, team, "tackler")
+            and B.zone_of(team, st.ball) == B.ZONE_DEF
+            and not keeper_alone(m, team, st.ball)
+        )
         if tackler and d[0] != d[1]:
             return
         yield from yellow_test(m, team, "failed aggressive pressing (A6)")
@@ -257,7 +261,12 @@ def positioning(m: Match, team: int, mediano: bool = False) -> Flow:
 def _limit_lifted(m: Match, team: int) -> bool:
     st = m.st
     zone = B.zone_of(team, st.ball)
-    if team == st.dt and zone == B.ZONE_DEF and skill_active(m, team, "doubling_up"):
+    if (
+        team == st.dt
+        and zone == B.ZONE_DEF
+        and skill_active(m, team, "doubling_up")
+        and not keeper_alone(m, team, st.ball)
+    ):
         return True
     return team == st.ct and zone == B.ZONE_MID and skill_active(m, team, "short_passes")
 

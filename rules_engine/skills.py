@@ -83,6 +83,13 @@ def skill_active(m: Match, team: int, skill: str) -> bool:
     return cp_plan(st.teams[team], B.zone_of(team, st.ball), cost) is not None
 
 
+def keeper_alone(m: Match, team: int, area: int) -> bool:
+    """A11 footnote 2 (tackler, stopper, doubling up): "This skill cannot be used if
+    the goalkeeper is the only player of the defending team in the ball area"."""
+    ts = m.st.teams[team]
+    return ts.gk == area and ts.field[area] == 0
+
+
 def offer(m: Match, team: int, skill: str, rule: str = "A11") -> Generator[Pending, Event, bool]:
     """Ask whether the team plays `skill` now; spends its cost if it does."""
     if skill not in m.st.teams[team].skills or not skill_active(m, team, skill):

@@ -144,3 +144,47 @@ def test_momentum_not_for_a_movement_as_second_action_a13() -> None:
     dec(m, "action", "movement")
     with pytest.raises(IllegalEventError, match=r"defending players in A-LM \(4\.5\.2\)"):
         _dribble(m)
+
+
+# ------------------------------------------- A11 footnote 2: tackler, stopper, doubling up
+# "2 This skill cannot be used if the goalkeeper is the only player of the defending team in
+# the ball area."
+def _in_away_box(skills: tuple[str, ...], away_defender: bool, value: int, dice: tuple[int, int]) -> Any:
+    """Home plays within the away penalty area, where the away team has its goalkeeper
+    (and one defender if ``away_defender``)."""
+    m = start(hdr((), skills, adv=("A1", "A6", "A11")))
+    put_exact(m, "home", {"A-PEN": 1, "A-FRONT": 1, "CENTRE": 8}, gk="H-PEN")
+    away = {"A-PEN": 1, "A-LC": 9} if away_defender else {"A-FRONT": 1, "A-LC": 9}
+    put_exact(m, "away", away, gk="A-PEN")
+    ball(m, "A-PEN", value)
+    dec(m, "target_area", "A-PEN")
+    roll(m, "situation", *dice)
+    return m
+
+
+def test_stopper_not_with_only_the_goalkeeper_in_the_ball_area_a11_footnote_2() -> None:
+    m = _in_away_box(("stopper",), away_defender=True, value=3, dice=(6, 3))
+    assert pend(m) == ("decision", "use_skill", "away")
+    m = _in_away_box(("stopper",), away_defender=False, value=3, dice=(6, 3))
+    assert pend(m, raw=True)[1] != "use_skill" and m.st.value == 3  # the lowest die
+
+
+def test_tackler_not_with_only_the_goalkeeper_in_the_ball_area_a11_footnote_2() -> None:
+    # Tackler: "the opponent is awarded a free kick only if the pressing dice results are equal"
+    m = _in_away_box(("tackler",), away_defender=False, value=5, dice=(6, 4))
+    while pend(m)[1] == "free_move":
+        dec(m, "free_move", "done")
+    dec(m, "action", "aggressive_pressing")  # the keeper alone: one player fewer (A6)
+    roll(m, "pressing", 5, 6)  # failed, dice not equal
+    assert pend(m) == ("roll", "yellow_test", "away")  # the normal A6 outcome, no tackler
+
+
+def test_doubling_up_not_with_only_the_goalkeeper_in_the_ball_area_a11_footnote_2() -> None:
+    # Doubling up: "the maximum increase limit of +2 does not apply"
+    for defender, asked in ((True, True), (False, False)):
+        m = _in_away_box(("doubling_up",), away_defender=defender, value=3, dice=(5, 2))
+        while pend(m)[1] == "free_move":
+            dec(m, "free_move", "done")
+        dec(m, "action", "positioning")
+        roll(m, "positioning", 6, 6)  # two steps already: only doubling up allows a third
+        assert (pend(m, raw=True)[1] == "use_cp") is asked, defender
