@@ -441,6 +441,7 @@ class HeuristicCoach:
             "injury_substitution": self._injury_substitution,
             "skill_ball_area": self._skill_ball_area,
             "gegenpressing_aggressive": self._gegenpressing_aggressive,
+            "play_fiery_coach": self._play_fiery_coach,
             "formation_change": self._formation_change,
         }
 
@@ -981,6 +982,15 @@ class HeuristicCoach:
     def _gegenpressing_aggressive(self, match: Match, pending: Pending, team: int) -> Any:
         st = match.st
         return "yes" if P_AGGR[st.value] > P_PRESS[st.value] + 0.15 and st.teams[team].yellows < 2 else "no"
+
+    def _play_fiery_coach(self, match: Match, pending: Pending, team: int) -> Any:
+        """Fiery coach (A11): a 4-6 keeps the condition point, a 1 sends the coach off (then
+        fresh players cost +2 and no formation changes).  Risk the coach unless points are
+        plentiful while substitutions are still to come."""
+        st = match.st
+        ts = st.teams[team]
+        subs_to_come = st.uses("A3") and ts.subs_used < 3
+        return "no" if subs_to_come and ts.cp_total() >= 5 else "yes"
 
     def _formation_change(self, match: Match, pending: Pending, team: int) -> Any:
         lead = self._lead(match.st, team)

@@ -423,6 +423,7 @@ DEFAULT_CHOICES: Final[dict[str, str]] = {
             "gegenpressing_aggressive",
         )
     },
+    "play_fiery_coach": "yes",  # logs from before the offer roll the fiery coach die at once
 }
 
 

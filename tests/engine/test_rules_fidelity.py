@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from rules_engine import board as B
-from rules_engine.api import IllegalEventError
+from rules_engine.api import IllegalEventError, Roll, event_from_dict, new_match
 from rules_engine.skills import skill_weight
 
 from .helpers import ball, controlling, dec, pend, put_exact, roll, start, team_state
@@ -188,3 +188,77 @@ def test_doubling_up_not_with_only_the_goalkeeper_in_the_ball_area_a11_footnote_
         dec(m, "action", "positioning")
         roll(m, "positioning", 6, 6)  # two steps already: only doubling up allows a third
         assert (pend(m, raw=True)[1] == "use_cp") is asked, defender
+
+
+# ---------------------------------------------------------------- Fiery coach (A11)
+def _fiery_point(adv: tuple[str, ...] = ("A1", "A11")) -> Any:
+    """Home (fiery coach) positions and spends a condition point for the action."""
+    m = start(hdr(("fiery_coach",), adv=adv))
+    put_exact(m, "home", {"CENTRE": 3, "H-FRONT": 7}, gk="H-PEN")
+    put_exact(m, "away", {"CENTRE": 3, "A-FRONT": 7}, gk="A-PEN")
+    ball(m, "CENTRE", 5)
+    dec(m, "target_area", "CENTRE")
+    roll(m, "situation", 6, 5)  # both dice succeed: home acts first, ball value 5
+    while pend(m)[1] == "free_move":
+        dec(m, "free_move", "done")
+    dec(m, "action", "positioning")
+    roll(m, "positioning", 6, 6)  # no step: a condition point buys one
+    dec(m, "use_cp", "yes")
+    return m
+
+
+def test_fiery_coach_can_be_declined_a11() -> None:
+    # A11 Fiery coach: "The fiery coach skill can be played when the team spends a condition
+    # point to boost an action (not for skills). The team rolls a die. If the result is a 4,
+    # 5 or 6 the condition point is not discarded. With the result of a 1 the referee removes
+    # the coach from the match."
+    m = _fiery_point()
+    p = m.pending()
+    assert p is not None and (p.kind, p.name, p.actor) == ("decision", "play_fiery_coach", "home")
+    assert p.options == ("yes", "no") and p.default == "yes"
+    cp = team_state(m, "home").cp_total()
+    dec(m, "play_fiery_coach", "no")  # no die: the point is spent, the coach cannot be sent off
+    assert team_state(m, "home").cp_total() == cp - 1
+    assert pend(m, raw=True)[1] != "fiery_coach"
+    m = _fiery_point()
+    dec(m, "play_fiery_coach", "yes")
+    roll(m, "fiery_coach", 1)
+    assert team_state(m, "home").coach_sent_off
+
+
+def test_fiery_coach_logs_without_the_offer_still_replay() -> None:
+    # Logs written when the coach was always played roll the die at once: the offer's default
+    # ("yes") is taken when the next event is that roll.
+    m = _fiery_point()
+    m.apply(Roll("fiery_coach", "home", (5,)))
+    assert team_state(m, "home").cp_total() == 10  # 4-4-2 starts with 10 points; a 4-6 keeps the point
+    # a log leaves the default out and writes the refusal; a replay of it matches the match
+    m = _fiery_point()
+    dec(m, "play_fiery_coach", "no")
+    events = m.to_log()["events"]
+    assert {"decide": "play_fiery_coach", "by": "home", "choice": "no"} in events
+    replay = new_match(m.to_log())
+    for e in events:
+        replay.apply(event_from_dict(e))
+    assert replay.pending().name == m.pending().name  # type: ignore[union-attr]
+    assert team_state(replay, "home").cp_total() == team_state(m, "home").cp_total()
+    played = _fiery_point()
+    dec(played, "play_fiery_coach", "yes")
+    roll(played, "fiery_coach", 4)
+    assert all(e.get("decide") != "play_fiery_coach" for e in played.to_log()["events"])
+
+
+def test_coaches_answer_the_fiery_coach_offer() -> None:
+    import random
+
+    from rules_engine.coaches import HeuristicCoach, RandomCoach
+
+    m = _fiery_point(adv=("A1", "A3", "A11"))
+    p = m.pending()
+    assert p is not None
+    heuristic = HeuristicCoach(random.Random(1))
+    assert heuristic.choose(m, p) == "no"  # ten points and three substitutions to come
+    assert not heuristic.unknown_decisions
+    team_state(m, "home").cp[:] = [1, 1, 1]
+    assert heuristic.choose(m, p) == "yes"  # short of points: a 4-6 saves one
+    assert RandomCoach(random.Random(1)).choose(m, p) in ("yes", "no")
