@@ -1121,10 +1121,9 @@ class HeuristicCoach:
         return opts[self.rng.randrange(len(opts))]
 
     def _penalty_shot(self, match: Match, pending: Pending, team: int) -> Any:
-        # Nash equilibrium of the 5.5.2 table: left 5/12, middle 1/6, right 5/12
-        r = self.rng.random()
-        want = "left" if r < 5 / 12 else ("middle" if r < 7 / 12 else "right")
-        return want if want in pending.options else pending.options[0]
+        # Nash equilibrium of the 5.5.2 table (I-9: 6 where the keeper is, 2 elsewhere): uniform
+        opts = pending.options
+        return opts[self.rng.randrange(len(opts))]
 
     def _slow_play(self, match: Match, pending: Pending, team: int) -> Any:
         st = match.st

@@ -262,3 +262,57 @@ def test_coaches_answer_the_fiery_coach_offer() -> None:
     team_state(m, "home").cp[:] = [1, 1, 1]
     assert heuristic.choose(m, p) == "yes"  # short of points: a 4-6 saves one
     assert RandomCoach(random.Random(1)).choose(m, p) in ("yes", "no")
+
+
+# ------------------------------------------------------------ Penalty table (5.5.2, I-9)
+# 5.5.2: "A goal is scored if the die result is the same or higher than the value shown in the
+# table." Rulebook 3 lost the table; the 2.x text (seed 000) renders it twice:
+#   line 649: "REOUIRED DIE RESULT FOR A GOAL GOALKEEPER SHOOTING Guess to No **Guess to PLAYER**
+#              left Guess right Kick to 7+ ñ left Kick to middle Kick to 2+ հ 2+ right"
+#   lines 898-901: "Kick to right	Kick to middle	Kick to left	SHOOTING
+#                   6	+	2+	GC Guess to
+#                   2+	6	2+	GOALKEEPER No Guess
+#                   2+	-	6	ER Guess to"
+# I-9 reads the grid: 6 where the keeper dives (or stays) to the kick's side, 2 everywhere else.
+def _penalty(keeper: str, shot: str) -> Any:
+    m = start({"advanced_rules": ["A13"], "teams": hdr()["teams"]})
+    put_exact(m, "home", {"CENTRE": 4, "A-FRONT": 3, "A-PEN": 1, "H-FRONT": 2}, gk="H-PEN")
+    put_exact(m, "away", {"A-FRONT": 3, "A-PEN": 2, "A-LC": 2, "A-RC": 2, "CENTRE": 1}, gk="A-PEN")
+    ball(m, "A-FRONT", 3)
+    dec(m, "target_area", "A-PEN")
+    roll(m, "situation", 3, 3)
+    roll(m, "special_event", 3, 1)  # defender's foul in the penalty area: a penalty kick (5.2)
+    roll(m, "yellow_test", 1)
+    dec(m, "setup", {"gk": "H-PEN", "players": {"A-PEN": 1, "A-FRONT": 9}})
+    dec(m, "setup", {"gk": "A-PEN", "players": {"A-FRONT": 10}})
+    dec(m, "setup_adjust", "done")
+    dec(m, "penalty_keeper", keeper)
+    dec(m, "penalty_shot", shot)
+    return m
+
+
+def _scores(keeper: str, shot: str, die: int) -> bool:
+    m = _penalty(keeper, shot)
+    roll(m, "penalty", die)
+    return bool(team_state(m, "home").goals)
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_penalty_side_kick_against_a_keeper_who_does_not_guess_needs_2_5_5_2(side: str) -> None:
+    # grid row "2+ 6 2+ ... No Guess": kick to right 2+, kick to left 2+
+    assert _scores("middle", side, 2) and not _scores("middle", side, 1)
+
+
+def test_penalty_middle_kick_against_a_keeper_who_does_not_guess_needs_6_5_5_2() -> None:
+    # grid row "2+ 6 2+ ... No Guess": kick to middle 6 (the engine required a 7: no goal possible)
+    assert _scores("middle", "middle", 6) and not _scores("middle", "middle", 5)
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_penalty_keeper_diving_to_the_kicks_side_needs_6_other_side_2_5_5_2(side: str) -> None:
+    # grid rows "6 + 2+" and "2+ - 6": 6 on the side the keeper guessed, 2+ on the other
+    other = "right" if side == "left" else "left"
+    assert _scores(side, side, 6) and not _scores(side, side, 5)
+    assert _scores(side, other, 2) and not _scores(side, other, 1)
+    # the garbled middle cells ("+", "-") read as the grid's other off-diagonal cells: 2+
+    assert _scores(side, "middle", 2) and not _scores(side, "middle", 1)
