@@ -185,7 +185,9 @@ def pressing(m: Match, team: int, aggressive: bool = False, free: bool = False) 
     st = m.st
     if aggressive and not free:
         yield from spend(m, team, _aggr_cost(m))
-    mid_press = skill_active(m, team, "midfield_pressing") and st.ball in B.MIDFIELD_ZONE
+    # midfield pressing changes nothing in an aggressive pressing (A6 already wins on an equal
+    # die, and a failure is a free kick): its point is not paid there
+    mid_press = not aggressive and skill_active(m, team, "midfield_pressing") and st.ball in B.MIDFIELD_ZONE
     if mid_press:
         yield from spend(m, team, 1, for_action=False)
     d = answer_dice((yield m.roll("pressing", team, 2, "A6" if aggressive else "4.7", "pressing")))

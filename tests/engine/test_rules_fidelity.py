@@ -316,3 +316,23 @@ def test_penalty_keeper_diving_to_the_kicks_side_needs_6_other_side_2_5_5_2(side
     assert _scores(side, other, 2) and not _scores(side, other, 1)
     # the garbled middle cells ("+", "-") read as the grid's other off-diagonal cells: 2+
     assert _scores(side, "middle", 2) and not _scores(side, "middle", 1)
+
+
+# --------------------------------------------- found in the re-read of A11 (issue 15)
+def test_midfield_pressing_costs_nothing_in_an_aggressive_pressing_a11() -> None:
+    # A11 Midfield pressing: "the pressing action is successful even if the die result equals
+    # the ball value. If the pressing fails, there is no effect on the ball value." A6 already
+    # wins on an equal die and a failed aggressive pressing is a free kick: nothing to pay for.
+    m = start(hdr((), ("midfield_pressing",), adv=("A1", "A6", "A11")))
+    put_exact(m, "home", {"CENTRE": 3, "H-FRONT": 7}, gk="H-PEN")
+    put_exact(m, "away", {"CENTRE": 3, "A-FRONT": 7}, gk="A-PEN")
+    ball(m, "CENTRE", 5)
+    dec(m, "target_area", "CENTRE")
+    roll(m, "situation", 6, 4)  # control kept, ball value 4, the defending team acts first
+    while pend(m)[1] == "free_move":
+        dec(m, "free_move", "done")
+    before = team_state(m, "away").cp_total()
+    dec(m, "action", "aggressive_pressing")
+    roll(m, "pressing", 4, 6)  # an equal die wins an aggressive pressing (A6)
+    assert controlling(m) == "away"
+    assert team_state(m, "away").cp_total() == before - 1  # the aggressive pressing's point only
