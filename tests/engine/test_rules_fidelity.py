@@ -336,3 +336,28 @@ def test_midfield_pressing_costs_nothing_in_an_aggressive_pressing_a11() -> None
     roll(m, "pressing", 4, 6)  # an equal die wins an aggressive pressing (A6)
     assert controlling(m) == "away"
     assert team_state(m, "away").cp_total() == before - 1  # the aggressive pressing's point only
+
+
+def test_trained_special_event_only_for_the_team_taking_the_set_piece_a11() -> None:
+    # A11 Trained special event: "A team taking a free kick or a corner kick gets a +1 die roll
+    # modifier for a goal attempt made in the same turn." Home takes a free kick in its own half;
+    # away wins the ball by pressing and shoots in its second action: away took no free kick.
+    m = start(hdr((), ("trained_special_event",)))
+    put_exact(m, "home", {"H-FRONT": 2, "H-LC": 8}, gk="H-PEN")
+    put_exact(m, "away", {"H-FRONT": 3, "CENTRE": 7}, gk="A-PEN")
+    ball(m, "H-FRONT", 5)
+    m.st.flags.restart = "free_kick"  # this turn began with home's free kick
+    dec(m, "target_area", "H-FRONT")
+    roll(m, "situation", 6, 4)  # control kept, ball value 4, the defending team acts first
+    while pend(m)[1] == "free_move":
+        dec(m, "free_move", "done")
+    dec(m, "action", "pressing")
+    roll(m, "pressing", 1, 5)
+    assert controlling(m) == "away"
+    while pend(m)[1] == "free_move":
+        dec(m, "free_move", "done")
+    dec(m, "action", "positioning")
+    roll(m, "positioning", 3, 3)
+    dec(m, "second_actions", "yes")
+    dec(m, "action", "goal_attempt")
+    assert pend(m, raw=True)[:2] == ("roll", "goal_attempt")  # no trained special event offer
