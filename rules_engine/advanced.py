@@ -109,7 +109,7 @@ def spend(m: Match, team: int, amount: int = 1, for_action: bool = True, area: i
     if for_action and "fiery_coach" in ts.skills and not ts.coach_sent_off and st.uses("A11"):
         # "can be played when the team spends a condition point": the team may decline (I-16).
         # The default "yes" replays the logs written when the coach was always played.
-        ev = yield m.ask("play_fiery_coach", team, "A11", _yes_no, None, "play the fiery coach?", False, "yes")
+        ev = yield m.ask("play_fiery_coach", team, "A11", _yes_no, None, "play the coach?", default="yes")
         if answer_choice(ev) == "yes":
             d = answer_dice((yield m.roll("fiery_coach", team, 1, "A11", "fiery coach")))[0]
             if d >= 4:
