@@ -121,9 +121,13 @@ def attempt_skills(m: Match, team: int, area: int) -> Generator[Pending, Event, 
         bonus += 1
         st.flags.aggressive_striker = True
     # "A team taking a free kick or a corner kick": the team that had the ball at the restart
-    if set_piece and team == st.flags.ct_at_start and (
-        "trained_special_event" in m.st.teams[team].skills
-        and (yield from offer(m, team, "trained_special_event"))
+    if (
+        set_piece
+        and team == st.flags.ct_at_start
+        and (
+            "trained_special_event" in m.st.teams[team].skills
+            and (yield from offer(m, team, "trained_special_event"))
+        )
     ):
         bonus += 1
     if not st.flags.charge and (
