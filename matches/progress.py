@@ -17,8 +17,8 @@ from fubaleague.errors import Conflict
 from matches.discipline import discipline_recompute
 from tournaments.knockout import tie_outcome
 from tournaments.models import Competition, Fixture, Group, Stage, Team
-from tournaments.ranking import best_thirds_compute, standings_compute
 from tournaments.skills import skill_losses_reassign
+from tournaments.standings.services import best_thirds_compute, standings_compute
 
 
 class _Resolver:

@@ -18,9 +18,10 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from fubaleague.admin_actions import run_service
+from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
 from matches.admin import FixtureResultActions
-from tournaments import services, standings_cache, standings_fast
+from tournaments import services
 from tournaments.models import (
     Bye,
     Club,
@@ -37,18 +38,8 @@ from tournaments.models import (
     Team,
     TeamSkill,
 )
-
-
-def recompute_competition_standings(competition: Competition, user: Any) -> int:
-    """Recompute every table, drawing (and recording) lots where teams are still level."""
-    tables = 0
-    for stage in competition.stages.exclude(kind=Stage.Kind.KNOCKOUT):
-        groups: list[Group | None] = list(stage.groups.all()) if stage.kind == Stage.Kind.GROUPS else [None]
-        for group in groups:
-            standings_fast.standings_compute(stage=stage, group=group, user=user)
-            tables += 1
-    standings_cache.invalidate(competition.pk)
-    return tables
+from tournaments.standings import presentation
+from tournaments.standings.services import standings_recompute
 
 
 @admin.register(Club)
@@ -182,7 +173,9 @@ class CompetitionAdmin(admin.ModelAdmin):
             self,
             request,
             queryset,
-            lambda c: f"{recompute_competition_standings(c, request.user)} tables recomputed",
+            lambda c: (
+                f"{standings_recompute(competition=c, user=signed_in_user(request.user))} tables recomputed"
+            ),
         )
 
     def get_urls(self) -> list[Any]:
@@ -200,13 +193,13 @@ class CompetitionAdmin(admin.ModelAdmin):
         competition = get_object_or_404(Competition, pk=competition_id)
         if request.method == "POST" and self.has_change_permission(request, competition):
             try:
-                n = recompute_competition_standings(competition, request.user)
+                n = standings_recompute(competition=competition, user=signed_in_user(request.user))
             except ApplicationError as exc:
                 self.message_user(request, exc.message, messages.ERROR)
             else:
                 self.message_user(request, f"{n} tables recomputed; lots drawn where teams were level.")
             return HttpResponseRedirect(request.path)
-        tables = standings_cache.compute_competition_tables(competition)
+        tables = presentation.compute_competition_tables(competition)
         lot_draws = LotDraw.objects.filter(stage__competition=competition).select_related(
             "stage", "group", "drawn_by"
         )
@@ -314,7 +307,6 @@ class StageAdmin(admin.ModelAdmin):
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def generate(stage: Stage) -> str:
             created = services.fixture_generate(stage=stage)
-            standings_cache.invalidate(stage.competition_id)
             return f"{len(created)} fixtures generated"
 
         run_service(self, request, queryset, generate)
@@ -323,7 +315,6 @@ class StageAdmin(admin.ModelAdmin):
     def next_swiss_round(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def pair(stage: Stage) -> str:
             created = services.swiss_round_generate(stage=stage)
-            standings_cache.invalidate(stage.competition_id)
             return f"{len(created)} pairings created"
 
         run_service(self, request, queryset, pair)
@@ -419,7 +410,9 @@ class FixtureAdmin(FixtureResultActions):
             self,
             request,
             competitions,
-            lambda c: f"{recompute_competition_standings(c, request.user)} tables recomputed",
+            lambda c: (
+                f"{standings_recompute(competition=c, user=signed_in_user(request.user))} tables recomputed"
+            ),
         )
 
 

@@ -1,8 +1,8 @@
 """Services for setting up competitions and generating their fixtures.
 
 Results and what follows from them have their own modules (matches.services, matches.progress,
-matches.discipline), as do standings and skills (tournaments.ranking, tournaments.skills), whose
-most used entry points are re-exported at the bottom of this module.
+matches.discipline), as do standings and skills (tournaments.standings, tournaments.skills); the
+most used skills entry points are re-exported at the bottom of this module.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from tournaments.fixtures import (
     seeded_bracket_order,
 )
 from tournaments.models import Bye, Club, Coach, Competition, Fixture, Group, Stage, Team, TiebreakPreset
-from tournaments.ranking import standings_table, tiebreak_order
-from tournaments.standings import validate_order
+from tournaments.standings.criteria import validate_order
+from tournaments.standings.selectors import standings_table, tiebreak_order
 from tournaments.swiss import PairingImpossible, swiss_pair
 
 # FUBA rulebook 3, advanced rules A1–A13 (A12 is referred to but missing from the text; the
@@ -514,7 +514,6 @@ def competition_tiebreak_set(
 
 
 # Entry points of the neighbouring service modules, importable from one place.
-from tournaments.ranking import best_thirds_compute, standings_compute  # noqa: E402
 from tournaments.skills import (  # noqa: E402
     match_skills_select,
     skill_gain_record,
@@ -524,7 +523,6 @@ from tournaments.skills import (  # noqa: E402
 
 __all__ = [
     "ADVANCED_RULES",
-    "best_thirds_compute",
     "club_create",
     "coach_create",
     "competition_create",
@@ -535,8 +533,6 @@ __all__ = [
     "skill_gain_record",
     "skill_loss_record",
     "stage_create",
-    "standings_compute",
-    "standings_table",
     "swiss_round_generate",
     "team_create",
     "team_skills_set",
