@@ -542,11 +542,14 @@ def result_record_system(
     seed: int | None = None,
     note: str = "",
     allowed_statuses: Sequence[str] = (Fixture.Status.SIMULATING,),
+    derived: Mapping[str, Any] | None = None,
 ) -> Result:
     """Record a simulated or awarded result (forfeits after the deadline; called from Celery tasks).
 
     The fixture must be in one of ``allowed_statuses`` (by default: claimed for simulation), so a
     duplicate task, or one that lost the race with a club's confirmation, changes nothing.
+    ``derived`` is the rules engine's result of ``match_log``: skills lost or gained in the
+    simulated match carry over to the teams' next matches as in a played one (A13).
     """
     if source not in (Result.Source.SIMULATED, Result.Source.AWARDED):
         raise ApplicationError(f"Source must be '{Result.Source.SIMULATED}' or '{Result.Source.AWARDED}'.")
@@ -575,6 +578,7 @@ def result_record_system(
         MatchLog.objects.create(
             fixture=fixture, format=log_format, data=dict(match_log), is_simulated=simulated, seed=seed
         )
+    _apply_skill_changes(fixture, derived)
     _audit(
         fixture,
         ResultAudit.Action.SIMULATE if simulated else ResultAudit.Action.AWARD,
