@@ -134,7 +134,7 @@ class Match:
                 except IllegalEventError as e:
                     self._locate(e, p)
                     raise
-            elif ev.choice not in p.options:
+            elif not is_option(ev.choice, p.options):
                 opts = ", ".join(str(o) for o in p.options)
                 raise self._err(p, f"{ev.choice!r} is not a legal {p.name}; legal: {opts}")
         self.events.append(ev)
@@ -220,6 +220,16 @@ def _yes_no() -> tuple[Any, ...]:
 
 
 _YES_NO: Final = _yes_no
+
+
+def is_option(choice: Any, options: tuple[Any, ...]) -> bool:
+    """The one type-aware membership test for a decision's answer.
+
+    ``in`` compares with ``==``: 1.0 and True would pass as the option 1 (and reach ``range``
+    as a count), "1" would not but an unhashable answer would crash a set lookup. A log is JSON,
+    so an answer is an option only when it has the option's JSON type too."""
+    kind = type(choice)
+    return any(type(o) is kind and o == choice for o in options)
 
 
 def decision(name: str, by: str, choice: Any) -> Decision:
