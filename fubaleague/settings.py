@@ -144,6 +144,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A forfeit claim older than this is taken over: longer than the hard limit, so its holder is gone.
 FORFEIT_CLAIM_TIMEOUT = env_int("FORFEIT_CLAIM_TIMEOUT", CELERY_TASK_TIME_LIMIT + 30, minimum=1)
+# The same for the claim of a turn-log validation; and a submission still waiting for its
+# validation this long after its last change is queued again by the beat sweep (docs/reliability.md).
+VALIDATION_CLAIM_TIMEOUT = env_int("VALIDATION_CLAIM_TIMEOUT", CELERY_TASK_TIME_LIMIT + 30, minimum=1)
+VALIDATION_REQUEUE_AFTER = env_int("VALIDATION_REQUEUE_AFTER", 120, minimum=1)
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
 

@@ -18,7 +18,7 @@ from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDe
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
 
 # Imported here (not lazily) so a worker that loads the services registers the task as well.
-from matches.validation_tasks import submission_log_validate
+from matches.validation_tasks import enqueue_validation
 from tournaments.knockout import Score, first_leg_of, knockout_score_check
 from tournaments.models import Competition, Fixture, Stage
 from tournaments.progress import fixture_result_changed
@@ -337,6 +337,10 @@ def result_submit(
             else ResultSubmission.Validation.NOT_REQUIRED
         ),
     )
+    # Marked on the instance for the API (202 when False); None until the hook has run.
+    submission.validation_queued = None  # type: ignore[attr-defined]
+    if needs_validation:
+        _on_commit_enqueue_validation(submission)
     if turn_log is not None:
         MatchLog.objects.create(
             fixture=fixture,
@@ -349,10 +353,22 @@ def result_submit(
     fixture.status = Fixture.Status.SUBMITTED
     fixture.save(update_fields=["status", "updated_at"])
     _audit(fixture, ResultAudit.Action.SUBMIT, user, before, _submission_snapshot(submission))
-    if needs_validation:
-        submission_id = submission.id
-        transaction.on_commit(lambda: submission_log_validate.delay(submission_id))
     return submission
+
+
+def _on_commit_enqueue_validation(submission: ResultSubmission) -> None:
+    """Queue the log's validation after commit, whatever other commit hooks do.
+
+    Registered before the fixture is saved, so it runs before the standings-cache hooks that the
+    save adds, and robust, so a failure of its own is logged and the hooks behind it still run.
+    enqueue_validation never raises either: a broker that is down leaves the submission pending
+    for the sweep (docs/reliability.md).
+    """
+
+    def enqueue() -> None:
+        submission.validation_queued = enqueue_validation(submission.id)  # type: ignore[attr-defined]
+
+    transaction.on_commit(enqueue, robust=True)
 
 
 @transaction.atomic
@@ -593,8 +609,13 @@ def submission_validation_record(
     engine_valid: bool,
     errors: Sequence[Mapping[str, Any]],
     derived: Mapping[str, Any] | None,
+    task_id: str | None = None,
 ) -> ResultSubmission:
-    """Store the rules engine's verdict; a log whose score differs from the submitted one is invalid."""
+    """Store the rules engine's verdict; a log whose score differs from the submitted one is invalid.
+
+    With ``task_id`` the verdict is stored only while that task holds the validation claim, so
+    of two runs (a stale claim taken over) exactly one records it.
+    """
     fixture_id = (
         ResultSubmission.objects.filter(id=submission_id).values_list("fixture_id", flat=True).first()
     )
@@ -608,6 +629,8 @@ def submission_validation_record(
         ResultSubmission.Validation.VALIDATING,
     ):
         return submission
+    if task_id is not None and submission.validation_task_id != task_id:
+        return submission  # another task took the claim over; it records the verdict
     problems = [dict(e) for e in errors]
     score = (derived or {}).get("final_score")
     if engine_valid and score is not None:

@@ -75,7 +75,18 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         standings_cache.invalidate(fixture.competition_id)
         return Response(FixtureSerializer(fixture).data, status=http_status)
 
-    @extend_schema(request=ms.SubmitResultSerializer, responses={201: ms.SubmissionSerializer, **ERRORS})
+    @extend_schema(
+        request=ms.SubmitResultSerializer,
+        responses={
+            201: ms.SubmissionSerializer,
+            202: OpenApiResponse(
+                ms.SubmissionSerializer,
+                description="Stored, but its turn log could not be queued for validation yet "
+                "(task queue down): validation_status stays 'pending' until the sweep queues it.",
+            ),
+            **ERRORS,
+        },
+    )
     @action(detail=True, methods=["post"], url_path="submit-result")
     def submit_result(self, request: Request, pk: str | None = None) -> Response:
         """Submit the score (and cards, and optionally the turn log) of one of your club's fixtures."""
@@ -95,6 +106,10 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
             turn_log=v.get("turn_log"),
         )
         submission.refresh_from_db()
+        if getattr(submission, "validation_queued", None) is False:
+            # Stored, but the task queue is down: the validation sweep queues it when it is back
+            # (docs/reliability.md). 202: accepted, its validation still to come.
+            return Response(ms.SubmissionSerializer(submission).data, status=status.HTTP_202_ACCEPTED)
         return Response(ms.SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={200: FixtureSerializer, **ERRORS})
