@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from fubaleague.env import env_bool, env_int, env_list, env_rate, env_str, env_url
+from fubaleague.env import env_bool, env_float, env_int, env_list, env_rate, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -110,6 +110,11 @@ if REDIS_URL:
             "BACKEND": "fubaleague.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "fubaleague"),
+            # A Redis that hangs must not hang the requests: they go on without it (fail open).
+            "OPTIONS": {
+                "socket_connect_timeout": env_float("REDIS_SOCKET_TIMEOUT", 0.5),
+                "socket_timeout": env_float("REDIS_SOCKET_TIMEOUT", 0.5),
+            },
         }
     }
 else:

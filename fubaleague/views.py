@@ -5,14 +5,19 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 
 from fubaleague.api_errors import error_body
-from fubaleague.health import beat_info, run_checks
+from fubaleague.health import beat_info, fail_open_report, run_checks
 
 
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
     healthy, checks = run_checks()
     return JsonResponse(
-        {"status": "ok" if healthy else "degraded", "checks": checks, "beat": beat_info()},
+        {
+            "status": "ok" if healthy else "degraded",
+            "checks": checks,
+            "beat": beat_info(),
+            "fail_open": fail_open_report(),
+        },
         status=200 if healthy else 503,
     )
 

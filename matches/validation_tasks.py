@@ -48,11 +48,12 @@ def enqueue_validation(submission_id: int) -> bool:
     """Queue the validation task; False (logged, counted in /healthz) when the broker refuses."""
     try:
         submission_log_validate.apply_async((submission_id,), retry_policy=PUBLISH_RETRY)
-    except Exception:  # noqa: BLE001 - whatever the transport raises, the sweep queues it later
+    except Exception as exc:  # noqa: BLE001 - whatever the transport raises, the sweep queues it later
         logger.warning(
-            "validation of submission %s not queued (broker unavailable); the sweep will queue it",
+            "validation of submission %s not queued (%s: %s); the sweep will queue it",
             submission_id,
-            exc_info=True,
+            type(exc).__name__,
+            exc,
         )
         record_fail_open("broker_publish")
         return False
