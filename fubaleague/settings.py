@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Sign-in limits per address and per username (fubaleague/login_limits.py).
+    "fubaleague.login_limits.LoginLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -165,6 +167,18 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Club members sign in on the public login page; the admin's own login refuses non-staff.
 LOGIN_URL = "/login/"
+# The limit backend comes first: while an address or username is locked it refuses every
+# password check, whatever path asks (fubaleague/login_limits.py).
+AUTHENTICATION_BACKENDS = [
+    "fubaleague.login_limits.LoginLimitBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed sign-ins allowed per client address and per username before the logins answer 429.
+LOGIN_LIMIT_ADDRESS = env_rate("LOGIN_LIMIT_ADDRESS", "30/hour")
+LOGIN_LIMIT_USERNAME = env_rate("LOGIN_LIMIT_USERNAME", "10/hour")
+# How many reverse proxies in front of the service append to X-Forwarded-For; 0 (default)
+# ignores that header, which any client can write (fubaleague/login_limits.py).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -217,6 +231,8 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     # One fixed-window counter per client (fubaleague/throttling.py says why not DRF's own).
     "DEFAULT_THROTTLE_CLASSES": ["fubaleague.throttling.ClientRateThrottle"],
+    # DRF's own reading of X-Forwarded-For follows the same setting (None would trust the header).
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_rate("API_THROTTLE_ANON", "600/minute"),
         "user": env_rate("API_THROTTLE_USER", "2000/minute"),

@@ -29,6 +29,7 @@ from rest_framework.throttling import BaseThrottle
 
 from fubaleague.cache import REDIS_DOWN
 from fubaleague.health import record_fail_open
+from fubaleague.client_ip import client_ip
 
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -72,6 +73,9 @@ class ClientRateThrottle(BaseThrottle):
 
     def __init__(self) -> None:
         self._wait: float | None = None
+
+    def get_ident(self, request: Any) -> str:
+        return client_ip(request)
 
     def scope_and_ident(self, request: Any) -> tuple[str, str]:
         user = getattr(request, "user", None)
