@@ -58,6 +58,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # 413 for a body over REQUEST_MAX_BYTES before anything reads it (fubaleague/request_size.py).
+    "fubaleague.request_size.RequestSizeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -157,6 +159,15 @@ VALIDATION_CLAIM_TIMEOUT = env_int("VALIDATION_CLAIM_TIMEOUT", CELERY_TASK_TIME_
 VALIDATION_REQUEUE_AFTER = env_int("VALIDATION_REQUEUE_AFTER", 120, minimum=1)
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
+
+# --- Request and storage limits (docs/reliability.md) -------------------------------
+# Any request body; Django's own limit on reading it is the same number.
+REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", 1024 * 1024, minimum=1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
+# One turn log, as compact JSON: the longest real match with extra time is well under 200 KB.
+TURN_LOG_MAX_BYTES = env_int("TURN_LOG_MAX_BYTES", 256 * 1024, minimum=1024)
+# Turn logs one club may send per 24 hours (replaced ones included): 40 logs of the maximum size.
+CLUB_LOG_QUOTA_BYTES = env_int("CLUB_LOG_QUOTA_BYTES", 10 * 1024 * 1024, minimum=1024)
 
 # --- Auth, i18n, static -----------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
+from django.utils import timezone
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
+from matches.turn_logs import turn_log_size_check
 
 # Imported here (not lazily) so a worker that loads the services registers the task as well.
 from matches.validation_tasks import enqueue_validation
@@ -25,6 +30,11 @@ from tournaments.progress import fixture_result_changed
 from tournaments.selectors import fixture_banned_shirts, user_club_team_ids
 
 FUBA_3_LOG_FORMAT = "fuba-log/1"
+
+
+class LogQuotaExceeded(ApplicationError):
+    status_code = 429
+    code = "storage_quota_exceeded"
 
 
 @dataclass(frozen=True)
@@ -305,8 +315,15 @@ def result_submit(
     score = Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties)
     _check_score(fixture, score)
     parsed = _parse_cards(fixture, cards)
+    if turn_log is not None and not isinstance(turn_log, Mapping):
+        raise ApplicationError(f"{fixture}: the turn log must be a JSON object.")
     previous = _open_submission(fixture)
     team_id = next(iter(sides)) if len(sides) == 1 else fixture.home_team_id
+    team = fixture.home_team if team_id == fixture.home_team_id else fixture.away_team
+    log_bytes = 0
+    if turn_log is not None:
+        log_bytes = turn_log_size_check(turn_log)
+        _check_log_quota(fixture, club_id=team.club_id, log_bytes=log_bytes)  # type: ignore[union-attr]
     if previous is not None:
         if previous.team_id != team_id or (len(sides) > 1 and previous.submitted_by_id != user.pk):
             raise Conflict(
@@ -315,16 +332,16 @@ def result_submit(
             )
         previous.status = ResultSubmission.Status.SUPERSEDED
         previous.save(update_fields=["status", "updated_at"])
+    _drop_replaced_logs(fixture, team_id=team_id)
     needs_validation = (
         turn_log is not None and fixture.competition.game_system == Competition.GameSystem.FUBA_3
     )
-    if turn_log is not None and not isinstance(turn_log, Mapping):
-        raise ApplicationError(f"{fixture}: the turn log must be a JSON object.")
     submission = ResultSubmission.objects.create(
         fixture=fixture,
         submitted_by=user,
-        club_id=(fixture.home_team if team_id == fixture.home_team_id else fixture.away_team).club_id,  # type: ignore[union-attr]
+        club_id=team.club_id,  # type: ignore[union-attr]
         team_id=team_id,
+        log_bytes=log_bytes,
         home_goals=home_goals,
         away_goals=away_goals,
         extra_time=bool(extra_time),
@@ -354,6 +371,42 @@ def result_submit(
     fixture.save(update_fields=["status", "updated_at"])
     _audit(fixture, ResultAudit.Action.SUBMIT, user, before, _submission_snapshot(submission))
     return submission
+
+
+def _check_log_quota(fixture: Fixture, *, club_id: int, log_bytes: int) -> None:
+    """A club stores at most CLUB_LOG_QUOTA_BYTES of turn logs per 24 hours (issue 14.6)."""
+    since = timezone.now() - timedelta(hours=24)
+    used = (
+        ResultSubmission.objects.filter(club_id=club_id, created_at__gte=since).aggregate(
+            total=Sum("log_bytes")
+        )["total"]
+        or 0
+    )
+    quota = settings.CLUB_LOG_QUOTA_BYTES
+    if used + log_bytes > quota:
+        raise LogQuotaExceeded(
+            f"{fixture}: your club sent {used:,} bytes of turn logs in the last 24 hours; this log "
+            f"({log_bytes:,} bytes) would pass the daily quota of {quota:,} bytes. Try again later, "
+            "or submit the score without the log.",
+            details={"field": "turn_log", "used_bytes": used, "bytes": log_bytes, "quota_bytes": quota},
+        )
+
+
+def _drop_replaced_logs(fixture: Fixture, *, team_id: int) -> None:
+    """A new submission replaces the side's earlier ones: only the latest keeps its turn log.
+
+    Their validation, if still to come, is moot (no log: ``not_required``); the scores, the
+    verdicts already given and the audit trail stay.
+    """
+    replaced = ResultSubmission.objects.filter(
+        fixture=fixture,
+        team_id=team_id,
+        status__in=[ResultSubmission.Status.SUPERSEDED, ResultSubmission.Status.REJECTED],
+    )
+    MatchLog.objects.filter(submission__in=replaced).delete()
+    replaced.filter(
+        validation_status__in=[ResultSubmission.Validation.PENDING, ResultSubmission.Validation.VALIDATING]
+    ).update(validation_status=ResultSubmission.Validation.NOT_REQUIRED)
 
 
 def _on_commit_enqueue_validation(submission: ResultSubmission) -> None:

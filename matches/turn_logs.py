@@ -6,8 +6,11 @@ clients that want the verdict at once, with every error's turn, stage, rule and 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
+
+from django.conf import settings
 
 from fubaleague.errors import ApplicationError
 
@@ -15,6 +18,29 @@ from fubaleague.errors import ApplicationError
 class InvalidTurnLog(ApplicationError):
     status_code = 422
     code = "invalid_turn_log"
+
+
+class TurnLogTooLarge(ApplicationError):
+    status_code = 413
+    code = "payload_too_large"
+
+
+def turn_log_size(log: Any) -> int:
+    """The log's size as compact JSON, the measure of TURN_LOG_MAX_BYTES and the storage quota."""
+    return len(json.dumps(log, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def turn_log_size_check(log: Any) -> int:
+    """The log's size; TurnLogTooLarge (413) over TURN_LOG_MAX_BYTES (docs/reliability.md)."""
+    size = turn_log_size(log)
+    limit = settings.TURN_LOG_MAX_BYTES
+    if size > limit:
+        raise TurnLogTooLarge(
+            f"The turn log is {size:,} bytes as compact JSON; the maximum is {limit:,} bytes "
+            "(a whole real match is well under 200 KB).",
+            details={"field": "turn_log", "bytes": size, "max_bytes": limit},
+        )
+    return size
 
 
 def _error_dict(error: Any) -> dict[str, Any]:
@@ -38,6 +64,7 @@ def validate_turn_log(log: Mapping[str, Any]) -> dict[str, Any]:
     """The derived result of a valid log; raises InvalidTurnLog listing every error found."""
     from rules_engine.validator import validate_log  # engine is plain Python; imported when used
 
+    turn_log_size_check(log)
     outcome = validate_log(log)
     errors = list(getattr(outcome, "errors", None) or [])
     if errors:
