@@ -146,6 +146,21 @@ class AuditSerializer(serializers.ModelSerializer):
         fields = ["id", "action", "actor", "before", "after", "note", "created_at"]
 
 
+class PublicAuditSerializer(AuditSerializer):
+    """The public part of the trail (matches.selectors.PUBLIC_AUDIT_ACTIONS): same fields, with
+    no actor and no "before", and a note only where it says why a result counts."""
+
+    def to_representation(self, instance: ResultAudit) -> dict[str, Any]:
+        from matches.selectors import PUBLIC_AUDIT_NOTES
+
+        data = super().to_representation(instance)
+        data["actor"] = None
+        data["before"] = None
+        if instance.action not in PUBLIC_AUDIT_NOTES:
+            data["note"] = ""
+        return data
+
+
 class MatchSerializer(FixtureSerializer):
     """A fixture with its full result, cards and the list of its (public) turn logs."""
 

@@ -189,10 +189,18 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         detail=True, methods=["get"], permission_classes=[AllowAny], pagination_class=None, filter_backends=[]
     )
     def audit(self, request: Request, pk: str | None = None) -> Response:
-        """The audit trail of the fixture's result (who changed what, when, before and after)."""
+        """The audit trail of the fixture's result.
+
+        The two clubs and staff see all of it (who changed what, when, before and after); anyone
+        else sees the results that counted and the overrides with their note, without names.
+        """
+        from matches import selectors
+
         fixture = self.get_object()
-        entries = fixture.audit_entries.select_related("actor").order_by("created_at", "id")
-        return Response(ms.AuditSerializer(entries, many=True).data)
+        if selectors.audit_trail_is_full_for(fixture=fixture, user=request.user):
+            return Response(ms.AuditSerializer(selectors.audit_trail(fixture=fixture), many=True).data)
+        entries = selectors.audit_trail_public(fixture=fixture)
+        return Response(ms.PublicAuditSerializer(entries, many=True).data)
 
 
 class MatchViewSet(viewsets.ReadOnlyModelViewSet):
