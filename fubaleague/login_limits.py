@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.backends import BaseBackend
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.signals import user_login_failed
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -77,16 +77,20 @@ def _login_failed(sender: Any, credentials: dict[str, Any], request: Any = None,
         record_failure(request, credentials.get("username"))
 
 
-class LoginLimitBackend(BaseBackend):
-    """First in AUTHENTICATION_BACKENDS: refuses every password check while a limit is reached.
+class LoginLimitBackend(ModelBackend):
+    """Django's ModelBackend that refuses every password check while a limit is reached.
 
-    PermissionDenied stops Django's authenticate() before the next backend checks the password.
+    The one backend (a separate one in front would make the session remember it, and a second
+    ModelBackend would check each wrong password twice). PermissionDenied makes Django's
+    authenticate() stop and send user_login_failed.
     """
 
-    def authenticate(self, request: Any, username: str | None = None, **kwargs: Any) -> None:
+    def authenticate(
+        self, request: Any, username: str | None = None, password: str | None = None, **kwargs: Any
+    ) -> Any:
         if request is not None and locked_for(request, username) is not None:
             raise PermissionDenied("too many failed sign-ins")
-        return None
+        return super().authenticate(request, username=username, password=password, **kwargs)
 
 
 def _login_paths() -> set[str]:

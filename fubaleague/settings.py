@@ -178,12 +178,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Club members sign in on the public login page; the admin's own login refuses non-staff.
 LOGIN_URL = "/login/"
-# The limit backend comes first: while an address or username is locked it refuses every
-# password check, whatever path asks (fubaleague/login_limits.py).
-AUTHENTICATION_BACKENDS = [
-    "fubaleague.login_limits.LoginLimitBackend",
-    "django.contrib.auth.backends.ModelBackend",
-]
+# Django's ModelBackend refusing every password check while an address or username is locked,
+# whatever path asks (fubaleague/login_limits.py).
+AUTHENTICATION_BACKENDS = ["fubaleague.login_limits.LoginLimitBackend"]
 # Failed sign-ins allowed per client address and per username before the logins answer 429.
 LOGIN_LIMIT_ADDRESS = env_rate("LOGIN_LIMIT_ADDRESS", "30/hour")
 LOGIN_LIMIT_USERNAME = env_rate("LOGIN_LIMIT_USERNAME", "10/hour")

@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -182,14 +183,14 @@ class CompetitionAdmin(admin.ModelAdmin):
             reverse("tournaments:competition", args=[obj.slug]),
         )
 
-    @admin.action(description="Generate fixtures for stages that have none")
+    @admin.action(description="Generate fixtures for stages that have none", permissions=["change"])
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Competition]) -> None:
         stages = Stage.objects.filter(competition__in=queryset).annotate(n=Count("fixtures")).filter(n=0)
         run_service(
             self, request, stages, lambda s: f"{len(services.fixture_generate(stage=s))} fixtures generated"
         )
 
-    @admin.action(description="Recompute standings (draw lots where still level)")
+    @admin.action(description="Recompute standings (draw lots where still level)", permissions=["change"])
     def recompute_standings(self, request: HttpRequest, queryset: QuerySet[Competition]) -> None:
         run_service(
             self,
@@ -211,7 +212,13 @@ class CompetitionAdmin(admin.ModelAdmin):
     def standings_view(self, request: HttpRequest, competition_id: int) -> HttpResponse:
         """Staff standings: every table computed fresh (no cache), with tie-break reasons and lot draws."""
         competition = get_object_or_404(Competition, pk=competition_id)
-        if request.method == "POST" and self.has_change_permission(request, competition):
+        # Staff status alone is not enough (issue 14.8): viewing needs the view permission,
+        # recomputing the change permission, as everywhere else in the admin.
+        if not self.has_view_permission(request, competition):
+            raise PermissionDenied
+        if request.method == "POST" and not self.has_change_permission(request, competition):
+            raise PermissionDenied
+        if request.method == "POST":
             try:
                 n = recompute_competition_standings(competition, request.user)
             except ApplicationError as exc:
@@ -323,7 +330,7 @@ class StageAdmin(admin.ModelAdmin):
     def fixture_total(self, obj: Any) -> int:
         return obj.n_fixtures
 
-    @admin.action(description="Generate fixtures")
+    @admin.action(description="Generate fixtures", permissions=["change"])
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def generate(stage: Stage) -> str:
             created = services.fixture_generate(stage=stage)
@@ -332,7 +339,7 @@ class StageAdmin(admin.ModelAdmin):
 
         run_service(self, request, queryset, generate)
 
-    @admin.action(description="Pair the next Swiss round")
+    @admin.action(description="Pair the next Swiss round", permissions=["change"])
     def next_swiss_round(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def pair(stage: Stage) -> str:
             created = services.swiss_round_generate(stage=stage)
@@ -444,7 +451,7 @@ class FixtureAdmin(admin.ModelAdmin):
             return "–"
         return str(result) + (" (sim)" if result.is_simulated else "")
 
-    @admin.action(description="Simulate a forfeit now (rules engine, in a task)")
+    @admin.action(description="Simulate a forfeit now (rules engine, in a task)", permissions=["change"])
     def simulate_forfeit_now(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
         from matches import forfeits
 
@@ -454,7 +461,7 @@ class FixtureAdmin(admin.ModelAdmin):
 
         run_service(self, request, queryset, simulate)
 
-    @admin.action(description="Resolve the dispute…")
+    @admin.action(description="Resolve the dispute…", permissions=["change"])
     def resolve_dispute(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
         disputed = list(queryset.filter(status=Fixture.Status.DISPUTED)[:2])
         if len(disputed) != 1:
@@ -462,7 +469,7 @@ class FixtureAdmin(admin.ModelAdmin):
             return None
         return HttpResponseRedirect(reverse("admin:tournaments_fixture_resolve", args=[disputed[0].pk]))
 
-    @admin.action(description="Recompute standings of their competitions")
+    @admin.action(description="Recompute standings of their competitions", permissions=["change"])
     def recompute_standings(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
         competitions = Competition.objects.filter(fixtures__in=queryset).distinct()
         run_service(

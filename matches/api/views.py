@@ -25,7 +25,16 @@ from matches.api import serializers as ms
 from matches.models import MatchLog, ResultSubmission
 from tournaments import standings_cache
 from tournaments.api import filters
-from tournaments.api.permissions import FixtureParticipantOrStaff, ReadOnlyOrStaff, StaffOnly, is_staff
+from tournaments.api.permissions import (
+    FixtureParticipantOrStaff,
+    ReadOnlyOrStaff,
+    StaffWithPerms,
+    is_staff,
+    staff_can,
+)
+
+# The admin changes a fixture's result with this permission (resolve view, forfeit action).
+CHANGE_FIXTURE = "tournaments.change_fixture"
 from tournaments.api.serializers import FixtureSerializer
 from tournaments.api.views import fixture_queryset
 from tournaments.models import Fixture
@@ -63,7 +72,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         if self.action in ("submit_result", "confirm", "dispute", "forfeit"):
             return [FixtureParticipantOrStaff()]
         if self.action in ("resolve", "override"):
-            return [StaffOnly()]
+            return [StaffWithPerms(CHANGE_FIXTURE)]
         return super().get_permissions()
 
     def _fixture(self) -> Fixture:
@@ -175,7 +184,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         data.is_valid(raise_exception=True)
         from matches import forfeits
 
-        if is_staff(request):
+        if staff_can(request, CHANGE_FIXTURE):
             forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=request.user)
         else:
             forfeits.forfeit_declare(

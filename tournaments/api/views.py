@@ -18,7 +18,7 @@ from rest_framework.routers import BaseRouter
 from fubaleague.errors import NotFound
 from tournaments import services, standings_cache, standings_fast
 from tournaments.api import filters, serializers
-from tournaments.api.permissions import ReadOnlyOrStaff, StaffOnly
+from tournaments.api.permissions import ReadOnlyOrStaff, StaffWithPerms
 from tournaments.models import (
     Club,
     Coach,
@@ -52,7 +52,8 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_permissions(self) -> list[Any]:
         if self.action == "recompute_standings":
-            return [StaffOnly()]
+            # As the admin's standings page: recomputing changes the competition's tables.
+            return [StaffWithPerms("tournaments.change_competition")]
         return super().get_permissions()
 
     @extend_schema(responses=serializers.StandingsTableSerializer(many=True))
@@ -111,7 +112,7 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_permissions(self) -> list[Any]:
         if self.action in ("generate_fixtures", "next_swiss_round"):
-            return [StaffOnly()]
+            return [StaffWithPerms("tournaments.change_stage", "tournaments.add_fixture")]
         return super().get_permissions()
 
     @extend_schema(
