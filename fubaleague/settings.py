@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "fubaleague.login_limits.LoginLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A strict Content-Security-Policy on every page (fubaleague/csp.py).
+    "fubaleague.csp.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "fubaleague.urls"
