@@ -20,7 +20,9 @@ STRICT = (
     "form-action 'self'; frame-ancestors 'none'"
 )
 THIRD_PARTY_PAGES = ("/admin/", "/api/v1/docs", "/api/v1/redoc")
-THIRD_PARTY = STRICT.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'") + "; worker-src 'self' blob:"
+THIRD_PARTY = (
+    STRICT.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'") + "; worker-src 'self' blob:"
+)
 
 
 def policy_for(path: str) -> str:

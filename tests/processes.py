@@ -107,9 +107,7 @@ class WebProcess:
                 time.sleep(0.2)
         raise RuntimeError(f"gunicorn not ready; log:\n{self.log()}")
 
-    def request(
-        self, method: str, path: str, body: Any = None, token: str | None = None
-    ) -> tuple[int, Any]:
+    def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
         headers = {"Host": "localhost", "Accept": "application/json"}
         data = None
         if body is not None:
@@ -117,7 +115,9 @@ class WebProcess:
             headers["Content-Type"] = "application/json"
         if token:
             headers["Authorization"] = f"Token {token}"
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, headers=headers, method=method)
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}", data=data, headers=headers, method=method
+        )
         try:
             with urllib.request.urlopen(req, timeout=60) as response:  # noqa: S310 - our own local server
                 status, raw = response.status, response.read()

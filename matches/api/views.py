@@ -32,12 +32,12 @@ from tournaments.api.permissions import (
     is_staff,
     staff_can,
 )
-
-# The admin changes a fixture's result with this permission (resolve view, forfeit action).
-CHANGE_FIXTURE = "tournaments.change_fixture"
 from tournaments.api.serializers import FixtureSerializer
 from tournaments.api.views import fixture_queryset
 from tournaments.models import Fixture
+
+# The admin changes a fixture's result with this permission (resolve view, forfeit action).
+CHANGE_FIXTURE = "tournaments.change_fixture"
 
 ERRORS = {
     400: OpenApiResponse(description="Invalid input: {error: {code, message, details}}"),

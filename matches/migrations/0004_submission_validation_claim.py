@@ -4,25 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0003_matchlog_format_default'),
+        ("matches", "0003_matchlog_format_default"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='resultsubmission',
-            name='validation_attempts',
+            model_name="resultsubmission",
+            name="validation_attempts",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='resultsubmission',
-            name='validation_claimed_at',
+            model_name="resultsubmission",
+            name="validation_claimed_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='resultsubmission',
-            name='validation_task_id',
+            model_name="resultsubmission",
+            name="validation_task_id",
             field=models.CharField(blank=True, max_length=64),
         ),
     ]

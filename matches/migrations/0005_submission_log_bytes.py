@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0004_submission_validation_claim'),
+        ("matches", "0004_submission_validation_claim"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='resultsubmission',
-            name='log_bytes',
+            model_name="resultsubmission",
+            name="log_bytes",
             field=models.PositiveIntegerField(default=0),
         ),
     ]

@@ -23,12 +23,16 @@ PERMS = ["change_fixture", "change_competition", "view_competition", "change_sta
 def cup() -> dict[str, Any]:
     competition = CompetitionFactory()
     teams = [team_with_member(competition, name) for name in ("H", "A")]
-    stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[t for t, _ in teams])
+    stage = stage_create(
+        competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[t for t, _ in teams]
+    )
     (fixture,) = fixture_generate(stage=stage)
     users = {t.id: u for t, u in teams}
     result_submit(fixture_id=fixture.id, user=users[fixture.home_team_id], home_goals=1, away_goals=0)
     result_dispute(fixture_id=fixture.id, user=users[fixture.away_team_id], reason="no")
-    empty = stage_create(competition=competition, name="Cup", kind=Stage.Kind.ROUND_ROBIN, teams=[t for t, _ in teams])
+    empty = stage_create(
+        competition=competition, name="Cup", kind=Stage.Kind.ROUND_ROBIN, teams=[t for t, _ in teams]
+    )
     return {"competition": competition, "fixture": fixture, "empty_stage": empty}
 
 

@@ -14,6 +14,7 @@ The figures are printed and written to var/validation-fuzz-<seed>.json.
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import os
 import random
@@ -31,7 +32,23 @@ from tests.factories import UserFactory
 pytestmark = [pytest.mark.slow, pytest.mark.django_db, pytest.mark.timeout(0)]
 
 URL = "/api/v1/turn-logs/validate"
-SCALARS: list[Any] = [None, True, False, 0, 1, -1, 1.0, 2.5, 2**64, "", "home", "away", "H-PEN", "done", "x" * 50]
+SCALARS: list[Any] = [
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    1.0,
+    2.5,
+    2**64,
+    "",
+    "home",
+    "away",
+    "H-PEN",
+    "done",
+    "x" * 50,
+]
 EVENT_KEYS = ("choice", "by", "decide", "roll", "dice", "check", "note")
 HEADER_KEYS = ("format", "ruleset", "advanced_rules", "teams", "events", "meta")
 
@@ -42,7 +59,9 @@ def _any_value(rng: random.Random, depth: int = 0) -> Any:
         return rng.choice(SCALARS)
     if pick < 0.8:
         return [_any_value(rng, depth + 1) for _ in range(rng.randint(0, 3))]
-    return {rng.choice(["gk", "players", "a", ""]): _any_value(rng, depth + 1) for _ in range(rng.randint(0, 3))}
+    return {
+        rng.choice(["gk", "players", "a", ""]): _any_value(rng, depth + 1) for _ in range(rng.randint(0, 3))
+    }
 
 
 def _mutated_log(rng: random.Random, bases: list[str]) -> dict[str, Any]:
@@ -59,10 +78,8 @@ def _mutated_log(rng: random.Random, bases: list[str]) -> dict[str, Any]:
             if parts:
                 path, value = rng.choice(parts)
                 wrong = rng.choice(confusions(value)) if rng.random() < 0.7 else _any_value(rng)
-                try:
+                with contextlib.suppress(KeyError, IndexError, TypeError):
                     set_part(ev, path, wrong)
-                except (KeyError, IndexError, TypeError):
-                    pass
         elif where < 0.6 and isinstance(ev.get("dice"), list) and ev["dice"]:
             ev["dice"][rng.randrange(len(ev["dice"]))] = rng.choice([0, 7, 1.0, "3", None, True, 6, 1])
         elif where < 0.8:
@@ -88,7 +105,11 @@ def _request(rng: random.Random, bases: list[str]) -> tuple[str, bytes | str, st
         body = '{"turn_log": ' + rng.choice(bases) + "}"
         return "truncated", body[: rng.randrange(len(body))], "application/json"
     if pick < 0.9:
-        return "envelope", json.dumps({rng.choice(["turn_log", "log", ""]): _any_value(rng)}), "application/json"
+        return (
+            "envelope",
+            json.dumps({rng.choice(["turn_log", "log", ""]): _any_value(rng)}),
+            "application/json",
+        )
     if pick < 0.93:
         depth = rng.choice([10, 100, 1000, 5000])
         return "nested", '{"turn_log": ' + "[" * depth + "]" * depth + "}", "application/json"

@@ -9,14 +9,23 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, seria
 
 def test_no_csp_violation_on_the_pages(page, live_server, cup) -> None:
     violations: list[str] = []
-    page.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
+    page.on(
+        "console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None
+    )
     page.add_init_script(
         "document.addEventListener('securitypolicyviolation', e => console.error("
         "'Content Security Policy violation: ' + e.violatedDirective + ' ' + e.blockedURI))"
     )
     slug = cup.competition.slug
     fixture_id = cup.simulated[0]
-    for path in ("/", f"/c/{slug}/", f"/c/{slug}/standings/", f"/c/{slug}/bracket/", "/login/", "/api/v1/docs"):
+    for path in (
+        "/",
+        f"/c/{slug}/",
+        f"/c/{slug}/standings/",
+        f"/c/{slug}/bracket/",
+        "/login/",
+        "/api/v1/docs",
+    ):
         response = page.goto(f"{live_server.url}{path}")
         assert response is not None and response.ok, path
         assert "default-src 'self'" in response.headers["content-security-policy"], path

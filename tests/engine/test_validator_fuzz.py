@@ -14,6 +14,7 @@ type.  ``confusions`` does both, at random below and for every decision of a rea
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 from pathlib import Path
@@ -96,7 +97,9 @@ def mutations(draw: st.DrawFn) -> tuple[int, list[tuple[str, Any, Any]]]:
     out = []
     for _ in range(draw(st.integers(1, 3))):
         where = draw(
-            st.sampled_from(("event", "event", "confuse", "confuse", "die", "check", "team", "role", "header"))
+            st.sampled_from(
+                ("event", "event", "confuse", "confuse", "die", "check", "team", "role", "header")
+            )
         )
         if where == "confuse":
             # a value inside the choice of a decision, as another JSON type
@@ -141,10 +144,9 @@ def _mutate(doc: dict[str, Any], where: str, key: Any, value: Any) -> None:
         return
     ev = events[key[0]]
     if where == "confuse":
-        try:
+        # an earlier change may have replaced the choice this one goes into
+        with contextlib.suppress(KeyError, IndexError, TypeError):
             set_part(ev, key[1], value)
-        except (KeyError, IndexError, TypeError):
-            pass  # an earlier change replaced the choice this one goes into
         return
     if where == "die" and isinstance(ev.get("dice"), list):
         ev["dice"] = [value, *ev["dice"][1:]]

@@ -18,7 +18,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def disputed_then_overridden() -> dict[str, Any]:
     competition = CompetitionFactory()
-    (home, home_user), (away, away_user) = team_with_member(competition, "H"), team_with_member(competition, "A")
+    (home, home_user), (away, away_user) = (
+        team_with_member(competition, "H"),
+        team_with_member(competition, "A"),
+    )
     stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])
     (fixture,) = fixture_generate(stage=stage)
     users = {home.id: home_user, away.id: away_user}

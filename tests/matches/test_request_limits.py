@@ -35,7 +35,9 @@ LOG = _log()
 def club_fixtures() -> dict[str, Any]:
     competition = CompetitionFactory()
     teams = [team_with_member(competition, name) for name in ("Home", "Away", "Third")]
-    stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[t for t, _ in teams])
+    stage = stage_create(
+        competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[t for t, _ in teams]
+    )
     fixtures = fixture_generate(stage=stage)
     home, user = teams[0]
     own = [f for f in fixtures if home.id in (f.home_team_id, f.away_team_id)]

@@ -11,8 +11,8 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from kombu.exceptions import OperationalError
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 from rest_framework.test import APIClient
 
 from fubaleague.celery import app as celery_app
@@ -59,7 +59,11 @@ def _pending_submission(data: dict[str, Any], django_capture_on_commit_callbacks
     home, away = _score()
     with django_capture_on_commit_callbacks(execute=False):
         return result_submit(
-            fixture_id=data["fixture"].id, user=data["submitter"], home_goals=home, away_goals=away, turn_log=LOG
+            fixture_id=data["fixture"].id,
+            user=data["submitter"],
+            home_goals=home,
+            away_goals=away,
+            turn_log=LOG,
         )
 
 
@@ -69,7 +73,9 @@ def _validations(submission: ResultSubmission) -> int:
 
 @pytest.mark.django_db
 class TestClaims:
-    def test_the_claim_carries_the_task_id(self, fixture_and_users, django_capture_on_commit_callbacks) -> None:
+    def test_the_claim_carries_the_task_id(
+        self, fixture_and_users, django_capture_on_commit_callbacks
+    ) -> None:
         submission = _pending_submission(fixture_and_users, django_capture_on_commit_callbacks)
         assert submission_validate(submission_id=submission.id, task_id="task-1") == "valid"
         submission.refresh_from_db()

@@ -65,16 +65,25 @@ def test_pool_process_killed_mid_validation_is_validated_exactly_once(real_celer
     log = example_log(2026)
     score = validate_log(log).result["score"]
     competition = CompetitionFactory()
-    (home, home_user), (away, away_user) = team_with_member(competition, "H"), team_with_member(competition, "A")
+    (home, home_user), (away, away_user) = (
+        team_with_member(competition, "H"),
+        team_with_member(competition, "A"),
+    )
     stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])
     (fixture,) = fixture_generate(stage=stage)
     submitter = home_user if fixture.home_team == home else away_user
 
-    worker = WorkerProcess(module="tests.slow_validation_worker", SLOW_VALIDATION_SECONDS="4", **FAST_REDELIVERY)
+    worker = WorkerProcess(
+        module="tests.slow_validation_worker", SLOW_VALIDATION_SECONDS="4", **FAST_REDELIVERY
+    )
     try:
         worker.wait_ready()
         submission = result_submit(
-            fixture_id=fixture.id, user=submitter, home_goals=score["home"], away_goals=score["away"], turn_log=log
+            fixture_id=fixture.id,
+            user=submitter,
+            home_goals=score["home"],
+            away_goals=score["away"],
+            turn_log=log,
         )
         wait_for(
             lambda: ResultSubmission.objects.get(id=submission.id).validation_status == "validating",

@@ -61,7 +61,8 @@ def test_a_forged_forwarded_for_gives_no_fresh_limit(settings: Any) -> None:
     settings.TRUSTED_PROXY_COUNT = 1
     # Behind one proxy: the proxy's entry (the last) is the client; the forged part is ignored.
     codes = [
-        client.get("/api/v1/ping", HTTP_X_FORWARDED_FOR=f"forged-{i}, 203.0.113.9").status_code for i in range(7)
+        client.get("/api/v1/ping", HTTP_X_FORWARDED_FOR=f"forged-{i}, 203.0.113.9").status_code
+        for i in range(7)
     ]
     assert codes == [200] * 5 + [429] * 2
     assert client.get("/api/v1/ping", HTTP_X_FORWARDED_FOR="forged, 203.0.113.10").status_code == 200
@@ -80,7 +81,10 @@ def test_api_token_exchange_is_limited_per_username_across_addresses() -> None:
         )
         assert response.status_code == 400
     response = client.post(
-        "/api/v1/auth/token", {"username": user.username, "password": PASSWORD}, format="json", REMOTE_ADDR="10.2.1.1"
+        "/api/v1/auth/token",
+        {"username": user.username, "password": PASSWORD},
+        format="json",
+        REMOTE_ADDR="10.2.1.1",
     )
     assert response.status_code == 429
     assert response.json()["error"]["code"] == "throttled"
@@ -107,9 +111,16 @@ def test_logins_are_limited_per_address_across_usernames() -> None:
     client = Client()
     for i in range(8):
         client.post("/login/", {"username": f"nobody{i}", "password": "x"}, REMOTE_ADDR="10.3.0.1")
-    assert client.post("/login/", {"username": victim.username, "password": PASSWORD}, REMOTE_ADDR="10.3.0.1").status_code == 429
+    assert (
+        client.post(
+            "/login/", {"username": victim.username, "password": PASSWORD}, REMOTE_ADDR="10.3.0.1"
+        ).status_code
+        == 429
+    )
     # Another address, and the victim's username has no failures of its own: it signs in.
-    response = client.post("/login/", {"username": victim.username, "password": PASSWORD}, REMOTE_ADDR="10.3.0.2")
+    response = client.post(
+        "/login/", {"username": victim.username, "password": PASSWORD}, REMOTE_ADDR="10.3.0.2"
+    )
     assert response.status_code == 302 and client.session["_auth_user_id"] == str(victim.pk)
 
 
@@ -119,4 +130,6 @@ def test_the_backend_refuses_any_other_path_while_locked(rf: RequestFactory) -> 
     user = _user()
     for i in range(5):
         assert authenticate(rf.post("/"), username=user.username, password=f"guess {i}") is None
-    assert authenticate(rf.post("/", REMOTE_ADDR="10.4.0.1"), username=user.username, password=PASSWORD) is None
+    assert (
+        authenticate(rf.post("/", REMOTE_ADDR="10.4.0.1"), username=user.username, password=PASSWORD) is None
+    )

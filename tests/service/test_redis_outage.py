@@ -54,7 +54,10 @@ def test_redis_stopped_the_api_answers_and_the_submission_is_validated_once_back
     log = example_log(2026)
     score = validate_log(log).result["score"]
     competition = CompetitionFactory(slug="outage-cup")
-    (home, home_user), (away, away_user) = team_with_member(competition, "H"), team_with_member(competition, "A")
+    (home, home_user), (away, away_user) = (
+        team_with_member(competition, "H"),
+        team_with_member(competition, "A"),
+    )
     stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])
     (fixture,) = fixture_generate(stage=stage)
     submitter = home_user if fixture.home_team == home else away_user

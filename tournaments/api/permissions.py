@@ -48,7 +48,9 @@ class StaffWithPerms(BasePermission):
 
     def __init__(self, *perms: str) -> None:
         self.perms = perms
-        self.message = f"Only staff with the permission{'s' if len(perms) > 1 else ''} {', '.join(perms)} may do this."
+        self.message = (
+            f"Only staff with the permission{'s' if len(perms) > 1 else ''} {', '.join(perms)} may do this."
+        )
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return is_staff(request) and request.user.has_perms(self.perms)
