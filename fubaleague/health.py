@@ -17,6 +17,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 
+from fubaleague.celery import app
+from fubaleague.tasks import BEAT_KEY
+
 Probe = dict[str, Any]
 
 # What this process did without Redis (the cache, the rate limits, the task queue) since it
@@ -64,7 +67,7 @@ def check_database() -> Probe:
 def check_cache() -> Probe:
     def probe() -> str:
         backend = getattr(cache, "_cache", None)
-        if hasattr(backend, "get_client"):
+        if backend is not None and hasattr(backend, "get_client"):
             # Redis itself, past the fail-open backend (which would answer a miss, not an error).
             client = backend.get_client(write=True)
             key = cache.make_and_validate_key(f"healthz:{uuid.uuid4().hex}")
@@ -72,21 +75,19 @@ def check_cache() -> Probe:
             if client.get(key) != b"ok":
                 raise RuntimeError("value written to the cache could not be read back")
             client.delete(key)
-            return settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+            return str(settings.CACHES["default"]["BACKEND"]).rsplit(".", 1)[-1]
         key = f"healthz:{uuid.uuid4().hex}"
         cache.set(key, "ok", timeout=5)
         value = cache.get(key)
         cache.delete(key)
         if value != "ok":
             raise RuntimeError("value written to the cache could not be read back")
-        return settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+        return str(settings.CACHES["default"]["BACKEND"]).rsplit(".", 1)[-1]
 
     return _timed(probe)
 
 
 def check_broker() -> Probe:
-    from fubaleague.celery import app
-
     def probe() -> str:
         if settings.CELERY_TASK_ALWAYS_EAGER:
             return "eager (tasks run in-process, no broker)"
@@ -99,8 +100,6 @@ def check_broker() -> Probe:
 
 def beat_info() -> dict[str, Any]:
     """When beat last had a heartbeat executed; informational, since beat may run elsewhere."""
-    from fubaleague.tasks import BEAT_KEY
-
     try:
         return {"last_heartbeat": cache.get(BEAT_KEY)}
     except Exception as exc:  # noqa: BLE001 - the cache probe already reports the outage

@@ -33,11 +33,10 @@ from django.urls import NoReverseMatch, reverse
 
 from fubaleague.api_errors import error_body
 from fubaleague.client_ip import client_ip
+from fubaleague.throttling import parse_rate, window_count
 
 
 def _window(rate: str) -> tuple[int, int, int]:
-    from fubaleague.throttling import parse_rate
-
     allowed, duration = parse_rate(rate)
     return allowed, duration, int(time.time() // duration)
 
@@ -64,8 +63,6 @@ def locked_for(request: Any, username: str | None) -> int | None:
 
 
 def record_failure(request: Any, username: str | None) -> None:
-    from fubaleague.throttling import window_count
-
     for kind, key in _keys(request, username):
         _, duration, window = _window(_rate(kind))
         window_count(f"{key}:{window}", duration)

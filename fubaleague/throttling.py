@@ -44,7 +44,7 @@ def window_count(key: str, duration: int) -> int:
     """Count this request in the window's counter and return the window's total (0: unknown,
     Redis is down)."""
     backend = getattr(cache, "_cache", None)
-    if hasattr(backend, "get_client"):
+    if backend is not None and hasattr(backend, "get_client"):
         if getattr(cache, "is_down", False):
             record_fail_open("throttle")
             return 0
@@ -88,7 +88,7 @@ class ClientRateThrottle(BaseThrottle):
         rate = (api_settings.DEFAULT_THROTTLE_RATES or {}).get(scope)
         if not rate:
             return True
-        allowed, duration = parse_rate(rate)
+        allowed, duration = parse_rate(str(rate))
         now = time.time()
         window = int(now // duration)
         if window_count(f"throttle:{scope}:{ident}:{window}", duration) <= allowed:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from typing import Any
+
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from matches.models import MatchLog, Result, ResultAudit, ResultSubmission
 from tournaments.models import Fixture
+from tournaments.selectors import user_club_team_ids
 
 
 def result_for_fixture(*, fixture: Fixture, counted_only: bool = True) -> Result | None:
@@ -26,7 +29,7 @@ def submission_open(*, fixture: Fixture) -> ResultSubmission | None:
     return fixture.submissions.filter(status=ResultSubmission.Status.OPEN).first()
 
 
-def submissions_awaiting_user(*, user: AbstractBaseUser) -> QuerySet[ResultSubmission]:
+def submissions_awaiting_user(*, user: User) -> QuerySet[ResultSubmission]:
     """Open submissions the user's clubs must confirm or dispute (the other side submitted them)."""
     if not user.is_authenticated:
         return ResultSubmission.objects.none()
@@ -58,10 +61,8 @@ PUBLIC_AUDIT_ACTIONS = (
 PUBLIC_AUDIT_NOTES = (ResultAudit.Action.OVERRIDE, ResultAudit.Action.SIMULATE, ResultAudit.Action.AWARD)
 
 
-def audit_trail_is_full_for(*, fixture: Fixture, user: AbstractBaseUser | None) -> bool:
+def audit_trail_is_full_for(*, fixture: Fixture, user: Any) -> bool:
     """Staff and the members of the two clubs see the whole trail; everyone else the public part."""
-    from tournaments.selectors import user_club_team_ids
-
     if user is None or not user.is_authenticated:
         return False
     return bool(getattr(user, "is_staff", False) or user_club_team_ids(user=user, fixture=fixture))

@@ -135,9 +135,9 @@ def test_a_failing_commit_hook_after_it_does_not_stop_the_enqueue(fixture_and_us
     """The finding: the standings-cache hook failed first and the enqueue hook behind it never ran."""
     from django.db import connection
 
-    from tournaments import standings_cache
+    from tournaments.standings import signals
 
-    real = standings_cache.invalidate
+    real = signals.invalidate
 
     def fails_after_commit(*args: Any, **kwargs: Any) -> None:
         if not connection.in_atomic_block:
@@ -146,7 +146,7 @@ def test_a_failing_commit_hook_after_it_does_not_stop_the_enqueue(fixture_and_us
 
     home, away = _score()
     with (
-        mock.patch.object(standings_cache, "invalidate", fails_after_commit),
+        mock.patch.object(signals, "invalidate", fails_after_commit),
         pytest.raises(RuntimeError, match="after commit"),
     ):
         result_submit(
