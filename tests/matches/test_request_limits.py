@@ -23,7 +23,7 @@ MIB = 1024 * 1024
 
 
 def _log() -> dict[str, Any]:
-    from rules_engine.autoplay import example_log
+    from rules_engine.api import example_log
 
     return example_log(2026)
 

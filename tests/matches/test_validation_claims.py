@@ -27,7 +27,7 @@ from tournaments.services import fixture_generate, stage_create
 
 
 def _log() -> dict[str, Any]:
-    from rules_engine.autoplay import example_log
+    from rules_engine.api import example_log
 
     return example_log(2026)
 
@@ -38,7 +38,7 @@ LOG = _log()
 def _score() -> tuple[int, int]:
     from rules_engine.api import validate_log
 
-    score = validate_log(LOG).result["score"]
+    score = validate_log(LOG).result.to_dict()["score"]
     return score["home"], score["away"]
 
 

@@ -58,11 +58,10 @@ def test_a_real_worker_validates_the_log(real_celery: None) -> None:
 def test_pool_process_killed_mid_validation_is_validated_exactly_once(real_celery: None) -> None:
     """The finding: the redelivered task found a claim younger than 5 minutes, without a task id,
     and skipped it; the submission stayed 'validating' and the opponent could never confirm."""
-    from rules_engine.api import validate_log
-    from rules_engine.autoplay import example_log
+    from rules_engine.api import example_log, validate_log
 
     log = example_log(2026)
-    score = validate_log(log).result["score"]
+    score = validate_log(log).result.to_dict()["score"]
     competition = CompetitionFactory()
     (home, home_user), (away, away_user) = (
         team_with_member(competition, "H"),

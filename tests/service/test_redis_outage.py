@@ -48,11 +48,10 @@ def _wait_ready(worker: WorkerProcess, timeout: float = 40) -> None:
 
 
 def test_redis_stopped_the_api_answers_and_the_submission_is_validated_once_back(redis: RedisServer) -> None:
-    from rules_engine.api import validate_log
-    from rules_engine.autoplay import example_log
+    from rules_engine.api import example_log, validate_log
 
     log = example_log(2026)
-    score = validate_log(log).result["score"]
+    score = validate_log(log).result.to_dict()["score"]
     competition = CompetitionFactory(slug="outage-cup")
     (home, home_user), (away, away_user) = (
         team_with_member(competition, "H"),
