@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -160,14 +161,14 @@ class CompetitionAdmin(admin.ModelAdmin):
             reverse("tournaments:competition", args=[obj.slug]),
         )
 
-    @admin.action(description="Generate fixtures for stages that have none")
+    @admin.action(description="Generate fixtures for stages that have none", permissions=["change"])
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Competition]) -> None:
         stages = Stage.objects.filter(competition__in=queryset).annotate(n=Count("fixtures")).filter(n=0)
         run_service(
             self, request, stages, lambda s: f"{len(services.fixture_generate(stage=s))} fixtures generated"
         )
 
-    @admin.action(description="Recompute standings (draw lots where still level)")
+    @admin.action(description="Recompute standings (draw lots where still level)", permissions=["change"])
     def recompute_standings(self, request: HttpRequest, queryset: QuerySet[Competition]) -> None:
         run_service(
             self,
@@ -191,7 +192,13 @@ class CompetitionAdmin(admin.ModelAdmin):
     def standings_view(self, request: HttpRequest, competition_id: int) -> HttpResponse:
         """Staff standings: every table computed fresh (no cache), with tie-break reasons and lot draws."""
         competition = get_object_or_404(Competition, pk=competition_id)
-        if request.method == "POST" and self.has_change_permission(request, competition):
+        # Staff status alone is not enough (issue 14.8): viewing needs the view permission,
+        # recomputing the change permission, as everywhere else in the admin.
+        if not self.has_view_permission(request, competition):
+            raise PermissionDenied
+        if request.method == "POST" and not self.has_change_permission(request, competition):
+            raise PermissionDenied
+        if request.method == "POST":
             try:
                 n = standings_recompute(competition=competition, user=signed_in_user(request.user))
             except ApplicationError as exc:
@@ -303,7 +310,7 @@ class StageAdmin(admin.ModelAdmin):
     def fixture_total(self, obj: Any) -> int:
         return obj.n_fixtures
 
-    @admin.action(description="Generate fixtures")
+    @admin.action(description="Generate fixtures", permissions=["change"])
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def generate(stage: Stage) -> str:
             created = services.fixture_generate(stage=stage)
@@ -311,7 +318,7 @@ class StageAdmin(admin.ModelAdmin):
 
         run_service(self, request, queryset, generate)
 
-    @admin.action(description="Pair the next Swiss round")
+    @admin.action(description="Pair the next Swiss round", permissions=["change"])
     def next_swiss_round(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def pair(stage: Stage) -> str:
             created = services.swiss_round_generate(stage=stage)
@@ -403,7 +410,7 @@ class FixtureAdmin(FixtureResultActions):
             return "–"
         return str(result) + (" (sim)" if result.is_simulated else "")
 
-    @admin.action(description="Recompute standings of their competitions")
+    @admin.action(description="Recompute standings of their competitions", permissions=["change"])
     def recompute_standings(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
         competitions = Competition.objects.filter(fixtures__in=queryset).distinct()
         run_service(

@@ -20,7 +20,7 @@ from fubaleague.auth import signed_in_user
 from fubaleague.errors import NotFound
 from tournaments import services
 from tournaments.api import filters, serializers
-from tournaments.api.permissions import ReadOnlyOrStaff, StaffOnly
+from tournaments.api.permissions import ReadOnlyOrStaff, StaffWithPerms
 from tournaments.models import (
     Club,
     Coach,
@@ -56,7 +56,8 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_permissions(self) -> Sequence[Any]:
         if self.action == "recompute_standings":
-            return [StaffOnly()]
+            # As the admin's standings page: recomputing changes the competition's tables.
+            return [StaffWithPerms("tournaments.change_competition")]
         return super().get_permissions()
 
     @extend_schema(responses=serializers.StandingsTableSerializer(many=True))
@@ -111,7 +112,7 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_permissions(self) -> Sequence[Any]:
         if self.action in ("generate_fixtures", "next_swiss_round"):
-            return [StaffOnly()]
+            return [StaffWithPerms("tournaments.change_stage", "tournaments.add_fixture")]
         return super().get_permissions()
 
     @extend_schema(
