@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound
 from tournaments.fixtures import (
@@ -23,7 +23,7 @@ from tournaments.fixtures import (
     seeded_bracket_order,
 )
 from tournaments.models import Club, Coach, Competition, Fixture, Group, Stage, Team, TiebreakPreset
-from tournaments.ranking import standings_table, tiebreak_order
+from tournaments.ranking import standings_table
 from tournaments.standings import validate_order
 from tournaments.swiss import PairingImpossible, swiss_pair
 
@@ -53,6 +53,103 @@ def coach_create(
     )
 
 
+def _invalid(message: str, field: str) -> ApplicationError:
+    """A refusal that names the field to fix (the API puts it in `details.field`)."""
+    return ApplicationError(message, code="invalid", details={"field": field})
+
+
+def advanced_rules_check(rules: object) -> list[str]:
+    """The advanced rules in force: chapter codes of rulebook 3 (A1–A13), each once."""
+    if not isinstance(rules, list | tuple) or not all(isinstance(r, str) for r in rules):
+        raise _invalid(
+            f'Advanced rules must be a list of chapter codes such as ["A1", "A11"]; got {rules!r}.',
+            "advanced_rules",
+        )
+    unknown = [r for r in rules if r not in ADVANCED_RULES]
+    if unknown:
+        raise _invalid(
+            f"unknown advanced rules {unknown}; rulebook 3 has {', '.join(ADVANCED_RULES)}.",
+            "advanced_rules",
+        )
+    if len(set(rules)) != len(rules):
+        raise _invalid("An advanced rule is listed twice.", "advanced_rules")
+    return list(rules)
+
+
+def tiebreak_check(*, preset: object, order: object) -> list[str]:
+    """A tie-break preset, and for "custom" an order of known criteria starting with `points`.
+
+    An order stored unchecked (e.g. ["goal_difference", "points"], or the string "points") made
+    every standings page answer 500; every writer (API, admin, commands) checks it here first.
+    """
+    if preset not in TiebreakPreset.values:
+        raise _invalid(
+            f"Unknown tie-break preset {preset!r}; choose one of {', '.join(TiebreakPreset.values)}.",
+            "tiebreak_preset",
+        )
+    if not isinstance(order, list | tuple) or not all(isinstance(c, str) for c in order):
+        raise _invalid(
+            f'The tie-break order must be a list of criteria such as ["points", "goal_difference"]; '
+            f"got {order!r}.",
+            "tiebreak_order",
+        )
+    if preset != TiebreakPreset.CUSTOM:
+        if order:
+            raise _invalid(
+                f"A tie-break order is only read with the preset 'custom' (the preset is '{preset}'); "
+                "choose 'custom' or leave the order empty.",
+                "tiebreak_order",
+            )
+        return []
+    try:
+        validated = validate_order(order)
+    except ValueError as exc:
+        raise _invalid(f"Tie-break order: {exc}.", "tiebreak_order") from None
+    if len(set(validated)) != len(validated):
+        raise _invalid("Tie-break order: a criterion is listed twice.", "tiebreak_order")
+    return validated
+
+
+def competition_settings_check(values: Mapping[str, Any]) -> None:
+    """Every rule on a competition's settings, for create, update and the admin form alike."""
+    if "game_system" in values and values["game_system"] not in Competition.GameSystem.values:
+        raise _invalid(f"Unknown game system '{values['game_system']}'.", "game_system")
+    if "forfeit_policy" in values and values["forfeit_policy"] not in Competition.ForfeitPolicy.values:
+        raise _invalid(f"Unknown forfeit policy '{values['forfeit_policy']}'.", "forfeit_policy")
+    if "advanced_rules" in values:
+        advanced_rules_check(values["advanced_rules"])
+    if "tiebreak_preset" in values or "tiebreak_order" in values:
+        tiebreak_check(preset=values.get("tiebreak_preset"), order=values.get("tiebreak_order", []))
+    if not values.get("points_win", 3) > values.get("points_draw", 1) >= values.get("points_loss", 0):
+        raise _invalid("Points must satisfy win > draw >= loss.", "points_win")
+    if values.get("award_goals_for", 3) <= values.get("award_goals_against", 0):
+        raise _invalid("An awarded match must have a winner (e.g. 3-0).", "award_goals_for")
+    if values.get("skill_limit", 5) < 0:
+        raise _invalid("The skill limit cannot be negative.", "skill_limit")
+    if values.get("cup_mode") and values.get("game_system") != Competition.GameSystem.SOCCER_CITY:
+        raise _invalid("The Cup mode bans players by shirt number: it is a Soccer City mode.", "cup_mode")
+
+
+COMPETITION_SETTINGS = (
+    "name",
+    "game_system",
+    "advanced_rules",
+    "is_world_cup",
+    "points_win",
+    "points_draw",
+    "points_loss",
+    "forfeit_policy",
+    "award_goals_for",
+    "award_goals_against",
+    "skill_limit",
+    "tiebreak_preset",
+    "tiebreak_order",
+    "yellow_card_threshold",
+    "red_card_ban_matches",
+    "cup_mode",
+)
+
+
 def competition_create(
     *,
     name: str,
@@ -73,48 +170,73 @@ def competition_create(
     red_card_ban_matches: int = 1,
     cup_mode: bool = False,
 ) -> Competition:
-    if game_system not in Competition.GameSystem.values:
-        raise ApplicationError(f"Unknown game system '{game_system}'.")
-    if forfeit_policy not in Competition.ForfeitPolicy.values:
-        raise ApplicationError(f"Unknown forfeit policy '{forfeit_policy}'.")
-    if tiebreak_preset not in TiebreakPreset.values:
-        raise ApplicationError(f"Unknown tie-break preset '{tiebreak_preset}'.")
-    unknown_rules = [r for r in advanced_rules if r not in ADVANCED_RULES]
-    if unknown_rules:
-        raise ApplicationError(
-            f"Competition '{name}': unknown advanced rules {unknown_rules}; rulebook 3 has "
-            f"{', '.join(ADVANCED_RULES)}."
-        )
-    if tiebreak_preset == TiebreakPreset.CUSTOM:
-        try:
-            validate_order(tiebreak_order)
-        except ValueError as exc:
-            raise ApplicationError(f"Competition '{name}': {exc}") from None
-    if not points_win > points_draw >= points_loss:
-        raise ApplicationError("Points must satisfy win > draw >= loss.")
-    if award_goals_for <= award_goals_against:
-        raise ApplicationError("An awarded match must have a winner (e.g. 3-0).")
+    values: dict[str, Any] = {
+        "name": name,
+        "game_system": game_system,
+        "advanced_rules": list(advanced_rules) if isinstance(advanced_rules, tuple) else advanced_rules,
+        "is_world_cup": is_world_cup,
+        "points_win": points_win,
+        "points_draw": points_draw,
+        "points_loss": points_loss,
+        "forfeit_policy": forfeit_policy,
+        "award_goals_for": award_goals_for,
+        "award_goals_against": award_goals_against,
+        "skill_limit": skill_limit,
+        "tiebreak_preset": tiebreak_preset,
+        "tiebreak_order": list(tiebreak_order) if isinstance(tiebreak_order, tuple) else tiebreak_order,
+        "yellow_card_threshold": yellow_card_threshold,
+        "red_card_ban_matches": red_card_ban_matches,
+        "cup_mode": cup_mode,
+    }
+    try:
+        competition_settings_check(values)
+    except ApplicationError as exc:
+        raise ApplicationError(f"Competition '{name}': {exc.message}", details=exc.details) from None
     if Competition.objects.filter(slug=slug).exists():
-        raise Conflict(f"A competition with the slug '{slug}' already exists.")
-    return Competition.objects.create(
-        name=name,
-        slug=slug,
-        game_system=game_system,
-        advanced_rules=list(advanced_rules),
-        is_world_cup=is_world_cup,
-        points_win=points_win,
-        points_draw=points_draw,
-        points_loss=points_loss,
-        forfeit_policy=forfeit_policy,
-        award_goals_for=award_goals_for,
-        award_goals_against=award_goals_against,
-        skill_limit=skill_limit,
-        tiebreak_preset=tiebreak_preset,
-        tiebreak_order=list(tiebreak_order),
-        yellow_card_threshold=yellow_card_threshold,
-        red_card_ban_matches=red_card_ban_matches,
-        cup_mode=cup_mode,
-    )
+        raise Conflict(f"A competition with the slug '{slug}' already exists.", details={"field": "slug"})
+    return Competition.objects.create(slug=slug, **values)
+
+
+@transaction.atomic
+def competition_update(*, competition: Competition, **changes: Any) -> Competition:
+    """Change a competition's settings; scoring settings are frozen once a result counts."""
+    unknown = set(changes) - set(COMPETITION_SETTINGS)
+    if unknown:
+        raise ApplicationError(f"Cannot change {', '.join(sorted(unknown))} here.")
+    competition = Competition.objects.select_for_update().get(id=competition.id)
+    values = {f: getattr(competition, f) for f in COMPETITION_SETTINGS} | changes
+    preset_changed = "tiebreak_preset" in changes and changes["tiebreak_preset"] != TiebreakPreset.CUSTOM
+    if preset_changed and "tiebreak_order" not in changes:
+        # Leaving "custom" drops the custom order rather than refusing the change.
+        values["tiebreak_order"] = []
+    competition_settings_check(values)
+    scoring = {"game_system", "points_win", "points_draw", "points_loss"}
+    if any(changes.get(f, getattr(competition, f)) != getattr(competition, f) for f in scoring) and (
+        _played(Fixture.objects.filter(competition=competition))
+    ):
+        raise Conflict(
+            f"'{competition}': results already count; the game system and points cannot change now."
+        )
+    for field, value in values.items():
+        setattr(competition, field, value)
+    competition.save()
+    if {"yellow_card_threshold", "red_card_ban_matches", "cup_mode"} & set(changes):
+        discipline_recompute(competition=competition)
+    return competition
+
+
+def _played(fixtures: Any) -> bool:
+    """Whether any of these fixtures has a result (counted or on its way)."""
+    return bool(fixtures.exclude(status=Fixture.Status.SCHEDULED).exists())
+
+
+@transaction.atomic
+def competition_delete(*, competition: Competition) -> None:
+    """Delete a competition set up by mistake: only while nothing has been played."""
+    if _played(competition.fixtures.all()):
+        raise Conflict(f"'{competition}' has results; it cannot be deleted (set it to finished instead).")
+    competition.fixtures.all().delete()
+    competition.delete()
 
 
 def team_create(
@@ -130,8 +252,16 @@ def team_create(
 ) -> Team:
     if competition.teams.filter(name=name).exists():
         raise Conflict(f"'{competition}' already has a team named '{name}'.")
-    if competition.game_system in (Competition.GameSystem.FUBA_3, Competition.GameSystem.FUBA_2):
-        _check_formation(default_formation, where=f"Team '{name}'")
+    if not name.strip():
+        raise _invalid("A team needs a name.", "name")
+    team_fields_check(
+        competition=competition,
+        default_formation=default_formation,
+        player_roles=player_roles or {},
+        coach=coach,
+        club=club,
+        where=f"Team '{name}'",
+    )
     return Team.objects.create(
         competition=competition,
         name=name,
@@ -144,22 +274,108 @@ def team_create(
     )
 
 
-def _check_formation(formation: str, *, where: str) -> None:
+def formation_check(formation: object, *, where: str) -> None:
     # FUBA 2.1: ten outfield players in defence, midfield and attack, written "D-M-F".
-    parts = formation.split("-")
+    parts = formation.split("-") if isinstance(formation, str) else []
     if len(parts) != 3 or not all(p.isdigit() for p in parts) or sum(int(p) for p in parts) != 10:
-        raise ApplicationError(
+        raise _invalid(
             f"{where}: formation '{formation}' must be defenders-midfielders-forwards summing to 10 "
-            "(e.g. 4-4-2)."
+            "outfield players (e.g. 4-4-2).",
+            "default_formation",
         )
 
 
-def _check_teams(competition: Competition, teams: Sequence[Team], where: str) -> None:
+def _roles_check(formation: object, roles: Mapping[str, Any], where: str) -> None:
+    """A2 roles as the rules engine will read them from the team's log header, checked on entry."""
+    from rules_engine.logformat import parse_team
+
+    errors: list[Any] = []
+    parse_team(
+        {"name": "x", "formation": formation, "roles": dict(roles)}, "player_roles", frozenset({"A2"}), errors
+    )
+    if errors:
+        first = errors[0]
+        path = getattr(first, "path", None) or "player_roles"
+        reason = getattr(first, "reason", None) or str(first)
+        raise _invalid(
+            f"{where}: {path}: {reason}.", path if path.startswith("player_roles") else "player_roles"
+        )
+
+
+def team_fields_check(
+    *,
+    competition: Competition,
+    default_formation: object,
+    player_roles: object,
+    coach: Coach | None,
+    club: Club | None,
+    where: str,
+) -> None:
+    """The checks on a team's entry shared by the API, the admin and the commands."""
+    if competition.game_system in (Competition.GameSystem.FUBA_3, Competition.GameSystem.FUBA_2):
+        formation_check(default_formation, where=where)
+    if not isinstance(player_roles, Mapping):
+        raise _invalid(
+            f'{where}: player roles must be an object such as {{"attacking_midfielders": 1}}.',
+            "player_roles",
+        )
+    if player_roles:
+        _roles_check(default_formation, player_roles, where)
+    if coach is not None and club is not None and coach.club_id not in (None, club.id):
+        raise _invalid(f"{where}: coach {coach.name} plays for another club than {club.name}.", "club")
+
+
+def teams_check(competition: Competition, teams: Sequence[Team], where: str, field: str = "teams") -> None:
+    """The teams belong to the competition, each listed once (admin pickers and the API alike)."""
     foreign = [t.name for t in teams if t.competition_id != competition.id]
     if foreign:
-        raise ApplicationError(f"{where}: {', '.join(foreign)} not entered in '{competition}'.")
+        raise _invalid(f"{where}: {', '.join(foreign)} not entered in '{competition}'.", field)
     if len({t.id for t in teams}) != len(teams):
-        raise ApplicationError(f"{where}: a team is listed twice.")
+        raise _invalid(f"{where}: a team is listed twice.", field)
+
+
+STAGE_SETTINGS = (
+    "name",
+    "legs",
+    "away_goals_rule",
+    "extra_time",
+    "penalties",
+    "third_place_match",
+    "advance_per_group",
+    "best_thirds",
+    "swiss_rounds",
+    "knockout_rounds",
+    "feeder",
+    "feed",
+)
+
+
+def stage_settings_check(competition: Competition, kind: str, values: Mapping[str, Any], where: str) -> None:
+    """The rules on a stage's settings, for create, update and the admin form alike."""
+    if kind not in Stage.Kind.values:
+        raise _invalid(
+            f"{where}: unknown kind '{kind}'; choose one of {', '.join(Stage.Kind.values)}.", "kind"
+        )
+    if values.get("legs", 1) not in (1, 2):
+        raise _invalid(f"{where}: legs must be 1 (single) or 2 (double / two-legged).", "legs")
+    if kind == Stage.Kind.SWISS and values.get("swiss_rounds", 0) < 1:
+        raise _invalid(f"{where}: give the number of Swiss rounds.", "swiss_rounds")
+    if kind == Stage.Kind.GROUPS and not 1 <= values.get("advance_per_group", 2) <= 2:
+        raise _invalid(
+            f"{where}: one or two teams per group can go through (plus best thirds).", "advance_per_group"
+        )
+    if values.get("feed", "winners") not in ("winners", "losers"):
+        raise _invalid(f"{where}: feed must be 'winners' or 'losers'.", "feed")
+    feeder = values.get("feeder")
+    if feeder is not None:
+        if kind != Stage.Kind.KNOCKOUT:
+            raise _invalid(f"{where}: only a knockout stage is fed by another stage.", "feeder")
+        if feeder.competition_id != competition.id:
+            raise _invalid(f"{where}: {feeder} is not a stage of '{competition}'.", "feeder")
+        if feeder.kind not in (Stage.Kind.GROUPS, Stage.Kind.KNOCKOUT):
+            raise _invalid(f"{where}: a knockout is fed by a group or knockout stage.", "feeder")
+    if values.get("feed") == "losers" and feeder is not None and feeder.kind != Stage.Kind.KNOCKOUT:
+        raise _invalid(f"{where}: only a knockout stage has losers to feed another stage.", "feed")
 
 
 @transaction.atomic
@@ -177,31 +393,42 @@ def stage_create(
     advance_per_group: int = 2,
     best_thirds: int = 0,
     swiss_rounds: int = 0,
+    knockout_rounds: int = 0,
+    feeder: Stage | None = None,
+    feed: str = "winners",
     teams: Sequence[Team] = (),
     groups: Mapping[str, Sequence[Team]] | None = None,
 ) -> Stage:
+    """Create a stage. A group stage's groups may start empty, to be drawn from pots."""
     where = f"Stage '{name}' of '{competition}'"
-    if kind not in Stage.Kind.values:
-        raise ApplicationError(f"{where}: unknown kind '{kind}'.")
-    if legs not in (1, 2):
-        raise ApplicationError(f"{where}: legs must be 1 (single) or 2 (double / two-legged).")
+    values: dict[str, Any] = {
+        "legs": legs,
+        "advance_per_group": advance_per_group,
+        "swiss_rounds": swiss_rounds,
+        "feeder": feeder,
+        "feed": feed,
+    }
+    stage_settings_check(competition, kind, values, where)
     if kind == Stage.Kind.GROUPS:
         if not groups:
-            raise ApplicationError(f"{where}: a group stage needs its groups.")
+            raise _invalid(f"{where}: a group stage needs its groups.", "groups")
         all_teams = [t for g in groups.values() for t in g]
-        _check_teams(competition, all_teams, where)
-        if any(len(g) < 2 for g in groups.values()):
-            raise ApplicationError(f"{where}: every group needs at least two teams.")
+        teams_check(competition, all_teams, where, "groups")
+        if any(len(g) == 1 for g in groups.values()):
+            raise _invalid(f"{where}: every group needs at least two teams (or none yet, to draw).", "groups")
+        bad = [g for g in groups if not isinstance(g, str) or not 0 < len(g) <= 10]
+        if bad:
+            raise _invalid(f"{where}: group names are 1 to 10 characters: {bad}.", "groups")
     else:
-        _check_teams(competition, teams, where)
+        teams_check(competition, teams, where)
         if kind in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS) and len(teams) < 2:
-            raise ApplicationError(f"{where}: needs at least two teams.")
-    if kind == Stage.Kind.SWISS and swiss_rounds < 1:
-        raise ApplicationError(f"{where}: give the number of Swiss rounds.")
+            raise _invalid(f"{where}: needs at least two teams.", "teams")
     if order is None:
         order = (competition.stages.aggregate(m=Max("order"))["m"] or 0) + 1
     if competition.stages.filter(order=order).exists():
-        raise Conflict(f"{where}: '{competition}' already has a stage number {order}.")
+        raise Conflict(
+            f"{where}: '{competition}' already has a stage number {order}.", details={"field": "order"}
+        )
     stage = Stage.objects.create(
         competition=competition,
         name=name,
@@ -215,6 +442,9 @@ def stage_create(
         advance_per_group=advance_per_group,
         best_thirds=best_thirds,
         swiss_rounds=swiss_rounds,
+        knockout_rounds=knockout_rounds,
+        feeder=feeder,
+        feed=feed,
     )
     if teams:
         stage.teams.set(teams)
@@ -296,22 +526,71 @@ Side = tuple[Team | None, str, dict[str, Any] | None]
 _BYE: Side = (None, "bye", None)
 
 
-def _knockout_first_round(stage: Stage) -> list[tuple[Side, Side]]:
-    teams = _seed_order(list(stage.teams.all()))
+def _knockout_feeder(stage: Stage) -> Stage | None:
+    if stage.feeder_id is not None:
+        return stage.feeder
+    return stage.competition.stages.filter(order__lt=stage.order).order_by("-order").first()
+
+
+def _drawn_bracket(stage: Stage) -> list[Team] | None:
+    """The teams in the order of the stage's latest knockout draw, if it was drawn."""
+    from tournaments.models import Draw
+
+    draw = stage.draws.filter(kind=Draw.Kind.KNOCKOUT).order_by("-drawn_at", "-id").first()
+    if draw is None:
+        return None
+    teams = {t.id: t for t in stage.teams.all()}
+    if sorted(teams) != sorted(draw.result):
+        raise Conflict(f"{stage}: the teams changed after the knockout draw; draw again.")
+    return [teams[i] for i in draw.result]
+
+
+def _knockout_first_round(stage: Stage) -> tuple[list[tuple[Side, Side]], list[int]]:
+    """The first round's ties, and the feeding semi-finals (for a third-place match) if any."""
+    teams = list(stage.teams.all())
     if teams:
         if len(teams) < 2:
-            raise ApplicationError(f"{stage}: a knockout needs at least two teams.")
+            raise ApplicationError(
+                f"{stage}: a knockout needs at least two teams.", details={"field": "teams"}
+            )
+        drawn = _drawn_bracket(stage)
+        if drawn is not None:
+            # An unseeded draw: pairs in the drawn order, byes (if any) to the last ones drawn.
+            size = 2
+            while size < len(drawn):
+                size *= 2
+            sides: list[Side] = [(t, "", None) for t in drawn] + [_BYE] * (size - len(drawn))
+            ties = [(sides[i], sides[size - 1 - i]) for i in range(size // 2)]
+            return ties, []
+        teams = _seed_order(teams)
         size = 2
         while size < len(teams):
             size *= 2
         order = seeded_bracket_order(size)
         # Seeds beyond the field are byes: the top seeds go straight through to round 2.
         side = [(teams[s - 1], "", None) if s <= len(teams) else _BYE for s in order]
-        return [(side[i], side[i + 1]) for i in range(0, size, 2)]
-    feeder = stage.competition.stages.filter(order__lt=stage.order).order_by("-order").first()
-    if feeder is None or feeder.kind != Stage.Kind.GROUPS:
-        raise ApplicationError(f"{stage}: give the knockout its teams, or put it after a group stage.")
+        return [(side[i], side[i + 1]) for i in range(0, size, 2)], []
+    feeder = _knockout_feeder(stage)
+    if feeder is None:
+        raise ApplicationError(
+            f"{stage}: give the knockout its teams, or put it after a group or knockout stage.",
+            details={"field": "teams"},
+        )
+    if feeder.competition_id != stage.competition_id or feeder.order >= stage.order:
+        raise ApplicationError(f"{stage}: it can only be fed by an earlier stage of its competition.")
+    if feeder.kind == Stage.Kind.KNOCKOUT:
+        return _fed_by_knockout(stage, feeder)
+    if feeder.kind != Stage.Kind.GROUPS:
+        raise ApplicationError(
+            f"{stage}: a knockout after a {feeder.get_kind_display().lower()} stage needs its teams "
+            "(the qualifiers of a league are not placed automatically); give them.",
+            details={"field": "teams"},
+        )
+    if stage.feed == "losers":
+        raise ApplicationError(f"{stage}: only a knockout stage has losers to feed another stage.")
     names = list(feeder.groups.order_by("name").values_list("name", flat=True))
+    if not names:
+        raise ApplicationError(f"{stage}: the stage before it, {feeder.name}, has no groups yet.")
     try:
         slots = groups_to_knockout_slots(
             stage_id=feeder.id,
@@ -325,7 +604,40 @@ def _knockout_first_round(stage: Stage) -> list[tuple[Side, Side]]:
     def side(slot: Slot) -> Side:
         return (None, slot.label, slot.source)
 
-    return [(side(a), side(b)) for a, b in slots]
+    return [(side(a), side(b)) for a, b in slots], []
+
+
+def _fed_by_knockout(stage: Stage, feeder: Stage) -> tuple[list[tuple[Side, Side]], list[int]]:
+    last = (
+        feeder.fixtures.exclude(round_name="Third place")
+        .order_by("-round")
+        .values_list("round", flat=True)
+        .first()
+    )
+    if last is None:
+        raise Conflict(
+            f"{stage}: generate the fixtures of {feeder.name} first; its winners play this stage.",
+            details={"field": "feeder"},
+        )
+    numbers = sorted(
+        set(
+            feeder.fixtures.filter(round=last)
+            .exclude(round_name="Third place")
+            .values_list("match_number", flat=True)
+        )
+    )
+    kind = "winner" if stage.feed == "winners" else "loser"
+    label = "Winner" if kind == "winner" else "Loser"
+    sides: list[Side] = [(None, f"{label} match {n}", {"type": kind, "match": n}) for n in numbers]
+    if len(sides) < 2:
+        raise ApplicationError(
+            f"{stage}: {feeder.name} ends with its final; nothing is left to feed another knockout stage "
+            f"(set its number of rounds so it stops before the final)."
+        )
+    if len(sides) % 2:
+        raise ApplicationError(f"{stage}: {feeder.name} ends with an odd number of ties ({len(sides)}).")
+    ties = [(sides[i], sides[i + 1]) for i in range(0, len(sides), 2)]
+    return ties, numbers if (len(numbers) == 2 and kind == "winner") else []
 
 
 def _tie(
@@ -356,11 +668,10 @@ def _tie(
 
 
 def _knockout_fixtures(stage: Stage, numbering: _Numbering, schedule: _Schedule) -> list[Fixture]:
-    ties = _knockout_first_round(stage)
+    ties, semi_numbers = _knockout_first_round(stage)
     fixtures: list[Fixture] = []
     rnd = 1
-    semi_numbers: list[int] = []
-    while ties:
+    while ties and (not stage.knockout_rounds or rnd <= stage.knockout_rounds):
         size = len(ties) * 2
         name = round_name(size)
         numbers = []
@@ -399,6 +710,7 @@ def fixture_generate(
     numbering = _Numbering(stage.competition)
     schedule = _Schedule(start, interval, deadline_after)
     fixtures: list[Fixture] = []
+    _generation_check(stage)
     if stage.kind == Stage.Kind.ROUND_ROBIN:
         for rnd in _round_robin_fixtures(stage, list(stage.teams.all()), None, schedule):
             fixtures += rnd
@@ -423,6 +735,35 @@ def fixture_generate(
     if stage.competition.status == Competition.Status.DRAFT:
         Competition.objects.filter(id=stage.competition_id).update(status=Competition.Status.ACTIVE)
     return created
+
+
+def _generation_check(stage: Stage) -> None:
+    """An empty stage is refused with what to add (a group stage without groups was a 500)."""
+    if stage.kind in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS):
+        n = stage.teams.count()
+        if n < 2:
+            raise ApplicationError(
+                f"{stage}: a {stage.get_kind_display().lower()} stage needs at least two teams; it has {n}. "
+                "Add its teams first.",
+                details={"field": "teams", "stage": stage.id},
+            )
+        if stage.kind == Stage.Kind.SWISS and stage.swiss_rounds < 1:
+            raise ApplicationError(
+                f"{stage}: give the number of Swiss rounds first.", details={"field": "swiss_rounds"}
+            )
+    elif stage.kind == Stage.Kind.GROUPS:
+        groups = list(stage.groups.annotate(n=Count("teams")).order_by("name"))
+        if not groups:
+            raise ApplicationError(
+                f"{stage}: the group stage has no groups; add them (or draw them from pots) first.",
+                details={"field": "groups", "stage": stage.id},
+            )
+        short = [g.name for g in groups if g.n < 2]  # type: ignore[attr-defined]
+        if short:
+            raise ApplicationError(
+                f"{stage}: group {', '.join(short)} needs at least two teams.",
+                details={"field": "groups", "groups": short},
+            )
 
 
 def _swiss_round_create(stage: Stage, schedule_start: datetime | None = None) -> list[Fixture]:
@@ -506,11 +847,9 @@ def fixture_schedule(*, fixture_id: int, kickoff: datetime | None, deadline: dat
 def competition_tiebreak_set(
     *, competition: Competition, preset: str, order: Sequence[str] = ()
 ) -> Competition:
-    if preset not in TiebreakPreset.values:
-        raise ApplicationError(f"Unknown tie-break preset '{preset}'.")
+    order = tiebreak_check(preset=preset, order=list(order) if isinstance(order, tuple) else order)
     competition.tiebreak_preset = preset
-    competition.tiebreak_order = list(order)
-    tiebreak_order(competition=competition)  # raises on an invalid custom order
+    competition.tiebreak_order = order
     competition.save(update_fields=["tiebreak_preset", "tiebreak_order"])
     return competition
 
