@@ -62,7 +62,9 @@ def test_competition_update_checks_like_create() -> None:
         services.competition_update(competition=competition, points_draw=3)
     competition.refresh_from_db()
     assert competition.advanced_rules == [] and competition.points_draw == 1
-    services.competition_update(competition=competition, tiebreak_preset="custom", tiebreak_order=["points", "wins"])
+    services.competition_update(
+        competition=competition, tiebreak_preset="custom", tiebreak_order=["points", "wins"]
+    )
     competition.refresh_from_db()
     assert competition.tiebreak_order == ["points", "wins"]
 
@@ -78,7 +80,10 @@ def test_team_checks_formation_roles_and_club() -> None:
         services.team_create(competition=competition, name="T", player_roles={"offensive_wing_backs": 3})
     assert not competition.teams.exists()
     team = services.team_create(
-        competition=competition, name="T", default_formation="3-5-2", player_roles={"attacking_midfielders": 1}
+        competition=competition,
+        name="T",
+        default_formation="3-5-2",
+        player_roles={"attacking_midfielders": 1},
     )
     assert team.player_roles == {"attacking_midfielders": 1}
 
