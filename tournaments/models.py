@@ -256,6 +256,10 @@ class Stage(models.Model):
         KNOCKOUT = "knockout", "Knockout"
         SWISS = "swiss", "Swiss"
 
+    class Feed(models.TextChoices):
+        WINNERS = "winners", "Qualifiers / winners"
+        LOSERS = "losers", "Losers of the last round"
+
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
         ACTIVE = "active", "In progress"
@@ -293,8 +297,8 @@ class Stage(models.Model):
     )
     feed = models.CharField(
         max_length=8,
-        choices=[("winners", "Qualifiers / winners"), ("losers", "Losers of the last round")],
-        default="winners",
+        choices=Feed.choices,
+        default=Feed.WINNERS,
         help_text="From a knockout feeder: its last round's winners, or its losers (third-place stage)",
     )
     # Round robin and Swiss participants; group stages list teams on their groups.
@@ -386,6 +390,15 @@ class Fixture(models.Model):
     @property
     def is_counted(self) -> bool:
         return self.status in self.COUNTED_STATUSES
+
+    @property
+    def is_overdue(self) -> bool:
+        """Past its reporting deadline without a result: the forfeit sweep will act on it."""
+        from django.utils import timezone
+
+        return (
+            self.deadline is not None and self.status in self.OPEN_STATUSES and self.deadline < timezone.now()
+        )
 
     @property
     def is_resolved(self) -> bool:

@@ -22,7 +22,7 @@ from tournaments.fixtures import (
     round_robin_rounds,
     seeded_bracket_order,
 )
-from tournaments.models import Club, Coach, Competition, Fixture, Group, Stage, Team, TiebreakPreset
+from tournaments.models import Club, Coach, Competition, Fixture, Group, Skill, Stage, Team, TiebreakPreset
 from tournaments.ranking import standings_table
 from tournaments.standings import validate_order
 from tournaments.swiss import PairingImpossible, swiss_pair
@@ -454,6 +454,270 @@ def stage_create(
     return stage
 
 
+# --- updates and deletes for the set-up API (each refuses what would rewrite played history) ---
+
+
+def club_update(*, club: Club, name: str | None = None, country: str | None = None) -> Club:
+    if name is not None:
+        if not name.strip():
+            raise _invalid("A club needs a name.", "name")
+        if Club.objects.filter(name=name).exclude(id=club.id).exists():
+            raise Conflict(f"A club named '{name}' already exists.", details={"field": "name"})
+        club.name = name
+    if country is not None:
+        club.country = country
+    club.save()
+    return club
+
+
+def club_delete(*, club: Club) -> None:
+    if club.teams.exists():
+        raise Conflict(f"{club} has teams in competitions; it cannot be deleted.")
+    club.delete()
+
+
+def coach_update(*, coach: Coach, **changes: Any) -> Coach:
+    allowed = {"name", "country", "ranking_id", "club", "played_world_cup_2019"}
+    unknown = set(changes) - allowed
+    if unknown:
+        raise ApplicationError(f"Cannot change {', '.join(sorted(unknown))} here.")
+    ranking_id = changes.get("ranking_id")
+    if ranking_id and Coach.objects.filter(ranking_id=ranking_id).exclude(id=coach.id).exists():
+        raise Conflict(f"Another coach has the ranking id '{ranking_id}'.", details={"field": "ranking_id"})
+    for field, value in changes.items():
+        setattr(coach, field, value)
+    coach.save()
+    return coach
+
+
+def coach_delete(*, coach: Coach) -> None:
+    if coach.teams.exists():
+        raise Conflict(f"{coach} coaches teams in competitions; it cannot be deleted.")
+    coach.delete()
+
+
+TEAM_SETTINGS = ("name", "coach", "club", "country", "seed", "default_formation", "player_roles", "withdrawn")
+
+
+@transaction.atomic
+def team_update(*, team: Team, skills: Sequence[Skill] | None = None, **changes: Any) -> Team:
+    unknown = set(changes) - set(TEAM_SETTINGS)
+    if unknown:
+        raise ApplicationError(
+            f"Cannot change {', '.join(sorted(unknown))} here (a team stays in its competition)."
+        )
+    team = Team.objects.select_for_update().select_related("competition").get(id=team.id)
+    values = {f: getattr(team, f) for f in TEAM_SETTINGS} | changes
+    where = f"Team '{values['name']}'"
+    if not str(values["name"]).strip():
+        raise _invalid("A team needs a name.", "name")
+    if "name" in changes and team.competition.teams.filter(name=values["name"]).exclude(id=team.id).exists():
+        raise Conflict(
+            f"'{team.competition}' already has a team named '{values['name']}'.", details={"field": "name"}
+        )
+    team_fields_check(
+        competition=team.competition,
+        default_formation=values["default_formation"],
+        player_roles=values["player_roles"],
+        coach=values["coach"],
+        club=values["club"],
+        where=where,
+    )
+    for field, value in changes.items():
+        setattr(team, field, value)
+    team.save()
+    if skills is not None:
+        from tournaments.skills import team_skills_set
+
+        team_skills_set(team=team, skills=skills)
+    return team
+
+
+def team_delete(*, team: Team) -> None:
+    from django.db.models import Q
+
+    if Fixture.objects.filter(Q(home_team=team) | Q(away_team=team)).exists():
+        raise Conflict(f"{team} is in generated fixtures; withdraw it instead of deleting it.")
+    team.delete()
+
+
+@transaction.atomic
+def teams_bulk_create(*, competition: Competition, rows: Sequence[Mapping[str, Any]]) -> list[Team]:
+    """Enter many teams at once (a CSV or JSON list); all or nothing, errors name the row.
+
+    A row's `club` and `coach` are names: an unknown club is created, an unknown coach too (with the
+    row's country), so a list of entries from a spreadsheet sets the whole field up in one call.
+    """
+    from tournaments.models import Skill as SkillModel
+
+    created: list[Team] = []
+    names = [str(r.get("name", "")) for r in rows]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ApplicationError(
+            f"Team names listed twice: {', '.join(dupes)}.",
+            details={"field": f"teams[{names.index(dupes[0])}].name"},
+        )
+    skills_by_name = {s.name.lower(): s for s in SkillModel.objects.all()} | {
+        s.code: s for s in SkillModel.objects.all()
+    }
+    for index, row in enumerate(rows):
+        try:
+            club = None
+            if row.get("club"):
+                club, _ = Club.objects.get_or_create(
+                    name=str(row["club"]), defaults={"country": row.get("country", "")}
+                )
+            coach = None
+            if row.get("coach"):
+                coach = Coach.objects.filter(name=str(row["coach"])).first() or Coach.objects.create(
+                    name=str(row["coach"]), country=str(row.get("country", "")), club=club
+                )
+            seed = row.get("seed")
+            if seed in ("", None):
+                seed = None
+            elif not str(seed).isdigit():
+                raise _invalid(f"seed must be a whole number, not '{seed}'.", "seed")
+            team = team_create(
+                competition=competition,
+                name=str(row.get("name", "")),
+                coach=coach,
+                club=club,
+                country=str(row.get("country", "")),
+                seed=int(seed) if seed is not None else None,
+                default_formation=str(row.get("default_formation") or row.get("formation") or "4-4-2"),
+                player_roles=row.get("player_roles") or {},
+            )
+            skill_names = row.get("skills") or []
+            if isinstance(skill_names, str):
+                skill_names = [n.strip() for n in skill_names.replace(";", ",").split(",") if n.strip()]
+            unknown = [n for n in skill_names if str(n).lower() not in skills_by_name]
+            if unknown:
+                raise _invalid(f"unknown skills {unknown} (see /api/v1/skills).", "skills")
+            if skill_names:
+                from tournaments.skills import team_skills_set
+
+                team_skills_set(team=team, skills=[skills_by_name[str(n).lower()] for n in skill_names])
+        except ApplicationError as exc:
+            field = exc.details.get("field", "") if isinstance(exc.details, dict) else ""
+            path = f"teams[{index}]" + (f".{field}" if field else "")
+            raise type(exc)(
+                f"Row {index + 1} ({row.get('name', '?')}): {exc.message}", details={"field": path}
+            ) from None
+        created.append(team)
+    return created
+
+
+def _stage_frozen(stage: Stage) -> bool:
+    return stage.fixtures.exists()
+
+
+@transaction.atomic
+def stage_update(*, stage: Stage, teams: Sequence[Team] | None = None, **changes: Any) -> Stage:
+    """Change a stage; what shapes its fixtures (teams, legs, rounds, feeder) only before they exist."""
+    unknown = set(changes) - set(STAGE_SETTINGS) - {"order"}
+    if unknown:
+        raise ApplicationError(
+            f"Cannot change {', '.join(sorted(unknown))} here (create a new stage instead)."
+        )
+    stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
+    competition = stage.competition
+    where = f"Stage '{stage.name}' of '{competition}'"
+    values = {f: getattr(stage, f) for f in STAGE_SETTINGS} | changes
+    stage_settings_check(competition, stage.kind, values, where)
+    shaping = {
+        "legs",
+        "advance_per_group",
+        "best_thirds",
+        "knockout_rounds",
+        "feeder",
+        "feed",
+        "swiss_rounds",
+    }
+    changed = [f for f in shaping if f in changes and changes[f] != getattr(stage, f)]
+    if teams is not None:
+        changed.append("teams")
+    if changed and _stage_frozen(stage):
+        raise Conflict(
+            f"{where}: fixtures were generated; {', '.join(sorted(changed))} can no longer change.",
+            details={"field": sorted(changed)[0]},
+        )
+    if "order" in changes and competition.stages.filter(order=changes["order"]).exclude(id=stage.id).exists():
+        raise Conflict(
+            f"{where}: '{competition}' already has a stage number {changes['order']}.",
+            details={"field": "order"},
+        )
+    if teams is not None:
+        if stage.kind == Stage.Kind.GROUPS:
+            raise _invalid(f"{where}: a group stage's teams are on its groups.", "teams")
+        teams_check(competition, teams, where)
+        stage.teams.set(teams)
+    for field, value in changes.items():
+        setattr(stage, field, value)
+    stage.save()
+    return stage
+
+
+@transaction.atomic
+def stage_delete(*, stage: Stage) -> None:
+    if _played(stage.fixtures.all()):
+        raise Conflict(f"{stage} has results; it cannot be deleted.")
+    fed = list(stage.fed_stages.values_list("name", flat=True))
+    if fed:
+        raise Conflict(f"{stage} feeds {', '.join(fed)}; delete or re-point those first.")
+    stage.fixtures.all().delete()
+    stage.delete()
+
+
+def _group_check(stage: Stage, name: str, teams: Sequence[Team], group: Group | None) -> None:
+    where = f"Group {name} of {stage.name}"
+    if stage.kind != Stage.Kind.GROUPS:
+        raise _invalid(f"{stage} is not a group stage.", "stage")
+    if not isinstance(name, str) or not 0 < len(name) <= 10:
+        raise _invalid(f"{where}: a group name is 1 to 10 characters.", "name")
+    others = stage.groups.filter(name=name)
+    if group is not None:
+        others = others.exclude(id=group.id)
+    if others.exists():
+        raise Conflict(f"{stage.name} already has a group {name}.", details={"field": "name"})
+    teams_check(stage.competition, teams, where)
+    elsewhere = Team.objects.filter(groups__stage=stage, id__in=[t.id for t in teams])
+    if group is not None:
+        elsewhere = elsewhere.exclude(groups=group)
+    if elsewhere.exists():
+        raise _invalid(
+            f"{where}: {', '.join(t.name for t in elsewhere)} already in another group of {stage.name}.",
+            "teams",
+        )
+    if _stage_frozen(stage):
+        raise Conflict(f"{stage}: fixtures were generated; its groups can no longer change.")
+
+
+@transaction.atomic
+def group_create(*, stage: Stage, name: str, teams: Sequence[Team] = ()) -> Group:
+    _group_check(stage, name, teams, None)
+    group = Group.objects.create(stage=stage, name=name)
+    group.teams.set(teams)
+    return group
+
+
+@transaction.atomic
+def group_update(*, group: Group, name: str | None = None, teams: Sequence[Team] | None = None) -> Group:
+    name = group.name if name is None else name
+    _group_check(group.stage, name, list(group.teams.all()) if teams is None else teams, group)
+    group.name = name
+    group.save()
+    if teams is not None:
+        group.teams.set(teams)
+    return group
+
+
+def group_delete(*, group: Group) -> None:
+    if _stage_frozen(group.stage):
+        raise Conflict(f"{group.stage}: fixtures were generated; its groups can no longer change.")
+    group.delete()
+
+
 def _seed_order(teams: Sequence[Team]) -> list[Team]:
     return sorted(teams, key=lambda t: (t.seed is None, t.seed or 0, t.id))
 
@@ -555,12 +819,19 @@ def _knockout_first_round(stage: Stage) -> tuple[list[tuple[Side, Side]], list[i
             )
         drawn = _drawn_bracket(stage)
         if drawn is not None:
-            # An unseeded draw: pairs in the drawn order, byes (if any) to the last ones drawn.
+            # An unseeded draw: the first teams drawn get the byes (if any), the rest meet in pairs.
             size = 2
             while size < len(drawn):
                 size *= 2
-            sides: list[Side] = [(t, "", None) for t in drawn] + [_BYE] * (size - len(drawn))
-            ties = [(sides[i], sides[size - 1 - i]) for i in range(size // 2)]
+            byes = size - len(drawn)
+            bye_ties: list[tuple[Side, Side]] = [((t, "", None), _BYE) for t in drawn[:byes]]
+            rest = drawn[byes:]
+            real = [((rest[i], "", None), (rest[i + 1], "", None)) for i in range(0, len(rest), 2)]
+            # Alternate them so that a team with a bye meets a winner, not another bye team.
+            ties: list[tuple[Side, Side]] = []
+            while bye_ties or real:
+                ties += [bye_ties.pop(0)] if bye_ties else []
+                ties += [real.pop(0)] if real else []
             return ties, []
         teams = _seed_order(teams)
         size = 2
@@ -727,7 +998,7 @@ def fixture_generate(
     elif stage.kind == Stage.Kind.KNOCKOUT:
         fixtures = _knockout_fixtures(stage, numbering, schedule)
     else:
-        return _swiss_round_create(stage, schedule_start=start)
+        return _swiss_round_create(stage, schedule_start=start, deadline_after=deadline_after)
     for f in fixtures:
         if f.match_number is None:
             f.match_number = numbering.take()
@@ -766,7 +1037,9 @@ def _generation_check(stage: Stage) -> None:
             )
 
 
-def _swiss_round_create(stage: Stage, schedule_start: datetime | None = None) -> list[Fixture]:
+def _swiss_round_create(
+    stage: Stage, schedule_start: datetime | None = None, deadline_after: timedelta | None = None
+) -> list[Fixture]:
     from tournaments.models import Bye
 
     current = max(
@@ -806,6 +1079,7 @@ def _swiss_round_create(stage: Stage, schedule_start: datetime | None = None) ->
             away_team=teams[a],
             match_number=numbering.take(),
             kickoff=schedule_start,
+            deadline=schedule_start + deadline_after if schedule_start and deadline_after else None,
         )
         for h, a in pairing.pairs
     ]
@@ -817,12 +1091,14 @@ def _swiss_round_create(stage: Stage, schedule_start: datetime | None = None) ->
 
 
 @transaction.atomic
-def swiss_round_generate(*, stage: Stage, start: datetime | None = None) -> list[Fixture]:
+def swiss_round_generate(
+    *, stage: Stage, start: datetime | None = None, deadline_after: timedelta | None = None
+) -> list[Fixture]:
     """Pair the next Swiss round once the previous one is complete."""
     stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
     if stage.kind != Stage.Kind.SWISS:
         raise ApplicationError(f"{stage} is not a Swiss stage.")
-    return _swiss_round_create(stage, schedule_start=start)
+    return _swiss_round_create(stage, schedule_start=start, deadline_after=deadline_after)
 
 
 @transaction.atomic
@@ -841,6 +1117,144 @@ def fixture_schedule(*, fixture_id: int, kickoff: datetime | None, deadline: dat
     fixture.kickoff, fixture.deadline = kickoff, deadline
     fixture.save(update_fields=["kickoff", "deadline", "updated_at"])
     return fixture
+
+
+@transaction.atomic
+def round_shift(*, stage: Stage, round: int, by: timedelta) -> list[Fixture]:
+    """Move a whole round's kick-offs and deadlines (e.g. a holiday); played fixtures stay put."""
+    stage = Stage.objects.select_for_update().get(id=stage.id)
+    fixtures = list(stage.fixtures.select_for_update().filter(round=round).order_by("match_number", "leg"))
+    if not fixtures:
+        raise NotFound(f"{stage} has no round {round}.", details={"field": "round"})
+    movable = [f for f in fixtures if f.status in Fixture.OPEN_STATUSES]
+    if not movable:
+        raise Conflict(f"{stage}, round {round}: every fixture already has a result.")
+    if not any(f.kickoff or f.deadline for f in movable):
+        raise Conflict(
+            f"{stage}, round {round}: its fixtures have no kick-off or deadline to move; "
+            "generate them with a schedule or set them one by one.",
+        )
+    for fixture in movable:
+        try:
+            fixture.kickoff = fixture.kickoff + by if fixture.kickoff else None
+            fixture.deadline = fixture.deadline + by if fixture.deadline else None
+        except OverflowError:
+            raise ApplicationError(
+                "The shift moves the round past the last date there is.", details={"field": "days"}
+            ) from None
+    Fixture.objects.bulk_update(movable, ["kickoff", "deadline", "updated_at"])
+    return movable
+
+
+def _draw_seed(seed: int | None) -> int:
+    import secrets
+
+    if seed is None:
+        return secrets.randbits(62)
+    if not 0 <= seed < 2**63:
+        raise _invalid("The seed is a whole number from 0 to 2^63 - 1.", "seed")
+    return seed
+
+
+@transaction.atomic
+def groups_draw(
+    *,
+    stage: Stage,
+    pots: Sequence[Sequence[Team]],
+    seed: int | None = None,
+    constraints: Sequence[str] = (),
+    group_count: int | None = None,
+    user: Any = None,
+) -> Any:
+    """Draw a group stage's groups from pots; recorded with its seed, so it can be repeated.
+
+    `constraints` may hold "club" and "country": no two teams sharing one in a group where possible.
+    Without groups yet, `group_count` creates groups A, B, C ...
+    """
+    from tournaments.draws import draw_groups
+    from tournaments.fixtures import group_letter
+    from tournaments.models import Draw
+
+    stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
+    where = f"Draw for {stage}"
+    if stage.kind != Stage.Kind.GROUPS:
+        raise _invalid(f"{where}: only a group stage is drawn into groups.", "stage")
+    if stage.fixtures.exists():
+        raise Conflict(f"{where}: fixtures were generated; the groups can no longer be drawn.")
+    unknown = [c for c in constraints if c not in ("club", "country")]
+    if unknown:
+        raise _invalid(f"{where}: unknown constraints {unknown}; use 'club' and/or 'country'.", "constraints")
+    if not pots or not all(pots):
+        raise _invalid(f"{where}: give the pots, each a non-empty list of teams.", "pots")
+    all_teams = [t for pot in pots for t in pot]
+    teams_check(stage.competition, all_teams, where, "pots")
+    groups = list(stage.groups.order_by("name"))
+    if group_count is not None:
+        if groups and len(groups) != group_count:
+            raise Conflict(
+                f"{where}: the stage already has {len(groups)} groups.", details={"field": "group_count"}
+            )
+        if not groups:
+            if not 1 <= group_count <= 26:
+                raise _invalid(f"{where}: 1 to 26 groups.", "group_count")
+            groups = [Group.objects.create(stage=stage, name=group_letter(i)) for i in range(group_count)]
+    if not groups:
+        raise _invalid(f"{where}: the stage has no groups; give group_count.", "group_count")
+    if len(all_teams) < 2 * len(groups):
+        raise _invalid(
+            f"{where}: {len(all_teams)} teams cannot fill {len(groups)} groups of at least two.", "pots"
+        )
+    seed = _draw_seed(seed)
+
+    def clash(a: Team, b: Team) -> bool:
+        same_club = "club" in constraints and a.club_id is not None and a.club_id == b.club_id
+        same_country = "country" in constraints and bool(a.country) and a.country == b.country
+        return same_club or same_country
+
+    ids = {t.id: t for t in all_teams}
+    result = draw_groups(
+        pots=[[t.id for t in pot] for pot in pots],
+        group_names=[g.name for g in groups],
+        seed=seed,
+        clash=(lambda a, b: clash(ids[a], ids[b])) if constraints else None,
+    )
+    for group in groups:
+        group.teams.set([ids[i] for i in result.groups[group.name]])
+    return Draw.objects.create(
+        stage=stage,
+        kind=Draw.Kind.GROUPS,
+        seed=seed,
+        pots=[[t.id for t in pot] for pot in pots],
+        constraints=list(constraints) + ([f"relaxed in pot {p}" for p in result.relaxed_pots]),
+        result=result.groups,
+        drawn_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+
+
+@transaction.atomic
+def knockout_draw(*, stage: Stage, seed: int | None = None, user: Any = None) -> Any:
+    """Draw an unseeded knockout bracket among the stage's teams; recorded with its seed."""
+    from tournaments.draws import draw_bracket
+    from tournaments.models import Draw
+
+    stage = Stage.objects.select_for_update().get(id=stage.id)
+    if stage.kind != Stage.Kind.KNOCKOUT:
+        raise _invalid(f"{stage} is not a knockout stage.", "stage")
+    if stage.fixtures.exists():
+        raise Conflict(f"{stage}: fixtures were generated; the bracket can no longer be drawn.")
+    team_ids = sorted(stage.teams.values_list("id", flat=True))
+    if len(team_ids) < 2:
+        raise _invalid(f"{stage}: give the knockout at least two teams to draw.", "teams")
+    seed = _draw_seed(seed)
+    order = draw_bracket(teams=team_ids, seed=seed)
+    return Draw.objects.create(
+        stage=stage,
+        kind=Draw.Kind.KNOCKOUT,
+        seed=seed,
+        pots=[team_ids],
+        result=order,
+        drawn_by=user if getattr(user, "is_authenticated", False) else None,
+    )
 
 
 @transaction.atomic
