@@ -96,7 +96,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "fubaleague.sqlite3",
+            "NAME": str(VAR_DIR / "fubaleague.sqlite3"),
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -9,5 +9,5 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("fubaleague.api_urls")),
-    path("", include("tournaments.urls")),
+    path("", include("fubaleague.web.urls")),
 ]

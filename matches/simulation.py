@@ -17,6 +17,7 @@ from django.utils.text import slugify
 from fubaleague.errors import ApplicationError
 from matches.models import CardKind
 from matches.services import CardInput
+from tournaments.knockout import tie_needs_decider
 from tournaments.models import Fixture, Team
 from tournaments.selectors import fixture_players_short, team_skill_roster, team_skills_unavailable
 
@@ -110,6 +111,11 @@ def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedM
         raise ApplicationError(
             f"{fixture}: the simulated log does not validate: {first}", code="simulation_invalid"
         )
+    if report.result is None:
+        raise ApplicationError(
+            f"{fixture}: the rules engine judged the simulated log without a result.",
+            code="simulation_invalid",
+        )
     return SimulatedMatch(log=log, result=report.result, seed=seed)
 
 
@@ -117,8 +123,6 @@ def _extra_time_rule(fixture: Fixture) -> Callable[[int, int], bool] | None:
     """The competition's answer to the engine's extra_time question, given the 90 minutes: a
     knockout stage that plays extra time does so when the tie is level (a second leg counts the
     first; docs/rules-interpretations.md I-38)."""
-    from tournaments.knockout import tie_needs_decider
-
     stage = fixture.stage
     if stage is None or not stage.extra_time:
         return None

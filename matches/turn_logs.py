@@ -48,6 +48,6 @@ def validate_turn_log(log: Mapping[str, Any]) -> dict[str, Any]:
             details={"errors": items},
         )
     result = getattr(outcome, "result", None)
-    if hasattr(result, "to_dict"):
+    if result is not None and hasattr(result, "to_dict"):
         result = result.to_dict()
     return dict(result or {})

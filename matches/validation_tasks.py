@@ -94,7 +94,8 @@ def run_rules_engine(log: Any) -> tuple[bool, list[dict[str, Any]], dict[str, An
 
     report = validate_log(log)
     errors = [_error_dict(e) for e in getattr(report, "errors", ())]
-    derived = dict(report.result) if getattr(report, "result", None) else None
+    result = getattr(report, "result", None)
+    derived = dict(result) if result else None
     if derived is not None:
         derived["final_score"] = _score_of(derived)
     return bool(report.valid), errors, derived

@@ -3,7 +3,7 @@
 from django.apps import AppConfig
 
 
-class RulesEngineConfig(AppConfig):  # type: ignore[misc]
+class RulesEngineConfig(AppConfig):
     name = "rules_engine"
     verbose_name = "FUBA rules engine"
     default_auto_field = "django.db.models.BigAutoField"

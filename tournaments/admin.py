@@ -1,17 +1,17 @@
 """Admin for competitions: search, filters, inlines, and actions that call the services.
 
-Actions never change data themselves: they call tournaments.services / matches.services /
-matches.forfeits and report each ApplicationError as a message naming the object, so a batch
+Actions never change data themselves: they call the services (the fixture admin's result actions
+come from matches.admin) and report each ApplicationError as a message naming the object, so a batch
 action on ten stages tells which two were refused and why.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.widgets import FilteredSelectMultiple
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -19,7 +19,9 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from fubaleague.admin_actions import run_service
 from fubaleague.errors import ApplicationError
+from matches.admin import FixtureResultActions
 from tournaments import services, standings_cache, standings_fast
 from tournaments.models import (
     Bye,
@@ -38,6 +40,7 @@ from tournaments.models import (
     Team,
     TeamSkill,
 )
+from tournaments.skills import _eligibility_error as skill_eligibility_error
 from tournaments.standings import CRITERIA
 
 TIEBREAK_SLOTS = 10
@@ -138,8 +141,6 @@ class TeamSkillFormSet(forms.BaseInlineFormSet):
 
     def clean(self) -> None:
         super().clean()
-        from tournaments.skills import _eligibility_error
-
         team = self.instance
         if team.pk is None and not getattr(team, "competition_id", None):
             return
@@ -147,22 +148,9 @@ class TeamSkillFormSet(forms.BaseInlineFormSet):
             skill = form.cleaned_data.get("skill") if hasattr(form, "cleaned_data") else None
             if skill is None or form.cleaned_data.get("DELETE"):
                 continue
-            error = _eligibility_error(team, skill)
+            error = skill_eligibility_error(team, skill)
             if error:
                 form.add_error("skill", error)
-
-
-def run_service(
-    modeladmin: admin.ModelAdmin, request: HttpRequest, objects: Any, call: Callable[[Any], str | None]
-) -> None:
-    """Call `call` per object; one message per success, one error message per refusal."""
-    for obj in objects:
-        try:
-            note = call(obj)
-        except ApplicationError as exc:
-            modeladmin.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
-            continue
-        modeladmin.message_user(request, f"{obj}: {note or 'done'}", messages.SUCCESS)
 
 
 def recompute_competition_standings(competition: Competition, user: Any) -> int:
@@ -325,8 +313,7 @@ class CompetitionAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ("name",)}
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
-        form = self._get_form_for_get_fields(request, obj)
-        names = [f for f in form.base_fields if not f.startswith("tiebreak_") or f == "tiebreak_preset"]
+        names = list(CompetitionForm.Meta.fields)
         order = [f"tiebreak_{i + 1}" for i in range(TIEBREAK_SLOTS)]
         return [(None, {"fields": names}), ("Custom tie-break order", {"fields": order})]
 
@@ -509,7 +496,7 @@ class StageForm(forms.ModelForm):
     teams = CompetitionTeamChoice(
         queryset=Team.objects.none(),
         required=False,
-        widget=admin.widgets.FilteredSelectMultiple("teams", is_stacked=False),
+        widget=FilteredSelectMultiple("teams", is_stacked=False),
         help_text="Round robin, Swiss or a knockout with its own teams; only this competition's teams",
     )
 
@@ -543,9 +530,12 @@ class StageForm(forms.ModelForm):
         )
         _limit_teams(self.fields["teams"], competition_id)
         if "feeder" in self.fields:
-            self.fields["feeder"].queryset = Stage.objects.filter(  # type: ignore[attr-defined]
-                competition_id=competition_id
-            ).exclude(pk=self.instance.pk)
+            feeders = (
+                Stage.objects.filter(competition_id=competition_id)
+                if competition_id
+                else Stage.objects.none()
+            )
+            self.fields["feeder"].queryset = feeders.exclude(pk=self.instance.pk)  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -621,7 +611,7 @@ class GroupForm(forms.ModelForm):
     teams = CompetitionTeamChoice(
         queryset=Team.objects.none(),
         required=False,
-        widget=admin.widgets.FilteredSelectMultiple("teams", is_stacked=False),
+        widget=FilteredSelectMultiple("teams", is_stacked=False),
         help_text="Only the teams of the stage's competition",
     )
 
@@ -681,15 +671,6 @@ class GroupAdmin(admin.ModelAdmin):
         return ", ".join(t.name for t in obj.teams.all())
 
 
-class ResolveForm(forms.Form):
-    home_goals = forms.IntegerField(min_value=0, max_value=99)
-    away_goals = forms.IntegerField(min_value=0, max_value=99)
-    extra_time = forms.BooleanField(required=False)
-    home_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
-    away_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
-    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
-
-
 class FixtureStatusFilter(admin.SimpleListFilter):
     title = "needs attention"
     parameter_name = "attention"
@@ -707,13 +688,6 @@ class FixtureStatusFilter(admin.SimpleListFilter):
         if self.value() == "overdue":
             return queryset.filter(status__in=Fixture.OPEN_STATUSES, deadline__lt=timezone.now())
         return queryset
-
-
-def _fixture_inlines() -> list[Any]:
-    # The result, submission and audit inlines live with the matches app's models.
-    from matches.admin import AuditInline, ForfeitInline, ResultInline, SubmissionInline
-
-    return [ResultInline, SubmissionInline, ForfeitInline, AuditInline]
 
 
 class FixtureForm(forms.ModelForm):
@@ -759,7 +733,7 @@ class FixtureForm(forms.ModelForm):
 
 
 @admin.register(Fixture)
-class FixtureAdmin(admin.ModelAdmin):
+class FixtureAdmin(FixtureResultActions):
     form = FixtureForm
     list_display = (
         "__str__",
@@ -786,9 +760,6 @@ class FixtureAdmin(admin.ModelAdmin):
     date_hierarchy = "kickoff"
     actions = ["simulate_forfeit_now", "resolve_dispute", "recompute_standings"]
 
-    def get_inlines(self, request: HttpRequest, obj: Fixture | None) -> list[Any]:
-        return _fixture_inlines() if obj is not None else []
-
     @admin.display(description="Status", ordering="status")
     def status_badge(self, obj: Fixture) -> str:
         colours = {
@@ -810,24 +781,6 @@ class FixtureAdmin(admin.ModelAdmin):
             return "–"
         return str(result) + (" (sim)" if result.is_simulated else "")
 
-    @admin.action(description="Simulate a forfeit now (rules engine, in a task)")
-    def simulate_forfeit_now(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
-        from matches import forfeits
-
-        def simulate(fixture: Fixture) -> str:
-            forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=request.user)
-            return "simulation queued"
-
-        run_service(self, request, queryset, simulate)
-
-    @admin.action(description="Resolve the dispute…")
-    def resolve_dispute(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
-        disputed = list(queryset.filter(status=Fixture.Status.DISPUTED)[:2])
-        if len(disputed) != 1:
-            self.message_user(request, "Select exactly one disputed fixture to resolve.", messages.WARNING)
-            return None
-        return HttpResponseRedirect(reverse("admin:tournaments_fixture_resolve", args=[disputed[0].pk]))
-
     @admin.action(description="Recompute standings of their competitions")
     def recompute_standings(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
         competitions = Competition.objects.filter(fixtures__in=queryset).distinct()
@@ -837,70 +790,6 @@ class FixtureAdmin(admin.ModelAdmin):
             competitions,
             lambda c: f"{recompute_competition_standings(c, request.user)} tables recomputed",
         )
-
-    def get_urls(self) -> list[Any]:
-        custom = [
-            path(
-                "<int:fixture_id>/resolve/",
-                self.admin_site.admin_view(self.resolve_view),
-                name="tournaments_fixture_resolve",
-            )
-        ]
-        return custom + super().get_urls()
-
-    def resolve_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
-        from matches import services as results
-        from matches.models import ResultSubmission
-
-        fixture = get_object_or_404(
-            Fixture.objects.select_related("competition", "stage", "home_team", "away_team"), pk=fixture_id
-        )
-        if not self.has_change_permission(request, fixture):
-            return HttpResponseRedirect(reverse("admin:index"))
-        submission = (
-            ResultSubmission.objects.filter(fixture=fixture, status=ResultSubmission.Status.DISPUTED)
-            .select_related("team", "submitted_by", "disputed_by")
-            .first()
-        )
-        initial = {}
-        if submission is not None:
-            initial = {
-                "home_goals": submission.home_goals,
-                "away_goals": submission.away_goals,
-                "extra_time": submission.extra_time,
-                "home_penalties": submission.home_penalties,
-                "away_penalties": submission.away_penalties,
-            }
-        form = ResolveForm(request.POST or None, initial=initial)
-        if request.method == "POST" and form.is_valid():
-            d = form.cleaned_data
-            try:
-                results.result_resolve(
-                    fixture_id=fixture.pk,
-                    user=request.user,
-                    home_goals=d["home_goals"],
-                    away_goals=d["away_goals"],
-                    extra_time=bool(d.get("extra_time")),
-                    home_penalties=d.get("home_penalties"),
-                    away_penalties=d.get("away_penalties"),
-                    cards=submission.cards if submission is not None else (),
-                    note=d.get("note") or "",
-                )
-            except ApplicationError as exc:
-                form.add_error(None, exc.message)
-            else:
-                standings_cache.invalidate(fixture.competition_id)
-                self.message_user(request, f"{fixture}: dispute resolved, the result now counts.")
-                return HttpResponseRedirect(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
-        context = {
-            **self.admin_site.each_context(request),
-            "title": f"Resolve the dispute – {fixture}",
-            "opts": self.model._meta,
-            "fixture": fixture,
-            "submission": submission,
-            "form": form,
-        }
-        return TemplateResponse(request, "admin/tournaments/fixture/resolve.html", context)
 
 
 @admin.register(Suspension)

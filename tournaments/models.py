@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 class Club(models.Model):
@@ -394,8 +395,6 @@ class Fixture(models.Model):
     @property
     def is_overdue(self) -> bool:
         """Past its reporting deadline without a result: the forfeit sweep will act on it."""
-        from django.utils import timezone
-
         return (
             self.deadline is not None and self.status in self.OPEN_STATUSES and self.deadline < timezone.now()
         )

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from fubaleague.errors import ApplicationError
@@ -97,7 +97,9 @@ def _recorded_lots(stage: Stage, group: Group | None) -> LotDrawer:
     return drawer
 
 
-def _drawing_lots(stage: Stage, group: Group | None, user: AbstractBaseUser | None) -> LotDrawer:
+def _drawing_lots(
+    stage: Stage, group: Group | None, user: User | None
+) -> Callable[[Sequence[int]], Sequence[int]]:
     def drawer(tied: Sequence[int]) -> Sequence[int]:
         key = _lot_key(tied)
         existing = LotDraw.objects.filter(stage=stage, group=group, key=key).first()
@@ -141,9 +143,7 @@ def _table(stage: Stage, group: Group | None, drawer: LotDrawer) -> list[Row]:
     )
 
 
-def standings_compute(
-    *, stage: Stage, group: Group | None = None, user: AbstractBaseUser | None = None
-) -> list[Row]:
+def standings_compute(*, stage: Stage, group: Group | None = None, user: User | None = None) -> list[Row]:
     """Standings that are final: teams still level at 'lots' get a drawing of lots, recorded once."""
     return _table(stage, group, _drawing_lots(stage, group, user))
 
@@ -159,9 +159,7 @@ class RankedThird:
     group: Group
 
 
-def best_thirds_compute(
-    *, stage: Stage, rank: int = 3, user: AbstractBaseUser | None = None
-) -> list[RankedThird]:
+def best_thirds_compute(*, stage: Stage, rank: int = 3, user: User | None = None) -> list[RankedThird]:
     """The teams placed `rank` in their groups, ranked across groups (no head-to-head possible)."""
     entries: list[RankedThird] = []
     for group in stage.groups.order_by("name"):

@@ -1,29 +1,46 @@
 """Services for setting up competitions and generating their fixtures.
 
-Results, standings, discipline and skills have their own modules (matches.services,
-tournaments.ranking, tournaments.discipline, tournaments.skills, tournaments.progress); the most
-used entry points are re-exported at the bottom of this module.
+Results and what follows from them have their own modules (matches.services, matches.progress,
+matches.discipline), as do standings and skills (tournaments.ranking, tournaments.skills), whose
+most used entry points are re-exported at the bottom of this module.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound
+from rules_engine.logformat import parse_team
+from tournaments.draws import draw_bracket, draw_groups
 from tournaments.fixtures import (
     Slot,
+    group_letter,
     groups_to_knockout_slots,
     round_name,
     round_robin_rounds,
     seeded_bracket_order,
 )
-from tournaments.models import Club, Coach, Competition, Fixture, Group, Skill, Stage, Team, TiebreakPreset
+from tournaments.models import (
+    Bye,
+    Club,
+    Coach,
+    Competition,
+    Draw,
+    Fixture,
+    Group,
+    Skill,
+    Stage,
+    Team,
+    TiebreakPreset,
+)
 from tournaments.ranking import standings_table
+from tournaments.skills import team_skills_set
 from tournaments.standings import validate_order
 from tournaments.swiss import PairingImpossible, swiss_pair
 
@@ -130,6 +147,7 @@ def competition_settings_check(values: Mapping[str, Any]) -> None:
         raise _invalid("The Cup mode bans players by shirt number: it is a Soccer City mode.", "cup_mode")
 
 
+DISCIPLINE_SETTINGS = ("yellow_card_threshold", "red_card_ban_matches", "cup_mode")
 COMPETITION_SETTINGS = (
     "name",
     "game_system",
@@ -200,6 +218,14 @@ def competition_create(
 @transaction.atomic
 def competition_update(*, competition: Competition, **changes: Any) -> Competition:
     """Change a competition's settings; scoring settings are frozen once a result counts."""
+    discipline = set(changes) & set(DISCIPLINE_SETTINGS)
+    if discipline:
+        # Discipline changes recompute every ban: matches.discipline.competition_discipline_set does both.
+        raise _invalid(
+            f"Set {', '.join(sorted(discipline))} with the discipline settings (…/discipline), "
+            "which recompute the bans.",
+            sorted(discipline)[0],
+        )
     unknown = set(changes) - set(COMPETITION_SETTINGS)
     if unknown:
         raise ApplicationError(f"Cannot change {', '.join(sorted(unknown))} here.")
@@ -220,8 +246,6 @@ def competition_update(*, competition: Competition, **changes: Any) -> Competiti
     for field, value in values.items():
         setattr(competition, field, value)
     competition.save()
-    if {"yellow_card_threshold", "red_card_ban_matches", "cup_mode"} & set(changes):
-        discipline_recompute(competition=competition)
     return competition
 
 
@@ -287,8 +311,6 @@ def formation_check(formation: object, *, where: str) -> None:
 
 def _roles_check(formation: object, roles: Mapping[str, Any], where: str) -> None:
     """A2 roles as the rules engine will read them from the team's log header, checked on entry."""
-    from rules_engine.logformat import parse_team
-
     errors: list[Any] = []
     parse_team(
         {"name": "x", "formation": formation, "roles": dict(roles)}, "player_roles", frozenset({"A2"}), errors
@@ -527,15 +549,11 @@ def team_update(*, team: Team, skills: Sequence[Skill] | None = None, **changes:
         setattr(team, field, value)
     team.save()
     if skills is not None:
-        from tournaments.skills import team_skills_set
-
         team_skills_set(team=team, skills=skills)
     return team
 
 
 def team_delete(*, team: Team) -> None:
-    from django.db.models import Q
-
     if Fixture.objects.filter(Q(home_team=team) | Q(away_team=team)).exists():
         raise Conflict(f"{team} is in generated fixtures; withdraw it instead of deleting it.")
     team.delete()
@@ -548,8 +566,6 @@ def teams_bulk_create(*, competition: Competition, rows: Sequence[Mapping[str, A
     A row's `club` and `coach` are names: an unknown club is created, an unknown coach too (with the
     row's country), so a list of entries from a spreadsheet sets the whole field up in one call.
     """
-    from tournaments.models import Skill as SkillModel
-
     created: list[Team] = []
     names = [str(r.get("name", "")) for r in rows]
     dupes = sorted({n for n in names if names.count(n) > 1})
@@ -558,8 +574,8 @@ def teams_bulk_create(*, competition: Competition, rows: Sequence[Mapping[str, A
             f"Team names listed twice: {', '.join(dupes)}.",
             details={"field": f"teams[{names.index(dupes[0])}].name"},
         )
-    skills_by_name = {s.name.lower(): s for s in SkillModel.objects.all()} | {
-        s.code: s for s in SkillModel.objects.all()
+    skills_by_name = {s.name.lower(): s for s in Skill.objects.all()} | {
+        s.code: s for s in Skill.objects.all()
     }
     for index, row in enumerate(rows):
         try:
@@ -595,8 +611,6 @@ def teams_bulk_create(*, competition: Competition, rows: Sequence[Mapping[str, A
             if unknown:
                 raise _invalid(f"unknown skills {unknown} (see /api/v1/skills).", "skills")
             if skill_names:
-                from tournaments.skills import team_skills_set
-
                 team_skills_set(team=team, skills=[skills_by_name[str(n).lower()] for n in skill_names])
         except ApplicationError as exc:
             field = exc.details.get("field", "") if isinstance(exc.details, dict) else ""
@@ -798,8 +812,6 @@ def _knockout_feeder(stage: Stage) -> Stage | None:
 
 def _drawn_bracket(stage: Stage) -> list[Team] | None:
     """The teams in the order of the stage's latest knockout draw, if it was drawn."""
-    from tournaments.models import Draw
-
     draw = stage.draws.filter(kind=Draw.Kind.KNOCKOUT).order_by("-drawn_at", "-id").first()
     if draw is None:
         return None
@@ -839,8 +851,8 @@ def _knockout_first_round(stage: Stage) -> tuple[list[tuple[Side, Side]], list[i
             size *= 2
         order = seeded_bracket_order(size)
         # Seeds beyond the field are byes: the top seeds go straight through to round 2.
-        side = [(teams[s - 1], "", None) if s <= len(teams) else _BYE for s in order]
-        return [(side[i], side[i + 1]) for i in range(0, size, 2)], []
+        seeded = [(teams[s - 1], "", None) if s <= len(teams) else _BYE for s in order]
+        return [(seeded[i], seeded[i + 1]) for i in range(0, size, 2)], []
     feeder = _knockout_feeder(stage)
     if feeder is None:
         raise ApplicationError(
@@ -891,11 +903,13 @@ def _fed_by_knockout(stage: Stage, feeder: Stage) -> tuple[list[tuple[Side, Side
             details={"field": "feeder"},
         )
     numbers = sorted(
-        set(
-            feeder.fixtures.filter(round=last)
+        {
+            n
+            for n in feeder.fixtures.filter(round=last)
             .exclude(round_name="Third place")
             .values_list("match_number", flat=True)
-        )
+            if n is not None
+        }
     )
     kind = "winner" if stage.feed == "winners" else "loser"
     label = "Winner" if kind == "winner" else "Loser"
@@ -949,7 +963,7 @@ def _knockout_fixtures(stage: Stage, numbering: _Numbering, schedule: _Schedule)
         if size == 2 and stage.third_place_match and len(semi_numbers) == 2:
             third = numbering.take()
             loser = [(None, f"Loser match {n}", {"type": "loser", "match": n}) for n in semi_numbers]
-            fixtures += _tie(stage, third, rnd, "Third place", loser[0], loser[1], schedule)  # type: ignore[arg-type]
+            fixtures += _tie(stage, third, rnd, "Third place", loser[0], loser[1], schedule)
         winners: list[Side] = []
         for home, away in ties:
             if _BYE in (home, away):
@@ -991,10 +1005,10 @@ def fixture_generate(
             for g in stage.groups.order_by("name")
         ]
         # Number matchday by matchday across the groups, as a World Cup schedule does.
-        for rnd in range(max(len(r) for r in per_group)):
+        for matchday in range(max(len(r) for r in per_group)):
             for rounds in per_group:
-                if rnd < len(rounds):
-                    fixtures += rounds[rnd]
+                if matchday < len(rounds):
+                    fixtures += rounds[matchday]
     elif stage.kind == Stage.Kind.KNOCKOUT:
         fixtures = _knockout_fixtures(stage, numbering, schedule)
     else:
@@ -1029,7 +1043,7 @@ def _generation_check(stage: Stage) -> None:
                 f"{stage}: the group stage has no groups; add them (or draw them from pots) first.",
                 details={"field": "groups", "stage": stage.id},
             )
-        short = [g.name for g in groups if g.n < 2]  # type: ignore[attr-defined]
+        short = [g.name for g in groups if g.n < 2]
         if short:
             raise ApplicationError(
                 f"{stage}: group {', '.join(short)} needs at least two teams.",
@@ -1040,8 +1054,6 @@ def _generation_check(stage: Stage) -> None:
 def _swiss_round_create(
     stage: Stage, schedule_start: datetime | None = None, deadline_after: timedelta | None = None
 ) -> list[Fixture]:
-    from tournaments.models import Bye
-
     current = max(
         stage.fixtures.aggregate(m=Max("round"))["m"] or 0, stage.byes.aggregate(m=Max("round"))["m"] or 0
     )
@@ -1147,8 +1159,6 @@ def round_shift(*, stage: Stage, round: int, by: timedelta) -> list[Fixture]:
 
 
 def _draw_seed(seed: int | None) -> int:
-    import secrets
-
     if seed is None:
         return secrets.randbits(62)
     if not 0 <= seed < 2**63:
@@ -1171,10 +1181,6 @@ def groups_draw(
     `constraints` may hold "club" and "country": no two teams sharing one in a group where possible.
     Without groups yet, `group_count` creates groups A, B, C ...
     """
-    from tournaments.draws import draw_groups
-    from tournaments.fixtures import group_letter
-    from tournaments.models import Draw
-
     stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
     where = f"Draw for {stage}"
     if stage.kind != Stage.Kind.GROUPS:
@@ -1234,9 +1240,6 @@ def groups_draw(
 @transaction.atomic
 def knockout_draw(*, stage: Stage, seed: int | None = None, user: Any = None) -> Any:
     """Draw an unseeded knockout bracket among the stage's teams; recorded with its seed."""
-    from tournaments.draws import draw_bracket
-    from tournaments.models import Draw
-
     stage = Stage.objects.select_for_update().get(id=stage.id)
     if stage.kind != Stage.Kind.KNOCKOUT:
         raise _invalid(f"{stage} is not a knockout stage.", "stage")
@@ -1268,68 +1271,53 @@ def competition_tiebreak_set(
     return competition
 
 
-@transaction.atomic
-def competition_discipline_set(
-    *,
-    competition: Competition,
-    yellow_card_threshold: int,
-    red_card_ban_matches: int,
-    yellow_wipe_after_stage: Stage | None = None,
-    cup_mode: bool = False,
-) -> Competition:
-    if yellow_wipe_after_stage is not None and yellow_wipe_after_stage.competition_id != competition.id:
-        raise ApplicationError(f"{yellow_wipe_after_stage} is not a stage of '{competition}'.")
-    if cup_mode and not competition.bans_players:
-        raise ApplicationError("The Cup mode bans players by shirt number: it is a Soccer City mode.")
-    competition.yellow_card_threshold = yellow_card_threshold
-    competition.red_card_ban_matches = red_card_ban_matches
-    competition.yellow_wipe_after_stage = yellow_wipe_after_stage
-    competition.cup_mode = cup_mode
-    competition.save(
-        update_fields=["yellow_card_threshold", "red_card_ban_matches", "yellow_wipe_after_stage", "cup_mode"]
-    )
-    discipline_recompute(competition=competition)
-    return competition
-
-
 # Entry points of the neighbouring service modules, importable from one place.
-from tournaments.discipline import discipline_recompute  # noqa: E402
-from tournaments.progress import (  # noqa: E402
-    competition_champion,
-    fixture_result_changed,
-    placeholders_resolve,
-    stage_progress_update,
-)
 from tournaments.ranking import best_thirds_compute, standings_compute  # noqa: E402
 from tournaments.skills import (  # noqa: E402
     match_skills_select,
     skill_gain_record,
     skill_loss_record,
-    team_skills_set,
 )
 
 __all__ = [
     "ADVANCED_RULES",
     "best_thirds_compute",
     "club_create",
+    "club_delete",
+    "club_update",
     "coach_create",
-    "competition_champion",
+    "coach_delete",
+    "coach_update",
     "competition_create",
-    "competition_discipline_set",
+    "competition_delete",
+    "competition_settings_check",
     "competition_tiebreak_set",
-    "discipline_recompute",
+    "competition_update",
     "fixture_generate",
-    "fixture_result_changed",
     "fixture_schedule",
+    "formation_check",
+    "group_create",
+    "group_delete",
+    "group_update",
+    "groups_draw",
+    "knockout_draw",
     "match_skills_select",
-    "placeholders_resolve",
+    "round_shift",
     "skill_gain_record",
     "skill_loss_record",
     "stage_create",
-    "stage_progress_update",
+    "stage_delete",
+    "stage_settings_check",
+    "stage_update",
     "standings_compute",
     "standings_table",
     "swiss_round_generate",
     "team_create",
+    "team_delete",
+    "team_fields_check",
     "team_skills_set",
+    "team_update",
+    "teams_bulk_create",
+    "teams_check",
+    "tiebreak_check",
 ]

@@ -112,7 +112,7 @@ def by_slug(slug: str, name: str, compute: Callable[[], T]) -> T:
     now = time.monotonic()
     local = _local.get(entry_key)
     if local is not None and now - local[0] < LOCAL_SECONDS:
-        return local[2]  # type: ignore[no-any-return]
+        return local[2]
     version_key = _slug_version_key(slug)
     found = cache.get_many([version_key, entry_key])
     version = found.get(version_key)
@@ -134,7 +134,7 @@ def by_slug(slug: str, name: str, compute: Callable[[], T]) -> T:
     if len(_local) >= _LOCAL_MAX:
         _local.clear()
     _local[entry_key] = (now, version, value)
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 def cached(competition_id: int, name: str, compute: Callable[[], T]) -> T:

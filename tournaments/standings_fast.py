@@ -9,7 +9,7 @@ rank identically (tests/pages/test_standings_fast.py checks it).
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from matches.models import FAIR_PLAY_POINTS, Card, CardKind, Result
 from tournaments import ranking
@@ -66,8 +66,6 @@ def standings_table(*, stage: Stage, group: Group | None = None) -> list[Row]:
     return _table(stage, group, ranking._recorded_lots(stage, group))
 
 
-def standings_compute(
-    *, stage: Stage, group: Group | None = None, user: AbstractBaseUser | None = None
-) -> list[Row]:
+def standings_compute(*, stage: Stage, group: Group | None = None, user: User | None = None) -> list[Row]:
     """Final standings: teams still level at 'lots' get a drawing of lots, recorded once."""
     return _table(stage, group, ranking._drawing_lots(stage, group, user))

@@ -201,10 +201,10 @@ def test_uefa_table_places_every_combination_of_best_thirds() -> None:
 @pytest.mark.parametrize("combination", sorted(UEFA_EURO_THIRDS))
 def test_euro_24_round_of_16_follows_the_uefa_table(combination) -> None:
     """All 15 combinations through the resolver: the thirds of `combination` qualify."""
+    from matches.progress import placeholders_resolve
     from tests.factories import CompetitionFactory
     from tournaments import services
     from tournaments.models import Fixture, Stage
-    from tournaments.progress import placeholders_resolve
 
     competition = CompetitionFactory()
     groups = {

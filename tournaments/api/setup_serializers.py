@@ -19,7 +19,7 @@ from tournaments.standings import CRITERIA
 class SkillNameField(serializers.SlugRelatedField):
     """A skill by its name ("Playmaker") or its engine code ("creative_midfielder")."""
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(slug_field="name", queryset=Skill.objects.all(), **kwargs)
 
     def to_internal_value(self, data: object) -> Skill:
@@ -58,8 +58,14 @@ class CompetitionWriteSerializer(serializers.Serializer):
 
 
 class CompetitionUpdateSerializer(CompetitionWriteSerializer):
+    """Discipline is changed with …/discipline, which recomputes the bans."""
+
+    # DRF drops a declared field set to None in a subclass; the stubs do not know that.
     slug = None  # type: ignore[assignment]
     name = serializers.CharField(max_length=160, required=False)
+    yellow_card_threshold = None  # type: ignore[assignment]
+    red_card_ban_matches = None  # type: ignore[assignment]
+    cup_mode = None  # type: ignore[assignment]
 
 
 class TiebreakSerializer(serializers.Serializer):
@@ -82,7 +88,7 @@ class DisciplineSerializer(serializers.Serializer):
 
 
 class TeamIdsField(serializers.PrimaryKeyRelatedField):
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(queryset=Team.objects.select_related("competition"), **kwargs)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
@@ -20,10 +22,12 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments import services
+from fubaleague.errors import Conflict
+from matches.discipline import competition_discipline_set
+from tournaments import services, standings_cache
 from tournaments.api import serializers as read
 from tournaments.api import setup_serializers as write
-from tournaments.models import Club, Coach, Team
+from tournaments.models import Club, Coach, Fixture, Team
 
 ERRORS = {
     400: OpenApiResponse(
@@ -66,7 +70,7 @@ class SetupMixin:
             return [_perm(verbs[action_name], self.setup_model)]
         return self.setup_actions.get(action_name or "", [_perm("change", self.setup_model)])
 
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> Sequence[Any]:
         action_name = getattr(self, "action", None)
         if action_name in ("create", "partial_update", "destroy") or action_name in self.setup_actions:
             return [ModelPermission()]
@@ -132,7 +136,7 @@ class CompetitionSetupMixin(SetupMixin):
         """Staff: yellow-card threshold, red-card ban, the stage after which yellows are wiped, cup mode."""
         competition = self.get_object()  # type: ignore[attr-defined]
         data = self._input(write.DisciplineSerializer, request)
-        services.competition_discipline_set(competition=competition, **data)
+        competition_discipline_set(competition=competition, **data)
         return self._read(competition)
 
     @extend_schema(
@@ -185,7 +189,10 @@ class CSVTextParser(BaseParser):
 
     media_type = "text/csv"
 
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> str:
+    # The stubs want a mapping; DRF passes whatever parse() returns on as request.data.
+    def parse(  # type: ignore[override]
+        self, stream: Any, media_type: str | None = None, parser_context: Any = None
+    ) -> str:
         raw = stream.read(2_000_000 + 1)
         if len(raw) > 2_000_000:
             raise ValidationError({"teams": ["The CSV is larger than 2 MB."]})
@@ -214,8 +221,6 @@ def _csv_rows(text: str) -> list[dict[str, Any]]:
 
 
 def _invalidate(competition_id: int) -> None:
-    from tournaments import standings_cache
-
     standings_cache.invalidate(competition_id)
 
 
@@ -260,10 +265,6 @@ class StageSetupMixin(SetupMixin):
     @action(detail=True, methods=["post"], url_path="shift-round", pagination_class=None, filter_backends=[])
     def shift_round(self, request: Request, pk: str | None = None) -> Response:
         """Staff: move a whole round's kick-offs and deadlines by days/hours (played fixtures stay)."""
-        from datetime import timedelta
-
-        from tournaments.models import Fixture
-
         stage = self.get_object()  # type: ignore[attr-defined]
         data = self._input(write.ShiftRoundSerializer, request)
         moved = services.round_shift(
@@ -325,8 +326,6 @@ class ClubSetupMixin(SetupMixin):
         """Staff: add a club."""
         data = self._input(write.ClubWriteSerializer, request)
         if Club.objects.filter(name=data["name"]).exists():
-            from fubaleague.errors import Conflict
-
             raise Conflict(f"A club named '{data['name']}' already exists.", details={"field": "name"})
         return self._read(services.club_create(**data), status.HTTP_201_CREATED)
 
@@ -351,8 +350,6 @@ class CoachSetupMixin(SetupMixin):
         """Staff: add a coach (the person playing the board game)."""
         data = self._input(write.CoachWriteSerializer, request)
         if data.get("ranking_id") and Coach.objects.filter(ranking_id=data["ranking_id"]).exists():
-            from fubaleague.errors import Conflict
-
             raise Conflict(
                 f"Another coach has the ranking id '{data['ranking_id']}'.", details={"field": "ranking_id"}
             )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.validators import slug_re
@@ -15,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
+from fubaleague.auth import signed_in_user
 from fubaleague.errors import NotFound
 from tournaments import services, standings_cache, standings_fast
 from tournaments.api import filters, serializers, setup_serializers
@@ -58,7 +60,7 @@ class CompetitionViewSet(CompetitionSetupMixin, viewsets.ReadOnlyModelViewSet):
         _slug_or_404(self.kwargs.get(self.lookup_field) or "")
         return super().get_object()
 
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> Sequence[Any]:
         if self.action == "recompute_standings":
             return [StaffOnly()]
         return super().get_permissions()
@@ -99,7 +101,7 @@ class CompetitionViewSet(CompetitionSetupMixin, viewsets.ReadOnlyModelViewSet):
         for stage in competition.stages.exclude(kind=Stage.Kind.KNOCKOUT):
             groups = list(stage.groups.all()) if stage.kind == Stage.Kind.GROUPS else [None]
             for group in groups:
-                standings_fast.standings_compute(stage=stage, group=group, user=request.user)
+                standings_fast.standings_compute(stage=stage, group=group, user=signed_in_user(request.user))
         standings_cache.invalidate(competition.pk)
         return Response([t.as_dict() for t in standings_cache.competition_tables(competition)])
 
@@ -117,7 +119,7 @@ class StageViewSet(StageSetupMixin, viewsets.ReadOnlyModelViewSet):
     permission_classes = [ReadOnlyOrStaff]
     filterset_class = filters.StageFilter
 
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> Sequence[Any]:
         if self.action in ("generate_fixtures", "next_swiss_round"):
             return [StaffOnly()]
         return super().get_permissions()

@@ -1,8 +1,10 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tournaments import match_views, views
+from fubaleague.web import match_views, views
 
+# The page names keep the "tournaments:" namespace they had when the pages lived in that app:
+# templates and tests reverse them by it.
 app_name = "tournaments"
 
 urlpatterns = [

@@ -14,10 +14,12 @@ from django.db import transaction
 from django.db.models import Q
 
 from fubaleague.errors import Conflict
+from matches.discipline import discipline_recompute
 from tournaments.fixtures import UEFA_EURO_TABLE, uefa_euro_thirds
 from tournaments.knockout import tie_outcome
 from tournaments.models import Competition, Fixture, Group, Stage, Team
 from tournaments.ranking import best_thirds_compute, standings_compute
+from tournaments.skills import skill_losses_reassign
 
 
 class _Resolver:
@@ -193,9 +195,6 @@ def stage_progress_update(*, stage: Stage) -> Stage:
 @transaction.atomic
 def fixture_result_changed(*, fixture: Fixture) -> None:
     """Call after a fixture's result starts counting or changes (inside the same transaction)."""
-    from tournaments.discipline import discipline_recompute
-    from tournaments.skills import skill_losses_reassign
-
     competition = fixture.competition
     stage_progress_update(stage=fixture.stage)
     teams = {t for t in (fixture.home_team_id, fixture.away_team_id) if t is not None}

@@ -17,15 +17,16 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
+from fubaleague.web import selectors as ps
+from fubaleague.web.views import _nav, fixture_or_404, match_url
 from matches import services
 from matches.models import CardKind, Forfeit, ResultSubmission
 from matches.replay import pitch_geometry, replay_frames
-from tournaments import pages_selectors as ps
 from tournaments import standings_cache
 from tournaments.models import Competition, Fixture
 from tournaments.selectors import user_club_team_ids
-from tournaments.views import _nav, fixture_or_404, match_url
 
 REPLAY_CACHE_SECONDS = 3600
 logger = logging.getLogger(__name__)
@@ -76,7 +77,9 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     result = ps.counted_result(fixture)
     log = ps.replay_log(fixture)
     my_sides = (
-        user_club_team_ids(user=request.user, fixture=fixture) if request.user.is_authenticated else set()
+        user_club_team_ids(user=signed_in_user(request.user), fixture=fixture)
+        if request.user.is_authenticated
+        else set()
     )
     submission = ps.latest_submission(fixture) if (my_sides or request.user.is_staff) else None
     can_confirm = bool(
@@ -163,7 +166,8 @@ def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespo
     form = ResultForm(request.POST)
     if not form.is_valid():
         errors = "; ".join(
-            f"{k}: {' '.join(v)}" if k != "__all__" else " ".join(v) for k, v in form.errors.items()
+            f"{k}: {' '.join(map(str, v))}" if k != "__all__" else " ".join(map(str, v))
+            for k, v in form.errors.items()
         )
         messages.error(request, f"The result was not submitted: {errors}")
         return redirect(match_url(fixture))
@@ -171,7 +175,7 @@ def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespo
     try:
         services.result_submit(
             fixture_id=fixture.pk,
-            user=request.user,
+            user=signed_in_user(request.user),
             home_goals=d["home_goals"],
             away_goals=d["away_goals"],
             extra_time=bool(d.get("extra_time")),
@@ -190,7 +194,7 @@ def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespo
 def confirm_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     fixture = fixture_or_404(_competition(slug), fixture_id)
     try:
-        services.result_confirm(fixture_id=fixture.pk, user=request.user)
+        services.result_confirm(fixture_id=fixture.pk, user=signed_in_user(request.user))
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect(match_url(fixture))
@@ -206,7 +210,9 @@ def dispute_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResp
         messages.error(request, "Say why the result is wrong.")
         return redirect(match_url(fixture))
     try:
-        services.result_dispute(fixture_id=fixture.pk, user=request.user, reason=form.cleaned_data["reason"])
+        services.result_dispute(
+            fixture_id=fixture.pk, user=signed_in_user(request.user), reason=form.cleaned_data["reason"]
+        )
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect(match_url(fixture))

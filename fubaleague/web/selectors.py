@@ -14,8 +14,8 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.urls import reverse
 
+from fubaleague.web import svg
 from matches.models import Card, MatchLog, Result, ResultSubmission
-from tournaments import svg
 from tournaments.knockout import tie_outcome
 from tournaments.models import Coach, Competition, Fixture, Group, Stage, Suspension, Team, TeamSkill
 

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from fubaleague.errors import ApplicationError
+from matches.models import Card
 from tournaments.models import Competition, Fixture, Stage, Suspension, Team
 from tournaments.selectors import team_fixtures_in_order
 
@@ -40,8 +42,6 @@ def _is_cup_stage(competition: Competition, stage: Stage) -> bool:
 
 
 def _bans_for_team(competition: Competition, team: Team, fixtures: list[Fixture]) -> list[_Ban]:
-    from matches.models import Card
-
     cards_by_fixture: dict[int, list[Card]] = defaultdict(list)
     counted = [f for f in fixtures if f.status in Fixture.COUNTED_STATUSES]
     card_qs = Card.objects.filter(result__fixture__in=counted, team=team).select_related("result")
@@ -135,3 +135,27 @@ def discipline_recompute(
             ]
         )
     return created
+
+
+@transaction.atomic
+def competition_discipline_set(
+    *,
+    competition: Competition,
+    yellow_card_threshold: int,
+    red_card_ban_matches: int,
+    yellow_wipe_after_stage: Stage | None = None,
+    cup_mode: bool = False,
+) -> Competition:
+    if yellow_wipe_after_stage is not None and yellow_wipe_after_stage.competition_id != competition.id:
+        raise ApplicationError(f"{yellow_wipe_after_stage} is not a stage of '{competition}'.")
+    if cup_mode and not competition.bans_players:
+        raise ApplicationError("The Cup mode bans players by shirt number: it is a Soccer City mode.")
+    competition.yellow_card_threshold = yellow_card_threshold
+    competition.red_card_ban_matches = red_card_ban_matches
+    competition.yellow_wipe_after_stage = yellow_wipe_after_stage
+    competition.cup_mode = cup_mode
+    competition.save(
+        update_fields=["yellow_card_threshold", "red_card_ban_matches", "yellow_wipe_after_stage", "cup_mode"]
+    )
+    discipline_recompute(competition=competition)
+    return competition

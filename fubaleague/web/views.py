@@ -19,8 +19,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from tournaments import pages_selectors as ps
-from tournaments import standings_cache, svg
+from fubaleague.web import selectors as ps
+from fubaleague.web import svg
+from tournaments import standings_cache
 from tournaments.models import Coach, Competition, Fixture, Stage
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fubaleague.errors import ApplicationError
+from matches.discipline import competition_discipline_set
 from tests.factories import CompetitionFactory, play, team_with_member
 from tournaments.models import Competition, Fixture, Stage, Suspension, Team
 from tournaments.selectors import (
@@ -13,7 +14,7 @@ from tournaments.selectors import (
     suspension_list,
     team_fixtures_in_order,
 )
-from tournaments.services import competition_discipline_set, fixture_generate, stage_create
+from tournaments.services import fixture_generate, stage_create
 
 pytestmark = pytest.mark.django_db
 
