@@ -23,6 +23,7 @@ from fubaleague.admin_actions import run_service
 from fubaleague.errors import ApplicationError
 from matches.admin import FixtureResultActions
 from tournaments import services, standings_cache, standings_fast
+from tournaments.formats import FORMATS, competition_create_from_format
 from tournaments.models import (
     Bye,
     Club,
@@ -42,6 +43,20 @@ from tournaments.models import (
 )
 from tournaments.skills import _eligibility_error as skill_eligibility_error
 from tournaments.standings import CRITERIA
+
+admin.site.site_header = "FUBA League administration"
+admin.site.site_title = "FUBA League admin"
+admin.site.index_title = "Competitions, results and clubs"
+
+
+def _hide_beat_models() -> None:
+    """Celery beat's schedule tables are internals: kept reachable by URL, out of the main index."""
+    for model, model_admin in list(admin.site._registry.items()):
+        if model._meta.app_label == "django_celery_beat":
+            model_admin.get_model_perms = lambda request: {}  # type: ignore[method-assign]
+
+
+_hide_beat_models()
 
 TIEBREAK_SLOTS = 10
 
@@ -294,9 +309,39 @@ class CompetitionForm(forms.ModelForm):
         return competition
 
 
+class WizardForm(forms.Form):
+    name = forms.CharField(max_length=160)
+    slug = forms.SlugField(max_length=80, help_text="The competition's address: /c/<slug>/")
+    format = forms.ChoiceField(choices=[(f.key, f.label) for f in FORMATS.values()], widget=forms.RadioSelect)
+    teams = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 12, "cols": 60}),
+        required=False,
+        help_text="One team a line, strongest first: name, country, club (country and club optional). "
+        "Group formats draw the groups from pots in this order; leave empty to enter teams later.",
+    )
+    seed = forms.IntegerField(
+        min_value=0, max_value=2**63 - 1, required=False, help_text="Repeat a draw; random if empty"
+    )
+
+    def team_rows(self) -> list[dict[str, str]]:
+        rows = []
+        for line in (self.cleaned_data.get("teams") or "").splitlines():
+            parts = [p.strip() for p in line.split(",")]
+            if not parts[0]:
+                continue
+            row = {"name": parts[0]}
+            if len(parts) > 1 and parts[1]:
+                row["country"] = parts[1]
+            if len(parts) > 2 and parts[2]:
+                row["club"] = parts[2]
+            rows.append(row)
+        return rows
+
+
 @admin.register(Competition)
 class CompetitionAdmin(admin.ModelAdmin):
     form = CompetitionForm
+    change_list_template = "admin/tournaments/competition/change_list.html"
     list_display = (
         "name",
         "game_system",
@@ -388,9 +433,44 @@ class CompetitionAdmin(admin.ModelAdmin):
                 "<int:competition_id>/standings/",
                 self.admin_site.admin_view(self.standings_view),
                 name="tournaments_competition_standings",
-            )
+            ),
+            path(
+                "wizard/", self.admin_site.admin_view(self.wizard_view), name="tournaments_competition_wizard"
+            ),
         ]
         return custom + super().get_urls()
+
+    def wizard_view(self, request: HttpRequest) -> HttpResponse:
+        """New competition in one step: a format's stages and groups, its teams, and the group draw."""
+        if not (self.has_add_permission(request) and request.user.has_perm("tournaments.add_stage")):
+            return HttpResponseRedirect(reverse("admin:index"))
+        form = WizardForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            d = form.cleaned_data
+            try:
+                created = competition_create_from_format(
+                    name=d["name"],
+                    slug=d["slug"],
+                    format=d["format"],
+                    teams=form.team_rows(),
+                    seed=d.get("seed"),
+                    user=request.user,
+                )
+            except ApplicationError as exc:
+                _form_error(form, exc)
+            else:
+                note = f" Groups drawn with seed {created.draw.seed}." if created.draw else ""
+                self.message_user(request, f"{created.competition}: stages and groups created.{note}")
+                return HttpResponseRedirect(
+                    reverse("admin:tournaments_competition_change", args=[created.competition.pk])
+                )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "New competition",
+            "opts": self.model._meta,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/tournaments/competition/wizard.html", context)
 
     def standings_view(self, request: HttpRequest, competition_id: int) -> HttpResponse:
         """Staff standings: every table computed fresh (no cache), with tie-break reasons and lot draws."""

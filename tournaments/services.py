@@ -1175,7 +1175,7 @@ def groups_draw(
     constraints: Sequence[str] = (),
     group_count: int | None = None,
     user: Any = None,
-) -> Any:
+) -> Draw:
     """Draw a group stage's groups from pots; recorded with its seed, so it can be repeated.
 
     `constraints` may hold "club" and "country": no two teams sharing one in a group where possible.
@@ -1238,7 +1238,7 @@ def groups_draw(
 
 
 @transaction.atomic
-def knockout_draw(*, stage: Stage, seed: int | None = None, user: Any = None) -> Any:
+def knockout_draw(*, stage: Stage, seed: int | None = None, user: Any = None) -> Draw:
     """Draw an unseeded knockout bracket among the stage's teams; recorded with its seed."""
     stage = Stage.objects.select_for_update().get(id=stage.id)
     if stage.kind != Stage.Kind.KNOCKOUT:

@@ -12,6 +12,7 @@ from typing import Any
 from rest_framework import serializers
 
 from tournaments import services
+from tournaments.formats import FORMATS
 from tournaments.models import Club, Coach, Competition, Skill, Stage, Team, TiebreakPreset
 from tournaments.standings import CRITERIA
 
@@ -213,6 +214,16 @@ class BulkTeamRowSerializer(serializers.Serializer):
     seed = serializers.IntegerField(min_value=1, max_value=10000, required=False, allow_null=True)
     default_formation = serializers.CharField(max_length=20, required=False, allow_blank=True)
     skills = serializers.ListField(child=serializers.CharField(max_length=60), required=False)
+
+
+class FromFormatSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=160)
+    slug = serializers.SlugField(max_length=80)
+    format = serializers.ChoiceField(choices=[(f.key, f.label) for f in FORMATS.values()])
+    teams = BulkTeamRowSerializer(
+        many=True, required=False, help_text="Strongest first: pots follow this order"
+    )
+    seed = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False)
 
 
 class BulkTeamsSerializer(serializers.Serializer):

@@ -27,6 +27,7 @@ from matches.discipline import competition_discipline_set
 from tournaments import services, standings_cache
 from tournaments.api import serializers as read
 from tournaments.api import setup_serializers as write
+from tournaments.formats import competition_create_from_format
 from tournaments.models import Club, Coach, Fixture, Team
 
 ERRORS = {
@@ -93,7 +94,17 @@ class CompetitionSetupMixin(SetupMixin):
         "tiebreak": [_perm("change", "competition")],
         "discipline": [_perm("change", "competition")],
         "bulk_teams": [_perm("add", "team")],
+        "from_format": [_perm("add", "competition"), _perm("add", "stage"), _perm("add", "team")],
     }
+
+    @extend_schema(request=write.FromFormatSerializer, responses={201: read.CompetitionSerializer, **ERRORS})
+    @action(detail=False, methods=["post"], url_path="from-format", pagination_class=None, filter_backends=[])
+    def from_format(self, request: Request) -> Response:
+        """Staff: a whole competition in one step from a format (league, world_cup_32, euro_24,
+        champions_league, swiss): its stages and groups, its teams, and (with teams) the group draw."""
+        data = self._input(write.FromFormatSerializer, request)
+        created = competition_create_from_format(user=request.user, **data)
+        return self._read(created.competition, status.HTTP_201_CREATED)
 
     @extend_schema(
         request=write.CompetitionWriteSerializer, responses={201: read.CompetitionSerializer, **ERRORS}
