@@ -155,3 +155,19 @@ def test_overdue_fixtures_are_marked_and_swept(django_capture_on_commit_callback
         assert forfeits.forfeits_sweep() == [fixture.pk]
     fixture.refresh_from_db()
     assert fixture.status != Fixture.Status.SCHEDULED and not fixture.is_overdue
+
+
+def test_the_sweep_command_runs_the_beat_job_once(django_capture_on_commit_callbacks) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    competition = services.competition_create(name="League", slug="league")
+    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(2)]
+    stage = services.stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
+    start = datetime.now(UTC) - timedelta(days=3)
+    (fixture,) = services.fixture_generate(stage=stage, start=start, deadline_after=timedelta(days=1))
+    out = StringIO()
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("forfeits_sweep", stdout=out)
+    assert f"1 fixture(s) queued [{fixture.pk}]" in out.getvalue()
