@@ -51,7 +51,6 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
-    "rules_engine",
     "tournaments",
     "matches",
 ]

@@ -18,8 +18,8 @@ from matches.discipline import discipline_recompute
 from tournaments.fixtures import UEFA_EURO_TABLE, uefa_euro_thirds
 from tournaments.knockout import tie_outcome
 from tournaments.models import Competition, Fixture, Group, Stage, Team
-from tournaments.ranking import best_thirds_compute, standings_compute
 from tournaments.skills import skill_losses_reassign
+from tournaments.standings.services import best_thirds_compute, standings_compute
 
 
 class _Resolver:

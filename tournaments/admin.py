@@ -20,9 +20,10 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from fubaleague.admin_actions import run_service
+from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
 from matches.admin import FixtureResultActions
-from tournaments import services, standings_cache, standings_fast
+from tournaments import services
 from tournaments.formats import FORMATS, competition_create_from_format
 from tournaments.models import (
     Bye,
@@ -42,7 +43,9 @@ from tournaments.models import (
     TeamSkill,
 )
 from tournaments.skills import _eligibility_error as skill_eligibility_error
-from tournaments.standings import CRITERIA
+from tournaments.standings import presentation
+from tournaments.standings.criteria import CRITERIA
+from tournaments.standings.services import standings_recompute
 
 admin.site.site_header = "FUBA League administration"
 admin.site.site_title = "FUBA League admin"
@@ -75,22 +78,6 @@ ADVANCED_RULE_NAMES = {
     "A11": "Skills",
     "A12": "(referred to, missing from the text; read as A13)",
     "A13": "Special events",
-}
-
-CRITERION_NAMES = {
-    "points": "Points",
-    "goal_difference": "Goal difference",
-    "goals_for": "Goals scored",
-    "away_goals": "Away goals",
-    "wins": "Wins",
-    "fair_play": "Fair play",
-    "buchholz": "Buchholz (Swiss)",
-    "h2h_points": "Head-to-head points",
-    "h2h_goal_difference": "Head-to-head goal difference",
-    "h2h_goals_for": "Head-to-head goals scored",
-    "h2h_away_goals": "Head-to-head away goals",
-    "head_to_head": "Head-to-head block (UEFA)",
-    "lots": "Drawing of lots",
 }
 
 
@@ -166,18 +153,6 @@ class TeamSkillFormSet(forms.BaseInlineFormSet):
             error = skill_eligibility_error(team, skill)
             if error:
                 form.add_error("skill", error)
-
-
-def recompute_competition_standings(competition: Competition, user: Any) -> int:
-    """Recompute every table, drawing (and recording) lots where teams are still level."""
-    tables = 0
-    for stage in competition.stages.exclude(kind=Stage.Kind.KNOCKOUT):
-        groups: list[Group | None] = list(stage.groups.all()) if stage.kind == Stage.Kind.GROUPS else [None]
-        for group in groups:
-            standings_fast.standings_compute(stage=stage, group=group, user=user)
-            tables += 1
-    standings_cache.invalidate(competition.pk)
-    return tables
 
 
 @admin.register(Club)
@@ -260,7 +235,7 @@ class CompetitionForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         current = list(self.instance.tiebreak_order or []) if self.instance.pk else []
-        choices = [("", "—")] + [(c, CRITERION_NAMES.get(c, c)) for c in CRITERIA]
+        choices = [("", "—")] + [(key, c.label.capitalize()) for key, c in CRITERIA.items()]
         for i in range(TIEBREAK_SLOTS):
             self.fields[f"tiebreak_{i + 1}"] = forms.ChoiceField(
                 choices=choices,
@@ -424,7 +399,9 @@ class CompetitionAdmin(admin.ModelAdmin):
             self,
             request,
             queryset,
-            lambda c: f"{recompute_competition_standings(c, request.user)} tables recomputed",
+            lambda c: (
+                f"{standings_recompute(competition=c, user=signed_in_user(request.user))} tables recomputed"
+            ),
         )
 
     def get_urls(self) -> list[Any]:
@@ -477,13 +454,13 @@ class CompetitionAdmin(admin.ModelAdmin):
         competition = get_object_or_404(Competition, pk=competition_id)
         if request.method == "POST" and self.has_change_permission(request, competition):
             try:
-                n = recompute_competition_standings(competition, request.user)
+                n = standings_recompute(competition=competition, user=signed_in_user(request.user))
             except ApplicationError as exc:
                 self.message_user(request, exc.message, messages.ERROR)
             else:
                 self.message_user(request, f"{n} tables recomputed; lots drawn where teams were level.")
             return HttpResponseRedirect(request.path)
-        tables = standings_cache.compute_competition_tables(competition)
+        tables = presentation.compute_competition_tables(competition)
         lot_draws = LotDraw.objects.filter(stage__competition=competition).select_related(
             "stage", "group", "drawn_by"
         )
@@ -672,7 +649,6 @@ class StageAdmin(admin.ModelAdmin):
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def generate(stage: Stage) -> str:
             created = services.fixture_generate(stage=stage)
-            standings_cache.invalidate(stage.competition_id)
             return f"{len(created)} fixtures generated"
 
         run_service(self, request, queryset, generate)
@@ -681,7 +657,6 @@ class StageAdmin(admin.ModelAdmin):
     def next_swiss_round(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def pair(stage: Stage) -> str:
             created = services.swiss_round_generate(stage=stage)
-            standings_cache.invalidate(stage.competition_id)
             return f"{len(created)} pairings created"
 
         run_service(self, request, queryset, pair)
@@ -868,7 +843,9 @@ class FixtureAdmin(FixtureResultActions):
             self,
             request,
             competitions,
-            lambda c: f"{recompute_competition_standings(c, request.user)} tables recomputed",
+            lambda c: (
+                f"{standings_recompute(competition=c, user=signed_in_user(request.user))} tables recomputed"
+            ),
         )
 
 

@@ -1,8 +1,8 @@
 """Services for setting up competitions and generating their fixtures.
 
 Results and what follows from them have their own modules (matches.services, matches.progress,
-matches.discipline), as do standings and skills (tournaments.ranking, tournaments.skills), whose
-most used entry points are re-exported at the bottom of this module.
+matches.discipline), as do standings and skills (tournaments.standings, tournaments.skills); the
+most used skills entry points are re-exported at the bottom of this module.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import Count, Max, Q
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound
-from rules_engine.logformat import parse_team
+from matches.engine import parse as parse_log
 from tournaments.draws import draw_bracket, draw_groups
 from tournaments.fixtures import (
     Slot,
@@ -39,9 +39,9 @@ from tournaments.models import (
     Team,
     TiebreakPreset,
 )
-from tournaments.ranking import standings_table
 from tournaments.skills import team_skills_set
-from tournaments.standings import validate_order
+from tournaments.standings.criteria import validate_order
+from tournaments.standings.selectors import standings_table
 from tournaments.swiss import PairingImpossible, swiss_pair
 
 # FUBA rulebook 3, advanced rules A1–A13 (A12 is referred to but missing from the text; the
@@ -311,17 +311,20 @@ def formation_check(formation: object, *, where: str) -> None:
 
 def _roles_check(formation: object, roles: Mapping[str, Any], where: str) -> None:
     """A2 roles as the rules engine will read them from the team's log header, checked on entry."""
-    errors: list[Any] = []
-    parse_team(
-        {"name": "x", "formation": formation, "roles": dict(roles)}, "player_roles", frozenset({"A2"}), errors
-    )
-    if errors:
-        first = errors[0]
-        path = getattr(first, "path", None) or "player_roles"
-        reason = getattr(first, "reason", None) or str(first)
-        raise _invalid(
-            f"{where}: {path}: {reason}.", path if path.startswith("player_roles") else "player_roles"
-        )
+    team = {"name": "x", "formation": formation, "roles": dict(roles)}
+    away = {"name": "y", "formation": "4-4-2"}
+    header = {
+        "format": "fuba-log/1",
+        "ruleset": "fuba-3",
+        "advanced_rules": ["A2"],
+        "teams": {"home": team, "away": away},
+    }
+    _header, _events, errors = parse_log({**header, "events": []})
+    mine = [e for e in errors if (e.path or "").startswith("$.teams.home")]
+    if mine:
+        path = (mine[0].path or "").replace("$.teams.home.", "")
+        field = "player_roles" if path.startswith("roles") else "default_formation"
+        raise _invalid(f"{where}: {path}: {mine[0].reason}.", field)
 
 
 def team_fields_check(
@@ -1272,7 +1275,6 @@ def competition_tiebreak_set(
 
 
 # Entry points of the neighbouring service modules, importable from one place.
-from tournaments.ranking import best_thirds_compute, standings_compute  # noqa: E402
 from tournaments.skills import (  # noqa: E402
     match_skills_select,
     skill_gain_record,
@@ -1281,7 +1283,6 @@ from tournaments.skills import (  # noqa: E402
 
 __all__ = [
     "ADVANCED_RULES",
-    "best_thirds_compute",
     "club_create",
     "club_delete",
     "club_update",
@@ -1309,8 +1310,6 @@ __all__ = [
     "stage_delete",
     "stage_settings_check",
     "stage_update",
-    "standings_compute",
-    "standings_table",
     "swiss_round_generate",
     "team_create",
     "team_delete",

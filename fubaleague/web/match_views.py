@@ -24,7 +24,6 @@ from fubaleague.web.views import _nav, fixture_or_404, match_url
 from matches import services
 from matches.models import CardKind, Forfeit, ResultSubmission
 from matches.replay import pitch_geometry, replay_frames
-from tournaments import standings_cache
 from tournaments.models import Competition, Fixture
 from tournaments.selectors import user_club_team_ids
 
@@ -154,7 +153,6 @@ def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> JsonRespons
 
 
 def _after(request: HttpRequest, fixture: Fixture, ok: str) -> HttpResponse:
-    standings_cache.invalidate(fixture.competition_id)
     messages.success(request, ok)
     return redirect(match_url(fixture))
 

@@ -1,7 +1,7 @@
 """Public pages. Views look things up, call selectors (reads) or services (the results workflow), render.
 
 The standings page is the hot path: for anonymous visitors the whole rendered page is cached under
-the competition's standings version (tournaments.standings_cache), so a request costs one cache
+the competition's standings version (tournaments.standings.cache), so a request costs one cache
 round trip and no query until a result changes.
 """
 
@@ -21,8 +21,8 @@ from django.views.decorators.http import require_GET
 
 from fubaleague.web import selectors as ps
 from fubaleague.web import svg
-from tournaments import standings_cache
 from tournaments.models import Coach, Competition, Fixture, Stage
+from tournaments.standings import cache, presentation
 
 
 def _competition(slug: str) -> Competition:
@@ -50,7 +50,7 @@ def competition_home(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _competition(slug)
     context = _nav(competition, "home")
     context.update(ps.competition_overview(competition))
-    tables = standings_cache.competition_tables(competition)
+    tables = presentation.competition_tables(competition)
     context["tables"] = tables[:8]
     context["compact"] = True
     return render(request, "tournaments/competition.html", context)
@@ -58,9 +58,9 @@ def competition_home(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _standings_context(competition: Competition) -> dict[str, Any]:
     context = _nav(competition, "standings")
-    context["tables"] = standings_cache.competition_tables(competition)
+    context["tables"] = presentation.competition_tables(competition)
     charts = []
-    for series in standings_cache.position_series(competition):
+    for series in presentation.position_series(competition):
         if len(series.rounds) < 2:
             continue
         title = f"{series.stage}" + (f" – Group {series.group}" if series.group else "")
@@ -78,7 +78,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         # The page has no per-user content when anonymous, so one rendering serves everyone.
         return render_to_string("tournaments/standings.html", _standings_context(_competition(slug)), request)
 
-    return HttpResponse(standings_cache.by_slug(slug, "page", render_page))
+    return HttpResponse(cache.by_slug(slug, "page", render_page))
 
 
 @require_GET

@@ -26,7 +26,6 @@ from matches import forfeits, services
 from matches.api import serializers as ms
 from matches.models import MatchLog, ResultSubmission
 from matches.turn_logs import validate_turn_log
-from tournaments import standings_cache
 from tournaments.api import filters
 from tournaments.api.permissions import FixtureParticipantOrStaff, ReadOnlyOrStaff, StaffOnly, is_staff
 from tournaments.api.serializers import FixtureSerializer
@@ -75,7 +74,6 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
 
     def _done(self, fixture_id: int, http_status: int = status.HTTP_200_OK) -> Response:
         fixture = fixture_queryset().get(pk=fixture_id)
-        standings_cache.invalidate(fixture.competition_id)
         return Response(FixtureSerializer(fixture).data, status=http_status)
 
     @extend_schema(request=ms.SubmitResultSerializer, responses={201: ms.SubmissionSerializer, **ERRORS})

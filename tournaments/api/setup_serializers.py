@@ -14,7 +14,7 @@ from rest_framework import serializers
 from tournaments import services
 from tournaments.formats import FORMATS
 from tournaments.models import Club, Coach, Competition, Skill, Stage, Team, TiebreakPreset
-from tournaments.standings import CRITERIA
+from tournaments.standings.criteria import CRITERIA
 
 
 class SkillNameField(serializers.SlugRelatedField):
@@ -49,7 +49,7 @@ class CompetitionWriteSerializer(serializers.Serializer):
     skill_limit = serializers.IntegerField(min_value=0, max_value=30, required=False)
     tiebreak_preset = serializers.ChoiceField(choices=TiebreakPreset.choices, required=False)
     tiebreak_order = serializers.ListField(
-        child=serializers.ChoiceField(choices=CRITERIA),
+        child=serializers.ChoiceField(choices=list(CRITERIA)),
         required=False,
         help_text="Preset 'custom' only: criteria in order, starting with 'points'",
     )
@@ -72,7 +72,7 @@ class CompetitionUpdateSerializer(CompetitionWriteSerializer):
 class TiebreakSerializer(serializers.Serializer):
     tiebreak_preset = serializers.ChoiceField(choices=TiebreakPreset.choices)
     tiebreak_order = serializers.ListField(
-        child=serializers.ChoiceField(choices=CRITERIA),
+        child=serializers.ChoiceField(choices=list(CRITERIA)),
         required=False,
         default=list,
         help_text="Preset 'custom' only: criteria in order, starting with 'points'",

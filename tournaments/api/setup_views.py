@@ -24,7 +24,7 @@ from rest_framework.response import Response
 
 from fubaleague.errors import Conflict
 from matches.discipline import competition_discipline_set
-from tournaments import services, standings_cache
+from tournaments import services
 from tournaments.api import serializers as read
 from tournaments.api import setup_serializers as write
 from tournaments.formats import competition_create_from_format
@@ -138,7 +138,6 @@ class CompetitionSetupMixin(SetupMixin):
         services.competition_tiebreak_set(
             competition=competition, preset=data["tiebreak_preset"], order=data["tiebreak_order"]
         )
-        _invalidate(competition.id)
         return self._read(competition)
 
     @extend_schema(request=write.DisciplineSerializer, responses={200: read.CompetitionSerializer, **ERRORS})
@@ -229,10 +228,6 @@ def _csv_rows(text: str) -> list[dict[str, Any]]:
             row["skills"] = [s.strip() for s in row["skills"].split(";") if s.strip()]
         rows.append(row)
     return rows
-
-
-def _invalidate(competition_id: int) -> None:
-    standings_cache.invalidate(competition_id)
 
 
 class StageSetupMixin(SetupMixin):

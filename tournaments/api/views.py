@@ -18,7 +18,7 @@ from rest_framework.routers import BaseRouter
 
 from fubaleague.auth import signed_in_user
 from fubaleague.errors import NotFound
-from tournaments import services, standings_cache, standings_fast
+from tournaments import services
 from tournaments.api import filters, serializers, setup_serializers
 from tournaments.api.permissions import ReadOnlyOrStaff, StaffOnly
 from tournaments.api.setup_views import (
@@ -41,6 +41,8 @@ from tournaments.models import (
     Team,
     TeamSkill,
 )
+from tournaments.standings import cache, presentation
+from tournaments.standings import services as standings_services
 
 
 class CompetitionViewSet(CompetitionSetupMixin, viewsets.ReadOnlyModelViewSet):
@@ -75,7 +77,7 @@ class CompetitionViewSet(CompetitionSetupMixin, viewsets.ReadOnlyModelViewSet):
         runs no query and one cache round trip.
         """
         slug = _slug_or_404(slug or "")
-        body = standings_cache.by_slug(slug, "api-json", lambda: self._tables_json(slug))
+        body = cache.by_slug(slug, "api-json", lambda: self._tables_json(slug))
         # Cached already rendered: the renderer would redo identical work on every request.
         return HttpResponse(body, content_type="application/json")
 
@@ -83,7 +85,7 @@ class CompetitionViewSet(CompetitionSetupMixin, viewsets.ReadOnlyModelViewSet):
         competition = Competition.objects.filter(slug=slug).first()
         if competition is None:
             raise NotFound(f"No competition '{slug}'.")
-        tables = [t.as_dict() for t in standings_cache.compute_competition_tables(competition)]
+        tables = [t.as_dict() for t in presentation.compute_competition_tables(competition)]
         return JSONRenderer().render(tables)
 
     @extend_schema(request=None, responses={200: serializers.StandingsTableSerializer(many=True)})
@@ -98,12 +100,8 @@ class CompetitionViewSet(CompetitionSetupMixin, viewsets.ReadOnlyModelViewSet):
     def recompute_standings(self, request: Request, slug: str | None = None) -> Response:
         """Staff: recompute every table, drawing (and recording) lots where teams are still level."""
         competition = self.get_object()
-        for stage in competition.stages.exclude(kind=Stage.Kind.KNOCKOUT):
-            groups = list(stage.groups.all()) if stage.kind == Stage.Kind.GROUPS else [None]
-            for group in groups:
-                standings_fast.standings_compute(stage=stage, group=group, user=signed_in_user(request.user))
-        standings_cache.invalidate(competition.pk)
-        return Response([t.as_dict() for t in standings_cache.competition_tables(competition)])
+        standings_services.standings_recompute(competition=competition, user=signed_in_user(request.user))
+        return Response([t.as_dict() for t in presentation.competition_tables(competition)])
 
 
 def _slug_or_404(slug: str) -> str:
@@ -142,7 +140,6 @@ class StageViewSet(StageSetupMixin, viewsets.ReadOnlyModelViewSet):
         data = setup_serializers.ScheduleSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         created = services.fixture_generate(stage=stage, **data.validated_data)
-        standings_cache.invalidate(stage.competition_id)
         fixtures = fixture_queryset().filter(pk__in=[f.pk for f in created])
         return Response(
             serializers.FixtureSerializer(fixtures, many=True).data, status=status.HTTP_201_CREATED
@@ -164,7 +161,6 @@ class StageViewSet(StageSetupMixin, viewsets.ReadOnlyModelViewSet):
         """Staff: pair the next Swiss round once the previous one is complete."""
         stage = self.get_object()
         created = services.swiss_round_generate(stage=stage)
-        standings_cache.invalidate(stage.competition_id)
         fixtures = fixture_queryset().filter(pk__in=[f.pk for f in created])
         return Response(
             serializers.FixtureSerializer(fixtures, many=True).data, status=status.HTTP_201_CREATED

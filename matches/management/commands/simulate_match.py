@@ -14,9 +14,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from rules_engine.errors import FubaError
-from rules_engine.simulate import (
+from matches.engine import (
     COACH_KINDS,
+    FubaError,
     SimulationError,
     SimulationOptions,
     TeamSetup,
@@ -98,9 +98,9 @@ class Command(BaseCommand):
         if out:
             with open(out, "w", encoding="utf-8") as fh:
                 fh.write(text + "\n")
-        score = result["score"]
+        home_goals, away_goals = result.score
         self.stdout.write(
-            f"{teams[0].name} {score['home']} - {score['away']} {teams[1].name} "
-            f"(seed {seed}, {result['turns']} turns, {result['final_minute']}', {len(log['events'])} events)"
+            f"{teams[0].name} {home_goals} - {away_goals} {teams[1].name} "
+            f"(seed {seed}, {result.turns} turns, {result.final_minute}', {len(log['events'])} events)"
             + (f"; log written to {out}" if out else "")
         )

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from . import board as B
+from . import decisions as D
+from .condition import add_cp
+from .context import MatchContext
 from .errors import IllegalEventError
 from .events import Event, Pending, answer_choice, answer_dice
 from .rules import closest_areas, yellow_from_test
 
-if TYPE_CHECKING:
-    from .machine import Match
-
 Flow = Generator[Pending, Event, Any]
+# the decision that picks the outfield player removed instead of a named goalkeeper
+_INSTEAD: Final = {D.INJURED_PLAYER: D.INJURED_PLAYER_INSTEAD, D.SENT_OFF_PLAYER: D.SENT_OFF_PLAYER_INSTEAD}
 
 
-def yellow_test(m: Match, team: int, why: str, red_modifier: int = 0) -> Flow:
+def yellow_test(m: MatchContext, team: int, why: str, red_modifier: int = 0) -> Flow:
     """5.6.1: the team rolls for a yellow card."""
     st = m.st
     d = answer_dice((yield m.roll("yellow_test", team, 1, "5.6.1", f"yellow card test ({why})")))[0]
@@ -29,7 +31,9 @@ def yellow_test(m: Match, team: int, why: str, red_modifier: int = 0) -> Flow:
         yield from injury(m, 1 - team, "yellow card test 6 (5.6.1)")
 
 
-def give_yellow(m: Match, team: int, why: str, red_test_always: bool = False, red_modifier: int = 0) -> Flow:
+def give_yellow(
+    m: MatchContext, team: int, why: str, red_test_always: bool = False, red_modifier: int = 0
+) -> Flow:
     ts = m.st.teams[team]
     had = ts.yellows
     ts.yellows += 1
@@ -38,7 +42,7 @@ def give_yellow(m: Match, team: int, why: str, red_test_always: bool = False, re
         yield from red_test(m, team, red_modifier)
 
 
-def red_test(m: Match, team: int, modifier: int = 0) -> Flow:
+def red_test(m: MatchContext, team: int, modifier: int = 0) -> Flow:
     """5.6.2: red if the die is lower than the yellow cards held (+modifier, I-10)."""
     ts = m.st.teams[team]
     d = answer_dice((yield m.roll("red_test", team, 1, "5.6.2", "red card test")))[0]
@@ -47,14 +51,14 @@ def red_test(m: Match, team: int, modifier: int = 0) -> Flow:
         ts.yellows = max(0, ts.yellows - (1 if d == 1 else 2))
         ts.reds.append(kind)
         m.note("red", team=B.TEAM_NAMES[team], red=kind)
-        yield from remove_player(m, team, "sent_off_player", "5.6.2", near_ball=False)
+        yield from remove_player(m, team, D.SENT_OFF_PLAYER, "5.6.2", near_ball=False)
 
 
 GOALKEEPER: Final = "GK"  # the injured_player answer that names the goalkeeper (A4, I-28)
 
 
 def remove_player(
-    m: Match, team: int, name: str, rule: str, near_ball: bool, gk_option: bool = False
+    m: MatchContext, team: int, name: str, rule: str, near_ball: bool, gk_option: bool = False
 ) -> Generator[Pending, Event, int]:
     """The team removes one outfield player; returns the area it came from.
 
@@ -81,7 +85,7 @@ def remove_player(
         area = yield from _pick_area(
             m,
             team,
-            name + "_instead",
+            _INSTEAD[name],
             rule,
             instead,
             "for the injured goalkeeper, remove a player from one of",
@@ -92,7 +96,7 @@ def remove_player(
 
 
 def _pick_area(
-    m: Match, team: int, name: str, rule: str, opts: tuple[str, ...], why: str
+    m: MatchContext, team: int, name: str, rule: str, opts: tuple[str, ...], why: str
 ) -> Generator[Pending, Event, int]:
     """The area the team chooses among ``opts`` (asked only when there is a choice); -1 for "GK"."""
     if len(opts) == 1:
@@ -111,14 +115,14 @@ def _pick_area(
     return -1 if c == GOALKEEPER else B.INDEX[c]
 
 
-def injury(m: Match, team: int, why: str) -> Flow:
+def injury(m: MatchContext, team: int, why: str) -> Flow:
     """A4: remove the injured player, roll for the injury."""
     st = m.st
     if not st.uses("A4"):
         return
     ts = st.teams[team]
     bonus_before = ts.attempt_bonus_for_opponent
-    area = yield from remove_player(m, team, "injured_player", "A4", near_ball=True, gk_option=True)
+    area = yield from remove_player(m, team, D.INJURED_PLAYER, "A4", near_ball=True, gk_option=True)
     if area < 0:
         return
     d = answer_dice((yield m.roll("injury", team, 1, "A4", "injury roll")))[0]
@@ -136,7 +140,7 @@ def injury(m: Match, team: int, why: str) -> Flow:
         record["permanent"] = True
         if st.uses("A3") and ts.subs_used < 3:
             c = answer_choice(
-                (yield m.ask_yes_no("injury_substitution", team, "A4", "substitute the injured player?"))
+                (yield m.ask_yes_no(D.INJURY_SUBSTITUTION, team, "A4", "substitute the injured player?"))
             )
             if c == "yes":
                 ts.subs_used += 1
@@ -144,14 +148,12 @@ def injury(m: Match, team: int, why: str) -> Flow:
                 ts.field[B.CENTRE] += 1  # I-14: the substitute enters in the centre area
                 record["substituted"] = True
                 if st.half >= 2:  # the second half or extra time
-                    from .advanced import add_cp
-
                     add_cp(ts, B.zone_of(team, st.ball))
     ts.injuries.append(record)
     m.note("injury", **record)
 
 
-def return_injured(m: Match) -> None:
+def return_injured(m: MatchContext) -> None:
     """A4: temporarily injured players come back at the end of a turn (centre area)."""
     st = m.st
     now = st.minute()

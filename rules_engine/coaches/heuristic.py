@@ -1,376 +1,62 @@
-"""AI coaches for the FUBA match simulator (issue 4).
-
-A coach answers the decisions of one team: ``choose(match, pending)`` returns
-a legal answer to ``pending`` (one of ``pending.options``).  Coaches read the
-match state (``match.st``) but never change it, and never use the global
-``random`` state: every random choice comes from the ``random.Random`` given
-at construction.  Use one coach object per team and match.
-
-* :class:`RandomCoach` - uniform random legal play (testing, baseline).
-* :class:`HeuristicCoach` - rules of thumb built on the dice odds:
-
-  - target area (4.1): for every reachable area, P(keep the ball) from the
-    modified ball value (4.1.2, the engine's own computation; 1 in an easy
-    situation, 4.2.2.2) times the threat from there, minus P(lose it) times
-    the opponent's threat from there (more risk-averse when leading late,
-    less when level or behind);
-  - action (4.3): shoot when P(goal) from the goal attempt modifiers of 4.4
-    (area, numbers, goalkeeper, shot stopper; difficult attempts 4.4.2) plus a
-    quarter of P(corner or rebound) reaches a threshold (lower for attacking
-    formations and when behind late), or P(goal) >= 10 %; otherwise lower a
-    high ball value (positioning) or move up.  Defending: press when the
-    pressing dice win the ball often enough (50 %, 30 % far from the own
-    goal), aggressive pressing (A6) when it is much likelier to win and the
-    ball is dangerous (never when a failure gives a penalty), else raise a low
-    ball value (positioning) or bring players to the ball;
-  - moves (4.3.1, 4.5, 5.2.3, 5.4, set-up adjustment, skills): every single
-    move is scored by the value of the two areas for the team (closeness to
-    the ball, depth towards the attacked or defended goal, the formation's
-    share of that zone, diminishing returns) plus the local contests (numbers
-    in the ball area for pressing / positioning / second actions, numbers in
-    both penalty areas); the goalkeeper goes back to its penalty area; long
-    sequences are capped;
-  - condition points (A1) where the ball zone matters (attack for the
-    attacking team, defence for the defending team, midfield when points are
-    plentiful), every one offered late in the match when level or behind;
-    skills (A11) with a rule each; set-ups (3.3) built from the
-    registered formation and A2 roles (kick-off), a crowded box for own
-    corners and free kicks, a packed defence against them; direct free kick
-    attempts by the same odds; penalties with the equilibrium mix of the 5.5.2
-    table; substitutions (A3) for tired zones and booked players, formation
-    changes towards attack when losing / defence when leading; slow play (A8)
-    when leading and the card risk is small.
-
-  The registered formation, roles and skills set its ``Style``: how far
-  forward it plays, its shooting threshold and which skills it uses.  On top
-  of the formation's lean the coach plays directly (``attack_bias``): more
-  players join the attack and press in the opponent's half, long passes
-  forward are riskier, shots come earlier; a defence in its own half keeps
-  the formation's depth.  From the 15th minute of the second half the score
-  sets a game state with its own style: level pushes further forward, behind
-  gambles (all-out attack, risky passes, any shot, every condition point),
-  ahead sits deeper and keeps the ball.  With both coaches heuristic this
-  gives about 2.6 goals a match and 23 % draws (football: 2.5-2.9, 22-30 %).
-
-The only decision with an open set of answers is the ``setup`` of 3.3 (the
-options are a few ready-made legal set-ups, any legal set-up is accepted):
-the heuristic coach builds a formation-shaped set-up and uses it only if the
-engine accepts it (``pending.verify_fn``), otherwise it takes the best of the
-offered set-ups.  For moves and target areas the heuristic coach ranks the
-candidates itself and checks the best with ``pending.verify_fn`` - the same
-check that defines ``pending.options`` - so that the options need not be
-listed (a performance measure); it lists them when none of its first
-candidates is legal.
-
-Performance (about 440 decisions a match): everything that depends only on
-the board, a team's style or the dice is computed once per process (move
-names and their sort ranks, adjacency bit masks, contest and slow-play
-tables, per-style weights shared by all coaches), so that a decision only
-does the arithmetic that depends on the position; candidates are (gain,
-rank) pairs of numbers and only the few that are checked become names.
-"""
+"""``HeuristicCoach``: rule-of-thumb play built on the dice odds (see the package docstring)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import reduce as _reduce
 from itertools import compress as _compress
-from operator import or_ as _or
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import Any
 
-from . import board as B
-from .discipline import GOALKEEPER
-from .errors import FubaError
-from .events import Pending
-from .rules import (
+from .. import board as B
+from .. import decisions as D
+from ..cards import GOALKEEPER
+from ..errors import FubaError
+from ..events import Pending
+from ..machine import Match
+from ..rules import (
     can_attempt_from,
     crossing_applies,
     goal_attempt_modifier,
     offside_risk_increase,
     second_last_area,
 )
-
-if TYPE_CHECKING:
-    from .machine import Match
-    from .state import MatchState, TeamState
-
-__all__ = ["Coach", "HeuristicCoach", "RandomCoach", "Style", "make_coach"]
-
-MOVE_DECISIONS: Final = frozenset(
-    {
-        "move",
-        "free_move",
-        "easy_situation_move",
-        "special_event_move",
-        "quick_free_kick_move",
-        "goal_kick_move",
-        "setup_adjust",
-        "skill_move",
-    }
+from ..state import MatchState, TeamState
+from .setups import SETUP_KIND, build_setup
+from .style import Style
+from .tables import (
+    ADJ_PLAY,
+    AREA_OF,
+    BALL_PART,
+    BEYOND,
+    BIT,
+    CORNER_SPOTS,
+    DIST,
+    DRIB_RANK,
+    EXTRA_FREE_MOVE_SKILLS,
+    GK_RANK,
+    IS_GOAL_LINE,
+    MOVE_NAME,
+    N_AREAS,
+    N_LOC,
+    NAMES,
+    NO_PEN_PART,
+    OPP_HALF,
+    P_AGGR,
+    P_KEEP,
+    P_PRESS,
+    P_SLOW_CARD,
+    PEN,
+    PEN_PART,
+    SRC_AREA,
+    SRC_PAIRS,
+    STACK_GAIN,
+    THREAT,
+    WEIGHT_CACHE,
+    area_counts,
+    near_mask,
+    play_area,
+    stack_value,
 )
-DONE: Final = "done"
-SETUP_KIND: Final = {"3.3.1": "kick_off", "5.2.1": "free_kick", "5.3.1": "corner", "5.5.1": "penalty"}
-
-
-class Coach(Protocol):
-    """Something that answers the decisions of one team."""
-
-    def choose(self, match: Match, pending: Pending) -> Any:
-        """Return the choice for ``pending`` (a decision of this coach's team)."""
-        ...
-
-
-# ------------------------------------------------------------------ random
-
-
-class RandomCoach:
-    """Chooses uniformly among the legal options (seeded).
-
-    Optional move sequences end with probability ``stop`` at each step so that
-    they stay short (a uniformly random choice would rarely pick ``done``)."""
-
-    def __init__(self, rng: random.Random, stop: float = 0.35) -> None:
-        self.rng = rng
-        self.stop = stop
-
-    def choose(self, match: Match, pending: Pending) -> Any:
-        opts = pending.options
-        if not opts:
-            raise ValueError(f"no options for the {pending.name} decision")
-        if pending.name in MOVE_DECISIONS and DONE in opts and self.rng.random() < self.stop:
-            return DONE
-        return opts[self.rng.randrange(len(opts))]
-
-
-# --------------------------------------------------------------- heuristic
-
-# P(at least one of two dice >= v): the controlling team keeps the ball (4.2.2)
-P_KEEP: Final = (1.0, 1.0, 35 / 36, 32 / 36, 27 / 36, 20 / 36, 11 / 36, 0.0, 0.0)
-# P(at least one of two dice < v): pressing wins the ball (4.7)
-P_PRESS: Final = (0.0, 0.0, 11 / 36, 20 / 36, 27 / 36, 32 / 36, 35 / 36, 1.0, 1.0)
-# P(at least one of two dice <= v): aggressive pressing wins (A6)
-P_AGGR: Final = (0.0, 11 / 36, 20 / 36, 27 / 36, 32 / 36, 35 / 36, 1.0, 1.0, 1.0)
-
-# How dangerous the ball is for the home team's opponent in each playing area
-# (chance of a goal coming from there soon); the away team uses the mirror.
-_THREAT_HOME = (0.01, 0.03, 0.03, 0.04, 0.07, 0.07, 0.14, 0.26, 0.26, 0.62, 0.36, 0.36, 0.85)
-_MIRROR: Final = (
-    B.A_PEN, B.A_LC, B.A_RC, B.A_FRONT, B.A_LM, B.A_RM, B.CENTRE,
-    B.H_LM, B.H_RM, B.H_FRONT, B.H_LC, B.H_RC, B.H_PEN,
-)  # fmt: skip
-THREAT: Final[tuple[tuple[float, ...], tuple[float, ...]]] = (
-    _THREAT_HOME,
-    tuple(_THREAT_HOME[_MIRROR[a]] for a in range(B.N_AREAS)),
-)
-# diminishing value of the k-th player of a team in one area (1-based k).  Not Final:
-# mypyc then leaves it unset for _stack() ("value for final name was not set")
-_STACK = (0.0, 1.0, 1.6, 1.96, 2.18, 2.31, 2.39, 2.39, 2.39, 2.39, 2.39, 2.39)
-
-
-# value added by the (n+1)-th player in an area
-_STACK_GAIN: Final = tuple(_STACK[i + 1] - _STACK[i] for i in range(len(_STACK) - 1)) + (0.0,) * 20
-
-
-def _stack(n: int) -> float:
-    return _STACK[n] if n < len(_STACK) else _STACK[-1]
-
-
-_AREA_OF: Final = tuple(B.CORNER_OF_SPOT.get(a, a) for a in range(B.N_LOC))
-_EXTRA_FREE_MOVE_SKILLS: Final = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
-# adjacent playing areas (no corner-kick spots) of every location
-_ADJ_PLAY: Final = tuple(tuple(d for d in B.ADJ[a] if d < B.N_AREAS) for a in range(B.N_LOC))
-
-
-def _area(a: int) -> int:
-    """A corner-kick spot counts as its corner area."""
-    return _AREA_OF[a]
-
-
-# ---- move names, built once: a candidate move is a (gain, rank) pair of
-# numbers; the rank orders the move names like the strings themselves, so
-# sorting the pairs ranks the moves exactly as sorting (gain, name) would.
-def _move_names() -> tuple[str, ...]:
-    names = B.NAMES
-    out = {f"GK>{names[d]}" for d in range(B.N_AREAS)}
-    for s in range(B.N_LOC):
-        for d in _ADJ_PLAY[s]:
-            out.add(f"{names[s]}>{names[d]}")
-            out.add(f"{names[s]}>{names[d]}+ball")
-    return tuple(sorted(out))
-
-
-_MOVE_NAME: Final[tuple[str, ...]] = _move_names()  # rank -> move name
-_RANK = {n: i for i, n in enumerate(_MOVE_NAME)}
-# rank of "SRC>DST", "SRC>DST+ball" (indexed [src][dst]) and "GK>DST"
-_MV_RANK = tuple(
-    tuple(_RANK.get(f"{B.NAMES[s]}>{B.NAMES[d]}", -1) for d in range(B.N_LOC)) for s in range(B.N_LOC)
-)
-_DRIB_RANK: Final = tuple(
-    tuple(_RANK.get(f"{B.NAMES[s]}>{B.NAMES[d]}+ball", -1) for d in range(B.N_LOC)) for s in range(B.N_LOC)
-)
-_GK_RANK: Final = tuple(_RANK[f"GK>{B.NAMES[d]}"] for d in range(B.N_AREAS))
-# free moves that are not from an outnumbering area: straight away from a goal line (4.3.1)
-_AWAY_DST = tuple(
-    tuple(d for d in _ADJ_PLAY[s] if B.away_from_goal_line(_AREA_OF[s], d)) for s in range(B.N_LOC)
-)
-_N_LOC: Final = B.N_LOC
-_N_AREAS: Final = B.N_AREAS
-_PEN: Final = B.PEN
-_DIST: Final = B.DIST
-_CORNER_SPOTS: Final = B.CORNER_SPOTS
-_NAMES: Final = B.NAMES
-_BIT = tuple(1 << a for a in range(B.N_AREAS))
-_ADJ_MASK: Final = tuple(sum(1 << x for x in _ADJ_PLAY[a]) for a in range(B.N_AREAS))
-# [team][s][t]: area t is entirely beyond area s for team (5.1, A7)
-_BEYOND: Final = tuple(
-    tuple(tuple(B.beyond(team, t, s) for t in range(B.N_AREAS)) for s in range(B.N_AREAS)) for team in (0, 1)
-)
-_OPP_HALF: Final = tuple(tuple(B.in_opp_half_entirely(team, a) for a in range(B.N_AREAS)) for team in (0, 1))
-
-
-def _counts(ts: TeamState) -> list[int]:
-    """Players of a team in each playing area as 1.4.1 counts them
-    (``TeamState.count``: goalkeeper included, at most six)."""
-    out = ts.field[:_N_AREAS]
-    g = ts.gk
-    if 0 <= g < _N_AREAS:
-        out[g] += 1
-    return [6 if n > 6 else n for n in out]
-
-
-def _near(counts: Sequence[int]) -> int:
-    """Bit mask of the playing areas with a player in an adjacent playing area."""
-    return _reduce(_or, _compress(_ADJ_MASK, counts), 0)
-
-
-# (destination, rank) of the moves from each location: all / free moves straight off a goal line
-_PAIRS = tuple(tuple((d, _MV_RANK[s][d]) for d in _ADJ_PLAY[s]) for s in range(B.N_LOC))
-_AWAY_PAIRS = tuple(tuple((d, _MV_RANK[s][d]) for d in _AWAY_DST[s]) for s in range(B.N_LOC))
-# the single moves of a source: source id = location (every adjacent playing
-# area) or N_LOC + location (a free move straight away from the goal line only)
-_SRC_AREA: Final = tuple(_AREA_OF[s] for s in range(B.N_LOC)) * 2
-_SRC_PAIRS: Final = tuple(tuple((d, _MV_RANK[s][d]) for d in _ADJ_PLAY[s]) for s in range(B.N_LOC)) + tuple(
-    tuple((d, _MV_RANK[s][d]) for d in _AWAY_DST[s]) for s in range(B.N_LOC)
-)
-
-
-def _contest_part_tables() -> tuple[Any, Any]:
-    """``_contest_value`` split in its ball-area part [ct][theirs][ours] and its
-    penalty-area part [ct][theirs][ours] (players up to 40, counted up to six),
-    each computed exactly as ``_contest_value`` adds them up."""
-    ball: list[list[list[float]]] = [[], []]
-    pen: list[list[list[float]]] = [[], []]
-    for ct in (0, 1):
-        for theirs in range(7):
-            bl, pl = [], []
-            for n in range(41):
-                o = 6 if n > 6 else n
-                u = 0.0
-                if ct:
-                    if o > theirs:
-                        u += 2.2
-                    elif o == theirs:
-                        u += 0.8
-                    pl.append(1.2 if o > theirs else (0.4 if o == theirs else 0.0))
-                else:
-                    if o >= theirs:
-                        u += 2.6
-                    if o > theirs:
-                        u += 0.8
-                    pl.append(1.4 if o >= theirs else 0.0)
-                bl.append(u)
-            ball[ct].append(bl)
-            pen[ct].append(pl)
-    return ball, pen
-
-
-_BALL_PART, _PEN_PART = _contest_part_tables()
-_NO_PEN_PART: Final = [0.0] * 41
-
-
-_IS_GOAL_LINE: Final = tuple(_AREA_OF[s] in B.GOAL_LINE_AREAS for s in range(B.N_LOC))
-# P(card) of slow play (A8) for each minute: P(two dice x 10 < minute + 1)
-_P_SLOW_CARD: Final = tuple(
-    sum(1 for a in range(1, 7) for b in range(1, 7) if (a + b) * 10 < minute + 1) / 36
-    for minute in range(200)
-)
-
-
-def _contest_value(
-    ct: bool, at_ball: int, theirs: int, near_pen: bool, at_pen: int, theirs_pen: int, gk_home: bool
-) -> float:
-    """``HeuristicCoach._contest`` from precomputed counts: ``at_ball`` / ``theirs``
-    players in the ball area, ``at_pen`` / ``theirs_pen`` in the penalty area that
-    matters (the opponent's when in control, else the own; ``near_pen``: it is
-    within two areas of the ball)."""
-    ours = 6 if at_ball > 6 else at_ball
-    u = 0.0
-    if ct:
-        if ours > theirs:
-            u += 2.2
-        elif ours == theirs:
-            u += 0.8
-        if near_pen:
-            o = 6 if at_pen > 6 else at_pen
-            u += 1.2 if o > theirs_pen else (0.4 if o == theirs_pen else 0.0)
-    else:
-        if ours >= theirs:
-            u += 2.6
-        if ours > theirs:
-            u += 0.8
-        if near_pen:
-            o = 6 if at_pen > 6 else at_pen
-            u += 1.4 if o >= theirs_pen else 0.0
-    # the goalkeeper belongs in its penalty area (+4 for the opponent otherwise)
-    if not gk_home:
-        u -= 6.0
-    return u
-
-
-# weights of one player per area (HeuristicCoach._weights), by style (deep, attack)
-_WEIGHT_CACHE: Final[dict[tuple[float, float], dict[tuple[int, ...], list[float]]]] = {}
-
-
-class Style:
-    """How a team plays, derived from its registered formation, A2 roles and
-    A11 skills (all read from the match header)."""
-
-    __slots__ = ("attack", "deep", "formation", "lean", "skills", "target_gain")
-
-    def __init__(
-        self,
-        formation: Sequence[int],
-        roles: Any,
-        skills: Sequence[str],
-        shift: float = 0.0,
-        bias: float = 0.0,
-    ) -> None:
-        d, _m, f = formation
-        lean = (f - 2) * 0.12 + (4 - d) * 0.08
-        if roles is not None:
-            lean += 0.06 * (
-                roles.attacking_midfielders
-                + roles.offensive_wing_backs
-                + roles.attacking_centre_back
-                - roles.defending_midfielders
-                - roles.withdrawn_striker
-            )
-        if "catenaccio" in skills:
-            lean -= 0.15
-        # lean in [-0.4, 0.4]: the registered set-up's own push forward (it
-        # shapes the set-ups); ``shift`` is the game state's (chasing a goal,
-        # holding a lead); deep: how far forward the team stays without the
-        # ball in its own half; attack: how much it pushes forward with the
-        # ball or the ball in the opponent's half (``bias``: the coach's
-        # directness), also the lean of its decisions
-        self.lean = max(-0.4, min(0.4, lean))
-        self.deep = self.lean + shift
-        self.attack = self.deep + bias
-        self.skills = frozenset(skills)
-        self.formation = tuple(formation)
-        # threat-based gain of each target area (HeuristicCoach._target_area), by team
-        self.target_gain: list[list[float] | None] = [None, None]
 
 
 class HeuristicCoach:
@@ -399,10 +85,10 @@ class HeuristicCoach:
     spend_modes: tuple[int, ...] = (1, 2)  # spend condition points whenever offered
     # most moves a sequence makes (goal kicks and quick free kicks allow any number)
     move_caps: dict[str, int] = {
-        "goal_kick_move": 2,
-        "quick_free_kick_move": 3,
-        "free_move": 1,
-        "setup_adjust": 2,
+        D.GOAL_KICK_MOVE: 2,
+        D.QUICK_FREE_KICK_MOVE: 3,
+        D.FREE_MOVE: 1,
+        D.SETUP_ADJUST: 2,
     }
 
     def __init__(self, rng: random.Random, team: Any = None) -> None:
@@ -418,30 +104,30 @@ class HeuristicCoach:
         self._seq_moves = 0
         self.unknown_decisions: set[str] = set()  # answered by the prudent fallback
         self._dispatch: dict[str, Callable[[Match, Pending, int], Any]] = {
-            "kick_off_team": self._kick_off_team,
-            "setup": self._setup,
-            "half_time_formation": self._half_time_formation,
-            "target_area": self._target_area,
-            "goalkeeper_charge": self._goalkeeper_charge,
-            "use_skill": self._use_skill,
-            "closest_player": self._closest_player,
-            "action": self._action,
-            "use_cp": self._use_cp,
-            "second_actions": self._second_actions,
-            "corner_spot": self._corner_spot,
-            "free_kick_attempt": self._free_kick_attempt,
-            "penalty_keeper": self._penalty_keeper,
-            "penalty_shot": self._penalty_shot,
-            "slow_play": self._slow_play,
-            "substitutions": self._substitutions,
-            "substitution": self._substitution,
-            "injured_player": self._remove_player,
-            "injured_player_instead": self._remove_player,
-            "sent_off_player": self._remove_player,
-            "injury_substitution": self._injury_substitution,
-            "skill_ball_area": self._skill_ball_area,
-            "gegenpressing_aggressive": self._gegenpressing_aggressive,
-            "formation_change": self._formation_change,
+            D.KICK_OFF_TEAM: self._kick_off_team,
+            D.SETUP: self._setup,
+            D.HALF_TIME_FORMATION: self._half_time_formation,
+            D.TARGET_AREA: self._target_area,
+            D.GOALKEEPER_CHARGE: self._goalkeeper_charge,
+            D.USE_SKILL: self._use_skill,
+            D.CLOSEST_PLAYER: self._closest_player,
+            D.ACTION: self._action,
+            D.USE_CP: self._use_cp,
+            D.SECOND_ACTIONS: self._second_actions,
+            D.CORNER_SPOT: self._corner_spot,
+            D.FREE_KICK_ATTEMPT: self._free_kick_attempt,
+            D.PENALTY_KEEPER: self._penalty_keeper,
+            D.PENALTY_SHOT: self._penalty_shot,
+            D.SLOW_PLAY: self._slow_play,
+            D.SUBSTITUTIONS: self._substitutions,
+            D.SUBSTITUTION: self._substitution,
+            D.INJURED_PLAYER: self._remove_player,
+            D.INJURED_PLAYER_INSTEAD: self._remove_player,
+            D.SENT_OFF_PLAYER: self._remove_player,
+            D.INJURY_SUBSTITUTION: self._injury_substitution,
+            D.SKILL_BALL_AREA: self._skill_ball_area,
+            D.GEGENPRESSING_AGGRESSIVE: self._gegenpressing_aggressive,
+            D.FORMATION_CHANGE: self._formation_change,
         }
 
     # ------------------------------------------------------------ entry
@@ -450,7 +136,7 @@ class HeuristicCoach:
         if self._style is None:
             self._styles = [self._make_style(match, team, shift) for shift in self.mode_shift]
             self._set_mode(0)
-        if pending.name in MOVE_DECISIONS:
+        if pending.name in D.MOVE_DECISIONS:
             # count the moves of the current sequence (the coach's decisions follow each other)
             key = (pending.name, pending.turn, pending.stage)
             n = len(match.events)
@@ -459,7 +145,7 @@ class HeuristicCoach:
             self._seq_key = key
             self._seq_next = n + 1
             choice = self._move(match, pending, team)
-            if choice != DONE:
+            if choice != D.DONE:
                 self._seq_moves += 1
             return choice
         # the game state is read at the other decisions (every turn has some;
@@ -481,7 +167,7 @@ class HeuristicCoach:
         style = self._style = self._styles[mode]
         # the weights depend on the style's leans only: shared by every coach
         # (and match) of the same leans
-        self._wcache = _WEIGHT_CACHE.setdefault((style.deep, style.attack), {})
+        self._wcache = WEIGHT_CACHE.setdefault((style.deep, style.attack), {})
 
     def _make_style(self, match: Match, team: int, shift: float) -> Style:
         # the header holds the registered set-up (built from ``self.team`` by the simulator)
@@ -497,7 +183,7 @@ class HeuristicCoach:
         """A decision this coach does not know (the engine grows): be prudent."""
         self.unknown_decisions.add(pending.name)
         opts = pending.options
-        for safe in ("no", DONE, "none", 0):
+        for safe in ("no", D.DONE, "none", 0):
             if safe in opts:
                 return safe
         return opts[self.rng.randrange(len(opts))]
@@ -509,7 +195,7 @@ class HeuristicCoach:
 
     def _goal_odds(self, st: MatchState, team: int, free_kick: bool = False) -> tuple[float, float]:
         """(P(goal), P(corner or rebound)) of a goal attempt from the ball area now."""
-        area = _area(st.ball)
+        area = play_area(st.ball)
         am = B.area_modifier(team, area)
         if am is None or not can_attempt_from(st, team, area):
             return 0.0, 0.0
@@ -535,7 +221,7 @@ class HeuristicCoach:
 
     def _weights(self, st: MatchState, team: int) -> list[float]:
         """Value of one player of `team` in each playing area, given the ball."""
-        ball = _area(st.ball)
+        ball = play_area(st.ball)
         ct = st.ct == team
         ts = st.teams[team]
         key = (team, ball, ct, *ts.formation)
@@ -552,7 +238,7 @@ class HeuristicCoach:
         style = self.style
         # the coach's bias pushes up in attack and presses high, but does not
         # pull a defence out of its own half (formations keep their depth)
-        push = style.attack if ct or _OPP_HALF[team][ball] else style.deep
+        push = style.attack if ct or OPP_HALF[team][ball] else style.deep
         dist = B.DIST[ball]
         form = ts.formation
         tot = max(1, sum(form))
@@ -585,8 +271,8 @@ class HeuristicCoach:
         for a in range(B.N_AREAS):
             n = field[a]
             if n:
-                u += w[a] * _stack(n)
-        ball = _area(st.ball)
+                u += w[a] * stack_value(n)
+        ball = play_area(st.ball)
         own_pen, opp_pen = B.PEN[team], B.PEN[1 - team]
         return u + self._contest(
             st,
@@ -605,7 +291,7 @@ class HeuristicCoach:
         players, outnumbering lowers ball values and allows free moves) and the
         penalty areas (goal attempt modifiers, rebounds)."""
         opp = st.teams[1 - team]
-        ball = _area(st.ball)
+        ball = play_area(st.ball)
         ours = 6 if at_ball > 6 else at_ball
         theirs = opp.count(ball)
         u = 0.0
@@ -655,12 +341,12 @@ class HeuristicCoach:
         verify = pending.verify_fn
         if verify is not None and self._seq_moves >= self.move_caps.get(name, 99):
             try:
-                verify(DONE)
+                verify(D.DONE)
             except FubaError:
                 pass
             else:
-                return DONE
-        free = name == "free_move"
+                return D.DONE
+        free = name == D.FREE_MOVE
         return self._pick(pending, self._move_candidates(st, name, team), free, 0.25 if free else 0.12)
 
     def _move_candidates(self, st: MatchState, name: str, team: int) -> list[tuple[float, int]]:
@@ -670,14 +356,14 @@ class HeuristicCoach:
         opp = st.teams[1 - team]
         ts_field = ts.field
         gk = ts.gk
-        own_pen = _PEN[team]
-        opp_pen = _PEN[1 - team]
+        own_pen = PEN[team]
+        opp_pen = PEN[1 - team]
         gk_home = gk == own_pen
-        free = name == "free_move"
+        free = name == D.FREE_MOVE
         style = self.style
-        n_loc = _N_LOC
+        n_loc = N_LOC
         # runner, fast defender, box-to-box midfielder (A11): a free move from anywhere
-        extra_free = free and not style.skills.isdisjoint(_EXTRA_FREE_MOVE_SKILLS) and st.uses("A11")
+        extra_free = free and not style.skills.isdisjoint(EXTRA_FREE_MOVE_SKILLS) and st.uses("A11")
         restricted = free and not extra_free
         if restricted:
             # 4.3.1: only from an outnumbering area (players per area as 1.4.1
@@ -685,12 +371,12 @@ class HeuristicCoach:
             of, og = opp.field, opp.gk
             ids = []
             for src in _compress(range(n_loc), ts_field):
-                a = _AREA_OF[src]
+                a = AREA_OF[src]
                 o = ts_field[a] + (gk == a)
                 t = of[a] + (og == a)
                 if (6 if o > 6 else o) > (6 if t > 6 else t):
                     ids.append(src)
-                elif _IS_GOAL_LINE[src]:
+                elif IS_GOAL_LINE[src]:
                     ids.append(src + n_loc)
             if not ids and (gk < 0 or gk_home):
                 return []  # no candidate at all
@@ -698,48 +384,48 @@ class HeuristicCoach:
             ids = list(_compress(range(n_loc), ts_field))  # every player may move
         w = self._weights(st, team)
         field = list(ts_field)
-        for s in _CORNER_SPOTS:  # a corner taker counts in its corner area
+        for s in CORNER_SPOTS:  # a corner taker counts in its corner area
             if field[s]:
-                field[_AREA_OF[s]] += field[s]
+                field[AREA_OF[s]] += field[s]
                 field[s] = 0
-        ball = _AREA_OF[st.ball]
+        ball = AREA_OF[st.ball]
         ct = st.ct == team
         # the local contests (see _contest): the ball area and, near it, the
         # penalty area that matters (the opponent's when in control, else the own)
         pen = opp_pen if ct else own_pen
         c_ball = field[ball] + (1 if gk == ball else 0)
         c_pen = field[pen] + (1 if gk == pen and not ct else 0)  # never in the opponent's box
-        bpart = _BALL_PART[ct][opp.count(ball)]
-        ppart = _PEN_PART[ct][opp.count(pen)] if _DIST[ball][pen] <= 2 else _NO_PEN_PART
+        bpart = BALL_PART[ct][opp.count(ball)]
+        ppart = PEN_PART[ct][opp.count(pen)] if DIST[ball][pen] <= 2 else NO_PEN_PART
         base = bpart[c_ball] + ppart[c_pen] - (0.0 if gk_home else 6.0)
         # a move must be worth the trouble (keeps the sequences short)
         threshold = 0.25 if free else 0.12
         g_off = 0.0 if gk_home else 6.0
         # value a player adds to each area (diminishing returns)
-        stack_gain = _STACK_GAIN
-        wadd = [w[d] * stack_gain[field[d]] for d in range(_N_AREAS)]
+        stack_gain = STACK_GAIN
+        wadd = [w[d] * stack_gain[field[d]] for d in range(N_AREAS)]
         # contest gain of a move into each area from an area outside the contests
-        cdst = [0.0] * _N_AREAS
+        cdst = [0.0] * N_AREAS
         ball_is_pen = ball == pen
         cdst[ball] = bpart[c_ball + 1] + ppart[c_pen + ball_is_pen] - g_off - base
         if not ball_is_pen:
             cdst[pen] = bpart[c_ball] + ppart[c_pen + 1] - g_off - base
         special = (ball, pen, opp_pen, own_pen)
-        drib_src = ball if ct and name == "move" and not opp.has(ball) else -1
+        drib_src = ball if ct and name == D.MOVE and not opp.has(ball) else -1
         threat = THREAT[team]
         dbonus = 0.3 if "dribbler" in style.skills else 0.0
         cands: list[tuple[float, int]] = []
         append = cands.append
         extend = cands.extend
         for sid in ids:
-            a_src = _SRC_AREA[sid]
+            a_src = SRC_AREA[sid]
             loss = w[a_src] * stack_gain[field[a_src] - 1]
             if a_src not in special:
-                extend([(g, r) for d, r in _SRC_PAIRS[sid] if (g := wadd[d] - loss + cdst[d]) > threshold])
+                extend([(g, r) for d, r in SRC_PAIRS[sid] if (g := wadd[d] - loss + cdst[d]) > threshold])
                 continue
             s_ball = a_src == ball
             s_pen = a_src == pen
-            for d, r in _SRC_PAIRS[sid]:
+            for d, r in SRC_PAIRS[sid]:
                 gain = wadd[d] - loss
                 db = (d == ball) - s_ball
                 dp = (d == pen) - s_pen
@@ -751,21 +437,21 @@ class HeuristicCoach:
                     # dribbling (4.5.2): the player in the ball area takes the ball along
                     g2 = gain + 4.0 * (threat[d] - threat[a_src]) + dbonus
                     if g2 > threshold:
-                        append((g2, _DRIB_RANK[sid][d]))
+                        append((g2, DRIB_RANK[sid][d]))
         if gk >= 0 and not gk_home:
-            for dst in _ADJ_PLAY[gk]:
+            for dst in ADJ_PLAY[gk]:
                 gkh = dst == own_pen
                 db = (dst == ball) - (gk == ball)
                 dp = 0 if ct else int(gkh)
                 g = bpart[c_ball + db] + ppart[c_pen + dp] - (0.0 if gkh else 6.0) - base
                 if g > threshold:
-                    append((g, _GK_RANK[dst]))
+                    append((g, GK_RANK[dst]))
         return cands
 
     @staticmethod
     def _pick(pending: Pending, cands: list[tuple[float, int]], free: bool, threshold: float) -> Any:
         """The best legal move of the (gain, rank) candidates, or ``done``."""
-        names = _MOVE_NAME
+        names = MOVE_NAME
         verify = pending.verify_fn
         if verify is not None:
             cands.sort(reverse=True)
@@ -777,23 +463,23 @@ class HeuristicCoach:
                     continue
                 return c
             try:
-                verify(DONE)
+                verify(D.DONE)
             except FubaError:
                 pass
             else:
                 if not cands or free:
-                    return DONE
+                    return D.DONE
         # list the options and take the best legal one
         opts = pending.options
         if len(opts) == 1:
             return opts[0]
         scores = {names[r]: g for g, r in cands}
-        best, best_gain = DONE, threshold
+        best, best_gain = D.DONE, threshold
         for o in opts:
             sc = scores.get(o)
             if sc is not None and sc > best_gain:
                 best, best_gain = o, sc
-        if best == DONE and DONE not in opts:
+        if best == D.DONE and D.DONE not in opts:
             return opts[0]
         return best
 
@@ -815,7 +501,7 @@ class HeuristicCoach:
         the long passes and the offside candidates)."""
         st = match.st
         start = st.flags.start
-        start_a = _AREA_OF[start]
+        start_a = AREA_OF[start]
         us, them = st.teams[team], st.teams[1 - team]
         threat_us, threat_them = THREAT[team], THREAT[1 - team]
         attack = self.style.attack
@@ -823,24 +509,24 @@ class HeuristicCoach:
         risk = 0.9 - 0.6 * attack + self.mode_risk[self._mode]
         if risk < self.risk_min:
             risk = self.risk_min
-        ours = _counts(us)
-        theirs = _counts(them)
-        near_ours = _near(ours)
-        near_theirs = _near(theirs)
+        ours = area_counts(us)
+        theirs = area_counts(them)
+        near_ours = near_mask(ours)
+        near_theirs = near_mask(theirs)
         # upper bounds first (no risk of losing the ball), then the exact score
         # (needs the modified ball value) only while an area can still win
         rnd = self.rng.random
-        dist_short = _DIST[start_a]
+        dist_short = DIST[start_a]
         bounds: list[tuple[float, int]] = []
         # 4.1.1: a player there or in an adjacent area
         reach = near_ours | (1 << start_a)
-        for t in _compress(range(_N_AREAS), ours):
+        for t in _compress(range(N_AREAS), ours):
             reach |= 1 << t
         gains = self.style.target_gain
         g0 = gains[team]
         if g0 is None:
-            g0 = gains[team] = [threat_us[t] * (1.0 + 0.4 * attack) for t in range(_N_AREAS)]
-        for t in _compress(range(_N_AREAS), map(reach.__and__, _BIT)):
+            g0 = gains[team] = [threat_us[t] * (1.0 + 0.4 * attack) for t in range(N_AREAS)]
+        for t in _compress(range(N_AREAS), map(reach.__and__, BIT)):
             o = ours[t]
             gain = g0[t] + (0.05 if o and dist_short[t] <= 1 else 0.0)
             if o > theirs[t]:
@@ -851,13 +537,13 @@ class HeuristicCoach:
         # the per-decision part of ball_value_after_target (4.1.2, A7)
         restart = st.flags.restart
         v0 = st.value
-        if restart not in ("free_kick", "corner", "goal_kick") and start < _N_AREAS and not them.has(start):
+        if restart not in ("free_kick", "corner", "goal_kick") and start < N_AREAS and not them.has(start):
             v0 -= 1  # no defender in the start area (4.1.2.1)
         per = 2 if st.weather in ("windy", "storm") else 1
-        dist_long = _DIST[start]
+        dist_long = DIST[start]
         offside = st.uses("A7") and restart not in ("goal_kick", "corner")
-        beyond_start = _BEYOND[team][start_a]
-        opp_half = _OPP_HALF[team]
+        beyond_start = BEYOND[team][start_a]
+        opp_half = OPP_HALF[team]
         scored: list[tuple[float, str]] = []
         best_exact = -1e9
         cross: bool | None = None
@@ -887,7 +573,7 @@ class HeuristicCoach:
                 # second-last defender, 0 for the others
                 if sl == -2:
                     sl = second_last_area(them, 1 - team)
-                if sl is not None and _BEYOND[team][sl][t]:
+                if sl is not None and BEYOND[team][sl][t]:
                     if risk_up is None:
                         risk_up = offside_risk_increase(st, team, start, t)
                     v += risk_up
@@ -898,7 +584,7 @@ class HeuristicCoach:
             score = p * gain - (1.0 - p) * threat_them[t] * risk
             if score > best_exact:
                 best_exact = score
-            scored.append((score, _NAMES[t]))
+            scored.append((score, NAMES[t]))
         scored.sort(reverse=True)
         verify = pending.verify_fn
         if verify is not None:
@@ -955,7 +641,7 @@ class HeuristicCoach:
             return yes if ts.yellows == 0 and v >= 3 else no
         if skill == "midfield_general":
             # act first: the defending team near its goal, the attacking team near the other goal
-            own_half = B.in_own_half_partly(team, _area(st.ball))
+            own_half = B.in_own_half_partly(team, play_area(st.ball))
             return yes if (not ct) == own_half else no
         if skill == "fanatic_fans":
             # the die becomes the new ball value (a foul if it equals the current one)
@@ -964,7 +650,7 @@ class HeuristicCoach:
             return yes if ts.yellows < 2 else no
         if skill == "seconda_punta":
             # skip the action stage (and the opponent's pressing) when the ball value is high
-            return yes if v >= 4 and not can_attempt_from(st, team, _area(st.ball)) else no
+            return yes if v >= 4 and not can_attempt_from(st, team, play_area(st.ball)) else no
         if skill == "trained_formation_change":
             return yes if st.half == 2 and lead != 0 else no
         if skill == "creative_goalkeeper":
@@ -976,7 +662,7 @@ class HeuristicCoach:
     def _skill_ball_area(self, match: Match, pending: Pending, team: int) -> Any:
         """Skilled wing backs: move the won ball to the safest adjacent area."""
         threat = THREAT[team]
-        return max(pending.options, key=lambda o: threat[_area(B.INDEX[o])])
+        return max(pending.options, key=lambda o: threat[play_area(B.INDEX[o])])
 
     def _gegenpressing_aggressive(self, match: Match, pending: Pending, team: int) -> Any:
         st = match.st
@@ -1005,7 +691,7 @@ class HeuristicCoach:
         def loss(o: Any) -> float:
             a = B.INDEX[o]
             n = ts.field[a]
-            return w[_area(a)] * (_stack(n) - _stack(max(0, n - 1)))
+            return w[play_area(a)] * (stack_value(n) - stack_value(max(0, n - 1)))
 
         return min(options, key=loss)
 
@@ -1015,7 +701,7 @@ class HeuristicCoach:
             return opts[0]
         st = match.st
         v = st.value
-        ball = _area(st.ball)
+        ball = play_area(st.ball)
         us, them = st.teams[team], st.teams[1 - team]
         if st.ct == team:
             pg, psoft = self._goal_odds(st, team) if "goal_attempt" in opts else (0.0, 0.0)
@@ -1074,7 +760,7 @@ class HeuristicCoach:
         ts = st.teams[team]
         if self._mode in self.spend_modes:
             return "yes"  # points left at the final whistle are wasted
-        zone = B.zone_of(team, _area(st.ball))
+        zone = B.zone_of(team, play_area(st.ball))
         if zone == B.ZONE_MID:
             return "yes" if ts.cp[zone] >= 2 or ts.cp_total() >= 7 else "no"
         if st.ct == team:
@@ -1083,7 +769,7 @@ class HeuristicCoach:
 
     def _second_actions(self, match: Match, pending: Pending, team: int) -> Any:
         st = match.st
-        ball = _area(st.ball)
+        ball = play_area(st.ball)
         if can_attempt_from(st, team, ball):
             return "yes"
         if B.zone_of(team, ball) == B.ZONE_DEF:
@@ -1122,7 +808,7 @@ class HeuristicCoach:
             return "no"
         minute = st.minute()
         # P(two dice x 10 < minute): the yellow card risk of A8
-        p_card = _P_SLOW_CARD[minute] if 0 <= minute < len(_P_SLOW_CARD) else (0.0 if minute < 0 else 1.0)
+        p_card = P_SLOW_CARD[minute] if 0 <= minute < len(P_SLOW_CARD) else (0.0 if minute < 0 else 1.0)
         return "yes" if (st.half == 2 and p_card <= 0.2) or minute <= 20 else "no"
 
     def _substitutions(self, match: Match, pending: Pending, team: int) -> Any:
@@ -1160,7 +846,7 @@ class HeuristicCoach:
             if change in opts:
                 return change
         # a fresh player where the condition points are lowest (ball zone first)
-        zone = B.zone_of(team, _area(st.ball))
+        zone = B.zone_of(team, play_area(st.ball))
         z = min(range(3), key=lambda i: (ts.cp[i], i != zone))
         o = f"fresh:{B.ZONE_NAMES[z]}"
         return o if o in opts else opts[0]
@@ -1192,7 +878,7 @@ class HeuristicCoach:
         own = None
         if kind in ("kick_off", "free_kick", "corner") and pending.verify_fn is not None:
             try:
-                own = self._build_setup(match, team, kind)
+                own = build_setup(match, team, kind, self.style)
                 pending.verify_fn(own)
             except (FubaError, ValueError, KeyError):
                 own = None
@@ -1207,87 +893,7 @@ class HeuristicCoach:
         def score(o: dict[str, Any]) -> float:
             field = [0] * B.N_LOC
             for name, n in o["players"].items():
-                field[_area(B.INDEX[name])] += n
+                field[play_area(B.INDEX[name])] += n
             return self._utility(st, team, field, B.INDEX[o["gk"]], w)
 
         return max(opts, key=score)
-
-    def _build_setup(self, match: Match, team: int, kind: str) -> dict[str, Any]:
-        st = match.st
-        ts = st.teams[team]
-        ct = st.ct == team
-        n = ts.outfield()
-        d, mi, f = ts.formation
-        roles = match.header.teams[team].roles
-        if st.uses("A2"):
-            am, dm = roles.attacking_midfielders, roles.defending_midfielders
-            mi -= am + dm
-            f += am
-            d += dm
-        H = team == B.HOME
-
-        def A(home_name: str) -> int:
-            # the same area seen from `team` (home names; mirrored for away)
-            a = B.INDEX[home_name]
-            return a if H else _MIRROR[a]
-
-        own_pen, own_front = A("H-PEN"), A("H-FRONT")
-        own_lc, own_rc, own_lm, own_rm = A("H-LC"), A("H-RC"), A("H-LM"), A("H-RM")
-        opp_pen, opp_front = A("A-PEN"), A("A-FRONT")
-        opp_lm, opp_rm = A("A-LM"), A("A-RM")
-        field = [0] * B.N_LOC
-
-        def spread(count: int, areas: Sequence[int]) -> None:
-            for i in range(max(0, count)):
-                field[areas[i % len(areas)]] += 1
-
-        ball = st.ball
-        if kind == "kick_off":
-            spread(d, (own_front, own_lc, own_rc))
-            spread(mi, (B.CENTRE, own_lm, own_rm))
-            spread(f, (B.CENTRE, own_lm, own_rm) if self.style.lean > 0 else (B.CENTRE,))
-            if ct:
-                while field[B.CENTRE] < 2:
-                    src = max((a for a in range(B.N_AREAS) if a != B.CENTRE), key=lambda a: field[a])
-                    field[src] -= 1
-                    field[B.CENTRE] += 1
-        elif ct:
-            # free kick or corner: the taker at the spot, a crowd in the box
-            field[ball] += 1
-            rest = [d, mi, f]
-            push = 4 if kind == "corner" else 3
-            attackers = min(push + (1 if self.style.attack > 0 else 0), f + mi)
-            field[opp_pen] += attackers
-            field[opp_front] += 2
-            back = (own_front, B.CENTRE, opp_lm, opp_rm, own_lc, own_rc)
-            spread(sum(rest) - 1 - attackers - 2, back)
-        else:
-            # defending a set piece: fill the own box and the ball's neighbourhood
-            ball_a = _area(ball)
-            field[own_pen] += 3
-            field[own_front] += 2
-            near = [a for a in B.ADJ[ball_a] if a < B.N_AREAS and a != own_pen] or [own_front]
-            spread(2, near)
-            spread(sum((d, mi, f)) - 7, (own_lc, own_rc, B.CENTRE, own_lm, own_rm))
-        total = sum(field)
-        # match the players actually on the pitch (red cards, injuries)
-        while total > n:
-            src = max(range(B.N_LOC), key=lambda a: (field[a] - (2 if a == ball else 0), -a))
-            field[src] -= 1
-            total -= 1
-        while total < n:
-            field[B.CENTRE if kind == "kick_off" else own_front] += 1
-            total += 1
-        return {
-            "gk": B.NAMES[own_pen],
-            "players": {B.NAMES[a]: field[a] for a in range(B.N_LOC) if field[a]},
-        }
-
-
-def make_coach(kind: str, rng: random.Random, team: Any = None) -> Coach:
-    """``"heuristic"`` or ``"random"``."""
-    if kind == "heuristic":
-        return HeuristicCoach(rng, team)
-    if kind == "random":
-        return RandomCoach(rng)
-    raise ValueError(f"unknown coach kind {kind!r}; known: heuristic, random")

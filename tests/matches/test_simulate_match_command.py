@@ -32,7 +32,7 @@ def test_simulate_match_writes_a_valid_log(tmp_path: Path) -> None:
     log = json.loads(out.read_text())
     report = validate_log(log)
     assert report.valid, report.errors[:3]
-    score = report.result["score"]
+    score = report.result.to_dict()["score"]
     assert f"Home {score['home']} - {score['away']} Away" in stdout.getvalue()
     assert log["teams"]["home"]["roles"] == {"attacking_midfielders": 1}
     # deterministic for the seed
