@@ -287,6 +287,8 @@ def test_euro_24_through_the_api_places_the_best_thirds_and_marks_them_qualified
     row = UEFA_EURO_THIRDS[combination]
     for winner, third_group in zip(UEFA_EURO_THIRD_OPPONENTS, row, strict=True):
         assert against[f"Winner group {winner}"] == thirds[third_group]["team"]
+    # A qualifying third shows as qualified in its group's table; the two others do not.
+    assert sorted(g for g in "ABCDEF" if thirds[g]["qualified"]) == sorted(combination)
     play_stage(api, ko["id"])
     assert ok(api.get("/api/v1/competitions/euro"))["status"] == "finished"
 
