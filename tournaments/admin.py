@@ -185,6 +185,7 @@ class CoachAdmin(admin.ModelAdmin):
     search_fields = ("name", "ranking_id", "country", "club__name")
     list_select_related = ("club",)
     raw_id_fields = ("user",)
+    autocomplete_fields = ("club",)
 
     @admin.display(description="Page")
     def public_page(self, obj: Coach) -> str:
