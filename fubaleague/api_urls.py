@@ -8,6 +8,7 @@ from rest_framework.routers import DefaultRouter
 
 from fubaleague.api_views import PingView, TokenView
 from matches.api import views as match_views
+from ratings import api as ratings_api
 from tournaments.api import views as tournament_views
 
 app_name = "api"
@@ -23,5 +24,6 @@ urlpatterns = [
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="swagger"),
     path("redoc", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    *ratings_api.urlpatterns,
     path("", include(router.urls)),
 ]
