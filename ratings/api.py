@@ -77,7 +77,7 @@ def rating_data(rating: CoachRating, rank: int) -> dict[str, object]:
 
 
 class RankingView(APIView):
-    """Rated coaches, best conservative rating (mu - 3 sigma) first. Simulated and awarded results are not rated."""
+    """Rated coaches, best conservative value (mu - 3 sigma) first; simulated/awarded results not rated."""
 
     permission_classes = [AllowAny]
 

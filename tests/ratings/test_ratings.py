@@ -60,7 +60,7 @@ def test_a_win_moves_the_winner_up_and_the_loser_down(django_capture_on_commit_c
 
 
 def test_an_upset_moves_ratings_more_than_the_expected_win(django_capture_on_commit_callbacks) -> None:
-    stage, fixtures = _league(4)
+    _stage, fixtures = _league(4)
     # Make T-strong win three matches first, then compare a win over it with a win by it.
     with django_capture_on_commit_callbacks(execute=True):
         for f in fixtures:
