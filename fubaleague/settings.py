@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "tournaments",
     "matches",
     "ratings",
+    "chances",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,49 @@
+"""The match model: expected goals from the engine's estimates, shifted by the coaches' ratings.
+
+For a pairing of set-ups simulated directly, the 90-minute goal rates are the simulated means,
+shrunk towards the factorised estimate by ``PRIOR_MATCHES`` pseudo-matches (a dozen simulations
+are noisy). Any other pairing (a knockout tie that may or may not happen) uses the factorised
+estimate: each set-up played against one reference set-up gives an attack rate (goals scored)
+and a defence rate (goals conceded); ``rate(A v B) = attack(A) * defence(B) / base`` where base
+is the reference's own rate against itself (a multiplicative Poisson model, Maher 1982).
+
+Coaches: the engine plays both sides with the same AI, so coach skill comes from the ratings:
+the log-rates move by ``GAMMA * (mu_home - mu_away) / 2`` each way. With GAMMA = 0.05 a coach
+rated 10 points of mu better (a typical gap between a strong and a new coach) scores 28% more
+and concedes 22% less than the set-ups alone say.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from chances.engine import PairOutcome
+
+PRIOR_MATCHES: Final = 8.0
+GAMMA: Final = 0.05
+# Guards against a set-up that never scored in its few simulations (a rate of 0 would make it
+# certain never to score).
+MIN_RATE: Final = 0.05
+
+
+def shrunk_rates(direct: PairOutcome, prior: tuple[float, float]) -> tuple[float, float]:
+    n = direct.sims
+    return (
+        max(MIN_RATE, (direct.home_goals + PRIOR_MATCHES * prior[0]) / (n + PRIOR_MATCHES)),
+        max(MIN_RATE, (direct.away_goals + PRIOR_MATCHES * prior[1]) / (n + PRIOR_MATCHES)),
+    )
+
+
+def strength(vs_reference: PairOutcome) -> tuple[float, float]:
+    """(attack, defence) of a set-up from its matches at home to the reference set-up."""
+    n = max(1, vs_reference.sims)
+    return max(MIN_RATE, vs_reference.home_goals / n), max(MIN_RATE, vs_reference.away_goals / n)
+
+
+def base_rate(reference_pair: PairOutcome) -> float:
+    n = max(1, reference_pair.sims)
+    return max(MIN_RATE, (reference_pair.home_goals + reference_pair.away_goals) / (2 * n))
+
+
+def factorised(att_h: float, def_h: float, att_a: float, def_a: float, base: float) -> tuple[float, float]:
+    return att_h * def_a / base, att_a * def_h / base

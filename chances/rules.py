@@ -1,0 +1,55 @@
+"""The competition rules a Monte Carlo run applies: the small interface the simulation core needs.
+
+Everything comes from the tournaments code itself (tie-break criteria and table computation,
+the knockout tie arithmetic), so a run ranks and decides exactly like the real standings and
+brackets. This module is the only one of the chances app that imports them: when the standings
+code moves, only these imports follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from tournaments.knockout import Score, _level_after_goals
+from tournaments.standings import ACROSS_GROUPS, MatchRecord, Points, Row, compute_table
+
+__all__ = [
+    "ACROSS_GROUPS",
+    "MatchRecord",
+    "Points",
+    "Row",
+    "Score",
+    "level_after_goals",
+    "rank_table",
+    "third_key",
+]
+
+
+@dataclass(frozen=True)
+class _StageRules:
+    away_goals_rule: bool
+
+
+def rank_table(
+    *,
+    teams: Sequence[int],
+    matches: Sequence[MatchRecord],
+    criteria: Sequence[str],
+    points: Points,
+    draw_lots: Callable[[Sequence[int]], Sequence[int] | None],
+) -> list[Row]:
+    return compute_table(teams=teams, matches=matches, criteria=criteria, points=points, draw_lots=draw_lots)
+
+
+def level_after_goals(*, away_goals_rule: bool, first: Score | None, last: Score) -> tuple[int, int]:
+    """Goals of the deciding match's home side and away side over the tie (aggregate/away goals)."""
+    h, a, _how = _level_after_goals(_StageRules(away_goals_rule), first, last)  # type: ignore[arg-type]
+    return h, a
+
+
+def third_key(row: Row) -> tuple[int, ...]:
+    """How teams of different groups at the same place are compared (before lots)."""
+    from tournaments.ranking import _third_key
+
+    return _third_key(row)
