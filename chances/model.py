@@ -47,3 +47,24 @@ def base_rate(reference_pair: PairOutcome) -> float:
 
 def factorised(att_h: float, def_h: float, att_a: float, def_a: float, base: float) -> tuple[float, float]:
     return att_h * def_a / base, att_a * def_h / base
+
+
+def outcome_probabilities(home_rate: float, away_rate: float, max_goals: int = 12) -> tuple[float, float, float]:
+    """(home win, draw, away win) over 90 minutes for independent Poisson goals."""
+    import math
+
+    def pmf(rate: float) -> list[float]:
+        return [math.exp(-rate) * rate**k / math.factorial(k) for k in range(max_goals + 1)]
+
+    ph, pa = pmf(home_rate), pmf(away_rate)
+    home = draw = away = 0.0
+    for i, x in enumerate(ph):
+        for j, y in enumerate(pa):
+            if i > j:
+                home += x * y
+            elif i == j:
+                draw += x * y
+            else:
+                away += x * y
+    total = home + draw + away
+    return home / total, draw / total, away / total
