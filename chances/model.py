@@ -49,7 +49,9 @@ def factorised(att_h: float, def_h: float, att_a: float, def_a: float, base: flo
     return att_h * def_a / base, att_a * def_h / base
 
 
-def outcome_probabilities(home_rate: float, away_rate: float, max_goals: int = 12) -> tuple[float, float, float]:
+def outcome_probabilities(
+    home_rate: float, away_rate: float, max_goals: int = 12
+) -> tuple[float, float, float]:
     """(home win, draw, away win) over 90 minutes for independent Poisson goals."""
     import math
 

@@ -6,6 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from chances import api as chances_api
 from fubaleague.api_views import PingView, TokenView
 from matches.api import views as match_views
 from ratings import api as ratings_api
@@ -25,5 +26,6 @@ urlpatterns = [
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="swagger"),
     path("redoc", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
     *ratings_api.urlpatterns,
+    *chances_api.urlpatterns,
     path("", include(router.urls)),
 ]
