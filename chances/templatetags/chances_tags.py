@@ -15,9 +15,9 @@ def pct(value: float | None) -> str:
         return "100%"
     if value <= 0.0:
         return "–"
-    if value >= 0.995:
+    if value > 0.99:
         return ">99%"
-    if value < 0.005:
+    if value < 0.01:
         return "<1%"
     return f"{value * 100:.0f}%"
 
