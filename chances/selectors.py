@@ -137,4 +137,6 @@ def competition_chances(*, job: ChancesJob, with_change: bool = True) -> Competi
 
 
 def job_or_none(*, job_id: int) -> ChancesJob | None:
+    if job_id > 2**63 - 1:
+        return None
     return ChancesJob.objects.select_related("competition").filter(id=job_id).first()

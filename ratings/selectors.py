@@ -11,6 +11,8 @@ from ratings.models import CoachRating, RatingHistory
 from ratings.skill import Prediction, Skill, predict
 from tournaments.models import Coach, Fixture
 
+ID_MAX = 2**63 - 1  # a larger path id cannot be a row (and PostgreSQL would refuse the query)
+
 
 def coach_ranking() -> QuerySet[CoachRating]:
     """Every rated coach, best conservative value (mu - 3 sigma) first."""
@@ -18,6 +20,8 @@ def coach_ranking() -> QuerySet[CoachRating]:
 
 
 def coach_rating(*, coach_id: int) -> CoachRating | None:
+    if coach_id > ID_MAX:
+        return None
     return CoachRating.objects.select_related("coach").filter(coach_id=coach_id).first()
 
 
@@ -64,6 +68,8 @@ def fixture_prediction(*, fixture_id: int) -> FixturePrediction:
         Fixture.objects.select_related("home_team__coach", "away_team__coach", "competition")
         .filter(id=fixture_id)
         .first()
+        if fixture_id <= ID_MAX
+        else None
     )
     if fixture is None:
         raise NotFound(f"No fixture {fixture_id}.")

@@ -21,7 +21,7 @@ def ranking(request: HttpRequest) -> HttpResponse:
 
 
 def coach_history(request: HttpRequest, coach_id: int) -> HttpResponse:
-    coach = Coach.objects.filter(pk=coach_id).first()
+    coach = Coach.objects.filter(pk=coach_id).first() if coach_id <= selectors.ID_MAX else None
     if coach is None:
         raise Http404("No such coach.")
     rating = selectors.coach_rating(coach_id=coach_id)

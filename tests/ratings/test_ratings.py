@@ -183,6 +183,10 @@ def test_ratings_api(client: Client, django_capture_on_commit_callbacks) -> None
     p = client.get(f"/api/v1/ratings/predict/{upcoming.id}").json()
     assert p["home_win"] + p["draw"] + p["away_win"] == pytest.approx(1.0)
     assert client.get("/api/v1/ratings/predict/999999").status_code == 404
+    assert client.get(f"/api/v1/ratings/predict/{2**64}").status_code == 404
+    assert client.get(f"/api/v1/ratings/coaches/{2**64}").status_code == 404
+    assert client.get(f"/ratings/coaches/{2**64}/").status_code == 404
+    assert client.get(f"/api/v1/chances/jobs/{2**64}").status_code == 404
 
 
 def test_prediction_favours_the_better_rated_coach(django_capture_on_commit_callbacks) -> None:
