@@ -153,6 +153,7 @@ class Simulator:
         self.last_stage = self.stages[-1] if self.stages else None
         self._cdf: dict[float, list[float]] = {}
         self._rates: dict[tuple[int, int], tuple[float, float]] = {}
+        self._static: dict[int, tuple[dict[str, list[MatchRecord]], list[_Fixture]]] = {}
 
     # ------------------------------------------------------------------ match model
 
@@ -232,16 +233,13 @@ class Simulator:
         group_order: dict[tuple[int, str], list[int]],
         thirds: dict[int, dict[int, int]],
     ) -> int | None:
-        records: dict[str, list[MatchRecord]] = {g: [] for g in stage.groups}
-        for f in stage.fixtures:
-            if f.home is None or f.away is None:
-                continue
-            if f.result is not None:
-                hg, ag, hfp, afp = f.result[0], f.result[1], f.result[2], f.result[3]
-            else:
-                lh, la = self.rates(f.home, f.away)
-                hg, ag, hfp, afp = self.goals(lh, rng), self.goals(la, rng), 0, 0
-            records.setdefault(f.group or "", []).append(MatchRecord(f.home, f.away, hg, ag, hfp, afp))
+        played, open_fixtures = self._split(stage)
+        records = {g: list(r) for g, r in played.items()}
+        for f in open_fixtures:
+            lh, la = self.rates(f.home, f.away)  # type: ignore[arg-type]
+            records.setdefault(f.group or "", []).append(
+                MatchRecord(f.home, f.away, self.goals(lh, rng), self.goals(la, rng), 0, 0)  # type: ignore[arg-type]
+            )
         positions = counts["positions"].setdefault(str(stage.id), {})
         best = counts["best"].setdefault(str(stage.id), {})
         worst = counts["worst"].setdefault(str(stage.id), {})
@@ -280,6 +278,25 @@ class Simulator:
             (table,) = tables.values()
             return table[0].team if table else None
         return None
+
+    def _split(self, stage: _Stage) -> tuple[dict[str, list[MatchRecord]], list[_Fixture]]:
+        """The stage's counted results as records (the same in every run) and its open fixtures."""
+        found = self._static.get(stage.id)
+        if found is None:
+            played: dict[str, list[MatchRecord]] = {g: [] for g in stage.groups}
+            open_fixtures = []
+            for f in stage.fixtures:
+                if f.home is None or f.away is None:
+                    continue
+                if f.result is None:
+                    open_fixtures.append(f)
+                    continue
+                r = f.result
+                played.setdefault(f.group or "", []).append(
+                    MatchRecord(f.home, f.away, r[0], r[1], r[2], r[3])
+                )
+            found = self._static[stage.id] = (played, open_fixtures)
+        return found
 
     def _drawer(self, stage: _Stage, group: str, rng: random.Random) -> Any:
         def draw(tied: Sequence[int]) -> Sequence[int]:
