@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from itertools import accumulate, permutations
 from typing import Any
 
+from chances.model import pair_rates
 from chances.rules import MatchRecord, Points, Score, level_after_goals, rank_table, third_key
 
 MAX_GOALS = 12  # the Poisson tail beyond this is below 1e-6 for any rate the engine gives
@@ -143,12 +144,7 @@ class Simulator:
                     fixtures=fixtures,
                 )
             )
-        model = scenario["model"]
-        self.direct: dict[str, list[float]] = model.get("direct", {})
-        self.strength: dict[str, list[float]] = model.get("strength", {})
-        self.base: float = float(model.get("base", 1.0))
-        self.mu: dict[str, float] = model.get("mu", {})
-        self.gamma: float = float(model.get("gamma", 0.0))
+        self.model: dict[str, Any] = scenario["model"]
         self.knockouts = [s for s in self.stages if s.kind == "knockout"]
         self.last_stage = self.stages[-1] if self.stages else None
         self._cdf: dict[float, list[float]] = {}
@@ -165,15 +161,7 @@ class Simulator:
         return found
 
     def _compute_rates(self, home: int, away: int) -> tuple[float, float]:
-        direct = self.direct.get(f"{home}:{away}")
-        if direct is not None:
-            lh, la = direct
-        else:
-            att_h, def_h = self.strength.get(str(home), (self.base, self.base))
-            att_a, def_a = self.strength.get(str(away), (self.base, self.base))
-            lh, la = att_h * def_a / self.base, att_a * def_h / self.base
-        shift = self.gamma * (self.mu.get(str(home), 0.0) - self.mu.get(str(away), 0.0)) / 2
-        return lh * math.exp(shift), la * math.exp(-shift)
+        return pair_rates(self.model, home, away)
 
     def goals(self, rate: float, rng: random.Random) -> int:
         cdf = self._cdf.get(rate)

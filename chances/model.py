@@ -15,7 +15,8 @@ and concedes 22% less than the set-ups alone say.
 
 from __future__ import annotations
 
-from typing import Final
+import math
+from typing import Any, Final
 
 from chances.engine import PairOutcome
 
@@ -53,7 +54,6 @@ def outcome_probabilities(
     home_rate: float, away_rate: float, max_goals: int = 12
 ) -> tuple[float, float, float]:
     """(home win, draw, away win) over 90 minutes for independent Poisson goals."""
-    import math
 
     def pmf(rate: float) -> list[float]:
         return [math.exp(-rate) * rate**k / math.factorial(k) for k in range(max_goals + 1)]
@@ -70,3 +70,19 @@ def outcome_probabilities(
                 away += x * y
     total = home + draw + away
     return home / total, draw / total, away / total
+
+
+def pair_rates(model: dict[str, Any], home: int, away: int) -> tuple[float, float]:
+    """Expected 90-minute goals of ``home`` and ``away`` under a job's model section."""
+    base = float(model.get("base", 1.0))
+    direct = model.get("direct", {}).get(f"{home}:{away}")
+    if direct is not None:
+        lh, la = direct
+    else:
+        strengths = model.get("strength", {})
+        att_h, def_h = strengths.get(str(home), (base, base))
+        att_a, def_a = strengths.get(str(away), (base, base))
+        lh, la = factorised(att_h, def_h, att_a, def_a, base)
+    mu = model.get("mu", {})
+    shift = float(model.get("gamma", 0.0)) * (mu.get(str(home), 0.0) - mu.get(str(away), 0.0)) / 2
+    return lh * math.exp(shift), la * math.exp(-shift)

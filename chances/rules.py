@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from tournaments import standings_cache
 from tournaments.knockout import Score, _level_after_goals
 from tournaments.standings import ACROSS_GROUPS, MatchRecord, Points, Row, compute_table
 
@@ -21,6 +22,7 @@ __all__ = [
     "Row",
     "Score",
     "level_after_goals",
+    "pages_changed",
     "rank_table",
     "third_key",
 ]
@@ -53,3 +55,8 @@ def third_key(row: Row) -> tuple[int, ...]:
     from tournaments.ranking import _third_key
 
     return _third_key(row)
+
+
+def pages_changed(competition_id: int) -> None:
+    """New chances are on the standings page: its cached rendering is stale."""
+    standings_cache.invalidate(competition_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from chances.model import outcome_probabilities, pair_rates
 from chances.models import ChancesJob
 from tournaments.models import Competition, Team
 
@@ -140,3 +141,14 @@ def job_or_none(*, job_id: int) -> ChancesJob | None:
     if job_id > 2**63 - 1:
         return None
     return ChancesJob.objects.select_related("competition").filter(id=job_id).first()
+
+
+def fixture_model_prediction(*, fixture: Any) -> tuple[float, float, float] | None:
+    """Home win, draw, away win over 90 minutes under the latest chances job's match model."""
+    if fixture.home_team_id is None or fixture.away_team_id is None:
+        return None
+    job = latest_job(competition=fixture.competition)
+    if job is None or "model" not in job.scenario:
+        return None
+    rates = pair_rates(job.scenario["model"], fixture.home_team_id, fixture.away_team_id)
+    return outcome_probabilities(*rates)

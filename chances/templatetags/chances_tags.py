@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from django import template
 
+from chances.views import chances_context
+
 register = template.Library()
+
+
+@register.inclusion_tag("chances/partials/summary.html")
+def chances_summary(competition: object) -> dict[str, object]:
+    """The standings page's chances: every team's chance to qualify and to win, and the chart."""
+    return {"competition": competition, **chances_context(competition)}  # type: ignore[arg-type]
 
 
 @register.filter

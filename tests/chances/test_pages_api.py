@@ -123,3 +123,28 @@ def test_ratings_pages(cup: demo.Demo, client: Client) -> None:
     page = client.get(f"/ratings/coaches/{coach.id}/").content.decode()
     assert 'id="rating-history"' in page and "<polyline" in page
     assert client.get("/ratings/coaches/999999/").status_code == 404
+
+
+def test_rating_and_chances_bits_on_the_team_match_and_standings_pages(
+    cup: demo.Demo, client: Client, django_capture_on_commit_callbacks
+) -> None:
+    slug = cup.competition.slug
+    brazil = cup.teams["Brazil"]
+    team_page = client.get(f"/c/{slug}/teams/{brazil.id}/").content.decode()
+    assert 'data-testid="coach-rating"' in team_page and "rated)" in team_page
+    played = Fixture.objects.filter(group__name="A", status="confirmed").first()
+    page = client.get(f"/c/{slug}/matches/{played.id}/").content.decode()
+    assert 'data-testid="match-rating"' in page and "μ 25.0 →" in page
+    simulated = Fixture.objects.filter(status="simulated").first()
+    page = client.get(f"/c/{slug}/matches/{simulated.id}/").content.decode()
+    assert "do not change the coaches' ratings" in page
+    upcoming = Fixture.objects.filter(group__name="C").first()
+    page = client.get(f"/c/{slug}/matches/{upcoming.id}/").content.decode()
+    assert 'data-testid="match-prediction"' in page and "Match model" not in page
+    standings = client.get(f"/c/{slug}/standings/").content.decode()
+    assert 'data-testid="chances-summary"' in standings and "Not computed yet" in standings
+    _compute(cup, django_capture_on_commit_callbacks)
+    page = client.get(f"/c/{slug}/matches/{upcoming.id}/").content.decode()
+    assert "Match model" in page
+    standings = client.get(f"/c/{slug}/standings/").content.decode()
+    assert "from <strong>200</strong> runs" in standings and 'class="chances-summary"' in standings
