@@ -23,7 +23,7 @@ from itertools import accumulate, permutations
 from typing import Any
 
 from chances.model import pair_rates
-from chances.rules import MatchRecord, Points, Score, level_after_goals, rank_table, third_key
+from chances.rules import MatchRecord, Points, Score, level_after_goals, rank_across_groups, rank_table
 
 MAX_GOALS = 12  # the Poisson tail beyond this is below 1e-6 for any rate the engine gives
 Counts = dict[str, Any]
@@ -297,11 +297,10 @@ class Simulator:
 
     def _best_thirds(self, stage: _Stage, tables: dict[str, Any], rng: random.Random) -> dict[int, int]:
         rank = stage.advance_per_group + 1
-        entries = [(table[rank - 1], name) for name, table in sorted(tables.items()) if len(table) >= rank]
-        # Best first; teams identical on every criterion before lots are put in a random order.
-        keyed = [(third_key(row), rng.random(), row.team, name) for row, name in entries]
-        keyed.sort(key=lambda e: (tuple(-k for k in e[0]), e[1]))
-        ranked = [(team, name) for _k, _r, team, name in keyed][: stage.best_thirds]
+        group_of = {table[rank - 1].team: name for name, table in tables.items() if len(table) >= rank}
+        rows = [table[rank - 1] for _name, table in sorted(tables.items()) if len(table) >= rank]
+        ordered = rank_across_groups(rows=rows, draw_lots=lambda tied: rng.sample(sorted(tied), len(tied)))
+        ranked = [(row.team, group_of[row.team]) for row in ordered][: stage.best_thirds]
         slots = sorted(stage.third_slots)
         for perm in permutations(ranked, len(slots)):
             if all(name != stage.third_slots[s] for (_t, name), s in zip(perm, slots, strict=True)):

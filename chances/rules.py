@@ -13,18 +13,20 @@ from dataclasses import dataclass
 
 from tournaments import standings_cache
 from tournaments.knockout import Score, _level_after_goals
-from tournaments.standings import ACROSS_GROUPS, MatchRecord, Points, Row, compute_table
+from tournaments.ranking import _third_key, points_of, tiebreak_order
+from tournaments.standings import MatchRecord, Points, Row, compute_table
 
 __all__ = [
-    "ACROSS_GROUPS",
     "MatchRecord",
     "Points",
     "Row",
     "Score",
     "level_after_goals",
     "pages_changed",
+    "points_of",
+    "rank_across_groups",
     "rank_table",
-    "third_key",
+    "tiebreak_order",
 ]
 
 
@@ -50,11 +52,25 @@ def level_after_goals(*, away_goals_rule: bool, first: Score | None, last: Score
     return h, a
 
 
-def third_key(row: Row) -> tuple[int, ...]:
-    """How teams of different groups at the same place are compared (before lots)."""
-    from tournaments.ranking import _third_key
-
-    return _third_key(row)
+def rank_across_groups(
+    *, rows: Sequence[Row], draw_lots: Callable[[Sequence[int]], Sequence[int] | None]
+) -> list[Row]:
+    """Teams at the same place of different groups (best thirds), best first: no head-to-head;
+    teams level on every criterion before lots are put in the drawn order."""
+    ranked = sorted(rows, key=_third_key, reverse=True)
+    out: list[Row] = []
+    i = 0
+    while i < len(ranked):
+        j = i + 1
+        while j < len(ranked) and _third_key(ranked[j]) == _third_key(ranked[i]):
+            j += 1
+        block = ranked[i:j]
+        if len(block) > 1:
+            by_team = {r.team: r for r in block}
+            block = [by_team[t] for t in (draw_lots([r.team for r in block]) or sorted(by_team))]
+        out += block
+        i = j
+    return out
 
 
 def pages_changed(competition_id: int) -> None:

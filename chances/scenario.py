@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chances.rules import points_of, tiebreak_order
 from fubaleague.errors import ApplicationError, NotFound
 from matches.models import FAIR_PLAY_POINTS, Card, CardKind, Result
 from matches.simulation import skill_code
 from tournaments.models import Competition, Fixture, LotDraw, Stage, Team
-from tournaments.ranking import points_of, tiebreak_order
 
 ResultRow = list[Any]  # [home, away, home fair play, away fair play, a.e.t., home pens, away pens, awarded]
 

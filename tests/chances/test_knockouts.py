@@ -69,3 +69,42 @@ def test_a_league_champion_is_its_table_leader() -> None:
     counts = simulate_chunk(scenario_with_model(competition), seed=4, chunk=0, runs=300)
     firsts = {t: h[0] for t, h in counts["positions"][str(stage.id)].items()}
     assert counts["champion"] == {t: c for t, c in firsts.items() if c}
+
+
+def test_best_thirds_are_ranked_across_groups_like_the_real_standings() -> None:
+    # Euro 2016 shape (as tests/tournaments/test_knockout.py): six groups of three, two per
+    # group and the four best thirds go through; every group result known, knockout slots
+    # emptied so that each run fills them itself.
+    from matches.services import result_override
+    from tests.factories import AdminFactory
+
+    competition = CompetitionFactory()
+    groups = {g: [team_with_member(competition, f"{g}{i}")[0] for i in range(1, 4)] for g in "ABCDEF"}
+    group_stage = stage_create(
+        competition=competition, name="Groups", kind=Stage.Kind.GROUPS, groups=groups, best_thirds=4
+    )
+    knockout = stage_create(competition=competition, name="Knockout", kind=Stage.Kind.KNOCKOUT)
+    fixture_generate(stage=group_stage)
+    fixture_generate(stage=knockout)
+    admin = AdminFactory()
+    for f in group_stage.fixtures.select_related("home_team", "away_team"):
+        h, a = f.home_team.name, f.away_team.name
+        idx = "ABCDEF".index(h[0])
+        goals = (idx + 2, idx + 1) if h[1] < a[1] else (idx + 1, idx + 2)
+        result_override(fixture_id=f.id, user=admin, home_goals=goals[0], away_goals=goals[1], note="test")
+    real = {
+        f.away_team_id
+        for f in Fixture.objects.filter(stage=knockout, round=1)
+        if f.away_placeholder.startswith("Best third")
+    }
+    scenario = scenario_with_model(competition)
+    for f in scenario["fixtures"]:
+        if f["stage"] == knockout.id and (f["home_source"] or f["away_source"]):
+            f["home"] = None if f["home_source"] else f["home"]
+            f["away"] = None if f["away_source"] else f["away"]
+    counts = simulate_chunk(scenario, seed=5, chunk=0, runs=20)
+    thirds = {t.id for g in groups.values() for t in g if t.name.endswith("3")}
+    qualified_thirds = {int(t) for t, c in counts["qualified"].items() if int(t) in thirds and c}
+    assert qualified_thirds == real and len(real) == 4
+    assert all(counts["qualified"][str(t)] == 20 for t in real)
+    assert all(counts["rounds"]["Round of 16"][str(t)] == 20 for t in real)
