@@ -42,7 +42,8 @@ class _Fixture:
     away: int | None
     home_source: dict[str, Any] | None
     away_source: dict[str, Any] | None
-    result: tuple[int, int, int, int, bool, int | None, int | None, bool] | None
+    # home goals, away goals, home fair play, away fair play, a.e.t., home pens, away pens, awarded
+    result: tuple[Any, ...] | None
 
 
 @dataclass
@@ -118,7 +119,7 @@ class Simulator:
                 away=f.get("away"),
                 home_source=f.get("home_source"),
                 away_source=f.get("away_source"),
-                result=tuple(f["result"]) if f.get("result") is not None else None,  # type: ignore[arg-type]
+                result=tuple(f["result"]) if f.get("result") is not None else None,
             )
             fixtures_by_stage.setdefault(fx.stage, []).append(fx)
         for s in scenario["stages"]:
@@ -149,7 +150,7 @@ class Simulator:
         self.last_stage = self.stages[-1] if self.stages else None
         self._cdf: dict[float, list[float]] = {}
         self._rates: dict[tuple[int, int], tuple[float, float]] = {}
-        self._static: dict[int, tuple[dict[str, list[MatchRecord]], list[_Fixture]]] = {}
+        self._static: dict[int, tuple[dict[str, list[MatchRecord]], list[tuple[int, int, str]]]] = {}
 
     # ------------------------------------------------------------------ match model
 
@@ -223,10 +224,10 @@ class Simulator:
     ) -> int | None:
         played, open_fixtures = self._split(stage)
         records = {g: list(r) for g, r in played.items()}
-        for f in open_fixtures:
-            lh, la = self.rates(f.home, f.away)  # type: ignore[arg-type]
-            records.setdefault(f.group or "", []).append(
-                MatchRecord(f.home, f.away, self.goals(lh, rng), self.goals(la, rng), 0, 0)  # type: ignore[arg-type]
+        for home, away, group in open_fixtures:
+            lh, la = self.rates(home, away)
+            records.setdefault(group, []).append(
+                MatchRecord(home, away, self.goals(lh, rng), self.goals(la, rng), 0, 0)
             )
         positions = counts["positions"].setdefault(str(stage.id), {})
         best = counts["best"].setdefault(str(stage.id), {})
@@ -267,17 +268,17 @@ class Simulator:
             return table[0].team if table else None
         return None
 
-    def _split(self, stage: _Stage) -> tuple[dict[str, list[MatchRecord]], list[_Fixture]]:
+    def _split(self, stage: _Stage) -> tuple[dict[str, list[MatchRecord]], list[tuple[int, int, str]]]:
         """The stage's counted results as records (the same in every run) and its open fixtures."""
         found = self._static.get(stage.id)
         if found is None:
             played: dict[str, list[MatchRecord]] = {g: [] for g in stage.groups}
-            open_fixtures = []
+            open_fixtures: list[tuple[int, int, str]] = []
             for f in stage.fixtures:
                 if f.home is None or f.away is None:
                     continue
                 if f.result is None:
-                    open_fixtures.append(f)
+                    open_fixtures.append((f.home, f.away, f.group or ""))
                     continue
                 r = f.result
                 played.setdefault(f.group or "", []).append(

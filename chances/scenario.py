@@ -87,8 +87,8 @@ def _counted_results(competition: Competition) -> dict[int, ResultRow]:
         out[f.id] = [
             r.home_goals,
             r.away_goals,
-            fair_play.get((r.id, f.home_team_id), 0),  # type: ignore[arg-type]
-            fair_play.get((r.id, f.away_team_id), 0),  # type: ignore[arg-type]
+            fair_play.get((r.id, f.home_team_id or 0), 0),
+            fair_play.get((r.id, f.away_team_id or 0), 0),
             r.extra_time,
             r.home_penalties,
             r.away_penalties,
@@ -145,7 +145,7 @@ def competition_scenario(
         if fixture is None:
             raise NotFound(f"what_if: no fixture {fixture_id} in {competition}.")
         results[fixture.id] = _check_fixed(fixture, value)
-    scenario = {
+    scenario: dict[str, Any] = {
         "competition": competition.id,
         "stages": [_stage_data(s, competition) for s in stages],
         "fixtures": [

@@ -113,7 +113,8 @@ def _estimates(job: ChancesJob) -> dict[tuple[str, str], SetupPairEstimate]:
 def _missing_pairs(job: ChancesJob) -> list[tuple[str, str]]:
     need = conf.engine_sims()
     found = _estimates(job)
-    return [tuple(p) for p in job.pairs if tuple(p) not in found or found[tuple(p)].sims < need]  # type: ignore[misc]
+    pairs = [(str(p[0]), str(p[1])) for p in job.pairs]
+    return [p for p in pairs if p not in found or found[p].sims < need]
 
 
 def pair_estimate(*, home_key: str, away_key: str) -> bool:

@@ -125,8 +125,8 @@ class PredictionView(APIView):
         return Response(
             {
                 "fixture_id": p.fixture.id,
-                "home_coach_id": p.fixture.home_team.coach_id,  # type: ignore[union-attr]
-                "away_coach_id": p.fixture.away_team.coach_id,  # type: ignore[union-attr]
+                "home_coach_id": p.home_coach_id,
+                "away_coach_id": p.away_coach_id,
                 "home_win": p.chances.home,
                 "draw": p.chances.draw,
                 "away_win": p.chances.away,

@@ -57,6 +57,8 @@ def skills_of(coach_ids: list[int]) -> dict[int, Skill]:
 @dataclass(frozen=True)
 class FixturePrediction:
     fixture: Fixture
+    home_coach_id: int
+    away_coach_id: int
     home: Skill
     away: Skill
     chances: Prediction
@@ -81,6 +83,8 @@ def fixture_prediction(*, fixture_id: int) -> FixturePrediction:
     skills = skills_of([home.coach_id, away.coach_id])
     return FixturePrediction(
         fixture=fixture,
+        home_coach_id=home.coach_id,
+        away_coach_id=away.coach_id,
         home=skills[home.coach_id],
         away=skills[away.coach_id],
         chances=predict(skills[home.coach_id], skills[away.coach_id]),

@@ -48,7 +48,7 @@ class Skill:
 
 def rate_match(home: Skill, away: Skill, outcome: Outcome) -> tuple[Skill, Skill]:
     """Both coaches' ratings after one match (a draw, shoot-outs included, is a shared rank)."""
-    ranks = {"home": [1, 2], "draw": [1, 1], "away": [2, 1]}[outcome]
+    ranks: list[float] = {"home": [1.0, 2.0], "draw": [1.0, 1.0], "away": [2.0, 1.0]}[outcome]
     h = _MODEL.rating(mu=home.mu, sigma=home.sigma)
     a = _MODEL.rating(mu=away.mu, sigma=away.sigma)
     [[h2], [a2]] = _MODEL.rate([[h], [a]], ranks=ranks)

@@ -5,14 +5,15 @@ from __future__ import annotations
 from django import template
 
 from chances.views import chances_context
+from tournaments.models import Competition
 
 register = template.Library()
 
 
 @register.inclusion_tag("chances/partials/summary.html")
-def chances_summary(competition: object) -> dict[str, object]:
+def chances_summary(competition: Competition) -> dict[str, object]:
     """The standings page's chances: every team's chance to qualify and to win, and the chart."""
-    return {"competition": competition, **chances_context(competition)}  # type: ignore[arg-type]
+    return {"competition": competition, **chances_context(competition)}
 
 
 @register.filter
