@@ -20,7 +20,7 @@ from tournaments.models import Competition
 WHAT_IF_MAX_RUNS = 20_000
 
 
-class TeamChancesSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TeamChancesSerializer(serializers.Serializer):
     team_id = serializers.IntegerField()
     team = serializers.CharField()
     stage_id = serializers.IntegerField(allow_null=True)
@@ -39,7 +39,7 @@ class TeamChancesSerializer(serializers.Serializer):  # type: ignore[type-arg]
     change_win = serializers.FloatField(allow_null=True)
 
 
-class ChancesSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ChancesSerializer(serializers.Serializer):
     job = serializers.IntegerField()
     status = serializers.CharField()
     computed_at = serializers.DateTimeField(allow_null=True)
@@ -51,7 +51,7 @@ class ChancesSerializer(serializers.Serializer):  # type: ignore[type-arg]
     teams = TeamChancesSerializer(many=True)
 
 
-class WhatIfSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WhatIfSerializer(serializers.Serializer):
     fixed = serializers.DictField(
         child=serializers.ListField(
             child=serializers.IntegerField(min_value=0, max_value=99), min_length=2, max_length=4
@@ -63,7 +63,7 @@ class WhatIfSerializer(serializers.Serializer):  # type: ignore[type-arg]
     runs = serializers.IntegerField(min_value=100, max_value=WHAT_IF_MAX_RUNS, default=5000)
 
 
-class JobSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class JobSerializer(serializers.Serializer):
     job = serializers.IntegerField()
     status = serializers.CharField()
     url = serializers.CharField()

@@ -13,9 +13,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-# The engine's simulator entry point, imported in this module only: when the Django-side engine
-# adapter lands, these two imports are what changes.
-from rules_engine.simulate import SimulationOptions, TeamSetup, play_match
+# The league's one door into the engine (matches.engine over rules_engine.api); of the chances
+# app, only this module goes through it.
+from matches.engine import SimulationOptions, TeamSetup, play_match
+from matches.simulation import balance_skills
 
 # The set-up every team's strength is measured against: a plain 4-4-2 without roles or skills.
 REFERENCE: dict[str, Any] = {"formation": "4-4-2"}
@@ -40,8 +41,6 @@ def simulate_pair(
     home: dict[str, Any], away: dict[str, Any], rules: list[str], *, sims: int, seed: str
 ) -> PairOutcome:
     """Play ``sims`` matches of the two set-ups (90 minutes, seeded by ``seed`` and the index)."""
-    from matches.simulation import balance_skills
-
     home_setup = {"name": "Home", **home}
     away_setup = {"name": "Away", **away}
     balance_skills(home_setup, away_setup)
@@ -49,8 +48,7 @@ def simulate_pair(
     options = SimulationOptions(advanced_rules=tuple(rules))
     hg = ag = hw = dr = aw = 0
     for i in range(sims):
-        score = play_match(h, a, options, seed=f"{seed}:{i}").result()["score"]
-        x, y = int(score["home"]), int(score["away"])
+        x, y = play_match(h, a, options, seed=f"{seed}:{i}").result().score
         hg += x
         ag += y
         hw += x > y

@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tournaments import standings_cache
 from tournaments.knockout import Score, _level_after_goals
-from tournaments.ranking import _third_key, points_of, tiebreak_order
-from tournaments.standings import MatchRecord, Points, Row, compute_table
+from tournaments.standings import cache as standings_cache
+from tournaments.standings.criteria import ACROSS_GROUPS
+from tournaments.standings.selectors import points_of, tiebreak_order
+from tournaments.standings.table import compute_table, rank_across
+from tournaments.standings.tally import MatchRecord, Points, Row
 
 __all__ = [
     "MatchRecord",
@@ -55,22 +57,10 @@ def level_after_goals(*, away_goals_rule: bool, first: Score | None, last: Score
 def rank_across_groups(
     *, rows: Sequence[Row], draw_lots: Callable[[Sequence[int]], Sequence[int] | None]
 ) -> list[Row]:
-    """Teams at the same place of different groups (best thirds), best first: no head-to-head;
-    teams level on every criterion before lots are put in the drawn order."""
-    ranked = sorted(rows, key=_third_key, reverse=True)
-    out: list[Row] = []
-    i = 0
-    while i < len(ranked):
-        j = i + 1
-        while j < len(ranked) and _third_key(ranked[j]) == _third_key(ranked[i]):
-            j += 1
-        block = ranked[i:j]
-        if len(block) > 1:
-            by_team = {r.team: r for r in block}
-            block = [by_team[t] for t in (draw_lots([r.team for r in block]) or sorted(by_team))]
-        out += block
-        i = j
-    return out
+    """Teams at the same place of different groups (best thirds), best first, with the criteria
+    the standings use across groups; teams level on all of them are put in the drawn order."""
+    ranked = rank_across(rows=rows, criteria=ACROSS_GROUPS, draw_lots=draw_lots)
+    return [row for bucket in ranked for row in bucket]
 
 
 def pages_changed(competition_id: int) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from chances.rules import points_of, tiebreak_order
 from fubaleague.errors import ApplicationError, NotFound
+from matches.engine import ROLE_KEYS
 from matches.models import FAIR_PLAY_POINTS, Card, CardKind, Result
 from matches.simulation import skill_code
 from tournaments.models import Competition, Fixture, LotDraw, Stage, Team
@@ -16,8 +17,6 @@ ResultRow = list[Any]  # [home, away, home fair play, away fair play, a.e.t., ho
 
 def team_setup(team: Team, rules: list[str]) -> dict[str, Any]:
     """The team's registered set-up as the engine plays it (no name: equal set-ups share estimates)."""
-    from rules_engine.logformat import ROLE_KEYS
-
     setup: dict[str, Any] = {"formation": team.default_formation or "4-4-2"}
     if "A2" in rules:
         roles = {k: v for k, v in sorted((team.player_roles or {}).items()) if k in ROLE_KEYS}

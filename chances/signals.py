@@ -13,11 +13,12 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
+from chances import conf
+from chances.tasks import DEBOUNCE_KEY, competition_recompute
+from matches.models import Result
+
 
 def _result_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
-    from chances import conf
-    from chances.tasks import DEBOUNCE_KEY, competition_recompute
-
     if not conf.auto_recompute():
         return
     competition_id = (
@@ -31,7 +32,5 @@ def _result_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
 
 
 def connect() -> None:
-    from matches.models import Result
-
     post_save.connect(_result_changed, sender=Result, dispatch_uid="chances.result_saved")
     post_delete.connect(_result_changed, sender=Result, dispatch_uid="chances.result_deleted")

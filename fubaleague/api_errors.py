@@ -119,13 +119,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if getattr(exc, "auth_header", None):
             headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
         details: dict[str, Any] = {}
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            headers["Retry-After"] = str(int(exc.wait))
-            details["retry_after_seconds"] = int(exc.wait)
+        # Throttled.__init__ sets `wait`; djangorestframework-stubs does not declare it.
+        wait = exc.wait if isinstance(exc, exceptions.Throttled) else None  # type: ignore[attr-defined]
+        if wait is not None:
+            headers["Retry-After"] = str(int(wait))
+            details["retry_after_seconds"] = int(wait)
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else "error"
-        detail = exc.detail
-        message = str(detail) if not isinstance(detail, dict | list) else "The request failed."
+        exc_detail = exc.detail
+        message = str(exc_detail) if not isinstance(exc_detail, dict | list) else "The request failed."
         return Response(
             error_body(_DRF_CODES.get(code, code), message, details),
             status=exc.status_code,

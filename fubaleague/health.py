@@ -16,6 +16,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 
+from fubaleague.celery import app
+from fubaleague.tasks import BEAT_KEY
+
 Probe = dict[str, Any]
 
 
@@ -50,14 +53,12 @@ def check_cache() -> Probe:
         cache.delete(key)
         if value != "ok":
             raise RuntimeError("value written to the cache could not be read back")
-        return settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+        return str(settings.CACHES["default"]["BACKEND"]).rsplit(".", 1)[-1]
 
     return _timed(probe)
 
 
 def check_broker() -> Probe:
-    from fubaleague.celery import app
-
     def probe() -> str:
         if settings.CELERY_TASK_ALWAYS_EAGER:
             return "eager (tasks run in-process, no broker)"
@@ -70,8 +71,6 @@ def check_broker() -> Probe:
 
 def beat_info() -> dict[str, Any]:
     """When beat last had a heartbeat executed; informational, since beat may run elsewhere."""
-    from fubaleague.tasks import BEAT_KEY
-
     try:
         return {"last_heartbeat": cache.get(BEAT_KEY)}
     except Exception as exc:  # noqa: BLE001 - the cache probe already reports the outage

@@ -51,7 +51,6 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
-    "rules_engine",
     "tournaments",
     "matches",
     "ratings",
@@ -98,7 +97,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "fubaleague.sqlite3",
+            "NAME": str(VAR_DIR / "fubaleague.sqlite3"),
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

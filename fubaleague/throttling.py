@@ -30,7 +30,7 @@ def parse_rate(rate: str) -> tuple[int, int]:
 def window_count(key: str, duration: int) -> int:
     """Count this request in the window's counter and return the window's total."""
     backend = getattr(cache, "_cache", None)
-    if hasattr(backend, "get_client"):
+    if backend is not None and hasattr(backend, "get_client"):
         # Redis: INCR and EXPIRE in one round trip.
         redis_key = cache.make_and_validate_key(key)
         pipe = backend.get_client(redis_key, write=True).pipeline(transaction=False)
@@ -62,7 +62,7 @@ class ClientRateThrottle(BaseThrottle):
         rate = (api_settings.DEFAULT_THROTTLE_RATES or {}).get(scope)
         if not rate:
             return True
-        allowed, duration = parse_rate(rate)
+        allowed, duration = parse_rate(str(rate))
         now = time.time()
         window = int(now // duration)
         if window_count(f"throttle:{scope}:{ident}:{window}", duration) <= allowed:

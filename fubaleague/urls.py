@@ -11,5 +11,5 @@ urlpatterns = [
     path("api/v1/", include("fubaleague.api_urls")),
     path("", include("ratings.urls")),
     path("", include("chances.urls")),
-    path("", include("tournaments.urls")),
+    path("", include("fubaleague.web.urls")),
 ]

@@ -1,6 +1,6 @@
 """Turn-by-turn replay of a match log for the match page: one frame per event, computed by the engine.
 
-The rules engine replays the log (rules_engine.logformat.parse + machine.Match); after each event
+The rules engine replays the log (``parse`` and ``Match`` of matches.engine); after each event
 we snapshot what the page draws: pieces per area, the ball's area and value, score, minute, turn
 and stage, and what just happened. The page's script only steps through these frames, so no rule
 logic lives in JavaScript.
@@ -11,11 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules_engine import board as B
-from rules_engine.errors import IllegalEventError
-from rules_engine.events import Decision, Event, Roll
-from rules_engine.logformat import parse
-from rules_engine.machine import Match
+from matches.engine import Decision, Event, IllegalEventError, Match, Roll, parse
+from matches.engine import board as B
 
 # Frames of very long logs are thinned to every n-th event so the page stays light; goals,
 # cards and turn starts are always kept.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from matches.models import MatchLog, Result, ResultAudit, ResultSubmission
@@ -26,7 +26,7 @@ def submission_open(*, fixture: Fixture) -> ResultSubmission | None:
     return fixture.submissions.filter(status=ResultSubmission.Status.OPEN).first()
 
 
-def submissions_awaiting_user(*, user: AbstractBaseUser) -> QuerySet[ResultSubmission]:
+def submissions_awaiting_user(*, user: User) -> QuerySet[ResultSubmission]:
     """Open submissions the user's clubs must confirm or dispute (the other side submitted them)."""
     if not user.is_authenticated:
         return ResultSubmission.objects.none()

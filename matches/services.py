@@ -11,18 +11,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
+from matches.progress import fixture_result_changed
 
 # Imported here (not lazily) so a worker that loads the services registers the task as well.
 from matches.validation_tasks import submission_log_validate
 from tournaments.knockout import Score, first_leg_of, knockout_score_check
-from tournaments.models import Competition, Fixture, Stage
-from tournaments.progress import fixture_result_changed
+from tournaments.models import Competition, Fixture, Skill, Stage
 from tournaments.selectors import fixture_banned_shirts, user_club_team_ids
+from tournaments.skills import skill_gain_record, skill_loss_record
 
 FUBA_3_LOG_FORMAT = "fuba-log/1"
 
@@ -92,7 +93,7 @@ def _parse_cards(fixture: Fixture, cards: Sequence[Mapping[str, Any] | CardInput
     if players:
         for side, team in (("home", fixture.home_team), ("away", fixture.away_team)):
             banned = fixture_banned_shirts(fixture=fixture, team=team)  # type: ignore[arg-type]
-            played = sorted(c.shirt_number for c in parsed if c.side == side and c.shirt_number in banned)  # type: ignore[misc]
+            played = sorted(c.shirt_number for c in parsed if c.side == side and c.shirt_number in banned)
             if played:
                 raise ApplicationError(
                     f"{fixture}: {team} #{', #'.join(map(str, played))} is suspended for this fixture "
@@ -164,7 +165,7 @@ def _submission_snapshot(sub: ResultSubmission) -> dict[str, Any]:
 def _audit(
     fixture: Fixture,
     action: str,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     before: Any,
     after: Any,
     note: str = "",
@@ -186,7 +187,7 @@ def _write_result(
     cards: Sequence[CardInput],
     source: str,
     status: str,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     submission: ResultSubmission | None = None,
 ) -> Result:
     fields = {
@@ -223,7 +224,7 @@ def _write_result(
     return result
 
 
-def _is_admin(user: AbstractBaseUser | None) -> bool:
+def _is_admin(user: User | None) -> bool:
     return bool(user is not None and user.is_authenticated and getattr(user, "is_staff", False))
 
 
@@ -259,9 +260,6 @@ def cards_from_derived(derived: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def _apply_skill_changes(fixture: Fixture, derived: Mapping[str, Any] | None) -> None:
     """A13 Injured star player / New talent carry over to the team's next matches."""
-    from tournaments.models import Skill
-    from tournaments.skills import skill_gain_record, skill_loss_record
-
     if not derived:
         return
     by_code = {s.code: s for s in Skill.objects.all()}
@@ -279,7 +277,7 @@ def _apply_skill_changes(fixture: Fixture, derived: Mapping[str, Any] | None) ->
 def result_submit(
     *,
     fixture_id: int,
-    user: AbstractBaseUser,
+    user: User,
     home_goals: int,
     away_goals: int,
     cards: Sequence[Mapping[str, Any] | CardInput] = (),
@@ -307,6 +305,8 @@ def result_submit(
     parsed = _parse_cards(fixture, cards)
     previous = _open_submission(fixture)
     team_id = next(iter(sides)) if len(sides) == 1 else fixture.home_team_id
+    if team_id is None:
+        raise Conflict(f"{fixture}: the teams of this fixture are not known yet.")
     if previous is not None:
         if previous.team_id != team_id or (len(sides) > 1 and previous.submitted_by_id != user.pk):
             raise Conflict(
@@ -356,7 +356,7 @@ def result_submit(
 
 
 @transaction.atomic
-def result_confirm(*, fixture_id: int, user: AbstractBaseUser) -> Result:
+def result_confirm(*, fixture_id: int, user: User) -> Result:
     """The opponent accepts the submitted result; from now on it counts."""
     fixture = _lock_fixture(fixture_id)
     if fixture.status == Fixture.Status.SIMULATING:
@@ -400,7 +400,7 @@ def result_confirm(*, fixture_id: int, user: AbstractBaseUser) -> Result:
 
 
 @transaction.atomic
-def result_dispute(*, fixture_id: int, user: AbstractBaseUser, reason: str) -> ResultSubmission:
+def result_dispute(*, fixture_id: int, user: User, reason: str) -> ResultSubmission:
     """The opponent rejects the submitted result; an administrator will resolve it."""
     fixture = _lock_fixture(fixture_id)
     submission = _open_submission(fixture)
@@ -415,7 +415,7 @@ def result_dispute(*, fixture_id: int, user: AbstractBaseUser, reason: str) -> R
     before = _submission_snapshot(submission)
     submission.status = ResultSubmission.Status.DISPUTED
     submission.dispute_reason = reason.strip()
-    submission.disputed_by = user  # type: ignore[assignment]
+    submission.disputed_by = user
     submission.save(update_fields=["status", "dispute_reason", "disputed_by", "updated_at"])
     fixture.status = Fixture.Status.DISPUTED
     fixture.save(update_fields=["status", "updated_at"])
@@ -426,7 +426,7 @@ def result_dispute(*, fixture_id: int, user: AbstractBaseUser, reason: str) -> R
 def _admin_set(
     *,
     fixture: Fixture,
-    user: AbstractBaseUser,
+    user: User,
     action: str,
     home_goals: int,
     away_goals: int,
@@ -462,7 +462,7 @@ def _admin_set(
 def result_resolve(
     *,
     fixture_id: int,
-    user: AbstractBaseUser,
+    user: User,
     home_goals: int,
     away_goals: int,
     cards: Sequence[Mapping[str, Any] | CardInput] = (),
@@ -496,7 +496,7 @@ def result_resolve(
 def result_override(
     *,
     fixture_id: int,
-    user: AbstractBaseUser,
+    user: User,
     home_goals: int,
     away_goals: int,
     cards: Sequence[Mapping[str, Any] | CardInput] = (),

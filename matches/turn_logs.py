@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from fubaleague.errors import ApplicationError
+from matches import engine
+from matches.engine import FubaError
 
 
 class InvalidTurnLog(ApplicationError):
@@ -17,37 +19,20 @@ class InvalidTurnLog(ApplicationError):
     code = "invalid_turn_log"
 
 
-def _error_dict(error: Any) -> dict[str, Any]:
-    if isinstance(error, Mapping):
-        raw = dict(error)
-    elif hasattr(error, "to_dict"):
-        raw = error.to_dict()
-    else:
-        raw = {"reason": str(error)}
-    return {
-        "turn": raw.get("turn"),
-        "stage": raw.get("stage"),
-        "rule": raw.get("rule", ""),
-        "reason": raw.get("reason", raw.get("message", "")),
-        "path": raw.get("path"),
-        "message": raw.get("message", raw.get("reason", "")),
-    }
+def _error_dict(error: FubaError) -> dict[str, Any]:
+    raw = error.to_dict()
+    return {k: raw[k] for k in ("turn", "stage", "rule", "reason", "path", "message")}
 
 
 def validate_turn_log(log: Mapping[str, Any]) -> dict[str, Any]:
     """The derived result of a valid log; raises InvalidTurnLog listing every error found."""
-    from rules_engine.validator import validate_log  # engine is plain Python; imported when used
-
-    outcome = validate_log(log)
-    errors = list(getattr(outcome, "errors", None) or [])
-    if errors:
-        items = [_error_dict(e) for e in errors]
+    outcome = engine.validate_log(log)
+    if outcome.errors:
+        items = [_error_dict(e) for e in outcome.errors]
         first = items[0]
         raise InvalidTurnLog(
             f"The turn log is invalid ({len(items)} error(s)); first: {first['message'] or first['reason']}",
             details={"errors": items},
         )
-    result = getattr(outcome, "result", None)
-    if hasattr(result, "to_dict"):
-        result = result.to_dict()
-    return dict(result or {})
+    assert outcome.result is not None  # a report without errors is valid and carries its result
+    return outcome.result.to_dict()

@@ -16,6 +16,7 @@ from celery import shared_task
 from django.db.models import Q
 from django.utils import timezone
 
+from matches import engine
 from matches.models import ResultSubmission
 from tournaments.models import Fixture
 from tournaments.selectors import fixture_players_short
@@ -24,26 +25,6 @@ from tournaments.skills import log_skill_errors
 logger = logging.getLogger(__name__)
 
 CLAIM_TIMEOUT = timedelta(minutes=5)
-
-
-def _error_dict(error: Any) -> dict[str, Any]:
-    if hasattr(error, "to_dict"):
-        data = error.to_dict()
-    elif isinstance(error, dict):
-        data = error
-    else:
-        data = {"reason": str(error)}
-    return {k: data.get(k) for k in ("turn", "stage", "rule", "reason", "path")}
-
-
-def _score_of(result: dict[str, Any] | None) -> list[int] | None:
-    """The final score from the engine's derived result ({"score": {"home": h, "away": a}})."""
-    score = (result or {}).get("score")
-    if isinstance(score, dict) and "home" in score and "away" in score:
-        return [int(score["home"]), int(score["away"])]
-    if isinstance(score, list | tuple) and len(score) == 2:
-        return [int(score[0]), int(score[1])]
-    return None
 
 
 def lineup_errors(log: Any, players_short: dict[str, int]) -> list[dict[str, Any]]:
@@ -89,15 +70,14 @@ def roster_errors(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
 
 
 def run_rules_engine(log: Any) -> tuple[bool, list[dict[str, Any]], dict[str, Any] | None]:
-    """Call the rules engine; returns (valid, errors, derived result with a [home, away] 'score')."""
-    from rules_engine.api import validate_log
-
-    report = validate_log(log)
-    errors = [_error_dict(e) for e in getattr(report, "errors", ())]
-    derived = dict(report.result) if getattr(report, "result", None) else None
-    if derived is not None:
-        derived["final_score"] = _score_of(derived)
-    return bool(report.valid), errors, derived
+    """Call the rules engine; returns (valid, errors, derived result with a [home, away] 'final_score')."""
+    report = engine.validate_log(log)
+    errors = [engine.error_summary(e) for e in report.errors]
+    if report.result is None:
+        return report.valid, errors, None
+    derived = report.result.to_dict()
+    derived["final_score"] = list(report.result.score)
+    return report.valid, errors, derived
 
 
 @shared_task(name="matches.submission_log_validate", ignore_result=True)
@@ -132,13 +112,6 @@ def submission_log_validate(submission_id: int) -> str:
         errors += lineup_errors(submission.match_log.data, short)
         errors += roster_errors(fixture, submission.match_log.data)
         valid = valid and not errors
-    except ImportError:
-        # No engine deployed: leave the log pending rather than reject a possibly valid match.
-        ResultSubmission.objects.filter(id=submission_id).update(
-            validation_status=ResultSubmission.Validation.PENDING
-        )
-        logger.error("rules engine unavailable; submission %s stays pending", submission_id)
-        return "engine unavailable"
     except Exception as exc:
         logger.exception("rules engine failed on submission %s", submission_id)
         valid, errors, derived = (

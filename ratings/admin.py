@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from ratings.models import CoachRating, RatedMatch, RatingHistory
 
 
-class ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnly(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 

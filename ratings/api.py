@@ -18,7 +18,7 @@ from ratings.skill import PROVISIONAL_GAMES
 LIMIT_MAX = 500
 
 
-class RatingSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class RatingSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     coach_id = serializers.IntegerField()
     coach = serializers.CharField()
@@ -33,7 +33,7 @@ class RatingSerializer(serializers.Serializer):  # type: ignore[type-arg]
     provisional = serializers.BooleanField(help_text=f"Fewer than {PROVISIONAL_GAMES} rated matches")
 
 
-class HistoryPointSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class HistoryPointSerializer(serializers.Serializer):
     sequence = serializers.IntegerField()
     fixture_id = serializers.IntegerField()
     competition = serializers.CharField()
@@ -48,7 +48,7 @@ class CoachRatingSerializer(RatingSerializer):
     history = HistoryPointSerializer(many=True)
 
 
-class PredictionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PredictionSerializer(serializers.Serializer):
     fixture_id = serializers.IntegerField()
     home_coach_id = serializers.IntegerField()
     away_coach_id = serializers.IntegerField()

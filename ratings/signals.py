@@ -12,10 +12,11 @@ from typing import Any
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
+from matches.models import Result
+from ratings.tasks import fixture_rating_apply
+
 
 def _queue(fixture_id: int) -> None:
-    from ratings.tasks import fixture_rating_apply
-
     transaction.on_commit(lambda: fixture_rating_apply.delay(fixture_id))
 
 
@@ -24,7 +25,5 @@ def _result_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
 
 
 def connect() -> None:
-    from matches.models import Result
-
     post_save.connect(_result_changed, sender=Result, dispatch_uid="ratings.result_saved")
     post_delete.connect(_result_changed, sender=Result, dispatch_uid="ratings.result_deleted")

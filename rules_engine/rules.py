@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from . import board as B
+from .condition import cp_plan
 from .state import MatchState, TeamState
 
 # 5.5.2 penalty table (taken from the 2.0 rulebook, interpretation I-9):
@@ -95,8 +96,6 @@ def _affordable(st: MatchState, team: int, skill: str) -> bool:
     """The team has `skill` and can pay its condition point now (A11)."""
     if not st.uses("A11") or skill not in st.teams[team].skills:
         return False
-    from .advanced import cp_plan
-
     return cp_plan(st.teams[team], B.zone_of(team, st.ball), 1) is not None
 
 

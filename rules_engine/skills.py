@@ -6,14 +6,13 @@ that only change a rule apply automatically."""
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from . import board as B
-from .advanced import cp_plan, spend
+from . import decisions as D
+from .condition import cp_plan, spend
+from .context import MatchContext
 from .events import Event, Pending, answer_choice
-
-if TYPE_CHECKING:
-    from .machine import Match
 
 # name -> (CP cost, counts as two skill choices, group)
 CATALOGUE: Final[dict[str, tuple[int, bool, str]]] = {
@@ -66,12 +65,12 @@ def skill_weight(skills: tuple[str, ...] | list[str]) -> int:
     return sum(2 if CATALOGUE[s][1] else 1 for s in skills)
 
 
-def has(m: Match, team: int, skill: str) -> bool:
+def has(m: MatchContext, team: int, skill: str) -> bool:
     st = m.st
     return skill in st.teams[team].skills and "A11" in st.header.advanced
 
 
-def skill_active(m: Match, team: int, skill: str) -> bool:
+def skill_active(m: MatchContext, team: int, skill: str) -> bool:
     """A skill that applies automatically when its conditions hold: cost 0, or
     cost paid automatically (interpretation I-16) when affordable."""
     st = m.st
@@ -83,11 +82,11 @@ def skill_active(m: Match, team: int, skill: str) -> bool:
     return cp_plan(st.teams[team], B.zone_of(team, st.ball), cost) is not None
 
 
-def offer(m: Match, team: int, skill: str, rule: str = "A11") -> Generator[Pending, Event, bool]:
+def offer(m: MatchContext, team: int, skill: str, rule: str = "A11") -> Generator[Pending, Event, bool]:
     """Ask whether the team plays `skill` now; spends its cost if it does."""
     if skill not in m.st.teams[team].skills or not skill_active(m, team, skill):
         return False
-    ev = yield m.ask("use_skill", team, rule, lambda: (skill, "no"), None, f"play {skill}?", default="no")
+    ev = yield m.ask(D.USE_SKILL, team, rule, lambda: (skill, "no"), None, f"play {skill}?", default="no")
     if answer_choice(ev) != skill:
         return False
     cost = CATALOGUE[skill][0]
@@ -97,7 +96,7 @@ def offer(m: Match, team: int, skill: str, rule: str = "A11") -> Generator[Pendi
     return True
 
 
-def attempt_skills(m: Match, team: int, area: int) -> Generator[Pending, Event, int]:
+def attempt_skills(m: MatchContext, team: int, area: int) -> Generator[Pending, Event, int]:
     """Skills announced with a goal attempt, before the die roll."""
     st = m.st
     opp = 1 - team

@@ -8,9 +8,12 @@ only while they were built from exactly the sources that are there now (a
 ``SOURCES`` manifest of SHA-256 digests), so an edited ``.py`` file is never
 shadowed by a stale build.  ``FUBA_ENGINE=pure`` runs the pure-Python engine.
 
-Not compiled: ``errors`` (exception classes: mypyc does not keep the ``kind``
-class attribute their subclasses override; errors are rare, so nothing is
-lost), the Django app module and the management commands.
+Every ``.py`` file of the package and its subpackages (``coaches/``) is
+compiled, except ``rules_engine/__init__.py`` (it loads the build) and
+``errors`` (exception classes: mypyc does not keep the ``kind`` class
+attribute their subclasses override; errors are rare, so nothing is lost).
+The ``SOURCES`` manifest names files by their path inside the package, so an
+edited, added or removed file in a subpackage makes the build stale too.
 
 mypyc checks annotations at run time, so an annotation that lies fails here
 and not in plain Python: keep them exact.  Two mypyc limits shape the source:
@@ -35,18 +38,23 @@ ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "rules_engine"
 OUT = ROOT / "build" / "engine"
 GROUP = "rules_engine_native"
-PURE_PYTHON = {"__init__.py", "apps.py", "errors.py"}
+PURE_PYTHON = {"__init__.py", "errors.py"}  # paths inside the package
+
+
+def engine_sources() -> list[Path]:
+    """Every Python source of the engine, subpackages included."""
+    return sorted(PKG.rglob("*.py"))
 
 
 def compiled_sources() -> list[Path]:
-    return sorted(p for p in PKG.glob("*.py") if p.name not in PURE_PYTHON)
+    return [p for p in engine_sources() if p.relative_to(PKG).as_posix() not in PURE_PYTHON]
 
 
 def manifest() -> str:
-    """One line per engine source (compiled or not): its digest and name."""
+    """One line per engine source (compiled or not): its digest and its path inside the package."""
     lines = []
-    for p in sorted(PKG.glob("*.py")):
-        lines.append(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}")
+    for p in engine_sources():
+        lines.append(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.relative_to(PKG).as_posix()}")
     return "\n".join(lines) + "\n"
 
 

@@ -1,16 +1,14 @@
 """Admin for competitions: search, filters, inlines, and actions that call the services.
 
-Actions never change data themselves: they call tournaments.services / matches.services /
-matches.forfeits and report each ApplicationError as a message naming the object, so a batch
+Actions never change data themselves: they call the services (the fixture admin's result actions
+come from matches.admin) and report each ApplicationError as a message naming the object, so a batch
 action on ten stages tells which two were refused and why.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -19,8 +17,11 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from fubaleague.admin_actions import run_service
+from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
-from tournaments import services, standings_cache, standings_fast
+from matches.admin import FixtureResultActions
+from tournaments import services
 from tournaments.models import (
     Bye,
     Club,
@@ -37,31 +38,8 @@ from tournaments.models import (
     Team,
     TeamSkill,
 )
-
-
-def run_service(
-    modeladmin: admin.ModelAdmin, request: HttpRequest, objects: Any, call: Callable[[Any], str | None]
-) -> None:
-    """Call `call` per object; one message per success, one error message per refusal."""
-    for obj in objects:
-        try:
-            note = call(obj)
-        except ApplicationError as exc:
-            modeladmin.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
-            continue
-        modeladmin.message_user(request, f"{obj}: {note or 'done'}", messages.SUCCESS)
-
-
-def recompute_competition_standings(competition: Competition, user: Any) -> int:
-    """Recompute every table, drawing (and recording) lots where teams are still level."""
-    tables = 0
-    for stage in competition.stages.exclude(kind=Stage.Kind.KNOCKOUT):
-        groups: list[Group | None] = list(stage.groups.all()) if stage.kind == Stage.Kind.GROUPS else [None]
-        for group in groups:
-            standings_fast.standings_compute(stage=stage, group=group, user=user)
-            tables += 1
-    standings_cache.invalidate(competition.pk)
-    return tables
+from tournaments.standings import presentation
+from tournaments.standings.services import standings_recompute
 
 
 @admin.register(Club)
@@ -195,7 +173,9 @@ class CompetitionAdmin(admin.ModelAdmin):
             self,
             request,
             queryset,
-            lambda c: f"{recompute_competition_standings(c, request.user)} tables recomputed",
+            lambda c: (
+                f"{standings_recompute(competition=c, user=signed_in_user(request.user))} tables recomputed"
+            ),
         )
 
     def get_urls(self) -> list[Any]:
@@ -213,13 +193,13 @@ class CompetitionAdmin(admin.ModelAdmin):
         competition = get_object_or_404(Competition, pk=competition_id)
         if request.method == "POST" and self.has_change_permission(request, competition):
             try:
-                n = recompute_competition_standings(competition, request.user)
+                n = standings_recompute(competition=competition, user=signed_in_user(request.user))
             except ApplicationError as exc:
                 self.message_user(request, exc.message, messages.ERROR)
             else:
                 self.message_user(request, f"{n} tables recomputed; lots drawn where teams were level.")
             return HttpResponseRedirect(request.path)
-        tables = standings_cache.compute_competition_tables(competition)
+        tables = presentation.compute_competition_tables(competition)
         lot_draws = LotDraw.objects.filter(stage__competition=competition).select_related(
             "stage", "group", "drawn_by"
         )
@@ -327,7 +307,6 @@ class StageAdmin(admin.ModelAdmin):
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def generate(stage: Stage) -> str:
             created = services.fixture_generate(stage=stage)
-            standings_cache.invalidate(stage.competition_id)
             return f"{len(created)} fixtures generated"
 
         run_service(self, request, queryset, generate)
@@ -336,7 +315,6 @@ class StageAdmin(admin.ModelAdmin):
     def next_swiss_round(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def pair(stage: Stage) -> str:
             created = services.swiss_round_generate(stage=stage)
-            standings_cache.invalidate(stage.competition_id)
             return f"{len(created)} pairings created"
 
         run_service(self, request, queryset, pair)
@@ -358,15 +336,6 @@ class GroupAdmin(admin.ModelAdmin):
         return ", ".join(t.name for t in obj.teams.all())
 
 
-class ResolveForm(forms.Form):
-    home_goals = forms.IntegerField(min_value=0, max_value=99)
-    away_goals = forms.IntegerField(min_value=0, max_value=99)
-    extra_time = forms.BooleanField(required=False)
-    home_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
-    away_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
-    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
-
-
 class FixtureStatusFilter(admin.SimpleListFilter):
     title = "needs attention"
     parameter_name = "attention"
@@ -386,15 +355,8 @@ class FixtureStatusFilter(admin.SimpleListFilter):
         return queryset
 
 
-def _fixture_inlines() -> list[Any]:
-    # The result, submission and audit inlines live with the matches app's models.
-    from matches.admin import AuditInline, ForfeitInline, ResultInline, SubmissionInline
-
-    return [ResultInline, SubmissionInline, ForfeitInline, AuditInline]
-
-
 @admin.register(Fixture)
-class FixtureAdmin(admin.ModelAdmin):
+class FixtureAdmin(FixtureResultActions):
     list_display = (
         "__str__",
         "competition",
@@ -420,9 +382,6 @@ class FixtureAdmin(admin.ModelAdmin):
     date_hierarchy = "kickoff"
     actions = ["simulate_forfeit_now", "resolve_dispute", "recompute_standings"]
 
-    def get_inlines(self, request: HttpRequest, obj: Fixture | None) -> list[Any]:
-        return _fixture_inlines() if obj is not None else []
-
     @admin.display(description="Status", ordering="status")
     def status_badge(self, obj: Fixture) -> str:
         colours = {
@@ -444,24 +403,6 @@ class FixtureAdmin(admin.ModelAdmin):
             return "–"
         return str(result) + (" (sim)" if result.is_simulated else "")
 
-    @admin.action(description="Simulate a forfeit now (rules engine, in a task)")
-    def simulate_forfeit_now(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
-        from matches import forfeits
-
-        def simulate(fixture: Fixture) -> str:
-            forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=request.user)
-            return "simulation queued"
-
-        run_service(self, request, queryset, simulate)
-
-    @admin.action(description="Resolve the dispute…")
-    def resolve_dispute(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
-        disputed = list(queryset.filter(status=Fixture.Status.DISPUTED)[:2])
-        if len(disputed) != 1:
-            self.message_user(request, "Select exactly one disputed fixture to resolve.", messages.WARNING)
-            return None
-        return HttpResponseRedirect(reverse("admin:tournaments_fixture_resolve", args=[disputed[0].pk]))
-
     @admin.action(description="Recompute standings of their competitions")
     def recompute_standings(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
         competitions = Competition.objects.filter(fixtures__in=queryset).distinct()
@@ -469,72 +410,10 @@ class FixtureAdmin(admin.ModelAdmin):
             self,
             request,
             competitions,
-            lambda c: f"{recompute_competition_standings(c, request.user)} tables recomputed",
+            lambda c: (
+                f"{standings_recompute(competition=c, user=signed_in_user(request.user))} tables recomputed"
+            ),
         )
-
-    def get_urls(self) -> list[Any]:
-        custom = [
-            path(
-                "<int:fixture_id>/resolve/",
-                self.admin_site.admin_view(self.resolve_view),
-                name="tournaments_fixture_resolve",
-            )
-        ]
-        return custom + super().get_urls()
-
-    def resolve_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
-        from matches import services as results
-        from matches.models import ResultSubmission
-
-        fixture = get_object_or_404(
-            Fixture.objects.select_related("competition", "stage", "home_team", "away_team"), pk=fixture_id
-        )
-        if not self.has_change_permission(request, fixture):
-            return HttpResponseRedirect(reverse("admin:index"))
-        submission = (
-            ResultSubmission.objects.filter(fixture=fixture, status=ResultSubmission.Status.DISPUTED)
-            .select_related("team", "submitted_by", "disputed_by")
-            .first()
-        )
-        initial = {}
-        if submission is not None:
-            initial = {
-                "home_goals": submission.home_goals,
-                "away_goals": submission.away_goals,
-                "extra_time": submission.extra_time,
-                "home_penalties": submission.home_penalties,
-                "away_penalties": submission.away_penalties,
-            }
-        form = ResolveForm(request.POST or None, initial=initial)
-        if request.method == "POST" and form.is_valid():
-            d = form.cleaned_data
-            try:
-                results.result_resolve(
-                    fixture_id=fixture.pk,
-                    user=request.user,
-                    home_goals=d["home_goals"],
-                    away_goals=d["away_goals"],
-                    extra_time=bool(d.get("extra_time")),
-                    home_penalties=d.get("home_penalties"),
-                    away_penalties=d.get("away_penalties"),
-                    cards=submission.cards if submission is not None else (),
-                    note=d.get("note") or "",
-                )
-            except ApplicationError as exc:
-                form.add_error(None, exc.message)
-            else:
-                standings_cache.invalidate(fixture.competition_id)
-                self.message_user(request, f"{fixture}: dispute resolved, the result now counts.")
-                return HttpResponseRedirect(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
-        context = {
-            **self.admin_site.each_context(request),
-            "title": f"Resolve the dispute – {fixture}",
-            "opts": self.model._meta,
-            "fixture": fixture,
-            "submission": submission,
-            "form": form,
-        }
-        return TemplateResponse(request, "admin/tournaments/fixture/resolve.html", context)
 
 
 @admin.register(Suspension)

@@ -44,7 +44,7 @@ def round_robin_rounds(teams: Sequence[T], *, legs: int = 1) -> list[list[tuple[
         for board in range(1, n // 2):
             a, b = ring[board - 1], ring[n - 2 - board]
             pairs.append((a, b) if board % 2 == 1 else (b, a))
-        first_leg.append([(h, a) for h, a in pairs if h is not None and a is not None])  # type: ignore[misc]
+        first_leg.append([(h, a) for h, a in pairs if h is not None and a is not None])
     if legs == 1:
         return first_leg
     return first_leg + [[(a, h) for h, a in rnd_pairs] for rnd_pairs in first_leg]

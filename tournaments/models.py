@@ -140,7 +140,7 @@ class Competition(models.Model):
     tiebreak_preset = models.CharField(
         max_length=20, choices=TiebreakPreset.choices, default=TiebreakPreset.FIFA_WORLD_CUP
     )
-    # Only read when the preset is "custom": a list of criterion names from tournaments.standings.
+    # Only read when the preset is "custom": a list of criterion keys from tournaments.standings.criteria.
     tiebreak_order = models.JSONField(default=list, blank=True)
 
     # Discipline.

@@ -1,8 +1,8 @@
 """Services for setting up competitions and generating their fixtures.
 
-Results, standings, discipline and skills have their own modules (matches.services,
-tournaments.ranking, tournaments.discipline, tournaments.skills, tournaments.progress); the most
-used entry points are re-exported at the bottom of this module.
+Results and what follows from them have their own modules (matches.services, matches.progress,
+matches.discipline), as do standings and skills (tournaments.standings, tournaments.skills); the
+most used skills entry points are re-exported at the bottom of this module.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from tournaments.fixtures import (
     round_robin_rounds,
     seeded_bracket_order,
 )
-from tournaments.models import Club, Coach, Competition, Fixture, Group, Stage, Team, TiebreakPreset
-from tournaments.ranking import standings_table, tiebreak_order
-from tournaments.standings import validate_order
+from tournaments.models import Bye, Club, Coach, Competition, Fixture, Group, Stage, Team, TiebreakPreset
+from tournaments.standings.criteria import validate_order
+from tournaments.standings.selectors import standings_table, tiebreak_order
 from tournaments.swiss import PairingImpossible, swiss_pair
 
 # FUBA rulebook 3, advanced rules A1–A13 (A12 is referred to but missing from the text; the
@@ -306,8 +306,8 @@ def _knockout_first_round(stage: Stage) -> list[tuple[Side, Side]]:
             size *= 2
         order = seeded_bracket_order(size)
         # Seeds beyond the field are byes: the top seeds go straight through to round 2.
-        side = [(teams[s - 1], "", None) if s <= len(teams) else _BYE for s in order]
-        return [(side[i], side[i + 1]) for i in range(0, size, 2)]
+        sides = [(teams[s - 1], "", None) if s <= len(teams) else _BYE for s in order]
+        return [(sides[i], sides[i + 1]) for i in range(0, size, 2)]
     feeder = stage.competition.stages.filter(order__lt=stage.order).order_by("-order").first()
     if feeder is None or feeder.kind != Stage.Kind.GROUPS:
         raise ApplicationError(f"{stage}: give the knockout its teams, or put it after a group stage.")
@@ -367,7 +367,7 @@ def _knockout_fixtures(stage: Stage, numbering: _Numbering, schedule: _Schedule)
         if size == 2 and stage.third_place_match and len(semi_numbers) == 2:
             third = numbering.take()
             loser = [(None, f"Loser match {n}", {"type": "loser", "match": n}) for n in semi_numbers]
-            fixtures += _tie(stage, third, rnd, "Third place", loser[0], loser[1], schedule)  # type: ignore[arg-type]
+            fixtures += _tie(stage, third, rnd, "Third place", loser[0], loser[1], schedule)
         winners: list[Side] = []
         for home, away in ties:
             if _BYE in (home, away):
@@ -408,10 +408,10 @@ def fixture_generate(
             for g in stage.groups.order_by("name")
         ]
         # Number matchday by matchday across the groups, as a World Cup schedule does.
-        for rnd in range(max(len(r) for r in per_group)):
+        for matchday in range(max(len(r) for r in per_group)):
             for rounds in per_group:
-                if rnd < len(rounds):
-                    fixtures += rounds[rnd]
+                if matchday < len(rounds):
+                    fixtures += rounds[matchday]
     elif stage.kind == Stage.Kind.KNOCKOUT:
         fixtures = _knockout_fixtures(stage, numbering, schedule)
     else:
@@ -426,8 +426,6 @@ def fixture_generate(
 
 
 def _swiss_round_create(stage: Stage, schedule_start: datetime | None = None) -> list[Fixture]:
-    from tournaments.models import Bye
-
     current = max(
         stage.fixtures.aggregate(m=Max("round"))["m"] or 0, stage.byes.aggregate(m=Max("round"))["m"] or 0
     )
@@ -515,39 +513,7 @@ def competition_tiebreak_set(
     return competition
 
 
-@transaction.atomic
-def competition_discipline_set(
-    *,
-    competition: Competition,
-    yellow_card_threshold: int,
-    red_card_ban_matches: int,
-    yellow_wipe_after_stage: Stage | None = None,
-    cup_mode: bool = False,
-) -> Competition:
-    if yellow_wipe_after_stage is not None and yellow_wipe_after_stage.competition_id != competition.id:
-        raise ApplicationError(f"{yellow_wipe_after_stage} is not a stage of '{competition}'.")
-    if cup_mode and not competition.bans_players:
-        raise ApplicationError("The Cup mode bans players by shirt number: it is a Soccer City mode.")
-    competition.yellow_card_threshold = yellow_card_threshold
-    competition.red_card_ban_matches = red_card_ban_matches
-    competition.yellow_wipe_after_stage = yellow_wipe_after_stage
-    competition.cup_mode = cup_mode
-    competition.save(
-        update_fields=["yellow_card_threshold", "red_card_ban_matches", "yellow_wipe_after_stage", "cup_mode"]
-    )
-    discipline_recompute(competition=competition)
-    return competition
-
-
 # Entry points of the neighbouring service modules, importable from one place.
-from tournaments.discipline import discipline_recompute  # noqa: E402
-from tournaments.progress import (  # noqa: E402
-    competition_champion,
-    fixture_result_changed,
-    placeholders_resolve,
-    stage_progress_update,
-)
-from tournaments.ranking import best_thirds_compute, standings_compute  # noqa: E402
 from tournaments.skills import (  # noqa: E402
     match_skills_select,
     skill_gain_record,
@@ -557,25 +523,16 @@ from tournaments.skills import (  # noqa: E402
 
 __all__ = [
     "ADVANCED_RULES",
-    "best_thirds_compute",
     "club_create",
     "coach_create",
-    "competition_champion",
     "competition_create",
-    "competition_discipline_set",
     "competition_tiebreak_set",
-    "discipline_recompute",
     "fixture_generate",
-    "fixture_result_changed",
     "fixture_schedule",
     "match_skills_select",
-    "placeholders_resolve",
     "skill_gain_record",
     "skill_loss_record",
     "stage_create",
-    "stage_progress_update",
-    "standings_compute",
-    "standings_table",
     "swiss_round_generate",
     "team_create",
     "team_skills_set",

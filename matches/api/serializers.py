@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -97,7 +98,9 @@ class ResultSerializer(serializers.ModelSerializer):
 
 class SubmissionSerializer(serializers.ModelSerializer):
     team = TeamBriefSerializer(read_only=True)
-    submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    submitted_by: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
     has_turn_log = serializers.SerializerMethodField()
 
     class Meta:
@@ -139,7 +142,9 @@ class MatchLogBriefSerializer(serializers.ModelSerializer):
 
 
 class AuditSerializer(serializers.ModelSerializer):
-    actor = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    actor: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
 
     class Meta:
         model = ResultAudit
@@ -163,4 +168,7 @@ class MatchSerializer(FixtureSerializer):
 
     @extend_schema_field(MatchLogBriefSerializer(many=True))
     def get_logs(self, fixture: Any) -> list[dict[str, Any]]:
-        return MatchLogBriefSerializer(getattr(fixture, "public_logs", []), many=True).data
+        logs = serializers.ListSerializer(
+            child=MatchLogBriefSerializer(), instance=getattr(fixture, "public_logs", [])
+        )
+        return logs.data

@@ -7,6 +7,7 @@ fubaleague.api_errors turns into the documented error body.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
@@ -20,10 +21,11 @@ from rest_framework.routers import BaseRouter
 from rest_framework.settings import api_settings
 from rest_framework.throttling import UserRateThrottle
 
-from matches import services
+from fubaleague.auth import signed_in_user
+from matches import forfeits, services
 from matches.api import serializers as ms
 from matches.models import MatchLog, ResultSubmission
-from tournaments import standings_cache
+from matches.turn_logs import validate_turn_log
 from tournaments.api import filters
 from tournaments.api.permissions import FixtureParticipantOrStaff, ReadOnlyOrStaff, StaffOnly, is_staff
 from tournaments.api.serializers import FixtureSerializer
@@ -59,7 +61,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> QuerySet[Fixture]:
         return fixture_queryset()
 
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> Sequence[Any]:
         if self.action in ("submit_result", "confirm", "dispute", "forfeit"):
             return [FixtureParticipantOrStaff()]
         if self.action in ("resolve", "override"):
@@ -72,7 +74,6 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
 
     def _done(self, fixture_id: int, http_status: int = status.HTTP_200_OK) -> Response:
         fixture = fixture_queryset().get(pk=fixture_id)
-        standings_cache.invalidate(fixture.competition_id)
         return Response(FixtureSerializer(fixture).data, status=http_status)
 
     @extend_schema(request=ms.SubmitResultSerializer, responses={201: ms.SubmissionSerializer, **ERRORS})
@@ -85,7 +86,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         v = data.validated_data
         submission = services.result_submit(
             fixture_id=fixture.pk,
-            user=request.user,
+            user=signed_in_user(request.user),
             home_goals=v["home_goals"],
             away_goals=v["away_goals"],
             cards=v["cards"],
@@ -102,7 +103,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     def confirm(self, request: Request, pk: str | None = None) -> Response:
         """The opponent confirms the submitted result; from then on it counts."""
         fixture = self._fixture()
-        services.result_confirm(fixture_id=fixture.pk, user=request.user)
+        services.result_confirm(fixture_id=fixture.pk, user=signed_in_user(request.user))
         return self._done(fixture.pk)
 
     @extend_schema(request=ms.DisputeSerializer, responses={200: ms.SubmissionSerializer, **ERRORS})
@@ -113,7 +114,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         data = ms.DisputeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         submission = services.result_dispute(
-            fixture_id=fixture.pk, user=request.user, reason=data.validated_data["reason"]
+            fixture_id=fixture.pk, user=signed_in_user(request.user), reason=data.validated_data["reason"]
         )
         return Response(ms.SubmissionSerializer(submission).data)
 
@@ -124,7 +125,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         v = data.validated_data
         service(
             fixture_id=fixture.pk,
-            user=request.user,
+            user=signed_in_user(request.user),
             home_goals=v["home_goals"],
             away_goals=v["away_goals"],
             cards=v["cards"],
@@ -158,13 +159,13 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         fixture = self._fixture()
         data = ms.ForfeitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        from matches import forfeits
-
         if is_staff(request):
-            forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=request.user)
+            forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=signed_in_user(request.user))
         else:
             forfeits.forfeit_declare(
-                fixture_id=fixture.pk, user=request.user, team_id=data.validated_data.get("team_id")
+                fixture_id=fixture.pk,
+                user=signed_in_user(request.user),
+                team_id=data.validated_data.get("team_id"),
             )
         return self._done(fixture.pk)
 
@@ -236,7 +237,7 @@ class TurnLogValidationThrottle(UserRateThrottle):
 
     def get_rate(self) -> str:
         rates = api_settings.DEFAULT_THROTTLE_RATES or {}
-        return rates.get(self.scope) or self.default_rate
+        return str(rates.get(self.scope) or self.default_rate)
 
 
 class TurnLogValidationViewSet(mixins.CreateModelMixin, viewsets.GenericViewSet):
@@ -263,8 +264,6 @@ class TurnLogValidationViewSet(mixins.CreateModelMixin, viewsets.GenericViewSet)
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = ms.TurnLogSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        from matches.turn_logs import validate_turn_log
-
         return Response({"valid": True, "result": validate_turn_log(data.validated_data["turn_log"])})
 
 

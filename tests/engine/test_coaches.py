@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from rules_engine import board as B
 from rules_engine.api import Decision, Roll, new_match
-from rules_engine.coaches import MOVE_DECISIONS, HeuristicCoach, RandomCoach, make_coach
+from rules_engine.coaches import HeuristicCoach, RandomCoach, make_coach
+from rules_engine.decisions import MOVE_DECISIONS
 from rules_engine.errors import FubaError
 from rules_engine.events import Pending
 from rules_engine.machine import Match

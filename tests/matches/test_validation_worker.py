@@ -17,11 +17,10 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_real_worker_validates_the_log(real_celery: None) -> None:
-    from rules_engine.api import validate_log
-    from rules_engine.autoplay import example_log
+    from rules_engine.api import example_log, validate_log
 
     log = example_log(2026)
-    score = validate_log(log).result["score"]
+    score = validate_log(log).result.to_dict()["score"]
     competition = CompetitionFactory()
     (home, home_user), (away, _) = team_with_member(competition, "H"), team_with_member(competition, "A")
     stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])

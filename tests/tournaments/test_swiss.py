@@ -7,8 +7,8 @@ import pytest
 from fubaleague.errors import Conflict
 from tests.factories import AdminFactory, CompetitionFactory, TeamFactory
 from tournaments.models import Bye, Fixture, Stage
-from tournaments.ranking import standings_table
 from tournaments.services import fixture_generate, stage_create, swiss_round_generate
+from tournaments.standings.selectors import standings_table
 from tournaments.swiss import PairingImpossible, swiss_pair
 
 

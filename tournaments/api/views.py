@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.validators import slug_re
@@ -15,8 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
+from fubaleague.auth import signed_in_user
 from fubaleague.errors import NotFound
-from tournaments import services, standings_cache, standings_fast
+from tournaments import services
 from tournaments.api import filters, serializers
 from tournaments.api.permissions import ReadOnlyOrStaff, StaffOnly
 from tournaments.models import (
@@ -31,6 +33,8 @@ from tournaments.models import (
     Team,
     TeamSkill,
 )
+from tournaments.standings import cache, presentation
+from tournaments.standings import services as standings_services
 
 
 class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
@@ -50,7 +54,7 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
         _slug_or_404(self.kwargs.get(self.lookup_field) or "")
         return super().get_object()
 
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> Sequence[Any]:
         if self.action == "recompute_standings":
             return [StaffOnly()]
         return super().get_permissions()
@@ -65,7 +69,7 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
         runs no query and one cache round trip.
         """
         slug = _slug_or_404(slug or "")
-        body = standings_cache.by_slug(slug, "api-json", lambda: self._tables_json(slug))
+        body = cache.by_slug(slug, "api-json", lambda: self._tables_json(slug))
         # Cached already rendered: the renderer would redo identical work on every request.
         return HttpResponse(body, content_type="application/json")
 
@@ -73,7 +77,7 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
         competition = Competition.objects.filter(slug=slug).first()
         if competition is None:
             raise NotFound(f"No competition '{slug}'.")
-        tables = [t.as_dict() for t in standings_cache.compute_competition_tables(competition)]
+        tables = [t.as_dict() for t in presentation.compute_competition_tables(competition)]
         return JSONRenderer().render(tables)
 
     @extend_schema(request=None, responses={200: serializers.StandingsTableSerializer(many=True)})
@@ -88,12 +92,8 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
     def recompute_standings(self, request: Request, slug: str | None = None) -> Response:
         """Staff: recompute every table, drawing (and recording) lots where teams are still level."""
         competition = self.get_object()
-        for stage in competition.stages.exclude(kind=Stage.Kind.KNOCKOUT):
-            groups = list(stage.groups.all()) if stage.kind == Stage.Kind.GROUPS else [None]
-            for group in groups:
-                standings_fast.standings_compute(stage=stage, group=group, user=request.user)
-        standings_cache.invalidate(competition.pk)
-        return Response([t.as_dict() for t in standings_cache.competition_tables(competition)])
+        standings_services.standings_recompute(competition=competition, user=signed_in_user(request.user))
+        return Response([t.as_dict() for t in presentation.competition_tables(competition)])
 
 
 def _slug_or_404(slug: str) -> str:
@@ -109,7 +109,7 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
     permission_classes = [ReadOnlyOrStaff]
     filterset_class = filters.StageFilter
 
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> Sequence[Any]:
         if self.action in ("generate_fixtures", "next_swiss_round"):
             return [StaffOnly()]
         return super().get_permissions()
@@ -132,7 +132,6 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
         data = serializers.GenerateFixturesSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         created = services.fixture_generate(stage=stage, **data.validated_data)
-        standings_cache.invalidate(stage.competition_id)
         fixtures = fixture_queryset().filter(pk__in=[f.pk for f in created])
         return Response(
             serializers.FixtureSerializer(fixtures, many=True).data, status=status.HTTP_201_CREATED
@@ -154,7 +153,6 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
         """Staff: pair the next Swiss round once the previous one is complete."""
         stage = self.get_object()
         created = services.swiss_round_generate(stage=stage)
-        standings_cache.invalidate(stage.competition_id)
         fixtures = fixture_queryset().filter(pk__in=[f.pk for f in created])
         return Response(
             serializers.FixtureSerializer(fixtures, many=True).data, status=status.HTTP_201_CREATED
