@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "tournaments",
     "matches",
+    "ratings",
+    "chances",
 ]
 
 MIDDLEWARE = [
