@@ -23,6 +23,7 @@ from django.utils.html import format_html
 from fubaleague.admin_actions import run_service
 from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
+from matches import progress
 from matches.admin import FixtureResultActions
 from tournaments import services
 from tournaments.formats import FORMATS, competition_create_from_format
@@ -664,7 +665,7 @@ class StageAdmin(admin.ModelAdmin):
     @admin.action(description="Pair the next Swiss round", permissions=["change"])
     def next_swiss_round(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def pair(stage: Stage) -> str:
-            created = services.swiss_round_generate(stage=stage)
+            created = progress.swiss_round_generate(stage=stage)
             return f"{len(created)} pairings created"
 
         run_service(self, request, queryset, pair)
