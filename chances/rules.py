@@ -37,6 +37,9 @@ class _StageRules:
     away_goals_rule: bool
 
 
+_RULES = {True: _StageRules(True), False: _StageRules(False)}
+
+
 def rank_table(
     *,
     teams: Sequence[int],
@@ -50,7 +53,7 @@ def rank_table(
 
 def level_after_goals(*, away_goals_rule: bool, first: Score | None, last: Score) -> tuple[int, int]:
     """Goals of the deciding match's home side and away side over the tie (aggregate/away goals)."""
-    h, a, _how = _level_after_goals(_StageRules(away_goals_rule), first, last)  # type: ignore[arg-type]
+    h, a, _how = _level_after_goals(_RULES[away_goals_rule], first, last)  # type: ignore[arg-type]
     return h, a
 
 
