@@ -7,17 +7,21 @@ admin override changes it — unless the fixture they feed already has a result,
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from itertools import permutations
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
 
-from fubaleague.errors import Conflict
+from fubaleague.errors import ApplicationError, Conflict
 from matches.discipline import discipline_recompute
+from tournaments.fixtures import UEFA_EURO_TABLE, uefa_euro_thirds
 from tournaments.knockout import tie_outcome
 from tournaments.models import Competition, Fixture, Group, Stage, Team
+from tournaments.services import swiss_round_create
 from tournaments.skills import skill_losses_reassign
+from tournaments.standings.selectors import standings_table
 from tournaments.standings.services import best_thirds_compute, standings_compute
 
 
@@ -76,13 +80,23 @@ class _Resolver:
         assignment: dict[int, int] = {}
         if self._complete(stage.fixtures.all()):
             slots: dict[int, str] = {}
+            tables: dict[int, str] = {}
             for f in self.competition.fixtures.filter(
                 Q(home_source__type="best_third") | Q(away_source__type="best_third")
             ):
                 for src in (f.home_source, f.away_source):
                     if src and src.get("type") == "best_third" and src.get("stage") == stage_id:
                         slots[int(src["slot"])] = src.get("against_group", "")
+                        tables[int(src["slot"])] = src.get("table", "")
             thirds = best_thirds_compute(stage=stage)[: stage.best_thirds]
+            if any(t == UEFA_EURO_TABLE for t in tables.values()):
+                # 24 teams: UEFA's fixed table by the combination of groups the thirds come from.
+                names = list(stage.groups.order_by("name").values_list("name", flat=True))
+                placed = uefa_euro_thirds(qualified=[t.group.name for t in thirds], group_names=names)
+                from_group = {t.group.name: t.row.team for t in thirds}
+                assignment = {s: from_group[g] for s, g in placed.items() if s in slots}
+                self._thirds[stage_id] = assignment
+                return assignment
             order = sorted(slots)
             # Best-ranked thirds take the first slots they can, never meeting their own group's winner.
             for perm in permutations(thirds, len(order)):
@@ -208,3 +222,16 @@ def competition_champion(*, competition: Competition) -> Team | None:
         return None
     outcome = tie_outcome(legs[0].stage, legs)
     return Team.objects.get(id=outcome.winner_id) if outcome else None
+
+
+@transaction.atomic
+def swiss_round_generate(
+    *, stage: Stage, start: datetime | None = None, deadline_after: timedelta | None = None
+) -> list[Fixture]:
+    """Pair the next Swiss round once the previous one is complete, from the current table."""
+    stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
+    if stage.kind != Stage.Kind.SWISS:
+        raise ApplicationError(f"{stage} is not a Swiss stage.")
+    return swiss_round_create(
+        stage=stage, table=standings_table(stage=stage), schedule_start=start, deadline_after=deadline_after
+    )

@@ -37,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "rules_engine"
 OUT = ROOT / "build" / "engine"
+MYPY_CONFIG = ROOT / "scripts" / "mypyc-engine.ini"
 GROUP = "rules_engine_native"
 PURE_PYTHON = {"__init__.py", "errors.py"}  # paths inside the package
 
@@ -65,7 +66,7 @@ def main() -> int:
     os.chdir(ROOT)
     mods = [str(p.relative_to(ROOT)) for p in compiled_sources()]
     # what was compiled, by which build script, for which interpreter
-    script = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    script = hashlib.sha256(Path(__file__).read_bytes() + MYPY_CONFIG.read_bytes()).hexdigest()
     config = "\n".join([*mods, script, sys.version, importlib.machinery.EXTENSION_SUFFIXES[0]]) + "\n"
     up_to_date = all((OUT / f).is_file() for f in ("SOURCES", "CONFIG"))
     if up_to_date and (OUT / "SOURCES").read_text() == manifest() and (OUT / "CONFIG").read_text() == config:
@@ -85,7 +86,11 @@ def main() -> int:
         name="fuba-engine-native",
         packages=[],
         py_modules=[],
-        ext_modules=mypycify(mods, opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"), group_name=GROUP),
+        ext_modules=mypycify(
+            ["--config-file", str(MYPY_CONFIG), *mods],
+            opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"),
+            group_name=GROUP,
+        ),
         script_args=["--quiet", "build_ext", "--build-lib", str(OUT), "--build-temp", str(tmp)],
     )
     (OUT / "CONFIG").write_text(config)
