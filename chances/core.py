@@ -23,7 +23,16 @@ from itertools import accumulate, permutations
 from typing import Any
 
 from chances.model import pair_rates
-from chances.rules import MatchRecord, Points, Score, level_after_goals, rank_across_groups, rank_table
+from chances.rules import (
+    UEFA_EURO_TABLE,
+    MatchRecord,
+    Points,
+    Score,
+    level_after_goals,
+    rank_across_groups,
+    rank_table,
+    uefa_euro_thirds,
+)
 
 MAX_GOALS = 12  # the Poisson tail beyond this is below 1e-6 for any rate the engine gives
 Counts = dict[str, Any]
@@ -61,6 +70,7 @@ class _Stage:
     groups: dict[str, list[int]]  # "" for a round robin table
     lots: dict[str, list[int]]  # recorded draws: "<group>|<sorted ids>" -> order
     third_slots: dict[int, str]  # best-third slot -> the group whose winner it meets
+    third_table: str  # "" or a fixed placement table (UEFA's for 24 teams)
     fixtures: list[_Fixture]
 
 
@@ -142,6 +152,7 @@ class Simulator:
                     groups={g: list(t) for g, t in (s.get("groups") or {}).items()},
                     lots=dict(s.get("lots") or {}),
                     third_slots={int(k): v for k, v in (s.get("third_slots") or {}).items()},
+                    third_table=str(s.get("third_table") or ""),
                     fixtures=fixtures,
                 )
             )
@@ -296,6 +307,11 @@ class Simulator:
         ordered = rank_across_groups(rows=rows, draw_lots=lambda tied: rng.sample(sorted(tied), len(tied)))
         ranked = [(row.team, group_of[row.team]) for row in ordered][: stage.best_thirds]
         slots = sorted(stage.third_slots)
+        if stage.third_table == UEFA_EURO_TABLE:
+            # 24 teams: UEFA's fixed table by the combination of groups the thirds come from.
+            placed = uefa_euro_thirds(qualified=[g for _t, g in ranked], group_names=sorted(tables))
+            team_of = {g: t for t, g in ranked}
+            return {s: team_of[g] for s, g in placed.items() if s in stage.third_slots}
         for perm in permutations(ranked, len(slots)):
             if all(name != stage.third_slots[s] for (_t, name), s in zip(perm, slots, strict=True)):
                 return {s: team for (team, _n), s in zip(perm, slots, strict=True)}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from tournaments.fixtures import UEFA_EURO_TABLE, uefa_euro_thirds
 from tournaments.knockout import Score, _level_after_goals
 from tournaments.standings import cache as standings_cache
 from tournaments.standings.criteria import ACROSS_GROUPS
@@ -19,6 +20,7 @@ from tournaments.standings.table import compute_table, rank_across
 from tournaments.standings.tally import MatchRecord, Points, Row
 
 __all__ = [
+    "UEFA_EURO_TABLE",
     "MatchRecord",
     "Points",
     "Row",
@@ -29,6 +31,7 @@ __all__ = [
     "rank_across_groups",
     "rank_table",
     "tiebreak_order",
+    "uefa_euro_thirds",
 ]
 
 
