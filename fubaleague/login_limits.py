@@ -104,7 +104,8 @@ def _username(request: HttpRequest) -> str | None:
     if request.content_type == "application/json":
         try:
             data = json.loads(request.body or b"{}")
-        except ValueError:
+        except (ValueError, RecursionError):
+            # Deeply nested JSON: the API's parser answers it with a 400; here it names no user.
             return None
         value = data.get("username") if isinstance(data, dict) else None
     else:

@@ -71,7 +71,9 @@ def test_staff_generates_fixtures(db) -> None:
     stage = services.stage_create(
         competition=competition, name="Season", kind="round_robin", legs=2, teams=teams
     )
-    staff = get_user_model().objects.create_user("boss", password="a-long-password-2", is_staff=True)
+    staff = get_user_model().objects.create_user(
+        "boss", password="a-long-password-2", is_staff=True, is_superuser=True
+    )
     client = APIClient()
     client.force_authenticate(staff)
     response = client.post(f"/api/v1/stages/{stage.pk}/generate-fixtures", {}, format="json")

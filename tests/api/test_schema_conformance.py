@@ -129,7 +129,7 @@ def test_a_stray_list_filter_does_not_hide_the_stage(db) -> None:
     teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(4)]
     stage = services.stage_create(competition=competition, name="League", kind="round_robin", teams=teams)
     client = APIClient()
-    client.force_authenticate(get_user_model().objects.create_user("boss", is_staff=True))
+    client.force_authenticate(get_user_model().objects.create_user("boss", is_staff=True, is_superuser=True))
     response = client.post(f"/api/v1/stages/{stage.pk}/generate-fixtures?kind=knockout", {}, format="json")
     assert response.status_code == 201, response.content[:300]
 
