@@ -8,6 +8,7 @@ from rest_framework.routers import DefaultRouter
 
 from fubaleague.api_views import PingView, TokenView
 from matches.api import views as match_views
+from scoring.api import views as scoring_views
 from tournaments.api import views as tournament_views
 
 app_name = "api"
@@ -15,6 +16,7 @@ app_name = "api"
 router = DefaultRouter(trailing_slash=False)
 tournament_views.register(router)
 match_views.register(router)
+scoring_views.register(router)
 
 urlpatterns = [
     path("ping", PingView.as_view(), name="ping"),

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "rules_engine",
     "tournaments",
     "matches",
+    "scoring",
 ]
 
 MIDDLEWARE = [

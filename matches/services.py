@@ -15,6 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
+from matches.log_fixture import check_log_fixture
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
 
 # Imported here (not lazily) so a worker that loads the services registers the task as well.
@@ -320,6 +321,9 @@ def result_submit(
     )
     if turn_log is not None and not isinstance(turn_log, Mapping):
         raise ApplicationError(f"{fixture}: the turn log must be a JSON object.")
+    if needs_validation:
+        # issue 11, item 8: the log must be a record of this fixture, whatever its source
+        check_log_fixture(fixture, turn_log)
     submission = ResultSubmission.objects.create(
         fixture=fixture,
         submitted_by=user,
@@ -356,8 +360,9 @@ def result_submit(
 
 
 @transaction.atomic
-def result_confirm(*, fixture_id: int, user: AbstractBaseUser) -> Result:
-    """The opponent accepts the submitted result; from now on it counts."""
+def result_confirm(*, fixture_id: int, user: AbstractBaseUser, note: str = "") -> Result:
+    """The opponent accepts the submitted result; from now on it counts. ``note`` goes to the audit
+    trail (e.g. the confirmation was given in the live scorer)."""
     fixture = _lock_fixture(fixture_id)
     if fixture.status == Fixture.Status.SIMULATING:
         # docs/forfeits.md: once a forfeit simulation holds the fixture, the clubs are told so.
@@ -395,7 +400,7 @@ def result_confirm(*, fixture_id: int, user: AbstractBaseUser) -> Result:
         submission=submission,
     )
     _apply_skill_changes(fixture, submission.derived_result)
-    _audit(fixture, ResultAudit.Action.CONFIRM, user, before, _snapshot(fixture))
+    _audit(fixture, ResultAudit.Action.CONFIRM, user, before, _snapshot(fixture), note=note)
     return result
 
 
