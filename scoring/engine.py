@@ -3,9 +3,10 @@
 Kept in one module so it can fold into the Django-side engine adapter (matches/engine.py) later.
 The engine state of a session is rebuilt from its stored events; rebuilding a whole match costs
 tens of milliseconds on the plain-Python engine, so each process keeps the last rebuilt Match of
-recent sessions, keyed by the session and the (seq, last event id) it reflects. A cached Match is
-taken out of the cache while an event is applied to it and put back only once the event is
-committed, so a failed write can never leave a cached state ahead of the database.
+recent sessions, keyed by the session and the (seq, version, client id of the last event) it
+reflects. A cached Match is taken out of the cache while an event is applied to it; it is put back
+under the key of the new state, which a rolled-back write never gives to the database (the next
+write at that sequence carries another client id).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ class MalformedEvent(ApplicationError):
     code = "malformed_event"
 
 
-CacheKey = tuple[int, int]
+CacheKey = tuple[int, int, str]
 _cache: OrderedDict[int, tuple[CacheKey, Match]] = OrderedDict()
 _lock = threading.Lock()
 

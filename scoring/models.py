@@ -31,6 +31,13 @@ class ScoringSession(models.Model):
     seq = models.PositiveIntegerField(default=0)
     # Bumped by every change (event, undo, confirmation, status): the live endpoint's ETag.
     version = models.PositiveIntegerField(default=0)
+    # client_id of the last live event: with seq and version it names the engine state exactly, even
+    # across a rolled-back write (scoring.engine's per-process cache key).
+    head = models.CharField(max_length=64, blank=True)
+    # Which clubs' members entered events (both: each side confirms the result on its own device).
+    home_entered = models.BooleanField(default=False)
+    away_entered = models.BooleanField(default=False)
+    last_undo = models.JSONField(null=True, blank=True, help_text="The last undone event and why")
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

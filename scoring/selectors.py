@@ -88,13 +88,8 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         .order_by("-seq")
         .values("seq", "data", "side", "rolled_by_app")[:RECENT_EVENTS]
     )
-    undone = (
-        ScoringEvent.objects.filter(session=session, undone_at__isnull=False)
-        .order_by("-undone_at", "-id")
-        .values("seq", "data", "undo_reason", "undone_at")
-        .first()
-    )
-    submission = session.submission
+    undone = session.last_undo
+    submission = session.submission if session.submission_id else None
     return {
         "session": session.id,
         "fixture": session.fixture_id,
@@ -118,9 +113,9 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         "moments": moments[-30:],
         "last_undo": {
             "seq": undone["seq"],
-            "text": narrate.event_text(undone["data"], names),
-            "reason": undone["undo_reason"],
-            "at": undone["undone_at"].isoformat(),
+            "text": narrate.event_text(undone["event"], names),
+            "reason": undone["reason"],
+            "at": undone["at"],
         }
         if undone
         else None,

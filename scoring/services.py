@@ -28,8 +28,7 @@ from matches.log_fixture import fixture_header
 from matches.validation_tasks import submission_log_validate
 from scoring import engine
 from scoring.models import ScoringEvent, ScoringSession
-from tournaments.models import Competition, Fixture
-from tournaments.selectors import user_club_team_ids
+from tournaments.models import Competition, Fixture, Team
 
 CLIENT_ID_MAX = 64
 
@@ -46,7 +45,14 @@ def version_key(session_id: int) -> str:
 
 def _side(user: AbstractBaseUser, fixture: Fixture, *, staff_ok: bool = True) -> str:
     """"home"/"away" for a club member ("home" for a member of both), "" for staff."""
-    sides = user_club_team_ids(user=user, fixture=fixture) if user.is_authenticated else set()
+    sides: set[int] = set()
+    if user.is_authenticated:
+        # one query (tournaments.selectors.user_club_team_ids asks per team): this runs on every event
+        sides = set(
+            Team.objects.filter(
+                id__in=[fixture.home_team_id, fixture.away_team_id], club__members=user
+            ).values_list("id", flat=True)
+        )
     if fixture.home_team_id in sides:
         return "home"
     if fixture.away_team_id in sides:
@@ -76,7 +82,7 @@ def _live_events(session: ScoringSession) -> list[dict[str, Any]]:
 
 
 def cache_key(session: ScoringSession) -> engine.CacheKey:
-    return (session.seq, session.version)
+    return (session.seq, session.version, session.head)
 
 
 def match_of(session: ScoringSession) -> Any:
@@ -93,14 +99,10 @@ def _changed(session: ScoringSession, fields: list[str], match: Any | None = Non
     endpoint's ETag) and keep the engine state for the next request."""
     session.version += 1
     session.save(update_fields=[*fields, "version", "updated_at"])
-    session_id, version, key = session.id, session.version, cache_key(session)
-
-    def publish() -> None:
-        cache.set(version_key(session_id), version, 3600)
-        if match is not None:
-            engine.keep(session_id, key, match)
-
-    transaction.on_commit(publish)
+    session_id, version = session.id, session.version
+    if match is not None:
+        engine.keep(session_id, cache_key(session), match)
+    transaction.on_commit(lambda: cache.set(version_key(session_id), version, 3600))
 
 
 @transaction.atomic
@@ -167,45 +169,61 @@ def event_post(
     client_id = _check_client_id(client_id)
     if (event is None) == (not roll_for_me):
         raise ApplicationError("Send either an event or roll_for_me: true.")
-    with transaction.atomic():
-        session = _lock(session_id)
-        side = _side(user, session.fixture)
-        if ScoringEvent.objects.filter(session=session, client_id=client_id).exists():
-            return session, False
-        if session.status != ScoringSession.Status.LIVE:
-            raise Conflict(
-                f"The session is {session.get_status_display().lower()}; no more events.",
-                details={"seq": session.seq, "version": session.version, "session": session.id},
-            )
-        _check_seq(session, expected_seq)
-        match = match_of(session)
-        parsed = engine.roll_for_me(match) if roll_for_me else engine.parse(event)
-        try:
-            data = engine.apply(match, parsed)
-        except engine.IllegalEvent:
-            engine.keep(session.id, cache_key(session), match)  # unchanged by the refused event
-            raise
-        if roll_for_me:
-            data["note"] = "rolled by the app"
-        try:
-            with transaction.atomic():
-                ScoringEvent.objects.create(
-                    session=session,
-                    seq=session.seq + 1,
-                    client_id=client_id,
-                    data=data,
-                    side=side,
-                    entered_by=user if user.is_authenticated else None,
-                    rolled_by_app=roll_for_me,
-                )
-        except IntegrityError:
-            raise StaleSequence("Another device stored this event number first; catch up.") from None
-        session.seq += 1
-        fields = ["seq"]
-        if match.pending() is None:
-            session.status = ScoringSession.Status.FULL_TIME
-            fields.append("status")
-        _changed(session, fields, match)
+    try:
+        return _event_post(session_id, user, client_id, expected_seq, event, roll_for_me)
+    except IntegrityError:
+        raise StaleSequence("Another device stored this event number first; catch up.") from None
+
+
+@transaction.atomic
+def _event_post(
+    session_id: int,
+    user: AbstractBaseUser,
+    client_id: str,
+    expected_seq: int,
+    event: Mapping[str, Any] | None,
+    roll_for_me: bool,
+) -> tuple[ScoringSession, bool]:
+    session = _lock(session_id)
+    side = _side(user, session.fixture)
+    if ScoringEvent.objects.filter(session=session, client_id=client_id).exists():
+        return session, False
+    if session.status != ScoringSession.Status.LIVE:
+        raise Conflict(
+            f"The session is {session.get_status_display().lower()}; no more events.",
+            details={"seq": session.seq, "version": session.version, "session": session.id},
+        )
+    _check_seq(session, expected_seq)
+    match = match_of(session)
+    parsed = engine.roll_for_me(match) if roll_for_me else engine.parse(event)
+    try:
+        data = engine.apply(match, parsed)
+    except engine.IllegalEvent:
+        engine.keep(session.id, cache_key(session), match)  # unchanged by the refused event
+        raise
+    if roll_for_me:
+        data["note"] = "rolled by the app"
+    # No savepoint: the row lock and the sequence check make a duplicate impossible; the unique
+    # constraints would still refuse one (IntegrityError, below).
+    ScoringEvent.objects.create(
+        session=session,
+        seq=session.seq + 1,
+        client_id=client_id,
+        data=data,
+        side=side,
+        entered_by=user if user.is_authenticated else None,
+        rolled_by_app=roll_for_me,
+    )
+    session.seq += 1
+    session.head = client_id
+    fields = ["seq", "head"]
+    if side and not getattr(session, f"{side}_entered"):
+        setattr(session, f"{side}_entered", True)
+        fields.append(f"{side}_entered")
+    if match.pending() is None:
+        session.status = ScoringSession.Status.FULL_TIME
+        fields.append("status")
+    _changed(session, fields, match)
     return session, True
 
 
@@ -221,17 +239,29 @@ def event_undo(
         _check_seq(session, expected_seq, undo=True)
         if session.seq == 0:
             raise Conflict("There is no event to undo.")
-        ScoringEvent.objects.filter(session=session, seq=session.seq, undone_at__isnull=True).update(
-            undone_at=timezone.now(),
-            undone_by=user if user.is_authenticated else None,
-            undo_reason=reason.strip()[:200],
-        )
+        last = ScoringEvent.objects.get(session=session, seq=session.seq, undone_at__isnull=True)
+        last.undone_at = timezone.now()
+        last.undone_by = user if user.is_authenticated else None
+        last.undo_reason = reason.strip()[:200]
+        last.save(update_fields=["undone_at", "undone_by", "undo_reason"])
+        session.last_undo = {
+            "seq": last.seq,
+            "event": last.data,
+            "reason": last.undo_reason,
+            "at": last.undone_at.isoformat(),
+        }
         session.seq -= 1
+        session.head = (
+            ScoringEvent.objects.filter(session=session, seq=session.seq, undone_at__isnull=True)
+            .values_list("client_id", flat=True)
+            .first()
+            or ""
+        )
         session.status = ScoringSession.Status.LIVE
         session.home_confirmed_by = None
         session.away_confirmed_by = None
         engine.forget(session.id)
-        _changed(session, ["seq", "status", "home_confirmed_by", "away_confirmed_by"])
+        _changed(session, ["seq", "head", "status", "home_confirmed_by", "away_confirmed_by", "last_undo"])
     return session
 
 
@@ -241,13 +271,8 @@ def scored_log(session: ScoringSession) -> dict[str, Any]:
 
 
 def participants(session: ScoringSession) -> set[str]:
-    """The clubs ("home"/"away") whose members entered events that count."""
-    return set(
-        ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
-        .exclude(side="")
-        .values_list("side", flat=True)
-        .distinct()
-    )
+    """The clubs ("home"/"away") whose members entered events."""
+    return {side for side in ("home", "away") if getattr(session, f"{side}_entered")}
 
 
 def session_confirm(

@@ -6,6 +6,7 @@ a refused action (ApplicationError) is shown to the user as a message, never a 5
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -28,6 +29,7 @@ from tournaments.selectors import user_club_team_ids
 from tournaments.views import _nav, fixture_or_404, match_url
 
 REPLAY_CACHE_SECONDS = 3600
+TURN_LOG_MAX_BYTES = 2 * 1024 * 1024
 logger = logging.getLogger(__name__)
 
 
@@ -45,6 +47,22 @@ class ResultForm(forms.Form):
     )
     home_red = forms.IntegerField(min_value=0, max_value=5, required=False, initial=0, label="Home red cards")
     away_red = forms.IntegerField(min_value=0, max_value=5, required=False, initial=0, label="Away red cards")
+    turn_log = forms.FileField(required=False, label="Turn log (fuba-log/1 JSON file)")
+
+    def clean_turn_log(self) -> dict[str, Any] | None:
+        """A fuba-log/1 file from the clubs' other tools; the services check it belongs to the fixture."""
+        upload = self.cleaned_data.get("turn_log")
+        if not upload:
+            return None
+        if upload.size > TURN_LOG_MAX_BYTES:
+            raise forms.ValidationError("the turn log file is larger than 2 MB.")
+        try:
+            data = json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise forms.ValidationError(f"the turn log file is not JSON ({exc}).") from None
+        if not isinstance(data, dict):
+            raise forms.ValidationError("the turn log must be a JSON object.")
+        return data
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -160,7 +178,7 @@ def _after(request: HttpRequest, fixture: Fixture, ok: str) -> HttpResponse:
 @require_POST
 def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     fixture = fixture_or_404(_competition(slug), fixture_id)
-    form = ResultForm(request.POST)
+    form = ResultForm(request.POST, request.FILES)
     if not form.is_valid():
         errors = "; ".join(
             f"{k}: {' '.join(v)}" if k != "__all__" else " ".join(v) for k, v in form.errors.items()
@@ -178,6 +196,7 @@ def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespo
             home_penalties=d.get("home_penalties"),
             away_penalties=d.get("away_penalties"),
             cards=form.cards(),
+            turn_log=d.get("turn_log"),
         )
     except ApplicationError as exc:
         messages.error(request, exc.message)
