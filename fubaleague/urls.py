@@ -9,5 +9,6 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("fubaleague.api_urls")),
+    path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
 ]

@@ -55,14 +55,14 @@ def current_version(*, session_id: int) -> int | None:
     return version
 
 
-def _names(session: ScoringSession) -> dict[str, str]:
+def session_names(session: ScoringSession) -> dict[str, str]:
     teams = session.header.get("teams") or {}
     return {side: str((teams.get(side) or {}).get("name") or side) for side in ("home", "away")}
 
 
 def session_state(session: ScoringSession) -> dict[str, Any]:
     """Everything the scorer page and the live page draw, rebuilt by the engine from the events."""
-    names = _names(session)
+    names = session_names(session)
     match = match_of(session)
     try:
         pending = engine.pending_dict(match)

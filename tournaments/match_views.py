@@ -113,6 +113,9 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
         and fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED)
         and not can_confirm
     )
+    from scoring.selectors import active_session  # the live scorer (issue 11); pages sit above scoring
+
+    live_session = active_session(fixture_id=fixture.pk)
     context = _nav(competition, "fixtures")
     row = ps.fixture_row(fixture)
     context.update(
@@ -126,6 +129,11 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             "submission": submission,
             "can_submit": can_submit,
             "can_confirm": can_confirm,
+            "live_session": live_session,
+            "live_pitch": pitch_geometry() if live_session is not None else None,
+            "can_score": bool(
+                my_sides and live_session is None and fixture.status == Fixture.Status.SCHEDULED
+            ),
             "form": ResultForm(),
             "dispute_form": DisputeForm(),
             "is_knockout": fixture.stage.kind == "knockout",

@@ -52,6 +52,11 @@ def competition_home(request: HttpRequest, slug: str) -> HttpResponse:
     tables = standings_cache.competition_tables(competition)
     context["tables"] = tables[:8]
     context["compact"] = True
+    from scoring.selectors import live_fixture_ids  # the live mark (issue 11); pages sit above scoring
+
+    context["live_ids"] = live_fixture_ids(
+        fixture_ids=[row.fixture.pk for row in [*context.get("upcoming", []), *context.get("recent", [])]]
+    )
     return render(request, "tournaments/competition.html", context)
 
 
