@@ -131,8 +131,8 @@ def log_fixture_differences(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
     def differ(path: str, rule: str, reason: str) -> None:
         errors.append({"turn": None, "stage": None, "rule": rule, "path": path, "reason": reason})
 
-    if not isinstance(log, Mapping):
-        return errors  # the engine reports an unreadable log
+    if not isinstance(log, Mapping) or not isinstance(log.get("teams"), Mapping):
+        return errors  # not a readable header: the rules engine reports what is wrong with it
     rules = competition_rules(fixture)
     declared = _rules(log.get("advanced_rules"))
     if declared is not None and declared != rules:
@@ -152,9 +152,7 @@ def log_fixture_differences(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
             if et_expected
             else "this fixture plays no extra time, the log's header says extra_time: true",
         )
-    teams = log.get("teams")
-    if not isinstance(teams, Mapping):
-        return errors
+    teams = log["teams"]
     for side, team in (("home", fixture.home_team), ("away", fixture.away_team)):
         if team is None:
             continue

@@ -339,6 +339,7 @@ def session_confirm(
                     user=user,
                     note=f"both clubs confirmed the live-scored match (scoring session {session.id})",
                 )
+                submission.refresh_from_db()
             session.status = ScoringSession.Status.SUBMITTED
             fields.append("status")
         _changed(session, fields)

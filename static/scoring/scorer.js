@@ -92,7 +92,7 @@
     [["Cards", h.yellow_cards + " yellow, " + h.red_cards + " red", a.yellow_cards + " yellow, " + a.red_cards + " red"],
      ["Condition points (def / mid / att)", cp(h), cp(a)],
      ["Injuries", inj(h), inj(a)],
-     ["Substitutions", String(h.substitutions), String(a.substitutions)],
+     ["Subs", String(h.substitutions), String(a.substitutions)],
      ["Skills left", skills(h), skills(a)]].forEach(function (r) {
       var tr = el("tr");
       tr.appendChild(el("th", { scope: "row" }, r[0]));
@@ -105,7 +105,7 @@
     var ol = $(id);
     if (!ol) return;
     while (ol.firstChild) ol.removeChild(ol.firstChild);
-    items.forEach(function (it) { ol.appendChild(el("li", {}, text(it))); });
+    items.forEach(function (it) { ol.appendChild(el("li", it.seq ? { value: String(it.seq) } : {}, text(it))); });
   }
   function areaName(code) {
     if (!code) return "–";
@@ -114,6 +114,8 @@
 
   function render(d) {
     data = d;
+    root.setAttribute("data-seq", String(d.seq));
+    root.setAttribute("data-status", d.status);
     var st = d.state;
     set("sc-score", st.score[0] + " – " + st.score[1]);
     set("sc-minute", st.minute + "'");
@@ -345,9 +347,10 @@
     });
   }
   function status() {
+    var waiting = queue.length;
+    root.setAttribute("data-queue", String(waiting));
     var net = $("sc-net");
     if (!net) return;
-    var waiting = queue.length;
     if (offline || !navigator.onLine) {
       net.textContent = "Offline" + (waiting ? " · " + waiting + " tap" + (waiting > 1 ? "s" : "") + " waiting" : "");
       net.className = "sc-net small sc-net--off";
