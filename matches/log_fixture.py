@@ -161,7 +161,11 @@ def log_fixture_differences(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
             continue
         path = f"$.teams.{side}"
         if entry.get("name") != team.name:
-            differ(f"{path}.name", "fixture", f"the {side} team is {team.name}, the log says {entry.get('name')!r}")
+            differ(
+                f"{path}.name",
+                "fixture",
+                f"the {side} team is {team.name}, the log says {entry.get('name')!r}",
+            )
         formation = team.default_formation or "4-4-2"
         if entry.get("formation") != formation:
             differ(
@@ -175,9 +179,11 @@ def log_fixture_differences(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
             differ(
                 f"{path}.roles",
                 "A2",
-                f"{team.name}'s player roles are {_roles_text(expected_roles)}, the log says {_roles_text(roles)}"
+                f"{team.name}'s player roles are {_roles_text(expected_roles)}, "
+                f"the log says {_roles_text(roles)}"
                 if "A2" in rules
-                else f"the competition does not play A2, the log gives {team.name} roles {_roles_text(roles)}",
+                else f"the competition does not play A2, the log gives {team.name} "
+                f"roles {_roles_text(roles)}",
             )
         short = 1 if fixture_players_short(fixture=fixture, team=team) else 0
         if entry.get("players_short", 0) != short:
@@ -187,7 +193,8 @@ def log_fixture_differences(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
                 f"{team.name} serves a suspension here and starts one player short (players_short 1), "
                 f"the log says {entry.get('players_short', 0)!r}"
                 if short
-                else f"{team.name} serves no suspension here, the log says players_short {entry.get('players_short')!r}",
+                else f"{team.name} serves no suspension here, "
+                f"the log says players_short {entry.get('players_short')!r}",
             )
         skills = entry.get("skills") or []
         codes = [str(s) for s in skills] if isinstance(skills, list) else []
@@ -204,7 +211,8 @@ def log_fixture_differences(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
             differ(
                 f"{path}.skills",
                 "A11",
-                f"{team.name} chose {', '.join(chosen)} for this match, the log says {', '.join(codes) or 'none'}",
+                f"{team.name} chose {', '.join(chosen)} for this match, "
+                f"the log says {', '.join(codes) or 'none'}",
             )
         elif not chosen and TeamSkill.objects.filter(team=team).exists():
             available = {s.code for s in _available_roster(fixture, team)}

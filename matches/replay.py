@@ -13,13 +13,13 @@ from typing import Any
 
 from rules_engine import board as B
 from rules_engine.errors import IllegalEventError
-from rules_engine.events import Decision, Event, Roll
+from rules_engine.events import Decision, Event
 from rules_engine.logformat import event_to_dict, parse
 from rules_engine.machine import Match
 
 # One plain-language renderer for the scorer, the live page and the replay (scoring.narrate: pure
 # functions over the log's JSON form, no Django, nothing of the scoring app's state).
-from scoring.narrate import event_text, note_text  # noqa: E402
+from scoring.narrate import event_text, note_text
 
 # Frames of very long logs are thinned to every n-th event so the page stays light; goals,
 # cards and turn starts are always kept.

@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from fubaleague.errors import ApplicationError
 from rules_engine.api import (
     Dice,
     FubaError,
@@ -29,8 +30,6 @@ from rules_engine.api import (
     new_match,
     validate_log,
 )
-
-from fubaleague.errors import ApplicationError
 
 # Area names in the engine's board order (rulebook 3, 1.4/1.5; docs/turn-log-format.md section 2).
 AREAS = (
@@ -105,7 +104,9 @@ def parse(data: Any) -> Any:
     try:
         return event_from_dict(clean)
     except FubaError as exc:
-        raise MalformedEvent(f"The event is not a fuba-log/1 event: {exc.reason}", details={"event": clean}) from None
+        raise MalformedEvent(
+            f"The event is not a fuba-log/1 event: {exc.reason}", details={"event": clean}
+        ) from None
 
 
 def apply(match: Match, event: Any) -> dict[str, Any]:

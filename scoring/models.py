@@ -77,7 +77,9 @@ class ScoringEvent(models.Model):
     # Made by the client; a resend of the same id is recognised and changes nothing.
     client_id = models.CharField(max_length=64)
     data = models.JSONField(help_text="The fuba-log/1 event")
-    side = models.CharField(max_length=4, blank=True, help_text="home/away: the club of the user; blank: staff")
+    side = models.CharField(
+        max_length=4, blank=True, help_text="home/away: the club of the user; blank: staff"
+    )
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

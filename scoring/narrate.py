@@ -134,7 +134,11 @@ def choice_text(name: str, choice: Any, names: Names) -> str:
     """One option or answer of a decision in words (also the label of its button)."""
     if isinstance(choice, Mapping):  # a set-up: {"gk": AREA, "players": {AREA: n}}
         players = choice.get("players") or {}
-        parts = [f"{n} in {area(str(a), names)}" for a, n in players.items()] if isinstance(players, Mapping) else []
+        parts = (
+            [f"{n} in {area(str(a), names)}" for a, n in players.items()]
+            if isinstance(players, Mapping)
+            else []
+        )
         return f"keeper in {area(str(choice.get('gk')), names)}; " + ", ".join(parts)
     if isinstance(choice, list | tuple):
         return ", ".join(choice_text(name, c, names) for c in choice)
@@ -206,8 +210,16 @@ def event_text(event: Mapping[str, Any], names: Names) -> str:
         return f"{who}: no more moves"
     if name == "setup":
         return f"{who} set up: {choice_text(name, choice, names)}"
-    if name in ("move", "free_move", "setup_adjust", "easy_situation_move", "special_event_move",
-                "quick_free_kick_move", "goal_kick_move", "skill_move") and isinstance(choice, str):
+    if name in (
+        "move",
+        "free_move",
+        "setup_adjust",
+        "easy_situation_move",
+        "special_event_move",
+        "quick_free_kick_move",
+        "goal_kick_move",
+        "skill_move",
+    ) and isinstance(choice, str):
         return f"{who} moved {_move(choice, names)}"  # fmt: skip
     if name == "action":
         return f"{who} chose {choice_text(name, choice, names)}"
@@ -246,7 +258,9 @@ def note_text(note: Mapping[str, Any], names: Names) -> str | None:
         why = f" ({note['why']})" if note.get("why") else ""
         return f"{at} Red card for {who}{why}"
     if kind == "injury":
-        length = "for the rest of the match" if note.get("permanent") else f"for {note.get('out_minutes')} minutes"
+        length = (
+            "for the rest of the match" if note.get("permanent") else f"for {note.get('out_minutes')} minutes"
+        )
         return f"{at} {who} player injured, out {length}"
     if kind == "substitution":
         return f"{at} {who} substitution: {choice_text('substitution', note.get('type', ''), names)}"
@@ -264,5 +278,7 @@ def note_text(note: Mapping[str, Any], names: Names) -> str | None:
             for k, v in note.items()
             if k not in ("kind", "turn", "minute", "team") and isinstance(v, str | int)
         )
-        return f"{at} {who + ': ' if who else ''}{words(kind)}{' (' + details + ')' if details else ''}".strip()
+        return (
+            f"{at} {who + ': ' if who else ''}{words(kind)}{' (' + details + ')' if details else ''}".strip()
+        )
     return None

@@ -14,9 +14,10 @@ from scoring.services import cache_key, match_of, participants, version_key
 
 RECENT_EVENTS = 12
 LIVE_CACHE_SECONDS = 3600
-_MOMENT_KINDS = {
-    "goal", "half_time", "full_time", "yellow", "red", "injury", "substitution", "special_event", "extra_time",
-}  # fmt: skip
+_MOMENT_KINDS = {"goal", "half_time", "full_time", "yellow", "red", "injury", "substitution"} | {
+    "special_event",
+    "extra_time",
+}
 
 
 def session_get(*, session_id: int) -> ScoringSession:

@@ -44,7 +44,7 @@ def version_key(session_id: int) -> str:
 
 
 def _side(user: AbstractBaseUser, fixture: Fixture, *, staff_ok: bool = True) -> str:
-    """"home"/"away" for a club member ("home" for a member of both), "" for staff."""
+    """ "home"/"away" for a club member ("home" for a member of both), "" for staff."""
     sides: set[int] = set()
     if user.is_authenticated:
         # one query (tournaments.selectors.user_club_team_ids asks per team): this runs on every event

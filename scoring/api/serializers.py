@@ -15,7 +15,8 @@ class StartSerializer(serializers.Serializer):
 
 class EventSerializer(serializers.Serializer):
     client_id = serializers.CharField(
-        max_length=64, help_text="Made by the client, unique per event: a resend with the same id changes nothing"
+        max_length=64,
+        help_text="Made by the client, unique per event: a resend with the same id changes nothing",
     )
     expected_seq = serializers.IntegerField(
         min_value=1, max_value=10**6, help_text="The number this event gets: the session's seq + 1"

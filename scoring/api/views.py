@@ -11,10 +11,10 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
+from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.decorators import action
 from rest_framework.routers import BaseRouter
 
 from scoring import selectors, services
@@ -32,7 +32,8 @@ ERRORS = {
 }
 ILLEGAL = {
     422: OpenApiResponse(
-        description="The rules forbid the event here (code illegal_event; details: turn, stage, rule, reason) "
+        description="The rules forbid the event here "
+        "(code illegal_event; details: turn, stage, rule, reason) "
         "or it is not a fuba-log/1 event (malformed_event); nothing changed"
     )
 }
@@ -82,7 +83,9 @@ class ScoringSessionViewSet(viewsets.ViewSet):
         """The session: state, the pending question with its options, recent events (public)."""
         return Response(_state(_pk(pk)))
 
-    @extend_schema(request=ss.EventSerializer, responses={200: ss.SessionStateSerializer, **ERRORS, **ILLEGAL})
+    @extend_schema(
+        request=ss.EventSerializer, responses={200: ss.SessionStateSerializer, **ERRORS, **ILLEGAL}
+    )
     @action(detail=True, methods=["post"])
     def events(self, request: Request, pk: str | None = None) -> Response:
         """Post the next event (or roll_for_me). A resend of a client_id already stored changes

@@ -6,72 +6,192 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('matches', '0003_matchlog_format_default'),
-        ('tournaments', '0003_plural_names'),
+        ("matches", "0003_matchlog_format_default"),
+        ("tournaments", "0003_plural_names"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ScoringSession',
+            name="ScoringSession",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('header', models.JSONField(help_text='fuba-log/1 header built from the fixture when the session started')),
-                ('status', models.CharField(choices=[('live', 'Live'), ('full_time', "Full time, waiting for the clubs' confirmation"), ('submitted', 'Submitted as the result'), ('abandoned', 'Abandoned')], db_index=True, default='live', max_length=10)),
-                ('seq', models.PositiveIntegerField(default=0)),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('head', models.CharField(blank=True, max_length=64)),
-                ('home_entered', models.BooleanField(default=False)),
-                ('away_entered', models.BooleanField(default=False)),
-                ('last_undo', models.JSONField(blank=True, help_text='The last undone event and why', null=True)),
-                ('abandon_reason', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('abandoned_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('away_confirmed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('fixture', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='scoring_sessions', to='tournaments.fixture')),
-                ('home_confirmed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('started_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('submission', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='matches.resultsubmission')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "header",
+                    models.JSONField(
+                        help_text="fuba-log/1 header built from the fixture when the session started"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("live", "Live"),
+                            ("full_time", "Full time, waiting for the clubs' confirmation"),
+                            ("submitted", "Submitted as the result"),
+                            ("abandoned", "Abandoned"),
+                        ],
+                        db_index=True,
+                        default="live",
+                        max_length=10,
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField(default=0)),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("head", models.CharField(blank=True, max_length=64)),
+                ("home_entered", models.BooleanField(default=False)),
+                ("away_entered", models.BooleanField(default=False)),
+                (
+                    "last_undo",
+                    models.JSONField(blank=True, help_text="The last undone event and why", null=True),
+                ),
+                ("abandon_reason", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "abandoned_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "away_confirmed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "fixture",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="scoring_sessions",
+                        to="tournaments.fixture",
+                    ),
+                ),
+                (
+                    "home_confirmed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "started_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "submission",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="matches.resultsubmission",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='ScoringEvent',
+            name="ScoringEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('client_id', models.CharField(max_length=64)),
-                ('data', models.JSONField(help_text='The fuba-log/1 event')),
-                ('side', models.CharField(blank=True, help_text='home/away: the club of the user; blank: staff', max_length=4)),
-                ('rolled_by_app', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('undone_at', models.DateTimeField(blank=True, null=True)),
-                ('undo_reason', models.CharField(blank=True, max_length=200)),
-                ('entered_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('undone_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='scoring.scoringsession')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                ("client_id", models.CharField(max_length=64)),
+                ("data", models.JSONField(help_text="The fuba-log/1 event")),
+                (
+                    "side",
+                    models.CharField(
+                        blank=True, help_text="home/away: the club of the user; blank: staff", max_length=4
+                    ),
+                ),
+                ("rolled_by_app", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("undone_at", models.DateTimeField(blank=True, null=True)),
+                ("undo_reason", models.CharField(blank=True, max_length=200)),
+                (
+                    "entered_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "undone_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="events",
+                        to="scoring.scoringsession",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['session', 'seq', 'id'],
+                "ordering": ["session", "seq", "id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='scoringsession',
-            constraint=models.UniqueConstraint(condition=models.Q(('status__in', ['live', 'full_time'])), fields=('fixture',), name='scoring_one_active_session_per_fixture'),
+            model_name="scoringsession",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status__in", ["live", "full_time"])),
+                fields=("fixture",),
+                name="scoring_one_active_session_per_fixture",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='scoringevent',
-            constraint=models.UniqueConstraint(fields=('session', 'client_id'), name='scoring_event_client_id_unique'),
+            model_name="scoringevent",
+            constraint=models.UniqueConstraint(
+                fields=("session", "client_id"), name="scoring_event_client_id_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='scoringevent',
-            constraint=models.UniqueConstraint(condition=models.Q(('undone_at__isnull', True)), fields=('session', 'seq'), name='scoring_event_live_seq_unique'),
+            model_name="scoringevent",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("undone_at__isnull", True)),
+                fields=("session", "seq"),
+                name="scoring_event_live_seq_unique",
+            ),
         ),
     ]

@@ -28,7 +28,8 @@ TAPS = """async ([n, stopAtRoll]) => {
     const roll = root.querySelector('[data-testid="sc-roll-for-me"]');
     if (stopAtRoll && roll) return "roll";
     const seq = root.dataset.seq;
-    const b = roll || root.querySelector('[data-testid="sc-default"]') || root.querySelector('[data-testid="sc-option"]');
+    const b = roll || root.querySelector('[data-testid="sc-default"]')
+      || root.querySelector('[data-testid="sc-option"]');
     if (!b) return "no button";
     b.click();
     for (let t = 0; t < 1000 && (root.dataset.seq === seq || root.dataset.queue !== "0"); t++) await sleep(5);
@@ -134,7 +135,9 @@ def test_a_whole_match_scored_on_two_phones(browser, live_server, shot, settings
         expect(home.get_by_test_id("sc-final")).to_be_visible()
         _phone_shot(home, "scorer-phone-full-time")
         home.get_by_test_id("sc-confirm").click()
-        expect(home.get_by_test_id("sc-final-text")).to_contain_text(f"Confirmed by: {fixture.home_team.name}")
+        expect(home.get_by_test_id("sc-final-text")).to_contain_text(
+            f"Confirmed by: {fixture.home_team.name}"
+        )
         expect(away.get_by_test_id("sc-final")).to_be_visible(timeout=3000)
         away.get_by_test_id("sc-confirm").click()
         expect(away.get_by_test_id("sc-final-text")).to_contain_text("Both clubs confirmed", timeout=10000)

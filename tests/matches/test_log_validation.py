@@ -201,7 +201,9 @@ def test_the_logs_skills_must_respect_the_roster_and_lost_skills(
     log = {**fixture_header(fixture), "events": []}
     log["teams"]["home"]["skills"] = home_codes
     with pytest.raises(LogNotForFixture) as refused:
-        result_submit(fixture_id=fixture.id, user=setup["home_user"], home_goals=0, away_goals=0, turn_log=log)
+        result_submit(
+            fixture_id=fixture.id, user=setup["home_user"], home_goals=0, away_goals=0, turn_log=log
+        )
     errors = [e for e in refused.value.details["errors"] if e["path"] == "$.teams.home.skills"]
     assert errors and errors[0]["rule"] == "A11" and home_codes[0] in errors[0]["reason"]
 

@@ -26,7 +26,9 @@ class Setup:
 
 def make_fixture(*, advanced_rules: list[str] | None = None, skills: int = 0) -> Setup:
     competition = CompetitionFactory(advanced_rules=advanced_rules or [])
-    (home, hu), (away, au), (third, tu) = (team_with_member(competition, n) for n in ("Brazil", "Argentina", "Chile"))
+    (home, hu), (away, au), (third, tu) = (
+        team_with_member(competition, n) for n in ("Brazil", "Argentina", "Chile")
+    )
     if skills:
         names = list(Skill.objects.filter(counts_as_two=False).order_by("name").values_list("id", flat=True))
         for i, team in enumerate((home, away)):
@@ -36,7 +38,9 @@ def make_fixture(*, advanced_rules: list[str] | None = None, skills: int = 0) ->
         competition=competition, name="League", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away, third]
     )
     fixture_generate(stage=stage)
-    fixture = next(f for f in team_fixtures_in_order(team=home) if {f.home_team_id, f.away_team_id} == {home.id, away.id})
+    fixture = next(
+        f for f in team_fixtures_in_order(team=home) if {f.home_team_id, f.away_team_id} == {home.id, away.id}
+    )
     users = {home.id: hu, away.id: au}
     return Setup(fixture, users[fixture.home_team_id], users[fixture.away_team_id], tu)
 

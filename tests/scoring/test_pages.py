@@ -54,7 +54,8 @@ def test_event_text_is_plain_language() -> None:
         "Both teams: roll for kick-off"
     )
     text = event_text(
-        {"decide": "setup", "by": "away", "choice": {"gk": "A-PEN", "players": {"CENTRE": 2, "A-LM": 3}}}, names
+        {"decide": "setup", "by": "away", "choice": {"gk": "A-PEN", "players": {"CENTRE": 2, "A-LM": 3}}},
+        names,
     )
     assert "{" not in text and "Argentina's penalty area" in text
     assert event_text({"decide": "move", "by": "home", "choice": "H-LM>CENTRE"}, names) == (

@@ -58,7 +58,11 @@ def test_a_resent_event_id_changes_nothing() -> None:
     s = make_fixture()
     client = api(s.home_user)
     sid = client.post("/api/v1/scoring-sessions", {"fixture": s.fixture.id}, format="json").json()["session"]
-    body = {"client_id": "tap-1", "expected_seq": 1, "event": {"roll": "kick_off", "by": "both", "dice": [5, 2]}}
+    body = {
+        "client_id": "tap-1",
+        "expected_seq": 1,
+        "event": {"roll": "kick_off", "by": "both", "dice": [5, 2]},
+    }
     first = client.post(f"/api/v1/scoring-sessions/{sid}/events", body, format="json")
     assert first.status_code == 201 and first.json()["seq"] == 1 and first.json()["created"] is True
     again = client.post(f"/api/v1/scoring-sessions/{sid}/events", body, format="json")
@@ -93,7 +97,11 @@ def test_an_illegal_event_is_422_and_changes_nothing() -> None:
     details = r.json()["error"]["details"]
     assert details["rule"] == "3.2" and details["stage"] == "preparation" and details["turn"] == 0
     assert "between 1 and 6" in details["reason"]
-    wrong = {"client_id": "b", "expected_seq": 1, "event": {"decide": "target_area", "by": "home", "choice": "CENTRE"}}
+    wrong = {
+        "client_id": "b",
+        "expected_seq": 1,
+        "event": {"decide": "target_area", "by": "home", "choice": "CENTRE"},
+    }
     assert client.post(f"/api/v1/scoring-sessions/{sid}/events", wrong, format="json").status_code == 422
     assert client.get(f"/api/v1/scoring-sessions/{sid}").json() == before
     assert ScoringEvent.objects.filter(session_id=sid).count() == 0
@@ -109,7 +117,7 @@ def test_undo_restores_the_exact_previous_state() -> None:
         session_id=session.id, user=s.home_user, client_id="u1", expected_seq=41, **next_event(state)
     )
     after = session_state(session)
-    assert after["seq"] == 41 and after["state"] != state["state"] or after["pending"] != state["pending"]
+    assert (after["seq"] == 41 and after["state"] != state["state"]) or after["pending"] != state["pending"]
     services.event_undo(session_id=session.id, user=s.away_user, expected_seq=41, reason="wrong die")
     undone = session_state(session_get(session_id=session.id))
     assert undone["last_undo"]["reason"] == "wrong die"
@@ -118,7 +126,9 @@ def test_undo_restores_the_exact_previous_state() -> None:
     }
     # the undone event stays on record; the same number can be entered again
     assert ScoringEvent.objects.filter(session=session, undone_at__isnull=False).count() == 1
-    services.event_post(session_id=session.id, user=s.home_user, client_id="u2", expected_seq=41, **next_event(state))
+    services.event_post(
+        session_id=session.id, user=s.home_user, client_id="u2", expected_seq=41, **next_event(state)
+    )
 
 
 def test_full_time_with_both_clubs_counts_after_both_confirmations() -> None:
@@ -143,7 +153,9 @@ def test_full_time_with_both_clubs_counts_after_both_confirmations() -> None:
     assert submission.validation_status == ResultSubmission.Validation.VALID
     assert submission.submitted_by_id == s.away_user.pk
     actions = list(ResultAudit.objects.filter(fixture=fixture).values_list("action", "note"))
-    assert [a for a, _ in actions][:1] == [ResultAudit.Action.SUBMIT] or ResultAudit.Action.SUBMIT in [a for a, _ in actions]
+    assert [a for a, _ in actions][:1] == [ResultAudit.Action.SUBMIT] or ResultAudit.Action.SUBMIT in [
+        a for a, _ in actions
+    ]
     assert any(a == ResultAudit.Action.CONFIRM and "live-scored" in n for a, n in actions)
 
 
@@ -160,6 +172,8 @@ def test_full_time_with_one_club_needs_the_usual_confirmation() -> None:
 def test_abandon_is_recorded_and_frees_the_fixture() -> None:
     s = make_fixture()
     session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
-    r = api(s.away_user).post(f"/api/v1/scoring-sessions/{session.id}/abandon", {"reason": "rain"}, format="json")
+    r = api(s.away_user).post(
+        f"/api/v1/scoring-sessions/{session.id}/abandon", {"reason": "rain"}, format="json"
+    )
     assert r.status_code == 200 and r.json()["status"] == "abandoned" and r.json()["abandon_reason"] == "rain"
     assert services.session_start(fixture_id=s.fixture.id, user=s.home_user).id != session.id
