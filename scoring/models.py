@@ -37,6 +37,9 @@ class ScoringSession(models.Model):
     # Which clubs' members entered events (both: each side confirms the result on its own device).
     home_entered = models.BooleanField(default=False)
     away_entered = models.BooleanField(default=False)
+    # The last live events as the pages show them (newest first): the state answers every post
+    # without another query.
+    recent = models.JSONField(default=list, blank=True)
     last_undo = models.JSONField(null=True, blank=True, help_text="The last undone event and why")
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"

@@ -9,10 +9,9 @@ from django.core.cache import cache
 
 from fubaleague.errors import NotFound
 from scoring import engine, narrate
-from scoring.models import ScoringEvent, ScoringSession
+from scoring.models import ScoringSession
 from scoring.services import cache_key, match_of, participants, version_key
 
-RECENT_EVENTS = 12
 LIVE_CACHE_SECONDS = 3600
 _MOMENT_KINDS = {"goal", "half_time", "full_time", "yellow", "red", "injury", "substitution"} | {
     "special_event",
@@ -84,11 +83,7 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         if pending.get("default") is not None:
             pending["default_label"] = narrate.choice_text(name, pending["default"], names)
         pending["text"] = narrate.pending_text(pending, names)
-    rows = list(
-        ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
-        .order_by("-seq")
-        .values("seq", "data", "side", "rolled_by_app")[:RECENT_EVENTS]
-    )
+    rows = session.recent
     undone = session.last_undo
     submission = session.submission if session.submission_id else None
     return {

@@ -20,6 +20,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
@@ -28,9 +29,10 @@ from matches.log_fixture import fixture_header
 from matches.validation_tasks import submission_log_validate
 from scoring import engine
 from scoring.models import ScoringEvent, ScoringSession
-from tournaments.models import Competition, Fixture, Team
+from tournaments.models import Club, Competition, Fixture, Team
 
 CLIENT_ID_MAX = 64
+RECENT_EVENTS = 12
 
 
 class StaleSequence(Conflict):
@@ -43,10 +45,20 @@ def version_key(session_id: int) -> str:
     return f"scoring:v:{session_id}"
 
 
-def _side(user: AbstractBaseUser, fixture: Fixture, *, staff_ok: bool = True) -> str:
-    """ "home"/"away" for a club member ("home" for a member of both), "" for staff."""
+def writer_side(
+    user: AbstractBaseUser,
+    fixture: Fixture,
+    *,
+    staff_ok: bool = True,
+    membership: tuple[bool, bool] | None = None,
+) -> str:
+    """The writer's club in the fixture: "home"/"away" ("home" for a member of both), "" for staff.
+    ``membership`` (member of the home club, of the away club) when the caller already read it."""
     sides: set[int] = set()
-    if user.is_authenticated:
+    if membership is not None:
+        home, away = membership
+        sides = {t for t, member in ((fixture.home_team_id, home), (fixture.away_team_id, away)) if member}
+    elif user.is_authenticated:
         # one query (tournaments.selectors.user_club_team_ids asks per team): this runs on every event
         sides = set(
             Team.objects.filter(
@@ -62,15 +74,31 @@ def _side(user: AbstractBaseUser, fixture: Fixture, *, staff_ok: bool = True) ->
     raise PermissionDenied(f"{fixture}: only members of the two clubs (and staff) may score this match.")
 
 
-def _lock(session_id: int) -> ScoringSession:
-    try:
-        return (
-            ScoringSession.objects.select_for_update(of=("self",))
-            .select_related("fixture", "fixture__home_team", "fixture__away_team", "fixture__competition")
-            .get(id=session_id)
+def _lock(session_id: int, user: AbstractBaseUser | None = None, client_id: str = "") -> ScoringSession:
+    """The session row, locked. With ``user`` the same query also reads the user's club
+    membership and whether ``client_id`` is stored (a post is then five round trips)."""
+    qs = ScoringSession.objects.select_for_update(of=("self",)).select_related(
+        "fixture", "fixture__home_team", "fixture__away_team", "fixture__competition"
+    )
+    if user is not None:
+        members = Club.members.through.objects.filter(user_id=user.pk)
+        qs = qs.annotate(
+            home_member=Exists(members.filter(club_id=OuterRef("fixture__home_team__club_id"))),
+            away_member=Exists(members.filter(club_id=OuterRef("fixture__away_team__club_id"))),
+            duplicate=Exists(ScoringEvent.objects.filter(session_id=OuterRef("pk"), client_id=client_id)),
         )
+    try:
+        return qs.get(id=session_id)
     except ScoringSession.DoesNotExist:
         raise NotFound(f"No scoring session {session_id}.") from None
+
+
+def _recent(session: ScoringSession) -> list[dict[str, Any]]:
+    return list(
+        ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
+        .order_by("-seq")
+        .values("seq", "data", "side", "rolled_by_app")[:RECENT_EVENTS]
+    )
 
 
 def _live_events(session: ScoringSession) -> list[dict[str, Any]]:
@@ -118,7 +146,7 @@ def session_start(*, fixture_id: int, user: AbstractBaseUser) -> ScoringSession:
         raise NotFound(f"No fixture {fixture_id}.") from None
     if not fixture.is_resolved:
         raise Conflict(f"{fixture}: both teams must be known before the match can be scored.")
-    _side(user, fixture)
+    writer_side(user, fixture)
     running = ScoringSession.objects.filter(
         fixture=fixture, status__in=ScoringSession.ACTIVE_STATUSES
     ).first()
@@ -184,9 +212,11 @@ def _event_post(
     event: Mapping[str, Any] | None,
     roll_for_me: bool,
 ) -> tuple[ScoringSession, bool]:
-    session = _lock(session_id)
-    side = _side(user, session.fixture)
-    if ScoringEvent.objects.filter(session=session, client_id=client_id).exists():
+    reader = user if user.is_authenticated else None
+    session = _lock(session_id, reader, client_id)
+    membership = (session.home_member, session.away_member) if reader else None  # type: ignore[attr-defined]
+    side = writer_side(user, session.fixture, membership=membership)
+    if reader is not None and session.duplicate:  # type: ignore[attr-defined]
         return session, False
     if session.status != ScoringSession.Status.LIVE:
         raise Conflict(
@@ -216,7 +246,11 @@ def _event_post(
     )
     session.seq += 1
     session.head = client_id
-    fields = ["seq", "head"]
+    session.recent = [
+        {"seq": session.seq, "data": data, "side": side, "rolled_by_app": roll_for_me},
+        *session.recent[: RECENT_EVENTS - 1],
+    ]
+    fields = ["seq", "head", "recent"]
     if side and not getattr(session, f"{side}_entered"):
         setattr(session, f"{side}_entered", True)
         fields.append(f"{side}_entered")
@@ -233,7 +267,7 @@ def event_undo(
     """Take back the last live event (any number of times); it stays stored as undone."""
     with transaction.atomic():
         session = _lock(session_id)
-        _side(user, session.fixture)
+        writer_side(user, session.fixture)
         if session.status not in ScoringSession.ACTIVE_STATUSES:
             raise Conflict(f"The session is {session.get_status_display().lower()}; nothing can be undone.")
         _check_seq(session, expected_seq, undo=True)
@@ -257,11 +291,15 @@ def event_undo(
             .first()
             or ""
         )
+        session.recent = _recent(session)
         session.status = ScoringSession.Status.LIVE
         session.home_confirmed_by = None
         session.away_confirmed_by = None
         engine.forget(session.id)
-        _changed(session, ["seq", "head", "status", "home_confirmed_by", "away_confirmed_by", "last_undo"])
+        _changed(
+            session,
+            ["seq", "head", "recent", "status", "home_confirmed_by", "away_confirmed_by", "last_undo"],
+        )
     return session
 
 
@@ -290,7 +328,7 @@ def session_confirm(
     with transaction.atomic():
         session = _lock(session_id)
         fixture = session.fixture
-        side = _side(user, fixture, staff_ok=False)
+        side = writer_side(user, fixture, staff_ok=False)
         if session.status == ScoringSession.Status.SUBMITTED and getattr(session, f"{side}_confirmed_by_id"):
             return session
         if session.status != ScoringSession.Status.FULL_TIME:
@@ -352,7 +390,7 @@ def session_abandon(*, session_id: int, user: AbstractBaseUser, reason: str) -> 
         raise ApplicationError("Say why the session is abandoned.")
     with transaction.atomic():
         session = _lock(session_id)
-        _side(user, session.fixture)
+        writer_side(user, session.fixture)
         if session.status not in ScoringSession.ACTIVE_STATUSES:
             raise Conflict(f"The session is {session.get_status_display().lower()} and cannot be abandoned.")
         session.status = ScoringSession.Status.ABANDONED

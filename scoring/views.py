@@ -52,7 +52,7 @@ def scorer(request: HttpRequest, session_id: int) -> HttpResponse:
     side = None
     if request.user.is_authenticated:
         try:
-            side = services._side(request.user, fixture)
+            side = services.writer_side(request.user, fixture)
         except PermissionDenied:
             side = None
     return render(

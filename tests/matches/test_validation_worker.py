@@ -18,14 +18,15 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 def test_a_real_worker_validates_the_log(real_celery: None) -> None:
     from rules_engine.api import validate_log
-    from rules_engine.autoplay import example_log
+    from matches.simulation import fixture_simulate
 
-    log = example_log(2026)
-    score = validate_log(log).result["score"]
     competition = CompetitionFactory()
     (home, home_user), (away, _) = team_with_member(competition, "H"), team_with_member(competition, "A")
     stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])
     (fixture,) = fixture_generate(stage=stage)
+    # a log of this fixture (issue 11, item 8: a log of other teams is refused at once)
+    log = fixture_simulate(fixture=fixture).log
+    score = validate_log(log).result["score"]
     submitter = home_user if fixture.home_team == home else away.club.members.first()
 
     worker = WorkerProcess()
