@@ -84,7 +84,13 @@ def next_body(state: dict, n: int) -> dict:
 
 
 def score(
-    port: int, session_id: int, token: str, stop: threading.Event, out: list[float], errors: list[str]
+    port: int,
+    session_id: int,
+    token: str,
+    stop: threading.Event,
+    out: list[float],
+    errors: list[str],
+    pace: float = 0.0,
 ) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     headers = {
@@ -107,6 +113,8 @@ def score(
             errors.append(f"{response.status} {data[:200]!r}")
             return
         state = json.loads(data)
+        if pace:
+            stop.wait(max(0.0, pace - (time.perf_counter() - started)))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -120,6 +128,12 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--duration", type=int, default=10, help="seconds of measured load (default 10)")
     parser.add_argument("--quick", action="store_true", help="3-second run, for a smoke test")
+    parser.add_argument(
+        "--pace-ms",
+        type=int,
+        default=0,
+        help="each session posts at most one event per this many ms (default 0: as fast as it can)",
+    )
     parser.add_argument("--workers", type=int, default=max(2, os.cpu_count() or 2) * 2)
     args = parser.parse_args()
     duration = 3 if args.quick else max(1, min(args.duration, 60))
@@ -151,7 +165,11 @@ def main() -> int:
             web.urllib.request.urlopen(live_url, timeout=10).read()
         stop = threading.Event()
         threads = [
-            threading.Thread(target=score, args=(port, sid, token, stop, latencies, errors), daemon=True)
+            threading.Thread(
+                target=score,
+                args=(port, sid, token, stop, latencies, errors, args.pace_ms / 1000),
+                daemon=True,
+            )
             for sid, token in sessions
         ]
         load_before = os.getloadavg()[0]
@@ -176,7 +194,8 @@ def main() -> int:
     post_ok = p99 < POST_P99_TARGET_MS and not errors
     live_ok = live["rps"] >= LIVE_RPS_TARGET and live["p99"] < LIVE_P99_TARGET_MS and not live["non2xx"]
     print()
-    print(f"{SESSIONS} sessions scoring through gunicorn ({args.workers} workers)")
+    pacing = f"one event per {args.pace_ms} ms each" if args.pace_ms else "as fast as each can"
+    print(f"{SESSIONS} sessions scoring ({pacing}) through gunicorn ({args.workers} workers)")
     print(f"wrk -t2 -c32 -d{duration}s on live.json while they score")
     print(f"machine load average {load_before:.1f} before, {load_after:.1f} after ({os.cpu_count()} CPUs)")
     print(f"{'measure':<40} {'value':>22}  {'target':<28} result")

@@ -19,6 +19,7 @@ from rest_framework.routers import BaseRouter
 
 from scoring import selectors, services
 from scoring.api import serializers as ss
+from scoring.models import ScoringSession
 from tournaments import standings_cache
 
 ERRORS = {
@@ -57,6 +58,9 @@ def _pk(pk: str | None) -> int:
 
 class ScoringSessionViewSet(viewsets.ViewSet):
     """Live scoring sessions (docs/scorer.md)."""
+
+    # Only for the schema (the id's type); every action reads through scoring.selectors/services.
+    queryset = ScoringSession.objects.none()
 
     def get_permissions(self) -> list[Any]:
         if self.action == "retrieve":
