@@ -113,6 +113,7 @@
   }
 
   function render(d) {
+    if (!data || data.seq !== d.seq || data.version !== d.version) { dice = []; moveFrom = null; }
     data = d;
     root.setAttribute("data-seq", String(d.seq));
     root.setAttribute("data-status", d.status);
