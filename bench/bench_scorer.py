@@ -159,7 +159,7 @@ def main() -> int:
     latencies: list[float] = []
     errors: list[str] = []
     try:
-        web.wait_ready(f"{base}/api/v1/ping")
+        web.wait_ready(f"{base}/api/v1/ping", timeout=120)  # a loaded machine starts slowly
         live_url = f"{base}/score/{sessions[0][0]}/live.json"
         for _ in range(args.workers * 4):  # warm every worker
             web.urllib.request.urlopen(live_url, timeout=10).read()
