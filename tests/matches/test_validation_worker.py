@@ -17,8 +17,8 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_real_worker_validates_the_log(real_celery: None) -> None:
-    from rules_engine.api import validate_log
     from matches.simulation import fixture_simulate
+    from rules_engine.api import validate_log
 
     competition = CompetitionFactory()
     (home, home_user), (away, _) = team_with_member(competition, "H"), team_with_member(competition, "A")
