@@ -37,9 +37,10 @@ browser-deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
 ## test: the whole suite against the real PostgreSQL and Redis on 127.0.0.1 and a real Celery worker
-# The suite runs on the compiled engine (FUBA_ENGINE=native refuses a missing or stale build),
-# then the engine tests once more on the pure-Python source, which must behave the same.
-test: install engine browser-deps
+# The lint runs first (CI runs only `make test`). The suite runs on the compiled engine
+# (FUBA_ENGINE=native refuses a missing or stale build), then the engine tests once more on the
+# pure-Python source, which must behave the same.
+test: install lint engine browser-deps
 	source scripts/test-env.sh && $(BIN)/python scripts/check-services.py
 	source scripts/test-env.sh && $(BIN)/python manage.py collectstatic --noinput -v0
 	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/pytest
@@ -66,10 +67,14 @@ bench-deps:
 bench: install engine bench-deps
 	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/python bench/run.py
 
+## lint: style, types, the import contracts of .importlinter, and no imports hidden in functions
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict rules_engine --exclude 'rules_engine/(management|migrations)/'
+	# files and flags in pyproject.toml: strict on the engine, the Django and DRF stubs on the apps
+	$(EMBEDDED) $(BIN)/mypy
+	$(BIN)/lint-imports
+	$(BIN)/python scripts/check_local_imports.py
 
 format: install
 	$(BIN)/ruff format .

@@ -4,12 +4,12 @@ Both are measured in the same process run on one core:
 
 * engine (headline row): realistic full-match logs, 36-44 turns over both
   halves, all advanced rules A1-A13 and three skills per team, played by the
-  heuristic coach on both sides (``rules_engine.simulate.simulate_match``,
+  heuristic coach on both sides (``rules_engine.api.simulate_match``,
   the simulator's full log), serialized to JSON text; the timed work is
   ``validate_log(text)`` (JSON decoding, structure check, replay of every die
   and decision with legality checks, result derivation);
 * engine (second row): logs of the same length produced by seeded random legal
-  play (``rules_engine.autoplay.play_random``, compact logs);
+  play (``rules_engine.api.play_random``, compact logs);
 * chess: 80-ply games produced by a seeded random legal-move walk, exported
   as PGN; the timed work is ``chess.pgn.read_game`` (SAN parsing checks
   legality) and replaying the mainline with ``board.push``.
@@ -34,9 +34,7 @@ import chess
 import chess.pgn
 
 import rules_engine
-from rules_engine.autoplay import play_random
-from rules_engine.simulate import SimulationOptions, TeamSetup, simulate_match
-from rules_engine.validator import validate_log
+from rules_engine.api import SimulationOptions, TeamSetup, play_random, simulate_match, validate_log
 
 HEADER = {
     "advanced_rules": "all",
@@ -70,7 +68,7 @@ def make_sim_logs(n: int) -> list[str]:
     while len(out) < n:
         log = simulate_match(SIM_HOME, SIM_AWAY, opts, seed)
         seed += 1
-        turns = sum(validate_log(log).result["turns_per_half"])  # type: ignore[index]
+        turns = sum(validate_log(log).result.turns_per_half)  # type: ignore[union-attr]
         if 36 <= turns <= 44:  # "a 40-turn log"
             out.append(json.dumps(log))
     return out
@@ -140,7 +138,7 @@ def main() -> int:
         assert validate_log(text).valid
     assert all(replay_pgn(p) == 80 for p in pgns)
     sim_events = sum(len(json.loads(x)["events"]) for x in sims) / len(sims)
-    sim_turns = sum(sum(validate_log(x).result["turns_per_half"]) for x in sims) / len(sims)  # type: ignore[index]
+    sim_turns = sum(sum(validate_log(x).result.turns_per_half) for x in sims) / len(sims)  # type: ignore[union-attr]
     events = sum(len(json.loads(x)["events"]) for x in logs) / len(logs)
     sim = rate(lambda x: validate_log(x), sims, t)
     chs = rate(replay_pgn, pgns, t)

@@ -19,6 +19,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -101,6 +102,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         set_rollback()
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
 
+    if isinstance(exc, RequestDataTooBig):
+        # Normally answered by fubaleague.request_size before the view; this is for a body without
+        # a declared length that Django refused while reading it.
+        set_rollback()
+        return Response(
+            error_body("payload_too_large", f"The request body is larger than allowed: {exc}"),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")
     elif isinstance(exc, DjangoPermissionDenied):
@@ -119,13 +129,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if getattr(exc, "auth_header", None):
             headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
         details: dict[str, Any] = {}
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            headers["Retry-After"] = str(int(exc.wait))
-            details["retry_after_seconds"] = int(exc.wait)
+        # Throttled.__init__ sets `wait`; djangorestframework-stubs does not declare it.
+        wait = exc.wait if isinstance(exc, exceptions.Throttled) else None  # type: ignore[attr-defined]
+        if wait is not None:
+            headers["Retry-After"] = str(int(wait))
+            details["retry_after_seconds"] = int(wait)
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else "error"
-        detail = exc.detail
-        message = str(detail) if not isinstance(detail, dict | list) else "The request failed."
+        exc_detail = exc.detail
+        message = str(exc_detail) if not isinstance(exc_detail, dict | list) else "The request failed."
         return Response(
             error_body(_DRF_CODES.get(code, code), message, details),
             status=exc.status_code,

@@ -10,5 +10,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("fubaleague.api_urls")),
     path("", include("scoring.urls")),
-    path("", include("tournaments.urls")),
+    path("", include("ratings.urls")),
+    path("", include("chances.urls")),
+    path("", include("fubaleague.web.urls")),
 ]

@@ -1,7 +1,8 @@
 """Admin for results: read-mostly views of results, submissions, logs and the audit trail.
 
-Results are changed through the workflow services (fixture admin actions: resolve a dispute,
-simulate a forfeit; the API's override), never by editing rows here, so every change lands in
+Results are changed through the workflow services (the fixture admin's result actions, defined here
+in `FixtureResultActions`: resolve a dispute, simulate a forfeit; the API's override), never by
+editing rows, so every change lands in
 the audit trail and standings, brackets and suspensions follow.
 """
 
@@ -9,12 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
-from django.http import HttpRequest
-from django.urls import reverse
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.html import format_html
 
+from fubaleague.admin_actions import run_service
+from fubaleague.auth import signed_in_user
+from fubaleague.errors import ApplicationError
+from matches import forfeits
+from matches import services as results
 from matches.models import Card, Forfeit, MatchLog, Result, ResultAudit, ResultSubmission
+from tournaments.models import Fixture
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -181,3 +192,99 @@ class ResultAuditAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class ResolveForm(forms.Form):
+    home_goals = forms.IntegerField(min_value=0, max_value=99)
+    away_goals = forms.IntegerField(min_value=0, max_value=99)
+    extra_time = forms.BooleanField(required=False)
+    home_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
+    away_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
+    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+
+class FixtureResultActions(admin.ModelAdmin):
+    """The fixture admin's result desk: the result inlines, simulating a forfeit, resolving a dispute.
+
+    `tournaments.admin.FixtureAdmin` is built on it. A resolved dispute needs no cache call here:
+    saving the fixture and its result invalidates the standings (the standings signals).
+    """
+
+    def get_inlines(self, request: HttpRequest, obj: Fixture | None) -> list[Any]:
+        return [ResultInline, SubmissionInline, ForfeitInline, AuditInline] if obj is not None else []
+
+    @admin.action(description="Simulate a forfeit now (rules engine, in a task)", permissions=["change"])
+    def simulate_forfeit_now(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
+        def simulate(fixture: Fixture) -> str:
+            forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=signed_in_user(request.user))
+            return "simulation queued"
+
+        run_service(self, request, queryset, simulate)
+
+    @admin.action(description="Resolve the dispute…", permissions=["change"])
+    def resolve_dispute(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
+        disputed = list(queryset.filter(status=Fixture.Status.DISPUTED)[:2])
+        if len(disputed) != 1:
+            self.message_user(request, "Select exactly one disputed fixture to resolve.", messages.WARNING)
+            return None
+        return HttpResponseRedirect(reverse("admin:tournaments_fixture_resolve", args=[disputed[0].pk]))
+
+    def get_urls(self) -> list[Any]:
+        custom = [
+            path(
+                "<int:fixture_id>/resolve/",
+                self.admin_site.admin_view(self.resolve_view),
+                name="tournaments_fixture_resolve",
+            )
+        ]
+        return custom + super().get_urls()
+
+    def resolve_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
+        fixture = get_object_or_404(
+            Fixture.objects.select_related("competition", "stage", "home_team", "away_team"), pk=fixture_id
+        )
+        if not self.has_change_permission(request, fixture):
+            return HttpResponseRedirect(reverse("admin:index"))
+        submission = (
+            ResultSubmission.objects.filter(fixture=fixture, status=ResultSubmission.Status.DISPUTED)
+            .select_related("team", "submitted_by", "disputed_by")
+            .first()
+        )
+        initial = {}
+        if submission is not None:
+            initial = {
+                "home_goals": submission.home_goals,
+                "away_goals": submission.away_goals,
+                "extra_time": submission.extra_time,
+                "home_penalties": submission.home_penalties,
+                "away_penalties": submission.away_penalties,
+            }
+        form = ResolveForm(request.POST or None, initial=initial)
+        if request.method == "POST" and form.is_valid():
+            d = form.cleaned_data
+            try:
+                results.result_resolve(
+                    fixture_id=fixture.pk,
+                    user=signed_in_user(request.user),
+                    home_goals=d["home_goals"],
+                    away_goals=d["away_goals"],
+                    extra_time=bool(d.get("extra_time")),
+                    home_penalties=d.get("home_penalties"),
+                    away_penalties=d.get("away_penalties"),
+                    cards=submission.cards if submission is not None else (),
+                    note=d.get("note") or "",
+                )
+            except ApplicationError as exc:
+                form.add_error(None, exc.message)
+            else:
+                self.message_user(request, f"{fixture}: dispute resolved, the result now counts.")
+                return HttpResponseRedirect(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Resolve the dispute – {fixture}",
+            "opts": self.model._meta,
+            "fixture": fixture,
+            "submission": submission,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/tournaments/fixture/resolve.html", context)

@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -67,7 +67,7 @@ def _forfeit_open(
     fixture: Fixture,
     reason: str,
     forfeiting_team_id: int | None = None,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Forfeit:
     if not fixture.is_resolved:
         raise Conflict(f"{fixture}: both teams must be known before the match can be forfeited.")
@@ -112,7 +112,7 @@ def _lock(fixture_id: int) -> Fixture:
 
 
 @transaction.atomic
-def forfeit_declare(*, fixture_id: int, user: AbstractBaseUser, team_id: int | None = None) -> Forfeit:
+def forfeit_declare(*, fixture_id: int, user: User, team_id: int | None = None) -> Forfeit:
     """A club gives the fixture up; by default the competition simulates it (forfeit policy)."""
     fixture = _lock(fixture_id)
     sides = user_club_team_ids(user=user, fixture=fixture)
@@ -133,7 +133,7 @@ def forfeit_declare(*, fixture_id: int, user: AbstractBaseUser, team_id: int | N
 
 
 @transaction.atomic
-def forfeit_simulate_now(*, fixture_id: int, user: AbstractBaseUser | None = None) -> Forfeit:
+def forfeit_simulate_now(*, fixture_id: int, user: User | None = None) -> Forfeit:
     """An administrator has the fixture simulated now, deadline or not."""
     if user is not None and not getattr(user, "is_staff", False):
         raise PermissionDenied("Only staff can start a simulation.")
@@ -248,6 +248,7 @@ def forfeit_process(*, fixture_id: int, task_id: str = "") -> str:
                 match_log=sim.log,
                 log_format=str(sim.log.get("format", "fuba-log/1")),
                 seed=sim.seed,
+                derived=sim.result,
                 note=f"simulated ({forfeit.get_reason_display()}), seed {sim.seed}",
             )
             outcome = f"simulated {home}-{away}"

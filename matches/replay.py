@@ -1,6 +1,6 @@
 """Turn-by-turn replay of a match log for the match page: one frame per event, computed by the engine.
 
-The rules engine replays the log (rules_engine.logformat.parse + machine.Match); after each event
+The rules engine replays the log (``parse`` and ``Match`` of matches.engine); after each event
 we snapshot what the page draws: pieces per area, the ball's area and value, score, minute, turn
 and stage, and what just happened. The page's script only steps through these frames, so no rule
 logic lives in JavaScript.
@@ -11,15 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules_engine import board as B
-from rules_engine.errors import IllegalEventError
-from rules_engine.events import Decision, Event
-from rules_engine.logformat import event_to_dict, parse
-from rules_engine.machine import Match
+from matches.engine import Decision, Event, IllegalEventError, Match, event_to_dict, parse
+from matches.engine import board as B
 
-# One plain-language renderer for the scorer, the live page and the replay (scoring.narrate: pure
-# functions over the log's JSON form, no Django, nothing of the scoring app's state).
-from scoring.narrate import event_text, note_text
+# One plain-language renderer for the scorer, the live page and the replay (pure functions over
+# the log's JSON form).
+from matches.narrate import event_text, note_text
 
 # Frames of very long logs are thinned to every n-th event so the page stays light; goals,
 # cards and turn starts are always kept.

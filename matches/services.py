@@ -9,23 +9,34 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
+from django.utils import timezone
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches.log_fixture import check_log_fixture
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
+from matches.progress import fixture_result_changed
+from matches.turn_logs import turn_log_size_check
 
 # Imported here (not lazily) so a worker that loads the services registers the task as well.
-from matches.validation_tasks import submission_log_validate
+from matches.validation_tasks import enqueue_validation
 from tournaments.knockout import Score, first_leg_of, knockout_score_check
-from tournaments.models import Competition, Fixture, Stage
-from tournaments.progress import fixture_result_changed
+from tournaments.models import Competition, Fixture, Skill, Stage
 from tournaments.selectors import fixture_banned_shirts, user_club_team_ids
+from tournaments.skills import skill_gain_record, skill_loss_record
 
 FUBA_3_LOG_FORMAT = "fuba-log/1"
+
+
+class LogQuotaExceeded(ApplicationError):
+    status_code = 429
+    code = "storage_quota_exceeded"
 
 
 @dataclass(frozen=True)
@@ -93,7 +104,7 @@ def _parse_cards(fixture: Fixture, cards: Sequence[Mapping[str, Any] | CardInput
     if players:
         for side, team in (("home", fixture.home_team), ("away", fixture.away_team)):
             banned = fixture_banned_shirts(fixture=fixture, team=team)  # type: ignore[arg-type]
-            played = sorted(c.shirt_number for c in parsed if c.side == side and c.shirt_number in banned)  # type: ignore[misc]
+            played = sorted(c.shirt_number for c in parsed if c.side == side and c.shirt_number in banned)
             if played:
                 raise ApplicationError(
                     f"{fixture}: {team} #{', #'.join(map(str, played))} is suspended for this fixture "
@@ -165,7 +176,7 @@ def _submission_snapshot(sub: ResultSubmission) -> dict[str, Any]:
 def _audit(
     fixture: Fixture,
     action: str,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     before: Any,
     after: Any,
     note: str = "",
@@ -187,7 +198,7 @@ def _write_result(
     cards: Sequence[CardInput],
     source: str,
     status: str,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     submission: ResultSubmission | None = None,
 ) -> Result:
     fields = {
@@ -224,7 +235,7 @@ def _write_result(
     return result
 
 
-def _is_admin(user: AbstractBaseUser | None) -> bool:
+def _is_admin(user: User | None) -> bool:
     return bool(user is not None and user.is_authenticated and getattr(user, "is_staff", False))
 
 
@@ -260,9 +271,6 @@ def cards_from_derived(derived: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def _apply_skill_changes(fixture: Fixture, derived: Mapping[str, Any] | None) -> None:
     """A13 Injured star player / New talent carry over to the team's next matches."""
-    from tournaments.models import Skill
-    from tournaments.skills import skill_gain_record, skill_loss_record
-
     if not derived:
         return
     by_code = {s.code: s for s in Skill.objects.all()}
@@ -280,7 +288,7 @@ def _apply_skill_changes(fixture: Fixture, derived: Mapping[str, Any] | None) ->
 def result_submit(
     *,
     fixture_id: int,
-    user: AbstractBaseUser,
+    user: User,
     home_goals: int,
     away_goals: int,
     cards: Sequence[Mapping[str, Any] | CardInput] = (),
@@ -306,8 +314,19 @@ def result_submit(
     score = Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties)
     _check_score(fixture, score)
     parsed = _parse_cards(fixture, cards)
+    if turn_log is not None and not isinstance(turn_log, Mapping):
+        raise ApplicationError(f"{fixture}: the turn log must be a JSON object.")
     previous = _open_submission(fixture)
     team_id = next(iter(sides)) if len(sides) == 1 else fixture.home_team_id
+    if team_id is None:
+        raise Conflict(f"{fixture}: the teams of this fixture are not known yet.")
+    team = fixture.home_team if team_id == fixture.home_team_id else fixture.away_team
+    if team is None:
+        raise Conflict(f"{fixture}: the teams of this fixture are not known yet.")
+    log_bytes = 0
+    if turn_log is not None:
+        log_bytes = turn_log_size_check(turn_log)
+        _check_log_quota(fixture, club_id=team.club_id, log_bytes=log_bytes)
     if previous is not None:
         if previous.team_id != team_id or (len(sides) > 1 and previous.submitted_by_id != user.pk):
             raise Conflict(
@@ -316,19 +335,19 @@ def result_submit(
             )
         previous.status = ResultSubmission.Status.SUPERSEDED
         previous.save(update_fields=["status", "updated_at"])
+    _drop_replaced_logs(fixture, team_id=team_id)
     needs_validation = (
         turn_log is not None and fixture.competition.game_system == Competition.GameSystem.FUBA_3
     )
-    if turn_log is not None and not isinstance(turn_log, Mapping):
-        raise ApplicationError(f"{fixture}: the turn log must be a JSON object.")
     if needs_validation:
         # issue 11, item 8: the log must be a record of this fixture, whatever its source
         check_log_fixture(fixture, turn_log)
     submission = ResultSubmission.objects.create(
         fixture=fixture,
         submitted_by=user,
-        club_id=(fixture.home_team if team_id == fixture.home_team_id else fixture.away_team).club_id,  # type: ignore[union-attr]
+        club_id=team.club_id,
         team_id=team_id,
+        log_bytes=log_bytes,
         home_goals=home_goals,
         away_goals=away_goals,
         extra_time=bool(extra_time),
@@ -341,6 +360,10 @@ def result_submit(
             else ResultSubmission.Validation.NOT_REQUIRED
         ),
     )
+    # Marked on the instance for the API (202 when False); None until the hook has run.
+    submission.validation_queued = None  # type: ignore[attr-defined]
+    if needs_validation:
+        _on_commit_enqueue_validation(submission)
     if turn_log is not None:
         MatchLog.objects.create(
             fixture=fixture,
@@ -353,14 +376,64 @@ def result_submit(
     fixture.status = Fixture.Status.SUBMITTED
     fixture.save(update_fields=["status", "updated_at"])
     _audit(fixture, ResultAudit.Action.SUBMIT, user, before, _submission_snapshot(submission))
-    if needs_validation:
-        submission_id = submission.id
-        transaction.on_commit(lambda: submission_log_validate.delay(submission_id))
     return submission
 
 
+def _check_log_quota(fixture: Fixture, *, club_id: int | None, log_bytes: int) -> None:
+    """A club stores at most CLUB_LOG_QUOTA_BYTES of turn logs per 24 hours (issue 14.6)."""
+    if club_id is None:
+        return  # a team without a club has no member who could submit
+    since = timezone.now() - timedelta(hours=24)
+    used = (
+        ResultSubmission.objects.filter(club_id=club_id, created_at__gte=since).aggregate(
+            total=Sum("log_bytes")
+        )["total"]
+        or 0
+    )
+    quota = settings.CLUB_LOG_QUOTA_BYTES
+    if used + log_bytes > quota:
+        raise LogQuotaExceeded(
+            f"{fixture}: your club sent {used:,} bytes of turn logs in the last 24 hours; this log "
+            f"({log_bytes:,} bytes) would pass the daily quota of {quota:,} bytes. Try again later, "
+            "or submit the score without the log.",
+            details={"field": "turn_log", "used_bytes": used, "bytes": log_bytes, "quota_bytes": quota},
+        )
+
+
+def _drop_replaced_logs(fixture: Fixture, *, team_id: int) -> None:
+    """A new submission replaces the side's earlier ones: only the latest keeps its turn log.
+
+    Their validation, if still to come, is moot (no log: ``not_required``); the scores, the
+    verdicts already given and the audit trail stay.
+    """
+    replaced = ResultSubmission.objects.filter(
+        fixture=fixture,
+        team_id=team_id,
+        status__in=[ResultSubmission.Status.SUPERSEDED, ResultSubmission.Status.REJECTED],
+    )
+    MatchLog.objects.filter(submission__in=replaced).delete()
+    replaced.filter(
+        validation_status__in=[ResultSubmission.Validation.PENDING, ResultSubmission.Validation.VALIDATING]
+    ).update(validation_status=ResultSubmission.Validation.NOT_REQUIRED)
+
+
+def _on_commit_enqueue_validation(submission: ResultSubmission) -> None:
+    """Queue the log's validation after commit, whatever other commit hooks do.
+
+    Registered before the fixture is saved, so it runs before the standings-cache hooks that the
+    save adds, and robust, so a failure of its own is logged and the hooks behind it still run.
+    enqueue_validation never raises either: a broker that is down leaves the submission pending
+    for the sweep (docs/reliability.md).
+    """
+
+    def enqueue() -> None:
+        submission.validation_queued = enqueue_validation(submission.id)  # type: ignore[attr-defined]
+
+    transaction.on_commit(enqueue, robust=True)
+
+
 @transaction.atomic
-def result_confirm(*, fixture_id: int, user: AbstractBaseUser, note: str = "") -> Result:
+def result_confirm(*, fixture_id: int, user: User, note: str = "") -> Result:
     """The opponent accepts the submitted result; from now on it counts. ``note`` goes to the audit
     trail (e.g. the confirmation was given in the live scorer)."""
     fixture = _lock_fixture(fixture_id)
@@ -405,7 +478,7 @@ def result_confirm(*, fixture_id: int, user: AbstractBaseUser, note: str = "") -
 
 
 @transaction.atomic
-def result_dispute(*, fixture_id: int, user: AbstractBaseUser, reason: str) -> ResultSubmission:
+def result_dispute(*, fixture_id: int, user: User, reason: str) -> ResultSubmission:
     """The opponent rejects the submitted result; an administrator will resolve it."""
     fixture = _lock_fixture(fixture_id)
     submission = _open_submission(fixture)
@@ -420,7 +493,7 @@ def result_dispute(*, fixture_id: int, user: AbstractBaseUser, reason: str) -> R
     before = _submission_snapshot(submission)
     submission.status = ResultSubmission.Status.DISPUTED
     submission.dispute_reason = reason.strip()
-    submission.disputed_by = user  # type: ignore[assignment]
+    submission.disputed_by = user
     submission.save(update_fields=["status", "dispute_reason", "disputed_by", "updated_at"])
     fixture.status = Fixture.Status.DISPUTED
     fixture.save(update_fields=["status", "updated_at"])
@@ -431,7 +504,7 @@ def result_dispute(*, fixture_id: int, user: AbstractBaseUser, reason: str) -> R
 def _admin_set(
     *,
     fixture: Fixture,
-    user: AbstractBaseUser,
+    user: User,
     action: str,
     home_goals: int,
     away_goals: int,
@@ -467,7 +540,7 @@ def _admin_set(
 def result_resolve(
     *,
     fixture_id: int,
-    user: AbstractBaseUser,
+    user: User,
     home_goals: int,
     away_goals: int,
     cards: Sequence[Mapping[str, Any] | CardInput] = (),
@@ -501,7 +574,7 @@ def result_resolve(
 def result_override(
     *,
     fixture_id: int,
-    user: AbstractBaseUser,
+    user: User,
     home_goals: int,
     away_goals: int,
     cards: Sequence[Mapping[str, Any] | CardInput] = (),
@@ -547,11 +620,14 @@ def result_record_system(
     seed: int | None = None,
     note: str = "",
     allowed_statuses: Sequence[str] = (Fixture.Status.SIMULATING,),
+    derived: Mapping[str, Any] | None = None,
 ) -> Result:
     """Record a simulated or awarded result (forfeits after the deadline; called from Celery tasks).
 
     The fixture must be in one of ``allowed_statuses`` (by default: claimed for simulation), so a
     duplicate task, or one that lost the race with a club's confirmation, changes nothing.
+    ``derived`` is the rules engine's result of ``match_log``: skills lost or gained in the
+    simulated match carry over to the teams' next matches as in a played one (A13).
     """
     if source not in (Result.Source.SIMULATED, Result.Source.AWARDED):
         raise ApplicationError(f"Source must be '{Result.Source.SIMULATED}' or '{Result.Source.AWARDED}'.")
@@ -580,6 +656,7 @@ def result_record_system(
         MatchLog.objects.create(
             fixture=fixture, format=log_format, data=dict(match_log), is_simulated=simulated, seed=seed
         )
+    _apply_skill_changes(fixture, derived)
     _audit(
         fixture,
         ResultAudit.Action.SIMULATE if simulated else ResultAudit.Action.AWARD,
@@ -598,8 +675,13 @@ def submission_validation_record(
     engine_valid: bool,
     errors: Sequence[Mapping[str, Any]],
     derived: Mapping[str, Any] | None,
+    task_id: str | None = None,
 ) -> ResultSubmission:
-    """Store the rules engine's verdict; a log whose score differs from the submitted one is invalid."""
+    """Store the rules engine's verdict; a log whose score differs from the submitted one is invalid.
+
+    With ``task_id`` the verdict is stored only while that task holds the validation claim, so
+    of two runs (a stale claim taken over) exactly one records it.
+    """
     fixture_id = (
         ResultSubmission.objects.filter(id=submission_id).values_list("fixture_id", flat=True).first()
     )
@@ -613,6 +695,8 @@ def submission_validation_record(
         ResultSubmission.Validation.VALIDATING,
     ):
         return submission
+    if task_id is not None and submission.validation_task_id != task_id:
+        return submission  # another task took the claim over; it records the verdict
     problems = [dict(e) for e in errors]
     score = (derived or {}).get("final_score")
     if engine_valid and score is not None:

@@ -15,10 +15,13 @@ from typing import Any
 from django.utils.text import slugify
 
 from fubaleague.errors import ApplicationError
+from matches import engine
 from matches.models import CardKind
 from matches.services import CardInput
+from tournaments.knockout import tie_needs_decider
 from tournaments.models import Fixture, Team
-from tournaments.selectors import fixture_players_short, team_skill_roster, team_skills_unavailable
+from tournaments.selectors import fixture_players_short
+from tournaments.skills import fixture_roster_skills
 
 
 @dataclass(frozen=True)
@@ -45,18 +48,13 @@ def fixture_seed(fixture: Fixture) -> int:
 
 def team_engine_setup(*, team: Team, fixture: Fixture, advanced_rules: list[str]) -> dict[str, Any]:
     """The team's header entry of a fuba-log/1 document for this fixture."""
-    from rules_engine.logformat import ROLE_KEYS
-
     setup: dict[str, Any] = {"name": team.name, "formation": team.default_formation or "4-4-2"}
     if "A2" in advanced_rules:
-        roles = {k: v for k, v in (team.player_roles or {}).items() if k in ROLE_KEYS}
+        roles = {k: v for k, v in (team.player_roles or {}).items() if k in engine.ROLE_KEYS}
         if roles:
             setup["roles"] = roles
     if "A11" in advanced_rules:
-        unavailable = team_skills_unavailable(team=team, fixture=fixture)
-        setup["skills"] = [
-            skill_code(ts.skill.name) for ts in team_skill_roster(team=team) if ts.skill_id not in unavailable
-        ]
+        setup["skills"] = [skill_code(s.name) for s in fixture_roster_skills(team=team, fixture=fixture)]
     short = fixture_players_short(fixture=fixture, team=team)
     if short:
         # 3.3: a suspended team starts one player short; the engine models at most one.
@@ -72,24 +70,19 @@ def balance_skills(home: dict[str, Any], away: dict[str, Any]) -> None:
     richer side drops skills from the end of its alphabetical list, so the choice is
     reproducible (docs/forfeits.md).
     """
-    from rules_engine.skills import skill_weight
-
     if "skills" not in home and "skills" not in away:
         return
     home.setdefault("skills", [])
     away.setdefault("skills", [])
     for side in (home, away):
         side["skills"] = sorted(side["skills"])
-    while skill_weight(home["skills"]) != skill_weight(away["skills"]):
-        richer = home if skill_weight(home["skills"]) > skill_weight(away["skills"]) else away
+    while engine.skill_weight(home["skills"]) != engine.skill_weight(away["skills"]):
+        richer = home if engine.skill_weight(home["skills"]) > engine.skill_weight(away["skills"]) else away
         richer["skills"].pop()
 
 
 def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedMatch:
     """Play the fixture with AI coaches on both sides; the returned log validates by construction."""
-    from rules_engine.api import validate_log
-    from rules_engine.simulate import SimulationOptions, TeamSetup, simulate_match
-
     if fixture.home_team is None or fixture.away_team is None:
         raise ApplicationError(f"{fixture}: both teams must be known before the match can be simulated.")
     rules = list(fixture.competition.advanced_rules or [])
@@ -97,28 +90,33 @@ def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedM
     home = team_engine_setup(team=fixture.home_team, fixture=fixture, advanced_rules=rules)
     away = team_engine_setup(team=fixture.away_team, fixture=fixture, advanced_rules=rules)
     balance_skills(home, away)
-    options = SimulationOptions(
+    options = engine.SimulationOptions(
         advanced_rules=tuple(rules),
         meta=(("competition", fixture.competition.name), ("fixture", str(fixture.id)), ("simulated", "yes")),
         extra_time=_extra_time_rule(fixture),
     )
-    log = simulate_match(TeamSetup.from_dict(home), TeamSetup.from_dict(away), options, seed)
-    report = validate_log(log)
+    log = engine.simulate_match(
+        engine.TeamSetup.from_dict(home), engine.TeamSetup.from_dict(away), options, seed
+    )
+    report = engine.validate_log(log)
     if not report.valid:
         # A simulator bug must never become a stored result: fail loudly with the engine's words.
         first = report.errors[0]
         raise ApplicationError(
             f"{fixture}: the simulated log does not validate: {first}", code="simulation_invalid"
         )
-    return SimulatedMatch(log=log, result=report.result, seed=seed)
+    if report.result is None:
+        raise ApplicationError(
+            f"{fixture}: the rules engine judged the simulated log without a result.",
+            code="simulation_invalid",
+        )
+    return SimulatedMatch(log=log, result=report.result.to_dict(), seed=seed)
 
 
 def _extra_time_rule(fixture: Fixture) -> Callable[[int, int], bool] | None:
     """The competition's answer to the engine's extra_time question, given the 90 minutes: a
     knockout stage that plays extra time does so when the tie is level (a second leg counts the
     first; docs/rules-interpretations.md I-38)."""
-    from tournaments.knockout import tie_needs_decider
-
     stage = fixture.stage
     if stage is None or not stage.extra_time:
         return None
@@ -139,12 +137,10 @@ def shootout_simulate(*, seed: int, home_saver: bool = False, away_saver: bool =
     """
     import random
 
-    from rules_engine.rules import PENALTY_SIDES, PENALTY_TABLE
-
     rng = random.Random(f"shootout:{seed}")
 
     def kick(keeper_saves_skill: bool) -> int:
-        need = PENALTY_TABLE[rng.choice(PENALTY_SIDES)][rng.choice(PENALTY_SIDES)]
+        need = engine.PENALTY_TABLE[rng.choice(engine.PENALTY_SIDES)][rng.choice(engine.PENALTY_SIDES)]
         die = min(rng.randint(1, 6) for _ in range(2 if keeper_saves_skill else 1))
         return int(die >= need)
 

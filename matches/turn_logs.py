@@ -6,10 +6,15 @@ clients that want the verdict at once, with every error's turn, stage, rule and 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
+
 from fubaleague.errors import ApplicationError
+from matches import engine
+from matches.engine import FubaError
 
 
 class InvalidTurnLog(ApplicationError):
@@ -17,37 +22,44 @@ class InvalidTurnLog(ApplicationError):
     code = "invalid_turn_log"
 
 
-def _error_dict(error: Any) -> dict[str, Any]:
-    if isinstance(error, Mapping):
-        raw = dict(error)
-    elif hasattr(error, "to_dict"):
-        raw = error.to_dict()
-    else:
-        raw = {"reason": str(error)}
-    return {
-        "turn": raw.get("turn"),
-        "stage": raw.get("stage"),
-        "rule": raw.get("rule", ""),
-        "reason": raw.get("reason", raw.get("message", "")),
-        "path": raw.get("path"),
-        "message": raw.get("message", raw.get("reason", "")),
-    }
+class TurnLogTooLarge(ApplicationError):
+    status_code = 413
+    code = "payload_too_large"
+
+
+def turn_log_size(log: Any) -> int:
+    """The log's size as compact JSON, the measure of TURN_LOG_MAX_BYTES and the storage quota."""
+    return len(json.dumps(log, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def turn_log_size_check(log: Any) -> int:
+    """The log's size; TurnLogTooLarge (413) over TURN_LOG_MAX_BYTES (docs/reliability.md)."""
+    size = turn_log_size(log)
+    limit = settings.TURN_LOG_MAX_BYTES
+    if size > limit:
+        raise TurnLogTooLarge(
+            f"The turn log is {size:,} bytes as compact JSON; the maximum is {limit:,} bytes "
+            "(a whole real match is well under 200 KB).",
+            details={"field": "turn_log", "bytes": size, "max_bytes": limit},
+        )
+    return size
+
+
+def _error_dict(error: FubaError) -> dict[str, Any]:
+    raw = error.to_dict()
+    return {k: raw[k] for k in ("turn", "stage", "rule", "reason", "path", "message")}
 
 
 def validate_turn_log(log: Mapping[str, Any]) -> dict[str, Any]:
     """The derived result of a valid log; raises InvalidTurnLog listing every error found."""
-    from rules_engine.validator import validate_log  # engine is plain Python; imported when used
-
-    outcome = validate_log(log)
-    errors = list(getattr(outcome, "errors", None) or [])
-    if errors:
-        items = [_error_dict(e) for e in errors]
+    turn_log_size_check(log)
+    outcome = engine.validate_log(log)
+    if outcome.errors:
+        items = [_error_dict(e) for e in outcome.errors]
         first = items[0]
         raise InvalidTurnLog(
             f"The turn log is invalid ({len(items)} error(s)); first: {first['message'] or first['reason']}",
             details={"errors": items},
         )
-    result = getattr(outcome, "result", None)
-    if hasattr(result, "to_dict"):
-        result = result.to_dict()
-    return dict(result or {})
+    assert outcome.result is not None  # a report without errors is valid and carries its result
+    return outcome.result.to_dict()

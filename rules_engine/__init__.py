@@ -1,5 +1,42 @@
 """FUBA rulebook 3 rules engine: plain Python, no Django import.
 
+Use it through ``rules_engine.api`` (validation, replay, simulation, coaches,
+results, errors, log events); the modules below are its implementation.
+
+Modules, top to bottom (each imports only from the ones below it; the
+import-linter contract ``engine-layers`` in ``.importlinter`` checks this):
+``api``; ``simulate``, ``validator``, ``autoplay``; ``coaches/`` (AI
+coaches); ``machine`` (``Match``: ``pending()`` / ``apply(event)``);
+``flow`` (halves, turns, stages 1-3), ``logformat`` (fuba-log/1), ``result``
+(``MatchResult``); ``actions`` (the action stage, 4.3-4.7);  ``setpieces``
+(3.3, 5.x), ``skill_hooks`` (A11 steps of the flow), ``special_events``
+(A13); ``moves`` (single player moves), ``clock`` (4.2.1, A8),
+``substitutions`` (A3, 2.2), ``skills`` (A11 catalogue and offers),
+``weather`` (A9); ``cards`` (cards 5.6 and injuries A4); ``rules`` (pure
+rule computations); ``condition`` (condition points A1); ``context``
+(``MatchContext``: what a rule module sees of a match); ``state``, ``rng``;
+``board``, ``events``, ``errors``, ``decisions`` (every decision name).
+
+Glossary (names used throughout the engine):
+
+- ``m``: the match as a rule module sees it (``context.MatchContext``).
+- ``st``: the match state (``state.MatchState``); ``ts``: one team's state
+  (``state.TeamState``); ``f`` or ``st.flags``: the current turn's flags.
+- ``ct`` / ``dt``: the controlling team (has the ball) / the defending team,
+  as team indexes 0 (home) and 1 (away).
+- ``cp``: condition points (advanced rule A1), per zone (defence, midfield,
+  forward, ``board.ZONE_NAMES``); ``free_cp``: the free point of a terrace chant.
+- ``v`` / ``st.value``: the ball value (4.1.2); ``a``, ``b``: the two
+  situation dice of stage 2.
+- ``area``: an index into ``board.NAMES`` (13 areas and 4 corner-kick spots);
+  ``zone``: 0 defence, 1 midfield, 2 forward, seen from the team.
+- ``GK``: the goalkeeper; ``sl``: the second-last defender's area (offside).
+- ``A1``-``A13``: the advanced rules of rulebook 3; ``I-n``: interpretation n
+  in ``docs/rules-interpretations.md``; other numbers are rulebook chapters.
+- ``B``: the ``board`` module; ``D``: the ``decisions`` module.
+- Decision / roll: the two kinds of log event (``events``); ``Pending``: the
+  request for the next one.
+
 When ``make engine`` has compiled the engine with mypyc (``build/engine``,
 see ``scripts/build_engine.py``) and that build matches the sources here
 byte for byte, the compiled modules are put in front of this package's own
@@ -32,7 +69,11 @@ def _build_is_current() -> bool:
     for line in manifest.read_text().splitlines():
         digest, _, name = line.partition("  ")
         want[name] = digest
-    have = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in _HERE.glob("*.py")}
+    # every source, subpackages included, named by its path inside the package
+    have = {
+        p.relative_to(_HERE).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in _HERE.rglob("*.py")
+    }
     if have != want:
         warnings.warn(
             "build/engine was compiled from other rules_engine sources; running the pure-Python "

@@ -9,21 +9,20 @@ the action (asking for its dice and decisions).
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from . import board as B
-from .advanced import can_spend, spend
-from .discipline import yellow_test
+from . import decisions as D
+from .cards import give_yellow, yellow_test
+from .condition import can_spend, spend
+from .context import MatchContext
 from .errors import IllegalEventError
 from .events import Event, Pending, answer_choice, answer_dice
-from .moves import MoveCtx, move_seq
+from .moves import MoveCtx, closest_player, move_seq
 from .rules import can_attempt_from, goal_attempt_modifier, offside_position
 from .setpieces import goal
-from .skill_hooks import after_pressing, extra_free_move, player_count, spend_skill
-from .skills import skill_active
-
-if TYPE_CHECKING:
-    from .machine import Match
+from .skill_hooks import extra_free_move, player_count, spend_skill
+from .skills import attempt_skills, keeper_alone, offer, skill_active
 
 Flow = Generator[Pending, Event, Any]
 _EXTRA_MOVE_SKILLS: Final = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
@@ -37,7 +36,7 @@ ACTIONS: Final[tuple[str, ...]] = (
 )
 
 
-def interrupted(m: Match) -> bool:
+def interrupted(m: MatchContext) -> bool:
     st = m.st
     return st.pending_restart is not None or st.half_over
 
@@ -47,7 +46,7 @@ def _illegal(reason: str, rule: str) -> IllegalEventError:
 
 
 # ---------------------------------------------------------------- goal attempt
-def goal_attempt_problem(m: Match, team: int) -> str | None:
+def goal_attempt_problem(m: MatchContext, team: int) -> str | None:
     st = m.st
     if team != st.ct:
         return "only the controlling team can make a goal attempt"
@@ -59,17 +58,17 @@ def goal_attempt_problem(m: Match, team: int) -> str | None:
     return None
 
 
-def verify_goal_attempt(m: Match, team: int) -> None:
+def verify_goal_attempt(m: MatchContext, team: int) -> None:
     why = goal_attempt_problem(m, team)
     if why:
         raise _illegal(why, "4.4")
 
 
-def can_goal_attempt(m: Match, team: int) -> bool:
+def can_goal_attempt(m: MatchContext, team: int) -> bool:
     return goal_attempt_problem(m, team) is None
 
 
-def goal_attempt(m: Match, team: int, free_kick: bool = False) -> Flow:
+def goal_attempt(m: MatchContext, team: int, free_kick: bool = False) -> Flow:
     """4.4 goal attempt, 4.4.1 rebound, 4.4.2 difficult goal attempt."""
     st = m.st
     area = st.ball
@@ -80,8 +79,6 @@ def goal_attempt(m: Match, team: int, free_kick: bool = False) -> Flow:
     dice = answer_dice((yield m.roll("goal_attempt", team, n, "4.4", "goal attempt")))
     d = min(dice)
     if st.flags.aggressive_striker and d <= 2:
-        from .discipline import give_yellow
-
         yield from give_yellow(m, team, "aggressive striker (A11)")
         st.pending_restart = ("free_kick", opp, area)
         return
@@ -109,13 +106,11 @@ def goal_attempt(m: Match, team: int, free_kick: bool = False) -> Flow:
         st.pending_restart = ("goal_kick", opp, B.PEN[opp])
 
 
-def _attempt_skills(m: Match, team: int, area: int) -> Generator[Pending, Event, int]:
-    from .skills import attempt_skills
-
+def _attempt_skills(m: MatchContext, team: int, area: int) -> Generator[Pending, Event, int]:
     return (yield from attempt_skills(m, team, area))
 
 
-def rebound(m: Match, team: int) -> Flow:
+def rebound(m: MatchContext, team: int) -> Flow:
     """4.4.1: both roll; + players in the penalty area (defending goalkeeper not counted)."""
     st = m.st
     opp = 1 - team
@@ -135,13 +130,11 @@ def rebound(m: Match, team: int) -> Flow:
         st.value = d[1]
         st.ball = pen
         if not st.teams[opp].has(pen):
-            from .flow import closest_player
-
             yield from closest_player(m, opp)
 
 
 # -------------------------------------------------------------------- pressing
-def pressing_problem(m: Match, team: int, aggressive: bool = False) -> tuple[str, str] | None:
+def pressing_problem(m: MatchContext, team: int, aggressive: bool = False) -> tuple[str, str] | None:
     """(reason, rule) why the team cannot press now, or None."""
     st = m.st
     if team != st.dt:
@@ -166,26 +159,28 @@ def pressing_problem(m: Match, team: int, aggressive: bool = False) -> tuple[str
     return None
 
 
-def verify_pressing(m: Match, team: int, aggressive: bool = False) -> None:
+def verify_pressing(m: MatchContext, team: int, aggressive: bool = False) -> None:
     why = pressing_problem(m, team, aggressive)
     if why:
         raise _illegal(*why)
 
 
-def can_pressing(m: Match, team: int, aggressive: bool = False) -> bool:
+def can_pressing(m: MatchContext, team: int, aggressive: bool = False) -> bool:
     return pressing_problem(m, team, aggressive) is None
 
 
-def _aggr_cost(m: Match) -> int:
+def _aggr_cost(m: MatchContext) -> int:
     return 2 if m.st.weather in ("heat", "extreme_heat") else 1
 
 
-def pressing(m: Match, team: int, aggressive: bool = False, free: bool = False) -> Flow:
+def pressing(m: MatchContext, team: int, aggressive: bool = False, free: bool = False) -> Flow:
     """4.7 pressing; A6 aggressive pressing; A10 V.A.R. after a won ball in a penalty area."""
     st = m.st
     if aggressive and not free:
         yield from spend(m, team, _aggr_cost(m))
-    mid_press = skill_active(m, team, "midfield_pressing") and st.ball in B.MIDFIELD_ZONE
+    # midfield pressing changes nothing in an aggressive pressing (A6 already wins on an equal
+    # die, and a failure is a free kick): its point is not paid there
+    mid_press = not aggressive and skill_active(m, team, "midfield_pressing") and st.ball in B.MIDFIELD_ZONE
     if mid_press:
         yield from spend(m, team, 1, for_action=False)
     d = answer_dice((yield m.roll("pressing", team, 2, "A6" if aggressive else "4.7", "pressing")))
@@ -198,8 +193,6 @@ def pressing(m: Match, team: int, aggressive: bool = False, free: bool = False) 
         m.note("pressing_won", team=B.TEAM_NAMES[team], area=B.NAMES[st.ball])
         if not st.teams[team].has(st.ball):
             # I-18: won with no player there (aggressive pressing one fewer): 4.2.2.1 applies
-            from .flow import closest_player
-
             yield from closest_player(m, team)
         if st.uses("A11") and not free:
             yield from after_pressing(m, team)
@@ -210,7 +203,11 @@ def pressing(m: Match, team: int, aggressive: bool = False, free: bool = False) 
                 st.pending_restart = ("free_kick", 1 - team, st.ball)
         return
     if aggressive:
-        tackler = skill_active(m, team, "tackler") and B.zone_of(team, st.ball) == B.ZONE_DEF
+        tackler = (
+            skill_active(m, team, "tackler")
+            and B.zone_of(team, st.ball) == B.ZONE_DEF
+            and not keeper_alone(m, team, st.ball)
+        )
         if tackler and d[0] != d[1]:
             return
         yield from yellow_test(m, team, "failed aggressive pressing (A6)")
@@ -220,13 +217,43 @@ def pressing(m: Match, team: int, aggressive: bool = False, free: bool = False) 
 
 
 # ----------------------------------------------------------------- positioning
-def positioning(m: Match, team: int, mediano: bool = False) -> Flow:
+def after_pressing(m: MatchContext, presser: int) -> Flow:
+    """Skilled wing backs (the presser) and gegenpressing (the team that lost the ball)."""
+    st = m.st
+    if B.zone_of(presser, st.ball) == B.ZONE_DEF:
+        cands = tuple(B.NAMES[a] for a in B.ADJ[st.ball] if a < B.N_AREAS and st.teams[presser].has(a))
+        if cands and (
+            "skilled_wing_backs" in m.st.teams[presser].skills
+            and (yield from offer(m, presser, "skilled_wing_backs"))
+        ):
+            c = answer_choice(
+                (yield m.ask(D.SKILL_BALL_AREA, presser, "A11", lambda: cands, None, "move the ball"))
+            )
+            st.ball = B.INDEX[c]
+    loser = 1 - presser
+    # "a successful pressing action in an area that is fully on their side of the pitch":
+    # on the pressing team's side, so never in the centre area nor in the loser's half
+    if not B.in_opp_half_entirely(loser, st.ball):
+        return
+    if st.pending_restart is None and (
+        "gegenpressing" in m.st.teams[loser].skills and (yield from offer(m, loser, "gegenpressing"))
+    ):
+        aggressive = (
+            can_pressing(m, loser, True)
+            and answer_choice(
+                (yield m.ask_yes_no(D.GEGENPRESSING_AGGRESSIVE, loser, "A11", "aggressive counter-press?"))
+            )
+            == "yes"
+        )
+        if aggressive or can_pressing(m, loser):
+            yield from pressing(m, loser, aggressive=aggressive)
+
+
+def positioning(m: MatchContext, team: int, mediano: bool = False) -> Flow:
     """4.6 positioning (A1: a condition point adds one step, max two steps;
     A11 il mediano: one extra step in a repeated positioning)."""
     st = m.st
     if mediano:
-        from .skill_hooks import spend_skill
-
         yield from spend_skill(m, team, "il_mediano")
     d = answer_dice((yield m.roll("positioning", team, 2, "4.6", "positioning")))
     v = st.value
@@ -242,7 +269,7 @@ def positioning(m: Match, team: int, mediano: bool = False) -> Flow:
     limit = 2
     if (steps < 2 or _limit_lifted(m, team)) and can_spend(m, team):
         c = answer_choice(
-            (yield m.ask_yes_no("use_cp", team, "A1", "use a condition point for one more step?"))
+            (yield m.ask_yes_no(D.USE_CP, team, "A1", "use a condition point for one more step?"))
         )
         if c == "yes":
             yield from spend(m, team)
@@ -254,16 +281,21 @@ def positioning(m: Match, team: int, mediano: bool = False) -> Flow:
     st.value = min(6, max(1, v + sign * min(steps, limit)))
 
 
-def _limit_lifted(m: Match, team: int) -> bool:
+def _limit_lifted(m: MatchContext, team: int) -> bool:
     st = m.st
     zone = B.zone_of(team, st.ball)
-    if team == st.dt and zone == B.ZONE_DEF and skill_active(m, team, "doubling_up"):
+    if (
+        team == st.dt
+        and zone == B.ZONE_DEF
+        and skill_active(m, team, "doubling_up")
+        and not keeper_alone(m, team, st.ball)
+    ):
         return True
     return team == st.ct and zone == B.ZONE_MID and skill_active(m, team, "short_passes")
 
 
 # -------------------------------------------------------------------- movement
-def movement(m: Match, team: int) -> Flow:
+def movement(m: MatchContext, team: int) -> Flow:
     """4.5 movement action: lower die moves (A1: higher die for a point), at
     least the formation line of the ball zone; 4.5.1 offside; 4.5.2 dribbling."""
     st = m.st
@@ -277,7 +309,7 @@ def movement(m: Match, team: int) -> Flow:
     n = lo
     if hi > max(lo, minimum) and can_spend(m, team):
         c = answer_choice(
-            (yield m.ask_yes_no("use_cp", team, "A1", "use a condition point to use the higher die?"))
+            (yield m.ask_yes_no(D.USE_CP, team, "A1", "use a condition point to use the higher die?"))
         )
         if c == "yes":
             yield from spend(m, team)
@@ -300,16 +332,14 @@ def movement(m: Match, team: int) -> Flow:
         return None
 
     ctx = MoveCtx(m, team, "4.5", dribble=dribble if team == st.ct else None)
-    yield from move_seq(m, ctx, "move", n, f"move up to {n} players one area")
+    yield from move_seq(m, ctx, D.MOVE, n, f"move up to {n} players one area")
     src = ctx.dribble_src
     if ctx.dribbled and st.teams[1 - team].has(src) and st.flags.momentum != team:
-        from .skill_hooks import spend_skill  # the dribble needed the dribbler skill
-
         yield from spend_skill(m, team, "dribbler", area=src)
 
 
 # -------------------------------------------------------------- free movements
-def free_movements(m: Match, team: int) -> Flow:
+def free_movements(m: MatchContext, team: int) -> Flow:
     """4.3.1 free movements at the beginning of a team's first action."""
     st = m.st
     if team in st.flags.no_free_moves:
@@ -366,12 +396,12 @@ def free_movements(m: Match, team: int) -> Flow:
     ctx = MoveCtx(m, team, "4.3.1", extra=extra, sources=sources, gk_allowed=gk_ok)
 
     def options() -> tuple[str, ...]:
-        return (*ctx.options(), "done")
+        return (*ctx.options(), D.DONE)
 
     while True:
-        ev = yield m.ask("free_move", team, "4.3.1", options, ctx.verify, "free movement", False, "done")
+        ev = yield m.ask(D.FREE_MOVE, team, "4.3.1", options, ctx.verify, "free movement", False, D.DONE)
         c = answer_choice(ev)
-        if c == "done":
+        if c == D.DONE:
             return
         mv = ctx.parse(c)
         assert mv is not None
@@ -391,7 +421,7 @@ def free_movements(m: Match, team: int) -> Flow:
 
 
 # ---------------------------------------------------------------- action stage
-def _mediano(m: Match, team: int, exclude: str) -> bool:
+def _mediano(m: MatchContext, team: int, exclude: str) -> bool:
     """Il mediano (A11): the defending team may repeat positioning as its second action."""
     st = m.st
     return (
@@ -402,7 +432,7 @@ def _mediano(m: Match, team: int, exclude: str) -> bool:
     )
 
 
-def action_options(m: Match, team: int, exclude: str = "") -> tuple[str, ...]:
+def action_options(m: MatchContext, team: int, exclude: str = "") -> tuple[str, ...]:
     out = []
     for a in ACTIONS:
         if a == exclude and a == "positioning" and _mediano(m, team, exclude):
@@ -421,10 +451,13 @@ def action_options(m: Match, team: int, exclude: str = "") -> tuple[str, ...]:
 
 
 def take_action(
-    m: Match, team: int, first: bool, exclude: str = "", forced: str = ""
+    m: MatchContext, team: int, first: bool, exclude: str = "", forced: str = ""
 ) -> Generator[Pending, Event, str]:
     if first:
         yield from free_movements(m, team)
+    elif m.st.flags.momentum == team:
+        # A13 Momentum: "if it chooses a movement action for its first action"
+        m.st.flags.momentum = -1
 
     def options() -> tuple[str, ...]:
         return (forced,) if forced else action_options(m, team, exclude)
@@ -443,7 +476,7 @@ def take_action(
         elif c in ("pressing", "aggressive_pressing"):
             verify_pressing(m, team, c == "aggressive_pressing")
 
-    c = answer_choice((yield m.ask("action", team, "4.3", options, verify, "choose an action")))
+    c = answer_choice((yield m.ask(D.ACTION, team, "4.3", options, verify, "choose an action")))
     if c == "goal_attempt":
         yield from goal_attempt(m, team, free_kick=forced == "goal_attempt")
     elif c == "movement":
@@ -455,7 +488,7 @@ def take_action(
     return str(c)
 
 
-def action_stage(m: Match, first: int, forced_first: str = "") -> Flow:
+def action_stage(m: MatchContext, first: int, forced_first: str = "") -> Flow:
     """4.3: first team acts, then the other; then optional second actions."""
     st = m.st
     st.stage = 3
@@ -469,7 +502,7 @@ def action_stage(m: Match, first: int, forced_first: str = "") -> Flow:
         return
     if player_count(m, st.dt, st.ball) > player_count(m, st.ct, st.ball):
         return
-    c = answer_choice((yield m.ask_yes_no("second_actions", st.ct, "4.3.2", "play second actions?")))
+    c = answer_choice((yield m.ask_yes_no(D.SECOND_ACTIONS, st.ct, "4.3.2", "play second actions?")))
     if c != "yes":
         return
     for team in order:

@@ -1,5 +1,10 @@
 """Public API of the FUBA rules engine (rulebook 3).  Pure Python, no Django.
 
+Everything outside the engine (the league's Django apps through their single
+adapter ``matches.engine``, the benchmarks, the tests of the public API)
+imports from here: validation, replay, simulation, coaches, the result
+classes, the errors, event (de)serialisation and the board tables (``board``).
+
 Validate a submitted log::
 
     from rules_engine.api import validate_log
@@ -18,7 +23,7 @@ Drive a match (simulator, web scorer)::
             m.apply(dice.roll_for(p))             # ... or Roll(p.name, p.actor, (5, 2))
         else:                                     # a decision: pick one of p.options
             m.apply(Decision(p.name, p.actor, p.options[0]))
-    m.result()     # derived result (same shape as ValidationReport.result)
+    m.result()     # the derived MatchResult (as ValidationReport.result); .to_dict() for JSON
     m.to_log()     # the fuba-log/1 document of everything applied
 
 ``Pending`` (returned by ``Match.pending()``; None when the match is over):
@@ -48,6 +53,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import board, decisions
+from .autoplay import example_log, play_random
+from .coaches import Coach, HeuristicCoach, RandomCoach, make_coach
 from .errors import (
     AnnotationMismatchError,
     FubaError,
@@ -56,36 +64,80 @@ from .errors import (
     IncompleteLogError,
     MalformedLogError,
     MatchOverError,
+    SimulationError,
+    SimulationLimitError,
     UnexpectedEventError,
 )
 from .events import Decision, Event, Pending, Roll
-from .logformat import event_to_dict, header_from_dict, parse_event
+from .logformat import ROLE_KEYS, event_to_dict, header_from_dict, parse, parse_event
 from .machine import Match
+from .result import GoalScored, MatchResult, TeamResult
 from .rng import Dice
+from .rules import PENALTY_SIDES, PENALTY_TABLE
+from .simulate import (
+    COACH_KINDS,
+    SimulationOptions,
+    SimulationStats,
+    TeamSetup,
+    log_of,
+    play_match,
+    play_with_stats,
+    simulate_match,
+    versus_random,
+)
+from .skills import SKILL_NAMES, skill_weight
 from .state import Header
 from .validator import ValidationReport, validate_log
 
 __all__ = [
+    "COACH_KINDS",
+    "PENALTY_SIDES",
+    "PENALTY_TABLE",
+    "ROLE_KEYS",
+    "SKILL_NAMES",
     "AnnotationMismatchError",
+    "Coach",
     "Decision",
     "Dice",
     "Event",
     "FubaError",
+    "GoalScored",
     "Header",
     "HeaderError",
+    "HeuristicCoach",
     "IllegalEventError",
     "IncompleteLogError",
     "MalformedLogError",
     "Match",
     "MatchOverError",
+    "MatchResult",
     "Pending",
+    "RandomCoach",
     "Roll",
+    "SimulationError",
+    "SimulationLimitError",
+    "SimulationOptions",
+    "SimulationStats",
+    "TeamResult",
+    "TeamSetup",
     "UnexpectedEventError",
     "ValidationReport",
+    "board",
+    "decisions",
     "event_from_dict",
     "event_to_dict",
+    "example_log",
+    "log_of",
+    "make_coach",
     "new_match",
+    "parse",
+    "play_match",
+    "play_random",
+    "play_with_stats",
+    "simulate_match",
+    "skill_weight",
     "validate_log",
+    "versus_random",
 ]
 
 

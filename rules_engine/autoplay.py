@@ -1,20 +1,18 @@
 """Random legal play: a seeded driver choosing uniformly among the options of
 ``pending()`` (used by tests, the benchmark and to produce example logs).
-It is not the simulator of issue 4, only the simplest client of the API."""
+It is not the simulator (``simulate``), only the simplest client of the API."""
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from .events import Decision, Event
+from . import decisions as D
+from .board import NAMES
+from .events import Decision, Event, Roll
 from .logformat import header_from_dict
 from .machine import Match
 from .rng import Dice
 from .state import Header
-
-_MOVE_DECISIONS: Final = frozenset(
-    {"move", "free_move", "goal_kick_move", "quick_free_kick_move", "setup_adjust"}
-)
 
 
 def play_random(header: Header | dict[str, Any], seed: int | str = 0, annotate: bool = False) -> Match:
@@ -34,8 +32,8 @@ def play_random(header: Header | dict[str, Any], seed: int | str = 0, annotate: 
             if not opts:
                 raise RuntimeError(f"no options for {p.describe()}")
             # stop moving now and then so that sequences stay short
-            if p.name in _MOVE_DECISIONS and "done" in opts and dice.random() < 0.35:
-                ev = Decision(p.name, p.actor, "done")
+            if p.name in D.MULTI_MOVE_DECISIONS and D.DONE in opts and dice.random() < 0.35:
+                ev = Decision(p.name, p.actor, D.DONE)
                 m.apply(ev)
                 if annotate:
                     _annotate_last(m)
@@ -51,9 +49,6 @@ def play_random(header: Header | dict[str, Any], seed: int | str = 0, annotate: 
 def _annotate_last(m: Match) -> None:
     """Attach the state after the last event as a written-down check."""
     st = m.st
-    from .board import NAMES
-    from .events import Roll
-
     ev = m.events[-1]
     check = {
         "score": st.score(),
@@ -92,8 +87,6 @@ EXAMPLE_HEADER: Final[dict[str, Any]] = {
 def example_log(seed: int | str = 2026) -> dict[str, Any]:
     """A complete random-legal match log; situation rolls carry written-down checks."""
     m = play_random(EXAMPLE_HEADER, seed, annotate=True)
-    from .events import Roll
-
     # what players write down: after the situation dice the minute, ball value, score and who
     # has the ball; after every other roll the ball value and who has it (the ball die is on
     # the board for everyone to see)
@@ -106,13 +99,3 @@ def example_log(seed: int | str = 2026) -> dict[str, Any]:
         else:
             m.events[i] = Decision(ev.name, ev.by, ev.choice)
     return m.to_log()
-
-
-def dump_log(log: dict[str, Any]) -> str:
-    """JSON text with one event per line (readable and diff-friendly)."""
-    import json
-
-    head = {k: v for k, v in log.items() if k != "events"}
-    text = json.dumps(head, indent=2, ensure_ascii=False)[:-2]
-    lines = [json.dumps(e, ensure_ascii=False) for e in log["events"]]
-    return text + ',\n  "events": [\n    ' + ",\n    ".join(lines) + "\n  ]\n}\n"

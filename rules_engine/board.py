@@ -142,10 +142,6 @@ def in_opp_half_entirely(team: int, area: int) -> bool:
     return LO[area] >= HALFWAY if team == HOME else HI[area] < HALFWAY
 
 
-def touches_halfway(area: int) -> bool:
-    return area in MIDFIELD_ZONE
-
-
 def depth_from(team: int, area: int) -> float:
     """How far `area` is from `team`'s own goal line (centre of its rows)."""
     mid = (LO[area] + HI[area]) / 2
@@ -156,12 +152,6 @@ def beyond(team: int, a: int, b: int) -> bool:
     """True if area `a` is entirely closer to the goal line `team` attacks than
     area `b` (no row of `a` is at the same level as, or behind, any row of `b`)."""
     return LO[a] > HI[b] if team == HOME else HI[a] < LO[b]
-
-
-def not_ahead(team: int, a: int, b: int) -> bool:
-    """Area `a` is at least partly at the same level as, or closer to the team's
-    own goal line than, area `b` (5.1 last paragraph, A7)."""
-    return not beyond(team, a, b)
 
 
 def straight(a: int, b: int) -> bool:

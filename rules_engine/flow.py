@@ -5,25 +5,20 @@ stages: 1 target area and ball value (4.1), 2 game situation progress (4.2),
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import board as B
+from . import decisions as D
 from .actions import action_stage, interrupted, pressing
-from .advanced import (
-    WEATHER_BY_DOUBLE,
-    advance_clock,
-    half_time_changes,
-    second_half_weather,
-    substitutions,
-    tiredness_tests,
-)
-from .discipline import return_injured
+from .cards import return_injured
+from .clock import advance_clock
+from .condition import tiredness_tests
+from .context import MatchContext
 from .errors import IllegalEventError
 from .events import Event, Pending, answer_choice, answer_dice
-from .moves import MoveCtx, move_seq
+from .moves import MoveCtx, closest_player, move_seq
 from .rules import (
     ball_value_after_target,
-    closest_areas,
     crossing_applies,
     is_backward_pass,
     offside_position,
@@ -32,17 +27,16 @@ from .rules import (
 )
 from .setpieces import kick_off, run_restart
 from .skill_hooks import before_actions, diver, end_of_action_stage, end_of_stage2, offside_trap, spend_skill
-from .skills import offer, skill_active
+from .skills import keeper_alone, offer, skill_active
 from .special_events import Special, resolve
 from .state import MatchState, TurnFlags
-
-if TYPE_CHECKING:
-    from .machine import Match
+from .substitutions import half_time_changes, substitutions
+from .weather import WEATHER_BY_DOUBLE, second_half_weather
 
 Flow = Generator[Pending, Event, Any]
 
 
-def match_flow(m: Match) -> Flow:
+def match_flow(m: MatchContext) -> Flow:
     st = m.st
     st.stage = "preparation"
     for ts in st.teams:
@@ -58,7 +52,7 @@ def match_flow(m: Match) -> Flow:
             break
     winner = 0 if d[0] > d[1] else 1
     c = answer_choice(
-        (yield m.ask("kick_off_team", winner, "3.2", lambda: B.TEAM_NAMES, None, "who starts with the ball?"))
+        (yield m.ask(D.KICK_OFF_TEAM, winner, "3.2", lambda: B.TEAM_NAMES, None, "who starts with the ball?"))
     )
     starter = B.TEAM_NAMES.index(c)
     st.first_half_starter = starter
@@ -68,7 +62,7 @@ def match_flow(m: Match) -> Flow:
     if st.header.extra_time:
         # I-38: whether the 90 minutes leave the tie level is the competition's question (a
         # second leg counts the first); the home team writes the answer down
-        c = answer_choice((yield m.ask_yes_no("extra_time", 0, "I-38", "play extra time?")))
+        c = answer_choice((yield m.ask_yes_no(D.EXTRA_TIME, 0, "I-38", "play extra time?")))
         if c == "yes":
             st.extra_time_played = True
             st.half_length = 15
@@ -81,7 +75,7 @@ def match_flow(m: Match) -> Flow:
     m.note("full_time", score=st.score())
 
 
-def _half(m: Match, half: int, ct: int) -> Flow:
+def _half(m: MatchContext, half: int, ct: int) -> Flow:
     """One half: the break before it (not before the first), the kick-off of `ct`, the turns."""
     st = m.st
     st.half = half
@@ -110,7 +104,7 @@ def _half(m: Match, half: int, ct: int) -> Flow:
         yield from turn(m)
 
 
-def turn(m: Match) -> Flow:
+def turn(m: MatchContext) -> Flow:
     st = m.st
     st.turn += 1
     st.turns_per_half[st.half - 1] += 1
@@ -129,7 +123,7 @@ def turn(m: Match) -> Flow:
         yield from stage1(m)
         first = yield from stage2(m)
         if first is not None and st.pending_restart is None and not st.half_over:
-            # stage3_start inlined: one generator level less for every stage-3 event
+            # the action stage inlined here: one generator level less for every stage-3 event
             yield from action_stage(m, first, forced_first=f.forced_first)
             # read again through a call: the action stage changes both (and mypyc
             # would otherwise trust the narrowing of the test above)
@@ -143,7 +137,7 @@ def _play_goes_on(st: MatchState) -> bool:
 
 
 # ------------------------------------------------------------------- stage 1
-def verify_target_area(m: Match, team: int, target: int, fallback: bool = True) -> int:
+def verify_target_area(m: MatchContext, team: int, target: int, fallback: bool = True) -> int:
     """4.1.1-4.1.2: raise if `target` cannot be chosen; return the new ball value.
 
     I-17: when no area at all is legal, the ball is played within the start
@@ -206,7 +200,7 @@ def _where(st: MatchState, team: int) -> str:
     return f"; the defending team's second-last player is in {B.NAMES[sl]}" if sl is not None else ""
 
 
-def _legal(m: Match, team: int, a: int) -> bool:
+def _legal(m: MatchContext, team: int, a: int) -> bool:
     try:
         verify_target_area(m, team, a, fallback=False)
     except IllegalEventError:
@@ -214,7 +208,7 @@ def _legal(m: Match, team: int, a: int) -> bool:
     return True
 
 
-def target_options(m: Match, team: int) -> tuple[str, ...]:
+def target_options(m: MatchContext, team: int) -> tuple[str, ...]:
     out = []
     for a in range(B.N_AREAS):
         try:
@@ -225,7 +219,7 @@ def target_options(m: Match, team: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-def stage1(m: Match) -> Flow:
+def stage1(m: MatchContext) -> Flow:
     st = m.st
     st.stage = 1
     team = st.ct
@@ -239,7 +233,7 @@ def stage1(m: Match) -> Flow:
         )
     ):
         ctx = MoveCtx(m, team, "A11")
-        yield from move_seq(m, ctx, "move", 1, "creative goalkeeper: move one player")
+        yield from move_seq(m, ctx, D.MOVE, 1, "creative goalkeeper: move one player")
 
     verified: list[int] = []
 
@@ -248,7 +242,7 @@ def stage1(m: Match) -> Flow:
             raise IllegalEventError(f"{c!r} is not an area name", rule="1.4")
         verified.append(verify_target_area(m, team, B.INDEX[c]))
 
-    c = answer_choice((yield m.ask("target_area", team, "4.1.1", lambda: target_options(m, team), verify)))
+    c = answer_choice((yield m.ask(D.TARGET_AREA, team, "4.1.1", lambda: target_options(m, team), verify)))
     target = B.INDEX[c]
     v = verified[-1]
     f.long_pass = max(0, B.DIST[f.start][target] - 1)
@@ -277,7 +271,7 @@ def stage1(m: Match) -> Flow:
         )
         if (in_pen or adv) and not sunshine and f.start != B.PEN[dt]:
             c2 = answer_choice(
-                (yield m.ask_yes_no("goalkeeper_charge", dt, "A5", "charge out from the goal?"))
+                (yield m.ask_yes_no(D.GOALKEEPER_CHARGE, dt, "A5", "charge out from the goal?"))
             )
             if c2 == "yes":
                 f.charge = True
@@ -292,7 +286,7 @@ def stage1(m: Match) -> Flow:
 
 
 # ------------------------------------------------------------------- stage 2
-def _time(m: Match, a: int, b: int) -> Generator[Pending, Event, bool]:
+def _time(m: MatchContext, a: int, b: int) -> Generator[Pending, Event, bool]:
     """4.2.1 time adjustment; returns False if the half ended immediately."""
     st = m.st
     diff = abs(a - b)
@@ -316,7 +310,7 @@ def _time(m: Match, a: int, b: int) -> Generator[Pending, Event, bool]:
     return True
 
 
-def stage2(m: Match) -> Generator[Pending, Event, int | None]:
+def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
     """Returns the team playing the first action, or None if the action stage
     is not played."""
     st = m.st
@@ -359,7 +353,7 @@ def stage2(m: Match) -> Generator[Pending, Event, int | None]:
         if easy:
             # 4.2.2.2 easy situation: control does not change, the defending team may move one player
             ctx = MoveCtx(m, dt0, "4.2.2.2")
-            yield from move_seq(m, ctx, "easy_situation_move", 1, "move one player to an adjacent area")
+            yield from move_seq(m, ctx, D.EASY_SITUATION_MOVE, 1, "move one player to an adjacent area")
         else:
             st.ct = dt0
     ct = st.ct
@@ -367,7 +361,7 @@ def stage2(m: Match) -> Generator[Pending, Event, int | None]:
     if sp.move_after_check:
         team = ct if sp.move_after_check == "ct" else 1 - ct
         ctx = MoveCtx(m, team, "A13")
-        yield from move_seq(m, ctx, "special_event_move", 1, "move one player to an adjacent area")
+        yield from move_seq(m, ctx, D.SPECIAL_EVENT_MOVE, 1, "move one player to an adjacent area")
     # 4.2.3 new ball value
     if sp.control == "collision":
         nv = sp.collision_value
@@ -403,7 +397,7 @@ def stage2(m: Match) -> Generator[Pending, Event, int | None]:
     if sp.fast:
         team = st.ct if sp.fast == "ct" else st.dt
         ctx = MoveCtx(m, team, "A13")
-        yield from move_seq(m, ctx, "special_event_move", 1, "fast situation: move one player")
+        yield from move_seq(m, ctx, D.SPECIAL_EVENT_MOVE, 1, "fast situation: move one player")
         return None
     if sp.aggressive_defence and st.teams[st.dt].has(f.target):
         yield from pressing(m, st.dt, aggressive=True, free=True)
@@ -417,31 +411,8 @@ def stage2(m: Match) -> Generator[Pending, Event, int | None]:
     return first
 
 
-def closest_player(m: Match, team: int) -> Flow:
-    """4.2.2.1: the team with the ball must move its closest player to the target area."""
-    st = m.st
-    ts = st.teams[team]
-    target = st.ball
-    if ts.has(target):
-        return
-    cands = closest_areas(ts, target)
-    if not cands:
-        return
-    opts = tuple(B.NAMES[a] for a in cands)
-    if len(opts) == 1:
-        src = cands[0]
-    else:
-        c = answer_choice(
-            (yield m.ask("closest_player", team, "4.2.2.1", lambda: opts, None, "which player?"))
-        )
-        src = B.INDEX[c]
-    ts.field[src] -= 1
-    ts.field[target] += 1
-    st.flags.moved_turn[team][target] += 1
-
-
 def _value_skills(
-    m: Match, a: int, b: int, v: int, use_low: bool, success: bool
+    m: MatchContext, a: int, b: int, v: int, use_low: bool, success: bool
 ) -> Generator[Pending, Event, tuple[bool, int]]:
     st = m.st
     if not st.uses("A11"):
@@ -453,6 +424,7 @@ def _value_skills(
         success
         and use_low
         and B.zone_of(dt, f.target) == B.ZONE_DEF
+        and not keeper_alone(m, dt, f.target)
         and ("stopper" in m.st.teams[dt].skills and (yield from offer(m, dt, "stopper")))
     ):
         use_low = False
@@ -477,16 +449,8 @@ def _value_skills(
     return use_low, nv
 
 
-# ------------------------------------------------------------------- stage 3
-def stage3_start(m: Match, first: int) -> Flow:
-    st = m.st
-    yield from action_stage(m, first, forced_first=st.flags.forced_first)
-    if st.uses("A11") and not interrupted(m):
-        yield from end_of_action_stage(m)
-
-
 # --------------------------------------------------------------- end of turn
-def end_of_turn(m: Match) -> Flow:
+def end_of_turn(m: MatchContext) -> Flow:
     st = m.st
     st.stage = "end_of_turn"
     return_injured(m)

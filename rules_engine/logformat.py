@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Any, Final
 
+from . import decisions as D
 from .errors import FubaError, HeaderError, MalformedLogError
 from .events import Decision, Event, Roll
 from .skills import CATALOGUE, skill_weight
@@ -397,32 +398,9 @@ def event_to_dict(ev: Event) -> dict[str, Any]:
 
 # Decisions a replay takes by default when a log leaves them out (Pending.default).
 DEFAULT_CHOICES: Final[dict[str, str]] = {
-    **{
-        n: "done"
-        for n in (
-            "move",
-            "free_move",
-            "goal_kick_move",
-            "quick_free_kick_move",
-            "setup_adjust",
-            "easy_situation_move",
-            "special_event_move",
-            "skill_move",
-        )
-    },
-    **{
-        n: "no"
-        for n in (
-            "use_cp",
-            "use_skill",
-            "second_actions",
-            "slow_play",
-            "goalkeeper_charge",
-            "free_kick_attempt",
-            "injury_substitution",
-            "gegenpressing_aggressive",
-        )
-    },
+    **{n: D.DONE for n in sorted(D.MOVE_DECISIONS)},
+    **{n: "no" for n in sorted(D.DEFAULT_NO_DECISIONS)},
+    **{n: "yes" for n in sorted(D.DEFAULT_YES_DECISIONS)},
 }
 
 

@@ -9,22 +9,21 @@ never changes the state) and keeps the event for :meth:`Match.to_log`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
-from typing import Any, Final
+from collections.abc import Generator
+from typing import Any
 
-from . import board as B
+from .context import MatchContext
 from .errors import IllegalEventError, MatchOverError, UnexpectedEventError
 from .events import Decision, Event, Pending, Roll
-from .state import Header, MatchState, new_state
+from .flow import match_flow
+from .logformat import serialize
+from .result import MatchResult, derive_result
+from .state import Header
 
 Flow = Generator[Pending, Event, Any]
 
 
-def team_name(team: int) -> str:
-    return B.TEAM_NAMES[team]
-
-
-class Match:
+class Match(MatchContext):
     """One match.  Drive it with ``pending()`` and ``apply(event)``.
 
     >>> m = Match(header)
@@ -33,12 +32,8 @@ class Match:
     """
 
     def __init__(self, header: Header) -> None:
-        from .flow import match_flow
-
-        self.header = header
-        self.st: MatchState = new_state(header)
+        super().__init__(header)
         self.events: list[Event] = []
-        self.log: list[dict[str, Any]] = []  # notable happenings (goals, cards, injuries)
         self._gen: Flow = match_flow(self)
         self._pending: Pending | None = next(self._gen)
 
@@ -134,7 +129,7 @@ class Match:
                 except IllegalEventError as e:
                     self._locate(e, p)
                     raise
-            elif ev.choice not in p.options:
+            elif not is_option(ev.choice, p.options):
                 opts = ", ".join(str(o) for o in p.options)
                 raise self._err(p, f"{ev.choice!r} is not a legal {p.name}; legal: {opts}")
         self.events.append(ev)
@@ -146,62 +141,11 @@ class Match:
     def to_log(self, *, compact: bool = True) -> dict[str, Any]:
         """The fuba-log/1 document.  ``compact`` leaves out decisions that a
         replay takes by default (see Pending.default)."""
-        from .logformat import serialize
-
         return serialize(self.header, self.events, compact=compact)
 
-    def result(self) -> dict[str, Any]:
-        from .result import derive_result
-
+    def result(self) -> MatchResult:
+        """The result as far as the match was played."""
         return derive_result(self)
-
-    # ------------------------------------------------------- flow helpers
-    def ask(
-        self,
-        name: str,
-        actor: int,
-        rule: str,
-        options: Callable[[], tuple[Any, ...]],
-        verify: Callable[[Any], None] | None = None,
-        prompt: str = "",
-        open_choice: bool = False,
-        default: Any = None,
-    ) -> Pending:
-        st = self.st
-        return Pending(
-            "decision",
-            name,
-            _TEAM_NAMES[actor],
-            st.turn,
-            st.stage,
-            rule,
-            prompt,
-            0,
-            6,
-            open_choice,
-            options,
-            verify,
-            default,
-        )
-
-    def ask_yes_no(self, name: str, actor: int, rule: str, prompt: str = "") -> Pending:
-        return self.ask(name, actor, rule, _YES_NO, None, prompt, False, "no")
-
-    def roll(
-        self, name: str, actor: int | None, n: int, rule: str, prompt: str = "", sides: int = 6
-    ) -> Pending:
-        st = self.st
-        who = "both" if actor is None else _TEAM_NAMES[actor]
-        return Pending("roll", name, who, st.turn, st.stage, rule, prompt, n, sides, False, None, None, None)
-
-    def illegal(self, reason: str, rule: str) -> IllegalEventError:
-        return IllegalEventError(reason, rule=rule, turn=self.st.turn, stage=self.st.stage)
-
-    def note(self, kind: str, **data: Any) -> None:
-        data["kind"] = kind
-        data["turn"] = self.st.turn
-        data["minute"] = self.st.minute_label()
-        self.log.append(data)
 
     def _err(self, p: Pending, reason: str) -> IllegalEventError:
         return IllegalEventError(reason, rule=p.rule, turn=p.turn, stage=p.stage)
@@ -212,15 +156,11 @@ class Match:
         return UnexpectedEventError(f"expected {want}, got {got}", rule=p.rule, turn=p.turn, stage=p.stage)
 
 
-_TEAM_NAMES: Final = B.TEAM_NAMES
+def is_option(choice: Any, options: tuple[Any, ...]) -> bool:
+    """The one type-aware membership test for a decision's answer.
 
-
-def _yes_no() -> tuple[Any, ...]:
-    return ("yes", "no")
-
-
-_YES_NO: Final = _yes_no
-
-
-def decision(name: str, by: str, choice: Any) -> Decision:
-    return Decision(name, by, choice)
+    ``in`` compares with ``==``: 1.0 and True would pass as the option 1 (and reach ``range``
+    as a count), "1" would not but an unhashable answer would crash a set lookup. A log is JSON,
+    so an answer is an option only when it has the option's JSON type too."""
+    kind = type(choice)
+    return any(type(o) is kind and o == choice for o in options)

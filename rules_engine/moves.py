@@ -1,25 +1,24 @@
 """Single player moves: the common machinery of every "move a player" decision.
 
 A move is written ``"FROM>TO"`` (an outfield player), ``"GK>TO"`` (the
-goalkeeper) or ``"FROM>TO+ball"`` (dribbling, 4.5.2).  ``"done"`` ends a
+goalkeeper) or ``"FROM>TO+ball"`` (dribbling, 4.5.2).  ``"done"`` (``decisions.DONE``) ends a
 sequence of optional moves.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from . import board as B
+from . import decisions as D
+from .context import MatchContext
 from .errors import IllegalEventError
 from .events import Event, Pending, answer_choice
-from .rules import second_last_area
+from .rules import closest_areas, second_last_area
 
-if TYPE_CHECKING:
-    from .machine import Match
-
+Flow = Generator[Pending, Event, Any]
 Move = tuple[int, int, bool, bool]  # src, dst, goalkeeper?, with ball?
-DONE: Final = "done"
 
 _PARSE: Final[dict[str, Move]] = {}
 for _s in range(B.N_LOC):
@@ -61,7 +60,7 @@ class MoveCtx:
 
     def __init__(
         self,
-        m: Match,
+        m: MatchContext,
         team: int,
         rule: str,
         *,
@@ -147,20 +146,6 @@ class MoveCtx:
             self._sl = second_last_area(st.teams[1 - team], 1 - team)
         return self._sl is not None and B.beyond(team, dst, self._sl)
 
-    def has_option(self) -> bool:
-        """True if at least one move is legal (stops at the first one)."""
-        ts = self.m.st.teams[self.team]
-        for src in self.sources() if self.sources is not None else range(B.N_LOC):
-            if ts.field[src] > 0:
-                for dst in B.ADJ[src]:
-                    if dst < B.N_AREAS and self.check(src, dst, False, False) is None:
-                        return True
-        if ts.gk >= 0 and self.gk_allowed:
-            for dst in B.ADJ[ts.gk]:
-                if dst < B.N_AREAS and self.check(ts.gk, dst, True, False) is None:
-                    return True
-        return False
-
     def options(self) -> tuple[str, ...]:
         ts = self.m.st.teams[self.team]
         out: list[str] = []
@@ -183,7 +168,7 @@ class MoveCtx:
         return tuple(out)
 
     def verify(self, choice: Any, allow_done: bool = True) -> None:
-        if choice == DONE and allow_done:
+        if choice == D.DONE and allow_done:
             return
         mv = self.parse(choice)
         if mv is None:
@@ -216,7 +201,7 @@ class MoveCtx:
 
 
 def move_seq(
-    m: Match,
+    m: MatchContext,
     ctx: MoveCtx,
     name: str,
     limit: int,
@@ -235,16 +220,39 @@ def move_seq(
 
     def options() -> tuple[str, ...]:
         opts = ctx.options()
-        return (*opts, DONE) if optional else opts
+        return (*opts, D.DONE) if optional else opts
 
-    default = DONE if optional else None
+    default = D.DONE if optional else None
     while n < limit:
         ev = yield m.ask(name, ctx.team, ctx.rule, options, verify, prompt, False, default)
         c = answer_choice(ev)
-        if c == DONE:
+        if c == D.DONE:
             break
         mv = ctx.parse(c)
         assert mv is not None
         ctx.do(mv)
         n += 1
     return n
+
+
+def closest_player(m: MatchContext, team: int) -> Flow:
+    """4.2.2.1: the team with the ball must move its closest player to the target area."""
+    st = m.st
+    ts = st.teams[team]
+    target = st.ball
+    if ts.has(target):
+        return
+    cands = closest_areas(ts, target)
+    if not cands:
+        return
+    opts = tuple(B.NAMES[a] for a in cands)
+    if len(opts) == 1:
+        src = cands[0]
+    else:
+        c = answer_choice(
+            (yield m.ask(D.CLOSEST_PLAYER, team, "4.2.2.1", lambda: opts, None, "which player?"))
+        )
+        src = B.INDEX[c]
+    ts.field[src] -= 1
+    ts.field[target] += 1
+    st.flags.moved_turn[team][target] += 1

@@ -4,24 +4,24 @@
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from . import board as B
-from .advanced import advance_clock, restart_time
-from .discipline import yellow_test
+from . import decisions as D
+from .clock import advance_clock, restart_time
+from .context import MatchContext
 from .errors import IllegalEventError
 from .events import Event, Pending, answer_choice, answer_dice
-from .moves import MoveCtx, move_seq
+from .moves import MoveCtx, closest_player, move_seq
 from .rules import PENALTY_SIDES, PENALTY_TABLE, can_attempt_from
-
-if TYPE_CHECKING:
-    from .machine import Match
 
 Flow = Generator[Pending, Event, Any]
 SETUP_RULE: Final = {"kick_off": "3.3.1", "free_kick": "5.2.1", "corner": "5.3.1", "penalty": "5.5.1"}
 
 
-def placement_problem(m: Match, kind: str, team: int, field: list[int], gk: int, spot: int) -> str | None:
+def placement_problem(
+    m: MatchContext, kind: str, team: int, field: list[int], gk: int, spot: int
+) -> str | None:
     """Why a set-up of `team` breaks the set-up rules of `kind`, or None."""
     st = m.st
     is_ct = team == st.ct
@@ -52,7 +52,7 @@ def placement_problem(m: Match, kind: str, team: int, field: list[int], gk: int,
     return None
 
 
-def _parse_setup(m: Match, team: int, c: Any) -> tuple[list[int], int]:
+def _parse_setup(m: MatchContext, team: int, c: Any) -> tuple[list[int], int]:
     ts = m.st.teams[team]
     if not isinstance(c, dict) or not isinstance(c.get("players"), dict):
         raise IllegalEventError('a set-up is {"gk": AREA, "players": {AREA: COUNT, ...}}', rule="3.3")
@@ -69,12 +69,12 @@ def _parse_setup(m: Match, team: int, c: Any) -> tuple[list[int], int]:
             rule="3.3",
         )
     gk = c.get("gk")
-    if gk not in B.INDEX:
+    if type(gk) is not str or gk not in B.INDEX:
         raise IllegalEventError(f"the goalkeeper's area {gk!r} is not an area", rule="3.3")
     return field, B.INDEX[str(gk)]
 
 
-def _suggest(m: Match, kind: str, team: int, spot: int) -> tuple[Any, ...]:
+def _suggest(m: MatchContext, kind: str, team: int, spot: int) -> tuple[Any, ...]:
     """A few ready-made legal set-ups (for bots and the guided scorer)."""
     st = m.st
     ts = st.teams[team]
@@ -125,7 +125,7 @@ def _suggest(m: Match, kind: str, team: int, spot: int) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def setup(m: Match, kind: str, ct: int, spot: int = B.CENTRE) -> Flow:
+def setup(m: MatchContext, kind: str, ct: int, spot: int = B.CENTRE) -> Flow:
     """3.3: controlling team sets up, defending team sets up, then the
     controlling team may move up to two players to adjacent areas."""
     st = m.st
@@ -141,7 +141,7 @@ def setup(m: Match, kind: str, ct: int, spot: int = B.CENTRE) -> Flow:
         def sugg(_t: int = team) -> tuple[Any, ...]:
             return _suggest(m, kind, _t, spot)
 
-        ev = yield m.ask("setup", team, rule, sugg, verify, f"{kind} set-up", True)
+        ev = yield m.ask(D.SETUP, team, rule, sugg, verify, f"{kind} set-up", True)
         field, gk = _parse_setup(m, team, answer_choice(ev))
         ts = st.teams[team]
         ts.field[:] = field
@@ -160,11 +160,11 @@ def setup(m: Match, kind: str, ct: int, spot: int = B.CENTRE) -> Flow:
         return placement_problem(m, kind, ct, f, g, spot)
 
     ctx = MoveCtx(m, ct, "3.3", offside=False, keep_ball_player=False, extra=still_legal)
-    yield from move_seq(m, ctx, "setup_adjust", 2, "move up to two players one area (3.3)")
+    yield from move_seq(m, ctx, D.SETUP_ADJUST, 2, "move up to two players one area (3.3)")
     st.flags.moved_turn = [[0] * B.N_LOC, [0] * B.N_LOC]
 
 
-def kick_off(m: Match, ct: int) -> Flow:
+def kick_off(m: MatchContext, ct: int) -> Flow:
     """3.3.1: kick-off at the start of each half and after each goal."""
     st = m.st
     st.ct = ct
@@ -174,7 +174,7 @@ def kick_off(m: Match, ct: int) -> Flow:
     st.next_restart = "kick_off"
 
 
-def award_free_kick(m: Match, team: int, area: int, why: str) -> Flow:
+def award_free_kick(m: MatchContext, team: int, area: int, why: str) -> Flow:
     """5.2: free kick for `team` in `area` (penalty kick in the opponent's penalty area)."""
     st = m.st
     if area >= B.N_AREAS:
@@ -191,28 +191,26 @@ def award_free_kick(m: Match, team: int, area: int, why: str) -> Flow:
         # 5.2.3 quick free kick: no new set-up.  I-35: a team with nobody in the free-kick
         # area first brings its closest player there (as 4.2.2.1)
         if not st.teams[team].has(area):
-            from .flow import closest_player
-
             yield from closest_player(m, team)
         ctx = MoveCtx(m, team, "5.2.3", keep_ball_player=True)
-        n = yield from move_seq(m, ctx, "quick_free_kick_move", 99, "move players to adjacent areas")
+        n = yield from move_seq(m, ctx, D.QUICK_FREE_KICK_MOVE, 99, "move players to adjacent areas")
         dctx = MoveCtx(m, 1 - team, "5.2.3")
-        yield from move_seq(m, dctx, "quick_free_kick_move", n, f"move up to {n} players")
+        yield from move_seq(m, dctx, D.QUICK_FREE_KICK_MOVE, n, f"move up to {n} players")
     else:
         yield from setup(m, "free_kick", team, area)
     st.next_restart = "free_kick"
     st.next_free_kick_attempt = False
     if can_attempt_from(st, team, area):
-        c = answer_choice((yield m.ask_yes_no("free_kick_attempt", team, "5.2.2", "direct goal attempt?")))
+        c = answer_choice((yield m.ask_yes_no(D.FREE_KICK_ATTEMPT, team, "5.2.2", "direct goal attempt?")))
         st.next_free_kick_attempt = c == "yes"
 
 
-def corner(m: Match, team: int) -> Flow:
+def corner(m: MatchContext, team: int) -> Flow:
     """5.3: corner kick for `team` (the attacking team)."""
     st = m.st
     st.ct = team
     spots = tuple(B.NAMES[s] for s in B.attack_corner_spots(team))
-    c = answer_choice((yield m.ask("corner_spot", team, "5.3", lambda: spots, None, "which corner?")))
+    c = answer_choice((yield m.ask(D.CORNER_SPOT, team, "5.3", lambda: spots, None, "which corner?")))
     spot = B.INDEX[c]
     st.ball = spot
     st.value = 2
@@ -222,7 +220,7 @@ def corner(m: Match, team: int) -> Flow:
     st.next_restart = "corner"
 
 
-def goal_kick(m: Match, team: int) -> Flow:
+def goal_kick(m: MatchContext, team: int) -> Flow:
     """5.4: goal kick for `team` from its own penalty area."""
     st = m.st
     st.ct = team
@@ -238,13 +236,13 @@ def goal_kick(m: Match, team: int) -> Flow:
         if t != team and ts.gk == pen:
             ts.gk = front
     ctx = MoveCtx(m, team, "5.4", offside=False)
-    n = yield from move_seq(m, ctx, "goal_kick_move", 99, "move players to adjacent areas")
+    n = yield from move_seq(m, ctx, D.GOAL_KICK_MOVE, 99, "move players to adjacent areas")
     dctx = MoveCtx(m, 1 - team, "5.4", offside=False)
-    yield from move_seq(m, dctx, "goal_kick_move", max(n, 4), f"move up to {max(n, 4)} players")
+    yield from move_seq(m, dctx, D.GOAL_KICK_MOVE, max(n, 4), f"move up to {max(n, 4)} players")
     st.next_restart = "goal_kick"
 
 
-def penalty(m: Match, team: int) -> Flow:
+def penalty(m: MatchContext, team: int) -> Flow:
     """5.5: penalty kick for `team`."""
     st = m.st
     st.ct = team
@@ -256,9 +254,9 @@ def penalty(m: Match, team: int) -> Flow:
     yield from setup(m, "penalty", team, pen)
     st.flags.target = pen
     gk = answer_choice(
-        (yield m.ask("penalty_keeper", 1 - team, "5.5.2", lambda: PENALTY_SIDES, None, "dive"))
+        (yield m.ask(D.PENALTY_KEEPER, 1 - team, "5.5.2", lambda: PENALTY_SIDES, None, "dive"))
     )
-    shot = answer_choice((yield m.ask("penalty_shot", team, "5.5.2", lambda: PENALTY_SIDES, None, "shoot")))
+    shot = answer_choice((yield m.ask(D.PENALTY_SHOT, team, "5.5.2", lambda: PENALTY_SIDES, None, "shoot")))
     saver = "penalty_saver" in st.teams[1 - team].skills and st.uses("A11")
     dice = answer_dice((yield m.roll("penalty", team, 2 if saver else 1, "5.5.2", "penalty kick")))
     d = min(dice)
@@ -270,7 +268,7 @@ def penalty(m: Match, team: int) -> Flow:
         st.pending_restart = ("goal_kick", 1 - team, pen)
 
 
-def goal(m: Match, team: int, from_area: int) -> Flow:
+def goal(m: MatchContext, team: int, from_area: int) -> Flow:
     """A goal (4.4): V.A.R. check (A10), +1 minute (4.2.1.1), kick-off by the
     conceding team (the scoring team becomes the defending team)."""
     st = m.st
@@ -286,7 +284,7 @@ def goal(m: Match, team: int, from_area: int) -> Flow:
     st.pending_restart = ("kick_off", 1 - team, B.CENTRE)
 
 
-def run_restart(m: Match, kind: str, team: int, area: int) -> Flow:
+def run_restart(m: MatchContext, kind: str, team: int, area: int) -> Flow:
     if kind == "kick_off":
         yield from kick_off(m, team)
     elif kind == "free_kick":
@@ -297,11 +295,3 @@ def run_restart(m: Match, kind: str, team: int, area: int) -> Flow:
         yield from goal_kick(m, team)
     elif kind == "penalty":
         yield from penalty(m, team)
-
-
-def foul_free_kick(m: Match, team: int, fouler_test: bool = True) -> Flow:
-    """Free kick for `team` in the target area; the other team rolls for a yellow."""
-    st = m.st
-    if fouler_test:
-        yield from yellow_test(m, 1 - team, "foul")
-    st.pending_restart = ("free_kick", team, st.flags.target)

@@ -1,4 +1,4 @@
-"""Match simulator (issue 4): two AI coaches play a whole match through the
+"""Match simulator: two AI coaches play a whole match through the
 engine's state machine with seeded dice; the result is a fuba-log/1 document.
 
     from rules_engine.simulate import TeamSetup, SimulationOptions, simulate_match
@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from . import decisions as D
 from .coaches import Coach, make_coach
 from .errors import IllegalEventError, SimulationError, SimulationLimitError
 from .events import Decision, Event
@@ -187,7 +188,7 @@ def play_match(
             apply(roll)
             continue
         actor = p.actor
-        if p.name == "extra_time" and opts.extra_time is not None:
+        if p.name == D.EXTRA_TIME and opts.extra_time is not None:
             # not a coaching decision: the competition's rule answers it (I-38)
             h, a = match.st.teams[0].goals, match.st.teams[1].goals
             choice: Any = "yes" if opts.extra_time(h, a) else "no"
@@ -221,10 +222,7 @@ def simulate_match(
 
 def log_of(match: Match, compact: bool = False) -> dict[str, Any]:
     """The fuba-log/1 document of a played match (full unless ``compact``)."""
-    try:
-        return match.to_log(compact=compact)  # type: ignore[call-arg,unused-ignore]
-    except TypeError:  # an engine without compact logs: its log is the full one
-        return match.to_log()
+    return match.to_log(compact=compact)
 
 
 # ------------------------------------------------------------- statistics
@@ -263,9 +261,9 @@ class SimulationStats:
         result = match.result()
         self.matches += 1
         self.events += len(match.events)
-        self.turns.extend(result["turns_per_half"][:2])  # the 45-minute halves (no extra time)
+        self.turns.extend(result.turns_per_half[:2])  # the 45-minute halves (no extra time)
         self.half_minutes.extend(half_minutes)
-        h, a = result["score"]["home"], result["score"]["away"]
+        h, a = result.score
         self.goals.append(h + a)
         if h == a:
             self.draws += 1

@@ -4,23 +4,23 @@ the "This skill can be played ..." column of the rulebook-3 skill tables."""
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import board as B
-from .advanced import FORMATION_CHANGES, ZONE_KEYS, change_formation, spend
-from .discipline import give_yellow, yellow_test
+from . import decisions as D
+from .cards import give_yellow, yellow_test
+from .condition import spend
+from .context import MatchContext
 from .events import Event, Pending, answer_choice, answer_dice
 from .moves import MoveCtx, move_seq
 from .rules import second_last_area
 from .skills import CATALOGUE, has, offer, skill_active
-
-if TYPE_CHECKING:
-    from .machine import Match
+from .substitutions import FORMATION_CHANGES, ZONE_KEYS, change_formation
 
 Flow = Generator[Pending, Event, Any]
 
 
-def player_count(m: Match, team: int, area: int) -> int:
+def player_count(m: MatchContext, team: int, area: int) -> int:
     """Players counted in an area, with the target man (counts as three) of A11."""
     st = m.st
     n = st.teams[team].count(area)
@@ -29,7 +29,7 @@ def player_count(m: Match, team: int, area: int) -> int:
     return n
 
 
-def diver(m: Match, ct: int) -> Generator[Pending, Event, bool]:
+def diver(m: MatchContext, ct: int) -> Generator[Pending, Event, bool]:
     """Diver: rolled before a special event in the team's attacking zone.
     Returns True when the special event is replaced by a free kick."""
     st = m.st
@@ -44,13 +44,13 @@ def diver(m: Match, ct: int) -> Generator[Pending, Event, bool]:
                 st.pending_restart = ("free_kick", 1 - team, target)
                 return True
             if d >= 4:
-                yield from yellow_test(m, 1 - team, "diver (A11)", red_modifier=1)
+                yield from yellow_test(m, 1 - team, "diver (A11)", die_modifier=1)
                 st.pending_restart = ("free_kick", team, target)
                 return True
     return False
 
 
-def offside_trap(m: Match, ct: int, a: int, b: int, v: int) -> Generator[Pending, Event, bool]:
+def offside_trap(m: MatchContext, ct: int, a: int, b: int, v: int) -> Generator[Pending, Event, bool]:
     st = m.st
     if not st.flags.offside_risk or (a >= v) == (b >= v):
         return False
@@ -61,7 +61,7 @@ def offside_trap(m: Match, ct: int, a: int, b: int, v: int) -> Generator[Pending
     return False
 
 
-def end_of_stage2(m: Match) -> Flow:
+def end_of_stage2(m: MatchContext) -> Flow:
     """Fanatic fans (both teams) and catenaccio (defending team)."""
     st = m.st
     for team in (st.ct, st.dt):
@@ -84,10 +84,12 @@ def end_of_stage2(m: Match) -> Flow:
             return None if src == sl and not gk else "catenaccio moves the second lowest player (A11)"
 
         ctx = MoveCtx(m, dt, "A11", extra=only_second_last, gk_allowed=False)
-        yield from move_seq(m, ctx, "skill_move", 1, "catenaccio: move the second lowest player")
+        yield from move_seq(m, ctx, D.SKILL_MOVE, 1, "catenaccio: move the second lowest player")
 
 
-def before_actions(m: Match, first: int, a: int, b: int, v: int) -> Generator[Pending, Event, int | None]:
+def before_actions(
+    m: MatchContext, first: int, a: int, b: int, v: int
+) -> Generator[Pending, Event, int | None]:
     """Between stage 2 and 3: midfield general, goal poacher, seconda punta,
     target man, regista.  Returns the first team, or None to skip the action stage."""
     st = m.st
@@ -135,7 +137,7 @@ def before_actions(m: Match, first: int, a: int, b: int, v: int) -> Generator[Pe
     return first
 
 
-def extra_free_move(m: Match, team: int, src: int, dst: int) -> str | None:
+def extra_free_move(m: MatchContext, team: int, src: int, dst: int) -> str | None:
     """Runner / fast defender / box-to-box midfielder: one extra free move
     regardless of the numbers in the area.  Returns the skill that allows the
     move, or None."""
@@ -151,39 +153,7 @@ def extra_free_move(m: Match, team: int, src: int, dst: int) -> str | None:
     return None
 
 
-def after_pressing(m: Match, presser: int) -> Flow:
-    """Skilled wing backs (the presser) and gegenpressing (the team that lost the ball)."""
-    st = m.st
-    if B.zone_of(presser, st.ball) == B.ZONE_DEF:
-        cands = tuple(B.NAMES[a] for a in B.ADJ[st.ball] if a < B.N_AREAS and st.teams[presser].has(a))
-        if cands and (
-            "skilled_wing_backs" in m.st.teams[presser].skills
-            and (yield from offer(m, presser, "skilled_wing_backs"))
-        ):
-            c = answer_choice(
-                (yield m.ask("skill_ball_area", presser, "A11", lambda: cands, None, "move the ball"))
-            )
-            st.ball = B.INDEX[c]
-    loser = 1 - presser
-    if B.in_own_half_partly(presser, st.ball) and not B.in_opp_half_entirely(loser, st.ball):
-        return
-    if st.pending_restart is None and (
-        "gegenpressing" in m.st.teams[loser].skills and (yield from offer(m, loser, "gegenpressing"))
-    ):
-        from .actions import can_pressing, pressing
-
-        aggressive = (
-            can_pressing(m, loser, True)
-            and answer_choice(
-                (yield m.ask_yes_no("gegenpressing_aggressive", loser, "A11", "aggressive counter-press?"))
-            )
-            == "yes"
-        )
-        if aggressive or can_pressing(m, loser):
-            yield from pressing(m, loser, aggressive=aggressive)
-
-
-def end_of_action_stage(m: Match) -> Flow:
+def end_of_action_stage(m: MatchContext) -> Flow:
     """Trained formation change: two position changes, once per game."""
     st = m.st
     for team in (st.ct, st.dt):
@@ -201,12 +171,12 @@ def end_of_action_stage(m: Match) -> Flow:
                     return tuple(c for c in FORMATION_CHANGES if _f[ZONE_KEYS.index(c.split(">")[0])] > 0)
 
                 c = answer_choice(
-                    (yield m.ask("formation_change", team, "A11", opts, None, "change one position"))
+                    (yield m.ask(D.FORMATION_CHANGE, team, "A11", opts, None, "change one position"))
                 )
                 change_formation(ts, c)
 
 
-def spend_skill(m: Match, team: int, skill: str, area: int = -1) -> Flow:
+def spend_skill(m: MatchContext, team: int, skill: str, area: int = -1) -> Flow:
     """Pay the condition point of a skill whose use is implied by a move
     (`area`: where the ball was when the skill was used)."""
     m.st.flags.skills_used.add(f"{B.TEAM_NAMES[team]}:{skill}")

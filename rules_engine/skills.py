@@ -6,14 +6,13 @@ that only change a rule apply automatically."""
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from . import board as B
-from .advanced import cp_plan, spend
+from . import decisions as D
+from .condition import cp_plan, spend
+from .context import MatchContext
 from .events import Event, Pending, answer_choice
-
-if TYPE_CHECKING:
-    from .machine import Match
 
 # name -> (CP cost, counts as two skill choices, group)
 CATALOGUE: Final[dict[str, tuple[int, bool, str]]] = {
@@ -66,12 +65,12 @@ def skill_weight(skills: tuple[str, ...] | list[str]) -> int:
     return sum(2 if CATALOGUE[s][1] else 1 for s in skills)
 
 
-def has(m: Match, team: int, skill: str) -> bool:
+def has(m: MatchContext, team: int, skill: str) -> bool:
     st = m.st
     return skill in st.teams[team].skills and "A11" in st.header.advanced
 
 
-def skill_active(m: Match, team: int, skill: str) -> bool:
+def skill_active(m: MatchContext, team: int, skill: str) -> bool:
     """A skill that applies automatically when its conditions hold: cost 0, or
     cost paid automatically (interpretation I-16) when affordable."""
     st = m.st
@@ -83,11 +82,18 @@ def skill_active(m: Match, team: int, skill: str) -> bool:
     return cp_plan(st.teams[team], B.zone_of(team, st.ball), cost) is not None
 
 
-def offer(m: Match, team: int, skill: str, rule: str = "A11") -> Generator[Pending, Event, bool]:
+def keeper_alone(m: MatchContext, team: int, area: int) -> bool:
+    """A11 footnote 2 (tackler, stopper, doubling up): "This skill cannot be used if
+    the goalkeeper is the only player of the defending team in the ball area"."""
+    ts = m.st.teams[team]
+    return ts.gk == area and ts.field[area] == 0
+
+
+def offer(m: MatchContext, team: int, skill: str, rule: str = "A11") -> Generator[Pending, Event, bool]:
     """Ask whether the team plays `skill` now; spends its cost if it does."""
     if skill not in m.st.teams[team].skills or not skill_active(m, team, skill):
         return False
-    ev = yield m.ask("use_skill", team, rule, lambda: (skill, "no"), None, f"play {skill}?", default="no")
+    ev = yield m.ask(D.USE_SKILL, team, rule, lambda: (skill, "no"), None, f"play {skill}?", default="no")
     if answer_choice(ev) != skill:
         return False
     cost = CATALOGUE[skill][0]
@@ -97,7 +103,7 @@ def offer(m: Match, team: int, skill: str, rule: str = "A11") -> Generator[Pendi
     return True
 
 
-def attempt_skills(m: Match, team: int, area: int) -> Generator[Pending, Event, int]:
+def attempt_skills(m: MatchContext, team: int, area: int) -> Generator[Pending, Event, int]:
     """Skills announced with a goal attempt, before the die roll."""
     st = m.st
     opp = 1 - team
@@ -113,9 +119,14 @@ def attempt_skills(m: Match, team: int, area: int) -> Generator[Pending, Event, 
     ):
         bonus += 1
         st.flags.aggressive_striker = True
-    if set_piece and (
-        "trained_special_event" in m.st.teams[team].skills
-        and (yield from offer(m, team, "trained_special_event"))
+    # "A team taking a free kick or a corner kick": the team that had the ball at the restart
+    if (
+        set_piece
+        and team == st.flags.ct_at_start
+        and (
+            "trained_special_event" in m.st.teams[team].skills
+            and (yield from offer(m, team, "trained_special_event"))
+        )
     ):
         bonus += 1
     if not st.flags.charge and (

@@ -8,16 +8,15 @@ what changes later in stage 2 ("after the control check")."""
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import board as B
-from .advanced import add_cp, advance_clock
-from .discipline import give_yellow, injury, yellow_test
+from .cards import give_yellow, injury, yellow_test
+from .clock import advance_clock
+from .condition import add_cp
+from .context import MatchContext
 from .events import Event, Pending, answer_dice
 from .skills import SKILL_NAMES, random_skill_candidates
-
-if TYPE_CHECKING:
-    from .machine import Match
 
 
 def event_name(ct_die: int, dt_die: int) -> str:
@@ -91,7 +90,7 @@ class Special:
         self.failed_opening: bool = False
 
 
-def resolve(m: Match, ct: int) -> Generator[Pending, Event, Special]:
+def resolve(m: MatchContext, ct: int) -> Generator[Pending, Event, Special]:
     st = m.st
     dt = 1 - ct
     d = answer_dice((yield m.roll("special_event", None, 2, "A13", "special event: CT die, DT die")))
@@ -176,7 +175,7 @@ def resolve(m: Match, ct: int) -> Generator[Pending, Event, Special]:
     return sp
 
 
-def _lose_skill(m: Match, team: int) -> Generator[Pending, Event, Any]:
+def _lose_skill(m: MatchContext, team: int) -> Generator[Pending, Event, Any]:
     ts = m.st.teams[team]
     if not m.st.uses("A11") or not ts.skills:
         return
@@ -187,7 +186,7 @@ def _lose_skill(m: Match, team: int) -> Generator[Pending, Event, Any]:
     m.note("skill_lost", team=B.TEAM_NAMES[team], skill=lost)
 
 
-def _gain_skill(m: Match, team: int) -> Generator[Pending, Event, Any]:
+def _gain_skill(m: MatchContext, team: int) -> Generator[Pending, Event, Any]:
     ts = m.st.teams[team]
     if not m.st.uses("A11"):
         return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any, Final
@@ -212,8 +213,6 @@ class MatchState:
 
     def digest(self) -> str:
         """Short fingerprint of the whole match state (``check.digest`` of a log)."""
-        import hashlib
-
         parts: list[object] = [
             self.half,
             self.clock,

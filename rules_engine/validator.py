@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from .board import NAMES
 from .errors import AnnotationMismatchError, FubaError, IllegalEventError, IncompleteLogError
 from .events import Event
 from .logformat import loads, parse
 from .machine import Match
+from .result import MatchResult
 
 _BY_NAME: Final = {"home": 0, "away": 1}
 
@@ -19,31 +21,31 @@ class ValidationReport:
 
     valid    True when the log is a complete legal match and every written-down
              annotation matches the replay.
-    result   the derived result (see ``rules_engine.result``) when valid, else None.
+    result   the derived :class:`~rules_engine.result.MatchResult` when valid, else None.
     errors   every problem found: each has ``turn``, ``stage``, ``rule``,
              ``reason`` and ``path`` (see ``rules_engine.errors``).
-    partial  the state reached by the replay when invalid (same shape as result).
+    partial  the result as far as the replay got, when invalid.
     """
 
     valid: bool
-    result: dict[str, Any] | None
+    result: MatchResult | None
     errors: tuple[FubaError, ...] = ()
-    partial: dict[str, Any] | None = None
+    partial: MatchResult | None = None
     events_applied: int = 0
     unreadable: bool = field(default=False)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"valid": self.valid}
         if self.valid:
-            out["result"] = self.result
+            out["result"] = self.result.to_dict() if self.result is not None else None
         else:
             out["errors"] = [e.to_dict() for e in self.errors]
             if self.partial is not None:
                 out["replayed_until"] = {
                     "events_applied": self.events_applied,
-                    "score": self.partial["score"],
-                    "minute": self.partial["final_minute"],
-                    "turn": self.partial["turns"],
+                    "score": {"home": self.partial.home.goals, "away": self.partial.away.goals},
+                    "minute": self.partial.final_minute,
+                    "turn": self.partial.turns,
                 }
         return out
 
@@ -76,11 +78,8 @@ def check_annotation(m: Match, ev: Event, path: str) -> list[FubaError]:
         bad("ball", c["ball"], st.value, "1.3.1")
     if "half" in c and c["half"] != st.half:
         bad("half", c["half"], st.half, "4.2.1.3")
-    if "area" in c:
-        from .board import NAMES
-
-        if c["area"] != NAMES[st.ball]:
-            bad("area", c["area"], NAMES[st.ball], "4.1.1")
+    if "area" in c and c["area"] != NAMES[st.ball]:
+        bad("area", c["area"], NAMES[st.ball], "4.1.1")
     if "digest" in c and c["digest"] != st.digest():
         bad("digest", c["digest"], st.digest(), "state")
     if "control" in c and (type(c["control"]) is not str or _BY_NAME.get(c["control"], -1) != st.ct):

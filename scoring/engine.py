@@ -1,6 +1,5 @@
-"""Every call the scorer makes into the rules engine, through rules_engine.api only.
+"""Every call the scorer makes into the rules engine, through the league's one door (matches.engine).
 
-Kept in one module so it can fold into the Django-side engine adapter (matches/engine.py) later.
 The engine state of a session is rebuilt from its stored events; rebuilding a whole match costs
 tens of milliseconds on the plain-Python engine, so each process keeps the last rebuilt Match of
 recent sessions, keyed by the session and the (seq, version, client id of the last event) it
@@ -18,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from fubaleague.errors import ApplicationError
-from rules_engine.api import (
+from matches.engine import (
     Dice,
     FubaError,
     HeaderError,
@@ -208,10 +207,10 @@ def notes(match: Match, since: int = 0) -> list[dict[str, Any]]:
 
 
 def result(match: Match) -> dict[str, Any]:
-    return dict(match.result())
+    return match.result().to_dict()
 
 
 def validate(log: Mapping[str, Any]) -> tuple[bool, list[dict[str, Any]], dict[str, Any] | None]:
     report = validate_log(dict(log))
-    errors = [e.to_dict() if hasattr(e, "to_dict") else {"reason": str(e)} for e in report.errors]
-    return bool(report.valid), errors, dict(report.result) if report.result else None
+    errors = [e.to_dict() for e in report.errors]
+    return bool(report.valid), errors, report.result.to_dict() if report.result else None

@@ -8,7 +8,8 @@ from typing import Any
 from django.core.cache import cache
 
 from fubaleague.errors import NotFound
-from scoring import engine, narrate
+from matches import narrate
+from scoring import engine
 from scoring.models import ScoringSession
 from scoring.services import cache_key, match_of, participants, version_key
 

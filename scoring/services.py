@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
@@ -26,7 +26,7 @@ from django.utils import timezone
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches import services as results
 from matches.log_fixture import fixture_header
-from matches.validation_tasks import submission_log_validate
+from matches.validation_tasks import submission_validate
 from scoring import engine
 from scoring.models import ScoringEvent, ScoringSession
 from tournaments.models import Club, Competition, Fixture, Team
@@ -46,7 +46,7 @@ def version_key(session_id: int) -> str:
 
 
 def writer_side(
-    user: AbstractBaseUser,
+    user: User,
     fixture: Fixture,
     *,
     staff_ok: bool = True,
@@ -54,7 +54,7 @@ def writer_side(
 ) -> str:
     """The writer's club in the fixture: "home"/"away" ("home" for a member of both), "" for staff.
     ``membership`` (member of the home club, of the away club) when the caller already read it."""
-    sides: set[int] = set()
+    sides: set[int | None] = set()
     if membership is not None:
         home, away = membership
         sides = {t for t, member in ((fixture.home_team_id, home), (fixture.away_team_id, away)) if member}
@@ -74,7 +74,7 @@ def writer_side(
     raise PermissionDenied(f"{fixture}: only members of the two clubs (and staff) may score this match.")
 
 
-def _lock(session_id: int, user: AbstractBaseUser | None = None, client_id: str = "") -> ScoringSession:
+def _lock(session_id: int, user: User | None = None, client_id: str = "") -> ScoringSession:
     """The session row, locked. With ``user`` the same query also reads the user's club
     membership and whether ``client_id`` is stored (a post is then five round trips)."""
     qs = ScoringSession.objects.select_for_update(of=("self",)).select_related(
@@ -94,11 +94,12 @@ def _lock(session_id: int, user: AbstractBaseUser | None = None, client_id: str 
 
 
 def _recent(session: ScoringSession) -> list[dict[str, Any]]:
-    return list(
-        ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
+    return [
+        dict(row)
+        for row in ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
         .order_by("-seq")
         .values("seq", "data", "side", "rolled_by_app")[:RECENT_EVENTS]
-    )
+    ]
 
 
 def _live_events(session: ScoringSession) -> list[dict[str, Any]]:
@@ -134,7 +135,7 @@ def _changed(session: ScoringSession, fields: list[str], match: Any | None = Non
 
 
 @transaction.atomic
-def session_start(*, fixture_id: int, user: AbstractBaseUser) -> ScoringSession:
+def session_start(*, fixture_id: int, user: User) -> ScoringSession:
     """Start scoring the fixture live, or resume the session already running for it."""
     try:
         fixture = (
@@ -186,7 +187,7 @@ def _check_seq(session: ScoringSession, expected_seq: Any, *, undo: bool = False
 def event_post(
     *,
     session_id: int,
-    user: AbstractBaseUser,
+    user: User,
     client_id: str,
     expected_seq: int,
     event: Mapping[str, Any] | None = None,
@@ -206,7 +207,7 @@ def event_post(
 @transaction.atomic
 def _event_post(
     session_id: int,
-    user: AbstractBaseUser,
+    user: User,
     client_id: str,
     expected_seq: int,
     event: Mapping[str, Any] | None,
@@ -261,9 +262,7 @@ def _event_post(
     return session, True
 
 
-def event_undo(
-    *, session_id: int, user: AbstractBaseUser, expected_seq: int, reason: str = ""
-) -> ScoringSession:
+def event_undo(*, session_id: int, user: User, expected_seq: int, reason: str = "") -> ScoringSession:
     """Take back the last live event (any number of times); it stays stored as undone."""
     with transaction.atomic():
         session = _lock(session_id)
@@ -316,7 +315,7 @@ def participants(session: ScoringSession) -> set[str]:
 def session_confirm(
     *,
     session_id: int,
-    user: AbstractBaseUser,
+    user: User,
     home_penalties: int | None = None,
     away_penalties: int | None = None,
 ) -> ScoringSession:
@@ -359,9 +358,10 @@ def session_confirm(
                 turn_log=scored_log(session),
             )
             # The engine judged every event as it was entered: validate now rather than in the
-            # background, so the other club's confirmation can count the result at once. (The task
-            # enqueued on commit finds the submission already validated and does nothing.)
-            submission_log_validate(submission.id)
+            # background, so the other club's confirmation can count the result at once. The claim
+            # token is the session's; the task enqueued on commit finds the submission validated
+            # and claims nothing.
+            submission_validate(submission_id=submission.id, task_id=f"scoring-session-{session.id}")
             submission.refresh_from_db()
             session.submission = submission
             fields.append("submission")
@@ -384,7 +384,7 @@ def session_confirm(
     return session
 
 
-def session_abandon(*, session_id: int, user: AbstractBaseUser, reason: str) -> ScoringSession:
+def session_abandon(*, session_id: int, user: User, reason: str) -> ScoringSession:
     """Stop scoring; the session and its events stay as a record, the fixture is free again."""
     if not reason.strip():
         raise ApplicationError("Say why the session is abandoned.")
@@ -394,7 +394,7 @@ def session_abandon(*, session_id: int, user: AbstractBaseUser, reason: str) -> 
         if session.status not in ScoringSession.ACTIVE_STATUSES:
             raise Conflict(f"The session is {session.get_status_display().lower()} and cannot be abandoned.")
         session.status = ScoringSession.Status.ABANDONED
-        session.abandoned_by = user  # type: ignore[assignment]
+        session.abandoned_by = user
         session.abandon_reason = reason.strip()
         engine.forget(session.id)
         _changed(session, ["status", "abandoned_by", "abandon_reason"])

@@ -16,11 +16,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError, PermissionDenied
+from fubaleague.web.views import match_url
 from matches.replay import pitch_geometry
 from scoring import selectors, services
 from tournaments.models import Fixture
-from tournaments.views import match_url
 
 
 def _etag(session_id: int, version: int) -> str:
@@ -52,7 +53,7 @@ def scorer(request: HttpRequest, session_id: int) -> HttpResponse:
     side = None
     if request.user.is_authenticated:
         try:
-            side = services.writer_side(request.user, fixture)
+            side = services.writer_side(signed_in_user(request.user), fixture)
         except PermissionDenied:
             side = None
     return render(
@@ -78,7 +79,7 @@ def start(request: HttpRequest, fixture_id: int) -> HttpResponse:
     if fixture is None:
         return HttpResponse(status=404)
     try:
-        session = services.session_start(fixture_id=fixture.id, user=request.user)
+        session = services.session_start(fixture_id=fixture.id, user=signed_in_user(request.user))
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect(match_url(fixture))

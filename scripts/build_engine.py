@@ -8,9 +8,12 @@ only while they were built from exactly the sources that are there now (a
 ``SOURCES`` manifest of SHA-256 digests), so an edited ``.py`` file is never
 shadowed by a stale build.  ``FUBA_ENGINE=pure`` runs the pure-Python engine.
 
-Not compiled: ``errors`` (exception classes: mypyc does not keep the ``kind``
-class attribute their subclasses override; errors are rare, so nothing is
-lost), the Django app module and the management commands.
+Every ``.py`` file of the package and its subpackages (``coaches/``) is
+compiled, except ``rules_engine/__init__.py`` (it loads the build) and
+``errors`` (exception classes: mypyc does not keep the ``kind`` class
+attribute their subclasses override; errors are rare, so nothing is lost).
+The ``SOURCES`` manifest names files by their path inside the package, so an
+edited, added or removed file in a subpackage makes the build stale too.
 
 mypyc checks annotations at run time, so an annotation that lies fails here
 and not in plain Python: keep them exact.  Two mypyc limits shape the source:
@@ -34,19 +37,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "rules_engine"
 OUT = ROOT / "build" / "engine"
+MYPY_CONFIG = ROOT / "scripts" / "mypyc-engine.ini"
 GROUP = "rules_engine_native"
-PURE_PYTHON = {"__init__.py", "apps.py", "errors.py"}
+PURE_PYTHON = {"__init__.py", "errors.py"}  # paths inside the package
+
+
+def engine_sources() -> list[Path]:
+    """Every Python source of the engine, subpackages included."""
+    return sorted(PKG.rglob("*.py"))
 
 
 def compiled_sources() -> list[Path]:
-    return sorted(p for p in PKG.glob("*.py") if p.name not in PURE_PYTHON)
+    return [p for p in engine_sources() if p.relative_to(PKG).as_posix() not in PURE_PYTHON]
 
 
 def manifest() -> str:
-    """One line per engine source (compiled or not): its digest and name."""
+    """One line per engine source (compiled or not): its digest and its path inside the package."""
     lines = []
-    for p in sorted(PKG.glob("*.py")):
-        lines.append(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}")
+    for p in engine_sources():
+        lines.append(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.relative_to(PKG).as_posix()}")
     return "\n".join(lines) + "\n"
 
 
@@ -57,7 +66,7 @@ def main() -> int:
     os.chdir(ROOT)
     mods = [str(p.relative_to(ROOT)) for p in compiled_sources()]
     # what was compiled, by which build script, for which interpreter
-    script = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    script = hashlib.sha256(Path(__file__).read_bytes() + MYPY_CONFIG.read_bytes()).hexdigest()
     config = "\n".join([*mods, script, sys.version, importlib.machinery.EXTENSION_SUFFIXES[0]]) + "\n"
     up_to_date = all((OUT / f).is_file() for f in ("SOURCES", "CONFIG"))
     if up_to_date and (OUT / "SOURCES").read_text() == manifest() and (OUT / "CONFIG").read_text() == config:
@@ -77,7 +86,11 @@ def main() -> int:
         name="fuba-engine-native",
         packages=[],
         py_modules=[],
-        ext_modules=mypycify(mods, opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"), group_name=GROUP),
+        ext_modules=mypycify(
+            ["--config-file", str(MYPY_CONFIG), *mods],
+            opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"),
+            group_name=GROUP,
+        ),
         script_args=["--quiet", "build_ext", "--build-lib", str(OUT), "--build-temp", str(tmp)],
     )
     (OUT / "CONFIG").write_text(config)

@@ -6,7 +6,8 @@ import pytest
 from django.core.cache import cache
 
 from tests.demo_data import light_world_cup
-from tournaments import demo, standings_cache
+from tournaments import demo
+from tournaments.standings import cache as standings_cache
 
 
 @pytest.fixture(autouse=True)

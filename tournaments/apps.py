@@ -7,5 +7,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Competitions"
 
     def ready(self) -> None:
-        # Connects the signals that invalidate cached standings when results change.
-        from tournaments import standings_cache  # noqa: F401
+        # Signal handlers name models, so they can only be connected once the apps are loaded.
+        from tournaments.standings import signals
+
+        signals.connect()

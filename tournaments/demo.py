@@ -18,9 +18,11 @@ from django.contrib.auth.hashers import make_password
 from django.db import transaction
 
 from fubaleague.errors import ApplicationError
+from matches import forfeits
 from matches import services as results
 from tournaments import services
-from tournaments.models import Competition, Fixture, Stage, Team
+from tournaments.models import Competition, Fixture, Skill, Stage, Team
+from tournaments.skills import team_skills_set
 
 User = get_user_model()
 
@@ -160,8 +162,6 @@ class _Player:
         forfeit_simulate_now queues the task on commit; processing it here as well makes the demo
         independent of a worker (the queued task then finds the work done: it is idempotent).
         """
-        from matches import forfeits
-
         try:
             forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=self.demo.admin)
             forfeits.forfeit_process(fixture_id=fixture.pk, task_id="load-demo")
@@ -285,9 +285,6 @@ def build_world_cup(
 
 def _give_skills(teams: list[Team], seed: int) -> None:
     """Three A11 skills per team, chosen through the skills service (which checks eligibility)."""
-    from tournaments.models import Skill
-    from tournaments.skills import team_skills_set
-
     catalog = list(Skill.objects.filter(counts_as_two=False, restriction="").order_by("name"))
     if len(catalog) < 3:
         return

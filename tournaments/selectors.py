@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from fubaleague.errors import NotFound
@@ -75,13 +75,13 @@ def team_next_fixture(*, team: Team, after: Fixture, offset: int = 1) -> Fixture
     return fixtures[i] if i < len(fixtures) else None
 
 
-def user_club_team_ids(*, user: AbstractBaseUser, fixture: Fixture) -> set[int]:
+def user_club_team_ids(*, user: User, fixture: Fixture) -> set[int]:
     """The teams of the fixture whose club the user is a member of."""
     if not user.is_authenticated:
         return set()
     ids = set()
     for team in (fixture.home_team, fixture.away_team):
-        if team is not None and team.club_id is not None and team.club.members.filter(id=user.pk).exists():
+        if team is not None and team.club is not None and team.club.members.filter(id=user.pk).exists():
             ids.add(team.id)
     return ids
 
@@ -102,11 +102,8 @@ def fixture_players_short(*, fixture: Fixture, team: Team) -> int:
 
 def fixture_banned_shirts(*, fixture: Fixture, team: Team) -> set[int]:
     """Soccer City: shirt numbers that may not play this fixture."""
-    return set(
-        Suspension.objects.filter(served_in=fixture, team=team, shirt_number__isnull=False).values_list(
-            "shirt_number", flat=True
-        )
-    )
+    shirts = Suspension.objects.filter(served_in=fixture, team=team).values_list("shirt_number", flat=True)
+    return {shirt for shirt in shirts if shirt is not None}
 
 
 def team_skill_roster(*, team: Team) -> QuerySet[TeamSkill]:

@@ -91,7 +91,7 @@ def _match_within(
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if len(matching) * 2 != n:
         return None
-    return [tuple(sorted(pair, key=position.__getitem__)) for pair in matching]  # type: ignore[misc]
+    return [tuple(sorted(pair, key=position.__getitem__)) for pair in matching]
 
 
 def swiss_pair(

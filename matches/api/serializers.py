@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from fubaleague.api_json import JSONDocumentField
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
+from matches.selectors import PUBLIC_AUDIT_NOTES
 from tournaments.api.serializers import FixtureSerializer, TeamBriefSerializer
 
 
@@ -97,7 +99,9 @@ class ResultSerializer(serializers.ModelSerializer):
 
 class SubmissionSerializer(serializers.ModelSerializer):
     team = TeamBriefSerializer(read_only=True)
-    submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    submitted_by: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
     has_turn_log = serializers.SerializerMethodField()
 
     class Meta:
@@ -139,11 +143,26 @@ class MatchLogBriefSerializer(serializers.ModelSerializer):
 
 
 class AuditSerializer(serializers.ModelSerializer):
-    actor = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    actor: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
 
     class Meta:
         model = ResultAudit
         fields = ["id", "action", "actor", "before", "after", "note", "created_at"]
+
+
+class PublicAuditSerializer(AuditSerializer):
+    """The public part of the trail (matches.selectors.PUBLIC_AUDIT_ACTIONS): same fields, with
+    no actor and no "before", and a note only where it says why a result counts."""
+
+    def to_representation(self, instance: ResultAudit) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        data["actor"] = None
+        data["before"] = None
+        if instance.action not in PUBLIC_AUDIT_NOTES:
+            data["note"] = ""
+        return data
 
 
 class MatchSerializer(FixtureSerializer):
@@ -163,4 +182,7 @@ class MatchSerializer(FixtureSerializer):
 
     @extend_schema_field(MatchLogBriefSerializer(many=True))
     def get_logs(self, fixture: Any) -> list[dict[str, Any]]:
-        return MatchLogBriefSerializer(getattr(fixture, "public_logs", []), many=True).data
+        logs = serializers.ListSerializer(
+            child=MatchLogBriefSerializer(), instance=getattr(fixture, "public_logs", [])
+        )
+        return logs.data

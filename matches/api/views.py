@@ -7,6 +7,7 @@ fubaleague.api_errors turns into the documented error body.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
@@ -20,15 +21,25 @@ from rest_framework.routers import BaseRouter
 from rest_framework.settings import api_settings
 from rest_framework.throttling import UserRateThrottle
 
-from matches import services
+from fubaleague.auth import signed_in_user
+from matches import forfeits, selectors, services
 from matches.api import serializers as ms
 from matches.models import MatchLog, ResultSubmission
-from tournaments import standings_cache
+from matches.turn_logs import validate_turn_log
 from tournaments.api import filters
-from tournaments.api.permissions import FixtureParticipantOrStaff, ReadOnlyOrStaff, StaffOnly, is_staff
+from tournaments.api.permissions import (
+    FixtureParticipantOrStaff,
+    ReadOnlyOrStaff,
+    StaffWithPerms,
+    is_staff,
+    staff_can,
+)
 from tournaments.api.serializers import FixtureSerializer
 from tournaments.api.views import fixture_queryset
 from tournaments.models import Fixture
+
+# The admin changes a fixture's result with this permission (resolve view, forfeit action).
+CHANGE_FIXTURE = "tournaments.change_fixture"
 
 ERRORS = {
     400: OpenApiResponse(description="Invalid input: {error: {code, message, details}}"),
@@ -59,11 +70,11 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> QuerySet[Fixture]:
         return fixture_queryset()
 
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> Sequence[Any]:
         if self.action in ("submit_result", "confirm", "dispute", "forfeit"):
             return [FixtureParticipantOrStaff()]
         if self.action in ("resolve", "override"):
-            return [StaffOnly()]
+            return [StaffWithPerms(CHANGE_FIXTURE)]
         return super().get_permissions()
 
     def _fixture(self) -> Fixture:
@@ -72,10 +83,20 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
 
     def _done(self, fixture_id: int, http_status: int = status.HTTP_200_OK) -> Response:
         fixture = fixture_queryset().get(pk=fixture_id)
-        standings_cache.invalidate(fixture.competition_id)
         return Response(FixtureSerializer(fixture).data, status=http_status)
 
-    @extend_schema(request=ms.SubmitResultSerializer, responses={201: ms.SubmissionSerializer, **ERRORS})
+    @extend_schema(
+        request=ms.SubmitResultSerializer,
+        responses={
+            201: ms.SubmissionSerializer,
+            202: OpenApiResponse(
+                ms.SubmissionSerializer,
+                description="Stored, but its turn log could not be queued for validation yet "
+                "(task queue down): validation_status stays 'pending' until the sweep queues it.",
+            ),
+            **ERRORS,
+        },
+    )
     @action(detail=True, methods=["post"], url_path="submit-result")
     def submit_result(self, request: Request, pk: str | None = None) -> Response:
         """Submit the score (and cards, and optionally the turn log) of one of your club's fixtures."""
@@ -85,7 +106,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         v = data.validated_data
         submission = services.result_submit(
             fixture_id=fixture.pk,
-            user=request.user,
+            user=signed_in_user(request.user),
             home_goals=v["home_goals"],
             away_goals=v["away_goals"],
             cards=v["cards"],
@@ -95,6 +116,10 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
             turn_log=v.get("turn_log"),
         )
         submission.refresh_from_db()
+        if getattr(submission, "validation_queued", None) is False:
+            # Stored, but the task queue is down: the validation sweep queues it when it is back
+            # (docs/reliability.md). 202: accepted, its validation still to come.
+            return Response(ms.SubmissionSerializer(submission).data, status=status.HTTP_202_ACCEPTED)
         return Response(ms.SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={200: FixtureSerializer, **ERRORS})
@@ -102,7 +127,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     def confirm(self, request: Request, pk: str | None = None) -> Response:
         """The opponent confirms the submitted result; from then on it counts."""
         fixture = self._fixture()
-        services.result_confirm(fixture_id=fixture.pk, user=request.user)
+        services.result_confirm(fixture_id=fixture.pk, user=signed_in_user(request.user))
         return self._done(fixture.pk)
 
     @extend_schema(request=ms.DisputeSerializer, responses={200: ms.SubmissionSerializer, **ERRORS})
@@ -113,7 +138,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         data = ms.DisputeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         submission = services.result_dispute(
-            fixture_id=fixture.pk, user=request.user, reason=data.validated_data["reason"]
+            fixture_id=fixture.pk, user=signed_in_user(request.user), reason=data.validated_data["reason"]
         )
         return Response(ms.SubmissionSerializer(submission).data)
 
@@ -124,7 +149,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         v = data.validated_data
         service(
             fixture_id=fixture.pk,
-            user=request.user,
+            user=signed_in_user(request.user),
             home_goals=v["home_goals"],
             away_goals=v["away_goals"],
             cards=v["cards"],
@@ -158,13 +183,13 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         fixture = self._fixture()
         data = ms.ForfeitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        from matches import forfeits
-
-        if is_staff(request):
-            forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=request.user)
+        if staff_can(request, CHANGE_FIXTURE):
+            forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=signed_in_user(request.user))
         else:
             forfeits.forfeit_declare(
-                fixture_id=fixture.pk, user=request.user, team_id=data.validated_data.get("team_id")
+                fixture_id=fixture.pk,
+                user=signed_in_user(request.user),
+                team_id=data.validated_data.get("team_id"),
             )
         return self._done(fixture.pk)
 
@@ -174,10 +199,16 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         detail=True, methods=["get"], permission_classes=[AllowAny], pagination_class=None, filter_backends=[]
     )
     def audit(self, request: Request, pk: str | None = None) -> Response:
-        """The audit trail of the fixture's result (who changed what, when, before and after)."""
+        """The audit trail of the fixture's result.
+
+        The two clubs and staff see all of it (who changed what, when, before and after); anyone
+        else sees the results that counted and the overrides with their note, without names.
+        """
         fixture = self.get_object()
-        entries = fixture.audit_entries.select_related("actor").order_by("created_at", "id")
-        return Response(ms.AuditSerializer(entries, many=True).data)
+        if selectors.audit_trail_is_full_for(fixture=fixture, user=request.user):
+            return Response(ms.AuditSerializer(selectors.audit_trail(fixture=fixture), many=True).data)
+        entries = selectors.audit_trail_public(fixture=fixture)
+        return Response(ms.PublicAuditSerializer(entries, many=True).data)
 
 
 class MatchViewSet(viewsets.ReadOnlyModelViewSet):
@@ -236,7 +267,7 @@ class TurnLogValidationThrottle(UserRateThrottle):
 
     def get_rate(self) -> str:
         rates = api_settings.DEFAULT_THROTTLE_RATES or {}
-        return rates.get(self.scope) or self.default_rate
+        return str(rates.get(self.scope) or self.default_rate)
 
 
 class TurnLogValidationViewSet(mixins.CreateModelMixin, viewsets.GenericViewSet):
@@ -263,8 +294,6 @@ class TurnLogValidationViewSet(mixins.CreateModelMixin, viewsets.GenericViewSet)
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = ms.TurnLogSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        from matches.turn_logs import validate_turn_log
-
         return Response({"valid": True, "result": validate_turn_log(data.validated_data["turn_log"])})
 
 

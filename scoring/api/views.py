@@ -17,10 +17,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
+from fubaleague.auth import signed_in_user
 from scoring import selectors, services
 from scoring.api import serializers as ss
 from scoring.models import ScoringSession
-from tournaments import standings_cache
+from tournaments.standings import cache as standings_cache
 
 ERRORS = {
     400: OpenApiResponse(description="Invalid input: {error: {code, message, details}}"),
@@ -79,7 +80,9 @@ class ScoringSessionViewSet(viewsets.ViewSet):
         """Start scoring a fixture (or resume the session already running for it)."""
         data = ss.StartSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        session = services.session_start(fixture_id=data.validated_data["fixture"], user=request.user)
+        session = services.session_start(
+            fixture_id=data.validated_data["fixture"], user=signed_in_user(request.user)
+        )
         return Response(_state(session.id), status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: ss.SessionStateSerializer, 404: ERRORS[404]})
@@ -102,7 +105,7 @@ class ScoringSessionViewSet(viewsets.ViewSet):
             session_id,
             lambda: services.event_post(
                 session_id=session_id,
-                user=request.user,
+                user=signed_in_user(request.user),
                 client_id=v["client_id"],
                 expected_seq=v["expected_seq"],
                 event=v.get("event"),
@@ -124,7 +127,10 @@ class ScoringSessionViewSet(viewsets.ViewSet):
         session = self._with_state_on_conflict(
             session_id,
             lambda: services.event_undo(
-                session_id=session_id, user=request.user, expected_seq=v["expected_seq"], reason=v["reason"]
+                session_id=session_id,
+                user=signed_in_user(request.user),
+                expected_seq=v["expected_seq"],
+                reason=v["reason"],
             ),
         )
         return Response(selectors.session_state(session))
@@ -138,7 +144,7 @@ class ScoringSessionViewSet(viewsets.ViewSet):
         data.is_valid(raise_exception=True)
         session = services.session_confirm(
             session_id=session_id,
-            user=request.user,
+            user=signed_in_user(request.user),
             home_penalties=data.validated_data.get("home_penalties"),
             away_penalties=data.validated_data.get("away_penalties"),
         )
@@ -153,7 +159,7 @@ class ScoringSessionViewSet(viewsets.ViewSet):
         data = ss.AbandonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         session = services.session_abandon(
-            session_id=session_id, user=request.user, reason=data.validated_data["reason"]
+            session_id=session_id, user=signed_in_user(request.user), reason=data.validated_data["reason"]
         )
         return Response(selectors.session_state(session))
 

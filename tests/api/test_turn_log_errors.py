@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from rules_engine.autoplay import play_random
+from rules_engine.api import play_random
 
 pytestmark = pytest.mark.django_db
 

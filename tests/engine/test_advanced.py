@@ -103,7 +103,7 @@ def test_substitutions_at_end_of_turn_in_midfield_a3() -> None:
 
 
 def test_condition_point_caps_a3() -> None:
-    from rules_engine.advanced import add_cp
+    from rules_engine.condition import add_cp
 
     m = new_match(header(adv=["A1", "A3"], home="3-6-1"))
     ts = m.st.teams[0]

@@ -35,7 +35,7 @@ def test_drive_a_whole_match_with_injected_dice() -> None:
         else:
             m.apply(Decision(p.name, p.actor, p.options[-1] if p.default is None else p.default))
         n += 1
-    assert m.finished and m.result()["finished"]
+    assert m.finished and m.result().to_dict()["finished"]
     with pytest.raises(MatchOverError):
         m.apply(Roll("situation", "home", (1, 2)))
     assert validate_log(m.to_log()).result == m.result()

@@ -32,8 +32,8 @@ def test_no_extra_time_without_the_header_flag() -> None:
     assert not any(e.get("decide") == "extra_time" for e in log["events"])
     r = validate_log(log)
     assert r.valid and r.result is not None
-    assert r.result["extra_time"] is False and len(r.result["turns_per_half"]) == 2
-    assert r.result["score_after_90"] == r.result["score"]
+    assert r.result.to_dict()["extra_time"] is False and len(r.result.to_dict()["turns_per_half"]) == 2
+    assert r.result.to_dict()["score_after_90"] == r.result.to_dict()["score"]
 
 
 def test_a_level_match_plays_two_halves_of_fifteen_minutes() -> None:
@@ -46,7 +46,7 @@ def test_a_level_match_plays_two_halves_of_fifteen_minutes() -> None:
         assert {"decide": "extra_time", "by": "home", "choice": "yes"} in log["events"]
         r = validate_log(json.dumps(log))
         assert r.valid and r.result is not None, r.errors[:1]
-        res = r.result
+        res = r.result.to_dict()
         assert res["extra_time"] is True and res["final_minute"] == "120"  # no stoppage time
         assert len(res["turns_per_half"]) == 4 and all(3 <= t <= 12 for t in res["turns_per_half"][2:])
         after_90 = res["score_after_90"]
@@ -63,7 +63,7 @@ def test_a_decided_match_ends_after_ninety_minutes() -> None:
     log = simulate_match(HOME, AWAY, LEVEL, seed)
     assert {"decide": "extra_time", "by": "home", "choice": "no"} in log["events"]
     r = validate_log(log)
-    assert r.valid and r.result is not None and r.result["extra_time"] is False
+    assert r.valid and r.result is not None and r.result.to_dict()["extra_time"] is False
     # "no" is the default: a log may leave it out
     short = copy.deepcopy(log)
     short["events"] = [e for e in log["events"] if e.get("decide") != "extra_time"]

@@ -17,7 +17,10 @@ import pytest
 import rules_engine
 
 ROOT = Path(__file__).resolve().parents[2]
-PROBE = "import rules_engine, rules_engine.flow as f; print(rules_engine.NATIVE, f.__file__.endswith('.py'))"
+PROBE = (
+    "import rules_engine, rules_engine.flow as f, rules_engine.coaches.heuristic as h; "
+    "print(rules_engine.NATIVE, f.__file__.endswith('.py'), h.__file__.endswith('.py'))"
+)
 
 
 def _run(cwd: Path, mode: str) -> subprocess.CompletedProcess[str]:
@@ -52,20 +55,21 @@ needs_build = pytest.mark.skipif(
 
 
 @needs_build
-def test_a_stale_build_is_not_used(tmp_path: Path) -> None:
+@pytest.mark.parametrize("edited", ["flow.py", "coaches/heuristic.py"])
+def test_a_stale_build_is_not_used(tmp_path: Path, edited: str) -> None:
     shutil.copytree(
         ROOT / "rules_engine", tmp_path / "rules_engine", ignore=shutil.ignore_patterns("__pycache__")
     )
     shutil.copytree(ROOT / "build" / "engine", tmp_path / "build" / "engine")
     fresh = _run(tmp_path, "auto")
     assert fresh.returncode == 0, fresh.stderr
-    assert fresh.stdout.split() == ["True", "False"]  # compiled flow module in use
+    assert fresh.stdout.split() == ["True", "False", "False"]  # compiled modules (subpackage too) in use
 
-    flow = tmp_path / "rules_engine" / "flow.py"
-    flow.write_text(flow.read_text() + "\n# edited after the build\n")
+    source = tmp_path / "rules_engine" / edited  # a subpackage's file counts like a top-level one
+    source.write_text(source.read_text() + "\n# edited after the build\n")
     stale = _run(tmp_path, "auto")
     assert stale.returncode == 0, stale.stderr
-    assert stale.stdout.split() == ["False", "True"]  # the edited source runs
+    assert stale.stdout.split() == ["False", "True", "True"]  # the edited source runs
     assert "make engine" in stale.stderr
 
     refused = _run(tmp_path, "native")
@@ -82,7 +86,7 @@ def test_a_build_that_does_not_load_is_not_used(tmp_path: Path) -> None:
         lib.write_bytes(b"not a shared library")  # e.g. built on another machine
     broken = _run(tmp_path, "auto")
     assert broken.returncode == 0, broken.stderr
-    assert broken.stdout.split() == ["False", "True"] and "does not load" in broken.stderr
+    assert broken.stdout.split() == ["False", "True", "True"] and "does not load" in broken.stderr
     assert _run(tmp_path, "native").returncode != 0
 
 
@@ -90,7 +94,7 @@ def test_a_build_that_does_not_load_is_not_used(tmp_path: Path) -> None:
 def test_pure_mode_ignores_the_build(tmp_path: Path) -> None:
     out = _run(ROOT, "pure")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["False", "True"]
+    assert out.stdout.split() == ["False", "True", "True"]
 
 
 def test_a_wrong_mode_is_refused() -> None:
@@ -107,7 +111,7 @@ away = TeamSetup("Yellows", "3-5-2", skills=("catenaccio", "crossing", "fiery_co
 out = []
 for seed in range(int(sys.argv[1])):
     log = simulate_match(home, away, SimulationOptions(advanced_rules="all"), seed)
-    out.append({"log": log, "result": validate_log(json.dumps(log)).result})
+    out.append({"log": log, "result": validate_log(json.dumps(log)).to_dict()})
 print(json.dumps(out, sort_keys=True))
 """
 

@@ -113,7 +113,7 @@ def test_log_header_is_the_registered_setup() -> None:
     assert log["meta"] == {"competition": "Spring"}
     report = validate_log(log)
     assert report.valid, report.errors[:3]
-    assert report.result["finished"] is True
+    assert report.result is not None and report.result.finished is True
 
 
 @pytest.mark.parametrize("rules", ["all", "none", ("A1", "A3"), ("A5", "A6", "A7"), ("A9", "A10", "A13")])
@@ -136,7 +136,7 @@ def test_many_simulated_logs_validate(chunk: int) -> None:
         report = validate_log(json.dumps(log))
         assert report.valid, (i, home, away, [e.message for e in report.errors[:3]])
         result = play_match(home, away, opts, seed=i).result()
-        assert report.result["score"] == result["score"]
+        assert report.result is not None and report.result.score == result.score
 
 
 def test_max_events_bound() -> None:
@@ -192,7 +192,7 @@ def test_dribbler_condition_point_regression() -> None:
     """Engine bug found by the simulator (fixed in the engine on 2026-11-21):
     after "A-RM>A-FRONT+ball" with the dribbler skill, ending the movement made
     actions.movement pay the dribbler's point in the ball's new zone where the
-    team had none: AssertionError in advanced.spend (validate_log crashed on
+    team had none: AssertionError in condition.spend (validate_log crashed on
     the same log), and checking a dribble marked the skill as used."""
     data = json.loads((DATA / "dribbler_cp_crash.json").read_text())
     events = data.pop("events")

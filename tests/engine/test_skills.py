@@ -477,7 +477,7 @@ def test_trained_formation_change() -> None:
 
 
 def test_strength_in_depth() -> None:
-    from rules_engine.advanced import substitutions
+    from rules_engine.substitutions import substitutions
 
     m = scene(
         hdr(["strength_in_depth"], adv=("A1", "A3", "A11")),

@@ -25,15 +25,15 @@ def _log(seed: int = 3, hdr: dict[str, Any] | None = None) -> dict[str, Any]:
 def test_documented_example_match_is_valid() -> None:
     r = validate_log(EXAMPLE.read_text())
     assert r.valid, [e.message for e in r.errors]
-    assert r.result is not None and r.result["finished"]
-    assert r.result["final_minute"].startswith("90")
-    assert sum(r.result["turns_per_half"]) == r.result["turns"]
+    assert r.result is not None and r.result.to_dict()["finished"]
+    assert r.result.to_dict()["final_minute"].startswith("90")
+    assert sum(r.result.to_dict()["turns_per_half"]) == r.result.to_dict()["turns"]
 
 
 def test_result_shape() -> None:
     r = validate_log(_log())
     assert r.valid and r.result is not None
-    res = r.result
+    res = r.result.to_dict()
     assert set(res["score"]) == {"home", "away"}
     for side in ("home", "away"):
         t = res["teams"][side]

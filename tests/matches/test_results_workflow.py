@@ -19,8 +19,8 @@ from matches.services import (
 )
 from tests.factories import AdminFactory, CompetitionFactory, UserFactory, play, team_with_member
 from tournaments.models import Fixture, Stage
-from tournaments.ranking import standings_table
 from tournaments.services import fixture_generate, stage_create
+from tournaments.standings.selectors import standings_table
 
 
 @pytest.fixture

@@ -67,7 +67,7 @@ def test_unknown_competitions_leave_nothing_in_the_cache(client: Client, cup) ->
     # Anonymous requests for made-up slugs must not grow the cache (a version key per slug).
     from django.core.cache import cache
 
-    from tournaments.standings_cache import _slug_version_key
+    from tournaments.standings.cache import _slug_version_key
 
     for slug in ("no-such-cup", "another-made-up-one"):
         get(client, f"/c/{slug}/standings/", status=404)

@@ -17,9 +17,12 @@ from hypothesis import strategies as st
 from fubaleague.errors import ApplicationError
 from tests.factories import CompetitionFactory, play, team_with_member
 from tournaments.models import Competition, Fixture, LotDraw, Stage, Team, TiebreakPreset
-from tournaments.ranking import lots_order_from_seed, standings_compute, standings_table
 from tournaments.services import competition_tiebreak_set, fixture_generate, stage_create
-from tournaments.standings import PRESETS, compute_table
+from tournaments.standings.criteria import PRESETS
+from tournaments.standings.selectors import standings_table
+from tournaments.standings.services import lots_order_from_seed, standings_compute
+from tournaments.standings.table import compute_table
+from tournaments.standings.tally import MatchRecord
 
 pytestmark = pytest.mark.django_db
 
@@ -106,8 +109,6 @@ def test_euro_2012_group_a_greece_above_russia_on_head_to_head() -> None:
 def test_head_to_head_is_reapplied_to_the_teams_still_level() -> None:
     # Three teams on 6 points: A beat B, B beat C, C beat A (a mini-league all level), each beat D
     # and E; the h2h block cannot split them, so UEFA moves on to overall goal difference.
-    from tournaments.standings import MatchRecord
-
     matches = [
         MatchRecord(1, 2, 1, 0),
         MatchRecord(2, 3, 1, 0),
@@ -170,8 +171,6 @@ def test_custom_tiebreak_order_is_validated() -> None:
 def test_the_wins_criterion_ranks_a_winner_above_a_team_of_draws() -> None:
     # Found by the property test below: "wins" (UEFA, FIFA across groups) read a Row attribute
     # that did not exist, so a tie that reached it was a crash (a 500 on the standings page).
-    from tournaments.standings import MatchRecord
-
     matches = [
         MatchRecord(1, 3, 1, 0, 0, 0),  # team 1: one win, 3 points
         MatchRecord(2, 3, 0, 0, 0, 0),  # team 2: three draws, 3 points
@@ -200,8 +199,6 @@ def test_the_wins_criterion_ranks_a_winner_above_a_team_of_draws() -> None:
     order=st.permutations([1, 2, 3, 4]),
 )
 def test_tables_are_consistent_and_independent_of_input_order(scores, preset, order) -> None:  # type: ignore[no-untyped-def]
-    from tournaments.standings import MatchRecord
-
     pairs = [(1, 2), (3, 4), (1, 3), (2, 4), (1, 4), (2, 3)]
     matches = [
         MatchRecord(h, a, hg, ag, hf, af) for (h, a), (hg, ag, hf, af) in zip(pairs, scores, strict=True)
@@ -224,8 +221,6 @@ def test_euro_2004_group_c_three_way_head_to_head_puts_italy_out() -> None:
     # Sweden, Denmark and Italy all drew with each other and beat Bulgaria: 5 points each.
     # Among the three, points and goal difference are level; goals scored in those matches
     # (Sweden 3, Denmark 2, Italy 1) decided, the famous 2-2 between Denmark and Sweden.
-    from tournaments.standings import MatchRecord
-
     swe, den, ita, bul = 1, 2, 3, 4
     matches = [
         MatchRecord(den, ita, 0, 0),

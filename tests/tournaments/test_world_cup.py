@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from matches.progress import competition_champion
 from tests.factories import AdminFactory, CompetitionFactory, play, team_with_member
 from tournaments.models import Competition, Fixture, Stage
-from tournaments.progress import competition_champion
-from tournaments.ranking import standings_table
 from tournaments.services import fixture_generate, stage_create
+from tournaments.standings.selectors import standings_table
 
 pytestmark = pytest.mark.django_db
 

@@ -60,7 +60,9 @@ class TeamBriefSerializer(serializers.ModelSerializer):
 class TeamSerializer(serializers.ModelSerializer):
     coach = CoachSerializer(read_only=True, allow_null=True)
     club = ClubSerializer(read_only=True, allow_null=True)
-    competition = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    competition: serializers.SlugRelatedField[Competition] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     skills = serializers.SerializerMethodField()
 
     class Meta:
@@ -101,7 +103,9 @@ class GroupSerializer(serializers.ModelSerializer):
 
 class StageSerializer(serializers.ModelSerializer):
     groups = GroupSerializer(many=True, read_only=True)
-    competition = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    competition: serializers.SlugRelatedField[Competition] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
 
     class Meta:
         model = Stage
@@ -120,6 +124,9 @@ class StageSerializer(serializers.ModelSerializer):
             "advance_per_group",
             "best_thirds",
             "swiss_rounds",
+            "knockout_rounds",
+            "feeder",
+            "feed",
             "groups",
         ]
 
@@ -163,17 +170,25 @@ class ResultBriefSerializer(serializers.Serializer):
     extra_time = serializers.BooleanField()
     home_penalties = serializers.IntegerField(allow_null=True)
     away_penalties = serializers.IntegerField(allow_null=True)
-    source = serializers.CharField()
+    # A field named like Field.source: the serializer metaclass takes declared fields off the class.
+    source = serializers.CharField()  # type: ignore[assignment]
     is_simulated = serializers.BooleanField()
 
 
 class FixtureSerializer(serializers.ModelSerializer):
-    competition = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    competition: serializers.SlugRelatedField[Competition] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     # Null until a knockout slot is decided (the placeholder names it), and outside a group stage.
     home_team = TeamBriefSerializer(read_only=True, allow_null=True)
     away_team = TeamBriefSerializer(read_only=True, allow_null=True)
-    group = serializers.SlugRelatedField(slug_field="name", read_only=True, allow_null=True)
+    group: serializers.SlugRelatedField[Group] = serializers.SlugRelatedField(
+        slug_field="name", read_only=True, allow_null=True
+    )
     result = serializers.SerializerMethodField()
+    overdue = serializers.BooleanField(
+        source="is_overdue", read_only=True, help_text="Past its reporting deadline without a result"
+    )
 
     class Meta:
         model = Fixture
@@ -192,6 +207,7 @@ class FixtureSerializer(serializers.ModelSerializer):
             "away_placeholder",
             "kickoff",
             "deadline",
+            "overdue",
             "status",
             "result",
         ]
@@ -217,9 +233,15 @@ class FixtureSerializer(serializers.ModelSerializer):
 
 class SuspensionSerializer(serializers.ModelSerializer):
     team = TeamBriefSerializer(read_only=True)
-    competition = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    served_in = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
-    source_fixture = serializers.PrimaryKeyRelatedField(read_only=True)
+    competition: serializers.SlugRelatedField[Competition] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
+    served_in: serializers.PrimaryKeyRelatedField[Fixture] = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True
+    )
+    source_fixture: serializers.PrimaryKeyRelatedField[Fixture] = serializers.PrimaryKeyRelatedField(
+        read_only=True
+    )
     is_served = serializers.BooleanField(read_only=True)
 
     class Meta:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.validators import slug_re
@@ -15,10 +16,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
+from fubaleague.auth import signed_in_user
 from fubaleague.errors import NotFound
-from tournaments import services, standings_cache, standings_fast
-from tournaments.api import filters, serializers
-from tournaments.api.permissions import ReadOnlyOrStaff, StaffOnly
+from matches import progress
+from tournaments import services
+from tournaments.api import filters, serializers, setup_serializers
+from tournaments.api.permissions import ReadOnlyOrStaff, StaffWithPerms
+from tournaments.api.setup_views import (
+    ClubSetupMixin,
+    CoachSetupMixin,
+    CompetitionSetupMixin,
+    GroupSetupMixin,
+    StageSetupMixin,
+    TeamSetupMixin,
+)
 from tournaments.models import (
     Club,
     Coach,
@@ -31,9 +42,11 @@ from tournaments.models import (
     Team,
     TeamSkill,
 )
+from tournaments.standings import cache, presentation
+from tournaments.standings import services as standings_services
 
 
-class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
+class CompetitionViewSet(CompetitionSetupMixin, viewsets.ReadOnlyModelViewSet):
     """Competitions with their stages; look up by slug."""
 
     serializer_class = serializers.CompetitionSerializer
@@ -50,9 +63,10 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
         _slug_or_404(self.kwargs.get(self.lookup_field) or "")
         return super().get_object()
 
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> Sequence[Any]:
         if self.action == "recompute_standings":
-            return [StaffOnly()]
+            # As the admin's standings page: recomputing changes the competition's tables.
+            return [StaffWithPerms("tournaments.change_competition")]
         return super().get_permissions()
 
     @extend_schema(responses=serializers.StandingsTableSerializer(many=True))
@@ -65,7 +79,7 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
         runs no query and one cache round trip.
         """
         slug = _slug_or_404(slug or "")
-        body = standings_cache.by_slug(slug, "api-json", lambda: self._tables_json(slug))
+        body = cache.by_slug(slug, "api-json", lambda: self._tables_json(slug))
         # Cached already rendered: the renderer would redo identical work on every request.
         return HttpResponse(body, content_type="application/json")
 
@@ -73,7 +87,7 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
         competition = Competition.objects.filter(slug=slug).first()
         if competition is None:
             raise NotFound(f"No competition '{slug}'.")
-        tables = [t.as_dict() for t in standings_cache.compute_competition_tables(competition)]
+        tables = [t.as_dict() for t in presentation.compute_competition_tables(competition)]
         return JSONRenderer().render(tables)
 
     @extend_schema(request=None, responses={200: serializers.StandingsTableSerializer(many=True)})
@@ -88,12 +102,8 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
     def recompute_standings(self, request: Request, slug: str | None = None) -> Response:
         """Staff: recompute every table, drawing (and recording) lots where teams are still level."""
         competition = self.get_object()
-        for stage in competition.stages.exclude(kind=Stage.Kind.KNOCKOUT):
-            groups = list(stage.groups.all()) if stage.kind == Stage.Kind.GROUPS else [None]
-            for group in groups:
-                standings_fast.standings_compute(stage=stage, group=group, user=request.user)
-        standings_cache.invalidate(competition.pk)
-        return Response([t.as_dict() for t in standings_cache.competition_tables(competition)])
+        standings_services.standings_recompute(competition=competition, user=signed_in_user(request.user))
+        return Response([t.as_dict() for t in presentation.competition_tables(competition)])
 
 
 def _slug_or_404(slug: str) -> str:
@@ -104,18 +114,18 @@ def _slug_or_404(slug: str) -> str:
     return slug
 
 
-class StageViewSet(viewsets.ReadOnlyModelViewSet):
+class StageViewSet(StageSetupMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.StageSerializer
     permission_classes = [ReadOnlyOrStaff]
     filterset_class = filters.StageFilter
 
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> Sequence[Any]:
         if self.action in ("generate_fixtures", "next_swiss_round"):
-            return [StaffOnly()]
+            return [StaffWithPerms("tournaments.change_stage", "tournaments.add_fixture")]
         return super().get_permissions()
 
     @extend_schema(
-        request=serializers.GenerateFixturesSerializer,
+        request=setup_serializers.ScheduleSerializer,
         responses={
             201: serializers.FixtureSerializer(many=True),
             400: OpenApiResponse(description="Invalid schedule: {error: {code, message, details}}"),
@@ -129,10 +139,9 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
     def generate_fixtures(self, request: Request, pk: str | None = None) -> Response:
         """Staff: create the stage's fixtures (round robin, groups, knockout bracket, or Swiss round 1)."""
         stage = self.get_object()
-        data = serializers.GenerateFixturesSerializer(data=request.data)
+        data = setup_serializers.ScheduleSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         created = services.fixture_generate(stage=stage, **data.validated_data)
-        standings_cache.invalidate(stage.competition_id)
         fixtures = fixture_queryset().filter(pk__in=[f.pk for f in created])
         return Response(
             serializers.FixtureSerializer(fixtures, many=True).data, status=status.HTTP_201_CREATED
@@ -153,8 +162,7 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
     def next_swiss_round(self, request: Request, pk: str | None = None) -> Response:
         """Staff: pair the next Swiss round once the previous one is complete."""
         stage = self.get_object()
-        created = services.swiss_round_generate(stage=stage)
-        standings_cache.invalidate(stage.competition_id)
+        created = progress.swiss_round_generate(stage=stage)
         fixtures = fixture_queryset().filter(pk__in=[f.pk for f in created])
         return Response(
             serializers.FixtureSerializer(fixtures, many=True).data, status=status.HTTP_201_CREATED
@@ -170,7 +178,7 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
         )
 
 
-class GroupViewSet(viewsets.ReadOnlyModelViewSet):
+class GroupViewSet(GroupSetupMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.GroupSerializer
     permission_classes = [ReadOnlyOrStaff]
     filterset_fields = ["stage"]
@@ -179,7 +187,7 @@ class GroupViewSet(viewsets.ReadOnlyModelViewSet):
         return Group.objects.prefetch_related("teams").order_by("stage_id", "name")
 
 
-class TeamViewSet(viewsets.ReadOnlyModelViewSet):
+class TeamViewSet(TeamSetupMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.TeamSerializer
     permission_classes = [ReadOnlyOrStaff]
     filterset_class = filters.TeamFilter
@@ -192,7 +200,7 @@ class TeamViewSet(viewsets.ReadOnlyModelViewSet):
         )
 
 
-class CoachViewSet(viewsets.ReadOnlyModelViewSet):
+class CoachViewSet(CoachSetupMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.CoachSerializer
     permission_classes = [ReadOnlyOrStaff]
     filterset_class = filters.CoachFilter
@@ -201,7 +209,7 @@ class CoachViewSet(viewsets.ReadOnlyModelViewSet):
         return Coach.objects.select_related("club").order_by("name", "id")
 
 
-class ClubViewSet(viewsets.ReadOnlyModelViewSet):
+class ClubViewSet(ClubSetupMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.ClubSerializer
     permission_classes = [ReadOnlyOrStaff]
     filterset_fields = ["country"]

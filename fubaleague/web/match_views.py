@@ -1,0 +1,242 @@
+"""The match page (result, cards, replay on a drawn pitch) and the clubs' result forms.
+
+The forms post to thin views that validate input with Django forms and call matches.services;
+a refused action (ApplicationError) is shown to the user as a message, never a 500.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from fubaleague.auth import signed_in_user
+from fubaleague.errors import ApplicationError
+from fubaleague.web import selectors as ps
+from fubaleague.web.views import _nav, fixture_or_404, match_url
+from matches import services
+from matches.models import CardKind, Forfeit, ResultSubmission
+from matches.replay import pitch_geometry, replay_frames
+from scoring.selectors import active_session
+from tournaments.models import Competition, Fixture
+from tournaments.selectors import user_club_team_ids
+
+REPLAY_CACHE_SECONDS = 3600
+logger = logging.getLogger(__name__)
+
+
+class ResultForm(forms.Form):
+    home_goals = forms.IntegerField(min_value=0, max_value=99)
+    away_goals = forms.IntegerField(min_value=0, max_value=99)
+    extra_time = forms.BooleanField(required=False)
+    home_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
+    away_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
+    home_yellow = forms.IntegerField(
+        min_value=0, max_value=11, required=False, initial=0, label="Home yellow cards"
+    )
+    away_yellow = forms.IntegerField(
+        min_value=0, max_value=11, required=False, initial=0, label="Away yellow cards"
+    )
+    home_red = forms.IntegerField(min_value=0, max_value=5, required=False, initial=0, label="Home red cards")
+    away_red = forms.IntegerField(min_value=0, max_value=5, required=False, initial=0, label="Away red cards")
+    turn_log = forms.FileField(required=False, label="Turn log (fuba-log/1 JSON file)")
+
+    def clean_turn_log(self) -> dict[str, Any] | None:
+        """A fuba-log/1 file from the clubs' other tools; the services check it belongs to the fixture."""
+        upload = self.cleaned_data.get("turn_log")
+        if not upload:
+            return None
+        # No size check here: the request size limit bounds the upload, and the services
+        # refuse a log over TURN_LOG_MAX_BYTES as compact JSON (matches/turn_logs.py).
+        try:
+            data = json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise forms.ValidationError(f"the turn log file is not JSON ({exc}).") from None
+        if not isinstance(data, dict):
+            raise forms.ValidationError("the turn log must be a JSON object.")
+        return data
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if (data.get("home_penalties") is None) != (data.get("away_penalties") is None):
+            raise forms.ValidationError("Give both shoot-out scores or neither.")
+        return data
+
+    def cards(self) -> list[dict[str, Any]]:
+        d = self.cleaned_data
+        cards: list[dict[str, Any]] = []
+        for side in ("home", "away"):
+            cards += [{"team": side, "kind": CardKind.YELLOW}] * (d.get(f"{side}_yellow") or 0)
+            cards += [{"team": side, "kind": CardKind.RED}] * (d.get(f"{side}_red") or 0)
+        return cards
+
+
+class DisputeForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea, max_length=2000)
+
+
+def _competition(slug: str) -> Competition:
+    return get_object_or_404(Competition, slug=slug)
+
+
+@require_GET
+def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    competition = _competition(slug)
+    fixture = fixture_or_404(competition, fixture_id)
+    result = ps.counted_result(fixture)
+    log = ps.replay_log(fixture)
+    my_sides = (
+        user_club_team_ids(user=signed_in_user(request.user), fixture=fixture)
+        if request.user.is_authenticated
+        else set()
+    )
+    submission = ps.latest_submission(fixture) if (my_sides or request.user.is_staff) else None
+    can_confirm = bool(
+        submission is not None
+        and submission.status == ResultSubmission.Status.OPEN
+        and fixture.status == Fixture.Status.SUBMITTED
+        and submission.submitted_by_id != request.user.pk
+        and (
+            (fixture.away_team_id if submission.team_id == fixture.home_team_id else fixture.home_team_id)
+            in my_sides
+        )
+    )
+    can_submit = bool(
+        my_sides
+        and fixture.is_resolved
+        and fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED)
+        and not can_confirm
+    )
+    live_session = active_session(fixture_id=fixture.pk)
+    context = _nav(competition, "fixtures")
+    row = ps.fixture_row(fixture)
+    context.update(
+        {
+            "fixture": fixture,
+            "row": row,
+            "result": result,
+            "cards": ps.match_cards(result),
+            "log": log,
+            "pitch": pitch_geometry() if log is not None else None,
+            "submission": submission,
+            "can_submit": can_submit,
+            "can_confirm": can_confirm,
+            "live_session": live_session,
+            "live_pitch": pitch_geometry() if live_session is not None else None,
+            "can_score": bool(
+                my_sides and live_session is None and fixture.status == Fixture.Status.SCHEDULED
+            ),
+            "form": ResultForm(),
+            "dispute_form": DisputeForm(),
+            "is_knockout": fixture.stage.kind == "knockout",
+            "forfeit": Forfeit.objects.filter(fixture=fixture).select_related("forfeiting_team").first()
+            if row.simulated or fixture.status in (Fixture.Status.SIMULATING, Fixture.Status.AWARDED)
+            else None,
+        }
+    )
+    return render(request, "tournaments/match.html", context)
+
+
+@require_GET
+def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> JsonResponse:
+    competition = _competition(slug)
+    fixture = fixture_or_404(competition, fixture_id)
+    log = ps.replay_log(fixture)
+    if log is None:
+        return JsonResponse(
+            {
+                "error": {
+                    "code": "not_found",
+                    "message": "This match has no turn log to replay.",
+                    "details": {},
+                }
+            },
+            status=404,
+        )
+    # A stored log never changes, so its frames are cached by log id.
+    key = f"replay:{log.pk}"
+    data = cache.get(key)
+    if data is None:
+        try:
+            data = replay_frames(log.data)
+        except Exception:
+            # An engine failure on a stored log is a bug to fix, but the match page stays usable.
+            logger.exception("Replay of match log %s failed", log.pk)
+            error = {"code": "replay_failed", "message": "The replay could not be computed.", "details": {}}
+            return JsonResponse({"error": error}, status=500)
+        cache.set(key, data, REPLAY_CACHE_SECONDS)
+    return JsonResponse(data)
+
+
+def _after(request: HttpRequest, fixture: Fixture, ok: str) -> HttpResponse:
+    messages.success(request, ok)
+    return redirect(match_url(fixture))
+
+
+@login_required(login_url="tournaments:login")
+@require_POST
+def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    fixture = fixture_or_404(_competition(slug), fixture_id)
+    form = ResultForm(request.POST, request.FILES)
+    if not form.is_valid():
+        errors = "; ".join(
+            f"{k}: {' '.join(map(str, v))}" if k != "__all__" else " ".join(map(str, v))
+            for k, v in form.errors.items()
+        )
+        messages.error(request, f"The result was not submitted: {errors}")
+        return redirect(match_url(fixture))
+    d = form.cleaned_data
+    try:
+        services.result_submit(
+            fixture_id=fixture.pk,
+            user=signed_in_user(request.user),
+            home_goals=d["home_goals"],
+            away_goals=d["away_goals"],
+            extra_time=bool(d.get("extra_time")),
+            home_penalties=d.get("home_penalties"),
+            away_penalties=d.get("away_penalties"),
+            cards=form.cards(),
+            turn_log=d.get("turn_log"),
+        )
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect(match_url(fixture))
+    return _after(request, fixture, "Result submitted. The opponent now confirms or disputes it.")
+
+
+@login_required(login_url="tournaments:login")
+@require_POST
+def confirm_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    fixture = fixture_or_404(_competition(slug), fixture_id)
+    try:
+        services.result_confirm(fixture_id=fixture.pk, user=signed_in_user(request.user))
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect(match_url(fixture))
+    return _after(request, fixture, "Result confirmed. It now counts in the standings.")
+
+
+@login_required(login_url="tournaments:login")
+@require_POST
+def dispute_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    fixture = fixture_or_404(_competition(slug), fixture_id)
+    form = DisputeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Say why the result is wrong.")
+        return redirect(match_url(fixture))
+    try:
+        services.result_dispute(
+            fixture_id=fixture.pk, user=signed_in_user(request.user), reason=form.cleaned_data["reason"]
+        )
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect(match_url(fixture))
+    return _after(request, fixture, "Result disputed. An administrator will resolve it.")

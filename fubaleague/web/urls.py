@@ -1,0 +1,35 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from fubaleague.web import match_views, views
+
+# The page names keep the "tournaments:" namespace they had when the pages lived in that app:
+# templates and tests reverse them by it.
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("c/<slug:slug>/", views.competition_home, name="competition"),
+    path("c/<slug:slug>/standings/", views.standings, name="standings"),
+    path("c/<slug:slug>/bracket/", views.bracket, name="bracket"),
+    path("c/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),
+    path("c/<slug:slug>/fixtures.ics", views.fixtures_ics, name="fixtures_ics"),
+    path("c/<slug:slug>/fixtures.csv", views.fixtures_csv, name="fixtures_csv"),
+    path("c/<slug:slug>/teams/", views.teams, name="teams"),
+    path("c/<slug:slug>/teams/<int:team_id>/", views.team, name="team"),
+    path("c/<slug:slug>/matches/<int:fixture_id>/", match_views.match, name="match"),
+    path("c/<slug:slug>/matches/<int:fixture_id>/replay.json", match_views.replay_json, name="replay_json"),
+    path("c/<slug:slug>/matches/<int:fixture_id>/submit", match_views.submit_result, name="submit_result"),
+    path("c/<slug:slug>/matches/<int:fixture_id>/confirm", match_views.confirm_result, name="confirm_result"),
+    path("c/<slug:slug>/matches/<int:fixture_id>/dispute", match_views.dispute_result, name="dispute_result"),
+    path("coaches/<int:coach_id>/", views.coach, name="coach"),
+    # Club members sign in here (the admin's login accepts staff only).
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="registration/login.html", redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
+]

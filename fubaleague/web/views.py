@@ -1,0 +1,297 @@
+"""Public pages. Views look things up, call selectors (reads) or services (the results workflow), render.
+
+The standings page is the hot path: for anonymous visitors the whole rendered page is cached under
+the competition's standings version (tournaments.standings.cache), so a request costs one cache
+round trip and no query until a result changes.
+"""
+
+from __future__ import annotations
+
+import csv
+from datetime import UTC, timedelta
+from typing import Any
+
+from django.core.exceptions import BadRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from fubaleague.web import selectors as ps
+from fubaleague.web import svg
+from scoring.selectors import live_fixture_ids
+from tournaments.models import Coach, Competition, Fixture, Stage
+from tournaments.standings import cache, presentation
+
+
+def _competition(slug: str) -> Competition:
+    return get_object_or_404(Competition, slug=slug)
+
+
+def _nav(competition: Competition, current: str) -> dict[str, Any]:
+    stages = list(competition.stages.all())
+    return {
+        "competition": competition,
+        "current": current,
+        "has_tables": any(s.kind != Stage.Kind.KNOCKOUT for s in stages),
+        "has_bracket": any(s.kind == Stage.Kind.KNOCKOUT for s in stages),
+        "stages": stages,
+    }
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "tournaments/home.html", {"competitions": ps.competitions_for_home()})
+
+
+@require_GET
+def competition_home(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = _competition(slug)
+    context = _nav(competition, "home")
+    context.update(ps.competition_overview(competition))
+    tables = presentation.competition_tables(competition)
+    context["tables"] = tables[:8]
+    context["compact"] = True
+    context["live_ids"] = live_fixture_ids(
+        fixture_ids=[row.fixture.pk for row in [*context.get("upcoming", []), *context.get("recent", [])]]
+    )
+    return render(request, "tournaments/competition.html", context)
+
+
+def _standings_context(competition: Competition) -> dict[str, Any]:
+    context = _nav(competition, "standings")
+    context["tables"] = presentation.competition_tables(competition)
+    charts = []
+    for series in presentation.position_series(competition):
+        if len(series.rounds) < 2:
+            continue
+        title = f"{series.stage}" + (f" – Group {series.group}" if series.group else "")
+        charts.append({"title": title, "chart": svg.positions_chart(series.series, series.rounds)})
+    context["charts"] = charts
+    return context
+
+
+@require_GET
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    if request.user.is_authenticated:
+        return render(request, "tournaments/standings.html", _standings_context(_competition(slug)))
+
+    def render_page() -> str:
+        # The page has no per-user content when anonymous, so one rendering serves everyone.
+        return render_to_string("tournaments/standings.html", _standings_context(_competition(slug)), request)
+
+    return HttpResponse(cache.by_slug(slug, "page", render_page))
+
+
+@require_GET
+def bracket(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = _competition(slug)
+    context = _nav(competition, "bracket")
+    context["brackets"] = [
+        {"stage": s, "bracket": ps.bracket(s)} for s in competition.stages.filter(kind=Stage.Kind.KNOCKOUT)
+    ]
+    return render(request, "tournaments/bracket.html", context)
+
+
+@require_GET
+def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = _competition(slug)
+    team_id = _int_param(request, "team")
+    context = _nav(competition, "fixtures")
+    context["rounds"] = ps.fixtures_by_round(competition, team_id=team_id)
+    context["teams"] = competition.teams.order_by("name")
+    context["team_id"] = team_id
+    return render(request, "tournaments/fixtures.html", context)
+
+
+def _int_param(request: HttpRequest, name: str) -> int | None:
+    raw = request.GET.get(name, "")
+    if not raw:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise BadRequest(f"Query parameter '{name}' must be a team id (a number), not '{raw}'.") from None
+
+
+def _ics_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
+
+
+def _ics_fold(line: str) -> list[str]:
+    # RFC 5545 3.1: lines longer than 75 octets are folded with CRLF + space.
+    out = []
+    raw = line.encode()
+    while len(raw) > 75:
+        cut = 75
+        while (raw[cut] & 0xC0) == 0x80:  # do not split a UTF-8 sequence
+            cut -= 1
+        out.append(raw[:cut].decode())
+        raw = b" " + raw[cut:]
+    out.append(raw.decode())
+    return out
+
+
+@require_GET
+def fixtures_ics(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = _competition(slug)
+    team_id = _int_param(request, "team")
+    now = timezone.now().strftime("%Y%m%dT%H%M%SZ")
+    host = request.get_host().split(":")[0]
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//FUBA League//Fixtures//EN",
+        "CALSCALE:GREGORIAN",
+        f"X-WR-CALNAME:{_ics_escape(competition.name)}",
+    ]
+    for block in ps.fixtures_by_round(competition, team_id=team_id):
+        for row in block.rows:
+            f = row.fixture
+            if f.kickoff is None:
+                continue
+            start = f.kickoff.astimezone(UTC)
+            end = start + timedelta(hours=2)
+            summary = f"{row.home} v {row.away}"
+            if row.result is not None:
+                summary = f"{row.home} {row.result.home_goals}-{row.result.away_goals} {row.away}"
+                if row.simulated:
+                    summary += " (simulated)"
+            lines += [
+                "BEGIN:VEVENT",
+                f"UID:fixture-{f.pk}@{host}",
+                f"DTSTAMP:{now}",
+                f"DTSTART:{start.strftime('%Y%m%dT%H%M%SZ')}",
+                f"DTEND:{end.strftime('%Y%m%dT%H%M%SZ')}",
+                f"SUMMARY:{_ics_escape(summary)}",
+                f"DESCRIPTION:{_ics_escape(f'{competition.name} – {block.title}')}",
+                f"URL:{request.build_absolute_uri(row.url)}",
+                "END:VEVENT",
+            ]
+    lines.append("END:VCALENDAR")
+    body = "\r\n".join(part for line in lines for part in _ics_fold(line)) + "\r\n"
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{competition.slug}.ics"'
+    return response
+
+
+@require_GET
+def fixtures_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = _competition(slug)
+    team_id = _int_param(request, "team")
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{competition.slug}-fixtures.csv"'
+    writer = csv.writer(response)
+    writer.writerow(
+        [
+            "fixture_id",
+            "stage",
+            "round",
+            "group",
+            "match_number",
+            "leg",
+            "kickoff_utc",
+            "home",
+            "away",
+            "home_goals",
+            "away_goals",
+            "extra_time",
+            "home_penalties",
+            "away_penalties",
+            "status",
+            "simulated",
+        ]
+    )
+    for block in ps.fixtures_by_round(competition, team_id=team_id):
+        for row in block.rows:
+            f, r = row.fixture, row.result
+            writer.writerow(
+                [
+                    f.pk,
+                    f.stage.name,
+                    block.title,
+                    f.group.name if f.group else "",
+                    f.match_number or "",
+                    f.leg,
+                    f.kickoff.astimezone(UTC).isoformat() if f.kickoff else "",
+                    _csv_safe(row.home),
+                    _csv_safe(row.away),
+                    r.home_goals if r else "",
+                    r.away_goals if r else "",
+                    ("yes" if r.extra_time else "no") if r else "",
+                    r.home_penalties if r and r.home_penalties is not None else "",
+                    r.away_penalties if r and r.away_penalties is not None else "",
+                    f.status,
+                    ("yes" if row.simulated else "no") if r else "",
+                ]
+            )
+    return response
+
+
+def _csv_safe(text: str) -> str:
+    # A cell starting with = + - @ is run as a formula by spreadsheets (CSV injection).
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+@require_GET
+def team(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
+    competition = _competition(slug)
+    try:
+        team_obj = ps.team_with_details(team_id, competition)
+    except ps.Team.DoesNotExist:
+        raise Http404("No such team in this competition.") from None
+    context = _nav(competition, "teams")
+    matches = ps.team_matches(team_obj)
+    context.update(
+        {
+            "team": team_obj,
+            "matches": matches,
+            "record": _record(matches),
+            "suspensions": ps.team_suspensions(team_obj),
+            "skill_losses": ps.team_skill_losses(team_obj),
+            "skills": list(team_obj.roster_skills.all()),
+            "yellow_cards": sum(1 for m in matches for c in m.cards if c.kind == "yellow"),
+            "red_cards": sum(1 for m in matches for c in m.cards if c.kind != "yellow"),
+        }
+    )
+    return render(request, "tournaments/team.html", context)
+
+
+def _record(matches: list[ps.TeamMatch]) -> dict[str, int]:
+    rec = {"played": 0, "W": 0, "D": 0, "L": 0, "gf": 0, "ga": 0}
+    for m in matches:
+        if m.outcome:
+            rec["played"] += 1
+            rec[m.outcome] += 1
+            rec["gf"] += m.goals_for or 0
+            rec["ga"] += m.goals_against or 0
+    return rec
+
+
+@require_GET
+def teams(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = _competition(slug)
+    context = _nav(competition, "teams")
+    context["teams"] = competition.teams.select_related("coach", "club").order_by("name")
+    return render(request, "tournaments/teams.html", context)
+
+
+@require_GET
+def coach(request: HttpRequest, coach_id: int) -> HttpResponse:
+    coach_obj = get_object_or_404(Coach.objects.select_related("club"), pk=coach_id)
+    return render(
+        request, "tournaments/coach.html", {"coach": coach_obj, "entries": ps.coach_entries(coach_obj)}
+    )
+
+
+def fixture_or_404(competition: Competition, fixture_id: int) -> Fixture:
+    try:
+        return ps.match_fixture(competition, fixture_id)
+    except Fixture.DoesNotExist:
+        raise Http404("No such match in this competition.") from None
+
+
+def match_url(fixture: Fixture) -> str:
+    return reverse("tournaments:match", args=[fixture.competition.slug, fixture.pk])

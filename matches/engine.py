@@ -1,0 +1,80 @@
+"""The one door from the league into the rules engine.
+
+Every Django module that validates, replays or simulates a match imports the
+engine from here, and this module imports only ``rules_engine.api`` (an
+import-linter contract in ``.importlinter`` keeps it so).  The engine is a
+plain library installed with the project: there is no "engine missing" case.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules_engine.api import (
+    COACH_KINDS,
+    PENALTY_SIDES,
+    PENALTY_TABLE,
+    ROLE_KEYS,
+    Decision,
+    Dice,
+    Event,
+    FubaError,
+    HeaderError,
+    IllegalEventError,
+    Match,
+    MatchResult,
+    Pending,
+    Roll,
+    SimulationError,
+    SimulationOptions,
+    TeamSetup,
+    ValidationReport,
+    board,
+    event_from_dict,
+    event_to_dict,
+    log_of,
+    new_match,
+    parse,
+    play_match,
+    simulate_match,
+    skill_weight,
+    validate_log,
+)
+
+__all__ = [
+    "COACH_KINDS",
+    "PENALTY_SIDES",
+    "PENALTY_TABLE",
+    "ROLE_KEYS",
+    "Decision",
+    "Dice",
+    "Event",
+    "FubaError",
+    "HeaderError",
+    "IllegalEventError",
+    "Match",
+    "MatchResult",
+    "Pending",
+    "Roll",
+    "SimulationError",
+    "SimulationOptions",
+    "TeamSetup",
+    "ValidationReport",
+    "board",
+    "error_summary",
+    "event_from_dict",
+    "event_to_dict",
+    "log_of",
+    "new_match",
+    "parse",
+    "play_match",
+    "simulate_match",
+    "skill_weight",
+    "validate_log",
+]
+
+
+def error_summary(error: FubaError) -> dict[str, Any]:
+    """Where and why a log is wrong, as stored with a submission: turn, stage, rule, reason, path."""
+    data = error.to_dict()
+    return {k: data[k] for k in ("turn", "stage", "rule", "reason", "path")}

@@ -1,0 +1,237 @@
+"""What happens when a result starts (or stops) counting: placeholders, stage status, discipline.
+
+Knockout slots such as "Winner group A", "Best third-placed team 2" or "Winner match 49" carry a
+machine-readable source; they are filled as soon as what feeds them is decided, and refilled if an
+admin override changes it — unless the fixture they feed already has a result, which is refused.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from itertools import permutations
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+
+from fubaleague.errors import ApplicationError, Conflict
+from matches.discipline import discipline_recompute
+from tournaments.fixtures import UEFA_EURO_TABLE, uefa_euro_thirds
+from tournaments.knockout import tie_outcome
+from tournaments.models import Competition, Fixture, Group, Stage, Team
+from tournaments.services import swiss_round_create
+from tournaments.skills import skill_losses_reassign
+from tournaments.standings.selectors import standings_table
+from tournaments.standings.services import best_thirds_compute, standings_compute
+
+
+class _Resolver:
+    def __init__(self, competition: Competition) -> None:
+        self.competition = competition
+        self._thirds: dict[int, dict[int, int]] = {}
+        self._tables: dict[tuple[int, str], list[int] | None] = {}
+
+    def _complete(self, fixtures: Any) -> bool:
+        return fixtures.exists() and not fixtures.exclude(status__in=Fixture.COUNTED_STATUSES).exists()
+
+    def team_for(self, source: dict[str, Any]) -> int | None:
+        kind = source.get("type")
+        if kind == "group":
+            group = (
+                Group.objects.filter(stage_id=source["stage"], name=source["group"])
+                .select_related("stage")
+                .first()
+            )
+            if group is None or not self._complete(group.fixtures.all()):
+                return None
+            table = standings_compute(stage=group.stage, group=group)
+            rank = int(source["rank"])
+            return table[rank - 1].team if len(table) >= rank else None
+        if kind == "best_third":
+            return self._best_thirds(int(source["stage"])).get(int(source["slot"]))
+        if kind in ("winner", "loser"):
+            legs = list(
+                self.competition.fixtures.filter(match_number=source["match"])
+                .select_related("stage", "result")
+                .order_by("leg")
+            )
+            if not legs:
+                return None
+            outcome = tie_outcome(legs[0].stage, legs)
+            if outcome is None:
+                return None
+            return outcome.winner_id if kind == "winner" else outcome.loser_id
+        return None
+
+    def _group_order(self, stage_id: int, name: str) -> list[int] | None:
+        key = (stage_id, name)
+        if key not in self._tables:
+            group = Group.objects.filter(stage_id=stage_id, name=name).select_related("stage").first()
+            if group is None or not self._complete(group.fixtures.all()):
+                self._tables[key] = None
+            else:
+                self._tables[key] = [r.team for r in standings_compute(stage=group.stage, group=group)]
+        return self._tables[key]
+
+    def _best_thirds(self, stage_id: int) -> dict[int, int]:
+        if stage_id in self._thirds:
+            return self._thirds[stage_id]
+        stage = Stage.objects.get(id=stage_id)
+        assignment: dict[int, int] = {}
+        if self._complete(stage.fixtures.all()):
+            slots: dict[int, str] = {}
+            tables: dict[int, str] = {}
+            for f in self.competition.fixtures.filter(
+                Q(home_source__type="best_third") | Q(away_source__type="best_third")
+            ):
+                for src in (f.home_source, f.away_source):
+                    if src and src.get("type") == "best_third" and src.get("stage") == stage_id:
+                        slots[int(src["slot"])] = src.get("against_group", "")
+                        tables[int(src["slot"])] = src.get("table", "")
+            thirds = best_thirds_compute(stage=stage)[: stage.best_thirds]
+            if any(t == UEFA_EURO_TABLE for t in tables.values()):
+                # 24 teams: UEFA's fixed table by the combination of groups the thirds come from.
+                names = list(stage.groups.order_by("name").values_list("name", flat=True))
+                placed = uefa_euro_thirds(qualified=[t.group.name for t in thirds], group_names=names)
+                from_group = {t.group.name: t.row.team for t in thirds}
+                assignment = {s: from_group[g] for s, g in placed.items() if s in slots}
+                self._thirds[stage_id] = assignment
+                return assignment
+            order = sorted(slots)
+            # Best-ranked thirds take the first slots they can, never meeting their own group's winner.
+            for perm in permutations(thirds, len(order)):
+                if all(t.group.name != slots[s] for t, s in zip(perm, order, strict=True)):
+                    assignment = {s: t.row.team for t, s in zip(perm, order, strict=True)}
+                    break
+        self._thirds[stage_id] = assignment
+        return assignment
+
+
+def _dependents(fixture: Fixture) -> Q:
+    """Fixtures whose slots are fed directly by this fixture's result."""
+    feeds: list[dict[str, Any]] = []
+    if fixture.group_id is not None:
+        feeds.append({"type": "group", "stage": fixture.stage_id, "group": fixture.group.name})  # type: ignore[union-attr]
+        feeds.append({"type": "best_third", "stage": fixture.stage_id})
+    if fixture.match_number is not None:
+        feeds.append({"type": "winner", "match": fixture.match_number})
+        feeds.append({"type": "loser", "match": fixture.match_number})
+    q = Q(pk__in=[])
+    for feed in feeds:
+        # Key lookups rather than JSON containment: SQLite (the embedded default) lacks __contains.
+        for side in ("home_source", "away_source"):
+            q |= Q(**{f"{side}__{key}": value for key, value in feed.items()})
+    return q
+
+
+def placeholders_resolve(*, competition: Competition, fed_by: Fixture | None = None) -> set[int]:
+    """Fill (or refill) knockout slots; returns the ids of teams whose fixtures changed.
+
+    With ``fed_by`` only the slots fed by that fixture are looked at. One pass is enough: a slot
+    can only change while the fixture it belongs to has no result, so nothing further down the
+    bracket depends on it yet.
+    """
+    resolver = _Resolver(competition)
+    changed_teams: set[int] = set()
+    fixtures = competition.fixtures.filter(Q(home_source__isnull=False) | Q(away_source__isnull=False))
+    if fed_by is not None:
+        fixtures = fixtures.filter(_dependents(fed_by))
+    for fixture in fixtures.select_for_update(of=("self",)).order_by(
+        "stage__order", "round", "match_number", "leg"
+    ):
+        updates = {}
+        for side in ("home", "away"):
+            source = getattr(fixture, f"{side}_source")
+            if not source:
+                continue
+            team_id = resolver.team_for(source)
+            current = getattr(fixture, f"{side}_team_id")
+            if team_id == current:
+                continue
+            if (
+                fixture.status != Fixture.Status.SCHEDULED
+                or fixture.submissions.filter(status="open").exists()
+            ):
+                raise Conflict(
+                    f"{fixture} already has a result or a submission; "
+                    "the change would alter who plays it. Clear that fixture first."
+                )
+            updates[f"{side}_team_id"] = team_id
+            changed_teams.update(t for t in (team_id, current) if t is not None)
+        if updates:
+            for field, value in updates.items():
+                setattr(fixture, field, value)
+            fixture.save(update_fields=[*updates, "updated_at"])
+    return changed_teams
+
+
+def stage_progress_update(*, stage: Stage) -> Stage:
+    fixtures = stage.fixtures.all()
+    total = fixtures.count()
+    counted = fixtures.filter(status__in=Fixture.COUNTED_STATUSES).count()
+    all_paired = stage.kind != Stage.Kind.SWISS or (
+        max(
+            fixtures.order_by("-round").values_list("round", flat=True).first() or 0,
+            stage.byes.order_by("-round").values_list("round", flat=True).first() or 0,
+        )
+        >= stage.swiss_rounds
+    )
+    if total and counted == total and all_paired:
+        status = Stage.Status.COMPLETED
+    elif counted or (stage.kind == Stage.Kind.SWISS and total):
+        status = Stage.Status.ACTIVE
+    else:
+        status = Stage.Status.PENDING
+    if status != stage.status:
+        stage.status = status
+        stage.save(update_fields=["status"])
+    competition = stage.competition
+    stages = competition.stages.all()
+    finished = stages.exists() and not stages.exclude(status=Stage.Status.COMPLETED).exists()
+    new = Competition.Status.FINISHED if finished else Competition.Status.ACTIVE
+    if competition.status != new:
+        Competition.objects.filter(id=competition.id).update(status=new)
+        competition.status = new
+    return stage
+
+
+@transaction.atomic
+def fixture_result_changed(*, fixture: Fixture) -> None:
+    """Call after a fixture's result starts counting or changes (inside the same transaction)."""
+    competition = fixture.competition
+    stage_progress_update(stage=fixture.stage)
+    teams = {t for t in (fixture.home_team_id, fixture.away_team_id) if t is not None}
+    teams |= placeholders_resolve(competition=competition, fed_by=fixture)
+    team_objs = list(Team.objects.filter(id__in=teams))
+    discipline_recompute(competition=competition, teams=team_objs)
+    for team in team_objs:
+        skill_losses_reassign(team=team)
+    # A knockout slot may have been filled in a later stage: keep those stages' status current.
+    for stage in competition.stages.exclude(id=fixture.stage_id):
+        stage_progress_update(stage=stage)
+
+
+def competition_champion(*, competition: Competition) -> Team | None:
+    final = (
+        competition.fixtures.filter(stage__kind=Stage.Kind.KNOCKOUT, round_name="Final")
+        .select_related("stage")
+        .order_by("-stage__order", "leg")
+    )
+    legs = [f for f in final if f.stage_id == final[0].stage_id] if final else []
+    if not legs:
+        return None
+    outcome = tie_outcome(legs[0].stage, legs)
+    return Team.objects.get(id=outcome.winner_id) if outcome else None
+
+
+@transaction.atomic
+def swiss_round_generate(
+    *, stage: Stage, start: datetime | None = None, deadline_after: timedelta | None = None
+) -> list[Fixture]:
+    """Pair the next Swiss round once the previous one is complete, from the current table."""
+    stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
+    if stage.kind != Stage.Kind.SWISS:
+        raise ApplicationError(f"{stage} is not a Swiss stage.")
+    return swiss_round_create(
+        stage=stage, table=standings_table(stage=stage), schedule_start=start, deadline_after=deadline_after
+    )

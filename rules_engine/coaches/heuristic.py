@@ -1,0 +1,908 @@
+"""``HeuristicCoach``: rule-of-thumb play built on the dice odds (see the package docstring)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from itertools import compress as _compress
+from typing import Any
+
+from .. import board as B
+from .. import decisions as D
+from ..cards import GOALKEEPER
+from ..errors import FubaError
+from ..events import Pending
+from ..machine import Match
+from ..rules import (
+    can_attempt_from,
+    crossing_applies,
+    goal_attempt_modifier,
+    offside_risk_increase,
+    second_last_area,
+)
+from ..state import MatchState, TeamState
+from .setups import SETUP_KIND, build_setup
+from .style import Style
+from .tables import (
+    ADJ_PLAY,
+    AREA_OF,
+    BALL_PART,
+    BEYOND,
+    BIT,
+    CORNER_SPOTS,
+    DIST,
+    DRIB_RANK,
+    EXTRA_FREE_MOVE_SKILLS,
+    GK_RANK,
+    IS_GOAL_LINE,
+    MOVE_NAME,
+    N_AREAS,
+    N_LOC,
+    NAMES,
+    NO_PEN_PART,
+    OPP_HALF,
+    P_AGGR,
+    P_KEEP,
+    P_PRESS,
+    P_SLOW_CARD,
+    PEN,
+    PEN_PART,
+    SRC_AREA,
+    SRC_PAIRS,
+    STACK_GAIN,
+    THREAT,
+    WEIGHT_CACHE,
+    area_counts,
+    near_mask,
+    play_area,
+    stack_value,
+)
+
+
+class HeuristicCoach:
+    """Rule-of-thumb coach (see the module docstring).
+
+    ``team`` is the team's registered :class:`~rules_engine.simulate.TeamSetup`
+    (kept for reference; the style is read from the match header, which the
+    simulator builds from it).  ``rng`` breaks ties and plays the mixed
+    penalty strategy."""
+
+    shot_threshold = 0.30  # shoot when P(goal) + 1/4 P(corner or rebound) reaches this
+    shot_min = 0.10  # ... or when P(goal) reaches this (unless positioning first pays)
+    press_threshold = 0.5  # press when the pressing dice win the ball this often
+    press_threshold_far = 0.3  # ... when the ball is far from the own goal
+    position_first = False  # lower a high ball value before shooting in the second action
+    # directness added to every style's lean in play: without it two heuristic
+    # coaches play so cautiously that a match has 2.0 goals and 30 % draws
+    attack_bias = 0.4
+    # game states (``_mode``): 0 until ``late_minute`` of the second half, then
+    # 1 level, 2 behind, 3 ahead; a team that needs a goal gambles (fewer draws)
+    late_minute = 15
+    mode_shift: tuple[float, ...] = (0.0, 0.5, 1.0, -0.2)  # added to the lean
+    mode_risk: tuple[float, ...] = (0.0, 0.0, -0.4, 0.4)  # added to the target-area risk
+    mode_shot: tuple[float, ...] = (0.0, 0.0, -0.1, 0.08)  # added to the shooting threshold
+    risk_min = 0.2  # losing the ball never becomes a gain, however big the push
+    spend_modes: tuple[int, ...] = (1, 2)  # spend condition points whenever offered
+    # most moves a sequence makes (goal kicks and quick free kicks allow any number)
+    move_caps: dict[str, int] = {
+        D.GOAL_KICK_MOVE: 2,
+        D.QUICK_FREE_KICK_MOVE: 3,
+        D.FREE_MOVE: 1,
+        D.SETUP_ADJUST: 2,
+    }
+
+    def __init__(self, rng: random.Random, team: Any = None) -> None:
+        self.rng = rng
+        self.team = team
+        self._style: Style | None = None
+        self._styles: list[Style] = []  # by game state (see ``mode_shift``)
+        self._mode = 0
+        self._action_turn = -1  # turn of this team's last action decision
+        self._wcache: dict[tuple[int, ...], list[float]] = {}  # see choose
+        self._seq_key: tuple[str, int, int | str] = ("", -1, 0)
+        self._seq_next = -1
+        self._seq_moves = 0
+        self.unknown_decisions: set[str] = set()  # answered by the prudent fallback
+        self._dispatch: dict[str, Callable[[Match, Pending, int], Any]] = {
+            D.KICK_OFF_TEAM: self._kick_off_team,
+            D.SETUP: self._setup,
+            D.HALF_TIME_FORMATION: self._half_time_formation,
+            D.TARGET_AREA: self._target_area,
+            D.GOALKEEPER_CHARGE: self._goalkeeper_charge,
+            D.USE_SKILL: self._use_skill,
+            D.CLOSEST_PLAYER: self._closest_player,
+            D.ACTION: self._action,
+            D.USE_CP: self._use_cp,
+            D.SECOND_ACTIONS: self._second_actions,
+            D.CORNER_SPOT: self._corner_spot,
+            D.FREE_KICK_ATTEMPT: self._free_kick_attempt,
+            D.PENALTY_KEEPER: self._penalty_keeper,
+            D.PENALTY_SHOT: self._penalty_shot,
+            D.SLOW_PLAY: self._slow_play,
+            D.SUBSTITUTIONS: self._substitutions,
+            D.SUBSTITUTION: self._substitution,
+            D.INJURED_PLAYER: self._remove_player,
+            D.INJURED_PLAYER_INSTEAD: self._remove_player,
+            D.SENT_OFF_PLAYER: self._remove_player,
+            D.INJURY_SUBSTITUTION: self._injury_substitution,
+            D.SKILL_BALL_AREA: self._skill_ball_area,
+            D.GEGENPRESSING_AGGRESSIVE: self._gegenpressing_aggressive,
+            D.PLAY_FIERY_COACH: self._play_fiery_coach,
+            D.FORMATION_CHANGE: self._formation_change,
+        }
+
+    # ------------------------------------------------------------ entry
+    def choose(self, match: Match, pending: Pending) -> Any:
+        team = 0 if pending.actor == "home" else 1
+        if self._style is None:
+            self._styles = [self._make_style(match, team, shift) for shift in self.mode_shift]
+            self._set_mode(0)
+        if pending.name in D.MOVE_DECISIONS:
+            # count the moves of the current sequence (the coach's decisions follow each other)
+            key = (pending.name, pending.turn, pending.stage)
+            n = len(match.events)
+            if key != self._seq_key or n != self._seq_next:
+                self._seq_moves = 0
+            self._seq_key = key
+            self._seq_next = n + 1
+            choice = self._move(match, pending, team)
+            if choice != D.DONE:
+                self._seq_moves += 1
+            return choice
+        # the game state is read at the other decisions (every turn has some;
+        # the moves, half of all decisions, keep it) and changes only late in
+        # the second half and in extra time
+        st = match.st
+        if st.half > 2 or (st.half == 2 and st.clock >= self.late_minute):  # (all of extra time is late)
+            lead = st.teams[team].goals - st.teams[1 - team].goals
+            mode = 1 if lead == 0 else (2 if lead < 0 else 3)
+            if mode != self._mode:
+                self._set_mode(mode)
+        handler = self._dispatch.get(pending.name)
+        if handler is not None:
+            return handler(match, pending, team)
+        return self._fallback(pending)
+
+    def _set_mode(self, mode: int) -> None:
+        self._mode = mode
+        style = self._style = self._styles[mode]
+        # the weights depend on the style's leans only: shared by every coach
+        # (and match) of the same leans
+        self._wcache = WEIGHT_CACHE.setdefault((style.deep, style.attack), {})
+
+    def _make_style(self, match: Match, team: int, shift: float) -> Style:
+        # the header holds the registered set-up (built from ``self.team`` by the simulator)
+        spec = match.header.teams[team]
+        return Style(spec.formation, spec.roles, spec.skills, shift, self.attack_bias)
+
+    @property
+    def style(self) -> Style:
+        assert self._style is not None
+        return self._style
+
+    def _fallback(self, pending: Pending) -> Any:
+        """A decision this coach does not know (the engine grows): be prudent."""
+        self.unknown_decisions.add(pending.name)
+        opts = pending.options
+        for safe in ("no", D.DONE, "none", 0):
+            if safe in opts:
+                return safe
+        return opts[self.rng.randrange(len(opts))]
+
+    # ------------------------------------------------------- evaluations
+    @staticmethod
+    def _lead(st: MatchState, team: int) -> int:
+        return st.teams[team].goals - st.teams[1 - team].goals
+
+    def _goal_odds(self, st: MatchState, team: int, free_kick: bool = False) -> tuple[float, float]:
+        """(P(goal), P(corner or rebound)) of a goal attempt from the ball area now."""
+        area = play_area(st.ball)
+        am = B.area_modifier(team, area)
+        if am is None or not can_attempt_from(st, team, area):
+            return 0.0, 0.0
+        mod = goal_attempt_modifier(st, team, area, free_kick)
+        opp = st.teams[1 - team]
+        two = st.uses("A11") and "shot_stopper" in opp.skills and opp.cp_total() > 0
+        need = st.value - mod  # goal if die > need
+        if need >= 6:
+            p6 = 1 / 36 if two else 1 / 6
+            return p6 * max(0.0, (6 + am) / 6), p6 * (1 / 6)
+        if need < 1:
+            return 1.0, 0.0
+
+        def p_above(k: int) -> float:
+            q = min(1.0, max(0.0, (6 - k) / 6))
+            return q * q if two else q
+
+        pg = p_above(need)
+        psoft = p_above(need - 1) - pg
+        if need >= 2 and st.teams[team].has(B.PEN[1 - team]):
+            psoft += p_above(need - 2) - p_above(need - 1)
+        return pg, psoft
+
+    def _weights(self, st: MatchState, team: int) -> list[float]:
+        """Value of one player of `team` in each playing area, given the ball."""
+        ball = play_area(st.ball)
+        ct = st.ct == team
+        ts = st.teams[team]
+        key = (team, ball, ct, *ts.formation)
+        cached = self._wcache.get(key)
+        if cached is not None:
+            return cached
+        cached = self._compute_weights(st, team, ball, ct, ts)
+        if len(self._wcache) > 4096:
+            self._wcache.clear()
+        self._wcache[key] = cached
+        return cached
+
+    def _compute_weights(self, st: MatchState, team: int, ball: int, ct: bool, ts: TeamState) -> list[float]:
+        style = self.style
+        # the coach's bias pushes up in attack and presses high, but does not
+        # pull a defence out of its own half (formations keep their depth)
+        push = style.attack if ct or OPP_HALF[team][ball] else style.deep
+        dist = B.DIST[ball]
+        form = ts.formation
+        tot = max(1, sum(form))
+        own_pen = B.PEN[team]
+        opp_pen = B.PEN[1 - team]
+        out = [0.0] * B.N_AREAS
+        for a in range(B.N_AREAS):
+            d = dist[a]
+            w = (3.0, 1.6, 0.7, 0.3, 0.15, 0.1, 0.1, 0.1)[d] if d < 8 else 0.1
+            depth = B.depth_from(team, a) / 10.5
+            # an attacking style pushes up (and stays up without the ball),
+            # a defensive style drops deep (and supports attacks less)
+            if ct:
+                w += (1.4 + 2.0 * push) * depth
+                if a == opp_pen and B.DIST[ball][opp_pen] <= 3:
+                    w += 1.2 + 2.0 * push
+            else:
+                w += (1.2 - 2.0 * push) * (1.0 - depth)
+                if a == own_pen and B.DIST[ball][own_pen] <= 3:
+                    w += 1.6 - push
+            w += 1.5 * form[B.zone_of(team, a)] / tot
+            if a == own_pen:
+                w -= 0.6 if ct else 0.0
+            out[a] = w
+        return out
+
+    def _utility(self, st: MatchState, team: int, field: Sequence[int], gk: int, w: Sequence[float]) -> float:
+        """Value of a whole placement (set-ups): positions plus the contests."""
+        u = 0.0
+        for a in range(B.N_AREAS):
+            n = field[a]
+            if n:
+                u += w[a] * stack_value(n)
+        ball = play_area(st.ball)
+        own_pen, opp_pen = B.PEN[team], B.PEN[1 - team]
+        return u + self._contest(
+            st,
+            team,
+            field[ball] + (1 if gk == ball else 0),
+            field[opp_pen],
+            field[own_pen] + (1 if gk == own_pen else 0),
+            gk == own_pen,
+        )
+
+    @staticmethod
+    def _contest(
+        st: MatchState, team: int, at_ball: int, at_opp_pen: int, at_own_pen: int, gk_home: bool
+    ) -> float:
+        """Value of the local contests: the ball area (pressing needs as many
+        players, outnumbering lowers ball values and allows free moves) and the
+        penalty areas (goal attempt modifiers, rebounds)."""
+        opp = st.teams[1 - team]
+        ball = play_area(st.ball)
+        ours = 6 if at_ball > 6 else at_ball
+        theirs = opp.count(ball)
+        u = 0.0
+        if st.ct == team:
+            if ours > theirs:
+                u += 2.2
+            elif ours == theirs:
+                u += 0.8
+            opp_pen = B.PEN[1 - team]
+            if B.DIST[ball][opp_pen] <= 2:
+                o = 6 if at_opp_pen > 6 else at_opp_pen
+                t = opp.count(opp_pen)
+                u += 1.2 if o > t else (0.4 if o == t else 0.0)
+        else:
+            if ours >= theirs:
+                u += 2.6
+            if ours > theirs:
+                u += 0.8
+            own_pen = B.PEN[team]
+            if B.DIST[ball][own_pen] <= 2:
+                o = 6 if at_own_pen > 6 else at_own_pen
+                u += 1.4 if o >= opp.count(own_pen) else 0.0
+        # the goalkeeper belongs in its penalty area (+4 for the opponent otherwise)
+        if not gk_home:
+            u -= 6.0
+        return u
+
+    def _move(self, match: Match, pending: Pending, team: int) -> Any:
+        """One move of a sequence, or ``done``.
+
+        Every single move of the team is scored (position value of the two
+        areas plus the contests of the ball area and the penalty areas); the
+        best ones are checked with the engine's own legality check
+        (``pending.verify_fn``, the very check that defines ``options``) so
+        the usually 20-60 options need not be listed.  Without a verifier, or
+        if none of the first candidates is legal, the options are listed and
+        the best legal one is taken.
+
+        Hot path (about 200 decisions a match): a capped sequence ends before
+        anything is evaluated; candidates are (gain, rank) pairs of numbers
+        (the names are looked up only for the few that are checked), scored
+        per source by one comprehension over precomputed (destination, rank)
+        pairs, with the contest values read from part tables; a free move
+        without any eligible player is answered without scoring."""
+        st = match.st
+        name = pending.name
+        verify = pending.verify_fn
+        if verify is not None and self._seq_moves >= self.move_caps.get(name, 99):
+            try:
+                verify(D.DONE)
+            except FubaError:
+                pass
+            else:
+                return D.DONE
+        free = name == D.FREE_MOVE
+        return self._pick(pending, self._move_candidates(st, name, team), free, 0.25 if free else 0.12)
+
+    def _move_candidates(self, st: MatchState, name: str, team: int) -> list[tuple[float, int]]:
+        """The single moves of ``team`` worth making in a ``name`` sequence, as
+        (gain, rank) pairs (see ``_move``)."""
+        ts = st.teams[team]
+        opp = st.teams[1 - team]
+        ts_field = ts.field
+        gk = ts.gk
+        own_pen = PEN[team]
+        opp_pen = PEN[1 - team]
+        gk_home = gk == own_pen
+        free = name == D.FREE_MOVE
+        style = self.style
+        n_loc = N_LOC
+        # runner, fast defender, box-to-box midfielder (A11): a free move from anywhere
+        extra_free = free and not style.skills.isdisjoint(EXTRA_FREE_MOVE_SKILLS) and st.uses("A11")
+        restricted = free and not extra_free
+        if restricted:
+            # 4.3.1: only from an outnumbering area (players per area as 1.4.1
+            # counts them: goalkeeper included, at most six) or straight off a goal line
+            of, og = opp.field, opp.gk
+            ids = []
+            for src in _compress(range(n_loc), ts_field):
+                a = AREA_OF[src]
+                o = ts_field[a] + (gk == a)
+                t = of[a] + (og == a)
+                if (6 if o > 6 else o) > (6 if t > 6 else t):
+                    ids.append(src)
+                elif IS_GOAL_LINE[src]:
+                    ids.append(src + n_loc)
+            if not ids and (gk < 0 or gk_home):
+                return []  # no candidate at all
+        else:
+            ids = list(_compress(range(n_loc), ts_field))  # every player may move
+        w = self._weights(st, team)
+        field = list(ts_field)
+        for s in CORNER_SPOTS:  # a corner taker counts in its corner area
+            if field[s]:
+                field[AREA_OF[s]] += field[s]
+                field[s] = 0
+        ball = AREA_OF[st.ball]
+        ct = st.ct == team
+        # the local contests (see _contest): the ball area and, near it, the
+        # penalty area that matters (the opponent's when in control, else the own)
+        pen = opp_pen if ct else own_pen
+        c_ball = field[ball] + (1 if gk == ball else 0)
+        c_pen = field[pen] + (1 if gk == pen and not ct else 0)  # never in the opponent's box
+        bpart = BALL_PART[ct][opp.count(ball)]
+        ppart = PEN_PART[ct][opp.count(pen)] if DIST[ball][pen] <= 2 else NO_PEN_PART
+        base = bpart[c_ball] + ppart[c_pen] - (0.0 if gk_home else 6.0)
+        # a move must be worth the trouble (keeps the sequences short)
+        threshold = 0.25 if free else 0.12
+        g_off = 0.0 if gk_home else 6.0
+        # value a player adds to each area (diminishing returns)
+        stack_gain = STACK_GAIN
+        wadd = [w[d] * stack_gain[field[d]] for d in range(N_AREAS)]
+        # contest gain of a move into each area from an area outside the contests
+        cdst = [0.0] * N_AREAS
+        ball_is_pen = ball == pen
+        cdst[ball] = bpart[c_ball + 1] + ppart[c_pen + ball_is_pen] - g_off - base
+        if not ball_is_pen:
+            cdst[pen] = bpart[c_ball] + ppart[c_pen + 1] - g_off - base
+        special = (ball, pen, opp_pen, own_pen)
+        drib_src = ball if ct and name == D.MOVE and not opp.has(ball) else -1
+        threat = THREAT[team]
+        dbonus = 0.3 if "dribbler" in style.skills else 0.0
+        cands: list[tuple[float, int]] = []
+        append = cands.append
+        extend = cands.extend
+        for sid in ids:
+            a_src = SRC_AREA[sid]
+            loss = w[a_src] * stack_gain[field[a_src] - 1]
+            if a_src not in special:
+                extend([(g, r) for d, r in SRC_PAIRS[sid] if (g := wadd[d] - loss + cdst[d]) > threshold])
+                continue
+            s_ball = a_src == ball
+            s_pen = a_src == pen
+            for d, r in SRC_PAIRS[sid]:
+                gain = wadd[d] - loss
+                db = (d == ball) - s_ball
+                dp = (d == pen) - s_pen
+                if db or dp:
+                    gain += bpart[c_ball + db] + ppart[c_pen + dp] - g_off - base
+                if gain > threshold:
+                    append((gain, r))
+                if sid == drib_src:
+                    # dribbling (4.5.2): the player in the ball area takes the ball along
+                    g2 = gain + 4.0 * (threat[d] - threat[a_src]) + dbonus
+                    if g2 > threshold:
+                        append((g2, DRIB_RANK[sid][d]))
+        if gk >= 0 and not gk_home:
+            for dst in ADJ_PLAY[gk]:
+                gkh = dst == own_pen
+                db = (dst == ball) - (gk == ball)
+                dp = 0 if ct else int(gkh)
+                g = bpart[c_ball + db] + ppart[c_pen + dp] - (0.0 if gkh else 6.0) - base
+                if g > threshold:
+                    append((g, GK_RANK[dst]))
+        return cands
+
+    @staticmethod
+    def _pick(pending: Pending, cands: list[tuple[float, int]], free: bool, threshold: float) -> Any:
+        """The best legal move of the (gain, rank) candidates, or ``done``."""
+        names = MOVE_NAME
+        verify = pending.verify_fn
+        if verify is not None:
+            cands.sort(reverse=True)
+            for _, r in cands[:6]:
+                c = names[r]
+                try:
+                    verify(c)
+                except FubaError:
+                    continue
+                return c
+            try:
+                verify(D.DONE)
+            except FubaError:
+                pass
+            else:
+                if not cands or free:
+                    return D.DONE
+        # list the options and take the best legal one
+        opts = pending.options
+        if len(opts) == 1:
+            return opts[0]
+        scores = {names[r]: g for g, r in cands}
+        best, best_gain = D.DONE, threshold
+        for o in opts:
+            sc = scores.get(o)
+            if sc is not None and sc > best_gain:
+                best, best_gain = o, sc
+        if best == D.DONE and D.DONE not in opts:
+            return opts[0]
+        return best
+
+    # -------------------------------------------------------- decisions
+    def _kick_off_team(self, match: Match, pending: Pending, team: int) -> Any:
+        return pending.actor  # start with the ball
+
+    def _target_area(self, match: Match, pending: Pending, team: int) -> Any:
+        """Where to play the ball (4.1.1): the chance to keep it (control check
+        against the modified ball value, 4.1.2/4.2.2; no risk in an easy
+        situation) times the threat from there, minus the chance to lose it
+        times the threat the opponent would have from there.  The best areas
+        are checked with the engine's legality check (``verify_fn``, which
+        defines ``options``); the options are listed only as a fallback.
+
+        The modified ball value is the engine's ``ball_value_after_target``
+        computed with the per-decision parts hoisted out of the loop (the
+        engine's own crossing and offside-risk functions are called only for
+        the long passes and the offside candidates)."""
+        st = match.st
+        start = st.flags.start
+        start_a = AREA_OF[start]
+        us, them = st.teams[team], st.teams[1 - team]
+        threat_us, threat_them = THREAT[team], THREAT[1 - team]
+        attack = self.style.attack
+        # losing the ball costs less when a goal is needed, more when a lead is held
+        risk = 0.9 - 0.6 * attack + self.mode_risk[self._mode]
+        if risk < self.risk_min:
+            risk = self.risk_min
+        ours = area_counts(us)
+        theirs = area_counts(them)
+        near_ours = near_mask(ours)
+        near_theirs = near_mask(theirs)
+        # upper bounds first (no risk of losing the ball), then the exact score
+        # (needs the modified ball value) only while an area can still win
+        rnd = self.rng.random
+        dist_short = DIST[start_a]
+        bounds: list[tuple[float, int]] = []
+        # 4.1.1: a player there or in an adjacent area
+        reach = near_ours | (1 << start_a)
+        for t in _compress(range(N_AREAS), ours):
+            reach |= 1 << t
+        gains = self.style.target_gain
+        g0 = gains[team]
+        if g0 is None:
+            g0 = gains[team] = [threat_us[t] * (1.0 + 0.4 * attack) for t in range(N_AREAS)]
+        for t in _compress(range(N_AREAS), map(reach.__and__, BIT)):
+            o = ours[t]
+            gain = g0[t] + (0.05 if o and dist_short[t] <= 1 else 0.0)
+            if o > theirs[t]:
+                gain += 0.03
+            gain += rnd() * 0.01
+            bounds.append((gain, t))
+        bounds.sort(reverse=True)
+        # the per-decision part of ball_value_after_target (4.1.2, A7)
+        restart = st.flags.restart
+        v0 = st.value
+        if restart not in ("free_kick", "corner", "goal_kick") and start < N_AREAS and not them.has(start):
+            v0 -= 1  # no defender in the start area (4.1.2.1)
+        per = 2 if st.weather in ("windy", "storm") else 1
+        dist_long = DIST[start]
+        offside = st.uses("A7") and restart not in ("goal_kick", "corner")
+        beyond_start = BEYOND[team][start_a]
+        opp_half = OPP_HALF[team]
+        scored: list[tuple[float, str]] = []
+        best_exact = -1e9
+        cross: bool | None = None
+        sl: int | None = -2
+        risk_up: int | None = None
+        for gain, t in bounds:
+            if gain < best_exact and len(scored) >= 2:
+                break
+            c, d = ours[t], theirs[t]
+            v = v0
+            steps = dist_long[t] - 1
+            if steps > 0:
+                if cross is None:  # the same for every long pass
+                    cross = crossing_applies(st, team, start, t)
+                if cross:
+                    steps -= 1
+                if steps:
+                    v += per * steps
+                    if c >= 6 and d >= 6:
+                        v += 1  # crowded target area
+            if c > d:
+                v -= 1
+            elif d > c:
+                v += 1
+            if offside and c and opp_half[t] and beyond_start[t]:
+                # A7: the increase is the same for every target beyond the
+                # second-last defender, 0 for the others
+                if sl == -2:
+                    sl = second_last_area(them, 1 - team)
+                if sl is not None and BEYOND[team][sl][t]:
+                    if risk_up is None:
+                        risk_up = offside_risk_increase(st, team, start, t)
+                    v += risk_up
+            if v > 6 and t != start_a:
+                continue  # 4.1.2
+            v = 6 if v > 6 else (1 if v < 1 else v)
+            p = 1.0 if not d and not near_theirs >> t & 1 else P_KEEP[v]
+            score = p * gain - (1.0 - p) * threat_them[t] * risk
+            if score > best_exact:
+                best_exact = score
+            scored.append((score, NAMES[t]))
+        scored.sort(reverse=True)
+        verify = pending.verify_fn
+        if verify is not None:
+            for _, name in scored[:4]:
+                try:
+                    verify(name)
+                except FubaError:
+                    continue
+                return name
+        opts = pending.options
+        for _, name in scored:
+            if name in opts:
+                return name
+        return opts[0]
+
+    def _goalkeeper_charge(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        return "yes" if st.value >= 3 else "no"
+
+    # skills worth their condition point whenever the engine offers them
+    ALWAYS_SKILLS = frozenset(
+        {
+            "shot_stopper",
+            "leading_goalkeeper",
+            "clinical_finisher",
+            "trained_special_event",
+            "sweeper_keeper",
+            "stopper",
+            "penalty_saver",
+            "gegenpressing",
+            "fast_defender",
+            "offside_trap",
+            "goal_poacher",
+            "target_man",
+            "regista",
+            "catenaccio",
+            "creative_midfielder",
+            "mezzala",
+            "skilled_wing_backs",
+        }
+    )
+
+    def _use_skill(self, match: Match, pending: Pending, team: int) -> Any:
+        """Play a skill (A11) when it helps now; condition points are kept for
+        the actions when the team is short of them."""
+        skill = next((o for o in pending.options if o != "no"), "no")
+        st = match.st
+        ts = st.teams[team]
+        ct = st.ct == team
+        v = st.value
+        lead = self._lead(st, team)
+        yes, no = skill, "no"
+        if skill == "aggressive_striker":
+            return yes if ts.yellows == 0 and v >= 3 else no
+        if skill == "midfield_general":
+            # act first: the defending team near its goal, the attacking team near the other goal
+            own_half = B.in_own_half_partly(team, play_area(st.ball))
+            return yes if (not ct) == own_half else no
+        if skill == "fanatic_fans":
+            # the die becomes the new ball value (a foul if it equals the current one)
+            return yes if (ct and v >= 5) or (not ct and v <= 2) else no
+        if skill == "diver":
+            return yes if ts.yellows < 2 else no
+        if skill == "seconda_punta":
+            # skip the action stage (and the opponent's pressing) when the ball value is high
+            return yes if v >= 4 and not can_attempt_from(st, team, play_area(st.ball)) else no
+        if skill == "trained_formation_change":
+            return yes if st.half == 2 and lead != 0 else no
+        if skill == "creative_goalkeeper":
+            return yes if ts.cp_total() >= 3 else no
+        if skill in self.ALWAYS_SKILLS or ts.cp_total() >= 4:
+            return yes
+        return no
+
+    def _skill_ball_area(self, match: Match, pending: Pending, team: int) -> Any:
+        """Skilled wing backs: move the won ball to the safest adjacent area."""
+        threat = THREAT[team]
+        return max(pending.options, key=lambda o: threat[play_area(B.INDEX[o])])
+
+    def _gegenpressing_aggressive(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        return "yes" if P_AGGR[st.value] > P_PRESS[st.value] + 0.15 and st.teams[team].yellows < 2 else "no"
+
+    def _play_fiery_coach(self, match: Match, pending: Pending, team: int) -> Any:
+        """Fiery coach (A11): a 4-6 keeps the condition point, a 1 sends the coach off (then
+        fresh players cost +2 and no formation changes).  Risk the coach unless points are
+        plentiful while substitutions are still to come."""
+        st = match.st
+        ts = st.teams[team]
+        subs_to_come = st.uses("A3") and ts.subs_used < 3
+        return "no" if subs_to_come and ts.cp_total() >= 5 else "yes"
+
+    def _formation_change(self, match: Match, pending: Pending, team: int) -> Any:
+        lead = self._lead(match.st, team)
+        prefs = (
+            ("defence>forward", "midfield>forward", "defence>midfield")
+            if lead <= 0
+            else ("forward>defence", "midfield>defence", "forward>midfield")
+        )
+        for o in prefs:
+            if o in pending.options:
+                return o
+        return pending.options[0]
+
+    def _closest_player(self, match: Match, pending: Pending, team: int) -> Any:
+        return self._cheapest_area(match, pending.options, team)
+
+    def _cheapest_area(self, match: Match, options: tuple[Any, ...], team: int) -> Any:
+        ts = match.st.teams[team]
+        w = self._weights(match.st, team)
+        # take the player whose area loses the least
+
+        def loss(o: Any) -> float:
+            a = B.INDEX[o]
+            n = ts.field[a]
+            return w[play_area(a)] * (stack_value(n) - stack_value(max(0, n - 1)))
+
+        return min(options, key=loss)
+
+    def _action(self, match: Match, pending: Pending, team: int) -> Any:
+        opts = pending.options
+        if len(opts) == 1:
+            return opts[0]
+        st = match.st
+        v = st.value
+        ball = play_area(st.ball)
+        us, them = st.teams[team], st.teams[1 - team]
+        if st.ct == team:
+            pg, psoft = self._goal_odds(st, team) if "goal_attempt" in opts else (0.0, 0.0)
+            thr = self.shot_threshold - 0.08 * self.style.attack + self.mode_shot[self._mode]
+            ev = pg + 0.25 * psoft
+            first = self._action_turn != st.turn
+            self._action_turn = st.turn
+            if "goal_attempt" in opts:
+                if ev >= thr:
+                    return "goal_attempt"
+                # first action with a high ball value: lower it first, shoot in the second action
+                second_likely = them.count(ball) <= us.count(ball)
+                wait = self.position_first and first and v >= 3 and second_likely and "positioning" in opts
+                if not wait and pg >= self.shot_min:
+                    return "goal_attempt"
+            if "positioning" in opts and v >= 3:
+                return "positioning"
+            if "movement" in opts:
+                return "movement"
+            if "goal_attempt" in opts and pg >= 0.05:
+                return "goal_attempt"
+            return opts[0]
+        # defending team
+        danger = THREAT[1 - team][ball]
+        own_pen_target = st.flags.target == B.PEN[team]
+        p_press = P_PRESS[v]
+        p_aggr = P_AGGR[v]
+        # far from the own goal a failed pressing (ball value -1) costs little
+        # (an attacking style presses high, a defensive style waits for the opponent)
+        far = self.press_threshold_far - 0.5 * self.style.attack
+        press_at = self.press_threshold if danger >= 0.2 else far
+        if "pressing" in opts and p_press >= press_at:
+            return "pressing"
+        if (
+            "aggressive_pressing" in opts
+            and not own_pen_target
+            and p_aggr >= 0.55
+            and (danger >= 0.2 or "tackler" in self.style.skills)
+            and us.yellows < 2
+        ):
+            return "aggressive_pressing"
+        if "positioning" in opts and v <= 3:
+            return "positioning"
+        if "pressing" in opts and p_press >= 0.3:
+            return "pressing"
+        if "movement" in opts and us.count(ball) < them.count(ball):
+            return "movement"
+        if "positioning" in opts and v <= 5:
+            return "positioning"
+        if "movement" in opts:
+            return "movement"
+        return opts[0]
+
+    def _use_cp(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        ts = st.teams[team]
+        if self._mode in self.spend_modes:
+            return "yes"  # points left at the final whistle are wasted
+        zone = B.zone_of(team, play_area(st.ball))
+        if zone == B.ZONE_MID:
+            return "yes" if ts.cp[zone] >= 2 or ts.cp_total() >= 7 else "no"
+        if st.ct == team:
+            return "yes" if zone == B.ZONE_FWD or ts.cp_total() >= 6 else "no"
+        return "yes" if zone == B.ZONE_DEF or ts.cp_total() >= 6 else "no"
+
+    def _second_actions(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        ball = play_area(st.ball)
+        if can_attempt_from(st, team, ball):
+            return "yes"
+        if B.zone_of(team, ball) == B.ZONE_DEF:
+            return "no"
+        ours, theirs = st.teams[team].count(ball), st.teams[1 - team].count(ball)
+        return "yes" if ours > theirs or st.value >= 4 else "no"
+
+    def _corner_spot(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        us, them = st.teams[team], st.teams[1 - team]
+
+        def score(o: Any) -> float:
+            a = B.CORNER_OF_SPOT[B.INDEX[o]]
+            return us.count(a) - them.count(a) + self.rng.random() * 0.5
+
+        return max(pending.options, key=score)
+
+    def _free_kick_attempt(self, match: Match, pending: Pending, team: int) -> Any:
+        pg, psoft = self._goal_odds(match.st, team, free_kick=True)
+        return "yes" if pg + 0.25 * psoft >= 0.3 - 0.05 * self.style.attack else "no"
+
+    def _penalty_keeper(self, match: Match, pending: Pending, team: int) -> Any:
+        # Nash equilibrium of the 5.5.2 table: the keeper mixes uniformly
+        opts = pending.options
+        return opts[self.rng.randrange(len(opts))]
+
+    def _penalty_shot(self, match: Match, pending: Pending, team: int) -> Any:
+        # Nash equilibrium of the 5.5.2 table (I-9: 6 where the keeper is, 2 elsewhere): uniform
+        opts = pending.options
+        return opts[self.rng.randrange(len(opts))]
+
+    def _slow_play(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        if self._lead(st, team) <= 0 or st.teams[team].yellows >= 2:
+            return "no"
+        minute = st.minute()
+        # P(two dice x 10 < minute): the yellow card risk of A8
+        p_card = P_SLOW_CARD[minute] if 0 <= minute < len(P_SLOW_CARD) else (0.0 if minute < 0 else 1.0)
+        return "yes" if (st.half == 2 and p_card <= 0.2) or minute <= 20 else "no"
+
+    def _substitutions(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        ts = st.teams[team]
+        opts = pending.options
+        left = max(opts) if opts else 0
+        want = 0
+        if ts.yellows >= 1 and st.half == 2:
+            want += 1
+        if st.half == 2 and ts.cp_total() <= 5:
+            want += 1 if ts.cp_total() >= 3 else 2
+        if st.half == 2 and st.clock >= 25 and self._lead(st, team) != 0:
+            want += 1
+        if st.half == 2 and st.clock >= 35:
+            want = left  # use what is left late in the game
+        want = min(want, left)
+        return want if want in opts else opts[0]
+
+    def _substitution(self, match: Match, pending: Pending, team: int) -> Any:
+        st = match.st
+        ts = st.teams[team]
+        opts = pending.options
+        lead = self._lead(st, team)
+        if st.half == 2 and ts.yellows >= 1:
+            z = min(range(3), key=lambda i: ts.cp[i])
+            o = f"yellow:{B.ZONE_NAMES[z]}"
+            if o in opts:
+                return o
+        if st.half == 2 and st.clock >= 20 and lead != 0:
+            change = "formation:defence>forward" if lead < 0 else "formation:forward>defence"
+            if change in opts:
+                return change
+            change = "formation:midfield>forward" if lead < 0 else "formation:forward>midfield"
+            if change in opts:
+                return change
+        # a fresh player where the condition points are lowest (ball zone first)
+        zone = B.zone_of(team, play_area(st.ball))
+        z = min(range(3), key=lambda i: (ts.cp[i], i != zone))
+        o = f"fresh:{B.ZONE_NAMES[z]}"
+        return o if o in opts else opts[0]
+
+    def _half_time_formation(self, match: Match, pending: Pending, team: int) -> Any:
+        lead = self._lead(match.st, team)
+        opts = pending.options
+        if lead < 0:
+            for o in ("defence>forward", "midfield>forward"):
+                if o in opts:
+                    return o
+        if lead > 1:
+            for o in ("forward>midfield", "forward>defence"):
+                if o in opts:
+                    return o
+        return "none" if "none" in opts else opts[0]
+
+    def _remove_player(self, match: Match, pending: Pending, team: int) -> Any:
+        # never the goalkeeper (A4): a piece goes all the same and the opponent's attempts get +1
+        areas = tuple(o for o in pending.options if o != GOALKEEPER)
+        return self._cheapest_area(match, areas or pending.options, team)
+
+    def _injury_substitution(self, match: Match, pending: Pending, team: int) -> Any:
+        return "yes" if "yes" in pending.options else pending.options[0]
+
+    # ------------------------------------------------------------ set-ups
+    def _setup(self, match: Match, pending: Pending, team: int) -> Any:
+        kind = SETUP_KIND.get(pending.rule, "")
+        own = None
+        if kind in ("kick_off", "free_kick", "corner") and pending.verify_fn is not None:
+            try:
+                own = build_setup(match, team, kind, self.style)
+                pending.verify_fn(own)
+            except (FubaError, ValueError, KeyError):
+                own = None
+        if own is not None:
+            return own
+        opts = pending.options
+        if not opts:
+            raise ValueError("no set-up offered")
+        st = match.st
+        w = self._weights(st, team)
+
+        def score(o: dict[str, Any]) -> float:
+            field = [0] * B.N_LOC
+            for name, n in o["players"].items():
+                field[play_area(B.INDEX[name])] += n
+            return self._utility(st, team, field, B.INDEX[o["gk"]], w)
+
+        return max(opts, key=score)

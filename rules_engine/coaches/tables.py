@@ -1,0 +1,200 @@
+"""Tables of the heuristic coach computed once per process: dice odds, the
+threat of each area, move names and their ranks, adjacency bit masks,
+contest and slow-play tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import reduce as _reduce
+from itertools import compress as _compress
+from operator import or_ as _or
+from typing import Any, Final
+
+from .. import board as B
+from ..state import TeamState
+
+# P(at least one of two dice >= v): the controlling team keeps the ball (4.2.2)
+P_KEEP: Final = (1.0, 1.0, 35 / 36, 32 / 36, 27 / 36, 20 / 36, 11 / 36, 0.0, 0.0)
+# P(at least one of two dice < v): pressing wins the ball (4.7)
+P_PRESS: Final = (0.0, 0.0, 11 / 36, 20 / 36, 27 / 36, 32 / 36, 35 / 36, 1.0, 1.0)
+# P(at least one of two dice <= v): aggressive pressing wins (A6)
+P_AGGR: Final = (0.0, 11 / 36, 20 / 36, 27 / 36, 32 / 36, 35 / 36, 1.0, 1.0, 1.0)
+
+# How dangerous the ball is for the home team's opponent in each playing area
+# (chance of a goal coming from there soon); the away team uses the mirror.
+_THREAT_HOME = (0.01, 0.03, 0.03, 0.04, 0.07, 0.07, 0.14, 0.26, 0.26, 0.62, 0.36, 0.36, 0.85)
+MIRROR: Final = (
+    B.A_PEN, B.A_LC, B.A_RC, B.A_FRONT, B.A_LM, B.A_RM, B.CENTRE,
+    B.H_LM, B.H_RM, B.H_FRONT, B.H_LC, B.H_RC, B.H_PEN,
+)  # fmt: skip
+THREAT: Final[tuple[tuple[float, ...], tuple[float, ...]]] = (
+    _THREAT_HOME,
+    tuple(_THREAT_HOME[MIRROR[a]] for a in range(B.N_AREAS)),
+)
+# diminishing value of the k-th player of a team in one area (1-based k).  Not Final:
+# mypyc then leaves it unset for stack_value() ("value for final name was not set")
+_STACK = (0.0, 1.0, 1.6, 1.96, 2.18, 2.31, 2.39, 2.39, 2.39, 2.39, 2.39, 2.39)
+
+
+# value added by the (n+1)-th player in an area
+STACK_GAIN: Final = tuple(_STACK[i + 1] - _STACK[i] for i in range(len(_STACK) - 1)) + (0.0,) * 20
+
+
+def stack_value(n: int) -> float:
+    return _STACK[n] if n < len(_STACK) else _STACK[-1]
+
+
+AREA_OF: Final = tuple(B.CORNER_OF_SPOT.get(a, a) for a in range(B.N_LOC))
+EXTRA_FREE_MOVE_SKILLS: Final = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
+# adjacent playing areas (no corner-kick spots) of every location
+ADJ_PLAY: Final = tuple(tuple(d for d in B.ADJ[a] if d < B.N_AREAS) for a in range(B.N_LOC))
+
+
+def play_area(a: int) -> int:
+    """A corner-kick spot counts as its corner area."""
+    return AREA_OF[a]
+
+
+# ---- move names, built once: a candidate move is a (gain, rank) pair of
+# numbers; the rank orders the move names like the strings themselves, so
+# sorting the pairs ranks the moves exactly as sorting (gain, name) would.
+def _move_names() -> tuple[str, ...]:
+    names = B.NAMES
+    out = {f"GK>{names[d]}" for d in range(B.N_AREAS)}
+    for s in range(B.N_LOC):
+        for d in ADJ_PLAY[s]:
+            out.add(f"{names[s]}>{names[d]}")
+            out.add(f"{names[s]}>{names[d]}+ball")
+    return tuple(sorted(out))
+
+
+MOVE_NAME: Final[tuple[str, ...]] = _move_names()  # rank -> move name
+_RANK = {n: i for i, n in enumerate(MOVE_NAME)}
+# rank of "SRC>DST", "SRC>DST+ball" (indexed [src][dst]) and "GK>DST"
+_MV_RANK = tuple(
+    tuple(_RANK.get(f"{B.NAMES[s]}>{B.NAMES[d]}", -1) for d in range(B.N_LOC)) for s in range(B.N_LOC)
+)
+DRIB_RANK: Final = tuple(
+    tuple(_RANK.get(f"{B.NAMES[s]}>{B.NAMES[d]}+ball", -1) for d in range(B.N_LOC)) for s in range(B.N_LOC)
+)
+GK_RANK: Final = tuple(_RANK[f"GK>{B.NAMES[d]}"] for d in range(B.N_AREAS))
+# free moves that are not from an outnumbering area: straight away from a goal line (4.3.1)
+_AWAY_DST = tuple(
+    tuple(d for d in ADJ_PLAY[s] if B.away_from_goal_line(AREA_OF[s], d)) for s in range(B.N_LOC)
+)
+N_LOC: Final = B.N_LOC
+N_AREAS: Final = B.N_AREAS
+PEN: Final = B.PEN
+DIST: Final = B.DIST
+CORNER_SPOTS: Final = B.CORNER_SPOTS
+NAMES: Final = B.NAMES
+BIT = tuple(1 << a for a in range(B.N_AREAS))
+_ADJ_MASK: Final = tuple(sum(1 << x for x in ADJ_PLAY[a]) for a in range(B.N_AREAS))
+# [team][s][t]: area t is entirely beyond area s for team (5.1, A7)
+BEYOND: Final = tuple(
+    tuple(tuple(B.beyond(team, t, s) for t in range(B.N_AREAS)) for s in range(B.N_AREAS)) for team in (0, 1)
+)
+OPP_HALF: Final = tuple(tuple(B.in_opp_half_entirely(team, a) for a in range(B.N_AREAS)) for team in (0, 1))
+
+
+def area_counts(ts: TeamState) -> list[int]:
+    """Players of a team in each playing area as 1.4.1 counts them
+    (``TeamState.count``: goalkeeper included, at most six)."""
+    out = ts.field[:N_AREAS]
+    g = ts.gk
+    if 0 <= g < N_AREAS:
+        out[g] += 1
+    return [6 if n > 6 else n for n in out]
+
+
+def near_mask(counts: Sequence[int]) -> int:
+    """Bit mask of the playing areas with a player in an adjacent playing area."""
+    return _reduce(_or, _compress(_ADJ_MASK, counts), 0)
+
+
+# (destination, rank) of the moves from each location: all / free moves straight off a goal line
+_PAIRS = tuple(tuple((d, _MV_RANK[s][d]) for d in ADJ_PLAY[s]) for s in range(B.N_LOC))
+_AWAY_PAIRS = tuple(tuple((d, _MV_RANK[s][d]) for d in _AWAY_DST[s]) for s in range(B.N_LOC))
+# the single moves of a source: source id = location (every adjacent playing
+# area) or N_LOC + location (a free move straight away from the goal line only)
+SRC_AREA: Final = tuple(AREA_OF[s] for s in range(B.N_LOC)) * 2
+SRC_PAIRS: Final = tuple(tuple((d, _MV_RANK[s][d]) for d in ADJ_PLAY[s]) for s in range(B.N_LOC)) + tuple(
+    tuple((d, _MV_RANK[s][d]) for d in _AWAY_DST[s]) for s in range(B.N_LOC)
+)
+
+
+def _contest_part_tables() -> tuple[Any, Any]:
+    """``_contest_value`` split in its ball-area part [ct][theirs][ours] and its
+    penalty-area part [ct][theirs][ours] (players up to 40, counted up to six),
+    each computed exactly as ``_contest_value`` adds them up."""
+    ball: list[list[list[float]]] = [[], []]
+    pen: list[list[list[float]]] = [[], []]
+    for ct in (0, 1):
+        for theirs in range(7):
+            bl, pl = [], []
+            for n in range(41):
+                o = 6 if n > 6 else n
+                u = 0.0
+                if ct:
+                    if o > theirs:
+                        u += 2.2
+                    elif o == theirs:
+                        u += 0.8
+                    pl.append(1.2 if o > theirs else (0.4 if o == theirs else 0.0))
+                else:
+                    if o >= theirs:
+                        u += 2.6
+                    if o > theirs:
+                        u += 0.8
+                    pl.append(1.4 if o >= theirs else 0.0)
+                bl.append(u)
+            ball[ct].append(bl)
+            pen[ct].append(pl)
+    return ball, pen
+
+
+BALL_PART, PEN_PART = _contest_part_tables()
+NO_PEN_PART: Final = [0.0] * 41
+
+
+IS_GOAL_LINE: Final = tuple(AREA_OF[s] in B.GOAL_LINE_AREAS for s in range(B.N_LOC))
+# P(card) of slow play (A8) for each minute: P(two dice x 10 < minute + 1)
+P_SLOW_CARD: Final = tuple(
+    sum(1 for a in range(1, 7) for b in range(1, 7) if (a + b) * 10 < minute + 1) / 36
+    for minute in range(200)
+)
+
+
+def _contest_value(
+    ct: bool, at_ball: int, theirs: int, near_pen: bool, at_pen: int, theirs_pen: int, gk_home: bool
+) -> float:
+    """``HeuristicCoach._contest`` from precomputed counts: ``at_ball`` / ``theirs``
+    players in the ball area, ``at_pen`` / ``theirs_pen`` in the penalty area that
+    matters (the opponent's when in control, else the own; ``near_pen``: it is
+    within two areas of the ball)."""
+    ours = 6 if at_ball > 6 else at_ball
+    u = 0.0
+    if ct:
+        if ours > theirs:
+            u += 2.2
+        elif ours == theirs:
+            u += 0.8
+        if near_pen:
+            o = 6 if at_pen > 6 else at_pen
+            u += 1.2 if o > theirs_pen else (0.4 if o == theirs_pen else 0.0)
+    else:
+        if ours >= theirs:
+            u += 2.6
+        if ours > theirs:
+            u += 0.8
+        if near_pen:
+            o = 6 if at_pen > 6 else at_pen
+            u += 1.4 if o >= theirs_pen else 0.0
+    # the goalkeeper belongs in its penalty area (+4 for the opponent otherwise)
+    if not gk_home:
+        u -= 6.0
+    return u
+
+
+# weights of one player per area (HeuristicCoach._weights), by style (deep, attack)
+WEIGHT_CACHE: Final[dict[tuple[float, float], dict[tuple[int, ...], list[float]]]] = {}

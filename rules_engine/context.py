@@ -1,0 +1,91 @@
+"""What a rule module sees of a match: :class:`MatchContext`.
+
+The rules are generator functions that take the match as ``m``; they read and
+change ``m.st`` and build their requests with ``ask`` / ``ask_yes_no`` /
+``roll``, report refusals with ``illegal`` and record notable happenings with
+``note``.  :class:`~rules_engine.machine.Match` extends this class with the
+driving API (``pending`` / ``apply``); keeping the rule modules' view here
+lets them import it at the top without importing the machine that imports
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from . import board as B
+from .errors import IllegalEventError
+from .events import Pending
+from .state import Header, MatchState, new_state
+
+_TEAM_NAMES: Final = B.TEAM_NAMES
+
+
+def _yes_no() -> tuple[Any, ...]:
+    return ("yes", "no")
+
+
+_YES_NO: Final = _yes_no
+
+
+class MatchContext:
+    """The state of one match and the means to ask for its next event."""
+
+    def __init__(self, header: Header) -> None:
+        self.header = header
+        self.st: MatchState = new_state(header)
+        self.log: list[dict[str, Any]] = []  # notable happenings (goals, cards, injuries)
+
+    def ask(
+        self,
+        name: str,
+        actor: int,
+        rule: str,
+        options: Callable[[], tuple[Any, ...]],
+        verify: Callable[[Any], None] | None = None,
+        prompt: str = "",
+        open_choice: bool = False,
+        default: Any = None,
+    ) -> Pending:
+        """A decision of team ``actor``; ``options`` lists the legal answers,
+        ``verify`` (when given) checks one answer without listing them all."""
+        st = self.st
+        return Pending(
+            "decision",
+            name,
+            _TEAM_NAMES[actor],
+            st.turn,
+            st.stage,
+            rule,
+            prompt,
+            0,
+            6,
+            open_choice,
+            options,
+            verify,
+            default,
+        )
+
+    def ask_yes_no(self, name: str, actor: int, rule: str, prompt: str = "") -> Pending:
+        """A yes/no decision whose answer a log may leave out ("no")."""
+        return self.ask(name, actor, rule, _YES_NO, None, prompt, False, "no")
+
+    def roll(
+        self, name: str, actor: int | None, n: int, rule: str, prompt: str = "", sides: int = 6
+    ) -> Pending:
+        """A roll of ``n`` dice by team ``actor`` (None: both teams, one die each)."""
+        st = self.st
+        who = "both" if actor is None else _TEAM_NAMES[actor]
+        return Pending("roll", name, who, st.turn, st.stage, rule, prompt, n, sides, False, None, None, None)
+
+    def illegal(self, reason: str, rule: str) -> IllegalEventError:
+        """The error that refuses an event, located at the current turn and stage."""
+        return IllegalEventError(reason, rule=rule, turn=self.st.turn, stage=self.st.stage)
+
+    def note(self, kind: str, **data: Any) -> None:
+        """Record a notable happening (goal, card, injury...) for the result."""
+        data["kind"] = kind
+        data["turn"] = self.st.turn
+        data["minute"] = self.st.minute_label()
+        self.log.append(data)

@@ -1,0 +1,59 @@
+"""``manage.py simulate_match`` (issue 4): prints the score, writes a valid log."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from rules_engine.api import validate_log
+
+
+def test_simulate_match_writes_a_valid_log(tmp_path: Path) -> None:
+    out = tmp_path / "match.json"
+    stdout = StringIO()
+    call_command(
+        "simulate_match",
+        "--home-formation", "4-4-2",
+        "--away-formation", "3-5-2",
+        "--seed", "7",
+        "--rules", "all",
+        "--home-coach", "heuristic",
+        "--away-coach", "random",
+        "--home-skills", "runner,tackler",
+        "--away-skills", "stopper,crossing",
+        "--home-roles", "attacking_midfielders=1",
+        "--out", str(out),
+        stdout=stdout,
+    )  # fmt: skip
+    log = json.loads(out.read_text())
+    report = validate_log(log)
+    assert report.valid, report.errors[:3]
+    score = report.result.to_dict()["score"]
+    assert f"Home {score['home']} - {score['away']} Away" in stdout.getvalue()
+    assert log["teams"]["home"]["roles"] == {"attacking_midfielders": 1}
+    # deterministic for the seed
+    again = tmp_path / "again.json"
+    call_command(
+        "simulate_match", "--home-formation", "4-4-2", "--away-formation", "3-5-2", "--seed", "7",
+        "--home-coach", "heuristic", "--away-coach", "random", "--home-skills", "runner,tackler",
+        "--away-skills", "stopper,crossing", "--home-roles", "attacking_midfielders=1", "--out", str(again),
+        stdout=StringIO(),
+    )  # fmt: skip
+    assert json.loads(again.read_text()) == log
+
+
+def test_simulate_match_without_advanced_rules_to_stdout() -> None:
+    stdout = StringIO()
+    call_command("simulate_match", "--seed", "3", "--rules", "none", "--out", "-", stdout=stdout)
+    log = json.loads(stdout.getvalue())
+    assert log["advanced_rules"] == []
+    assert validate_log(log).valid
+
+
+def test_simulate_match_reports_a_bad_formation() -> None:
+    with pytest.raises(CommandError, match="formation"):
+        call_command("simulate_match", "--home-formation", "4-4-3", stdout=StringIO())

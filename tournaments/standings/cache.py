@@ -1,0 +1,112 @@
+"""The standings cache: a version per competition, entries keyed by it, and a per-process copy.
+
+Computing a World Cup's eight group tables takes a few dozen queries; serving them on every page
+view would miss the latency target. Each competition has a version number in the cache; every
+cached computation is keyed by it, and a change to anything that feeds the tables bumps the version
+(signals.py), so stale entries are simply never read again. Entries also expire after CACHE_SECONDS
+as a safety net for writes that bypass model signals (queryset.update()).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.core.cache import cache
+
+from tournaments.models import Competition
+
+CACHE_SECONDS = 300
+T = TypeVar("T")
+
+
+def _version_key(competition_id: int) -> str:
+    return f"standings:v:{competition_id}"
+
+
+def version(competition_id: int) -> int:
+    key = _version_key(competition_id)
+    value = cache.get(key)
+    if value is None:
+        value = time.time_ns()
+        # add(): two first readers racing must agree on one version.
+        if not cache.add(key, value, None):
+            value = cache.get(key, value)
+    return int(value)
+
+
+def _slug_version_key(slug: str) -> str:
+    return f"standings:vs:{slug}"
+
+
+def invalidate(competition_id: int, slug: str | None = None) -> None:
+    """Make every cached entry of a competition stale (signals.py calls it when a table's data changes)."""
+    now = time.time_ns()
+    _local.clear()
+    cache.set(_version_key(competition_id), now, None)
+    if slug is None:
+        slug = Competition.objects.filter(pk=competition_id).values_list("slug", flat=True).first()
+    if slug:
+        cache.set(_slug_version_key(slug), now, None)
+
+
+# Per-process copy of the hottest entries, trusted for LOCAL_SECONDS before asking Redis again.
+# Under load every cache round trip costs a context switch to Redis; this keeps the standings page
+# and API at (almost) no round trip. Another process's change shows within LOCAL_SECONDS; this
+# process's own changes clear the copy at once (invalidate()).
+LOCAL_SECONDS = 1.0
+_LOCAL_MAX = 256
+_local: dict[str, tuple[float, int, Any]] = {}
+
+
+def clear_local() -> None:
+    """Forget this process's copies (tests that clear the shared cache call this too)."""
+    _local.clear()
+
+
+def by_slug(slug: str, name: str, compute: Callable[[], T]) -> T:
+    """A cached value for the competition `slug`, read in at most ONE cache round trip.
+
+    The hot endpoints (public standings page and its API) are addressed by slug; fetching the
+    slug's version and the entry together (get_many) keeps them close to a trivial endpoint's cost.
+    The entry carries the version it was computed under; a newer version means recompute. The
+    version is read before computing, so a change committed meanwhile leaves an entry that the
+    next reader sees as stale.
+    """
+    entry_key = f"standings:s:{slug}:{name}"
+    now = time.monotonic()
+    local = _local.get(entry_key)
+    if local is not None and now - local[0] < LOCAL_SECONDS:
+        return local[2]
+    version_key = _slug_version_key(slug)
+    found = cache.get_many([version_key, entry_key])
+    version = found.get(version_key)
+    entry = found.get(entry_key)
+    if version is not None and entry is not None and entry[0] == version:
+        value = entry[1]
+    elif version is None:
+        # First reader: computing first stores nothing for a slug that does not exist (compute
+        # raises), so anonymous requests for random slugs cannot fill the cache with version keys.
+        # The entry keeps the version chosen before computing: if a change or another reader set
+        # the key meanwhile, the entry is merely stale and the next reader recomputes.
+        version = time.time_ns()
+        value = compute()
+        cache.add(version_key, version, None)
+        cache.set(entry_key, (version, value), CACHE_SECONDS)
+    else:
+        value = compute()
+        cache.set(entry_key, (version, value), CACHE_SECONDS)
+    if len(_local) >= _LOCAL_MAX:
+        _local.clear()
+    _local[entry_key] = (now, version, value)
+    return value
+
+
+def cached(competition_id: int, name: str, compute: Callable[[], T]) -> T:
+    key = f"standings:{competition_id}:{version(competition_id)}:{name}"
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value, CACHE_SECONDS)
+    return value

@@ -1,0 +1,75 @@
+"""Reads: a competition's tie-break order and points, and the read-only table of a stage or group.
+
+`standings_table` applies the lots already drawn (LotDraw) and otherwise leaves tied teams level;
+drawing lots is a write, done by services.standings_compute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fubaleague.errors import ApplicationError
+from tournaments.models import Competition, Group, LotDraw, Stage, TiebreakPreset
+from tournaments.standings.criteria import PRESETS, validate_order
+from tournaments.standings.records import match_records
+from tournaments.standings.table import LotDrawer, compute_table
+from tournaments.standings.tally import Points, Row
+
+
+def tiebreak_order(*, competition: Competition, stage: Stage | None = None) -> list[str]:
+    if (
+        stage is not None
+        and stage.kind == Stage.Kind.SWISS
+        and competition.tiebreak_preset != TiebreakPreset.CUSTOM
+    ):
+        return list(PRESETS["swiss"])
+    if competition.tiebreak_preset == TiebreakPreset.CUSTOM:
+        try:
+            return validate_order(competition.tiebreak_order)
+        except ValueError as exc:
+            raise ApplicationError(f"Competition '{competition}': {exc}") from None
+    return list(PRESETS[competition.tiebreak_preset])
+
+
+def points_of(competition: Competition) -> Points:
+    return Points(competition.points_win, competition.points_draw, competition.points_loss)
+
+
+def _scope_teams(stage: Stage, group: Group | None) -> list[int]:
+    if group is not None:
+        return list(group.teams.values_list("id", flat=True))
+    if stage.kind == Stage.Kind.GROUPS:
+        raise ApplicationError(f"{stage}: standings of a group stage are per group; name the group.")
+    return list(stage.teams.values_list("id", flat=True))
+
+
+def lot_key(teams: Sequence[int]) -> str:
+    """How a set of tied teams is named in LotDraw.key."""
+    return ",".join(str(t) for t in sorted(teams))
+
+
+def recorded_lots(*, stage: Stage, group: Group | None) -> LotDrawer:
+    def drawer(tied: Sequence[int]) -> Sequence[int] | None:
+        draw = LotDraw.objects.filter(stage=stage, group=group, key=lot_key(tied)).first()
+        return draw.order if draw else None
+
+    return drawer
+
+
+def table_of(*, stage: Stage, group: Group | None, draw_lots: LotDrawer) -> list[Row]:
+    """The table of a stage (league, Swiss) or of one group, with the given way of drawing lots."""
+    competition = stage.competition
+    byes = list(stage.byes.values_list("team_id", flat=True)) if stage.kind == Stage.Kind.SWISS else []
+    return compute_table(
+        teams=_scope_teams(stage, group),
+        matches=match_records(stage=stage, group=group),
+        criteria=tiebreak_order(competition=competition, stage=stage),
+        points=points_of(competition),
+        byes=byes,
+        draw_lots=draw_lots,
+    )
+
+
+def standings_table(*, stage: Stage, group: Group | None = None) -> list[Row]:
+    """Read-only standings: recorded lot draws are applied, otherwise tied teams stay level."""
+    return table_of(stage=stage, group=group, draw_lots=recorded_lots(stage=stage, group=group))

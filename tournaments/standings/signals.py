@@ -1,0 +1,55 @@
+"""Invalidation of the standings cache: every save or delete of something that feeds a table bumps its
+competition's version. Connected by TournamentsConfig.ready.
+
+This is the only place that invalidates: services, views and the admin change the data and the
+signals follow. Writes without signals are either in the same transaction as a signalled save (the
+bump is repeated on commit) or do not feed a table (bulk-created fixtures have no result yet).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models.signals import m2m_changed, post_delete, post_save
+
+from matches.models import Card, Result
+from tournaments.models import Bye, Competition, Fixture, Group, LotDraw, Stage, Team
+from tournaments.standings.cache import invalidate
+
+
+def _competition_of(instance: Any) -> int | None:
+    if isinstance(instance, Competition):
+        return instance.pk
+    if isinstance(instance, Fixture | Team | Stage):
+        return instance.competition_id
+    if isinstance(instance, LotDraw | Bye | Group):
+        return instance.stage.competition_id
+    if isinstance(instance, Result):
+        return Fixture.objects.filter(pk=instance.fixture_id).values_list("competition_id", flat=True).first()
+    if isinstance(instance, Card):
+        return (
+            Result.objects.filter(pk=instance.result_id)
+            .values_list("fixture__competition_id", flat=True)
+            .first()
+        )
+    return None
+
+
+def _bump(sender: Any, instance: Any, **kwargs: Any) -> None:
+    competition_id = _competition_of(instance)
+    if competition_id is None:
+        return
+    slug = instance.slug if isinstance(instance, Competition) else None
+    # Now, for reads inside this transaction; and again after commit, because a concurrent
+    # reader may have cached the old committed tables under the version bumped just now.
+    invalidate(competition_id, slug)
+    transaction.on_commit(lambda: invalidate(competition_id, slug))
+
+
+def connect() -> None:
+    for model in (Competition, Stage, Group, Team, Fixture, Bye, LotDraw, Result, Card):
+        post_save.connect(_bump, sender=model, dispatch_uid=f"standings_save_{model.__name__}")
+        post_delete.connect(_bump, sender=model, dispatch_uid=f"standings_delete_{model.__name__}")
+    for through in (Group.teams.through, Stage.teams.through):
+        m2m_changed.connect(_bump, sender=through, dispatch_uid=f"standings_m2m_{through.__name__}")

@@ -1,0 +1,152 @@
+"""League tables, as pure functions over match records: `compute_table` and `rank_across`.
+
+A tie-break order is a list of criterion keys (criteria.py). The teams are split by the first
+criterion; each set still level is split by the next one, and so on; the criterion that split a
+team from the one above it is kept on its Row (``decided_by``) for the explanations.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from tournaments.standings.criteria import CRITERIA, Criterion, Value, validate_order
+from tournaments.standings.tally import MatchRecord, Points, Row, tally
+
+THREE_ONE_ZERO = Points()
+
+# Returns the tied teams in drawn order, or None when no lots are drawn (the teams stay level).
+LotDrawer = Callable[[Sequence[int]], Sequence[int] | None]
+
+
+class _Ranking:
+    """Splits sets of level teams criterion by criterion; remembers what decided each place."""
+
+    def __init__(
+        self,
+        rows: Mapping[int, Row],
+        matches: Sequence[MatchRecord],
+        order: Sequence[Criterion],
+        points: Points,
+        draw_lots: LotDrawer | None,
+    ) -> None:
+        self.rows = rows
+        self.matches = matches
+        self.order = order
+        self.points = points
+        self.draw_lots = draw_lots
+        self.decided: dict[int, str] = {}
+
+    def _h2h_rows(self, subset: Sequence[int]) -> dict[int, Row]:
+        members = set(subset)
+        return tally(
+            subset, [m for m in self.matches if m.home in members and m.away in members], self.points
+        )
+
+    def _step_h2h_at(self, idx: int) -> bool:
+        return idx < len(self.order) and self.order[idx].head_to_head and not self.order[idx].reapplied
+
+    @staticmethod
+    def _partition(group: Sequence[int], keyfn: Callable[[int], Value]) -> list[list[int]]:
+        buckets: dict[Value, list[int]] = defaultdict(list)
+        for t in group:
+            buckets[keyfn(t)].append(t)
+        return [buckets[k] for k in sorted(buckets, reverse=True)]
+
+    def rank(
+        self, group: list[int], idx: int = 0, h2h_context: Mapping[int, Row] | None = None
+    ) -> list[list[int]]:
+        if len(group) == 1 or idx == len(self.order):
+            return [group]
+        criterion = self.order[idx]
+        if criterion.value is None:
+            return self._lots(group)
+        value = criterion.value
+        if criterion.head_to_head:
+            # A run of step criteria keeps the records among the teams level when the run started.
+            context = (
+                h2h_context if h2h_context is not None and not criterion.reapplied else self._h2h_rows(group)
+            )
+        else:
+            context = self.rows
+        parts = self._partition(group, lambda t: value(context[t]))
+        if criterion.reapplied and len(parts) == 1:
+            return self.rank(group, idx + 1, None)
+        keep = context if criterion.head_to_head and self._step_h2h_at(idx + 1) else None
+        out: list[list[int]] = []
+        for i, part in enumerate(parts):
+            if len(part) == 1:
+                ranked = [part]
+            elif criterion.reapplied:
+                # Re-applied: the teams still level are compared on their own matches only.
+                ranked = self.rank(part, idx, None)
+            else:
+                ranked = self.rank(part, idx + 1, keep)
+            if i:
+                self.decided[ranked[0][0]] = criterion.key
+            out += ranked
+        return out
+
+    def _lots(self, group: list[int]) -> list[list[int]]:
+        if self.draw_lots is None:
+            return [group]
+        lots = self.draw_lots(sorted(group))
+        if lots is None:
+            return [group]
+        drawn = list(lots)
+        if sorted(drawn) != sorted(group):
+            raise ValueError("the drawing of lots must return the tied teams")
+        for t in drawn[1:]:
+            self.decided[t] = "lots"
+        return [[t] for t in drawn]
+
+
+def compute_table(
+    *,
+    teams: Sequence[int],
+    matches: Sequence[MatchRecord],
+    criteria: Sequence[str],
+    points: Points = THREE_ONE_ZERO,
+    byes: Iterable[int] = (),
+    draw_lots: LotDrawer | None = None,
+) -> list[Row]:
+    """Rank ``teams`` on ``matches`` with the tie-break ``criteria``; byes score as a win."""
+    order = [CRITERIA[c] for c in validate_order(criteria)]
+    rows = tally(teams, matches, points)
+    for team in byes:
+        rows[team].byes += 1
+        rows[team].points += points.win
+    for r in rows.values():
+        r.buchholz = sum(rows[o].points for o in r.opponents if o in rows)
+    ranking = _Ranking(rows, matches, order, points, draw_lots)
+    ordered = ranking.rank(sorted(rows))
+    # Stable presentation: a bucket that is still level lists its teams by id.
+    table: list[Row] = []
+    position = 0
+    for bucket in ordered:
+        first = True
+        for t in bucket:
+            position += 1
+            r = rows[t]
+            r.position = position
+            r.level_with_previous = not first
+            r.decided_by = "" if not first else ranking.decided.get(t, "")
+            table.append(r)
+            first = False
+    return table
+
+
+def rank_across(
+    *, rows: Sequence[Row], criteria: Sequence[str], draw_lots: LotDrawer | None
+) -> list[list[Row]]:
+    """Rank rows of teams that did not all meet (the thirds of different groups), best first.
+
+    Only overall criteria apply; the rows are not changed (they keep their own table's position).
+    Returns the teams still level together.
+    """
+    order = [CRITERIA[c] for c in validate_order(criteria)]
+    if any(c.head_to_head for c in order):
+        raise ValueError("teams ranked across groups have no head-to-head record")
+    by_team = {r.team: r for r in rows}
+    ranked = _Ranking(by_team, (), order, Points(), draw_lots).rank(sorted(by_team))
+    return [[by_team[t] for t in bucket] for bucket in ranked]
