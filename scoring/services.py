@@ -69,9 +69,13 @@ def writer_side(
         return "home"
     if fixture.away_team_id in sides:
         return "away"
-    if staff_ok and user.is_authenticated and getattr(user, "is_staff", False):
+    # Staff score for a club only with the permission the admin asks to change a fixture
+    # (issue 14.8: is_staff alone is not enough, as for the API's other staff actions).
+    if staff_ok and user.is_staff and user.has_perm("tournaments.change_fixture"):
         return ""
-    raise PermissionDenied(f"{fixture}: only members of the two clubs (and staff) may score this match.")
+    raise PermissionDenied(
+        f"{fixture}: only members of the two clubs (and staff who may change fixtures) may score this match."
+    )
 
 
 def _lock(session_id: int, user: User | None = None, client_id: str = "") -> ScoringSession:

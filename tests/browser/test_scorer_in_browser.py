@@ -1,6 +1,7 @@
 """A whole FUBA match scored on phones (390×844): dice taps, "roll for me", undo, a reload, a second
-club's device, a dropped connection with queued taps, both confirmations; the stored log validates
-and the standings change (issue 11, "Done when")."""
+club's device, a dropped connection with queued taps, the live panel of the match page, both
+confirmations; the stored log validates and the standings change (issue 11, "Done when"). Every
+page runs under the strict Content-Security-Policy with no violation (issue 14.9)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from rules_engine.api import validate_log
 from scoring.models import ScoringSession
 from tests.browser.conftest import SCREENSHOTS
 from tests.scoring.helpers import make_fixture
-from tournaments import standings_cache
 from tournaments.models import Fixture
+from tournaments.standings import cache as standings_cache
+from tournaments.standings import presentation
 
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "scorer-test-password"
@@ -37,6 +39,21 @@ TAPS = """async ([n, stopAtRoll]) => {
   }
   return "ok";
 }"""
+
+
+# As tests/browser/test_csp_in_browser.py: chromium reports a blocked script, style or
+# connection on the console and as a securitypolicyviolation event.
+CSP_REPORTER = (
+    "document.addEventListener('securitypolicyviolation', e => console.error("
+    "'Content Security Policy violation: ' + e.violatedDirective + ' ' + e.blockedURI))"
+)
+
+
+def _watch_csp(context, violations: list[str]) -> None:
+    context.add_init_script(CSP_REPORTER)
+    context.on(
+        "console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None
+    )
 
 
 def _login(context, live_server, user) -> object:
@@ -75,6 +92,9 @@ def test_a_whole_match_scored_on_two_phones(browser, live_server, shot, settings
     match_url = f"{live_server.url}/c/{fixture.competition.slug}/matches/{fixture.id}/"
     home_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     away_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    violations: list[str] = []
+    _watch_csp(home_ctx, violations)
+    _watch_csp(away_ctx, violations)
     try:
         home = _login(home_ctx, live_server, s.home_user)
         home.goto(match_url)
@@ -100,6 +120,24 @@ def test_a_whole_match_scored_on_two_phones(browser, live_server, shot, settings
         # the away club enters events too
         assert _taps(away, 10) == "ok"
         expect(home.locator("#scorer")).to_have_attribute("data-seq", str(_seq(away)), timeout=2000)
+
+        # the public follows on the match page: the live panel polls the same state
+        spectator_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        _watch_csp(spectator_ctx, violations)
+        try:
+            spectator = spectator_ctx.new_page()
+            response = spectator.goto(match_url)
+            assert response is not None and "script-src 'self'" in response.headers["content-security-policy"]
+            expect(spectator.get_by_test_id("live-panel")).to_be_visible()
+            expect(spectator.locator("#scorer")).to_have_attribute("data-seq", str(_seq(home)), timeout=3000)
+            latest = home.get_by_test_id("sc-events").locator("li").first.inner_text()
+            expect(spectator.get_by_test_id("sc-events").locator("li").first).to_have_text(latest)
+            assert (
+                spectator.get_by_test_id("sc-score").inner_text()
+                == home.get_by_test_id("sc-score").inner_text()
+            )
+        finally:
+            spectator_ctx.close()
 
         # undo, with the reason shown on both phones
         before = _seq(home)
@@ -143,6 +181,7 @@ def test_a_whole_match_scored_on_two_phones(browser, live_server, shot, settings
         expect(away.get_by_test_id("sc-final-text")).to_contain_text("Both clubs confirmed", timeout=10000)
 
         desktop = browser.new_context(viewport={"width": 1280, "height": 900})
+        _watch_csp(desktop, violations)
         try:
             watcher = desktop.new_page()
             watcher.goto(scorer_url)
@@ -153,6 +192,7 @@ def test_a_whole_match_scored_on_two_phones(browser, live_server, shot, settings
     finally:
         home_ctx.close()
         away_ctx.close()
+    assert violations == [], violations
 
     session = ScoringSession.objects.get(fixture=fixture)
     assert session.status == ScoringSession.Status.SUBMITTED
@@ -162,10 +202,10 @@ def test_a_whole_match_scored_on_two_phones(browser, live_server, shot, settings
     report = validate_log(log)
     assert report.valid, report.errors[:3]
     assert [fixture.result.home_goals, fixture.result.away_goals] == [
-        report.result["score"]["home"],
-        report.result["score"]["away"],
+        report.result.to_dict()["score"]["home"],
+        report.result.to_dict()["score"]["away"],
     ]
     assert ResultAudit.objects.filter(fixture=fixture, action=ResultAudit.Action.CONFIRM).exists()
     standings_cache.invalidate(fixture.competition_id)
-    rows = {row.team: row for t in standings_cache.competition_tables(fixture.competition) for row in t.rows}
+    rows = {row.team: row for t in presentation.competition_tables(fixture.competition) for row in t.rows}
     assert rows[fixture.home_team.name].played == 1 and rows[fixture.away_team.name].played == 1

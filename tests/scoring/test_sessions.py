@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import Permission, User
 from rest_framework.test import APIClient
 
 from fubaleague.errors import PermissionDenied
@@ -52,6 +53,18 @@ def test_only_the_two_clubs_write_and_everyone_reads() -> None:
     assert public.status_code == 200
     assert public.json()["question"].startswith("Both teams: roll for kick-off")
     assert ScoringEvent.objects.count() == 0
+
+
+def test_staff_score_only_with_the_permission_to_change_fixtures() -> None:
+    """issue 14.8: is_staff alone is not enough, as for the API's other staff actions."""
+    s = make_fixture()
+    staff = User.objects.create_user("scoring-staff", is_staff=True)
+    with pytest.raises(PermissionDenied):
+        services.session_start(fixture_id=s.fixture.id, user=staff)
+    staff.user_permissions.add(Permission.objects.get(codename="change_fixture"))
+    staff = User.objects.get(pk=staff.pk)  # the permission cache is per instance
+    session = services.session_start(fixture_id=s.fixture.id, user=staff)
+    assert session.fixture_id == s.fixture.id
 
 
 def test_a_resent_event_id_changes_nothing() -> None:
@@ -148,7 +161,7 @@ def test_full_time_with_both_clubs_counts_after_both_confirmations() -> None:
     assert done.status == ScoringSession.Status.SUBMITTED
     fixture = Fixture.objects.get(id=s.fixture.id)
     assert fixture.status == Fixture.Status.CONFIRMED
-    assert fixture.result.home_goals == report.result["score"]["home"]
+    assert fixture.result.home_goals == report.result.to_dict()["score"]["home"]
     submission = ResultSubmission.objects.get(id=done.submission_id)
     assert submission.validation_status == ResultSubmission.Validation.VALID
     assert submission.submitted_by_id == s.away_user.pk
