@@ -52,7 +52,12 @@ CSP_REPORTER = (
 def _watch_csp(context, violations: list[str]) -> None:
     context.add_init_script(CSP_REPORTER)
     context.on(
-        "console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None
+        "console",
+        lambda msg: (
+            violations.append(f"{msg.page.url if msg.page else ''}: {msg.text}")
+            if "Content Security Policy" in msg.text
+            else None
+        ),
     )
 
 
@@ -192,7 +197,7 @@ def test_a_whole_match_scored_on_two_phones(browser, live_server, shot, settings
     finally:
         home_ctx.close()
         away_ctx.close()
-    assert violations == [], violations
+    assert violations == [], "\n".join(violations)
 
     session = ScoringSession.objects.get(fixture=fixture)
     assert session.status == ScoringSession.Status.SUBMITTED
