@@ -213,4 +213,4 @@ def test_a_whole_match_scored_on_two_phones(browser, live_server, shot, settings
     assert ResultAudit.objects.filter(fixture=fixture, action=ResultAudit.Action.CONFIRM).exists()
     standings_cache.invalidate(fixture.competition_id)
     rows = {row.team: row for t in presentation.competition_tables(fixture.competition) for row in t.rows}
-    assert rows[fixture.home_team.name].played == 1 and rows[fixture.away_team.name].played == 1
+    assert rows[fixture.home_team.name].row.played == 1 and rows[fixture.away_team.name].row.played == 1
