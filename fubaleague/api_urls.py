@@ -10,6 +10,7 @@ from chances import api as chances_api
 from fubaleague.api_views import PingView, TokenView
 from matches.api import views as match_views
 from ratings import api as ratings_api
+from scoring.api import views as scoring_views
 from tournaments.api import views as tournament_views
 
 app_name = "api"
@@ -17,6 +18,7 @@ app_name = "api"
 router = DefaultRouter(trailing_slash=False)
 tournament_views.register(router)
 match_views.register(router)
+scoring_views.register(router)
 
 urlpatterns = [
     path("ping", PingView.as_view(), name="ping"),

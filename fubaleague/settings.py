@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "matches",
     "ratings",
     "chances",
+    "scoring",
 ]
 
 MIDDLEWARE = [

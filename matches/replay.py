@@ -11,8 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from matches.engine import Decision, Event, IllegalEventError, Match, Roll, parse
+from matches.engine import Decision, Event, IllegalEventError, Match, event_to_dict, parse
 from matches.engine import board as B
+
+# One plain-language renderer for the scorer, the live page and the replay (pure functions over
+# the log's JSON form).
+from matches.narrate import event_text, note_text
 
 # Frames of very long logs are thinned to every n-th event so the page stays light; goals,
 # cards and turn starts are always kept.
@@ -64,17 +68,8 @@ def _pieces(m: Match, team: int) -> list[int]:
     return [ts.raw(a) for a in range(B.N_LOC)]
 
 
-def _describe(ev: Event) -> str:
-    if isinstance(ev, Roll):
-        dice = " ".join(str(d) for d in ev.dice)
-        who = "both teams" if ev.by == "both" else ev.by
-        return f"{who} roll {ev.name.replace('_', ' ')}: {dice}"
-    choice = ev.choice
-    if isinstance(choice, list | tuple):
-        choice = ", ".join(str(c) for c in choice)
-    elif isinstance(choice, dict):
-        choice = ", ".join(f"{k} {v}" for k, v in choice.items())
-    return f"{ev.by} decides {ev.name.replace('_', ' ')}: {choice}"
+def _describe(ev: Event, names: dict[str, str]) -> str:
+    return event_text(event_to_dict(ev), names)
 
 
 def _frame(m: Match, index: int, text: str, notes: list[dict[str, Any]]) -> dict[str, Any]:
@@ -108,6 +103,7 @@ def replay_frames(log: Mapping[str, Any]) -> dict[str, Any]:
             "error": errors[0].to_dict() if errors else {"message": "unreadable log"},
         }
     m = Match(header)
+    names = {"home": header.teams[0].name, "away": header.teams[1].name}
     frames = [_frame(m, 0, "Kick-off set-up", [])]
     error = None
     step = max(1, len(events) // MAX_FRAMES + (1 if len(events) % MAX_FRAMES else 0))
@@ -123,10 +119,12 @@ def replay_frames(log: Mapping[str, Any]) -> dict[str, Any]:
             {k: v for k, v in n.items() if isinstance(v, str | int | float | bool) or v is None}
             for n in m.log[seen:]
         ]
+        for note, raw in zip(notes, m.log[seen:], strict=True):
+            note["text"] = note_text(raw, names)
         keep = step == 1 or notes or m.st.turn != last_turn or i == len(events) or i % step == 0
         last_turn = m.st.turn
         if keep:
-            frames.append(_frame(m, i, _describe(ev), notes))
+            frames.append(_frame(m, i, _describe(ev, names), notes))
     return {
         "teams": {
             "home": {"name": header.teams[0].name, "formation": header.teams[0].formation_text},

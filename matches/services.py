@@ -19,6 +19,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
+from matches.log_fixture import check_log_fixture
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
 from matches.progress import fixture_result_changed
 from matches.turn_logs import turn_log_size_check
@@ -338,6 +339,9 @@ def result_submit(
     needs_validation = (
         turn_log is not None and fixture.competition.game_system == Competition.GameSystem.FUBA_3
     )
+    if needs_validation:
+        # issue 11, item 8: the log must be a record of this fixture, whatever its source
+        check_log_fixture(fixture, turn_log)
     submission = ResultSubmission.objects.create(
         fixture=fixture,
         submitted_by=user,
@@ -429,8 +433,9 @@ def _on_commit_enqueue_validation(submission: ResultSubmission) -> None:
 
 
 @transaction.atomic
-def result_confirm(*, fixture_id: int, user: User) -> Result:
-    """The opponent accepts the submitted result; from now on it counts."""
+def result_confirm(*, fixture_id: int, user: User, note: str = "") -> Result:
+    """The opponent accepts the submitted result; from now on it counts. ``note`` goes to the audit
+    trail (e.g. the confirmation was given in the live scorer)."""
     fixture = _lock_fixture(fixture_id)
     if fixture.status == Fixture.Status.SIMULATING:
         # docs/forfeits.md: once a forfeit simulation holds the fixture, the clubs are told so.
@@ -468,7 +473,7 @@ def result_confirm(*, fixture_id: int, user: User) -> Result:
         submission=submission,
     )
     _apply_skill_changes(fixture, submission.derived_result)
-    _audit(fixture, ResultAudit.Action.CONFIRM, user, before, _snapshot(fixture))
+    _audit(fixture, ResultAudit.Action.CONFIRM, user, before, _snapshot(fixture), note=note)
     return result
 
 

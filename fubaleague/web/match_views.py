@@ -6,6 +6,7 @@ a refused action (ApplicationError) is shown to the user as a message, never a 5
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -24,6 +25,7 @@ from fubaleague.web.views import _nav, fixture_or_404, match_url
 from matches import services
 from matches.models import CardKind, Forfeit, ResultSubmission
 from matches.replay import pitch_geometry, replay_frames
+from scoring.selectors import active_session
 from tournaments.models import Competition, Fixture
 from tournaments.selectors import user_club_team_ids
 
@@ -45,6 +47,22 @@ class ResultForm(forms.Form):
     )
     home_red = forms.IntegerField(min_value=0, max_value=5, required=False, initial=0, label="Home red cards")
     away_red = forms.IntegerField(min_value=0, max_value=5, required=False, initial=0, label="Away red cards")
+    turn_log = forms.FileField(required=False, label="Turn log (fuba-log/1 JSON file)")
+
+    def clean_turn_log(self) -> dict[str, Any] | None:
+        """A fuba-log/1 file from the clubs' other tools; the services check it belongs to the fixture."""
+        upload = self.cleaned_data.get("turn_log")
+        if not upload:
+            return None
+        # No size check here: the request size limit bounds the upload, and the services
+        # refuse a log over TURN_LOG_MAX_BYTES as compact JSON (matches/turn_logs.py).
+        try:
+            data = json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise forms.ValidationError(f"the turn log file is not JSON ({exc}).") from None
+        if not isinstance(data, dict):
+            raise forms.ValidationError("the turn log must be a JSON object.")
+        return data
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -97,6 +115,7 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
         and fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED)
         and not can_confirm
     )
+    live_session = active_session(fixture_id=fixture.pk)
     context = _nav(competition, "fixtures")
     row = ps.fixture_row(fixture)
     context.update(
@@ -110,6 +129,11 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             "submission": submission,
             "can_submit": can_submit,
             "can_confirm": can_confirm,
+            "live_session": live_session,
+            "live_pitch": pitch_geometry() if live_session is not None else None,
+            "can_score": bool(
+                my_sides and live_session is None and fixture.status == Fixture.Status.SCHEDULED
+            ),
             "form": ResultForm(),
             "dispute_form": DisputeForm(),
             "is_knockout": fixture.stage.kind == "knockout",
@@ -161,7 +185,7 @@ def _after(request: HttpRequest, fixture: Fixture, ok: str) -> HttpResponse:
 @require_POST
 def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     fixture = fixture_or_404(_competition(slug), fixture_id)
-    form = ResultForm(request.POST)
+    form = ResultForm(request.POST, request.FILES)
     if not form.is_valid():
         errors = "; ".join(
             f"{k}: {' '.join(map(str, v))}" if k != "__all__" else " ".join(map(str, v))
@@ -180,6 +204,7 @@ def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespo
             home_penalties=d.get("home_penalties"),
             away_penalties=d.get("away_penalties"),
             cards=form.cards(),
+            turn_log=d.get("turn_log"),
         )
     except ApplicationError as exc:
         messages.error(request, exc.message)

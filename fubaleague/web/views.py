@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET
 
 from fubaleague.web import selectors as ps
 from fubaleague.web import svg
+from scoring.selectors import live_fixture_ids
 from tournaments.models import Coach, Competition, Fixture, Stage
 from tournaments.standings import cache, presentation
 
@@ -53,6 +54,9 @@ def competition_home(request: HttpRequest, slug: str) -> HttpResponse:
     tables = presentation.competition_tables(competition)
     context["tables"] = tables[:8]
     context["compact"] = True
+    context["live_ids"] = live_fixture_ids(
+        fixture_ids=[row.fixture.pk for row in [*context.get("upcoming", []), *context.get("recent", [])]]
+    )
     return render(request, "tournaments/competition.html", context)
 
 

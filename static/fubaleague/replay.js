@@ -65,6 +65,7 @@
     root.querySelector('[data-action="next-turn"]').disabled = pos === data.frames.length - 1;
   }
   function noteText(n) {
+    if (n.text) return n.text;
     var team = n.team && data.teams && data.teams[n.team] ? data.teams[n.team].name : n.team;
     var who = team ? team + " " : "";
     return who + String(n.kind).replace(/_/g, " ") + (n.minute ? " (" + n.minute + "')" : "");

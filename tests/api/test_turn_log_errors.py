@@ -91,9 +91,10 @@ def test_submitted_invalid_log_is_rejected_with_turn_stage_rule(
     )
     home = APIClient()
     home.force_authenticate(cup.users[fixture.home_team.name])
-    log = corrupted(valid_log)
-    log["teams"]["home"]["name"] = fixture.home_team.name
-    log["teams"]["away"]["name"] = fixture.away_team.name
+    from matches.simulation import fixture_simulate
+
+    # the log must be a record of this fixture (issue 11, item 8): the engine plays one for it
+    log = corrupted(fixture_simulate(fixture=fixture).log)
     with django_capture_on_commit_callbacks(execute=True):
         response = home.post(
             f"/api/v1/fixtures/{fixture.pk}/submit-result",

@@ -7,6 +7,7 @@ import copy
 import pytest
 
 from fubaleague.errors import Conflict
+from matches.log_fixture import LogNotForFixture, fixture_header
 from matches.models import ResultAudit, ResultSubmission
 from matches.services import cards_from_derived, result_confirm, result_submit
 from matches.validation_tasks import submission_log_validate
@@ -28,6 +29,13 @@ def _example_log() -> dict:
 EXAMPLE = _example_log()
 
 
+def _log_for(fixture: Fixture) -> dict:
+    # A log must be a record of its fixture (issue 11, item 8): the engine plays this one.
+    from matches.simulation import fixture_simulate
+
+    return fixture_simulate(fixture=fixture).log
+
+
 @pytest.fixture
 def setup() -> dict:
     competition = CompetitionFactory()
@@ -44,6 +52,7 @@ def setup() -> dict:
         "home_user": users[fixture.home_team_id],
         "away_user": users[fixture.away_team_id],
         "blues": blues,
+        "log": _log_for(fixture),
         "teams": [t for t, _ in teams],
     }
 
@@ -61,15 +70,16 @@ def test_a_valid_log_with_the_submitted_score_is_accepted(
     setup: dict, django_capture_on_commit_callbacks
 ) -> None:
     fixture = setup["fixture"]
-    derived = _engine_result(EXAMPLE)
+    log = setup["log"]
+    derived = _engine_result(log)
     home, away = derived["score"]["home"], derived["score"]["away"]
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         submission = result_submit(
-            fixture_id=fixture.id, user=setup["home_user"], home_goals=home, away_goals=away, turn_log=EXAMPLE
+            fixture_id=fixture.id, user=setup["home_user"], home_goals=home, away_goals=away, turn_log=log
         )
     assert submission.validation_status == ResultSubmission.Validation.PENDING
-    assert submission.turn_log == EXAMPLE
+    assert submission.turn_log == log
     with pytest.raises(Conflict, match="still being validated"):
         result_confirm(fixture_id=fixture.id, user=setup["away_user"])
     assert callbacks, "the validation is enqueued only once the submission is committed"
@@ -106,7 +116,7 @@ def test_a_log_whose_score_differs_from_the_submission_is_rejected(
     fixture = setup["fixture"]
     with django_capture_on_commit_callbacks(execute=True):
         submission = result_submit(
-            fixture_id=fixture.id, user=setup["home_user"], home_goals=5, away_goals=0, turn_log=EXAMPLE
+            fixture_id=fixture.id, user=setup["home_user"], home_goals=5, away_goals=0, turn_log=setup["log"]
         )
     submission.refresh_from_db()
     assert submission.validation_status == ResultSubmission.Validation.INVALID
@@ -120,7 +130,7 @@ def test_a_log_whose_score_differs_from_the_submission_is_rejected(
 
 def test_an_illegal_log_reports_the_engine_errors(setup: dict, django_capture_on_commit_callbacks) -> None:
     fixture = setup["fixture"]
-    broken = copy.deepcopy(EXAMPLE)
+    broken = copy.deepcopy(setup["log"])
     broken["events"] = broken["events"][:5]
     with django_capture_on_commit_callbacks(execute=True):
         submission = result_submit(
@@ -141,20 +151,18 @@ def test_a_suspended_team_must_start_one_player_short_in_the_log(
     play(first.id, 0, 1, cards=[{"team": side, "kind": "red"}])
     second.refresh_from_db()
     users = {t.id: t.club.members.first() for t in setup["teams"]}
-    derived = _engine_result(EXAMPLE)
-    with django_capture_on_commit_callbacks(execute=True):
-        submission = result_submit(
-            fixture_id=second.id,
-            user=users[second.home_team_id],
-            home_goals=derived["score"]["home"],
-            away_goals=derived["score"]["away"],
-            turn_log=EXAMPLE,
-        )
-    submission.refresh_from_db()
-    assert submission.validation_status == ResultSubmission.Validation.INVALID
-    (error,) = submission.validation_errors
     blues_side = "home" if second.home_team == blues else "away"
+    log = _log_for(second)
+    assert log["teams"][blues_side]["players_short"] == 1
+    del log["teams"][blues_side]["players_short"]
+    # refused at once, naming the difference (the log is not a record of this fixture)
+    with pytest.raises(LogNotForFixture) as refused:
+        result_submit(
+            fixture_id=second.id, user=users[second.home_team_id], home_goals=0, away_goals=0, turn_log=log
+        )
+    (error,) = refused.value.details["errors"]
     assert error["rule"] == "suspension" and error["path"] == f"$.teams.{blues_side}.players_short"
+    assert "one player short" in error["reason"]
 
 
 def test_skills_lost_and_gained_in_a_logged_match_carry_over(setup: dict) -> None:
@@ -189,20 +197,16 @@ def test_the_logs_skills_must_respect_the_roster_and_lost_skills(
     by_code = {s.code: s for s in Skill.objects.all()}
     # The roster lacks the log's first skill.
     team_skills_set(team=fixture.home_team, skills=[by_code[c] for c in home_codes[1:]] + [by_code["diver"]])
-    derived = _engine_result(EXAMPLE)
-    with django_capture_on_commit_callbacks(execute=True):
-        submission = result_submit(
-            fixture_id=fixture.id,
-            user=setup["home_user"],
-            home_goals=derived["score"]["home"],
-            away_goals=derived["score"]["away"],
-            turn_log=EXAMPLE,
+    fixture.competition.advanced_rules = ["A11"]
+    fixture.competition.save()
+    log = {**fixture_header(fixture), "events": []}
+    log["teams"]["home"]["skills"] = home_codes
+    with pytest.raises(LogNotForFixture) as refused:
+        result_submit(
+            fixture_id=fixture.id, user=setup["home_user"], home_goals=0, away_goals=0, turn_log=log
         )
-    submission.refresh_from_db()
-    assert submission.validation_status == ResultSubmission.Validation.INVALID
-    (error,) = submission.validation_errors
-    assert error["rule"] == "A11" and error["path"] == "$.teams.home.skills"
-    assert by_code[home_codes[0]].name in error["reason"]
+    errors = [e for e in refused.value.details["errors"] if e["path"] == "$.teams.home.skills"]
+    assert errors and errors[0]["rule"] == "A11" and home_codes[0] in errors[0]["reason"]
 
 
 def test_a_log_with_extra_time_needs_a_submission_with_extra_time(
@@ -214,7 +218,7 @@ def test_a_log_with_extra_time_needs_a_submission_with_extra_time(
     fixture = setup["fixture"]
     with django_capture_on_commit_callbacks(execute=False):
         submission = result_submit(
-            fixture_id=fixture.id, user=setup["home_user"], home_goals=1, away_goals=1, turn_log=EXAMPLE
+            fixture_id=fixture.id, user=setup["home_user"], home_goals=1, away_goals=1, turn_log=setup["log"]
         )
     derived = {"final_score": [1, 1], "extra_time": True, "score_after_90": {"home": 1, "away": 1}}
     submission = submission_validation_record(

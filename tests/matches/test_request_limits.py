@@ -12,6 +12,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from matches.models import MatchLog, ResultSubmission
+from matches.simulation import fixture_simulate
 from matches.turn_logs import turn_log_size
 from tests.factories import CompetitionFactory, team_with_member
 from tournaments.models import Stage
@@ -20,15 +21,6 @@ from tournaments.services import fixture_generate, stage_create
 pytestmark = pytest.mark.django_db
 
 MIB = 1024 * 1024
-
-
-def _log() -> dict[str, Any]:
-    from rules_engine.api import example_log
-
-    return example_log(2026)
-
-
-LOG = _log()
 
 
 @pytest.fixture
@@ -43,10 +35,12 @@ def club_fixtures() -> dict[str, Any]:
     own = [f for f in fixtures if home.id in (f.home_team_id, f.away_team_id)]
     client = APIClient()
     client.force_authenticate(user)
-    return {"fixtures": own, "client": client, "user": user}
+    # a log of the first fixture (issue 11, item 8: a log of other teams is refused at once)
+    log = fixture_simulate(fixture=own[0]).log
+    return {"fixtures": own, "client": client, "user": user, "log": log}
 
 
-def _submit(client: APIClient, fixture_id: int, log: Any = LOG) -> Any:
+def _submit(client: APIClient, fixture_id: int, log: Any) -> Any:
     body: dict[str, Any] = {"home_goals": 1, "away_goals": 0}
     if log is not None:
         body["turn_log"] = log
@@ -81,11 +75,12 @@ def test_a_body_over_the_limit_is_413_not_500(path: str, api: bool, caplog: pyte
 
 
 def test_a_turn_log_over_its_own_limit_is_413_naming_the_field(club_fixtures, settings) -> None:
-    settings.TURN_LOG_MAX_BYTES = turn_log_size(LOG) - 1
+    log = club_fixtures["log"]
+    settings.TURN_LOG_MAX_BYTES = turn_log_size(log) - 1
     client = club_fixtures["client"]
     for response in (
-        client.post("/api/v1/turn-logs/validate", {"turn_log": LOG}, format="json"),
-        _submit(client, club_fixtures["fixtures"][0].id),
+        client.post("/api/v1/turn-logs/validate", {"turn_log": log}, format="json"),
+        _submit(client, club_fixtures["fixtures"][0].id, log),
     ):
         assert response.status_code == 413, response.content
         error = response.json()["error"]
@@ -95,25 +90,26 @@ def test_a_turn_log_over_its_own_limit_is_413_naming_the_field(club_fixtures, se
 
 def test_replaced_submissions_keep_no_log(club_fixtures, django_capture_on_commit_callbacks) -> None:
     """The finding: replaced submissions kept their logs (150 × 2.3 MB, +353 MB)."""
-    client, fixture = club_fixtures["client"], club_fixtures["fixtures"][0]
+    client, fixture, log = club_fixtures["client"], club_fixtures["fixtures"][0], club_fixtures["log"]
     with django_capture_on_commit_callbacks(execute=False):  # validation stays to come
-        first = _submit(client, fixture.id).json()["id"]
-        second = _submit(client, fixture.id).json()["id"]
-        third = _submit(client, fixture.id).json()["id"]
+        first = _submit(client, fixture.id, log).json()["id"]
+        second = _submit(client, fixture.id, log).json()["id"]
+        third = _submit(client, fixture.id, log).json()["id"]
     assert list(MatchLog.objects.filter(fixture=fixture).values_list("submission_id", flat=True)) == [third]
     replaced = ResultSubmission.objects.filter(id__in=[first, second])
     assert {s.status for s in replaced} == {ResultSubmission.Status.SUPERSEDED}
     assert {s.validation_status for s in replaced} == {ResultSubmission.Validation.NOT_REQUIRED}
-    assert {s.log_bytes for s in replaced} == {turn_log_size(LOG)}, "what was sent still counts"
+    assert {s.log_bytes for s in replaced} == {turn_log_size(log)}, "what was sent still counts"
 
 
 def test_a_club_has_a_daily_storage_quota(club_fixtures, settings) -> None:
-    size = turn_log_size(LOG)
+    log = club_fixtures["log"]
+    size = turn_log_size(log)
     settings.CLUB_LOG_QUOTA_BYTES = 2 * size + size // 2
     client, fixture = club_fixtures["client"], club_fixtures["fixtures"][0]
-    assert _submit(client, fixture.id).status_code == 201
-    assert _submit(client, fixture.id).status_code == 201  # a replacement counts too
-    response = _submit(client, fixture.id)
+    assert _submit(client, fixture.id, log).status_code == 201
+    assert _submit(client, fixture.id, log).status_code == 201  # a replacement counts too
+    response = _submit(client, fixture.id, log)
     assert response.status_code == 429
     error = response.json()["error"]
     assert error["code"] == "storage_quota_exceeded"

@@ -20,25 +20,17 @@ from fubaleague.health import fail_open_counts
 from matches import validation_tasks
 from matches.models import ResultAudit, ResultSubmission
 from matches.services import result_submit, submission_validation_record
+from matches.simulation import fixture_simulate
 from matches.validation_tasks import submission_validate, validations_sweep
 from tests.factories import CompetitionFactory, team_with_member
 from tournaments.models import Stage
 from tournaments.services import fixture_generate, stage_create
 
 
-def _log() -> dict[str, Any]:
-    from rules_engine.api import example_log
-
-    return example_log(2026)
-
-
-LOG = _log()
-
-
-def _score() -> tuple[int, int]:
+def _score(log: dict[str, Any]) -> tuple[int, int]:
     from rules_engine.api import validate_log
 
-    score = validate_log(LOG).result.to_dict()["score"]
+    score = validate_log(log).result.to_dict()["score"]
     return score["home"], score["away"]
 
 
@@ -52,18 +44,20 @@ def fixture_and_users() -> dict[str, Any]:
     stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])
     (fixture,) = fixture_generate(stage=stage)
     users = {home.id: home_user, away.id: away_user}
-    return {"fixture": fixture, "submitter": users[fixture.home_team_id]}
+    # a log of this fixture (issue 11, item 8: a log of other teams is refused at once)
+    log = fixture_simulate(fixture=fixture).log
+    return {"fixture": fixture, "submitter": users[fixture.home_team_id], "log": log}
 
 
 def _pending_submission(data: dict[str, Any], django_capture_on_commit_callbacks: Any) -> ResultSubmission:
-    home, away = _score()
+    home, away = _score(data["log"])
     with django_capture_on_commit_callbacks(execute=False):
         return result_submit(
             fixture_id=data["fixture"].id,
             user=data["submitter"],
             home_goals=home,
             away_goals=away,
-            turn_log=LOG,
+            turn_log=data["log"],
         )
 
 
@@ -144,7 +138,7 @@ def test_a_failing_commit_hook_after_it_does_not_stop_the_enqueue(fixture_and_us
             raise RuntimeError("cache unreachable after commit")
         real(*args, **kwargs)
 
-    home, away = _score()
+    home, away = _score(fixture_and_users["log"])
     with (
         mock.patch.object(signals, "invalidate", fails_after_commit),
         pytest.raises(RuntimeError, match="after commit"),
@@ -154,7 +148,7 @@ def test_a_failing_commit_hook_after_it_does_not_stop_the_enqueue(fixture_and_us
             user=fixture_and_users["submitter"],
             home_goals=home,
             away_goals=away,
-            turn_log=LOG,
+            turn_log=fixture_and_users["log"],
         )
     submission = ResultSubmission.objects.get(fixture=fixture_and_users["fixture"])
     assert submission.validation_status == ResultSubmission.Validation.VALID  # ran eagerly, first
@@ -204,7 +198,7 @@ def test_broker_down_at_submit_answers_202_and_the_sweep_validates_later(fixture
     fixture = fixture_and_users["fixture"]
     client = APIClient()
     client.force_authenticate(fixture_and_users["submitter"])
-    home, away = _score()
+    home, away = _score(fixture_and_users["log"])
     before = fail_open_counts().get("broker_publish", {}).get("count", 0)
     # What kombu raises when the Redis broker refuses the connection (the real broker is stopped
     # in test_validation_worker.py).
@@ -215,7 +209,7 @@ def test_broker_down_at_submit_answers_202_and_the_sweep_validates_later(fixture
     ):
         response = client.post(
             f"/api/v1/fixtures/{fixture.id}/submit-result",
-            {"home_goals": home, "away_goals": away, "turn_log": LOG},
+            {"home_goals": home, "away_goals": away, "turn_log": fixture_and_users["log"]},
             format="json",
         )
     assert response.status_code == 202, response.content

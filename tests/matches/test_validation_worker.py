@@ -21,14 +21,16 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_real_worker_validates_the_log(real_celery: None) -> None:
-    from rules_engine.api import example_log, validate_log
+    from matches.simulation import fixture_simulate
+    from rules_engine.api import validate_log
 
-    log = example_log(2026)
-    score = validate_log(log).result.to_dict()["score"]
     competition = CompetitionFactory()
     (home, home_user), (away, _) = team_with_member(competition, "H"), team_with_member(competition, "A")
     stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])
     (fixture,) = fixture_generate(stage=stage)
+    # a log of this fixture (issue 11, item 8: a log of other teams is refused at once)
+    log = fixture_simulate(fixture=fixture).log
+    score = validate_log(log).result.to_dict()["score"]
     submitter = home_user if fixture.home_team == home else away.club.members.first()
 
     worker = WorkerProcess()
@@ -58,10 +60,9 @@ def test_a_real_worker_validates_the_log(real_celery: None) -> None:
 def test_pool_process_killed_mid_validation_is_validated_exactly_once(real_celery: None) -> None:
     """The finding: the redelivered task found a claim younger than 5 minutes, without a task id,
     and skipped it; the submission stayed 'validating' and the opponent could never confirm."""
-    from rules_engine.api import example_log, validate_log
+    from matches.simulation import fixture_simulate
+    from rules_engine.api import validate_log
 
-    log = example_log(2026)
-    score = validate_log(log).result.to_dict()["score"]
     competition = CompetitionFactory()
     (home, home_user), (away, away_user) = (
         team_with_member(competition, "H"),
@@ -69,6 +70,9 @@ def test_pool_process_killed_mid_validation_is_validated_exactly_once(real_celer
     )
     stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])
     (fixture,) = fixture_generate(stage=stage)
+    # a log of this fixture (issue 11, item 8: a log of other teams is refused at once)
+    log = fixture_simulate(fixture=fixture).log
+    score = validate_log(log).result.to_dict()["score"]
     submitter = home_user if fixture.home_team == home else away_user
 
     worker = WorkerProcess(

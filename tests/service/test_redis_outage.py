@@ -48,10 +48,9 @@ def _wait_ready(worker: WorkerProcess, timeout: float = 40) -> None:
 
 
 def test_redis_stopped_the_api_answers_and_the_submission_is_validated_once_back(redis: RedisServer) -> None:
-    from rules_engine.api import example_log, validate_log
+    from matches.simulation import fixture_simulate
+    from rules_engine.api import validate_log
 
-    log = example_log(2026)
-    score = validate_log(log).result.to_dict()["score"]
     competition = CompetitionFactory(slug="outage-cup")
     (home, home_user), (away, away_user) = (
         team_with_member(competition, "H"),
@@ -59,6 +58,9 @@ def test_redis_stopped_the_api_answers_and_the_submission_is_validated_once_back
     )
     stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])
     (fixture,) = fixture_generate(stage=stage)
+    # a log of this fixture (issue 11, item 8: a log of other teams is refused at once)
+    log = fixture_simulate(fixture=fixture).log
+    score = validate_log(log).result.to_dict()["score"]
     submitter = home_user if fixture.home_team == home else away_user
     token = Token.objects.create(user=submitter).key
 

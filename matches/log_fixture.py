@@ -1,0 +1,248 @@
+"""A turn log must belong to its fixture: teams, formations, roles, skills, players short, advanced
+rules and extra time as the fixture and its competition say (issue 11, item 8).
+
+The rules engine judges whether a log is a legal match; this module judges whether it is a record
+of *this* match. Used by every way a log arrives (result submission through the API or the upload
+form, and the live scorer, whose header is built by ``fixture_header``), so all of them name each
+difference in the same words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from fubaleague.errors import ApplicationError
+from tournaments.models import Fixture, MatchSkill, Skill, Stage, Team, TeamSkill
+from tournaments.selectors import fixture_players_short, team_skills_unavailable
+
+# Rulebook 3's advanced rules; "all" in a header means every one of them, A12 is another name of A13
+# (docs/turn-log-format.md, interpretation I-12).
+ALL_ADVANCED_RULES = ("A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A13")
+ROLE_KEYS = (
+    "attacking_midfielders",
+    "defending_midfielders",
+    "attacking_centre_back",
+    "withdrawn_striker",
+    "offensive_wing_backs",
+)
+
+
+class LogNotForFixture(ApplicationError):
+    status_code = 422
+    code = "log_not_for_fixture"
+
+
+def _rules(value: Any) -> set[str] | None:
+    if value == "all":
+        return set(ALL_ADVANCED_RULES)
+    if value is None:
+        return set()
+    if not isinstance(value, list):
+        return None
+    return {"A13" if r == "A12" else str(r) for r in value}
+
+
+def _rule_sort(rules: set[str]) -> list[str]:
+    return sorted(rules, key=lambda r: (len(r), r))
+
+
+def competition_rules(fixture: Fixture) -> set[str]:
+    return _rules(list(fixture.competition.advanced_rules or [])) or set()
+
+
+def plays_extra_time(fixture: Fixture) -> bool:
+    """The log header's ``extra_time``: a knockout stage that plays extra time when a tie is level
+    (the engine then asks at full time whether it is played, I-38)."""
+    return bool(fixture.stage.kind == Stage.Kind.KNOCKOUT and fixture.stage.extra_time)
+
+
+def _roles(value: Any) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        return {}
+    return {k: v for k, v in value.items() if k in ROLE_KEYS and v}
+
+
+def _match_skills(fixture: Fixture, team: Team) -> list[Skill]:
+    return [
+        ms.skill
+        for ms in MatchSkill.objects.filter(fixture=fixture, team=team).select_related("skill").order_by("id")
+    ]
+
+
+def _available_roster(fixture: Fixture, team: Team) -> list[Skill]:
+    lost = team_skills_unavailable(team=team, fixture=fixture)
+    return [
+        ts.skill
+        for ts in TeamSkill.objects.filter(team=team).select_related("skill").order_by("skill__name")
+        if ts.skill_id not in lost
+    ]
+
+
+def fixture_header(fixture: Fixture) -> dict[str, Any]:
+    """The fuba-log/1 header of this fixture, never typed by a club: names, formations and roles
+    from the teams, skills chosen for the match (else the roster without skills lost, A13),
+    players short from suspensions, the competition's advanced rules, extra time of knockout ties.
+
+    When the rosters bring different skill weights (A11: "an equal number of skills"), the richer
+    side drops skills from the end of its alphabetical list until both match and fit the
+    competition's limit, as the simulator does (docs/forfeits.md)."""
+    rules = competition_rules(fixture)
+    teams: dict[str, dict[str, Any]] = {}
+    weights: dict[str, list[tuple[str, int]]] = {}
+    for side, team in (("home", fixture.home_team), ("away", fixture.away_team)):
+        assert team is not None
+        entry: dict[str, Any] = {"name": team.name, "formation": team.default_formation or "4-4-2"}
+        if "A2" in rules and _roles(team.player_roles):
+            entry["roles"] = _roles(team.player_roles)
+        if "A11" in rules:
+            skills = _match_skills(fixture, team) or _available_roster(fixture, team)
+            weights[side] = sorted((s.code, s.weight) for s in skills)
+        if fixture_players_short(fixture=fixture, team=team):
+            entry["players_short"] = 1
+        teams[side] = entry
+    if weights:
+        limit = fixture.competition.skill_limit
+
+        def weight(side: str) -> int:
+            return sum(w for _, w in weights[side])
+
+        while weight("home") != weight("away") or weight("home") > limit:
+            richer = "home" if weight("home") >= weight("away") else "away"
+            weights[richer].pop()
+        for side in ("home", "away"):
+            teams[side]["skills"] = [code for code, _ in weights[side]]
+    header: dict[str, Any] = {
+        "format": "fuba-log/1",
+        "ruleset": "fuba-3",
+        "advanced_rules": _rule_sort(rules),
+        "teams": teams,
+    }
+    if plays_extra_time(fixture):
+        header["extra_time"] = True
+    return header
+
+
+def log_fixture_differences(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
+    """Every way the log's header disagrees with the fixture, one error per difference
+    (``path``, ``rule``, ``reason``, with ``turn``/``stage`` None like the engine's header errors)."""
+    errors: list[dict[str, Any]] = []
+
+    def differ(path: str, rule: str, reason: str) -> None:
+        errors.append({"turn": None, "stage": None, "rule": rule, "path": path, "reason": reason})
+
+    if not isinstance(log, Mapping) or not isinstance(log.get("teams"), Mapping):
+        return errors  # not a readable header: the rules engine reports what is wrong with it
+    rules = competition_rules(fixture)
+    declared = _rules(log.get("advanced_rules"))
+    if declared is not None and declared != rules:
+        extra, missing = declared - rules, rules - declared
+        parts = []
+        if extra:
+            parts.append(f"the log plays {', '.join(_rule_sort(extra))}, which the competition does not")
+        if missing:
+            parts.append(f"the competition plays {', '.join(_rule_sort(missing))}, which the log does not")
+        differ("$.advanced_rules", "advanced rules", "; ".join(parts))
+    et_expected = plays_extra_time(fixture)
+    # Outside knockout stages the question is asked and answered "no" at most (the simulator writes
+    # extra_time: true for every stage that has extra time set); a result with extra time is
+    # refused there by the results workflow anyway.
+    knockout = fixture.stage.kind == Stage.Kind.KNOCKOUT
+    if knockout and bool(log.get("extra_time")) != et_expected:
+        differ(
+            "$.extra_time",
+            "I-38",
+            "this knockout tie plays extra time when level, the log's header does not say extra_time: true"
+            if et_expected
+            else "this fixture plays no extra time, the log's header says extra_time: true",
+        )
+    teams = log["teams"]
+    for side, team in (("home", fixture.home_team), ("away", fixture.away_team)):
+        if team is None:
+            continue
+        entry = teams.get(side)
+        if not isinstance(entry, Mapping):
+            continue
+        path = f"$.teams.{side}"
+        if entry.get("name") != team.name:
+            differ(
+                f"{path}.name",
+                "fixture",
+                f"the {side} team is {team.name}, the log says {entry.get('name')!r}",
+            )
+        formation = team.default_formation or "4-4-2"
+        if entry.get("formation") != formation:
+            differ(
+                f"{path}.formation",
+                "2.1",
+                f"{team.name} plays {formation} in this competition, the log says {entry.get('formation')!r}",
+            )
+        roles = _roles(entry.get("roles"))
+        expected_roles = _roles(team.player_roles) if "A2" in rules else {}
+        if roles != expected_roles:
+            differ(
+                f"{path}.roles",
+                "A2",
+                f"{team.name}'s player roles are {_roles_text(expected_roles)}, "
+                f"the log says {_roles_text(roles)}"
+                if "A2" in rules
+                else f"the competition does not play A2, the log gives {team.name} "
+                f"roles {_roles_text(roles)}",
+            )
+        short = 1 if fixture_players_short(fixture=fixture, team=team) else 0
+        if entry.get("players_short", 0) != short:
+            differ(
+                f"{path}.players_short",
+                "suspension",
+                f"{team.name} serves a suspension here and starts one player short (players_short 1), "
+                f"the log says {entry.get('players_short', 0)!r}"
+                if short
+                else f"{team.name} serves no suspension here, "
+                f"the log says players_short {entry.get('players_short')!r}",
+            )
+        skills = entry.get("skills") or []
+        codes = [str(s) for s in skills] if isinstance(skills, list) else []
+        if "A11" not in rules:
+            if codes:
+                differ(
+                    f"{path}.skills",
+                    "A11",
+                    f"the competition does not play A11, the log gives {team.name} skills {', '.join(codes)}",
+                )
+            continue
+        chosen = sorted(s.code for s in _match_skills(fixture, team))
+        if chosen and sorted(codes) != chosen:
+            differ(
+                f"{path}.skills",
+                "A11",
+                f"{team.name} chose {', '.join(chosen)} for this match, "
+                f"the log says {', '.join(codes) or 'none'}",
+            )
+        elif not chosen and TeamSkill.objects.filter(team=team).exists():
+            available = {s.code for s in _available_roster(fixture, team)}
+            outside = [c for c in codes if c not in available]
+            if outside:
+                differ(
+                    f"{path}.skills",
+                    "A11",
+                    f"{', '.join(outside)} not among {team.name}'s skills for this match "
+                    f"(roster without skills lost: {', '.join(sorted(available)) or 'none'})",
+                )
+    return errors
+
+
+def _roles_text(roles: Mapping[str, int]) -> str:
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(roles.items())) or "none"
+
+
+def differences_message(fixture: Fixture, errors: list[dict[str, Any]]) -> str:
+    return f"{fixture}: the turn log is not a log of this fixture: " + "; ".join(
+        f"{e['path']}: {e['reason']}" for e in errors
+    )
+
+
+def check_log_fixture(fixture: Fixture, log: Any) -> None:
+    """Raise LogNotForFixture (422) naming every difference, with them in ``details.errors``."""
+    errors = log_fixture_differences(fixture, log)
+    if errors:
+        raise LogNotForFixture(differences_message(fixture, errors), details={"errors": errors})

@@ -1,0 +1,46 @@
+"""Scoring sessions in the admin: read-only (the record of what the clubs entered and undid)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from scoring.models import ScoringEvent, ScoringSession
+
+
+class ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class EventInline(admin.TabularInline):
+    model = ScoringEvent
+    fields = ("seq", "data", "side", "entered_by", "rolled_by_app", "created_at", "undone_at", "undo_reason")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    ordering = ("-id",)
+    max_num = 0
+
+
+@admin.register(ScoringSession)
+class ScoringSessionAdmin(ReadOnly):
+    list_display = ("id", "fixture", "status", "seq", "started_by", "created_at", "updated_at")
+    list_filter = ("status",)
+    search_fields = ("fixture__home_team__name", "fixture__away_team__name")
+    list_select_related = ("fixture", "fixture__home_team", "fixture__away_team", "started_by")
+    readonly_fields = (
+        "fixture", "header", "status", "seq", "version", "head", "home_entered", "away_entered", "started_by",
+        "home_confirmed_by", "away_confirmed_by", "submission", "abandoned_by", "abandon_reason",
+        "last_undo", "created_at", "updated_at",
+    )  # fmt: skip
+    exclude = ("recent",)
+    inlines = [EventInline]

@@ -1,0 +1,82 @@
+"""Input of the scoring session API (the services check everything against the match itself)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from fubaleague.api_json import JSONDocumentField
+
+
+class StartSerializer(serializers.Serializer):
+    fixture = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="The fixture to score")
+
+
+class EventSerializer(serializers.Serializer):
+    client_id = serializers.CharField(
+        max_length=64,
+        help_text="Made by the client, unique per event: a resend with the same id changes nothing",
+    )
+    expected_seq = serializers.IntegerField(
+        min_value=1, max_value=10**6, help_text="The number this event gets: the session's seq + 1"
+    )
+    event = JSONDocumentField(
+        required=False,
+        allow_null=True,
+        help_text='A fuba-log/1 event: {"roll": NAME, "by": SIDE, "dice": [..]} or '
+        '{"decide": NAME, "by": SIDE, "choice": ..} (docs/turn-log-format.md)',
+    )
+    roll_for_me = serializers.BooleanField(
+        required=False, default=False, help_text="Let the server roll the pending dice (recorded in the log)"
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if (attrs.get("event") is None) == (not attrs.get("roll_for_me")):
+            raise serializers.ValidationError("Send either 'event' or 'roll_for_me': true.")
+        if attrs.get("event") is not None and not isinstance(attrs["event"], dict):
+            raise serializers.ValidationError({"event": "The event must be a JSON object."})
+        return attrs
+
+
+class UndoSerializer(serializers.Serializer):
+    expected_seq = serializers.IntegerField(
+        min_value=0, max_value=10**6, help_text="The session's current seq (the number of the event to undo)"
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+
+
+class FinishSerializer(serializers.Serializer):
+    home_penalties = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
+    away_penalties = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
+
+
+class AbandonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000, help_text="Why the session stops")
+
+
+class SessionStateSerializer(serializers.Serializer):
+    """The session as the engine sees it after its events (documented shape; see docs/scorer.md)."""
+
+    session = serializers.IntegerField()
+    fixture = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["live", "full_time", "submitted", "abandoned"])
+    seq = serializers.IntegerField(help_text="Number of events; the next event expects seq + 1")
+    version = serializers.IntegerField(help_text="Bumped by every change (the live endpoint's ETag)")
+    teams = serializers.DictField()
+    advanced_rules = serializers.ListField(child=serializers.CharField())
+    state = serializers.DictField(help_text="score, minute, half, turn, stage, ball, value, control, teams")
+    pending = serializers.DictField(
+        allow_null=True,
+        help_text="What the match waits for: kind, name, actor, turn, stage, rule, text, "
+        "options [{value, label}] / dice, sides, default",
+    )
+    question = serializers.CharField()
+    events = serializers.ListField(child=serializers.DictField())
+    moments = serializers.ListField(child=serializers.DictField())
+    last_undo = serializers.DictField(allow_null=True)
+    confirmations = serializers.DictField()
+    participants = serializers.ListField(child=serializers.CharField())
+    result = serializers.DictField(allow_null=True)
+    submission = serializers.DictField(allow_null=True)
+    abandon_reason = serializers.CharField(allow_null=True)

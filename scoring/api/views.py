@@ -1,0 +1,168 @@
+"""/api/v1/scoring-sessions: score a fixture live (start, state, event, undo, finish, abandon).
+
+Everyone reads a session; only members of the two clubs (and staff) write, which the services
+check. A refused write answers the documented error body; a stale sequence (409) carries the
+current state in ``details.state`` so a client catches up without another request.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.routers import BaseRouter
+
+from fubaleague.auth import signed_in_user
+from scoring import selectors, services
+from scoring.api import serializers as ss
+from scoring.models import ScoringSession
+from tournaments.standings import cache as standings_cache
+
+ERRORS = {
+    400: OpenApiResponse(description="Invalid input: {error: {code, message, details}}"),
+    403: OpenApiResponse(description="Not a member of either club"),
+    404: OpenApiResponse(description="No such session or fixture"),
+    409: OpenApiResponse(
+        description="Stale expected_seq (code stale_sequence) or the session's status forbids it; "
+        "details.state is the current session state"
+    ),
+}
+ILLEGAL = {
+    422: OpenApiResponse(
+        description="The rules forbid the event here "
+        "(code illegal_event; details: turn, stage, rule, reason) "
+        "or it is not a fuba-log/1 event (malformed_event); nothing changed"
+    )
+}
+
+
+def _state(session_id: int) -> dict[str, Any]:
+    return selectors.session_state(selectors.session_get(session_id=session_id))
+
+
+def _pk(pk: str | None) -> int:
+    try:
+        value = int(pk or "")
+    except ValueError:
+        value = 0
+    if not 0 < value < 2**63:
+        from fubaleague.errors import NotFound
+
+        raise NotFound(f"No scoring session {pk}.")
+    return value
+
+
+class ScoringSessionViewSet(viewsets.ViewSet):
+    """Live scoring sessions (docs/scorer.md)."""
+
+    # Only for the schema (the id's type); every action reads through scoring.selectors/services.
+    queryset = ScoringSession.objects.none()
+
+    def get_permissions(self) -> list[Any]:
+        if self.action == "retrieve":
+            return [AllowAny()]
+        return [IsAuthenticated()]
+
+    def _with_state_on_conflict(self, session_id: int, call: Any) -> Any:
+        try:
+            return call()
+        except services.StaleSequence as exc:
+            exc.details = {**exc.details, "state": _state(session_id)}
+            raise
+
+    @extend_schema(request=ss.StartSerializer, responses={201: ss.SessionStateSerializer, **ERRORS})
+    def create(self, request: Request) -> Response:
+        """Start scoring a fixture (or resume the session already running for it)."""
+        data = ss.StartSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        session = services.session_start(
+            fixture_id=data.validated_data["fixture"], user=signed_in_user(request.user)
+        )
+        return Response(_state(session.id), status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: ss.SessionStateSerializer, 404: ERRORS[404]})
+    def retrieve(self, request: Request, pk: str | None = None) -> Response:
+        """The session: state, the pending question with its options, recent events (public)."""
+        return Response(_state(_pk(pk)))
+
+    @extend_schema(
+        request=ss.EventSerializer, responses={200: ss.SessionStateSerializer, **ERRORS, **ILLEGAL}
+    )
+    @action(detail=True, methods=["post"])
+    def events(self, request: Request, pk: str | None = None) -> Response:
+        """Post the next event (or roll_for_me). A resend of a client_id already stored changes
+        nothing and answers the current state (200, created false)."""
+        session_id = _pk(pk)
+        data = ss.EventSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        session, created = self._with_state_on_conflict(
+            session_id,
+            lambda: services.event_post(
+                session_id=session_id,
+                user=signed_in_user(request.user),
+                client_id=v["client_id"],
+                expected_seq=v["expected_seq"],
+                event=v.get("event"),
+                roll_for_me=v["roll_for_me"],
+            ),
+        )
+        body = selectors.session_state(session)
+        body["created"] = created
+        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+    @extend_schema(request=ss.UndoSerializer, responses={200: ss.SessionStateSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def undo(self, request: Request, pk: str | None = None) -> Response:
+        """Take back the last event (expected_seq = the session's seq)."""
+        session_id = _pk(pk)
+        data = ss.UndoSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        session = self._with_state_on_conflict(
+            session_id,
+            lambda: services.event_undo(
+                session_id=session_id,
+                user=signed_in_user(request.user),
+                expected_seq=v["expected_seq"],
+                reason=v["reason"],
+            ),
+        )
+        return Response(selectors.session_state(session))
+
+    @extend_schema(request=ss.FinishSerializer, responses={200: ss.SessionStateSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def finish(self, request: Request, pk: str | None = None) -> Response:
+        """At full time, your club confirms the result (penalties only for a level knockout tie)."""
+        session_id = _pk(pk)
+        data = ss.FinishSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        session = services.session_confirm(
+            session_id=session_id,
+            user=signed_in_user(request.user),
+            home_penalties=data.validated_data.get("home_penalties"),
+            away_penalties=data.validated_data.get("away_penalties"),
+        )
+        standings_cache.invalidate(session.fixture.competition_id)
+        return Response(selectors.session_state(session))
+
+    @extend_schema(request=ss.AbandonSerializer, responses={200: ss.SessionStateSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def abandon(self, request: Request, pk: str | None = None) -> Response:
+        """Stop scoring this match (recorded with the reason)."""
+        session_id = _pk(pk)
+        data = ss.AbandonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        session = services.session_abandon(
+            session_id=session_id, user=signed_in_user(request.user), reason=data.validated_data["reason"]
+        )
+        return Response(selectors.session_state(session))
+
+
+def register(router: BaseRouter) -> None:
+    router.register("scoring-sessions", ScoringSessionViewSet, basename="scoring-session")

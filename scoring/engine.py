@@ -1,0 +1,216 @@
+"""Every call the scorer makes into the rules engine, through the league's one door (matches.engine).
+
+The engine state of a session is rebuilt from its stored events; rebuilding a whole match costs
+tens of milliseconds on the plain-Python engine, so each process keeps the last rebuilt Match of
+recent sessions, keyed by the session and the (seq, version, client id of the last event) it
+reflects. A cached Match is taken out of the cache while an event is applied to it; it is put back
+under the key of the new state, which a rolled-back write never gives to the database (the next
+write at that sequence carries another client id).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from fubaleague.errors import ApplicationError
+from matches.engine import (
+    Dice,
+    FubaError,
+    HeaderError,
+    IllegalEventError,
+    Match,
+    Pending,
+    event_from_dict,
+    event_to_dict,
+    new_match,
+    validate_log,
+)
+
+# Area names in the engine's board order (rulebook 3, 1.4/1.5; docs/turn-log-format.md section 2).
+AREAS = (
+    "H-PEN", "H-LC", "H-RC", "H-FRONT", "H-LM", "H-RM", "CENTRE", "A-LM", "A-RM",
+    "A-FRONT", "A-LC", "A-RC", "A-PEN", "H-LCK", "H-RCK", "A-LCK", "A-RCK",
+)  # fmt: skip
+CP_ZONES = ("defence", "midfield", "forward")
+CACHE_SIZE = 256
+
+
+class IllegalEvent(ApplicationError):
+    """The rules forbid the event here; the session is unchanged (HTTP 422)."""
+
+    status_code = 422
+    code = "illegal_event"
+
+
+class MalformedEvent(ApplicationError):
+    status_code = 422
+    code = "malformed_event"
+
+
+CacheKey = tuple[int, int, str]
+_cache: OrderedDict[int, tuple[CacheKey, Match]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def take(session_id: int, key: CacheKey) -> Match | None:
+    """The cached Match of a session if it reflects exactly ``key``; removed from the cache."""
+    with _lock:
+        item = _cache.pop(session_id, None)
+    if item is None or item[0] != key:
+        return None
+    return item[1]
+
+
+def keep(session_id: int, key: CacheKey, match: Match) -> None:
+    with _lock:
+        _cache[session_id] = (key, match)
+        _cache.move_to_end(session_id)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def forget(session_id: int) -> None:
+    with _lock:
+        _cache.pop(session_id, None)
+
+
+def start(header: Mapping[str, Any]) -> Match:
+    try:
+        return new_match(dict(header))
+    except HeaderError as exc:
+        raise ApplicationError(
+            f"The match cannot be set up from the fixture: {exc.reason}", code="invalid_header"
+        ) from None
+
+
+def rebuild(header: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> Match:
+    """The Match after the stored events (they were legal when stored)."""
+    match = start(header)
+    for data in events:
+        match.apply(event_from_dict(dict(data)))
+    return match
+
+
+def parse(data: Any) -> Any:
+    """An engine event from its fuba-log/1 JSON form, or MalformedEvent naming the problem."""
+    if not isinstance(data, Mapping):
+        raise MalformedEvent("The event must be a JSON object such as {'roll': …} or {'decide': …}.")
+    clean = {k: v for k, v in data.items() if k in ("roll", "decide", "by", "dice", "choice")}
+    try:
+        return event_from_dict(clean)
+    except FubaError as exc:
+        raise MalformedEvent(
+            f"The event is not a fuba-log/1 event: {exc.reason}", details={"event": clean}
+        ) from None
+
+
+def apply(match: Match, event: Any) -> dict[str, Any]:
+    """Apply one event (IllegalEvent with turn/stage/rule/reason and no change otherwise); returns
+    the event's JSON form as stored."""
+    try:
+        match.apply(event)
+    except IllegalEventError as exc:
+        raise IllegalEvent(
+            exc.message,
+            details={
+                "turn": exc.turn,
+                "stage": exc.stage,
+                "rule": exc.rule,
+                "reason": exc.reason,
+                "kind": exc.kind,
+            },
+        ) from None
+    return event_to_dict(event)
+
+
+def roll_for_me(match: Match) -> Any:
+    """The dice for the pending roll, rolled by the server (never by the client)."""
+    p = match.pending()
+    if p is None or p.kind != "roll":
+        raise IllegalEvent(
+            "There is no roll to make now: the match waits for a decision.",
+            details={
+                "turn": p.turn if p else None,
+                "stage": p.stage if p else None,
+                "rule": p.rule if p else "",
+                "reason": "no roll pending",
+            },
+        )
+    return Dice(secrets.randbits(48)).roll_for(p)
+
+
+def pending_dict(match: Match) -> dict[str, Any] | None:
+    p: Pending | None = match.pending()
+    if p is None:
+        return None
+    return _jsonable(p.describe())
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def state(match: Match) -> dict[str, Any]:
+    """What the scorer and the live page show: score, clock, ball, pieces, cards, condition points,
+    injuries and skills still to play, for both teams."""
+    st = match.st
+    teams = {}
+    for i, side in enumerate(("home", "away")):
+        ts = st.teams[i]
+        teams[side] = {
+            "pieces": [ts.raw(a) for a in range(len(AREAS))],
+            "gk": AREAS[ts.gk] if 0 <= ts.gk < len(AREAS) else None,
+            "goals": ts.goals,
+            "yellow_cards": ts.yellows,
+            "red_cards": len(ts.reds),
+            "condition_points": dict(zip(CP_ZONES, ts.cp, strict=True)),
+            "tired": ts.tired,
+            "substitutions": ts.subs_used,
+            "injuries": [
+                {k: v for k, v in inj.items() if isinstance(v, str | int | bool) or v is None}
+                for inj in ts.injuries
+            ],
+            "players_off": ts.off_pieces + sum(n for _, n in ts.injured_out),
+            "skills": [s for s in ts.skills if s not in ts.used_once],
+            "skills_used": sorted(s for s in ts.used_once if s in ts.skills),
+            "skills_lost": list(ts.skills_lost),
+        }
+    return {
+        "score": st.score(),
+        "minute": st.minute_label(),
+        "half": st.half,
+        "turn": st.turn,
+        "stage": st.stage,
+        "ball": AREAS[st.ball] if 0 <= st.ball < len(AREAS) else None,
+        "value": st.value,
+        "control": ("home", "away")[st.ct],
+        "weather": st.weather or None,
+        "finished": match.pending() is None,
+        "teams": teams,
+    }
+
+
+def notes(match: Match, since: int = 0) -> list[dict[str, Any]]:
+    """The engine's notable happenings (goals, cards, injuries, half time) from index ``since``."""
+    return [
+        {k: _jsonable(v) for k, v in n.items() if isinstance(v, str | int | float | bool | list) or v is None}
+        for n in match.log[since:]
+    ]
+
+
+def result(match: Match) -> dict[str, Any]:
+    return match.result().to_dict()
+
+
+def validate(log: Mapping[str, Any]) -> tuple[bool, list[dict[str, Any]], dict[str, Any] | None]:
+    report = validate_log(dict(log))
+    errors = [e.to_dict() for e in report.errors]
+    return bool(report.valid), errors, report.result.to_dict() if report.result else None

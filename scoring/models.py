@@ -1,0 +1,109 @@
+"""A live scoring session: one fixture recorded turn by turn at the table.
+
+The session is the ordered list of its events; the engine state is rebuilt from them (scoring.engine),
+never taken from a client. An undone event stays in the table (undone_at set) as the record of what
+was entered and taken back; the live events are those not undone, numbered 1..seq without gaps.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tournaments.models import Fixture
+
+
+class ScoringSession(models.Model):
+    class Status(models.TextChoices):
+        LIVE = "live", "Live"
+        FULL_TIME = "full_time", "Full time, waiting for the clubs' confirmation"
+        SUBMITTED = "submitted", "Submitted as the result"
+        ABANDONED = "abandoned", "Abandoned"
+
+    # Statuses in which the session still holds the fixture: one such session per fixture.
+    ACTIVE_STATUSES = (Status.LIVE, Status.FULL_TIME)
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="scoring_sessions")
+    header = models.JSONField(help_text="fuba-log/1 header built from the fixture when the session started")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LIVE, db_index=True)
+    # Number of live events; a client posts the sequence number it expects to follow (seq + 1).
+    seq = models.PositiveIntegerField(default=0)
+    # Bumped by every change (event, undo, confirmation, status): the live endpoint's ETag.
+    version = models.PositiveIntegerField(default=0)
+    # client_id of the last live event: with seq and version it names the engine state exactly, even
+    # across a rolled-back write (scoring.engine's per-process cache key).
+    head = models.CharField(max_length=64, blank=True)
+    # Which clubs' members entered events (both: each side confirms the result on its own device).
+    home_entered = models.BooleanField(default=False)
+    away_entered = models.BooleanField(default=False)
+    # The last live events as the pages show them (newest first): the state answers every post
+    # without another query.
+    recent = models.JSONField(default=list, blank=True)
+    last_undo = models.JSONField(null=True, blank=True, help_text="The last undone event and why")
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    home_confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    away_confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    submission = models.ForeignKey(
+        "matches.ResultSubmission", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    abandoned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    abandon_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["fixture"],
+                condition=Q(status__in=["live", "full_time"]),
+                name="scoring_one_active_session_per_fixture",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Scoring session {self.pk} of {self.fixture}"
+
+
+class ScoringEvent(models.Model):
+    session = models.ForeignKey(ScoringSession, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    # Made by the client; a resend of the same id is recognised and changes nothing.
+    client_id = models.CharField(max_length=64)
+    data = models.JSONField(help_text="The fuba-log/1 event")
+    side = models.CharField(
+        max_length=4, blank=True, help_text="home/away: the club of the user; blank: staff"
+    )
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    rolled_by_app = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    undo_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["session", "seq", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "client_id"], name="scoring_event_client_id_unique"),
+            models.UniqueConstraint(
+                fields=["session", "seq"],
+                condition=Q(undone_at__isnull=True),
+                name="scoring_event_live_seq_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Event {self.seq} of session {self.session_id}"

@@ -1,0 +1,151 @@
+"""Reads of scoring sessions: the state a scorer or a spectator sees, and which fixtures are live."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.core.cache import cache
+
+from fubaleague.errors import NotFound
+from matches import narrate
+from scoring import engine
+from scoring.models import ScoringSession
+from scoring.services import cache_key, match_of, participants, version_key
+
+LIVE_CACHE_SECONDS = 3600
+_MOMENT_KINDS = {"goal", "half_time", "full_time", "yellow", "red", "injury", "substitution"} | {
+    "special_event",
+    "extra_time",
+}
+
+
+def session_get(*, session_id: int) -> ScoringSession:
+    try:
+        return ScoringSession.objects.select_related(
+            "fixture", "fixture__home_team", "fixture__away_team", "fixture__competition", "submission"
+        ).get(id=session_id)
+    except ScoringSession.DoesNotExist:
+        raise NotFound(f"No scoring session {session_id}.") from None
+
+
+def active_session(*, fixture_id: int) -> ScoringSession | None:
+    return (
+        ScoringSession.objects.filter(fixture_id=fixture_id, status__in=ScoringSession.ACTIVE_STATUSES)
+        .select_related("fixture", "fixture__home_team", "fixture__away_team")
+        .first()
+    )
+
+
+def live_fixture_ids(*, fixture_ids: Iterable[int]) -> set[int]:
+    """Fixtures among these with a session being scored right now (the "live" mark)."""
+    return set(
+        ScoringSession.objects.filter(
+            fixture_id__in=list(fixture_ids), status=ScoringSession.Status.LIVE
+        ).values_list("fixture_id", flat=True)
+    )
+
+
+def current_version(*, session_id: int) -> int | None:
+    """The session's version from the cache (one round trip), else from the database."""
+    version = cache.get(version_key(session_id))
+    if version is None:
+        version = ScoringSession.objects.filter(id=session_id).values_list("version", flat=True).first()
+        if version is not None:
+            cache.set(version_key(session_id), version, LIVE_CACHE_SECONDS)
+    return version
+
+
+def session_names(session: ScoringSession) -> dict[str, str]:
+    teams = session.header.get("teams") or {}
+    return {side: str((teams.get(side) or {}).get("name") or side) for side in ("home", "away")}
+
+
+def session_state(session: ScoringSession) -> dict[str, Any]:
+    """Everything the scorer page and the live page draw, rebuilt by the engine from the events."""
+    names = session_names(session)
+    match = match_of(session)
+    try:
+        pending = engine.pending_dict(match)
+        state = engine.state(match)
+        moments = [
+            {"turn": n.get("turn"), "minute": n.get("minute"), "kind": n.get("kind"), "text": text}
+            for n in engine.notes(match)
+            if n.get("kind") in _MOMENT_KINDS and (text := narrate.note_text(n, names))
+        ]
+        derived = engine.result(match) if pending is None else None
+    finally:
+        engine.keep(session.id, cache_key(session), match)
+    if pending is not None:
+        name = pending["name"]
+        options = pending.pop("options", None)
+        if options is not None:
+            pending["options"] = [{"value": o, "label": narrate.choice_text(name, o, names)} for o in options]
+        if pending.get("default") is not None:
+            pending["default_label"] = narrate.choice_text(name, pending["default"], names)
+        pending["text"] = narrate.pending_text(pending, names)
+    rows = session.recent
+    undone = session.last_undo
+    submission = session.submission if session.submission_id else None
+    return {
+        "session": session.id,
+        "fixture": session.fixture_id,
+        "status": session.status,
+        "seq": session.seq,
+        "version": session.version,
+        "teams": {side: {"name": name} for side, name in names.items()},
+        "advanced_rules": session.header.get("advanced_rules") or [],
+        "state": state,
+        "pending": pending,
+        "question": narrate.pending_text(pending, names),
+        "events": [
+            {
+                "seq": r["seq"],
+                "text": narrate.event_text(r["data"], names),
+                "side": r["side"],
+                "rolled_by_app": r["rolled_by_app"],
+            }
+            for r in rows
+        ],
+        "moments": moments[-30:],
+        "last_undo": {
+            "seq": undone["seq"],
+            "text": narrate.event_text(undone["event"], names),
+            "reason": undone["reason"],
+            "at": undone["at"],
+        }
+        if undone
+        else None,
+        "confirmations": {
+            "home": session.home_confirmed_by_id is not None,
+            "away": session.away_confirmed_by_id is not None,
+        },
+        "participants": sorted(participants(session)),
+        "result": {
+            "score": derived["score"],
+            "extra_time": derived.get("extra_time"),
+            "final_minute": derived.get("final_minute"),
+        }
+        if derived
+        else None,
+        "submission": {
+            "id": submission.id,
+            "status": submission.status,
+            "validation_status": submission.validation_status,
+        }
+        if submission is not None
+        else None,
+        "abandon_reason": session.abandon_reason or None,
+    }
+
+
+def live_state(*, session_id: int, version: int) -> dict[str, Any]:
+    """The state at ``version``, cached per version: spectators share one computation."""
+    key = f"scoring:live:{session_id}:{version}"
+    data = cache.get(key)
+    if data is None:
+        session = session_get(session_id=session_id)
+        data = session_state(session)
+        if data["version"] == version:
+            cache.set(key, data, LIVE_CACHE_SECONDS)
+    return data

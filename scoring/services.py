@@ -1,0 +1,405 @@
+"""Live scoring sessions: start, post an event, undo, confirm at full time, abandon.
+
+Every write locks the session row (SELECT … FOR UPDATE) and checks the sequence number the client
+expects, so two devices posting at the same moment give one event and one 409; the unique
+constraints on (session, client_id) and on (session, seq) of live events are the last line of
+defence. The engine state is rebuilt from the stored events (scoring.engine keeps a per-process
+copy keyed by (seq, version)); the client's idea of the state is never used.
+
+At full time the session becomes a result submission through matches.services (the log attached,
+score and cards derived from it). When members of both clubs entered events, each side confirms
+on its own device and the second confirmation is the opponent's confirmation of the results
+workflow; otherwise the usual confirm/dispute on the match page follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
+from matches import services as results
+from matches.log_fixture import fixture_header
+from matches.validation_tasks import submission_validate
+from scoring import engine
+from scoring.models import ScoringEvent, ScoringSession
+from tournaments.models import Club, Competition, Fixture, Team
+
+CLIENT_ID_MAX = 64
+RECENT_EVENTS = 12
+
+
+class StaleSequence(Conflict):
+    """The client is behind (or ahead): it must catch up with the current state (HTTP 409)."""
+
+    code = "stale_sequence"
+
+
+def version_key(session_id: int) -> str:
+    return f"scoring:v:{session_id}"
+
+
+def writer_side(
+    user: User,
+    fixture: Fixture,
+    *,
+    staff_ok: bool = True,
+    membership: tuple[bool, bool] | None = None,
+) -> str:
+    """The writer's club in the fixture: "home"/"away" ("home" for a member of both), "" for staff.
+    ``membership`` (member of the home club, of the away club) when the caller already read it."""
+    sides: set[int | None] = set()
+    if membership is not None:
+        home, away = membership
+        sides = {t for t, member in ((fixture.home_team_id, home), (fixture.away_team_id, away)) if member}
+    elif user.is_authenticated:
+        # one query (tournaments.selectors.user_club_team_ids asks per team): this runs on every event
+        sides = set(
+            Team.objects.filter(
+                id__in=[fixture.home_team_id, fixture.away_team_id], club__members=user
+            ).values_list("id", flat=True)
+        )
+    if fixture.home_team_id in sides:
+        return "home"
+    if fixture.away_team_id in sides:
+        return "away"
+    # Staff score for a club only with the permission the admin asks to change a fixture
+    # (issue 14.8: is_staff alone is not enough, as for the API's other staff actions).
+    if staff_ok and user.is_staff and user.has_perm("tournaments.change_fixture"):
+        return ""
+    raise PermissionDenied(
+        f"{fixture}: only members of the two clubs (and staff who may change fixtures) may score this match."
+    )
+
+
+def _lock(session_id: int, user: User | None = None, client_id: str = "") -> ScoringSession:
+    """The session row, locked. With ``user`` the same query also reads the user's club
+    membership and whether ``client_id`` is stored (a post is then five round trips)."""
+    qs = ScoringSession.objects.select_for_update(of=("self",)).select_related(
+        "fixture", "fixture__home_team", "fixture__away_team", "fixture__competition"
+    )
+    if user is not None:
+        members = Club.members.through.objects.filter(user_id=user.pk)
+        qs = qs.annotate(
+            home_member=Exists(members.filter(club_id=OuterRef("fixture__home_team__club_id"))),
+            away_member=Exists(members.filter(club_id=OuterRef("fixture__away_team__club_id"))),
+            duplicate=Exists(ScoringEvent.objects.filter(session_id=OuterRef("pk"), client_id=client_id)),
+        )
+    try:
+        return qs.get(id=session_id)
+    except ScoringSession.DoesNotExist:
+        raise NotFound(f"No scoring session {session_id}.") from None
+
+
+def _recent(session: ScoringSession) -> list[dict[str, Any]]:
+    return [
+        dict(row)
+        for row in ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
+        .order_by("-seq")
+        .values("seq", "data", "side", "rolled_by_app")[:RECENT_EVENTS]
+    ]
+
+
+def _live_events(session: ScoringSession) -> list[dict[str, Any]]:
+    return list(
+        ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
+        .order_by("seq")
+        .values_list("data", flat=True)
+    )
+
+
+def cache_key(session: ScoringSession) -> engine.CacheKey:
+    return (session.seq, session.version, session.head)
+
+
+def match_of(session: ScoringSession) -> Any:
+    """The engine Match after the session's live events (taken out of the process cache: give it
+    back with engine.keep once done with it unchanged or committed)."""
+    match = engine.take(session.id, cache_key(session))
+    if match is None:
+        match = engine.rebuild(session.header, _live_events(session))
+    return match
+
+
+def _changed(session: ScoringSession, fields: list[str], match: Any | None = None) -> None:
+    """Save the session with a new version; once committed, publish the version (the live
+    endpoint's ETag) and keep the engine state for the next request."""
+    session.version += 1
+    session.save(update_fields=[*fields, "version", "updated_at"])
+    session_id, version = session.id, session.version
+    if match is not None:
+        engine.keep(session_id, cache_key(session), match)
+    transaction.on_commit(lambda: cache.set(version_key(session_id), version, 3600))
+
+
+@transaction.atomic
+def session_start(*, fixture_id: int, user: User) -> ScoringSession:
+    """Start scoring the fixture live, or resume the session already running for it."""
+    try:
+        fixture = (
+            Fixture.objects.select_for_update(of=("self",))
+            .select_related("competition", "stage", "home_team", "away_team")
+            .get(id=fixture_id)
+        )
+    except Fixture.DoesNotExist:
+        raise NotFound(f"No fixture {fixture_id}.") from None
+    if not fixture.is_resolved:
+        raise Conflict(f"{fixture}: both teams must be known before the match can be scored.")
+    writer_side(user, fixture)
+    running = ScoringSession.objects.filter(
+        fixture=fixture, status__in=ScoringSession.ACTIVE_STATUSES
+    ).first()
+    if running is not None:
+        return running
+    if fixture.competition.game_system != Competition.GameSystem.FUBA_3:
+        raise ApplicationError(f"{fixture}: the live scorer plays FUBA rulebook 3 matches only.")
+    if fixture.status != Fixture.Status.SCHEDULED:
+        raise Conflict(f"{fixture}: a match can be scored live only before its result is reported "
+                       f"(now: {fixture.get_status_display()}).")  # fmt: skip
+    header = fixture_header(fixture)
+    header["meta"] = {"competition": fixture.competition.name, "fixture": str(fixture.id), "scorer": "live"}
+    engine.start(header)  # refuses an illegal set-up now rather than at the first event
+    session = ScoringSession.objects.create(fixture=fixture, header=header, started_by=user)
+    transaction.on_commit(lambda: cache.set(version_key(session.id), 0, 3600))
+    return session
+
+
+def _check_client_id(client_id: Any) -> str:
+    if not isinstance(client_id, str) or not 1 <= len(client_id) <= CLIENT_ID_MAX:
+        raise ApplicationError(f"client_id must be a string of 1 to {CLIENT_ID_MAX} characters.")
+    return client_id
+
+
+def _check_seq(session: ScoringSession, expected_seq: Any, *, undo: bool = False) -> None:
+    want = session.seq if undo else session.seq + 1
+    if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
+        raise ApplicationError("expected_seq must be a whole number.")
+    if expected_seq != want:
+        raise StaleSequence(
+            f"The session is at event {session.seq}; this {'undo' if undo else 'event'} expected "
+            f"{expected_seq} (want {want}). Catch up and try again.",
+            details={"seq": session.seq, "version": session.version, "session": session.id},
+        )
+
+
+def event_post(
+    *,
+    session_id: int,
+    user: User,
+    client_id: str,
+    expected_seq: int,
+    event: Mapping[str, Any] | None = None,
+    roll_for_me: bool = False,
+) -> tuple[ScoringSession, bool]:
+    """Add one event (or let the server roll the pending dice). Returns (session, created):
+    ``created`` is False for a resend of a client id already stored, which changes nothing."""
+    client_id = _check_client_id(client_id)
+    if (event is None) == (not roll_for_me):
+        raise ApplicationError("Send either an event or roll_for_me: true.")
+    try:
+        return _event_post(session_id, user, client_id, expected_seq, event, roll_for_me)
+    except IntegrityError:
+        raise StaleSequence("Another device stored this event number first; catch up.") from None
+
+
+@transaction.atomic
+def _event_post(
+    session_id: int,
+    user: User,
+    client_id: str,
+    expected_seq: int,
+    event: Mapping[str, Any] | None,
+    roll_for_me: bool,
+) -> tuple[ScoringSession, bool]:
+    reader = user if user.is_authenticated else None
+    session = _lock(session_id, reader, client_id)
+    membership = (session.home_member, session.away_member) if reader else None  # type: ignore[attr-defined]
+    side = writer_side(user, session.fixture, membership=membership)
+    if reader is not None and session.duplicate:  # type: ignore[attr-defined]
+        return session, False
+    if session.status != ScoringSession.Status.LIVE:
+        raise Conflict(
+            f"The session is {session.get_status_display().lower()}; no more events.",
+            details={"seq": session.seq, "version": session.version, "session": session.id},
+        )
+    _check_seq(session, expected_seq)
+    match = match_of(session)
+    parsed = engine.roll_for_me(match) if roll_for_me else engine.parse(event)
+    try:
+        data = engine.apply(match, parsed)
+    except engine.IllegalEvent:
+        engine.keep(session.id, cache_key(session), match)  # unchanged by the refused event
+        raise
+    if roll_for_me:
+        data["note"] = "rolled by the app"
+    # No savepoint: the row lock and the sequence check make a duplicate impossible; the unique
+    # constraints would still refuse one (IntegrityError, below).
+    ScoringEvent.objects.create(
+        session=session,
+        seq=session.seq + 1,
+        client_id=client_id,
+        data=data,
+        side=side,
+        entered_by=user if user.is_authenticated else None,
+        rolled_by_app=roll_for_me,
+    )
+    session.seq += 1
+    session.head = client_id
+    session.recent = [
+        {"seq": session.seq, "data": data, "side": side, "rolled_by_app": roll_for_me},
+        *session.recent[: RECENT_EVENTS - 1],
+    ]
+    fields = ["seq", "head", "recent"]
+    if side and not getattr(session, f"{side}_entered"):
+        setattr(session, f"{side}_entered", True)
+        fields.append(f"{side}_entered")
+    if match.pending() is None:
+        session.status = ScoringSession.Status.FULL_TIME
+        fields.append("status")
+    _changed(session, fields, match)
+    return session, True
+
+
+def event_undo(*, session_id: int, user: User, expected_seq: int, reason: str = "") -> ScoringSession:
+    """Take back the last live event (any number of times); it stays stored as undone."""
+    with transaction.atomic():
+        session = _lock(session_id)
+        writer_side(user, session.fixture)
+        if session.status not in ScoringSession.ACTIVE_STATUSES:
+            raise Conflict(f"The session is {session.get_status_display().lower()}; nothing can be undone.")
+        _check_seq(session, expected_seq, undo=True)
+        if session.seq == 0:
+            raise Conflict("There is no event to undo.")
+        last = ScoringEvent.objects.get(session=session, seq=session.seq, undone_at__isnull=True)
+        last.undone_at = timezone.now()
+        last.undone_by = user if user.is_authenticated else None
+        last.undo_reason = reason.strip()[:200]
+        last.save(update_fields=["undone_at", "undone_by", "undo_reason"])
+        session.last_undo = {
+            "seq": last.seq,
+            "event": last.data,
+            "reason": last.undo_reason,
+            "at": last.undone_at.isoformat(),
+        }
+        session.seq -= 1
+        session.head = (
+            ScoringEvent.objects.filter(session=session, seq=session.seq, undone_at__isnull=True)
+            .values_list("client_id", flat=True)
+            .first()
+            or ""
+        )
+        session.recent = _recent(session)
+        session.status = ScoringSession.Status.LIVE
+        session.home_confirmed_by = None
+        session.away_confirmed_by = None
+        engine.forget(session.id)
+        _changed(
+            session,
+            ["seq", "head", "recent", "status", "home_confirmed_by", "away_confirmed_by", "last_undo"],
+        )
+    return session
+
+
+def scored_log(session: ScoringSession) -> dict[str, Any]:
+    """The fuba-log/1 document of the session: its header and live events as entered."""
+    return {**session.header, "events": _live_events(session)}
+
+
+def participants(session: ScoringSession) -> set[str]:
+    """The clubs ("home"/"away") whose members entered events."""
+    return {side for side in ("home", "away") if getattr(session, f"{side}_entered")}
+
+
+def session_confirm(
+    *,
+    session_id: int,
+    user: User,
+    home_penalties: int | None = None,
+    away_penalties: int | None = None,
+) -> ScoringSession:
+    """A club confirms the final whistle's result on its own device ("finish").
+
+    The first confirmation submits the result with the log; when both clubs took part in the
+    scoring, the other club's confirmation then counts the result (the results workflow's
+    opponent confirmation, audited), with no separate step on the match page."""
+    with transaction.atomic():
+        session = _lock(session_id)
+        fixture = session.fixture
+        side = writer_side(user, fixture, staff_ok=False)
+        if session.status == ScoringSession.Status.SUBMITTED and getattr(session, f"{side}_confirmed_by_id"):
+            return session
+        if session.status != ScoringSession.Status.FULL_TIME:
+            raise Conflict(f"The session is {session.get_status_display().lower()}: confirm at full time.")
+        if getattr(session, f"{side}_confirmed_by_id") is None:
+            setattr(session, f"{side}_confirmed_by", user)
+        other = "away" if side == "home" else "home"
+        both = participants(session) == {"home", "away"}
+        fields = [f"{side}_confirmed_by"]
+        if session.submission_id is None:
+            first = getattr(session, f"{other}_confirmed_by") if both else None
+            if both and first is None:
+                _changed(session, fields)  # waiting for the other club
+                return session
+            match = match_of(session)
+            derived = engine.result(match)
+            engine.keep(session.id, cache_key(session), match)
+            submitter = first or user
+            submission = results.result_submit(
+                fixture_id=fixture.id,
+                user=submitter,
+                home_goals=int(derived["score"]["home"]),
+                away_goals=int(derived["score"]["away"]),
+                cards=results.cards_from_derived(derived),
+                extra_time=bool(derived.get("extra_time")),
+                home_penalties=home_penalties,
+                away_penalties=away_penalties,
+                turn_log=scored_log(session),
+            )
+            # The engine judged every event as it was entered: validate now rather than in the
+            # background, so the other club's confirmation can count the result at once. The claim
+            # token is the session's; the task enqueued on commit finds the submission validated
+            # and claims nothing.
+            submission_validate(submission_id=submission.id, task_id=f"scoring-session-{session.id}")
+            submission.refresh_from_db()
+            session.submission = submission
+            fields.append("submission")
+            if submission.validation_status != submission.Validation.VALID:
+                raise Conflict(
+                    "The scored log was refused: "
+                    + "; ".join(str(e.get("reason")) for e in submission.validation_errors),
+                    details={"errors": submission.validation_errors},
+                )
+            if both:
+                results.result_confirm(
+                    fixture_id=fixture.id,
+                    user=user,
+                    note=f"both clubs confirmed the live-scored match (scoring session {session.id})",
+                )
+                submission.refresh_from_db()
+            session.status = ScoringSession.Status.SUBMITTED
+            fields.append("status")
+        _changed(session, fields)
+    return session
+
+
+def session_abandon(*, session_id: int, user: User, reason: str) -> ScoringSession:
+    """Stop scoring; the session and its events stay as a record, the fixture is free again."""
+    if not reason.strip():
+        raise ApplicationError("Say why the session is abandoned.")
+    with transaction.atomic():
+        session = _lock(session_id)
+        writer_side(user, session.fixture)
+        if session.status not in ScoringSession.ACTIVE_STATUSES:
+            raise Conflict(f"The session is {session.get_status_display().lower()} and cannot be abandoned.")
+        session.status = ScoringSession.Status.ABANDONED
+        session.abandoned_by = user
+        session.abandon_reason = reason.strip()
+        engine.forget(session.id)
+        _changed(session, ["status", "abandoned_by", "abandon_reason"])
+    return session

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from scoring import views
+
+app_name = "scoring"
+
+urlpatterns = [
+    path("score/<int:session_id>/", views.scorer, name="scorer"),
+    path("score/<int:session_id>/live.json", views.live_json, name="live_json"),
+    path("score/start/<int:fixture_id>", views.start, name="start"),
+]

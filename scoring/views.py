@@ -1,0 +1,86 @@
+"""The scorer page, the live JSON the scorer and the match page poll, and starting a session.
+
+The page talks to /api/v1/scoring-sessions for every write (the same operations a native app
+uses). Spectators and the other club's device poll ``live.json``: a versioned document with an
+ETag, answered 304 from one cache read while nothing changed (docs/scorer.md says why polling).
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from fubaleague.auth import signed_in_user
+from fubaleague.errors import ApplicationError, PermissionDenied
+from fubaleague.web.views import match_url
+from matches.replay import pitch_geometry
+from scoring import selectors, services
+from tournaments.models import Fixture
+
+
+def _etag(session_id: int, version: int) -> str:
+    return f'"s{session_id}v{version}"'
+
+
+@require_GET
+def live_json(request: HttpRequest, session_id: int) -> HttpResponse:
+    version = selectors.current_version(session_id=session_id)
+    if version is None:
+        body = {"error": {"code": "not_found", "message": f"No scoring session {session_id}.", "details": {}}}
+        return HttpResponse(json.dumps(body), status=404, content_type="application/json")
+    etag = _etag(session_id, version)
+    if request.headers.get("If-None-Match") == etag:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        data = selectors.live_state(session_id=session_id, version=version)
+        response = HttpResponse(json.dumps(data, separators=(",", ":")), content_type="application/json")
+    response["ETag"] = etag
+    # Every poll revalidates: a stale copy would hide an entry from the other device.
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def scorer(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = selectors.session_get(session_id=session_id)
+    fixture = session.fixture
+    side = None
+    if request.user.is_authenticated:
+        try:
+            side = services.writer_side(signed_in_user(request.user), fixture)
+        except PermissionDenied:
+            side = None
+    return render(
+        request,
+        "scoring/scorer.html",
+        {
+            "session": session,
+            "fixture": fixture,
+            "competition": fixture.competition,
+            "pitch": pitch_geometry(),
+            "can_write": side is not None,
+            "side": side or "",
+            "names": selectors.session_names(session),
+            "match_url": match_url(fixture),
+        },
+    )
+
+
+@login_required(login_url="tournaments:login")
+@require_POST
+def start(request: HttpRequest, fixture_id: int) -> HttpResponse:
+    fixture = Fixture.objects.select_related("competition").filter(id=fixture_id).first()
+    if fixture is None:
+        return HttpResponse(status=404)
+    try:
+        session = services.session_start(fixture_id=fixture.id, user=signed_in_user(request.user))
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect(match_url(fixture))
+    return redirect(reverse("scoring:scorer", args=[session.id]))

@@ -1,0 +1,52 @@
+"""Two devices posting at the same sequence number: one event is stored, the other gets a 409."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from fubaleague.errors import Conflict
+from scoring import services
+from scoring.models import ScoringEvent
+from tests.scoring.helpers import make_fixture
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_devices_at_the_same_sequence_give_one_event_and_one_409() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are tested on PostgreSQL")
+    s = make_fixture()
+    session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
+    barrier = threading.Barrier(2)
+    outcomes: list[object] = []
+
+    def device(user: object, client_id: str, dice: list[int]) -> None:
+        try:
+            barrier.wait()
+            services.event_post(
+                session_id=session.id,
+                user=user,
+                client_id=client_id,
+                expected_seq=1,
+                event={"roll": "kick_off", "by": "both", "dice": dice},
+            )
+            outcomes.append("stored")
+        except Conflict as exc:
+            outcomes.append(exc.status_code)
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=device, args=(s.home_user, "home-1", [6, 1])),
+        threading.Thread(target=device, args=(s.away_user, "away-1", [1, 6])),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(map(str, outcomes)) == ["409", "stored"]
+    assert ScoringEvent.objects.filter(session=session).count() == 1
+    session.refresh_from_db()
+    assert session.seq == 1
