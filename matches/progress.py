@@ -15,7 +15,7 @@ from django.db.models import Q
 
 from fubaleague.errors import Conflict
 from matches.discipline import discipline_recompute
-from tournaments.knockout import tie_outcome
+from tournaments.knockout import TieOutcome, tie_outcome
 from tournaments.models import Competition, Fixture, Group, Stage, Team
 from tournaments.skills import skill_losses_reassign
 from tournaments.standings.services import best_thirds_compute, standings_compute
@@ -195,6 +195,22 @@ def fixture_result_changed(*, fixture: Fixture) -> None:
     # A knockout slot may have been filled in a later stage: keep those stages' status current.
     for stage in competition.stages.exclude(id=fixture.stage_id):
         stage_progress_update(stage=stage)
+
+
+def fixture_tie_outcome(*, fixture: Fixture) -> TieOutcome | None:
+    """Who went through the knockout tie this fixture belongs to (None: not decided, or no tie)."""
+    if fixture.stage.kind != Stage.Kind.KNOCKOUT or fixture.match_number is None:
+        return None
+    legs = list(
+        Fixture.objects.filter(
+            competition_id=fixture.competition_id,
+            stage_id=fixture.stage_id,
+            match_number=fixture.match_number,
+        )
+        .select_related("result")
+        .order_by("leg")
+    )
+    return tie_outcome(fixture.stage, legs)
 
 
 def competition_champion(*, competition: Competition) -> Team | None:

@@ -10,7 +10,9 @@ from rest_framework import serializers
 
 from fubaleague.api_json import JSONDocumentField
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
+from matches.progress import fixture_tie_outcome
 from tournaments.api.serializers import FixtureSerializer, TeamBriefSerializer
+from tournaments.models import Team
 
 
 class CardInputSerializer(serializers.Serializer):
@@ -151,14 +153,37 @@ class AuditSerializer(serializers.ModelSerializer):
         fields = ["id", "action", "actor", "before", "after", "note", "created_at"]
 
 
+class TieSerializer(serializers.Serializer):
+    winner = TeamBriefSerializer()
+    loser = TeamBriefSerializer()
+    decided_by = serializers.ChoiceField(
+        choices=["score", "aggregate", "away_goals", "penalties", "awarded"],
+        help_text="How the tie was decided",
+    )
+
+
 class MatchSerializer(FixtureSerializer):
-    """A fixture with its full result, cards and the list of its (public) turn logs."""
+    """A fixture with its full result, cards, the knockout tie's winner and its (public) turn logs."""
 
     full_result = serializers.SerializerMethodField()
+    tie = serializers.SerializerMethodField()
     logs = serializers.SerializerMethodField()
 
     class Meta(FixtureSerializer.Meta):
-        fields = [*FixtureSerializer.Meta.fields, "full_result", "logs"]
+        fields = [*FixtureSerializer.Meta.fields, "full_result", "tie", "logs"]
+
+    @extend_schema_field(TieSerializer(allow_null=True))
+    def get_tie(self, fixture: Any) -> dict[str, Any] | None:
+        """A knockout tie that is decided: who went through (both legs counted, or awarded)."""
+        outcome = fixture_tie_outcome(fixture=fixture)
+        if outcome is None:
+            return None
+        teams = {t.pk: t for t in Team.objects.filter(pk__in=[outcome.winner_id, outcome.loser_id])}
+        return {
+            "winner": TeamBriefSerializer(teams[outcome.winner_id]).data,
+            "loser": TeamBriefSerializer(teams[outcome.loser_id]).data,
+            "decided_by": outcome.decided_by,
+        }
 
     @extend_schema_field(ResultSerializer(allow_null=True))
     def get_full_result(self, fixture: Any) -> dict[str, Any] | None:
