@@ -24,7 +24,7 @@ from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
 from matches import forfeits
 from matches import services as results
-from matches.models import Card, Forfeit, MatchLog, Result, ResultAudit, ResultSubmission
+from matches.models import Card, CardKind, Forfeit, MatchLog, Result, ResultAudit, ResultSubmission
 from tournaments.models import Fixture
 
 
@@ -194,13 +194,48 @@ class ResultAuditAdmin(admin.ModelAdmin):
         return False
 
 
+def cards_as_text(cards: list[dict[str, Any]]) -> str:
+    """Card lines for the admin's text box: "home yellow", "away red 7" (side, kind, shirt number)."""
+    return "\n".join(
+        " ".join(str(p) for p in (c.get("team"), c.get("kind"), c.get("shirt_number")) if p is not None)
+        for c in cards
+    )
+
+
+def cards_from_text(text: str) -> list[dict[str, Any]]:
+    """The admin's card lines back into the services' card input; the services check kinds and numbers."""
+    cards: list[dict[str, Any]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].isdigit()):
+            raise forms.ValidationError(
+                f"Card line {number} ({line.strip()!r}): write side, kind and an optional shirt number, "
+                "e.g. 'away yellow' or 'home red 7'."
+            )
+        cards.append(
+            {"team": parts[0], "kind": parts[1], "shirt_number": int(parts[2]) if len(parts) == 3 else None}
+        )
+    return cards
+
+
 class ResolveForm(forms.Form):
     home_goals = forms.IntegerField(min_value=0, max_value=99)
     away_goals = forms.IntegerField(min_value=0, max_value=99)
     extra_time = forms.BooleanField(required=False)
     home_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
     away_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
+    cards = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        help_text="One card per line: side, kind, optional shirt number (e.g. 'away yellow', "
+        "'home red 7'). Kinds: " + ", ".join(CardKind.values) + ". These cards replace the reported ones.",
+    )
     note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+    def clean_cards(self) -> list[dict[str, Any]]:
+        return cards_from_text(self.cleaned_data.get("cards") or "")
 
 
 class FixtureResultActions(admin.ModelAdmin):
@@ -258,6 +293,7 @@ class FixtureResultActions(admin.ModelAdmin):
                 "extra_time": submission.extra_time,
                 "home_penalties": submission.home_penalties,
                 "away_penalties": submission.away_penalties,
+                "cards": cards_as_text(submission.cards),
             }
         form = ResolveForm(request.POST or None, initial=initial)
         if request.method == "POST" and form.is_valid():
@@ -271,7 +307,7 @@ class FixtureResultActions(admin.ModelAdmin):
                     extra_time=bool(d.get("extra_time")),
                     home_penalties=d.get("home_penalties"),
                     away_penalties=d.get("away_penalties"),
-                    cards=submission.cards if submission is not None else (),
+                    cards=d["cards"],
                     note=d.get("note") or "",
                 )
             except ApplicationError as exc:
@@ -285,6 +321,13 @@ class FixtureResultActions(admin.ModelAdmin):
             "opts": self.model._meta,
             "fixture": fixture,
             "submission": submission,
+            "disputed_cards": [
+                cards_as_text([submission.cards[i]])
+                for i in submission.disputed_cards
+                if 0 <= i < len(submission.cards)
+            ]
+            if submission is not None
+            else [],
             "form": form,
         }
         return TemplateResponse(request, "admin/tournaments/fixture/resolve.html", context)

@@ -134,6 +134,8 @@ class ResultSubmission(models.Model):
     # What the rules engine derived from the log (score, cards, injuries, skills lost/gained).
     derived_result = models.JSONField(null=True, blank=True)
     dispute_reason = models.TextField(blank=True)
+    # Indexes into `cards` of the card lines the opponent says are wrong (empty: the score only).
+    disputed_cards = models.JSONField(default=list, blank=True)
     disputed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -158,6 +158,7 @@ def _submission_snapshot(sub: ResultSubmission) -> dict[str, Any]:
         "home_penalties": sub.home_penalties,
         "away_penalties": sub.away_penalties,
         "cards": sub.cards,
+        "disputed_cards": sub.disputed_cards,
         "validation_status": sub.validation_status,
     }
 
@@ -400,8 +401,13 @@ def result_confirm(*, fixture_id: int, user: User) -> Result:
 
 
 @transaction.atomic
-def result_dispute(*, fixture_id: int, user: User, reason: str) -> ResultSubmission:
-    """The opponent rejects the submitted result; an administrator will resolve it."""
+def result_dispute(
+    *, fixture_id: int, user: User, reason: str, cards: Sequence[int] = ()
+) -> ResultSubmission:
+    """The opponent rejects the submitted result; an administrator will resolve it.
+
+    ``cards`` names the reported card lines (indexes into the submission's cards) that are wrong.
+    """
     fixture = _lock_fixture(fixture_id)
     submission = _open_submission(fixture)
     if submission is None or fixture.status != Fixture.Status.SUBMITTED:
@@ -412,11 +418,20 @@ def result_dispute(*, fixture_id: int, user: User, reason: str) -> ResultSubmiss
         raise PermissionDenied(f"{fixture}: only the opponent of the submitting club can dispute the result.")
     if not reason.strip():
         raise ApplicationError(f"{fixture}: say why the result is disputed.")
+    lines = sorted(set(cards))
+    for line in lines:
+        if isinstance(line, bool) or not isinstance(line, int) or not 0 <= line < len(submission.cards):
+            raise ApplicationError(
+                f"{fixture}: card line {line!r} does not exist; the submission reports "
+                f"{len(submission.cards)} card(s), numbered from 0.",
+                details={"cards": [f"no card line {line!r}"]},
+            )
     before = _submission_snapshot(submission)
     submission.status = ResultSubmission.Status.DISPUTED
     submission.dispute_reason = reason.strip()
+    submission.disputed_cards = lines
     submission.disputed_by = user
-    submission.save(update_fields=["status", "dispute_reason", "disputed_by", "updated_at"])
+    submission.save(update_fields=["status", "dispute_reason", "disputed_cards", "disputed_by", "updated_at"])
     fixture.status = Fixture.Status.DISPUTED
     fixture.save(update_fields=["status", "updated_at"])
     _audit(fixture, ResultAudit.Action.DISPUTE, user, before, _submission_snapshot(submission), note=reason)

@@ -63,6 +63,33 @@ class ResultForm(forms.Form):
 
 class DisputeForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea, max_length=2000)
+    # The card lines the opponent says are wrong (indexes into the submission's cards).
+    card = forms.TypedMultipleChoiceField(coerce=int, required=False, choices=())
+
+    def __init__(self, *args: Any, card_count: int = 0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["card"].choices = [(i, str(i)) for i in range(card_count)]  # type: ignore[attr-defined]
+
+
+def submission_card_lines(fixture: Fixture, submission: ResultSubmission | None) -> list[dict[str, Any]]:
+    """The reported cards as numbered lines, so the opponent can see and dispute each one."""
+    if submission is None:
+        return []
+    labels = dict(CardKind.choices)
+    names = {"home": ps.fixture_row(fixture).home, "away": ps.fixture_row(fixture).away}
+    disputed = set(submission.disputed_cards or [])
+    return [
+        {
+            "index": i,
+            "team": names.get(c.get("team"), c.get("team")),
+            "side": c.get("team"),
+            "kind": c.get("kind"),
+            "label": labels.get(c.get("kind"), c.get("kind")),
+            "shirt_number": c.get("shirt_number"),
+            "disputed": i in disputed,
+        }
+        for i, c in enumerate(submission.cards or [])
+    ]
 
 
 def _competition(slug: str) -> Competition:
@@ -108,6 +135,7 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             "log": log,
             "pitch": pitch_geometry() if log is not None else None,
             "submission": submission,
+            "submission_cards": submission_card_lines(fixture, submission),
             "can_submit": can_submit,
             "can_confirm": can_confirm,
             "form": ResultForm(),
@@ -203,13 +231,17 @@ def confirm_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResp
 @require_POST
 def dispute_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     fixture = fixture_or_404(_competition(slug), fixture_id)
-    form = DisputeForm(request.POST)
+    submission = ps.latest_submission(fixture)
+    form = DisputeForm(request.POST, card_count=len(submission.cards) if submission is not None else 0)
     if not form.is_valid():
-        messages.error(request, "Say why the result is wrong.")
+        messages.error(request, "Say why the result is wrong (and tick only cards that were reported).")
         return redirect(match_url(fixture))
     try:
         services.result_dispute(
-            fixture_id=fixture.pk, user=signed_in_user(request.user), reason=form.cleaned_data["reason"]
+            fixture_id=fixture.pk,
+            user=signed_in_user(request.user),
+            reason=form.cleaned_data["reason"],
+            cards=form.cleaned_data["card"],
         )
     except ApplicationError as exc:
         messages.error(request, exc.message)

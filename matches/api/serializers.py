@@ -58,6 +58,12 @@ class AdminResultSerializer(ScoreInputSerializer):
 
 class DisputeSerializer(serializers.Serializer):
     reason = serializers.CharField(help_text="Why the submitted result is wrong")
+    cards = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        required=False,
+        default=list,
+        help_text="The card lines that are wrong: indexes into the submission's cards, from 0",
+    )
 
 
 class ForfeitSerializer(serializers.Serializer):
@@ -123,6 +129,7 @@ class SubmissionSerializer(serializers.ModelSerializer):
             "validation_errors",
             "derived_result",
             "dispute_reason",
+            "disputed_cards",
             "has_turn_log",
             "created_at",
         ]

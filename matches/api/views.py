@@ -114,7 +114,10 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         data = ms.DisputeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         submission = services.result_dispute(
-            fixture_id=fixture.pk, user=signed_in_user(request.user), reason=data.validated_data["reason"]
+            fixture_id=fixture.pk,
+            user=signed_in_user(request.user),
+            reason=data.validated_data["reason"],
+            cards=data.validated_data["cards"],
         )
         return Response(ms.SubmissionSerializer(submission).data)
 
