@@ -19,6 +19,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -100,6 +101,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, ApplicationError):
         set_rollback()
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
+
+    if isinstance(exc, RequestDataTooBig):
+        # Normally answered by fubaleague.request_size before the view; this is for a body without
+        # a declared length that Django refused while reading it.
+        set_rollback()
+        return Response(
+            error_body("payload_too_large", f"The request body is larger than allowed: {exc}"),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
 
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")

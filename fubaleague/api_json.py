@@ -18,25 +18,30 @@ MAX_DEPTH = 100
 
 
 def _walk(value: Any) -> tuple[int, bool]:
-    """(deepest nesting, whether any string or key holds a NUL), without recursion."""
+    """(deepest nesting, whether any string or key holds a NUL), without recursion.
+
+    Level by level, touching each value once: it runs on every turn log sent to the API (twice:
+    parser and field), and the earlier stack of (value, depth) tuples cost more than replaying
+    the match with the compiled engine.
+    """
     deepest, nul = 0, False
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, str):
-            nul = nul or "\x00" in item
-        elif isinstance(item, dict):
-            deepest = max(deepest, depth)
-            if deepest > MAX_DEPTH:
-                break
-            for key, child in item.items():
-                nul = nul or "\x00" in str(key)
-                stack.append((child, depth + 1))
-        elif isinstance(item, list):
-            deepest = max(deepest, depth)
-            if deepest > MAX_DEPTH:
-                break
-            stack.extend((child, depth + 1) for child in item)
+    level = [value]
+    while level and deepest <= MAX_DEPTH:
+        below: list[Any] = []
+        containers = False
+        for item in level:
+            if isinstance(item, str):
+                nul = nul or "\x00" in item
+            elif isinstance(item, dict):
+                containers = True
+                nul = nul or any("\x00" in str(key) for key in item)
+                below.extend(item.values())
+            elif isinstance(item, list):
+                containers = True
+                below.extend(item)
+        if containers:
+            deepest += 1
+        level = below
     return deepest, nul
 
 

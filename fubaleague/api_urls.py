@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
+from chances import api as chances_api
 from fubaleague.api_views import PingView, TokenView
 from matches.api import views as match_views
+from ratings import api as ratings_api
 from tournaments.api import views as tournament_views
 
 app_name = "api"
@@ -21,7 +23,10 @@ urlpatterns = [
     # Clubs' own scripts exchange a username and password for a token (header "Authorization: Token …").
     path("auth/token", TokenView.as_view(), name="token"),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
-    path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="swagger"),
+    # The split view serves Swagger UI's start-up script as a file: the CSP allows no inline script.
+    path("docs", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="swagger"),
     path("redoc", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    *ratings_api.urlpatterns,
+    *chances_api.urlpatterns,
     path("", include(router.urls)),
 ]

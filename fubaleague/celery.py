@@ -19,4 +19,7 @@ app.conf.beat_schedule = {
     "heartbeat-every-minute": {"task": "fubaleague.heartbeat", "schedule": 60.0},
     # Fixtures past their deadline without a counted result are simulated (or awarded).
     "forfeits-sweep": {"task": "matches.forfeits_sweep", "schedule": 300.0},
+    # Submitted turn logs whose validation was never queued (broker down) or whose claim went
+    # stale (worker killed, message lost) are queued again (docs/reliability.md).
+    "validations-sweep": {"task": "matches.validations_sweep", "schedule": 60.0},
 }

@@ -38,6 +38,19 @@ def env_bool(name: str, default: bool = False) -> bool:
     )
 
 
+def env_float(name: str, default: float, *, minimum: float = 0.0) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"Environment variable {name}={raw!r} is not a number.") from None
+    if not value > minimum:
+        raise ImproperlyConfigured(f"Environment variable {name}={value} must be more than {minimum}.")
+    return value
+
+
 def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":

@@ -7,6 +7,7 @@ operator less than one that says which component is down.
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -20,6 +21,24 @@ from fubaleague.celery import app
 from fubaleague.tasks import BEAT_KEY
 
 Probe = dict[str, Any]
+
+# What this process did without Redis (the cache, the rate limits, the task queue) since it
+# started: the service fails open there (docs/reliability.md), and /healthz says how often.
+_fail_open: dict[str, dict[str, Any]] = {}
+_fail_open_lock = threading.Lock()
+
+
+def record_fail_open(component: str) -> None:
+    """Count one operation that went on without a Redis-backed component."""
+    with _fail_open_lock:
+        entry = _fail_open.setdefault(component, {"count": 0, "last": None})
+        entry["count"] += 1
+        entry["last"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def fail_open_counts() -> dict[str, dict[str, Any]]:
+    with _fail_open_lock:
+        return {name: dict(entry) for name, entry in _fail_open.items()}
 
 
 def _timed(check: Callable[[], str]) -> Probe:
@@ -47,6 +66,16 @@ def check_database() -> Probe:
 
 def check_cache() -> Probe:
     def probe() -> str:
+        backend = getattr(cache, "_cache", None)
+        if backend is not None and hasattr(backend, "get_client"):
+            # Redis itself, past the fail-open backend (which would answer a miss, not an error).
+            client = backend.get_client(write=True)
+            key = cache.make_and_validate_key(f"healthz:{uuid.uuid4().hex}")
+            client.set(key, b"ok", ex=5)
+            if client.get(key) != b"ok":
+                raise RuntimeError("value written to the cache could not be read back")
+            client.delete(key)
+            return str(settings.CACHES["default"]["BACKEND"]).rsplit(".", 1)[-1]
         key = f"healthz:{uuid.uuid4().hex}"
         cache.set(key, "ok", timeout=5)
         value = cache.get(key)
@@ -81,3 +110,8 @@ def run_checks() -> tuple[bool, dict[str, Probe]]:
     checks = {"database": check_database(), "cache": check_cache(), "broker": check_broker()}
     healthy = all(item["status"] == "up" for item in checks.values())
     return healthy, checks
+
+
+def fail_open_report() -> dict[str, Any]:
+    """Operations this process served without Redis (cache, throttle, broker_publish)."""
+    return fail_open_counts()

@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from fubaleague.env import env_bool, env_int, env_list, env_rate, env_str, env_url
+from fubaleague.env import env_bool, env_float, env_int, env_list, env_rate, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -53,17 +53,25 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "tournaments",
     "matches",
+    "ratings",
+    "chances",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # 413 for a body over REQUEST_MAX_BYTES before anything reads it (fubaleague/request_size.py).
+    "fubaleague.request_size.RequestSizeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Sign-in limits per address and per username (fubaleague/login_limits.py).
+    "fubaleague.login_limits.LoginLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A strict Content-Security-Policy on every page (fubaleague/csp.py).
+    "fubaleague.csp.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "fubaleague.urls"
@@ -109,6 +117,11 @@ if REDIS_URL:
             "BACKEND": "fubaleague.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "fubaleague"),
+            # A Redis that hangs must not hang the requests: they go on without it (fail open).
+            "OPTIONS": {
+                "socket_connect_timeout": env_float("REDIS_SOCKET_TIMEOUT", 0.5),
+                "socket_timeout": env_float("REDIS_SOCKET_TIMEOUT", 0.5),
+            },
         }
     }
 else:
@@ -143,8 +156,21 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A forfeit claim older than this is taken over: longer than the hard limit, so its holder is gone.
 FORFEIT_CLAIM_TIMEOUT = env_int("FORFEIT_CLAIM_TIMEOUT", CELERY_TASK_TIME_LIMIT + 30, minimum=1)
+# The same for the claim of a turn-log validation; and a submission still waiting for its
+# validation this long after its last change is queued again by the beat sweep (docs/reliability.md).
+VALIDATION_CLAIM_TIMEOUT = env_int("VALIDATION_CLAIM_TIMEOUT", CELERY_TASK_TIME_LIMIT + 30, minimum=1)
+VALIDATION_REQUEUE_AFTER = env_int("VALIDATION_REQUEUE_AFTER", 120, minimum=1)
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
+
+# --- Request and storage limits (docs/reliability.md) -------------------------------
+# Any request body; Django's own limit on reading it is the same number.
+REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", 1024 * 1024, minimum=1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
+# One turn log, as compact JSON: the longest real match with extra time is well under 200 KB.
+TURN_LOG_MAX_BYTES = env_int("TURN_LOG_MAX_BYTES", 256 * 1024, minimum=1024)
+# Turn logs one club may send per 24 hours (replaced ones included): 40 logs of the maximum size.
+CLUB_LOG_QUOTA_BYTES = env_int("CLUB_LOG_QUOTA_BYTES", 10 * 1024 * 1024, minimum=1024)
 
 # --- Auth, i18n, static -----------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -155,6 +181,15 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Club members sign in on the public login page; the admin's own login refuses non-staff.
 LOGIN_URL = "/login/"
+# Django's ModelBackend refusing every password check while an address or username is locked,
+# whatever path asks (fubaleague/login_limits.py).
+AUTHENTICATION_BACKENDS = ["fubaleague.login_limits.LoginLimitBackend"]
+# Failed sign-ins allowed per client address and per username before the logins answer 429.
+LOGIN_LIMIT_ADDRESS = env_rate("LOGIN_LIMIT_ADDRESS", "30/hour")
+LOGIN_LIMIT_USERNAME = env_rate("LOGIN_LIMIT_USERNAME", "10/hour")
+# How many reverse proxies in front of the service append to X-Forwarded-For; 0 (default)
+# ignores that header, which any client can write (fubaleague/login_limits.py).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -207,6 +242,8 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     # One fixed-window counter per client (fubaleague/throttling.py says why not DRF's own).
     "DEFAULT_THROTTLE_CLASSES": ["fubaleague.throttling.ClientRateThrottle"],
+    # DRF's own reading of X-Forwarded-For follows the same setting (None would trust the header).
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_rate("API_THROTTLE_ANON", "600/minute"),
         "user": env_rate("API_THROTTLE_USER", "2000/minute"),

@@ -7,6 +7,15 @@ the cached standings endpoint showed them at 44% of its time. A fixed-window cou
 INCR per request whatever the rate, and one class picks the anonymous or the signed-in rate.
 A client can burst up to twice its rate across a window boundary, which is fine for abuse
 protection.
+
+With Redis down the limits fail open (issue 14.2: every API call, even /api/v1/ping, answered
+500): the request is let through, the outage logged by the cache backend and counted in /healthz.
+Refusing every request would turn a cache outage into a full one; PostgreSQL alone serves
+reads and writes meanwhile.
+
+The client's address is the peer address, or the one TRUSTED_PROXY_COUNT proxies saw
+(``client_ip``): X-Forwarded-For is ignored unless proxies are configured, so a forged header
+cannot buy a fresh limit (issue 14.3).
 """
 
 from __future__ import annotations
@@ -18,6 +27,10 @@ from django.core.cache import cache
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
+from fubaleague.cache import REDIS_DOWN
+from fubaleague.client_ip import client_ip
+from fubaleague.health import record_fail_open
+
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -28,15 +41,25 @@ def parse_rate(rate: str) -> tuple[int, int]:
 
 
 def window_count(key: str, duration: int) -> int:
-    """Count this request in the window's counter and return the window's total."""
+    """Count this request in the window's counter and return the window's total (0: unknown,
+    Redis is down)."""
     backend = getattr(cache, "_cache", None)
     if backend is not None and hasattr(backend, "get_client"):
+        if getattr(cache, "is_down", False):
+            record_fail_open("throttle")
+            return 0
         # Redis: INCR and EXPIRE in one round trip.
         redis_key = cache.make_and_validate_key(key)
-        pipe = backend.get_client(redis_key, write=True).pipeline(transaction=False)
-        pipe.incr(redis_key)
-        pipe.expire(redis_key, duration + 1)
-        return int(pipe.execute()[0])
+        try:
+            pipe = backend.get_client(redis_key, write=True).pipeline(transaction=False)
+            pipe.incr(redis_key)
+            pipe.expire(redis_key, duration + 1)
+            return int(pipe.execute()[0])
+        except REDIS_DOWN as exc:
+            if hasattr(cache, "redis_failed"):
+                cache.redis_failed("throttle", exc)
+            record_fail_open("throttle")
+            return 0
     cache.add(key, 0, duration + 1)
     try:
         return int(cache.incr(key))
@@ -50,6 +73,9 @@ class ClientRateThrottle(BaseThrottle):
 
     def __init__(self) -> None:
         self._wait: float | None = None
+
+    def get_ident(self, request: Any) -> str:
+        return client_ip(request)
 
     def scope_and_ident(self, request: Any) -> tuple[str, str]:
         user = getattr(request, "user", None)

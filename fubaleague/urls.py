@@ -9,5 +9,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("fubaleague.api_urls")),
+    path("", include("ratings.urls")),
+    path("", include("chances.urls")),
     path("", include("fubaleague.web.urls")),
 ]

@@ -1,20 +1,28 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 
 from fubaleague.api_errors import error_body
-from fubaleague.health import beat_info, run_checks
+from fubaleague.health import beat_info, fail_open_report, run_checks
 
 
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
+    """Each component's state for everyone (load balancers, status pages); the details (timings,
+    backends, broker address, error text, fail-open counts, beat) only for signed-in staff: the
+    exception text and the broker URL were public (issue 14.9)."""
     healthy, checks = run_checks()
-    return JsonResponse(
-        {"status": "ok" if healthy else "degraded", "checks": checks, "beat": beat_info()},
-        status=200 if healthy else 503,
-    )
+    body: dict[str, Any] = {"status": "ok" if healthy else "degraded"}
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated and user.is_staff:
+        body.update(checks=checks, beat=beat_info(), fail_open=fail_open_report())
+    else:
+        body["checks"] = {name: {"status": probe["status"]} for name, probe in checks.items()}
+    return JsonResponse(body, status=200 if healthy else 503)
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -248,7 +248,7 @@ class FixtureResultActions(admin.ModelAdmin):
     def get_inlines(self, request: HttpRequest, obj: Fixture | None) -> list[Any]:
         return [ResultInline, SubmissionInline, ForfeitInline, AuditInline] if obj is not None else []
 
-    @admin.action(description="Simulate a forfeit now (rules engine, in a task)")
+    @admin.action(description="Simulate a forfeit now (rules engine, in a task)", permissions=["change"])
     def simulate_forfeit_now(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
         def simulate(fixture: Fixture) -> str:
             forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=signed_in_user(request.user))
@@ -256,7 +256,7 @@ class FixtureResultActions(admin.ModelAdmin):
 
         run_service(self, request, queryset, simulate)
 
-    @admin.action(description="Resolve the dispute…")
+    @admin.action(description="Resolve the dispute…", permissions=["change"])
     def resolve_dispute(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
         disputed = list(queryset.filter(status=Fixture.Status.DISPUTED)[:2])
         if len(disputed) != 1:

@@ -248,6 +248,7 @@ def forfeit_process(*, fixture_id: int, task_id: str = "") -> str:
                 match_log=sim.log,
                 log_format=str(sim.log.get("format", "fuba-log/1")),
                 seed=sim.seed,
+                derived=sim.result,
                 note=f"simulated ({forfeit.get_reason_display()}), seed {sim.seed}",
             )
             outcome = f"simulated {home}-{away}"

@@ -129,6 +129,15 @@ class ResultSubmission(models.Model):
     validation_status = models.CharField(
         max_length=12, choices=Validation.choices, default=Validation.NOT_REQUIRED
     )
+    # The claim of the task validating the log (docs/reliability.md): a redelivered task (same
+    # Celery task id, its worker died) takes its own claim back, a duplicate finds it held, and a
+    # claim older than VALIDATION_CLAIM_TIMEOUT is taken over by the next task (e.g. the sweep's).
+    validation_task_id = models.CharField(max_length=64, blank=True)
+    validation_claimed_at = models.DateTimeField(null=True, blank=True)
+    validation_attempts = models.PositiveSmallIntegerField(default=0)
+    # Size of the turn log sent with it (compact JSON), kept after the log itself is dropped:
+    # the club's daily storage quota counts what was sent (docs/reliability.md).
+    log_bytes = models.PositiveIntegerField(default=0)
     # The rules engine's errors: [{"turn":…, "stage":…, "rule":…, "reason":…}, ...]
     validation_errors = models.JSONField(default=list, blank=True)
     # What the rules engine derived from the log (score, cards, injuries, skills lost/gained).

@@ -15,6 +15,7 @@ from django.db.models import Q
 
 from fubaleague.errors import Conflict
 from matches.discipline import discipline_recompute
+from tournaments.fixtures import UEFA_EURO_TABLE, uefa_euro_thirds
 from tournaments.knockout import TieOutcome, tie_outcome
 from tournaments.models import Competition, Fixture, Group, Stage, Team
 from tournaments.skills import skill_losses_reassign
@@ -76,13 +77,23 @@ class _Resolver:
         assignment: dict[int, int] = {}
         if self._complete(stage.fixtures.all()):
             slots: dict[int, str] = {}
+            tables: dict[int, str] = {}
             for f in self.competition.fixtures.filter(
                 Q(home_source__type="best_third") | Q(away_source__type="best_third")
             ):
                 for src in (f.home_source, f.away_source):
                     if src and src.get("type") == "best_third" and src.get("stage") == stage_id:
                         slots[int(src["slot"])] = src.get("against_group", "")
+                        tables[int(src["slot"])] = src.get("table", "")
             thirds = best_thirds_compute(stage=stage)[: stage.best_thirds]
+            if any(t == UEFA_EURO_TABLE for t in tables.values()):
+                # 24 teams: UEFA's fixed table by the combination of groups the thirds come from.
+                names = list(stage.groups.order_by("name").values_list("name", flat=True))
+                placed = uefa_euro_thirds(qualified=[t.group.name for t in thirds], group_names=names)
+                from_group = {t.group.name: t.row.team for t in thirds}
+                assignment = {s: from_group[g] for s, g in placed.items() if s in slots}
+                self._thirds[stage_id] = assignment
+                return assignment
             order = sorted(slots)
             # Best-ranked thirds take the first slots they can, never meeting their own group's winner.
             for perm in permutations(thirds, len(order)):

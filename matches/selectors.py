@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from matches.models import MatchLog, Result, ResultAudit, ResultSubmission
 from tournaments.models import Fixture
+from tournaments.selectors import user_club_team_ids
 
 
 def result_for_fixture(*, fixture: Fixture, counted_only: bool = True) -> Result | None:
@@ -42,6 +45,31 @@ def submissions_awaiting_user(*, user: User) -> QuerySet[ResultSubmission]:
 
 def audit_trail(*, fixture: Fixture) -> QuerySet[ResultAudit]:
     return fixture.audit_entries.select_related("actor").order_by("created_at", "id")
+
+
+# What the public sees of a fixture's trail (issue 14.7): the results that counted and the
+# administrators' overrides with their note, never who typed what, nor the submissions, their
+# unconfirmed scores, the validations and the disputes with their reasons.
+PUBLIC_AUDIT_ACTIONS = (
+    ResultAudit.Action.CONFIRM,
+    ResultAudit.Action.RESOLVE,
+    ResultAudit.Action.OVERRIDE,
+    ResultAudit.Action.SIMULATE,
+    ResultAudit.Action.AWARD,
+)
+# Notes the public reads: an override's reason and the system's note on a simulation or award.
+PUBLIC_AUDIT_NOTES = (ResultAudit.Action.OVERRIDE, ResultAudit.Action.SIMULATE, ResultAudit.Action.AWARD)
+
+
+def audit_trail_is_full_for(*, fixture: Fixture, user: Any) -> bool:
+    """Staff and the members of the two clubs see the whole trail; everyone else the public part."""
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(getattr(user, "is_staff", False) or user_club_team_ids(user=user, fixture=fixture))
+
+
+def audit_trail_public(*, fixture: Fixture) -> QuerySet[ResultAudit]:
+    return fixture.audit_entries.filter(action__in=PUBLIC_AUDIT_ACTIONS).order_by("created_at", "id")
 
 
 def match_log_list(*, fixture: Fixture) -> QuerySet[MatchLog]:

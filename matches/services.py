@@ -9,23 +9,33 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
+from django.utils import timezone
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
 from matches.progress import fixture_result_changed
+from matches.turn_logs import turn_log_size_check
 
 # Imported here (not lazily) so a worker that loads the services registers the task as well.
-from matches.validation_tasks import submission_log_validate
+from matches.validation_tasks import enqueue_validation
 from tournaments.knockout import Score, first_leg_of, knockout_score_check
 from tournaments.models import Competition, Fixture, Skill, Stage
 from tournaments.selectors import fixture_banned_shirts, user_club_team_ids
 from tournaments.skills import skill_gain_record, skill_loss_record
 
 FUBA_3_LOG_FORMAT = "fuba-log/1"
+
+
+class LogQuotaExceeded(ApplicationError):
+    status_code = 429
+    code = "storage_quota_exceeded"
 
 
 @dataclass(frozen=True)
@@ -304,10 +314,19 @@ def result_submit(
     score = Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties)
     _check_score(fixture, score)
     parsed = _parse_cards(fixture, cards)
+    if turn_log is not None and not isinstance(turn_log, Mapping):
+        raise ApplicationError(f"{fixture}: the turn log must be a JSON object.")
     previous = _open_submission(fixture)
     team_id = next(iter(sides)) if len(sides) == 1 else fixture.home_team_id
     if team_id is None:
         raise Conflict(f"{fixture}: the teams of this fixture are not known yet.")
+    team = fixture.home_team if team_id == fixture.home_team_id else fixture.away_team
+    if team is None:
+        raise Conflict(f"{fixture}: the teams of this fixture are not known yet.")
+    log_bytes = 0
+    if turn_log is not None:
+        log_bytes = turn_log_size_check(turn_log)
+        _check_log_quota(fixture, club_id=team.club_id, log_bytes=log_bytes)
     if previous is not None:
         if previous.team_id != team_id or (len(sides) > 1 and previous.submitted_by_id != user.pk):
             raise Conflict(
@@ -316,16 +335,16 @@ def result_submit(
             )
         previous.status = ResultSubmission.Status.SUPERSEDED
         previous.save(update_fields=["status", "updated_at"])
+    _drop_replaced_logs(fixture, team_id=team_id)
     needs_validation = (
         turn_log is not None and fixture.competition.game_system == Competition.GameSystem.FUBA_3
     )
-    if turn_log is not None and not isinstance(turn_log, Mapping):
-        raise ApplicationError(f"{fixture}: the turn log must be a JSON object.")
     submission = ResultSubmission.objects.create(
         fixture=fixture,
         submitted_by=user,
-        club_id=(fixture.home_team if team_id == fixture.home_team_id else fixture.away_team).club_id,  # type: ignore[union-attr]
+        club_id=team.club_id,
         team_id=team_id,
+        log_bytes=log_bytes,
         home_goals=home_goals,
         away_goals=away_goals,
         extra_time=bool(extra_time),
@@ -338,6 +357,10 @@ def result_submit(
             else ResultSubmission.Validation.NOT_REQUIRED
         ),
     )
+    # Marked on the instance for the API (202 when False); None until the hook has run.
+    submission.validation_queued = None  # type: ignore[attr-defined]
+    if needs_validation:
+        _on_commit_enqueue_validation(submission)
     if turn_log is not None:
         MatchLog.objects.create(
             fixture=fixture,
@@ -350,10 +373,60 @@ def result_submit(
     fixture.status = Fixture.Status.SUBMITTED
     fixture.save(update_fields=["status", "updated_at"])
     _audit(fixture, ResultAudit.Action.SUBMIT, user, before, _submission_snapshot(submission))
-    if needs_validation:
-        submission_id = submission.id
-        transaction.on_commit(lambda: submission_log_validate.delay(submission_id))
     return submission
+
+
+def _check_log_quota(fixture: Fixture, *, club_id: int | None, log_bytes: int) -> None:
+    """A club stores at most CLUB_LOG_QUOTA_BYTES of turn logs per 24 hours (issue 14.6)."""
+    if club_id is None:
+        return  # a team without a club has no member who could submit
+    since = timezone.now() - timedelta(hours=24)
+    used = (
+        ResultSubmission.objects.filter(club_id=club_id, created_at__gte=since).aggregate(
+            total=Sum("log_bytes")
+        )["total"]
+        or 0
+    )
+    quota = settings.CLUB_LOG_QUOTA_BYTES
+    if used + log_bytes > quota:
+        raise LogQuotaExceeded(
+            f"{fixture}: your club sent {used:,} bytes of turn logs in the last 24 hours; this log "
+            f"({log_bytes:,} bytes) would pass the daily quota of {quota:,} bytes. Try again later, "
+            "or submit the score without the log.",
+            details={"field": "turn_log", "used_bytes": used, "bytes": log_bytes, "quota_bytes": quota},
+        )
+
+
+def _drop_replaced_logs(fixture: Fixture, *, team_id: int) -> None:
+    """A new submission replaces the side's earlier ones: only the latest keeps its turn log.
+
+    Their validation, if still to come, is moot (no log: ``not_required``); the scores, the
+    verdicts already given and the audit trail stay.
+    """
+    replaced = ResultSubmission.objects.filter(
+        fixture=fixture,
+        team_id=team_id,
+        status__in=[ResultSubmission.Status.SUPERSEDED, ResultSubmission.Status.REJECTED],
+    )
+    MatchLog.objects.filter(submission__in=replaced).delete()
+    replaced.filter(
+        validation_status__in=[ResultSubmission.Validation.PENDING, ResultSubmission.Validation.VALIDATING]
+    ).update(validation_status=ResultSubmission.Validation.NOT_REQUIRED)
+
+
+def _on_commit_enqueue_validation(submission: ResultSubmission) -> None:
+    """Queue the log's validation after commit, whatever other commit hooks do.
+
+    Registered before the fixture is saved, so it runs before the standings-cache hooks that the
+    save adds, and robust, so a failure of its own is logged and the hooks behind it still run.
+    enqueue_validation never raises either: a broker that is down leaves the submission pending
+    for the sweep (docs/reliability.md).
+    """
+
+    def enqueue() -> None:
+        submission.validation_queued = enqueue_validation(submission.id)  # type: ignore[attr-defined]
+
+    transaction.on_commit(enqueue, robust=True)
 
 
 @transaction.atomic
@@ -557,11 +630,14 @@ def result_record_system(
     seed: int | None = None,
     note: str = "",
     allowed_statuses: Sequence[str] = (Fixture.Status.SIMULATING,),
+    derived: Mapping[str, Any] | None = None,
 ) -> Result:
     """Record a simulated or awarded result (forfeits after the deadline; called from Celery tasks).
 
     The fixture must be in one of ``allowed_statuses`` (by default: claimed for simulation), so a
     duplicate task, or one that lost the race with a club's confirmation, changes nothing.
+    ``derived`` is the rules engine's result of ``match_log``: skills lost or gained in the
+    simulated match carry over to the teams' next matches as in a played one (A13).
     """
     if source not in (Result.Source.SIMULATED, Result.Source.AWARDED):
         raise ApplicationError(f"Source must be '{Result.Source.SIMULATED}' or '{Result.Source.AWARDED}'.")
@@ -590,6 +666,7 @@ def result_record_system(
         MatchLog.objects.create(
             fixture=fixture, format=log_format, data=dict(match_log), is_simulated=simulated, seed=seed
         )
+    _apply_skill_changes(fixture, derived)
     _audit(
         fixture,
         ResultAudit.Action.SIMULATE if simulated else ResultAudit.Action.AWARD,
@@ -608,8 +685,13 @@ def submission_validation_record(
     engine_valid: bool,
     errors: Sequence[Mapping[str, Any]],
     derived: Mapping[str, Any] | None,
+    task_id: str | None = None,
 ) -> ResultSubmission:
-    """Store the rules engine's verdict; a log whose score differs from the submitted one is invalid."""
+    """Store the rules engine's verdict; a log whose score differs from the submitted one is invalid.
+
+    With ``task_id`` the verdict is stored only while that task holds the validation claim, so
+    of two runs (a stale claim taken over) exactly one records it.
+    """
     fixture_id = (
         ResultSubmission.objects.filter(id=submission_id).values_list("fixture_id", flat=True).first()
     )
@@ -623,6 +705,8 @@ def submission_validation_record(
         ResultSubmission.Validation.VALIDATING,
     ):
         return submission
+    if task_id is not None and submission.validation_task_id != task_id:
+        return submission  # another task took the claim over; it records the verdict
     problems = [dict(e) for e in errors]
     score = (derived or {}).get("final_score")
     if engine_valid and score is not None:

@@ -20,7 +20,8 @@ from matches.models import CardKind
 from matches.services import CardInput
 from tournaments.knockout import tie_needs_decider
 from tournaments.models import Fixture, Team
-from tournaments.selectors import fixture_players_short, team_skill_roster, team_skills_unavailable
+from tournaments.selectors import fixture_players_short
+from tournaments.skills import fixture_roster_skills
 
 
 @dataclass(frozen=True)
@@ -53,10 +54,7 @@ def team_engine_setup(*, team: Team, fixture: Fixture, advanced_rules: list[str]
         if roles:
             setup["roles"] = roles
     if "A11" in advanced_rules:
-        unavailable = team_skills_unavailable(team=team, fixture=fixture)
-        setup["skills"] = [
-            skill_code(ts.skill.name) for ts in team_skill_roster(team=team) if ts.skill_id not in unavailable
-        ]
+        setup["skills"] = [skill_code(s.name) for s in fixture_roster_skills(team=team, fixture=fixture)]
     short = fixture_players_short(fixture=fixture, team=team)
     if short:
         # 3.3: a suspended team starts one player short; the engine models at most one.

@@ -1,21 +1,34 @@
-"""Celery task: validate a submitted FUBA 3 turn log with the rules engine.
+"""Celery tasks: validate a submitted FUBA 3 turn log with the rules engine; sweep lost ones.
 
-Enqueued with transaction.on_commit by matches.services.result_submit. The task claims the
-submission with a conditional UPDATE (pending → validating), so a duplicate delivery does nothing;
-a claim older than CLAIM_TIMEOUT is taken over, because acks_late redelivers the task of a worker
-that died mid-validation.
+No submission is left unvalidated (docs/reliability.md):
+
+- matches.services.result_submit queues the task with a robust ``transaction.on_commit`` hook
+  registered before any other hook of the submission (a failing standings-cache hook cannot
+  stop it); when the broker is down the submission stays ``pending`` and the API says so (202);
+- the task claims the submission with a conditional UPDATE (pending → validating) that stores
+  its Celery task id, as the forfeit claims do: a duplicate task (another id) finds the claim held
+  and does nothing; the same task redelivered after its worker died (acks_late) finds its own id
+  and carries on; a claim older than VALIDATION_CLAIM_TIMEOUT (longer than the hard time limit,
+  so its holder cannot still be running) is taken over by whichever task comes next;
+- the verdict is stored only while the claim is still the task's own, so of two runs exactly one
+  records it;
+- the beat job ``validations_sweep`` queues again every submission still ``pending`` after
+  VALIDATION_REQUEUE_AFTER and every stale ``validating`` claim.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from celery import shared_task
-from django.db.models import Q
+from django.conf import settings
+from django.db import OperationalError
+from django.db.models import F, Q
 from django.utils import timezone
 
+from fubaleague.health import record_fail_open
 from matches import engine
 from matches.models import ResultSubmission
 from tournaments.models import Fixture
@@ -24,7 +37,28 @@ from tournaments.skills import log_skill_errors
 
 logger = logging.getLogger(__name__)
 
-CLAIM_TIMEOUT = timedelta(minutes=5)
+# A broker that is down must not hold the request: two quick retries, then the sweep's turn.
+PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+
+
+def claim_timeout() -> timedelta:
+    return timedelta(seconds=settings.VALIDATION_CLAIM_TIMEOUT)
+
+
+def enqueue_validation(submission_id: int) -> bool:
+    """Queue the validation task; False (logged, counted in /healthz) when the broker refuses."""
+    try:
+        submission_log_validate.apply_async((submission_id,), retry_policy=PUBLISH_RETRY)
+    except Exception as exc:  # noqa: BLE001 - whatever the transport raises, the sweep queues it later
+        logger.warning(
+            "validation of submission %s not queued (%s: %s); the sweep will queue it",
+            submission_id,
+            type(exc).__name__,
+            exc,
+        )
+        record_fail_open("broker_publish")
+        return False
+    return True
 
 
 def lineup_errors(log: Any, players_short: dict[str, int]) -> list[dict[str, Any]]:
@@ -80,20 +114,30 @@ def run_rules_engine(log: Any) -> tuple[bool, list[dict[str, Any]], dict[str, An
     return report.valid, errors, derived
 
 
-@shared_task(name="matches.submission_log_validate", ignore_result=True)
-def submission_log_validate(submission_id: int) -> str:
-    from matches.services import submission_validation_record
-
-    now = timezone.now()
-    claimed = (
+def _claim(*, submission_id: int, task_id: str, now: datetime) -> bool:
+    own = Q(validation_task_id=task_id) if task_id else Q(pk__in=[])
+    stale = Q(validation_claimed_at__isnull=True) | Q(validation_claimed_at__lt=now - claim_timeout())
+    return bool(
         ResultSubmission.objects.filter(id=submission_id)
         .filter(
             Q(validation_status=ResultSubmission.Validation.PENDING)
-            | Q(validation_status=ResultSubmission.Validation.VALIDATING, updated_at__lt=now - CLAIM_TIMEOUT)
+            | (Q(validation_status=ResultSubmission.Validation.VALIDATING) & (own | stale))
         )
-        .update(validation_status=ResultSubmission.Validation.VALIDATING, updated_at=now)
+        .update(
+            validation_status=ResultSubmission.Validation.VALIDATING,
+            validation_task_id=task_id,
+            validation_claimed_at=now,
+            validation_attempts=F("validation_attempts") + 1,
+            updated_at=now,
+        )
     )
-    if not claimed:
+
+
+def submission_validate(*, submission_id: int, task_id: str = "") -> str:
+    """Validate one submission's log. Safe to call any number of times for the same submission."""
+    from matches.services import submission_validation_record
+
+    if not _claim(submission_id=submission_id, task_id=task_id, now=timezone.now()):
         return "skipped"
     submission = ResultSubmission.objects.select_related(
         "fixture",
@@ -102,15 +146,18 @@ def submission_log_validate(submission_id: int) -> str:
         "fixture__away_team__coach",
         "match_log",
     ).get(id=submission_id)
+    log = submission.turn_log
+    if log is None:
+        return "no log"  # replaced in the meantime: its log went with it (docs/reliability.md)
     fixture = submission.fixture
     short = {
         "home": fixture_players_short(fixture=fixture, team=fixture.home_team),  # type: ignore[arg-type]
         "away": fixture_players_short(fixture=fixture, team=fixture.away_team),  # type: ignore[arg-type]
     }
     try:
-        valid, errors, derived = run_rules_engine(submission.match_log.data)
-        errors += lineup_errors(submission.match_log.data, short)
-        errors += roster_errors(fixture, submission.match_log.data)
+        valid, errors, derived = run_rules_engine(log)
+        errors += lineup_errors(log, short)
+        errors += roster_errors(fixture, log)
         valid = valid and not errors
     except Exception as exc:
         logger.exception("rules engine failed on submission %s", submission_id)
@@ -119,7 +166,65 @@ def submission_log_validate(submission_id: int) -> str:
             [{"turn": None, "stage": None, "rule": "engine", "reason": str(exc)}],
             None,
         )
-    submission_validation_record(
-        submission_id=submission_id, engine_valid=valid, errors=errors, derived=derived
+    recorded = submission_validation_record(
+        submission_id=submission_id, engine_valid=valid, errors=errors, derived=derived, task_id=task_id
     )
-    return "valid" if valid else "invalid"
+    if recorded.validation_task_id != task_id or recorded.validation_status not in (
+        ResultSubmission.Validation.VALID,
+        ResultSubmission.Validation.INVALID,
+    ):
+        return "not recorded"  # the claim was taken over, or the submission replaced meanwhile
+    return recorded.validation_status
+
+
+@shared_task(
+    bind=True,
+    name="matches.submission_log_validate",
+    ignore_result=True,
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=3,
+)
+def submission_log_validate(self, submission_id: int) -> str:  # type: ignore[no-untyped-def]
+    # The task id is the claim token: a redelivered message keeps it, a duplicate has its own.
+    return submission_validate(submission_id=submission_id, task_id=self.request.id or "")
+
+
+def validations_sweep(*, now: datetime | None = None) -> list[int]:
+    """The beat job: queue again what waits too long for its validation (docs/reliability.md)."""
+    now = now or timezone.now()
+    requeue_after = timedelta(seconds=settings.VALIDATION_REQUEUE_AFTER)
+    due = (
+        ResultSubmission.objects.filter(
+            Q(validation_status=ResultSubmission.Validation.PENDING, updated_at__lt=now - requeue_after)
+            | Q(
+                validation_status=ResultSubmission.Validation.VALIDATING,
+                validation_claimed_at__lt=now - claim_timeout(),
+            )
+            | Q(
+                validation_status=ResultSubmission.Validation.VALIDATING,
+                validation_claimed_at__isnull=True,
+                updated_at__lt=now - claim_timeout(),
+            )
+        )
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    queued = []
+    for submission_id in due:
+        if not enqueue_validation(submission_id):
+            break  # the broker is still down: the next sweep tries again
+        # Touched so that the next sweep waits a whole interval again (one message per interval).
+        ResultSubmission.objects.filter(
+            id=submission_id, validation_status=ResultSubmission.Validation.PENDING
+        ).update(updated_at=now)
+        queued.append(submission_id)
+    if queued:
+        logger.info("validation sweep queued submissions %s", queued)
+    return queued
+
+
+@shared_task(name="matches.validations_sweep", acks_late=True, ignore_result=True)
+def validations_sweep_task() -> int:
+    return len(validations_sweep())

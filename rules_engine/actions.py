@@ -22,7 +22,7 @@ from .moves import MoveCtx, closest_player, move_seq
 from .rules import can_attempt_from, goal_attempt_modifier, offside_position
 from .setpieces import goal
 from .skill_hooks import extra_free_move, player_count, spend_skill
-from .skills import attempt_skills, offer, skill_active
+from .skills import attempt_skills, keeper_alone, offer, skill_active
 
 Flow = Generator[Pending, Event, Any]
 _EXTRA_MOVE_SKILLS: Final = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
@@ -178,7 +178,9 @@ def pressing(m: MatchContext, team: int, aggressive: bool = False, free: bool = 
     st = m.st
     if aggressive and not free:
         yield from spend(m, team, _aggr_cost(m))
-    mid_press = skill_active(m, team, "midfield_pressing") and st.ball in B.MIDFIELD_ZONE
+    # midfield pressing changes nothing in an aggressive pressing (A6 already wins on an equal
+    # die, and a failure is a free kick): its point is not paid there
+    mid_press = not aggressive and skill_active(m, team, "midfield_pressing") and st.ball in B.MIDFIELD_ZONE
     if mid_press:
         yield from spend(m, team, 1, for_action=False)
     d = answer_dice((yield m.roll("pressing", team, 2, "A6" if aggressive else "4.7", "pressing")))
@@ -201,7 +203,11 @@ def pressing(m: MatchContext, team: int, aggressive: bool = False, free: bool = 
                 st.pending_restart = ("free_kick", 1 - team, st.ball)
         return
     if aggressive:
-        tackler = skill_active(m, team, "tackler") and B.zone_of(team, st.ball) == B.ZONE_DEF
+        tackler = (
+            skill_active(m, team, "tackler")
+            and B.zone_of(team, st.ball) == B.ZONE_DEF
+            and not keeper_alone(m, team, st.ball)
+        )
         if tackler and d[0] != d[1]:
             return
         yield from yellow_test(m, team, "failed aggressive pressing (A6)")
@@ -225,7 +231,9 @@ def after_pressing(m: MatchContext, presser: int) -> Flow:
             )
             st.ball = B.INDEX[c]
     loser = 1 - presser
-    if B.in_own_half_partly(presser, st.ball) and not B.in_opp_half_entirely(loser, st.ball):
+    # "a successful pressing action in an area that is fully on their side of the pitch":
+    # on the pressing team's side, so never in the centre area nor in the loser's half
+    if not B.in_opp_half_entirely(loser, st.ball):
         return
     if st.pending_restart is None and (
         "gegenpressing" in m.st.teams[loser].skills and (yield from offer(m, loser, "gegenpressing"))
@@ -276,7 +284,12 @@ def positioning(m: MatchContext, team: int, mediano: bool = False) -> Flow:
 def _limit_lifted(m: MatchContext, team: int) -> bool:
     st = m.st
     zone = B.zone_of(team, st.ball)
-    if team == st.dt and zone == B.ZONE_DEF and skill_active(m, team, "doubling_up"):
+    if (
+        team == st.dt
+        and zone == B.ZONE_DEF
+        and skill_active(m, team, "doubling_up")
+        and not keeper_alone(m, team, st.ball)
+    ):
         return True
     return team == st.ct and zone == B.ZONE_MID and skill_active(m, team, "short_passes")
 
@@ -442,6 +455,9 @@ def take_action(
 ) -> Generator[Pending, Event, str]:
     if first:
         yield from free_movements(m, team)
+    elif m.st.flags.momentum == team:
+        # A13 Momentum: "if it chooses a movement action for its first action"
+        m.st.flags.momentum = -1
 
     def options() -> tuple[str, ...]:
         return (forced,) if forced else action_options(m, team, exclude)

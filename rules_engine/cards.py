@@ -18,15 +18,16 @@ Flow = Generator[Pending, Event, Any]
 _INSTEAD: Final = {D.INJURED_PLAYER: D.INJURED_PLAYER_INSTEAD, D.SENT_OFF_PLAYER: D.SENT_OFF_PLAYER_INSTEAD}
 
 
-def yellow_test(m: MatchContext, team: int, why: str, red_modifier: int = 0) -> Flow:
-    """5.6.1: the team rolls for a yellow card."""
+def yellow_test(m: MatchContext, team: int, why: str, die_modifier: int = 0) -> Flow:
+    """5.6.1: the team rolls for a yellow card.  ``die_modifier`` is added to the
+    die ("roll for a yellow card with a +1 die roll modifier", diver, A11); a
+    modified result above 6 reads as the 6 row (I-39)."""
     st = m.st
     d = answer_dice((yield m.roll("yellow_test", team, 1, "5.6.1", f"yellow card test ({why})")))[0]
+    d = min(6, d + die_modifier)
     if not yellow_from_test(d, team, st.flags.target):
         return
-    yield from give_yellow(
-        m, team, why, red_test_always=d == 6, red_modifier=red_modifier + (1 if d == 6 else 0)
-    )
+    yield from give_yellow(m, team, why, red_test_always=d == 6, red_modifier=1 if d == 6 else 0)
     if d == 6:
         yield from injury(m, 1 - team, "yellow card test 6 (5.6.1)")
 

@@ -6,8 +6,9 @@ from collections.abc import Generator
 from typing import Any
 
 from . import board as B
+from . import decisions as D
 from .context import MatchContext
-from .events import Event, Pending, answer_dice
+from .events import Event, Pending, answer_choice, answer_dice
 from .state import TeamState
 
 Flow = Generator[Pending, Event, Any]
@@ -56,14 +57,22 @@ def spend(m: MatchContext, team: int, amount: int = 1, for_action: bool = True, 
     plan = cp_plan(ts, B.zone_of(team, st.ball if area < 0 else area), amount)
     assert plan is not None
     if for_action and "fiery_coach" in ts.skills and not ts.coach_sent_off and st.uses("A11"):
-        d = answer_dice((yield m.roll("fiery_coach", team, 1, "A11", "fiery coach")))[0]
-        if d >= 4:
-            return
-        if d == 1:
-            ts.coach_sent_off = True
-            m.note("coach_sent_off", team=B.TEAM_NAMES[team])
+        # "can be played when the team spends a condition point": the team may decline (I-16).
+        # The default "yes" replays the logs written when the coach was always played.
+        ev = yield m.ask(D.PLAY_FIERY_COACH, team, "A11", _yes_no, None, "play the coach?", default="yes")
+        if answer_choice(ev) == "yes":
+            d = answer_dice((yield m.roll("fiery_coach", team, 1, "A11", "fiery coach")))[0]
+            if d >= 4:
+                return
+            if d == 1:
+                ts.coach_sent_off = True
+                m.note("coach_sent_off", team=B.TEAM_NAMES[team])
     for z, n in plan:
         ts.cp[z] -= n
+
+
+def _yes_no() -> tuple[str, ...]:
+    return ("yes", "no")
 
 
 def tiredness_tests(m: MatchContext) -> Flow:

@@ -49,6 +49,7 @@ USE_SKILL: Final = "use_skill"
 SKILL_BALL_AREA: Final = "skill_ball_area"
 GEGENPRESSING_AGGRESSIVE: Final = "gegenpressing_aggressive"
 FORMATION_CHANGE: Final = "formation_change"
+PLAY_FIERY_COACH: Final = "play_fiery_coach"
 
 # single player moves (module ``moves``): one decision per moved player, ended by ``DONE``
 MOVE: Final = "move"
@@ -91,6 +92,9 @@ DEFAULT_NO_DECISIONS: Final = frozenset(
         GEGENPRESSING_AGGRESSIVE,
     }
 )
+# yes/no decisions whose "yes" a compact log leaves out: logs written before the question
+# existed go straight on as if "yes" had been answered (the fiery coach was always played)
+DEFAULT_YES_DECISIONS: Final = frozenset({PLAY_FIERY_COACH})
 
 ALL: Final = frozenset(
     {
@@ -120,6 +124,7 @@ ALL: Final = frozenset(
         SKILL_BALL_AREA,
         GEGENPRESSING_AGGRESSIVE,
         FORMATION_CHANGE,
+        PLAY_FIERY_COACH,
         *MOVE_DECISIONS,
     }
 )

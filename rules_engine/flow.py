@@ -27,7 +27,7 @@ from .rules import (
 )
 from .setpieces import kick_off, run_restart
 from .skill_hooks import before_actions, diver, end_of_action_stage, end_of_stage2, offside_trap, spend_skill
-from .skills import offer, skill_active
+from .skills import keeper_alone, offer, skill_active
 from .special_events import Special, resolve
 from .state import MatchState, TurnFlags
 from .substitutions import half_time_changes, substitutions
@@ -424,6 +424,7 @@ def _value_skills(
         success
         and use_low
         and B.zone_of(dt, f.target) == B.ZONE_DEF
+        and not keeper_alone(m, dt, f.target)
         and ("stopper" in m.st.teams[dt].skills and (yield from offer(m, dt, "stopper")))
     ):
         use_low = False

@@ -400,6 +400,7 @@ def event_to_dict(ev: Event) -> dict[str, Any]:
 DEFAULT_CHOICES: Final[dict[str, str]] = {
     **{n: D.DONE for n in sorted(D.MOVE_DECISIONS)},
     **{n: "no" for n in sorted(D.DEFAULT_NO_DECISIONS)},
+    **{n: "yes" for n in sorted(D.DEFAULT_YES_DECISIONS)},
 }
 
 

@@ -129,7 +129,7 @@ class Match(MatchContext):
                 except IllegalEventError as e:
                     self._locate(e, p)
                     raise
-            elif ev.choice not in p.options:
+            elif not is_option(ev.choice, p.options):
                 opts = ", ".join(str(o) for o in p.options)
                 raise self._err(p, f"{ev.choice!r} is not a legal {p.name}; legal: {opts}")
         self.events.append(ev)
@@ -154,3 +154,13 @@ class Match(MatchContext):
         got = f"a '{ev.name}' roll" if isinstance(ev, Roll) else f"a '{ev.name}' decision"
         want = f"a '{p.name}' {p.kind} by {p.actor}"
         return UnexpectedEventError(f"expected {want}, got {got}", rule=p.rule, turn=p.turn, stage=p.stage)
+
+
+def is_option(choice: Any, options: tuple[Any, ...]) -> bool:
+    """The one type-aware membership test for a decision's answer.
+
+    ``in`` compares with ``==``: 1.0 and True would pass as the option 1 (and reach ``range``
+    as a count), "1" would not but an unhashable answer would crash a set lookup. A log is JSON,
+    so an answer is an option only when it has the option's JSON type too."""
+    kind = type(choice)
+    return any(type(o) is kind and o == choice for o in options)

@@ -12,13 +12,14 @@ from . import board as B
 from .condition import cp_plan
 from .state import MatchState, TeamState
 
-# 5.5.2 penalty table (taken from the 2.0 rulebook, interpretation I-9):
-# required die result for a goal, indexed [shot][goalkeeper]; 7 = cannot score.
+# 5.5.2 penalty table (lost in rulebook 3; the grid of the 2.x text, interpretation I-9):
+# required die result for a goal, indexed [shot][goalkeeper] ("left" = the same side for both):
+# 6 when the keeper is where the ball goes, 2 otherwise.
 PENALTY_SIDES = ("left", "middle", "right")
 PENALTY_TABLE: Final[dict[str, dict[str, int]]] = {
-    "left": {"left": 6, "middle": 3, "right": 2},
-    "middle": {"left": 2, "middle": 7, "right": 2},
-    "right": {"left": 2, "middle": 3, "right": 6},
+    "left": {"left": 6, "middle": 2, "right": 2},
+    "middle": {"left": 2, "middle": 6, "right": 2},
+    "right": {"left": 2, "middle": 2, "right": 6},
 }
 
 

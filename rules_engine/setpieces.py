@@ -69,7 +69,7 @@ def _parse_setup(m: MatchContext, team: int, c: Any) -> tuple[list[int], int]:
             rule="3.3",
         )
     gk = c.get("gk")
-    if gk not in B.INDEX:
+    if type(gk) is not str or gk not in B.INDEX:
         raise IllegalEventError(f"the goalkeeper's area {gk!r} is not an area", rule="3.3")
     return field, B.INDEX[str(gk)]
 

@@ -44,7 +44,7 @@ def diver(m: MatchContext, ct: int) -> Generator[Pending, Event, bool]:
                 st.pending_restart = ("free_kick", 1 - team, target)
                 return True
             if d >= 4:
-                yield from yellow_test(m, 1 - team, "diver (A11)", red_modifier=1)
+                yield from yellow_test(m, 1 - team, "diver (A11)", die_modifier=1)
                 st.pending_restart = ("free_kick", team, target)
                 return True
     return False

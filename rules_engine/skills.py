@@ -82,6 +82,13 @@ def skill_active(m: MatchContext, team: int, skill: str) -> bool:
     return cp_plan(st.teams[team], B.zone_of(team, st.ball), cost) is not None
 
 
+def keeper_alone(m: MatchContext, team: int, area: int) -> bool:
+    """A11 footnote 2 (tackler, stopper, doubling up): "This skill cannot be used if
+    the goalkeeper is the only player of the defending team in the ball area"."""
+    ts = m.st.teams[team]
+    return ts.gk == area and ts.field[area] == 0
+
+
 def offer(m: MatchContext, team: int, skill: str, rule: str = "A11") -> Generator[Pending, Event, bool]:
     """Ask whether the team plays `skill` now; spends its cost if it does."""
     if skill not in m.st.teams[team].skills or not skill_active(m, team, skill):
@@ -112,9 +119,14 @@ def attempt_skills(m: MatchContext, team: int, area: int) -> Generator[Pending, 
     ):
         bonus += 1
         st.flags.aggressive_striker = True
-    if set_piece and (
-        "trained_special_event" in m.st.teams[team].skills
-        and (yield from offer(m, team, "trained_special_event"))
+    # "A team taking a free kick or a corner kick": the team that had the ball at the restart
+    if (
+        set_piece
+        and team == st.flags.ct_at_start
+        and (
+            "trained_special_event" in m.st.teams[team].skills
+            and (yield from offer(m, team, "trained_special_event"))
+        )
     ):
         bonus += 1
     if not st.flags.charge and (

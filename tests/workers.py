@@ -70,3 +70,9 @@ class WorkerProcess:
 
     def log(self) -> str:
         return self.log_path.read_text()
+
+
+def pool_children(pid: int) -> list[int]:
+    """The pool processes of a prefork worker (its direct children), from /proc."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in children.read_text().split()] if children.exists() else []

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.widgets import FilteredSelectMultiple
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -22,11 +25,13 @@ from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
 from matches.admin import FixtureResultActions
 from tournaments import services
+from tournaments.formats import FORMATS, competition_create_from_format
 from tournaments.models import (
     Bye,
     Club,
     Coach,
     Competition,
+    Draw,
     Fixture,
     Group,
     LotDraw,
@@ -38,8 +43,117 @@ from tournaments.models import (
     Team,
     TeamSkill,
 )
+from tournaments.skills import _eligibility_error as skill_eligibility_error
 from tournaments.standings import presentation
+from tournaments.standings.criteria import CRITERIA
 from tournaments.standings.services import standings_recompute
+
+admin.site.site_header = "FUBA League administration"
+admin.site.site_title = "FUBA League admin"
+admin.site.index_title = "Competitions, results and clubs"
+
+
+def _hide_beat_models() -> None:
+    """Celery beat's schedule tables are internals: kept reachable by URL, out of the main index."""
+    for model, model_admin in list(admin.site._registry.items()):
+        if model._meta.app_label == "django_celery_beat":
+            model_admin.get_model_perms = lambda request: {}  # type: ignore[method-assign]
+
+
+_hide_beat_models()
+
+TIEBREAK_SLOTS = 10
+
+# Chapter titles of rulebook 3 (A12 is referred to but missing from the text).
+ADVANCED_RULE_NAMES = {
+    "A1": "Team condition and tiredness",
+    "A2": "Advanced formations – player roles",
+    "A3": "Player substitutions",
+    "A4": "Injuries",
+    "A5": "Goalkeeper charge",
+    "A6": "Aggressive pressing",
+    "A7": "Advanced offside / offside risk",
+    "A8": "Slowing down game play",
+    "A9": "Weather",
+    "A10": "V.A.R.",
+    "A11": "Skills",
+    "A12": "(referred to, missing from the text; read as A13)",
+    "A13": "Special events",
+}
+
+
+def _form_error(form: forms.BaseForm, exc: ApplicationError) -> None:
+    """Show a service's refusal on the field it names (or on the form)."""
+    field = exc.details.get("field") if isinstance(exc.details, dict) else None
+    form.add_error(field if field in form.fields else None, exc.message)
+
+
+class CompetitionTeamChoice(forms.ModelMultipleChoiceField):
+    """Team pickers name each team with its competition: bare names of two competitions looked alike."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.name} ({obj.competition.name})"
+
+
+class CompetitionTeamSingle(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.name} ({obj.competition.name})"
+
+
+def _limit_teams(field: forms.Field, competition_id: int | None) -> None:
+    qs = Team.objects.select_related("competition").order_by("competition__name", "name")
+    field.queryset = qs.filter(competition_id=competition_id) if competition_id else qs  # type: ignore[attr-defined]
+
+
+class TeamForm(forms.ModelForm):
+    class Meta:
+        model = Team
+        fields = [
+            "competition",
+            "name",
+            "country",
+            "coach",
+            "club",
+            "seed",
+            "default_formation",
+            "player_roles",
+            "withdrawn",
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        competition = data.get("competition")
+        if competition is None:
+            return data
+        try:
+            services.team_fields_check(
+                competition=competition,
+                default_formation=data.get("default_formation", ""),
+                player_roles=data.get("player_roles") or {},
+                coach=data.get("coach"),
+                club=data.get("club"),
+                where=f"Team '{data.get('name', '')}'",
+            )
+        except ApplicationError as exc:
+            _form_error(self, exc)
+        return data
+
+
+class TeamSkillFormSet(forms.BaseInlineFormSet):
+    """A11 restrictions, checked by the skills service as for the API (e.g. Catenaccio in a World Cup)."""
+
+    def clean(self) -> None:
+        super().clean()
+        team = self.instance
+        if team.pk is None and not getattr(team, "competition_id", None):
+            return
+        for form in self.forms:
+            skill = form.cleaned_data.get("skill") if hasattr(form, "cleaned_data") else None
+            if skill is None or form.cleaned_data.get("DELETE"):
+                continue
+            error = skill_eligibility_error(team, skill)
+            if error:
+                form.add_error("skill", error)
 
 
 @admin.register(Club)
@@ -72,6 +186,7 @@ class CoachAdmin(admin.ModelAdmin):
     search_fields = ("name", "ranking_id", "country", "club__name")
     list_select_related = ("club",)
     raw_id_fields = ("user",)
+    autocomplete_fields = ("club",)
 
     @admin.display(description="Page")
     def public_page(self, obj: Coach) -> str:
@@ -94,14 +209,116 @@ class StageInline(admin.TabularInline):
 
 class TeamInline(admin.TabularInline):
     model = Team
+    form = TeamForm
     extra = 0
     fields = ("name", "country", "coach", "club", "seed", "default_formation", "withdrawn")
-    raw_id_fields = ("coach", "club")
+    autocomplete_fields = ("coach", "club")
     show_change_link = True
+
+
+class CompetitionForm(forms.ModelForm):
+    """Advanced rules as checkboxes, the tie-break order as ordered choices; the services check both."""
+
+    advanced_rules = forms.MultipleChoiceField(
+        choices=[(code, f"{code}: {ADVANCED_RULE_NAMES.get(code, '')}") for code in services.ADVANCED_RULES],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text="Advanced rules of rulebook 3 in force",
+    )
+
+    class Meta:
+        model = Competition
+        fields = [
+            f.name
+            for f in Competition._meta.get_fields()
+            if getattr(f, "editable", False) and f.concrete and f.name not in ("id", "tiebreak_order")
+        ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        current = list(self.instance.tiebreak_order or []) if self.instance.pk else []
+        choices = [("", "—")] + [(key, c.label.capitalize()) for key, c in CRITERIA.items()]
+        for i in range(TIEBREAK_SLOTS):
+            self.fields[f"tiebreak_{i + 1}"] = forms.ChoiceField(
+                choices=choices,
+                required=False,
+                initial=current[i] if i < len(current) else "",
+                label=f"Tie-break {i + 1}",
+                help_text="Custom order only: 1 must be Points; leave the rest empty when done"
+                if i == 0
+                else "",
+            )
+        if "yellow_wipe_after_stage" in self.fields:
+            field = self.fields["yellow_wipe_after_stage"]
+            field.queryset = (  # type: ignore[attr-defined]
+                Stage.objects.filter(competition=self.instance) if self.instance.pk else Stage.objects.none()
+            )
+
+    def tiebreak_order(self) -> list[str]:
+        picked = [self.cleaned_data.get(f"tiebreak_{i + 1}") or "" for i in range(TIEBREAK_SLOTS)]
+        while picked and not picked[-1]:
+            picked.pop()
+        return picked
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        order = self.tiebreak_order()
+        if "" in order:
+            self.add_error("tiebreak_1", "Fill the tie-break criteria without gaps.")
+            return data
+        values = {k: v for k, v in data.items() if k in services.COMPETITION_SETTINGS}
+        values["tiebreak_order"] = order
+        try:
+            services.competition_settings_check(values)
+        except ApplicationError as exc:
+            field = exc.details.get("field") if isinstance(exc.details, dict) else None
+            self.add_error("tiebreak_1" if field == "tiebreak_order" else None, exc.message)
+            if field in self.fields and field != "tiebreak_order":
+                self.add_error(field, exc.message)
+        return data
+
+    def save(self, commit: bool = True) -> Competition:
+        competition = super().save(commit=False)
+        competition.tiebreak_order = self.tiebreak_order()
+        if commit:
+            competition.save()
+            self.save_m2m()
+        return competition
+
+
+class WizardForm(forms.Form):
+    name = forms.CharField(max_length=160)
+    slug = forms.SlugField(max_length=80, help_text="The competition's address: /c/<slug>/")
+    format = forms.ChoiceField(choices=[(f.key, f.label) for f in FORMATS.values()], widget=forms.RadioSelect)
+    teams = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 12, "cols": 60}),
+        required=False,
+        help_text="One team a line, strongest first: name, country, club (country and club optional). "
+        "Group formats draw the groups from pots in this order; leave empty to enter teams later.",
+    )
+    seed = forms.IntegerField(
+        min_value=0, max_value=2**63 - 1, required=False, help_text="Repeat a draw; random if empty"
+    )
+
+    def team_rows(self) -> list[dict[str, str]]:
+        rows = []
+        for line in (self.cleaned_data.get("teams") or "").splitlines():
+            parts = [p.strip() for p in line.split(",")]
+            if not parts[0]:
+                continue
+            row = {"name": parts[0]}
+            if len(parts) > 1 and parts[1]:
+                row["country"] = parts[1]
+            if len(parts) > 2 and parts[2]:
+                row["club"] = parts[2]
+            rows.append(row)
+        return rows
 
 
 @admin.register(Competition)
 class CompetitionAdmin(admin.ModelAdmin):
+    form = CompetitionForm
+    change_list_template = "admin/tournaments/competition/change_list.html"
     list_display = (
         "name",
         "game_system",
@@ -116,6 +333,17 @@ class CompetitionAdmin(admin.ModelAdmin):
     list_filter = ("game_system", "status", "is_world_cup", "tiebreak_preset", "forfeit_policy")
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        names = list(CompetitionForm.Meta.fields)
+        order = [f"tiebreak_{i + 1}" for i in range(TIEBREAK_SLOTS)]
+        return [(None, {"fields": names}), ("Custom tie-break order", {"fields": order})]
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        # The tie-break slots are added in the form's __init__; the admin must not look for them on the model.
+        kwargs["fields"] = None
+        return super().get_form(request, obj, change, **kwargs)
+
     inlines = [StageInline, TeamInline]
     actions = ["generate_fixtures", "recompute_standings"]
 
@@ -160,14 +388,14 @@ class CompetitionAdmin(admin.ModelAdmin):
             reverse("tournaments:competition", args=[obj.slug]),
         )
 
-    @admin.action(description="Generate fixtures for stages that have none")
+    @admin.action(description="Generate fixtures for stages that have none", permissions=["change"])
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Competition]) -> None:
         stages = Stage.objects.filter(competition__in=queryset).annotate(n=Count("fixtures")).filter(n=0)
         run_service(
             self, request, stages, lambda s: f"{len(services.fixture_generate(stage=s))} fixtures generated"
         )
 
-    @admin.action(description="Recompute standings (draw lots where still level)")
+    @admin.action(description="Recompute standings (draw lots where still level)", permissions=["change"])
     def recompute_standings(self, request: HttpRequest, queryset: QuerySet[Competition]) -> None:
         run_service(
             self,
@@ -184,14 +412,55 @@ class CompetitionAdmin(admin.ModelAdmin):
                 "<int:competition_id>/standings/",
                 self.admin_site.admin_view(self.standings_view),
                 name="tournaments_competition_standings",
-            )
+            ),
+            path(
+                "wizard/", self.admin_site.admin_view(self.wizard_view), name="tournaments_competition_wizard"
+            ),
         ]
         return custom + super().get_urls()
+
+    def wizard_view(self, request: HttpRequest) -> HttpResponse:
+        """New competition in one step: a format's stages and groups, its teams, and the group draw."""
+        if not (self.has_add_permission(request) and request.user.has_perm("tournaments.add_stage")):
+            return HttpResponseRedirect(reverse("admin:index"))
+        form = WizardForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            d = form.cleaned_data
+            try:
+                created = competition_create_from_format(
+                    name=d["name"],
+                    slug=d["slug"],
+                    format=d["format"],
+                    teams=form.team_rows(),
+                    seed=d.get("seed"),
+                    user=request.user,
+                )
+            except ApplicationError as exc:
+                _form_error(form, exc)
+            else:
+                note = f" Groups drawn with seed {created.draw.seed}." if created.draw else ""
+                self.message_user(request, f"{created.competition}: stages and groups created.{note}")
+                return HttpResponseRedirect(
+                    reverse("admin:tournaments_competition_change", args=[created.competition.pk])
+                )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "New competition",
+            "opts": self.model._meta,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/tournaments/competition/wizard.html", context)
 
     def standings_view(self, request: HttpRequest, competition_id: int) -> HttpResponse:
         """Staff standings: every table computed fresh (no cache), with tie-break reasons and lot draws."""
         competition = get_object_or_404(Competition, pk=competition_id)
-        if request.method == "POST" and self.has_change_permission(request, competition):
+        # Staff status alone is not enough (issue 14.8): viewing needs the view permission,
+        # recomputing the change permission, as everywhere else in the admin.
+        if not self.has_view_permission(request, competition):
+            raise PermissionDenied
+        if request.method == "POST" and not self.has_change_permission(request, competition):
+            raise PermissionDenied
+        if request.method == "POST":
             try:
                 n = standings_recompute(competition=competition, user=signed_in_user(request.user))
             except ApplicationError as exc:
@@ -223,6 +492,7 @@ class CompetitionAdmin(admin.ModelAdmin):
 
 class TeamSkillInline(admin.TabularInline):
     model = TeamSkill
+    formset = TeamSkillFormSet
     extra = 0
     raw_id_fields = ("gained_in",)
 
@@ -243,6 +513,7 @@ class SkillLossInline(admin.TabularInline):
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin):
+    form = TeamForm
     list_display = (
         "name",
         "competition",
@@ -256,7 +527,7 @@ class TeamAdmin(admin.ModelAdmin):
     list_filter = ("competition", "withdrawn", "default_formation")
     search_fields = ("name", "country", "coach__name", "club__name")
     list_select_related = ("competition", "coach", "club")
-    raw_id_fields = ("coach", "club")
+    autocomplete_fields = ("coach", "club")
     inlines = [TeamSkillInline, SkillLossInline, SuspensionInline]
 
     @admin.display(description="Page")
@@ -286,13 +557,92 @@ class FixtureInline(admin.TabularInline):
         return super().get_queryset(request).select_related("home_team", "away_team")
 
 
+class StageForm(forms.ModelForm):
+    teams = CompetitionTeamChoice(
+        queryset=Team.objects.none(),
+        required=False,
+        widget=FilteredSelectMultiple("teams", is_stacked=False),
+        help_text="Round robin, Swiss or a knockout with its own teams; only this competition's teams",
+    )
+
+    class Meta:
+        model = Stage
+        fields = [
+            "competition",
+            "order",
+            "name",
+            "kind",
+            "status",
+            "legs",
+            "away_goals_rule",
+            "extra_time",
+            "penalties",
+            "third_place_match",
+            "advance_per_group",
+            "best_thirds",
+            "swiss_rounds",
+            "knockout_rounds",
+            "feeder",
+            "feed",
+            "teams",
+        ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        competition_id = self.instance.competition_id if self.instance.pk else None
+        competition_id = competition_id or _int_or_none(
+            self.data.get("competition") or self.initial.get("competition")
+        )
+        _limit_teams(self.fields["teams"], competition_id)
+        if "feeder" in self.fields:
+            feeders = (
+                Stage.objects.filter(competition_id=competition_id)
+                if competition_id
+                else Stage.objects.none()
+            )
+            self.fields["feeder"].queryset = feeders.exclude(pk=self.instance.pk)  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        competition, kind = data.get("competition"), data.get("kind")
+        if competition is None or kind is None:
+            return data
+        where = f"Stage '{data.get('name', '')}'"
+        try:
+            services.stage_settings_check(
+                competition, kind, {k: v for k, v in data.items() if k in services.STAGE_SETTINGS}, where
+            )
+            services.teams_check(competition, list(data.get("teams") or []), where)
+            if self.instance.pk and self.instance.fixtures.exists():
+                changed = [
+                    f
+                    for f in ("kind", "legs", "teams", "feeder", "knockout_rounds")
+                    if f in self.changed_data
+                ]
+                if changed:
+                    raise ApplicationError(
+                        f"{where}: fixtures were generated; {', '.join(changed)} can no longer change.",
+                        details={"field": changed[0]},
+                    )
+        except ApplicationError as exc:
+            _form_error(self, exc)
+        return data
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
 @admin.register(Stage)
 class StageAdmin(admin.ModelAdmin):
+    form = StageForm
     list_display = ("name", "competition", "order", "kind", "status", "fixture_total")
     list_filter = ("kind", "status", "competition")
     search_fields = ("name", "competition__name")
     list_select_related = ("competition",)
-    filter_horizontal = ("teams",)
     inlines = [GroupInline, FixtureInline]
     actions = ["generate_fixtures", "next_swiss_round"]
 
@@ -303,7 +653,7 @@ class StageAdmin(admin.ModelAdmin):
     def fixture_total(self, obj: Any) -> int:
         return obj.n_fixtures
 
-    @admin.action(description="Generate fixtures")
+    @admin.action(description="Generate fixtures", permissions=["change"])
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def generate(stage: Stage) -> str:
             created = services.fixture_generate(stage=stage)
@@ -311,7 +661,7 @@ class StageAdmin(admin.ModelAdmin):
 
         run_service(self, request, queryset, generate)
 
-    @admin.action(description="Pair the next Swiss round")
+    @admin.action(description="Pair the next Swiss round", permissions=["change"])
     def next_swiss_round(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def pair(stage: Stage) -> str:
             created = services.swiss_round_generate(stage=stage)
@@ -320,12 +670,60 @@ class StageAdmin(admin.ModelAdmin):
         run_service(self, request, queryset, pair)
 
 
+class GroupForm(forms.ModelForm):
+    teams = CompetitionTeamChoice(
+        queryset=Team.objects.none(),
+        required=False,
+        widget=FilteredSelectMultiple("teams", is_stacked=False),
+        help_text="Only the teams of the stage's competition",
+    )
+
+    class Meta:
+        model = Group
+        fields = ["stage", "name", "teams"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        stage_id = self.instance.stage_id if self.instance.pk else None
+        stage_id = stage_id or _int_or_none(self.data.get("stage") or self.initial.get("stage"))
+        stage = Stage.objects.filter(pk=stage_id).first() if stage_id else None
+        _limit_teams(self.fields["teams"], stage.competition_id if stage else None)
+        if "stage" in self.fields:
+            self.fields["stage"].queryset = Stage.objects.filter(kind=Stage.Kind.GROUPS).select_related(  # type: ignore[attr-defined]
+                "competition"
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        stage = data.get("stage")
+        if stage is None:
+            return data
+        teams = list(data.get("teams") or [])
+        try:
+            services.teams_check(stage.competition, teams, f"Group {data.get('name', '')}")
+            if stage.kind != Stage.Kind.GROUPS:
+                raise ApplicationError(f"{stage} is not a group stage.", details={"field": "stage"})
+            others = (
+                Team.objects.filter(groups__stage=stage)
+                .exclude(groups=self.instance.pk)
+                .filter(pk__in=[t.pk for t in teams])
+            )
+            if others.exists():
+                raise ApplicationError(
+                    f"{', '.join(t.name for t in others)} already in another group of {stage.name}.",
+                    details={"field": "teams"},
+                )
+        except ApplicationError as exc:
+            _form_error(self, exc)
+        return data
+
+
 @admin.register(Group)
 class GroupAdmin(admin.ModelAdmin):
+    form = GroupForm
     list_display = ("name", "stage", "team_list")
     list_filter = ("stage__competition",)
     search_fields = ("name", "teams__name")
-    filter_horizontal = ("teams",)
     inlines = [FixtureInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Group]:
@@ -355,8 +753,51 @@ class FixtureStatusFilter(admin.SimpleListFilter):
         return queryset
 
 
+class FixtureForm(forms.ModelForm):
+    class Meta:
+        model = Fixture
+        fields = [
+            "competition",
+            "stage",
+            "group",
+            "round",
+            "round_name",
+            "leg",
+            "match_number",
+            "home_team",
+            "away_team",
+            "home_placeholder",
+            "away_placeholder",
+            "home_source",
+            "away_source",
+            "kickoff",
+            "deadline",
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        competition, stage = data.get("competition"), data.get("stage")
+        teams = [t for t in (data.get("home_team"), data.get("away_team")) if t is not None]
+        try:
+            if competition is not None:
+                services.teams_check(competition, teams, "Fixture", "home_team")
+                if stage is not None and stage.competition_id != competition.id:
+                    raise ApplicationError(
+                        f"{stage} is not a stage of '{competition}'.", details={"field": "stage"}
+                    )
+            kickoff, deadline = data.get("kickoff"), data.get("deadline")
+            if kickoff and deadline and deadline < kickoff:
+                raise ApplicationError(
+                    "The result deadline cannot be before the kick-off.", details={"field": "deadline"}
+                )
+        except ApplicationError as exc:
+            _form_error(self, exc)
+        return data
+
+
 @admin.register(Fixture)
 class FixtureAdmin(FixtureResultActions):
+    form = FixtureForm
     list_display = (
         "__str__",
         "competition",
@@ -403,7 +844,7 @@ class FixtureAdmin(FixtureResultActions):
             return "–"
         return str(result) + (" (sim)" if result.is_simulated else "")
 
-    @admin.action(description="Recompute standings of their competitions")
+    @admin.action(description="Recompute standings of their competitions", permissions=["change"])
     def recompute_standings(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
         competitions = Competition.objects.filter(fixtures__in=queryset).distinct()
         run_service(
@@ -441,6 +882,20 @@ class LotDrawAdmin(admin.ModelAdmin):
 
     # A drawing of lots is drawn once and kept: editing it would change a table behind everyone's back.
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Draw)
+class DrawAdmin(admin.ModelAdmin):
+    list_display = ("stage", "kind", "seed", "constraints", "drawn_at", "drawn_by")
+    list_filter = ("kind", "stage__competition")
+    readonly_fields = ("stage", "kind", "seed", "pots", "constraints", "result", "drawn_at", "drawn_by")
+
+    # A draw is kept as drawn (its seed repeats it); a new draw is a new row.
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 

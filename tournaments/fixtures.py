@@ -99,6 +99,8 @@ def groups_to_knockout_slots(
         )
 
     qualifiers = g * advance + best_thirds
+    if g == 6 and advance == 2 and best_thirds == 4:
+        return _uefa_euro_round_of_16(stage_id, group_names, rank_slot)
     if not is_power_of_two(qualifiers):
         raise ValueError(
             f"{g} groups × {advance} qualifiers + {best_thirds} best thirds = {qualifiers} teams, "
@@ -136,3 +138,75 @@ def groups_to_knockout_slots(
         b = runners.pop(0)
         ties.append((rank_slot(a, 2), rank_slot(b, 2)))
     return ties
+
+
+# UEFA EURO 2020 / 2024 regulations (art. 20/21, table of the round of 16): which best third-placed
+# team meets which group winner, by the groups the four qualifying thirds come from. The columns
+# are the opponents of the winners of groups B, C, E and F, in that order.
+UEFA_EURO_THIRDS: dict[str, tuple[str, str, str, str]] = {
+    "ABCD": ("A", "D", "B", "C"),
+    "ABCE": ("A", "E", "B", "C"),
+    "ABCF": ("A", "F", "B", "C"),
+    "ABDE": ("D", "E", "A", "B"),
+    "ABDF": ("D", "F", "A", "B"),
+    "ABEF": ("E", "F", "B", "A"),
+    "ACDE": ("E", "D", "C", "A"),
+    "ACDF": ("F", "D", "C", "A"),
+    "ACEF": ("E", "F", "C", "A"),
+    "ADEF": ("E", "F", "D", "A"),
+    "BCDE": ("E", "D", "B", "C"),
+    "BCDF": ("F", "D", "C", "B"),
+    "BCEF": ("F", "E", "C", "B"),
+    "BDEF": ("F", "E", "D", "B"),
+    "CDEF": ("F", "E", "D", "C"),
+}
+# The winners (by letter) whose opponents are best thirds, in the columns' order.
+UEFA_EURO_THIRD_OPPONENTS = ("B", "C", "E", "F")
+UEFA_EURO_TABLE = "uefa_euro"
+
+
+def _uefa_euro_round_of_16(
+    stage_id: int, group_names: Sequence[str], rank_slot: Any
+) -> list[tuple[Slot, Slot]]:
+    """The EURO 2024 round of 16 in bracket order (matches 39, 37, 41, 42, 40, 38, 43, 44).
+
+    Winners of B, C, E and F meet best thirds placed by UEFA_EURO_THIRDS; the six groups are taken
+    as A–F in name order.
+    """
+    letter = {chr(ord("A") + i): name for i, name in enumerate(group_names)}
+
+    def third(vs: str) -> Slot:
+        k = UEFA_EURO_THIRD_OPPONENTS.index(vs)
+        return Slot(
+            f"Third-placed team vs winner group {letter[vs]}",
+            {
+                "type": "best_third",
+                "stage": stage_id,
+                "slot": k,
+                "against_group": letter[vs],
+                "table": UEFA_EURO_TABLE,
+            },
+        )
+
+    def r(g: str, rank: int) -> Slot:
+        return rank_slot(letter[g], rank)
+
+    return [
+        (r("B", 1), third("B")),
+        (r("A", 1), r("C", 2)),
+        (r("F", 1), third("F")),
+        (r("D", 2), r("E", 2)),
+        (r("C", 1), third("C")),
+        (r("A", 2), r("B", 2)),
+        (r("E", 1), third("E")),
+        (r("D", 1), r("F", 2)),
+    ]
+
+
+def uefa_euro_thirds(*, qualified: Sequence[str], group_names: Sequence[str]) -> dict[int, str]:
+    """Slot (0–3, the columns of UEFA_EURO_THIRDS) → the group whose third-placed team fills it."""
+    letters = {name: chr(ord("A") + i) for i, name in enumerate(group_names)}
+    key = "".join(sorted(letters[g] for g in qualified))
+    row = UEFA_EURO_THIRDS[key]
+    by_letter = {v: k for k, v in letters.items()}
+    return {k: by_letter[g] for k, g in enumerate(row)}

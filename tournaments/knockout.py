@@ -169,7 +169,7 @@ _BEST_OF_FIVE_ENDS = _best_of_five_ends()
 
 
 def shootout_possible(home: int, away: int) -> bool:
-    """Whether a shoot-out can end with this score (interpretation I-39).
+    """Whether a shoot-out can end with this score (interpretation I-42).
 
     Five kicks each, stopped as soon as one side cannot catch up; level after five each, sudden
     death: one kick each until one side scores and the other misses, so it ends one goal apart.

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 class Club(models.Model):
@@ -256,6 +257,10 @@ class Stage(models.Model):
         KNOCKOUT = "knockout", "Knockout"
         SWISS = "swiss", "Swiss"
 
+    class Feed(models.TextChoices):
+        WINNERS = "winners", "Qualifiers / winners"
+        LOSERS = "losers", "Losers of the last round"
+
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
         ACTIVE = "active", "In progress"
@@ -276,6 +281,27 @@ class Stage(models.Model):
     advance_per_group = models.PositiveSmallIntegerField(default=2)
     best_thirds = models.PositiveSmallIntegerField(default=0)
     swiss_rounds = models.PositiveSmallIntegerField(default=0)
+    # Knockout: how many rounds this stage plays (0 = down to the final), so that a chain of
+    # stages (round of 16 → quarter-finals → …) can wipe yellows or change legs between rounds.
+    knockout_rounds = models.PositiveSmallIntegerField(
+        default=0, help_text="Knockout: rounds this stage plays (0 = down to the final)"
+    )
+    # A knockout stage without teams of its own is fed by another stage's qualifiers.
+    feeder = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="fed_stages",
+        help_text="Knockout without teams of its own: the stage whose qualifiers it plays "
+        "(default: the stage before)",
+    )
+    feed = models.CharField(
+        max_length=8,
+        choices=Feed.choices,
+        default=Feed.WINNERS,
+        help_text="From a knockout feeder: its last round's winners, or its losers (third-place stage)",
+    )
     # Round robin and Swiss participants; group stages list teams on their groups.
     teams = models.ManyToManyField(Team, related_name="stages", blank=True)
 
@@ -367,6 +393,13 @@ class Fixture(models.Model):
         return self.status in self.COUNTED_STATUSES
 
     @property
+    def is_overdue(self) -> bool:
+        """Past its reporting deadline without a result: the forfeit sweep will act on it."""
+        return (
+            self.deadline is not None and self.status in self.OPEN_STATUSES and self.deadline < timezone.now()
+        )
+
+    @property
     def is_resolved(self) -> bool:
         return self.home_team_id is not None and self.away_team_id is not None
 
@@ -412,6 +445,32 @@ class LotDraw(models.Model):
 
     def __str__(self) -> str:
         return f"Lots drawn in {self.stage} ({self.key})"
+
+
+class Draw(models.Model):
+    """A seeded draw of groups from pots or of an unseeded bracket: repeatable from its seed."""
+
+    class Kind(models.TextChoices):
+        GROUPS = "groups", "Groups from pots"
+        KNOCKOUT = "knockout", "Knockout bracket"
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="draws")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    seed = models.BigIntegerField()
+    # Team ids per pot, as given (pot 1 first); a knockout draw has one pot.
+    pots = models.JSONField()
+    # "club" and/or "country": no two teams sharing one in a group where possible.
+    constraints = models.JSONField(default=list, blank=True)
+    # Groups: {"A": [team ids in pot order], ...}; knockout: team ids in bracket order.
+    result = models.JSONField()
+    drawn_at = models.DateTimeField(auto_now_add=True)
+    drawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["stage", "-drawn_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} draw for {self.stage} (seed {self.seed})"
 
 
 class Suspension(models.Model):

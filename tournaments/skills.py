@@ -16,7 +16,7 @@ from django.db import transaction
 
 from fubaleague.errors import ApplicationError, Conflict
 from tournaments.models import Fixture, MatchSkill, Skill, SkillLoss, Team, TeamSkill
-from tournaments.selectors import team_fixtures_in_order, team_skills_unavailable
+from tournaments.selectors import team_fixtures_in_order, team_skill_roster, team_skills_unavailable
 
 
 def _eligibility_error(team: Team, skill: Skill) -> str | None:
@@ -30,6 +30,19 @@ def _eligibility_error(team: Team, skill: Skill) -> str | None:
             "World Cup 2019 (A11, footnote 3)"
         )
     return None
+
+
+def fixture_roster_skills(*, team: Team, fixture: Fixture) -> list[Skill]:
+    """The roster skills the team may bring to this fixture: chosen and gained ones (A13 New
+    talent "can be used in the remaining matches"), without those lost in its previous match (A13
+    Injured star player "cannot be chosen for the next match") and those its coach may not use
+    in this competition (A11 footnote 3). The simulated match's header is built from it."""
+    lost = team_skills_unavailable(team=team, fixture=fixture)
+    return [
+        ts.skill
+        for ts in team_skill_roster(team=team)
+        if ts.skill_id not in lost and _eligibility_error(team, ts.skill) is None
+    ]
 
 
 def skills_weight(skills: Sequence[Skill]) -> int:

@@ -11,6 +11,7 @@ from rest_framework import serializers
 from fubaleague.api_json import JSONDocumentField
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
 from matches.progress import fixture_tie_outcome
+from matches.selectors import PUBLIC_AUDIT_NOTES
 from tournaments.api.serializers import FixtureSerializer, TeamBriefSerializer
 from tournaments.models import Team
 
@@ -167,6 +168,19 @@ class TieSerializer(serializers.Serializer):
         choices=["score", "aggregate", "away_goals", "penalties", "awarded"],
         help_text="How the tie was decided",
     )
+
+
+class PublicAuditSerializer(AuditSerializer):
+    """The public part of the trail (matches.selectors.PUBLIC_AUDIT_ACTIONS): same fields, with
+    no actor and no "before", and a note only where it says why a result counts."""
+
+    def to_representation(self, instance: ResultAudit) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        data["actor"] = None
+        data["before"] = None
+        if instance.action not in PUBLIC_AUDIT_NOTES:
+            data["note"] = ""
+        return data
 
 
 class MatchSerializer(FixtureSerializer):

@@ -22,15 +22,24 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import UserRateThrottle
 
 from fubaleague.auth import signed_in_user
-from matches import forfeits, services
+from matches import forfeits, selectors, services
 from matches.api import serializers as ms
 from matches.models import MatchLog, ResultSubmission
 from matches.turn_logs import validate_turn_log
 from tournaments.api import filters
-from tournaments.api.permissions import FixtureParticipantOrStaff, ReadOnlyOrStaff, StaffOnly, is_staff
+from tournaments.api.permissions import (
+    FixtureParticipantOrStaff,
+    ReadOnlyOrStaff,
+    StaffWithPerms,
+    is_staff,
+    staff_can,
+)
 from tournaments.api.serializers import FixtureSerializer
 from tournaments.api.views import fixture_queryset
 from tournaments.models import Fixture
+
+# The admin changes a fixture's result with this permission (resolve view, forfeit action).
+CHANGE_FIXTURE = "tournaments.change_fixture"
 
 ERRORS = {
     400: OpenApiResponse(description="Invalid input: {error: {code, message, details}}"),
@@ -65,7 +74,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         if self.action in ("submit_result", "confirm", "dispute", "forfeit"):
             return [FixtureParticipantOrStaff()]
         if self.action in ("resolve", "override"):
-            return [StaffOnly()]
+            return [StaffWithPerms(CHANGE_FIXTURE)]
         return super().get_permissions()
 
     def _fixture(self) -> Fixture:
@@ -76,7 +85,18 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         fixture = fixture_queryset().get(pk=fixture_id)
         return Response(FixtureSerializer(fixture).data, status=http_status)
 
-    @extend_schema(request=ms.SubmitResultSerializer, responses={201: ms.SubmissionSerializer, **ERRORS})
+    @extend_schema(
+        request=ms.SubmitResultSerializer,
+        responses={
+            201: ms.SubmissionSerializer,
+            202: OpenApiResponse(
+                ms.SubmissionSerializer,
+                description="Stored, but its turn log could not be queued for validation yet "
+                "(task queue down): validation_status stays 'pending' until the sweep queues it.",
+            ),
+            **ERRORS,
+        },
+    )
     @action(detail=True, methods=["post"], url_path="submit-result")
     def submit_result(self, request: Request, pk: str | None = None) -> Response:
         """Submit the score (and cards, and optionally the turn log) of one of your club's fixtures."""
@@ -96,6 +116,10 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
             turn_log=v.get("turn_log"),
         )
         submission.refresh_from_db()
+        if getattr(submission, "validation_queued", None) is False:
+            # Stored, but the task queue is down: the validation sweep queues it when it is back
+            # (docs/reliability.md). 202: accepted, its validation still to come.
+            return Response(ms.SubmissionSerializer(submission).data, status=status.HTTP_202_ACCEPTED)
         return Response(ms.SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={200: FixtureSerializer, **ERRORS})
@@ -162,7 +186,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         fixture = self._fixture()
         data = ms.ForfeitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        if is_staff(request):
+        if staff_can(request, CHANGE_FIXTURE):
             forfeits.forfeit_simulate_now(fixture_id=fixture.pk, user=signed_in_user(request.user))
         else:
             forfeits.forfeit_declare(
@@ -178,10 +202,16 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         detail=True, methods=["get"], permission_classes=[AllowAny], pagination_class=None, filter_backends=[]
     )
     def audit(self, request: Request, pk: str | None = None) -> Response:
-        """The audit trail of the fixture's result (who changed what, when, before and after)."""
+        """The audit trail of the fixture's result.
+
+        The two clubs and staff see all of it (who changed what, when, before and after); anyone
+        else sees the results that counted and the overrides with their note, without names.
+        """
         fixture = self.get_object()
-        entries = fixture.audit_entries.select_related("actor").order_by("created_at", "id")
-        return Response(ms.AuditSerializer(entries, many=True).data)
+        if selectors.audit_trail_is_full_for(fixture=fixture, user=request.user):
+            return Response(ms.AuditSerializer(selectors.audit_trail(fixture=fixture), many=True).data)
+        entries = selectors.audit_trail_public(fixture=fixture)
+        return Response(ms.PublicAuditSerializer(entries, many=True).data)
 
 
 class MatchViewSet(viewsets.ReadOnlyModelViewSet):

@@ -127,6 +127,7 @@ class HeuristicCoach:
             D.INJURY_SUBSTITUTION: self._injury_substitution,
             D.SKILL_BALL_AREA: self._skill_ball_area,
             D.GEGENPRESSING_AGGRESSIVE: self._gegenpressing_aggressive,
+            D.PLAY_FIERY_COACH: self._play_fiery_coach,
             D.FORMATION_CHANGE: self._formation_change,
         }
 
@@ -668,6 +669,15 @@ class HeuristicCoach:
         st = match.st
         return "yes" if P_AGGR[st.value] > P_PRESS[st.value] + 0.15 and st.teams[team].yellows < 2 else "no"
 
+    def _play_fiery_coach(self, match: Match, pending: Pending, team: int) -> Any:
+        """Fiery coach (A11): a 4-6 keeps the condition point, a 1 sends the coach off (then
+        fresh players cost +2 and no formation changes).  Risk the coach unless points are
+        plentiful while substitutions are still to come."""
+        st = match.st
+        ts = st.teams[team]
+        subs_to_come = st.uses("A3") and ts.subs_used < 3
+        return "no" if subs_to_come and ts.cp_total() >= 5 else "yes"
+
     def _formation_change(self, match: Match, pending: Pending, team: int) -> Any:
         lead = self._lead(match.st, team)
         prefs = (
@@ -797,10 +807,9 @@ class HeuristicCoach:
         return opts[self.rng.randrange(len(opts))]
 
     def _penalty_shot(self, match: Match, pending: Pending, team: int) -> Any:
-        # Nash equilibrium of the 5.5.2 table: left 5/12, middle 1/6, right 5/12
-        r = self.rng.random()
-        want = "left" if r < 5 / 12 else ("middle" if r < 7 / 12 else "right")
-        return want if want in pending.options else pending.options[0]
+        # Nash equilibrium of the 5.5.2 table (I-9: 6 where the keeper is, 2 elsewhere): uniform
+        opts = pending.options
+        return opts[self.rng.randrange(len(opts))]
 
     def _slow_play(self, match: Match, pending: Pending, team: int) -> Any:
         st = match.st

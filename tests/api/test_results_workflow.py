@@ -88,8 +88,11 @@ def test_dispute_then_staff_resolves(cup, fixture_c) -> None:
     )
     assert response.status_code == 200, response.json()
     assert response.json()["result"]["source"] == "admin"
-    audit = APIClient().get(f"/api/v1/fixtures/{fixture_c.pk}/audit").json()
+    audit = away.get(f"/api/v1/fixtures/{fixture_c.pk}/audit").json()
     assert [a["action"] for a in audit] == ["submit", "dispute", "resolve"]
+    # The public sees what counted, without names (tests/matches/test_audit_visibility.py).
+    audit = APIClient().get(f"/api/v1/fixtures/{fixture_c.pk}/audit").json()
+    assert [(a["action"], a["actor"]) for a in audit] == [("resolve", None)]
 
 
 def test_conflict_and_validation_errors_have_the_error_shape(cup, fixture_c) -> None:

@@ -131,3 +131,13 @@ def to_action(m: Match, team: str) -> None:
         roll(m, "situation", 5, 1)  # one die fails: control kept, DT acts first
     skip_free_moves(m)
     assert pend(m) == ("decision", "action", team), m.pending()
+
+
+def team_state(m: Match, team: str) -> Any:
+    """The engine's state of one team (yellow cards, skills, condition points ...)."""
+    return m.st.teams[team_no(team)]
+
+
+def controlling(m: Match) -> str:
+    """The team in control of the ball now."""
+    return B.TEAM_NAMES[m.st.ct]

@@ -6,12 +6,18 @@ an event field (the choice most often: a verify function sees it first), a die, 
 down check.  The report must be JSON-serialisable and, when the log changed in a way the
 rules care about, name where (a path, a turn or a rule).  Found by this test: unhashable
 choices, skills and check values crashed set and dict lookups with TypeError (a 500 in
-the API)."""
+the API).  It did not find a set-up whose "gk" is an object (the area lookup hashed it) or a
+float or boolean count of substitutions (``1.0 in (0, 1)`` is true, then ``range(1.0)`` fails):
+it never changed a value *inside* a choice, nor a value into the same value of another JSON
+type.  ``confusions`` does both, at random below and for every decision of a real log in
+``test_type_confusion_in_every_choice_field``."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,6 +41,49 @@ JSON_VALUES = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
     max_leaves=6,
 )
+EXAMPLE = json.loads((Path(__file__).resolve().parents[2] / "docs/examples/example-match.json").read_text())
+
+
+def confusions(value: Any) -> list[Any]:
+    """The same value as other JSON types, and the empty containers: what a sloppy client sends."""
+    out: list[Any] = [None, {}, [], [value], {"value": value}]
+    if isinstance(value, bool):
+        out += [int(value), float(value), str(value).lower()]
+    elif isinstance(value, int):
+        out += [float(value), value + 0.5, str(value), value == 1, -1, 2**64]
+    elif isinstance(value, float):
+        out += [int(value), str(value)]
+    elif isinstance(value, str):
+        out += [0, 1, 1.0, True, value.encode().hex(), value.lower(), value + ">"]
+    elif isinstance(value, dict):
+        out += [list(value.values()), list(value), "H-PEN"]
+    elif isinstance(value, list):
+        out += [dict(enumerate(value)), ",".join(map(str, value))]
+    return [v for v in out if type(v) is not type(value) or v != value]
+
+
+def choice_parts(choice: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    """Every place inside a choice (the choice itself, each key's value, each item), as paths."""
+    out: list[tuple[tuple[Any, ...], Any]] = [(path, choice)]
+    if isinstance(choice, dict):
+        for k, v in choice.items():
+            out += choice_parts(v, (*path, k))
+    elif isinstance(choice, list):
+        for i, v in enumerate(choice):
+            out += choice_parts(v, (*path, i))
+    return out
+
+
+def set_part(event: dict[str, Any], path: tuple[Any, ...], value: Any) -> None:
+    if not path:
+        event["choice"] = value
+        return
+    holder = event["choice"]
+    for step in path[:-1]:
+        holder = holder[step]
+    holder[path[-1]] = value
+
+
 EVENT_FIELDS = ("choice", "choice", "choice", "by", "decide", "roll", "dice", "check", "note", "extra")
 HEADER_FIELDS = ("advanced_rules", "format", "ruleset", "teams", "events", "meta")
 TEAM_FIELDS = ("name", "formation", "roles", "skills", "players_short", "extra")
@@ -47,7 +96,18 @@ def mutations(draw: st.DrawFn) -> tuple[int, list[tuple[str, Any, Any]]]:
     n_events = len(LOGS[log]["events"])
     out = []
     for _ in range(draw(st.integers(1, 3))):
-        where = draw(st.sampled_from(("event", "event", "event", "die", "check", "team", "role", "header")))
+        where = draw(
+            st.sampled_from(
+                ("event", "event", "confuse", "confuse", "die", "check", "team", "role", "header")
+            )
+        )
+        if where == "confuse":
+            # a value inside the choice of a decision, as another JSON type
+            decisions = [i for i, e in enumerate(LOGS[log]["events"]) if "decide" in e]
+            i = draw(st.sampled_from(decisions))
+            path, value = draw(st.sampled_from(choice_parts(LOGS[log]["events"][i].get("choice"))))
+            out.append((where, (i, path), draw(st.sampled_from(confusions(value)) | JSON_VALUES)))
+            continue
         if where in ("event", "die", "check"):
             key: Any = (draw(st.integers(0, n_events - 1)), draw(st.sampled_from(EVENT_FIELDS)))
             if where == "check":
@@ -83,6 +143,11 @@ def _mutate(doc: dict[str, Any], where: str, key: Any, value: Any) -> None:
     if not isinstance(events, list) or key[0] >= len(events) or not isinstance(events[key[0]], dict):
         return
     ev = events[key[0]]
+    if where == "confuse":
+        # an earlier change may have replaced the choice this one goes into
+        with contextlib.suppress(KeyError, IndexError, TypeError):
+            set_part(ev, key[1], value)
+        return
     if where == "die" and isinstance(ev.get("dice"), list):
         ev["dice"] = [value, *ev["dice"][1:]]
     elif where == "check":
@@ -146,3 +211,57 @@ def test_unhashable_header_and_check_values_are_reported() -> None:
     doc["events"][5]["check"] = {"control": ["home"]}
     report = validate_log(doc)
     assert not report.valid and report.errors[0].path.startswith("$.events[5].check")
+
+
+def _confused_logs(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """For the first event of every decision name: each place in its choice, each confusion."""
+    out = []
+    seen: set[str] = set()
+    for i, ev in enumerate(doc["events"]):
+        name = ev.get("decide")
+        if name is None or name in seen:
+            continue
+        seen.add(name)
+        for path, value in choice_parts(ev.get("choice")):
+            for wrong in confusions(value):
+                changed = copy.deepcopy(doc)
+                set_part(changed["events"][i], path, wrong)
+                out.append((f"events[{i}].choice{''.join(f'[{p!r}]' for p in path)} = {wrong!r}", changed))
+    return out
+
+
+@pytest.mark.parametrize("source", ["example", "simulated"])
+def test_type_confusion_in_every_choice_field(source: str) -> None:
+    """No decision takes an answer of another JSON type, and none crashes on one (issue 14.4)."""
+    doc = EXAMPLE if source == "example" else LOGS[0]
+    names = {e["decide"] for e in doc["events"] if "decide" in e}
+    cases = _confused_logs(doc)
+    assert len(cases) > 5 * len(names)
+    crashed, accepted = [], []
+    for label, changed in cases:
+        try:
+            report = validate_log(changed)
+        except Exception as exc:  # noqa: BLE001 - the point is to list every crash, not the first
+            crashed.append(f"{label}: {type(exc).__name__}: {exc}")
+            continue
+        json.dumps(report.to_dict())
+        if report.valid:
+            accepted.append(label)
+        else:
+            assert report.errors[0].path is not None, (label, report.errors[0].to_dict())
+    assert not crashed, crashed
+    # a value of another type is never the same answer: 1.0 or true is not the count 1
+    assert not accepted, accepted
+
+
+@pytest.mark.parametrize(
+    ("index", "part", "value"),
+    [(2, "gk", {}), (2, "gk", []), (20, None, 1.0), (20, None, True)],
+)
+def test_the_two_reported_crashes_are_illegal_events(index: int, part: str | None, value: Any) -> None:
+    """issue 14.4: `events[2].choice.gk = {}` and `events[20].choice = 1.0` in the docs' example."""
+    doc = copy.deepcopy(EXAMPLE)
+    set_part(doc["events"][index], (part,) if part else (), value)
+    report = validate_log(doc)
+    assert not report.valid
+    assert report.errors[0].path.startswith(f"$.events[{index}]"), report.errors[0].to_dict()

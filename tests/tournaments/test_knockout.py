@@ -79,7 +79,8 @@ def test_single_match_knockout_rejects_a_shootout_after_a_decided_match() -> Non
 
 
 def test_best_third_placed_teams_fill_their_slots_avoiding_their_own_group_winner() -> None:
-    # Euro 2016 shape: six groups, two per group plus the four best thirds make sixteen.
+    # Euro shape: six groups, two per group plus the four best thirds make sixteen, placed by
+    # UEFA's table (tests/setup/test_end_to_end.py checks all fifteen combinations).
     competition = CompetitionFactory()
     groups = {}
     for g in "ABCDEF":
@@ -91,7 +92,7 @@ def test_best_third_placed_teams_fill_their_slots_avoiding_their_own_group_winne
     fixture_generate(stage=group_stage)
     ko = fixture_generate(stage=knockout)
     assert len([f for f in ko if f.round == 1]) == 8
-    assert ko[0].away_placeholder == "Best third-placed team 1"
+    assert ko[0].away_placeholder == "Third-placed team vs winner group B"
 
     admin = AdminFactory()
     from matches.services import result_override
@@ -113,13 +114,20 @@ def test_best_third_placed_teams_fill_their_slots_avoiding_their_own_group_winne
         == groups["F"][2].id
     )
     round1 = list(Fixture.objects.filter(stage=knockout, round=1).select_related("home_team", "away_team"))
-    vs_third = [f for f in round1 if f.away_placeholder.startswith("Best third")]
+    vs_third = [f for f in round1 if f.away_placeholder.startswith("Third-placed")]
     qualified_thirds = {f.away_team.name for f in vs_third}
     assert qualified_thirds == set(thirds_ranked[:4])
     for f in vs_third:
         assert f.home_team.name[0] != f.away_team.name[0], (
             f"{f} pairs a group winner with its own group's third"
         )
+    # UEFA's row for thirds from C, D, E and F: 1B v 3F, 1C v 3E, 1E v 3D, 1F v 3C.
+    assert {f.home_team.name: f.away_team.name for f in vs_third} == {
+        "B1": "F3",
+        "C1": "E3",
+        "E1": "D3",
+        "F1": "C3",
+    }
     assert all(f.is_resolved for f in round1)
 
 

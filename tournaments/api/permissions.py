@@ -42,6 +42,24 @@ class StaffOnly(BasePermission):
         return is_staff(request)
 
 
+class StaffWithPerms(BasePermission):
+    """Staff actions: a staff account that also holds the model permissions the admin asks for
+    the same change (issue 14.8: is_staff alone let an account the admin refused act here)."""
+
+    def __init__(self, *perms: str) -> None:
+        self.perms = perms
+        self.message = (
+            f"Only staff with the permission{'s' if len(perms) > 1 else ''} {', '.join(perms)} may do this."
+        )
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return is_staff(request) and request.user.has_perms(self.perms)
+
+
+def staff_can(request: Request, *perms: str) -> bool:
+    return is_staff(request) and request.user.has_perms(perms)
+
+
 class FixtureParticipantOrStaff(BasePermission):
     """Result workflow actions: the two clubs of the fixture and staff."""
 

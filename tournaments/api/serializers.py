@@ -125,6 +125,9 @@ class StageSerializer(serializers.ModelSerializer):
             "advance_per_group",
             "best_thirds",
             "swiss_rounds",
+            "knockout_rounds",
+            "feeder",
+            "feed",
             "groups",
         ]
 
@@ -192,6 +195,9 @@ class FixtureSerializer(serializers.ModelSerializer):
         slug_field="name", read_only=True, allow_null=True
     )
     result = serializers.SerializerMethodField()
+    overdue = serializers.BooleanField(
+        source="is_overdue", read_only=True, help_text="Past its reporting deadline without a result"
+    )
 
     class Meta:
         model = Fixture
@@ -210,6 +216,7 @@ class FixtureSerializer(serializers.ModelSerializer):
             "away_placeholder",
             "kickoff",
             "deadline",
+            "overdue",
             "status",
             "result",
         ]

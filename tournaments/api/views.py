@@ -19,8 +19,16 @@ from rest_framework.routers import BaseRouter
 from fubaleague.auth import signed_in_user
 from fubaleague.errors import NotFound
 from tournaments import services
-from tournaments.api import filters, serializers
-from tournaments.api.permissions import ReadOnlyOrStaff, StaffOnly
+from tournaments.api import filters, serializers, setup_serializers
+from tournaments.api.permissions import ReadOnlyOrStaff, StaffWithPerms
+from tournaments.api.setup_views import (
+    ClubSetupMixin,
+    CoachSetupMixin,
+    CompetitionSetupMixin,
+    GroupSetupMixin,
+    StageSetupMixin,
+    TeamSetupMixin,
+)
 from tournaments.models import (
     Club,
     Coach,
@@ -37,7 +45,7 @@ from tournaments.standings import cache, presentation
 from tournaments.standings import services as standings_services
 
 
-class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
+class CompetitionViewSet(CompetitionSetupMixin, viewsets.ReadOnlyModelViewSet):
     """Competitions with their stages; look up by slug."""
 
     serializer_class = serializers.CompetitionSerializer
@@ -56,7 +64,8 @@ class CompetitionViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_permissions(self) -> Sequence[Any]:
         if self.action == "recompute_standings":
-            return [StaffOnly()]
+            # As the admin's standings page: recomputing changes the competition's tables.
+            return [StaffWithPerms("tournaments.change_competition")]
         return super().get_permissions()
 
     @extend_schema(responses=serializers.StandingsTableSerializer(many=True))
@@ -104,18 +113,18 @@ def _slug_or_404(slug: str) -> str:
     return slug
 
 
-class StageViewSet(viewsets.ReadOnlyModelViewSet):
+class StageViewSet(StageSetupMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.StageSerializer
     permission_classes = [ReadOnlyOrStaff]
     filterset_class = filters.StageFilter
 
     def get_permissions(self) -> Sequence[Any]:
         if self.action in ("generate_fixtures", "next_swiss_round"):
-            return [StaffOnly()]
+            return [StaffWithPerms("tournaments.change_stage", "tournaments.add_fixture")]
         return super().get_permissions()
 
     @extend_schema(
-        request=serializers.GenerateFixturesSerializer,
+        request=setup_serializers.ScheduleSerializer,
         responses={
             201: serializers.FixtureSerializer(many=True),
             400: OpenApiResponse(description="Invalid schedule: {error: {code, message, details}}"),
@@ -129,7 +138,7 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
     def generate_fixtures(self, request: Request, pk: str | None = None) -> Response:
         """Staff: create the stage's fixtures (round robin, groups, knockout bracket, or Swiss round 1)."""
         stage = self.get_object()
-        data = serializers.GenerateFixturesSerializer(data=request.data)
+        data = setup_serializers.ScheduleSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         created = services.fixture_generate(stage=stage, **data.validated_data)
         fixtures = fixture_queryset().filter(pk__in=[f.pk for f in created])
@@ -168,7 +177,7 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet):
         )
 
 
-class GroupViewSet(viewsets.ReadOnlyModelViewSet):
+class GroupViewSet(GroupSetupMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.GroupSerializer
     permission_classes = [ReadOnlyOrStaff]
     filterset_fields = ["stage"]
@@ -177,7 +186,7 @@ class GroupViewSet(viewsets.ReadOnlyModelViewSet):
         return Group.objects.prefetch_related("teams").order_by("stage_id", "name")
 
 
-class TeamViewSet(viewsets.ReadOnlyModelViewSet):
+class TeamViewSet(TeamSetupMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.TeamSerializer
     permission_classes = [ReadOnlyOrStaff]
     filterset_class = filters.TeamFilter
@@ -190,7 +199,7 @@ class TeamViewSet(viewsets.ReadOnlyModelViewSet):
         )
 
 
-class CoachViewSet(viewsets.ReadOnlyModelViewSet):
+class CoachViewSet(CoachSetupMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.CoachSerializer
     permission_classes = [ReadOnlyOrStaff]
     filterset_class = filters.CoachFilter
@@ -199,7 +208,7 @@ class CoachViewSet(viewsets.ReadOnlyModelViewSet):
         return Coach.objects.select_related("club").order_by("name", "id")
 
 
-class ClubViewSet(viewsets.ReadOnlyModelViewSet):
+class ClubViewSet(ClubSetupMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.ClubSerializer
     permission_classes = [ReadOnlyOrStaff]
     filterset_fields = ["country"]

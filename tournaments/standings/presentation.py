@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tournaments.models import Competition, Group, Stage, Team
+from tournaments.models import Competition, Fixture, Group, Stage, Team
 from tournaments.standings import cache
 from tournaments.standings.criteria import CRITERIA, label
 from tournaments.standings.records import match_records
@@ -96,17 +96,34 @@ def _build_table(stage: Stage, group: Group | None, names: dict[int, str], order
         show_fair_play="fair_play" in order,
     )
     previous: Row | None = None
+    thirds = _placed_thirds(stage) if stage.kind == Stage.Kind.GROUPS and stage.best_thirds else set()
     for r in rows:
         table.rows.append(
             TableRow(
                 row=r,
                 team=names.get(r.team, f"Team {r.team}"),
                 explanation=explain(r, previous, names.get(previous.team, "") if previous else ""),
-                qualified=stage.kind == Stage.Kind.GROUPS and r.position <= stage.advance_per_group,
+                qualified=stage.kind == Stage.Kind.GROUPS
+                and (r.position <= stage.advance_per_group or r.team in thirds),
             )
         )
         previous = r
     return table
+
+
+def _placed_thirds(stage: Stage) -> set[int]:
+    """The best third-placed teams already placed in a knockout slot (once the group stage is over)."""
+    placed: set[int] = set()
+    for side in ("home", "away"):
+        placed |= {
+            team
+            for team in Fixture.objects.filter(
+                competition_id=stage.competition_id,
+                **{f"{side}_source__type": "best_third", f"{side}_source__stage": stage.pk},
+            ).values_list(f"{side}_team_id", flat=True)
+            if team is not None
+        }
+    return placed
 
 
 def compute_competition_tables(competition: Competition) -> list[Table]:

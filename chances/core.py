@@ -1,0 +1,393 @@
+"""Monte Carlo of a competition's remaining fixtures (no database: a scenario in, counts out).
+
+A *scenario* is a JSON-friendly dict built from the database (chances.scenario): the stages in
+order with their rules, every fixture with its teams or slot sources and its counted result, and
+the match model's goal rates. Each run plays every fixture without a result by drawing a score
+from the match model, then applies the competition's rules through chances.rules: the tables
+with the competition's tie-breaks (a drawing of lots inside a run is random, unless the lots for
+exactly those teams were already drawn and recorded), best-placed thirds across groups and their
+slots, knockout slots, extra time and shoot-outs, two-legged ties with away goals.
+
+Runs are grouped in chunks with their own seed (``f"{seed}:{chunk}"``), so a chunk gives the
+same counts on any worker and the merged figures do not depend on how chunks were spread.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import accumulate, permutations
+from typing import Any
+
+from chances.model import pair_rates
+from chances.rules import MatchRecord, Points, Score, level_after_goals, rank_across_groups, rank_table
+
+MAX_GOALS = 12  # the Poisson tail beyond this is below 1e-6 for any rate the engine gives
+Counts = dict[str, Any]
+
+
+@dataclass
+class _Fixture:
+    id: int
+    stage: int
+    group: str | None
+    round: int
+    round_name: str
+    match_number: int | None
+    leg: int
+    home: int | None
+    away: int | None
+    home_source: dict[str, Any] | None
+    away_source: dict[str, Any] | None
+    # home goals, away goals, home fair play, away fair play, a.e.t., home pens, away pens, awarded
+    result: tuple[Any, ...] | None
+
+
+@dataclass
+class _Stage:
+    id: int
+    kind: str
+    legs: int
+    away_goals_rule: bool
+    extra_time: bool
+    penalties: bool
+    advance_per_group: int
+    best_thirds: int
+    criteria: list[str]
+    points: Points
+    groups: dict[str, list[int]]  # "" for a round robin table
+    lots: dict[str, list[int]]  # recorded draws: "<group>|<sorted ids>" -> order
+    third_slots: dict[int, str]  # best-third slot -> the group whose winner it meets
+    fixtures: list[_Fixture]
+
+
+def new_counts() -> Counts:
+    return {
+        "runs": 0,
+        "positions": {},
+        "qualified": {},
+        "rounds": {},
+        "champion": {},
+        "best": {},
+        "worst": {},
+    }
+
+
+def merge_counts(parts: Sequence[Counts]) -> Counts:
+    """Add chunk counts together (order-independent)."""
+    out = new_counts()
+    for part in parts:
+        out["runs"] += part["runs"]
+        for stage, teams in part["positions"].items():
+            dest = out["positions"].setdefault(stage, {})
+            for team, hist in teams.items():
+                cur = dest.setdefault(team, [0] * len(hist))
+                for i, c in enumerate(hist):
+                    cur[i] += c
+        for key in ("qualified", "champion"):
+            for team, c in part[key].items():
+                out[key][team] = out[key].get(team, 0) + c
+        for name, teams in part["rounds"].items():
+            dest = out["rounds"].setdefault(name, {})
+            for team, c in teams.items():
+                dest[team] = dest.get(team, 0) + c
+        for key, pick in (("best", min), ("worst", max)):
+            for stage, teams in part[key].items():
+                dest = out[key].setdefault(stage, {})
+                for team, pos in teams.items():
+                    dest[team] = pick(dest[team], pos) if team in dest else pos
+    return out
+
+
+class Simulator:
+    def __init__(self, scenario: dict[str, Any]) -> None:
+        self.stages: list[_Stage] = []
+        fixtures_by_stage: dict[int, list[_Fixture]] = {}
+        for f in scenario["fixtures"]:
+            fx = _Fixture(
+                id=f["id"],
+                stage=f["stage"],
+                group=f.get("group"),
+                round=f["round"],
+                round_name=f.get("round_name", ""),
+                match_number=f.get("match_number"),
+                leg=f.get("leg", 1),
+                home=f.get("home"),
+                away=f.get("away"),
+                home_source=f.get("home_source"),
+                away_source=f.get("away_source"),
+                result=tuple(f["result"]) if f.get("result") is not None else None,
+            )
+            fixtures_by_stage.setdefault(fx.stage, []).append(fx)
+        for s in scenario["stages"]:
+            fixtures = sorted(
+                fixtures_by_stage.get(s["id"], []),
+                key=lambda f: (f.round, f.match_number or 0, f.leg, f.id),
+            )
+            self.stages.append(
+                _Stage(
+                    id=s["id"],
+                    kind=s["kind"],
+                    legs=s.get("legs", 1),
+                    away_goals_rule=s.get("away_goals_rule", False),
+                    extra_time=s.get("extra_time", True),
+                    penalties=s.get("penalties", True),
+                    advance_per_group=s.get("advance_per_group", 0),
+                    best_thirds=s.get("best_thirds", 0),
+                    criteria=list(s.get("criteria") or ["points"]),
+                    points=Points(*s.get("points", (3, 1, 0))),
+                    groups={g: list(t) for g, t in (s.get("groups") or {}).items()},
+                    lots=dict(s.get("lots") or {}),
+                    third_slots={int(k): v for k, v in (s.get("third_slots") or {}).items()},
+                    fixtures=fixtures,
+                )
+            )
+        self.model: dict[str, Any] = scenario["model"]
+        self.knockouts = [s for s in self.stages if s.kind == "knockout"]
+        self.last_stage = self.stages[-1] if self.stages else None
+        self._cdf: dict[float, list[float]] = {}
+        self._rates: dict[tuple[int, int], tuple[float, float]] = {}
+        self._static: dict[int, tuple[dict[str, list[MatchRecord]], list[tuple[int, int, str]]]] = {}
+
+    # ------------------------------------------------------------------ match model
+
+    def rates(self, home: int, away: int) -> tuple[float, float]:
+        """Expected goals over 90 minutes of ``home`` and ``away`` (engine estimate, rating shift)."""
+        found = self._rates.get((home, away))
+        if found is None:
+            found = self._rates[(home, away)] = self._compute_rates(home, away)
+        return found
+
+    def _compute_rates(self, home: int, away: int) -> tuple[float, float]:
+        return pair_rates(self.model, home, away)
+
+    def goals(self, rate: float, rng: random.Random) -> int:
+        cdf = self._cdf.get(rate)
+        if cdf is None:
+            pmf = [math.exp(-rate) * rate**k / math.factorial(k) for k in range(MAX_GOALS + 1)]
+            cdf = list(accumulate(pmf))
+            cdf[-1] = 1.0
+            self._cdf[rate] = cdf
+        return bisect_left(cdf, rng.random())
+
+    # ------------------------------------------------------------------ one run
+
+    def run(self, rng: random.Random, counts: Counts) -> None:
+        counts["runs"] += 1
+        group_order: dict[tuple[int, str], list[int]] = {}
+        thirds: dict[int, dict[int, int]] = {}
+        ties: dict[int, tuple[int, int]] = {}
+        champion: int | None = None
+        for stage in self.stages:
+            if stage.kind == "knockout":
+                champion = self._knockout(stage, rng, counts, group_order, thirds, ties)
+            else:
+                champion = self._tables(stage, rng, counts, group_order, thirds)
+        if champion is not None:
+            key = str(champion)
+            counts["champion"][key] = counts["champion"].get(key, 0) + 1
+
+    def _resolve(
+        self,
+        team: int | None,
+        source: dict[str, Any] | None,
+        group_order: dict[tuple[int, str], list[int]],
+        thirds: dict[int, dict[int, int]],
+        ties: dict[int, tuple[int, int]],
+    ) -> int | None:
+        if team is not None or not source:
+            return team
+        kind = source.get("type")
+        if kind == "group":
+            order = group_order.get((int(source["stage"]), str(source["group"])))
+            rank = int(source["rank"])
+            return order[rank - 1] if order and len(order) >= rank else None
+        if kind == "best_third":
+            return thirds.get(int(source["stage"]), {}).get(int(source["slot"]))
+        if kind in ("winner", "loser"):
+            tie = ties.get(int(source["match"]))
+            if tie is None:
+                return None
+            return tie[0] if kind == "winner" else tie[1]
+        return None
+
+    def _tables(
+        self,
+        stage: _Stage,
+        rng: random.Random,
+        counts: Counts,
+        group_order: dict[tuple[int, str], list[int]],
+        thirds: dict[int, dict[int, int]],
+    ) -> int | None:
+        played, open_fixtures = self._split(stage)
+        records = {g: list(r) for g, r in played.items()}
+        for home, away, group in open_fixtures:
+            lh, la = self.rates(home, away)
+            records.setdefault(group, []).append(
+                MatchRecord(home, away, self.goals(lh, rng), self.goals(la, rng), 0, 0)
+            )
+        positions = counts["positions"].setdefault(str(stage.id), {})
+        best = counts["best"].setdefault(str(stage.id), {})
+        worst = counts["worst"].setdefault(str(stage.id), {})
+        tables = {}
+        for name, teams in stage.groups.items():
+            table = rank_table(
+                teams=teams,
+                matches=records.get(name, []),
+                criteria=stage.criteria,
+                points=stage.points,
+                draw_lots=self._drawer(stage, name, rng),
+            )
+            tables[name] = table
+            group_order[(stage.id, name)] = [r.team for r in table]
+            for pos, row in enumerate(table, start=1):
+                key = str(row.team)
+                hist = positions.get(key)
+                if hist is None:
+                    hist = positions[key] = [0] * len(teams)
+                hist[pos - 1] += 1
+                if best.get(key, pos + 1) > pos:
+                    best[key] = pos
+                if worst.get(key, 0) < pos:
+                    worst[key] = pos
+        through: list[int] = []
+        if stage.kind == "groups":
+            for table in tables.values():
+                through += [r.team for r in table[: stage.advance_per_group]]
+            if stage.best_thirds:
+                chosen = self._best_thirds(stage, tables, rng)
+                thirds[stage.id] = chosen
+                through += list(chosen.values())
+            for team in through:
+                counts["qualified"][str(team)] = counts["qualified"].get(str(team), 0) + 1
+        if stage is self.last_stage and len(tables) == 1:
+            (table,) = tables.values()
+            return table[0].team if table else None
+        return None
+
+    def _split(self, stage: _Stage) -> tuple[dict[str, list[MatchRecord]], list[tuple[int, int, str]]]:
+        """The stage's counted results as records (the same in every run) and its open fixtures."""
+        found = self._static.get(stage.id)
+        if found is None:
+            played: dict[str, list[MatchRecord]] = {g: [] for g in stage.groups}
+            open_fixtures: list[tuple[int, int, str]] = []
+            for f in stage.fixtures:
+                if f.home is None or f.away is None:
+                    continue
+                if f.result is None:
+                    open_fixtures.append((f.home, f.away, f.group or ""))
+                    continue
+                r = f.result
+                played.setdefault(f.group or "", []).append(
+                    MatchRecord(f.home, f.away, r[0], r[1], r[2], r[3])
+                )
+            found = self._static[stage.id] = (played, open_fixtures)
+        return found
+
+    def _drawer(self, stage: _Stage, group: str, rng: random.Random) -> Any:
+        def draw(tied: Sequence[int]) -> Sequence[int]:
+            recorded = stage.lots.get(f"{group}|{','.join(str(t) for t in sorted(tied))}")
+            if recorded is not None and sorted(recorded) == sorted(tied):
+                return recorded
+            return rng.sample(sorted(tied), len(tied))
+
+        return draw
+
+    def _best_thirds(self, stage: _Stage, tables: dict[str, Any], rng: random.Random) -> dict[int, int]:
+        rank = stage.advance_per_group + 1
+        group_of = {table[rank - 1].team: name for name, table in tables.items() if len(table) >= rank}
+        rows = [table[rank - 1] for _name, table in sorted(tables.items()) if len(table) >= rank]
+        ordered = rank_across_groups(rows=rows, draw_lots=lambda tied: rng.sample(sorted(tied), len(tied)))
+        ranked = [(row.team, group_of[row.team]) for row in ordered][: stage.best_thirds]
+        slots = sorted(stage.third_slots)
+        for perm in permutations(ranked, len(slots)):
+            if all(name != stage.third_slots[s] for (_t, name), s in zip(perm, slots, strict=True)):
+                return {s: team for (team, _n), s in zip(perm, slots, strict=True)}
+        return {}
+
+    def _knockout(
+        self,
+        stage: _Stage,
+        rng: random.Random,
+        counts: Counts,
+        group_order: dict[tuple[int, str], list[int]],
+        thirds: dict[int, dict[int, int]],
+        ties: dict[int, tuple[int, int]],
+    ) -> int | None:
+        first_legs: dict[int, Score] = {}
+        awarded: dict[int, tuple[int, int]] = {}
+        champion: int | None = None
+        for f in stage.fixtures:
+            home = self._resolve(f.home, f.home_source, group_order, thirds, ties)
+            away = self._resolve(f.away, f.away_source, group_order, thirds, ties)
+            if home is None or away is None:
+                continue
+            if f.leg == 1 and f.round_name != "Third place":
+                reached = counts["rounds"].setdefault(f.round_name or f"Round {f.round}", {})
+                for team in (home, away):
+                    reached[str(team)] = reached.get(str(team), 0) + 1
+            number = f.match_number if f.match_number is not None else -f.id
+            deciding = f.leg >= stage.legs
+            first = first_legs.get(number) if stage.legs == 2 and deciding else None
+            if f.result is not None:
+                hg, ag, _hfp, _afp, aet, hp, ap, was_awarded = f.result
+                score = Score(hg, ag, aet, hp, ap)
+                if was_awarded and hg != ag:
+                    awarded[number] = (home, away) if hg > ag else (away, home)
+            else:
+                score = self._play_knockout(stage, home, away, first if deciding else None, deciding, rng)
+            if not deciding:
+                first_legs[number] = score
+                continue
+            if number in awarded:
+                winner, loser = awarded[number]
+            else:
+                winner, loser = self._tie_winner(stage, home, away, first, score, rng)
+            ties[number] = (winner, loser)
+            if f.round_name == "Final" and stage is self.knockouts[-1]:
+                champion = winner
+        return champion
+
+    def _play_knockout(
+        self, stage: _Stage, home: int, away: int, first: Score | None, deciding: bool, rng: random.Random
+    ) -> Score:
+        lh, la = self.rates(home, away)
+        hg, ag = self.goals(lh, rng), self.goals(la, rng)
+        if not deciding:
+            return Score(hg, ag)
+        aet = False
+        h, a = level_after_goals(away_goals_rule=stage.away_goals_rule, first=first, last=Score(hg, ag))
+        if h == a and stage.extra_time:
+            # Two halves of 15 minutes (I-38): a third of the 90-minute rates.
+            hg += self.goals(lh / 3, rng)
+            ag += self.goals(la / 3, rng)
+            aet = True
+            h, a = level_after_goals(away_goals_rule=stage.away_goals_rule, first=first, last=Score(hg, ag))
+        if h == a:
+            # Rulebook 3 has no shoot-out of its own; its penalty kicks make it close to a coin toss.
+            return Score(hg, ag, aet, *((5, 4) if rng.random() < 0.5 else (4, 5)))
+        return Score(hg, ag, aet)
+
+    def _tie_winner(
+        self, stage: _Stage, home: int, away: int, first: Score | None, last: Score, rng: random.Random
+    ) -> tuple[int, int]:
+        h, a = level_after_goals(away_goals_rule=stage.away_goals_rule, first=first, last=last)
+        if h == a:
+            if last.home_penalties is not None and last.away_penalties is not None:
+                h, a = last.home_penalties, last.away_penalties
+            if h == a:  # a level stored tie that cannot be (refused by the services): a coin
+                h, a = (1, 0) if rng.random() < 0.5 else (0, 1)
+        return (home, away) if h > a else (away, home)
+
+
+def simulate_chunk(scenario: dict[str, Any], *, seed: int, chunk: int, runs: int) -> Counts:
+    """``runs`` runs of the scenario with the chunk's own random stream."""
+    sim = Simulator(scenario)
+    rng = random.Random(f"{seed}:{chunk}")
+    counts = new_counts()
+    for _ in range(runs):
+        sim.run(rng, counts)
+    return counts

@@ -1,0 +1,57 @@
+"""The FUBA engine's outcome distribution for a pairing of set-ups: the one module of the chances
+app that runs the rules engine.
+
+Both sides are played by the engine's heuristic AI coach, so the goals measure what the set-ups
+(formation, A2 roles, A11 skills) are worth against each other over 90 minutes; the coaches'
+own strength is added later from their ratings (chances.model).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+# The league's one door into the engine (matches.engine over rules_engine.api); of the chances
+# app, only this module goes through it.
+from matches.engine import SimulationOptions, TeamSetup, play_match
+from matches.simulation import balance_skills
+
+# The set-up every team's strength is measured against: a plain 4-4-2 without roles or skills.
+REFERENCE: dict[str, Any] = {"formation": "4-4-2"}
+
+
+def setup_key(setup: dict[str, Any], rules: list[str]) -> str:
+    text = json.dumps({"setup": setup, "rules": sorted(rules)}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class PairOutcome:
+    sims: int
+    home_goals: int
+    away_goals: int
+    home_wins: int
+    draws: int
+    away_wins: int
+
+
+def simulate_pair(
+    home: dict[str, Any], away: dict[str, Any], rules: list[str], *, sims: int, seed: str
+) -> PairOutcome:
+    """Play ``sims`` matches of the two set-ups (90 minutes, seeded by ``seed`` and the index)."""
+    home_setup = {"name": "Home", **home}
+    away_setup = {"name": "Away", **away}
+    balance_skills(home_setup, away_setup)
+    h, a = TeamSetup.from_dict(home_setup), TeamSetup.from_dict(away_setup)
+    options = SimulationOptions(advanced_rules=tuple(rules))
+    hg = ag = hw = dr = aw = 0
+    for i in range(sims):
+        x, y = play_match(h, a, options, seed=f"{seed}:{i}").result().score
+        hg += x
+        ag += y
+        hw += x > y
+        dr += x == y
+        aw += x < y
+    return PairOutcome(sims, hg, ag, hw, dr, aw)

@@ -1,0 +1,284 @@
+"""Chances jobs: build the scenario, get the engine estimates, fan the runs out, merge.
+
+The fan-out is a Celery group of chunk tasks; the join (the chord's body) is done through the
+database: each chunk stores its counts once (unique per job and index) and the task that finds
+every chunk stored merges them under the job's row lock. The project runs Celery without a
+result backend, and this join is idempotent under redelivery (acks_late): a chunk that runs twice
+stores nothing the second time, a merge that runs twice finds the job already done.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import socket
+from collections.abc import Mapping
+from typing import Any
+
+from celery import group
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from chances import conf
+from chances.core import merge_counts, simulate_chunk
+from chances.engine import REFERENCE, PairOutcome, setup_key, simulate_pair
+from chances.model import GAMMA, base_rate, factorised, shrunk_rates, strength
+from chances.models import ChancesChunk, ChancesJob, SetupPairEstimate
+from chances.rules import pages_changed
+from chances.scenario import competition_scenario, counted_results, team_setup
+from fubaleague.errors import ApplicationError, NotFound
+from ratings.selectors import skills_of
+from tournaments.models import Competition
+
+logger = logging.getLogger(__name__)
+
+MAX_RUNS = 200_000
+
+
+def _pairs_for(scenario: dict[str, Any], keys: dict[int, str], ref: str) -> list[tuple[str, str]]:
+    pairs: set[tuple[str, str]] = {(ref, ref)}
+    pairs |= {(k, ref) for k in keys.values()}
+    for f in scenario["fixtures"]:
+        if f["result"] is None and f["home"] is not None and f["away"] is not None:
+            pairs.add((keys[f["home"]], keys[f["away"]]))
+    return sorted(pairs)
+
+
+@transaction.atomic
+def chances_start(
+    *,
+    competition_id: int,
+    runs: int | None = None,
+    seed: int | None = None,
+    what_if: Mapping[Any, Any] | None = None,
+) -> ChancesJob:
+    """Queue a chances computation (or a what-if) for a competition; returns the job."""
+    competition = Competition.objects.filter(id=competition_id).first()
+    if competition is None:
+        raise NotFound(f"No competition {competition_id}.")
+    runs = conf.runs() if runs is None else runs
+    if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
+        raise ApplicationError(f"runs must be a whole number from 1 to {MAX_RUNS}, not {runs!r}.")
+    fixed = {int(k): v for k, v in (what_if or {}).items()}
+    scenario, teams = competition_scenario(competition=competition, what_if=fixed)
+    rules = list(competition.advanced_rules or [])
+    setups = {t.id: team_setup(t, rules) for t in teams}
+    keys = {tid: setup_key(s, rules) for tid, s in setups.items()}
+    ref = setup_key(REFERENCE, rules)
+    by_key = {ref: REFERENCE, **{keys[tid]: s for tid, s in setups.items()}}
+    pairs = _pairs_for(scenario, keys, ref)
+    SetupPairEstimate.objects.bulk_create(
+        [
+            SetupPairEstimate(home_key=h, away_key=a, home_setup=by_key[h], away_setup=by_key[a], rules=rules)
+            for h, a in pairs
+        ],
+        ignore_conflicts=True,
+    )
+    coach_of = {t.id: t.coach_id for t in teams}
+    skills = skills_of([c for c in coach_of.values() if c is not None])
+    scenario["setup_keys"] = {str(t): k for t, k in keys.items()}
+    scenario["reference"] = ref
+    scenario["mu"] = {str(t): (skills[c].mu if c is not None else 25.0) for t, c in coach_of.items()}
+    chunk = conf.chunk_runs()
+    job = ChancesJob.objects.create(
+        competition=competition,
+        what_if={str(k): v for k, v in fixed.items()},
+        seed=secrets.randbits(31) if seed is None else seed,
+        runs=runs,
+        chunk_size=chunk,
+        chunks=(runs + chunk - 1) // chunk,
+        pairs=[list(p) for p in pairs],
+        scenario=scenario,
+        counted_results=counted_results(competition=competition),
+        started_at=timezone.now(),
+    )
+    missing = _missing_pairs(job)
+    job_id = job.id
+    if not missing:
+        transaction.on_commit(lambda: job_estimates_check(job_id=job_id))
+    else:
+        from chances.tasks import pair_estimate
+
+        transaction.on_commit(lambda: group(pair_estimate.si(job_id, h, a) for h, a in missing).apply_async())
+    return job
+
+
+def _estimates(job: ChancesJob) -> dict[tuple[str, str], SetupPairEstimate]:
+    keys = {k for pair in job.pairs for k in pair}
+    rows = SetupPairEstimate.objects.filter(home_key__in=keys, away_key__in=keys)
+    wanted = {tuple(p) for p in job.pairs}
+    return {(r.home_key, r.away_key): r for r in rows if (r.home_key, r.away_key) in wanted}
+
+
+def _missing_pairs(job: ChancesJob) -> list[tuple[str, str]]:
+    need = conf.engine_sims()
+    found = _estimates(job)
+    pairs = [(str(p[0]), str(p[1])) for p in job.pairs]
+    return [p for p in pairs if p not in found or found[p].sims < need]
+
+
+def pair_estimate(*, home_key: str, away_key: str) -> bool:
+    """Simulate one pairing of set-ups with the engine unless it is cached; True if it simulated."""
+    need = conf.engine_sims()
+    row = SetupPairEstimate.objects.filter(home_key=home_key, away_key=away_key).first()
+    if row is None:
+        raise NotFound(f"No set-up pairing {home_key} v {away_key}.")
+    if row.sims >= need:
+        return False
+    out = simulate_pair(
+        row.home_setup, row.away_setup, list(row.rules), sims=need, seed=f"{home_key}:{away_key}"
+    )
+    # Conditional: a concurrent estimate of the same pairing (same seeds, same figures) wins once.
+    SetupPairEstimate.objects.filter(id=row.id, sims__lt=need).update(
+        sims=out.sims,
+        home_goals=out.home_goals,
+        away_goals=out.away_goals,
+        home_wins=out.home_wins,
+        draws=out.draws,
+        away_wins=out.away_wins,
+        computed_at=timezone.now(),
+    )
+    return True
+
+
+def _outcome(row: SetupPairEstimate) -> PairOutcome:
+    return PairOutcome(row.sims, row.home_goals, row.away_goals, row.home_wins, row.draws, row.away_wins)
+
+
+def match_model(*, scenario: dict[str, Any], estimates: dict[tuple[str, str], PairOutcome]) -> dict[str, Any]:
+    """The core's model section: direct rates of upcoming pairings, set-up strengths, ratings."""
+    ref = scenario["reference"]
+    keys = {int(t): k for t, k in scenario["setup_keys"].items()}
+    base = base_rate(estimates[(ref, ref)])
+    strengths = {t: strength(estimates[(k, ref)]) for t, k in keys.items()}
+    direct: dict[str, list[float]] = {}
+    for f in scenario["fixtures"]:
+        h, a = f["home"], f["away"]
+        if f["result"] is not None or h is None or a is None:
+            continue
+        prior = factorised(*strengths[h], *strengths[a], base)
+        direct[f"{h}:{a}"] = list(shrunk_rates(estimates[(keys[h], keys[a])], prior))
+    return {
+        "base": base,
+        "strength": {str(t): list(s) for t, s in strengths.items()},
+        "direct": direct,
+        "mu": scenario["mu"],
+        "gamma": GAMMA,
+    }
+
+
+def job_estimates_check(*, job_id: int) -> bool:
+    """Once every pairing the job needs is estimated: build the model and fan the runs out."""
+    with transaction.atomic():
+        job = ChancesJob.objects.select_for_update().filter(id=job_id).first()
+        if job is None or job.status != ChancesJob.Status.ESTIMATING or _missing_pairs(job):
+            return False
+        estimates = {k: _outcome(r) for k, r in _estimates(job).items()}
+        job.scenario = {**job.scenario, "model": match_model(scenario=job.scenario, estimates=estimates)}
+        job.status = ChancesJob.Status.RUNNING
+        job.save(update_fields=["scenario", "status"])
+        chunks = job.chunks
+    from chances.tasks import chunk_run
+
+    transaction.on_commit(lambda: group(chunk_run.si(job_id, i) for i in range(chunks)).apply_async())
+    return True
+
+
+_SCENARIOS: dict[int, dict[str, Any]] = {}
+
+
+def _scenario_of(job_id: int) -> dict[str, Any] | None:
+    # A worker runs many chunks of one job: read its scenario once (it never changes once running).
+    if job_id not in _SCENARIOS:
+        row = (
+            ChancesJob.objects.filter(id=job_id, status=ChancesJob.Status.RUNNING).values("scenario").first()
+        )
+        if row is None:
+            return None
+        if len(_SCENARIOS) > 8:
+            _SCENARIOS.clear()
+        _SCENARIOS[job_id] = row["scenario"]
+    return _SCENARIOS[job_id]
+
+
+def chunk_runs_for(job: ChancesJob, index: int) -> int:
+    return min(job.chunk_size, job.runs - index * job.chunk_size)
+
+
+def chunk_run(*, job_id: int, index: int) -> str:
+    """Play one chunk of runs and store its counts once; the last chunk merges the job."""
+    job = (
+        ChancesJob.objects.filter(id=job_id)
+        .only("id", "status", "seed", "runs", "chunk_size", "chunks")
+        .first()
+    )
+    if job is None or job.status != ChancesJob.Status.RUNNING or not 0 <= index < job.chunks:
+        return "skipped"
+    if not ChancesChunk.objects.filter(job_id=job_id, index=index).exists():
+        scenario = _scenario_of(job_id)
+        if scenario is None:
+            return "skipped"
+        counts = simulate_chunk(scenario, seed=job.seed, chunk=index, runs=chunk_runs_for(job, index))
+        try:
+            with transaction.atomic():
+                ChancesChunk.objects.create(
+                    job_id=job_id, index=index, counts=counts, worker=socket.gethostname()
+                )
+        except IntegrityError:
+            pass  # a redelivered copy stored it first: the same seed gave the same counts
+    return "merged" if job_merge(job_id=job_id) else "stored"
+
+
+def job_merge(*, job_id: int) -> bool:
+    with transaction.atomic():
+        job = ChancesJob.objects.select_for_update().filter(id=job_id).first()
+        if job is None or job.status != ChancesJob.Status.RUNNING:
+            return False
+        stored = job.chunk_rows.count()
+        if stored < job.chunks:
+            ChancesJob.objects.filter(id=job_id).update(chunks_done=stored)
+            return False
+        parts = [c.counts for c in job.chunk_rows.order_by("index")]
+        job.result = merge_counts(parts)
+        job.chunks_done = stored
+        job.status = ChancesJob.Status.DONE
+        job.finished_at = timezone.now()
+        job.save(update_fields=["result", "chunks_done", "status", "finished_at"])
+    # The chunks' counts live on in the merged result.
+    ChancesChunk.objects.filter(job_id=job_id).delete()
+    if not job.what_if:
+        transaction.on_commit(lambda: pages_changed(job.competition_id))
+    _SCENARIOS.pop(job_id, None)
+    return True
+
+
+def job_result_in_process(*, job: ChancesJob) -> dict[str, Any]:
+    """The job's figures computed here, chunk by chunk with the same seeds (for checks)."""
+    if "model" not in job.scenario:
+        raise ApplicationError(f"Job {job.id} has no match model yet.")
+    return merge_counts(
+        [
+            simulate_chunk(job.scenario, seed=job.seed, chunk=i, runs=chunk_runs_for(job, i))
+            for i in range(job.chunks)
+        ]
+    )
+
+
+def competition_recompute(*, competition_id: int) -> ChancesJob | None:
+    """The debounced recomputation after counted results (None when there is nothing to do)."""
+    competition = Competition.objects.filter(id=competition_id).first()
+    if competition is None or competition.status != Competition.Status.ACTIVE:
+        return None
+    busy = ChancesJob.objects.filter(
+        competition=competition,
+        what_if={},
+        status__in=[ChancesJob.Status.ESTIMATING, ChancesJob.Status.RUNNING],
+        counted_results=counted_results(competition=competition),
+    )
+    if busy.exists():
+        return None
+    try:
+        return chances_start(competition_id=competition_id)
+    except ApplicationError as exc:
+        logger.info("chances of %s not computed: %s", competition, exc.message)
+        return None

@@ -1,0 +1,36 @@
+"""After a counted result: one debounced recomputation of the competition's chances.
+
+The first result saved in a window adds a cache key and queues the recomputation to run when
+the window ends; results saved meanwhile find the key and queue nothing. The task removes the
+key before it reads the competition, so a result counted while it runs queues the next one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+
+from chances import conf
+from chances.tasks import DEBOUNCE_KEY, competition_recompute
+from matches.models import Result
+
+
+def _result_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    if not conf.auto_recompute():
+        return
+    competition_id = (
+        instance.fixture.competition_id if getattr(instance, "fixture", None) is not None else None
+    )
+    if competition_id is None:
+        return
+    delay = conf.debounce_seconds()
+    if cache.add(DEBOUNCE_KEY.format(competition_id=competition_id), 1, timeout=delay + 300):
+        transaction.on_commit(lambda: competition_recompute.apply_async((competition_id,), countdown=delay))
+
+
+def connect() -> None:
+    post_save.connect(_result_changed, sender=Result, dispatch_uid="chances.result_saved")
+    post_delete.connect(_result_changed, sender=Result, dispatch_uid="chances.result_deleted")

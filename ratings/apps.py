@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class RatingsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "ratings"
+    verbose_name = "Coach ratings"
+
+    def ready(self) -> None:
+        from ratings import signals
+
+        signals.connect()

@@ -1,0 +1,49 @@
+"""The small rating bits of the team and match pages: ``{% load ratings_tags %}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from chances.selectors import fixture_model_prediction
+from ratings import selectors
+from ratings.models import RatedMatch, RatingHistory
+from tournaments.models import Coach, Fixture
+
+register = template.Library()
+
+
+@register.inclusion_tag("ratings/partials/coach_rating.html")
+def coach_rating(coach: Coach | None) -> dict[str, Any]:
+    rating = selectors.coach_rating(coach_id=coach.pk) if coach is not None else None
+    return {
+        "coach": coach,
+        "rating": rating,
+        "rank": selectors.coach_rank(rating=rating) if rating is not None else None,
+    }
+
+
+@register.inclusion_tag("ratings/partials/match_rating.html")
+def match_rating(fixture: Fixture) -> dict[str, Any]:
+    """A played match: how it moved the coaches' ratings; an upcoming one: the predictions."""
+    context: dict[str, Any] = {"fixture": fixture, "changes": [], "prediction": None, "model": None}
+    if fixture.status in Fixture.COUNTED_STATUSES:
+        entry = RatedMatch.objects.filter(fixture=fixture).exclude(outcome=RatedMatch.Outcome.VOID).first()
+        context["rated"] = entry is not None
+        if entry is not None:
+            for point in RatingHistory.objects.filter(rated_match=entry).select_related("coach"):
+                before = (
+                    RatingHistory.objects.filter(coach_id=point.coach_id, sequence__lt=point.sequence)
+                    .order_by("-sequence")
+                    .first()
+                )
+                mu_before = before.mu if before is not None else None
+                context["changes"].append((point, mu_before))
+        return context
+    home, away = fixture.home_team, fixture.away_team
+    if home is None or away is None or home.coach_id is None or away.coach_id is None:
+        return context
+    context["prediction"] = selectors.fixture_prediction(fixture_id=fixture.pk)
+    context["model"] = fixture_model_prediction(fixture=fixture)
+    return context

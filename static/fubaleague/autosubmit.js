@@ -1,0 +1,5 @@
+// A <select data-autosubmit> submits its form when changed (no inline handlers: the pages'
+// Content-Security-Policy allows scripts from static files only).
+document.querySelectorAll("select[data-autosubmit]").forEach((select) => {
+  select.addEventListener("change", () => select.form.submit());
+});

@@ -1,0 +1,150 @@
+"""The chances page, its API and what-if jobs; the ratings pages."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from chances import services
+from chances.models import ChancesJob
+from tests.factories import AdminFactory, UserFactory
+from tournaments import demo
+from tournaments.models import Fixture
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _small(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHANCES_ENGINE_SIMS", "1")
+    monkeypatch.setenv("CHANCES_CHUNK_RUNS", "100")
+
+
+@pytest.fixture
+def cup(django_capture_on_commit_callbacks) -> demo.Demo:
+    with django_capture_on_commit_callbacks(execute=True):
+        built = demo.build_world_cup(slug="page-cup", complete_groups="AB", simulate_in="B", knockout_ties=0)
+    return built
+
+
+def _compute(cup: demo.Demo, capture, **kwargs) -> ChancesJob:
+    with capture(execute=True):
+        job = services.chances_start(competition_id=cup.competition.id, runs=200, seed=3, **kwargs)
+    job.refresh_from_db()
+    assert job.status == ChancesJob.Status.DONE
+    return job
+
+
+def test_chances_page_and_api(cup: demo.Demo, client: Client, django_capture_on_commit_callbacks) -> None:
+    url = f"/c/{cup.competition.slug}/chances/"
+    assert "No chances computed yet" in client.get(url).content.decode()
+    assert client.get(f"/api/v1/competitions/{cup.competition.slug}/chances").status_code == 404
+    job = _compute(cup, django_capture_on_commit_callbacks)
+    html = client.get(url).content.decode()
+    assert "from <strong>200</strong> runs" in html and "Group A" in html and "<svg" in html
+    assert "<script" not in html.split("</footer>")[0].split("<main")[1]
+    data = client.get(f"/api/v1/competitions/{cup.competition.slug}/chances").json()
+    assert data["job"] == job.id and data["runs"] == 200 and len(data["teams"]) == 32
+    assert sum(t["win"] for t in data["teams"]) == pytest.approx(1.0)
+    brazil = next(t for t in data["teams"] if t["team"] == "Brazil")
+    assert brazil["qualify"] in (0.0, 1.0) and sum(brazil["positions"]) == pytest.approx(1.0)
+    assert brazil["best"] == brazil["worst"]
+    assert set(brazil["rounds"]) == {"Round of 16", "Quarter-finals", "Semi-finals", "Final"}
+    assert client.get("/api/v1/competitions/nope/chances").status_code == 404
+
+
+def test_change_since_the_last_matchday(
+    cup: demo.Demo, client: Client, django_capture_on_commit_callbacks
+) -> None:
+    first = _compute(cup, django_capture_on_commit_callbacks)
+    from tests.factories import play
+
+    f = Fixture.objects.filter(group__name="C").order_by("round", "id").first()
+    play(f.id, 3, 0)
+    second = _compute(cup, django_capture_on_commit_callbacks)
+    data = client.get(f"/api/v1/competitions/{cup.competition.slug}/chances").json()
+    assert data["job"] == second.id and data["compared_with_job"] == first.id
+    winner = next(t for t in data["teams"] if t["team_id"] == f.home_team_id)
+    assert winner["change_qualify"] is not None
+
+
+def test_what_if_api(cup: demo.Demo, client: Client, django_capture_on_commit_callbacks) -> None:
+    _compute(cup, django_capture_on_commit_callbacks)
+    slug = cup.competition.slug
+    group = cup.groups_stage.groups.get(name="C")
+    fixtures = list(group.fixtures.all())
+    teams = sorted(group.teams.values_list("id", flat=True))
+    top = set(teams[:2])
+    fixed = {}
+    for f in fixtures:
+        fixed[str(f.id)] = (
+            [30, 0] if f.home_team_id in top else ([0, 30] if f.away_team_id in top else [1, 1])
+        )
+    body = {"fixed": fixed, "runs": 200}
+    assert client.post(
+        f"/api/v1/competitions/{slug}/chances/what-if", body, content_type="application/json"
+    ).status_code in (401, 403)
+    client.force_login(UserFactory())
+    bad = client.post(
+        f"/api/v1/competitions/{slug}/chances/what-if",
+        {"fixed": {"999999": [1, 0]}},
+        content_type="application/json",
+    )
+    assert bad.status_code == 404 and "999999" in bad.json()["error"]["message"]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/api/v1/competitions/{slug}/chances/what-if", body, content_type="application/json"
+        )
+    assert response.status_code == 202, response.json()
+    data = client.get(response.json()["url"]).json()
+    assert data["status"] == "done" and data["what_if"]
+    for t in data["teams"]:
+        if t["team_id"] in teams:
+            assert t["qualify"] == (1.0 if t["team_id"] in top else 0.0)
+    # The what-if is not the competition's published figures.
+    assert client.get(f"/api/v1/competitions/{slug}/chances").json()["what_if"] == {}
+
+
+def test_staff_recompute(cup: demo.Demo, client: Client, django_capture_on_commit_callbacks) -> None:
+    slug = cup.competition.slug
+    assert client.post(f"/api/v1/competitions/{slug}/chances/recompute").status_code in (401, 403)
+    client.force_login(AdminFactory())
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/c/{slug}/chances/recompute")
+    assert response.status_code == 302
+    assert ChancesJob.objects.filter(competition=cup.competition, status="done").exists()
+
+
+def test_ratings_pages(cup: demo.Demo, client: Client) -> None:
+    html = client.get("/ratings/").content.decode()
+    assert "Coach ratings" in html and "simulated and awarded results do not change ratings" in html
+    assert "provisional" in html and "Ana Souza" in html
+    coach = cup.teams["Brazil"].coach
+    page = client.get(f"/ratings/coaches/{coach.id}/").content.decode()
+    assert 'id="rating-history"' in page and "<polyline" in page
+    assert client.get("/ratings/coaches/999999/").status_code == 404
+
+
+def test_rating_and_chances_bits_on_the_team_match_and_standings_pages(
+    cup: demo.Demo, client: Client, django_capture_on_commit_callbacks
+) -> None:
+    slug = cup.competition.slug
+    brazil = cup.teams["Brazil"]
+    team_page = client.get(f"/c/{slug}/teams/{brazil.id}/").content.decode()
+    assert 'data-testid="coach-rating"' in team_page and "rated)" in team_page
+    played = Fixture.objects.filter(group__name="A", status="confirmed").first()
+    page = client.get(f"/c/{slug}/matches/{played.id}/").content.decode()
+    assert 'data-testid="match-rating"' in page and "μ 25.0 →" in page
+    simulated = Fixture.objects.filter(status="simulated").first()
+    page = client.get(f"/c/{slug}/matches/{simulated.id}/").content.decode()
+    assert "do not change the coaches' ratings" in page
+    upcoming = Fixture.objects.filter(group__name="C").first()
+    page = client.get(f"/c/{slug}/matches/{upcoming.id}/").content.decode()
+    assert 'data-testid="match-prediction"' in page and "Match model" not in page
+    standings = client.get(f"/c/{slug}/standings/").content.decode()
+    assert 'data-testid="chances-summary"' in standings and "Not computed yet" in standings
+    _compute(cup, django_capture_on_commit_callbacks)
+    page = client.get(f"/c/{slug}/matches/{upcoming.id}/").content.decode()
+    assert "Match model" in page
+    standings = client.get(f"/c/{slug}/standings/").content.decode()
+    assert "from <strong>200</strong> runs" in standings and 'class="chances-summary"' in standings

@@ -1,0 +1,204 @@
+"""Coach ratings: direction of moves, idempotence, simulated results, corrections, rebuild == incremental."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from matches.services import result_override, result_record_system
+from ratings import services
+from ratings.models import CoachRating, RatedMatch, RatingHistory
+from ratings.skill import MU, SIGMA
+from tests.factories import AdminFactory, CompetitionFactory, play, team_with_member
+from tournaments.models import Fixture, Stage
+from tournaments.services import fixture_generate, stage_create
+
+pytestmark = pytest.mark.django_db
+
+
+def _league(n: int, slug: str = "") -> tuple[Stage, list[Fixture]]:
+    competition = CompetitionFactory(**({"slug": slug} if slug else {}))
+    teams = [team_with_member(competition, f"T{i}")[0] for i in range(n)]
+    stage = stage_create(competition=competition, name="League", kind=Stage.Kind.ROUND_ROBIN, teams=teams)
+    fixtures = list(fixture_generate(stage=stage))
+    fixtures.sort(key=lambda f: (f.round, f.id))
+    return stage, fixtures
+
+
+def _rating(fixture: Fixture, side: str) -> CoachRating:
+    team = fixture.home_team if side == "home" else fixture.away_team
+    return CoachRating.objects.get(coach_id=team.coach_id)  # type: ignore[union-attr]
+
+
+def _snapshot() -> tuple[list[tuple], list[tuple]]:
+    ratings = sorted(
+        CoachRating.objects.values_list(
+            "coach_id", "mu", "sigma", "ordinal", "games", "wins", "draws", "losses"
+        )
+    )
+    history = sorted(
+        RatingHistory.objects.values_list("coach_id", "sequence", "mu", "sigma", "ordinal", "games")
+    )
+    return ratings, history
+
+
+def test_a_win_moves_the_winner_up_and_the_loser_down(django_capture_on_commit_callbacks) -> None:
+    _stage, fixtures = _league(2)
+    fixture = fixtures[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        play(fixture.id, 3, 1)
+    home, away = _rating(fixture, "home"), _rating(fixture, "away")
+    assert home.mu > MU > away.mu
+    assert home.sigma < SIGMA and away.sigma < SIGMA
+    assert home.ordinal == pytest.approx(home.mu - 3 * home.sigma)
+    assert (home.games, home.wins, away.losses) == (1, 1, 1)
+    assert home.provisional and away.provisional
+    assert RatingHistory.objects.filter(rated_match__fixture=fixture).count() == 2
+
+
+def test_an_upset_moves_ratings_more_than_the_expected_win(django_capture_on_commit_callbacks) -> None:
+    _stage, fixtures = _league(4)
+    # Make T-strong win three matches first, then compare a win over it with a win by it.
+    with django_capture_on_commit_callbacks(execute=True):
+        for f in fixtures:
+            play(f.id, 2, 0)
+    ranking = list(CoachRating.objects.order_by("-mu"))
+    strong, weak = ranking[0], ranking[-1]
+    from ratings.skill import Skill, rate_match
+
+    s = Skill(strong.mu, strong.sigma, strong.games)
+    w = Skill(weak.mu, weak.sigma, weak.games)
+    expected_gain = rate_match(s, w, "home")[0].mu - s.mu
+    upset_gain = rate_match(w, s, "home")[0].mu - w.mu
+    assert upset_gain > expected_gain > 0
+
+
+def test_a_draw_between_equal_coaches_keeps_mu_and_shrinks_sigma(django_capture_on_commit_callbacks) -> None:
+    _stage, fixtures = _league(2)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(fixtures[0].id, 1, 1)
+    for side in ("home", "away"):
+        r = _rating(fixtures[0], side)
+        assert r.mu == pytest.approx(MU) and r.sigma < SIGMA and r.draws == 1
+
+
+def test_the_task_applies_a_result_once(django_capture_on_commit_callbacks) -> None:
+    _stage, fixtures = _league(2)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(fixtures[0].id, 2, 1)
+    before = _snapshot()
+    assert services.fixture_rating_apply(fixture_id=fixtures[0].id) == "unchanged"
+    assert services.fixture_rating_apply(fixture_id=fixtures[0].id) == "unchanged"
+    assert _snapshot() == before
+    assert RatedMatch.objects.count() == 1
+
+
+def test_simulated_and_awarded_results_leave_ratings_unchanged(django_capture_on_commit_callbacks) -> None:
+    _stage, fixtures = _league(3)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(fixtures[0].id, 2, 1)
+    before = _snapshot()
+    with django_capture_on_commit_callbacks(execute=True):
+        for fixture, source in zip(fixtures[1:3], ("simulated", "awarded"), strict=True):
+            Fixture.objects.filter(id=fixture.id).update(status=Fixture.Status.SIMULATING)
+            result_record_system(fixture_id=fixture.id, source=source, home_goals=3, away_goals=0)
+    assert Fixture.objects.filter(status__in=["simulated", "awarded"]).count() == 2
+    assert _snapshot() == before
+    assert not RatedMatch.objects.exclude(outcome__in=["home", "draw", "away"]).exists()
+
+
+def test_a_corrected_result_is_rated_as_corrected(django_capture_on_commit_callbacks) -> None:
+    _stage, fixtures = _league(4)
+    rng = random.Random(5)
+    with django_capture_on_commit_callbacks(execute=True):
+        for f in fixtures:
+            play(f.id, rng.randint(0, 3), rng.randint(0, 3))
+    corrected = fixtures[1]
+    old = RatedMatch.objects.get(fixture=corrected)
+    with django_capture_on_commit_callbacks(execute=True):
+        result_override(
+            fixture_id=corrected.id,
+            user=AdminFactory(),
+            home_goals=old.away_goals + 3,
+            away_goals=old.home_goals,
+            note="score reversed on the sheet",
+        )
+    entry = RatedMatch.objects.get(fixture=corrected)
+    assert entry.sequence == old.sequence and entry.outcome == "home"
+    after = _snapshot()
+    # The corrected history is what a fold from scratch gives.
+    assert services.ratings_rebuild() == len(fixtures)
+    assert _snapshot() == after
+
+
+def test_rebuild_equals_the_incremental_path(django_capture_on_commit_callbacks) -> None:
+    rng = random.Random(11)
+    played = 0
+    with django_capture_on_commit_callbacks(execute=True):
+        # Two competitions, the same coaches do not meet across them: two independent ledgers
+        # interleaved, plus draws, so the ordering matters.
+        for slug in ("first-league", "second-league"):
+            _stage, fixtures = _league(5, slug)
+            for f in fixtures:
+                play(f.id, rng.randint(0, 3), rng.randint(0, 3))
+                played += 1
+    incremental = _snapshot()
+    assert len(incremental[0]) == 10 and len(incremental[1]) == 2 * played
+    call_command("rebuild_ratings", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert _snapshot() == incremental
+
+
+def test_rebuild_picks_up_results_the_ledger_missed(django_capture_on_commit_callbacks) -> None:
+    _stage, fixtures = _league(3)
+    with django_capture_on_commit_callbacks(execute=True):
+        for f in fixtures:
+            play(f.id, 1, 0)
+    incremental = _snapshot()
+    RatedMatch.objects.all().delete()
+    CoachRating.objects.all().delete()
+    assert services.ratings_rebuild() == 3
+    ratings, history = _snapshot()
+    assert ratings == incremental[0]
+    # New ledger numbers, the same points in the same order.
+    assert [h[:1] + h[2:] for h in history] == [h[:1] + h[2:] for h in incremental[1]]
+
+
+def test_ratings_api(client: Client, django_capture_on_commit_callbacks) -> None:
+    _stage, fixtures = _league(3)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(fixtures[0].id, 2, 0)
+    ranking = client.get("/api/v1/ratings/coaches").json()
+    assert [r["rank"] for r in ranking] == [1, 2]
+    assert ranking[0]["ordinal"] > ranking[1]["ordinal"] and ranking[0]["provisional"] is True
+    winner = ranking[0]["coach_id"]
+    detail = client.get(f"/api/v1/ratings/coaches/{winner}").json()
+    assert detail["rank"] == 1 and len(detail["history"]) == 1
+    assert detail["history"][0]["fixture_id"] == fixtures[0].id
+    assert client.get("/api/v1/ratings/coaches/999999").status_code == 404
+
+    upcoming = fixtures[1]
+    p = client.get(f"/api/v1/ratings/predict/{upcoming.id}").json()
+    assert p["home_win"] + p["draw"] + p["away_win"] == pytest.approx(1.0)
+    assert client.get("/api/v1/ratings/predict/999999").status_code == 404
+    assert client.get(f"/api/v1/ratings/predict/{2**64}").status_code == 404
+    assert client.get(f"/api/v1/ratings/coaches/{2**64}").status_code == 404
+    assert client.get(f"/ratings/coaches/{2**64}/").status_code == 404
+    assert client.get(f"/api/v1/chances/jobs/{2**64}").status_code == 404
+
+
+def test_prediction_favours_the_better_rated_coach(django_capture_on_commit_callbacks) -> None:
+    from ratings.selectors import fixture_prediction
+
+    _stage, fixtures = _league(3)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(fixtures[0].id, 4, 0)
+    winner_coach = fixtures[0].home_team.coach_id
+    rest = [f for f in Fixture.objects.filter(id__in=[f.id for f in fixtures[1:]])]
+    f = next(f for f in rest if winner_coach in (f.home_team.coach_id, f.away_team.coach_id))
+    p = fixture_prediction(fixture_id=f.id).chances
+    favourite = p.home if f.home_team.coach_id == winner_coach else p.away
+    underdog = p.away if f.home_team.coach_id == winner_coach else p.home
+    assert favourite > underdog

@@ -1,0 +1,173 @@
+"""Issue 12: seeded draws (groups from pots, unseeded brackets) and schedules with deadlines."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import AdminFactory
+from tournaments import services
+from tournaments.draws import draw_bracket, draw_groups
+from tournaments.models import Draw, Fixture, Stage
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api() -> APIClient:
+    client = APIClient()
+    client.force_authenticate(AdminFactory(is_superuser=True))
+    return client
+
+
+def test_pure_draw_is_repeatable_from_its_seed_and_one_per_pot_per_group() -> None:
+    pots = [[f"P{p}T{i}" for i in range(8)] for p in range(4)]
+    names = list("ABCDEFGH")
+    first = draw_groups(pots=pots, group_names=names, seed=2026)
+    again = draw_groups(pots=pots, group_names=names, seed=2026)
+    other = draw_groups(pots=pots, group_names=names, seed=2027)
+    assert first == again and first.groups != other.groups
+    for group in first.groups.values():
+        assert [t[:2] for t in group] == ["P0", "P1", "P2", "P3"]
+    assert draw_bracket(teams=list(range(16)), seed=5) == draw_bracket(teams=list(range(16)), seed=5)
+
+
+def test_pure_draw_keeps_countries_apart_where_possible() -> None:
+    # Two countries per pot; eight groups: a country-free draw exists, and is found for every seed.
+    country = {f"P{p}T{i}": f"C{(p + i) % 8}" for p in range(4) for i in range(8)}
+    pots = [[f"P{p}T{i}" for i in range(8)] for p in range(4)]
+    for seed in range(20):
+        result = draw_groups(
+            pots=pots, group_names=list("ABCDEFGH"), seed=seed, clash=lambda a, b: country[a] == country[b]
+        )
+        assert result.relaxed_pots == []
+        for group in result.groups.values():
+            assert len({country[t] for t in group}) == 4
+    # Impossible (a pot of one country): drawn anyway, and reported.
+    result = draw_groups(
+        pots=[["a", "b"], ["c", "d"]], group_names=["A", "B"], seed=1, clash=lambda a, b: True
+    )
+    assert result.relaxed_pots == [2]  # pot 1 goes into empty groups
+
+
+def test_group_draw_through_the_api_records_and_shows_the_seed(api) -> None:
+    competition = services.competition_create(name="Cup", slug="cup")
+    teams = [
+        services.team_create(competition=competition, name=f"T{i}", country=f"Country {i % 4}")
+        for i in range(16)
+    ]
+    stage = services.stage_create(competition=competition, name="Groups", kind="groups", groups={"A": []})
+    Stage.objects.filter(pk=stage.pk)  # a group stage whose groups are still empty
+    stage.groups.all().delete()
+    pots = [[t.pk for t in teams[i : i + 4]] for i in range(0, 16, 4)]
+    response = api.post(
+        f"/api/v1/stages/{stage.pk}/draw-groups",
+        {"pots": pots, "group_count": 4, "constraints": ["country"], "seed": 42},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["seed"] == 42 and sorted(body["result"]) == ["A", "B", "C", "D"]
+    for group in stage.groups.all():
+        members = list(group.teams.all())
+        assert len(members) == 4 and len({t.country for t in members}) == 4
+    shown = api.get(f"/api/v1/stages/{stage.pk}/draws").json()
+    assert shown[0]["seed"] == 42
+    # Same seed, same groups.
+    before = {g.name: sorted(g.teams.values_list("id", flat=True)) for g in stage.groups.all()}
+    api.post(
+        f"/api/v1/stages/{stage.pk}/draw-groups",
+        {"pots": pots, "constraints": ["country"], "seed": 42},
+        format="json",
+    )
+    assert {g.name: sorted(g.teams.values_list("id", flat=True)) for g in stage.groups.all()} == before
+    # Bad input: a team twice, another competition's team; nothing is drawn.
+    stranger = services.team_create(competition=services.competition_create(name="O", slug="o"), name="X")
+    response = api.post(
+        f"/api/v1/stages/{stage.pk}/draw-groups", {"pots": [[*pots[0], stranger.pk]]}, format="json"
+    )
+    assert response.status_code == 400 and response.json()["error"]["details"] == {"field": "pots"}
+    assert Draw.objects.count() == 2
+    assert len(api.post(f"/api/v1/stages/{stage.pk}/generate-fixtures", {}, format="json").json()) == 24
+    response = api.post(f"/api/v1/stages/{stage.pk}/draw-groups", {"pots": pots}, format="json")
+    assert response.status_code == 409
+
+
+def test_knockout_draw_pairs_in_drawn_order(api) -> None:
+    competition = services.competition_create(name="Cup", slug="cup")
+    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(6)]
+    stage = services.stage_create(competition=competition, name="KO", kind="knockout", teams=teams)
+    response = api.post(f"/api/v1/stages/{stage.pk}/draw-knockout", {"seed": 7}, format="json")
+    assert response.status_code == 201
+    order = response.json()["result"]
+    fixtures = services.fixture_generate(stage=stage)
+    first_round = [(f.home_team_id, f.away_team_id) for f in fixtures if f.round == 1]
+    # Six teams in a bracket of eight: the first two drawn have byes, then 3 v 4 and 5 v 6.
+    assert first_round == [(order[2], order[3]), (order[4], order[5])]
+    # The bye teams meet the winners in round 2, not each other.
+    assert [f.home_team_id for f in fixtures if f.round == 2] == [order[0], order[1]]
+    assert [f.away_placeholder for f in fixtures if f.round == 2] == [
+        f"Winner match {fixtures[0].match_number}",
+        f"Winner match {fixtures[1].match_number}",
+    ]
+
+
+def test_schedule_with_start_date_kickoff_time_and_deadline_days(api) -> None:
+    competition = services.competition_create(name="League", slug="league")
+    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(4)]
+    stage = services.stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
+    response = api.post(
+        f"/api/v1/stages/{stage.pk}/generate-fixtures",
+        {"start_date": "2027-03-01", "kickoff_time": "19:30", "days_between_rounds": 14, "deadline_days": 7},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    by_round = {f["round"]: (f["kickoff"], f["deadline"]) for f in response.json()}
+    assert by_round[1] == ("2027-03-01T19:30:00Z", "2027-03-08T19:30:00Z")
+    assert by_round[3] == ("2027-03-29T19:30:00Z", "2027-04-05T19:30:00Z")
+    # Staff move round 2 by a week: kick-offs and deadlines move together.
+    response = api.post(f"/api/v1/stages/{stage.pk}/shift-round", {"round": 2, "days": 7}, format="json")
+    assert response.status_code == 200 and len(response.json()) == 2
+    assert {f["kickoff"] for f in response.json()} == {"2027-03-22T19:30:00Z"}
+    assert (
+        api.post(f"/api/v1/stages/{stage.pk}/shift-round", {"round": 9, "days": 1}, format="json").status_code
+        == 404
+    )
+    response = api.post(f"/api/v1/stages/{stage.pk}/shift-round", {"round": 2}, format="json")
+    assert response.status_code == 400 and "days" in response.json()["error"]["details"]
+
+
+def test_overdue_fixtures_are_marked_and_swept(django_capture_on_commit_callbacks) -> None:
+    from matches import forfeits
+
+    competition = services.competition_create(name="League", slug="league", forfeit_policy="simulate")
+    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(2)]
+    stage = services.stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
+    start = datetime.now(UTC) - timedelta(days=10)
+    (fixture,) = services.fixture_generate(stage=stage, start=start, deadline_after=timedelta(days=7))
+    fixture.refresh_from_db()
+    assert fixture.is_overdue
+    body = APIClient().get(f"/api/v1/fixtures/{fixture.pk}").json()
+    assert body["overdue"] is True and body["deadline"]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert forfeits.forfeits_sweep() == [fixture.pk]
+    fixture.refresh_from_db()
+    assert fixture.status != Fixture.Status.SCHEDULED and not fixture.is_overdue
+
+
+def test_the_sweep_command_runs_the_beat_job_once(django_capture_on_commit_callbacks) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    competition = services.competition_create(name="League", slug="league")
+    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(2)]
+    stage = services.stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
+    start = datetime.now(UTC) - timedelta(days=3)
+    (fixture,) = services.fixture_generate(stage=stage, start=start, deadline_after=timedelta(days=1))
+    out = StringIO()
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("forfeits_sweep", stdout=out)
+    assert f"1 fixture(s) queued [{fixture.pk}]" in out.getvalue()

@@ -1,0 +1,331 @@
+"""Input serializers of the set-up API: shape and types only; every rule is checked by the services.
+
+A field DRF refuses is answered with `details` keyed by its path (e.g. `tiebreak_order`,
+`teams[3].default_formation`); a service's refusal names its field in `details.field`.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, time, timedelta
+from typing import Any
+
+from rest_framework import serializers
+
+from tournaments import services
+from tournaments.formats import FORMATS
+from tournaments.models import Club, Coach, Competition, Skill, Stage, Team, TiebreakPreset
+from tournaments.standings.criteria import CRITERIA
+
+
+class SkillNameField(serializers.SlugRelatedField):
+    """A skill by its name ("Playmaker") or its engine code ("creative_midfielder")."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(slug_field="name", queryset=Skill.objects.all(), **kwargs)
+
+    def to_internal_value(self, data: object) -> Skill:
+        text = str(data)
+        for skill in Skill.objects.all():
+            if text.lower() in (skill.name.lower(), skill.code):
+                return skill
+        self.fail("does_not_exist", slug_name="name", value=text)
+        raise AssertionError  # fail() raises
+
+
+class CompetitionWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=160)
+    slug = serializers.SlugField(max_length=80)
+    game_system = serializers.ChoiceField(choices=Competition.GameSystem.choices, required=False)
+    advanced_rules = serializers.ListField(
+        child=serializers.ChoiceField(choices=services.ADVANCED_RULES), required=False
+    )
+    is_world_cup = serializers.BooleanField(required=False)
+    points_win = serializers.IntegerField(min_value=0, max_value=100, required=False)
+    points_draw = serializers.IntegerField(min_value=0, max_value=100, required=False)
+    points_loss = serializers.IntegerField(min_value=0, max_value=100, required=False)
+    forfeit_policy = serializers.ChoiceField(choices=Competition.ForfeitPolicy.choices, required=False)
+    award_goals_for = serializers.IntegerField(min_value=0, max_value=99, required=False)
+    award_goals_against = serializers.IntegerField(min_value=0, max_value=99, required=False)
+    skill_limit = serializers.IntegerField(min_value=0, max_value=30, required=False)
+    tiebreak_preset = serializers.ChoiceField(choices=TiebreakPreset.choices, required=False)
+    tiebreak_order = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(CRITERIA)),
+        required=False,
+        help_text="Preset 'custom' only: criteria in order, starting with 'points'",
+    )
+    yellow_card_threshold = serializers.IntegerField(min_value=0, max_value=20, required=False)
+    red_card_ban_matches = serializers.IntegerField(min_value=0, max_value=20, required=False)
+    cup_mode = serializers.BooleanField(required=False)
+
+
+class CompetitionUpdateSerializer(CompetitionWriteSerializer):
+    """Discipline is changed with …/discipline, which recomputes the bans."""
+
+    # DRF drops a declared field set to None in a subclass; the stubs do not know that.
+    slug = None  # type: ignore[assignment]
+    name = serializers.CharField(max_length=160, required=False)
+    yellow_card_threshold = None  # type: ignore[assignment]
+    red_card_ban_matches = None  # type: ignore[assignment]
+    cup_mode = None  # type: ignore[assignment]
+
+
+class TiebreakSerializer(serializers.Serializer):
+    tiebreak_preset = serializers.ChoiceField(choices=TiebreakPreset.choices)
+    tiebreak_order = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(CRITERIA)),
+        required=False,
+        default=list,
+        help_text="Preset 'custom' only: criteria in order, starting with 'points'",
+    )
+
+
+class DisciplineSerializer(serializers.Serializer):
+    yellow_card_threshold = serializers.IntegerField(min_value=0, max_value=20)
+    red_card_ban_matches = serializers.IntegerField(min_value=0, max_value=20)
+    yellow_wipe_after_stage = serializers.PrimaryKeyRelatedField(
+        queryset=Stage.objects.all(), allow_null=True, required=False, help_text="Stage id"
+    )
+    cup_mode = serializers.BooleanField(required=False, default=False)
+
+
+class TeamIdsField(serializers.PrimaryKeyRelatedField):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(queryset=Team.objects.select_related("competition"), **kwargs)
+
+
+class StageWriteSerializer(serializers.Serializer):
+    competition = serializers.SlugRelatedField(slug_field="slug", queryset=Competition.objects.all())
+    name = serializers.CharField(max_length=80)
+    kind = serializers.ChoiceField(choices=Stage.Kind.choices)
+    order = serializers.IntegerField(min_value=1, max_value=1000, required=False)
+    legs = serializers.IntegerField(min_value=1, max_value=2, required=False)
+    away_goals_rule = serializers.BooleanField(required=False)
+    extra_time = serializers.BooleanField(required=False)
+    penalties = serializers.BooleanField(required=False)
+    third_place_match = serializers.BooleanField(required=False)
+    advance_per_group = serializers.IntegerField(min_value=1, max_value=2, required=False)
+    best_thirds = serializers.IntegerField(min_value=0, max_value=64, required=False)
+    swiss_rounds = serializers.IntegerField(min_value=0, max_value=64, required=False)
+    knockout_rounds = serializers.IntegerField(
+        min_value=0, max_value=12, required=False, help_text="Knockout: rounds to play (0 = to the final)"
+    )
+    feeder = serializers.PrimaryKeyRelatedField(
+        queryset=Stage.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="Knockout without teams: the stage whose qualifiers it plays (default: the stage before)",
+    )
+    feed = serializers.ChoiceField(choices=Stage.Feed.choices, required=False)
+    teams = serializers.ListField(child=TeamIdsField(), required=False, help_text="Team ids")
+    groups = serializers.DictField(
+        child=serializers.ListField(child=TeamIdsField()),
+        required=False,
+        help_text='Group stage: {"A": [team ids], ...}; empty lists to draw the groups later',
+    )
+
+
+class StageUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80, required=False)
+    order = serializers.IntegerField(min_value=1, max_value=1000, required=False)
+    legs = serializers.IntegerField(min_value=1, max_value=2, required=False)
+    away_goals_rule = serializers.BooleanField(required=False)
+    extra_time = serializers.BooleanField(required=False)
+    penalties = serializers.BooleanField(required=False)
+    third_place_match = serializers.BooleanField(required=False)
+    advance_per_group = serializers.IntegerField(min_value=1, max_value=2, required=False)
+    best_thirds = serializers.IntegerField(min_value=0, max_value=64, required=False)
+    swiss_rounds = serializers.IntegerField(min_value=0, max_value=64, required=False)
+    knockout_rounds = serializers.IntegerField(min_value=0, max_value=12, required=False)
+    feeder = serializers.PrimaryKeyRelatedField(queryset=Stage.objects.all(), required=False, allow_null=True)
+    feed = serializers.ChoiceField(choices=Stage.Feed.choices, required=False)
+    teams = serializers.ListField(child=TeamIdsField(), required=False)
+
+
+class GroupWriteSerializer(serializers.Serializer):
+    stage = serializers.PrimaryKeyRelatedField(queryset=Stage.objects.select_related("competition"))
+    name = serializers.CharField(max_length=10)
+    teams = serializers.ListField(child=TeamIdsField(), required=False, default=list)
+
+
+class GroupUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=10, required=False)
+    teams = serializers.ListField(child=TeamIdsField(), required=False)
+
+
+class ClubWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    country = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+
+
+class ClubUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    country = serializers.CharField(max_length=60, required=False, allow_blank=True)
+
+
+class CoachWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    country = serializers.CharField(max_length=60)
+    ranking_id = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True)
+    played_world_cup_2019 = serializers.BooleanField(required=False, default=False)
+
+
+class CoachUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    country = serializers.CharField(max_length=60, required=False)
+    ranking_id = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True)
+    played_world_cup_2019 = serializers.BooleanField(required=False)
+
+
+class _TeamFields(serializers.Serializer):
+    coach = serializers.PrimaryKeyRelatedField(
+        queryset=Coach.objects.select_related("club"), required=False, allow_null=True
+    )
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True)
+    country = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    seed = serializers.IntegerField(min_value=1, max_value=10000, required=False, allow_null=True)
+    default_formation = serializers.CharField(max_length=20, required=False, help_text="e.g. 4-4-2")
+    player_roles = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=10),
+        required=False,
+        help_text='A2 roles, e.g. {"attacking_midfielders": 1}',
+    )
+    skills = serializers.ListField(
+        child=SkillNameField(), required=False, help_text="A11 roster: skill names or codes"
+    )
+
+
+class TeamWriteSerializer(_TeamFields):
+    competition = serializers.SlugRelatedField(slug_field="slug", queryset=Competition.objects.all())
+    name = serializers.CharField(max_length=120)
+
+
+class TeamUpdateSerializer(_TeamFields):
+    name = serializers.CharField(max_length=120, required=False)
+    withdrawn = serializers.BooleanField(required=False)
+
+
+class BulkTeamRowSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    country = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+    club = serializers.CharField(max_length=120, required=False, allow_blank=True, help_text="Club name")
+    coach = serializers.CharField(max_length=120, required=False, allow_blank=True, help_text="Coach name")
+    seed = serializers.IntegerField(min_value=1, max_value=10000, required=False, allow_null=True)
+    default_formation = serializers.CharField(max_length=20, required=False, allow_blank=True)
+    skills = serializers.ListField(child=serializers.CharField(max_length=60), required=False)
+
+
+class FromFormatSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=160)
+    slug = serializers.SlugField(max_length=80)
+    format = serializers.ChoiceField(choices=[(f.key, f.label) for f in FORMATS.values()])
+    teams = BulkTeamRowSerializer(
+        many=True, required=False, help_text="Strongest first: pots follow this order"
+    )
+    seed = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False)
+
+
+class BulkTeamsSerializer(serializers.Serializer):
+    teams = BulkTeamRowSerializer(many=True, help_text="Or send text/csv with a header row of these names")
+
+
+class GroupDrawSerializer(serializers.Serializer):
+    pots = serializers.ListField(
+        child=serializers.ListField(child=TeamIdsField(), min_length=1),
+        min_length=1,
+        help_text="Team ids per pot, pot 1 first",
+    )
+    seed = serializers.IntegerField(
+        min_value=0,
+        max_value=2**63 - 1,
+        required=False,
+        help_text="Repeat a draw; drawn at random if left out",
+    )
+    constraints = serializers.ListField(
+        child=serializers.ChoiceField(choices=["club", "country"]),
+        required=False,
+        default=list,
+        help_text="No two teams of one club / country in a group where possible",
+    )
+    group_count = serializers.IntegerField(
+        min_value=1, max_value=26, required=False, help_text="Create groups A, B, ... if the stage has none"
+    )
+
+
+class KnockoutDrawSerializer(serializers.Serializer):
+    seed = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False)
+
+
+class DrawSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    stage = serializers.IntegerField(source="stage_id")
+    kind = serializers.CharField()
+    seed = serializers.IntegerField(help_text="Give it back to repeat the draw")
+    pots = serializers.JSONField()
+    constraints = serializers.ListField(child=serializers.CharField())
+    result = serializers.JSONField(
+        help_text="Groups: {name: [team ids]}; knockout: team ids in bracket order"
+    )
+    drawn_at = serializers.DateTimeField()
+
+
+class ShiftRoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1, max_value=1000)
+    days = serializers.IntegerField(min_value=-366, max_value=366, required=False, default=0)
+    hours = serializers.IntegerField(min_value=-1000, max_value=1000, required=False, default=0)
+
+    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
+        if not attrs.get("days") and not attrs.get("hours"):
+            raise serializers.ValidationError({"days": ["Give the days (or hours) to move the round by."]})
+        return attrs
+
+
+class ScheduleSerializer(serializers.Serializer):
+    start = serializers.DateTimeField(required=False, help_text="Kick-off of the first round")
+    start_date = serializers.DateField(required=False, help_text="Or: the first round's date …")
+    kickoff_time = serializers.TimeField(required=False, help_text="… and its kick-off time (UTC)")
+    days_between_rounds = serializers.IntegerField(min_value=0, max_value=366, required=False)
+    interval = serializers.DurationField(
+        required=False, min_value=timedelta(0), help_text="Time between rounds, e.g. '7 00:00:00'"
+    )
+    deadline_days = serializers.IntegerField(
+        min_value=0, max_value=366, required=False, help_text="Result due this many days after kick-off"
+    )
+    deadline_after = serializers.DurationField(
+        required=False,
+        min_value=timedelta(0),
+        help_text="Deadline for reporting a result, counted from kick-off",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """One schedule: start, interval and deadline_after, from whichever form the client used."""
+        if "start" in attrs and ("start_date" in attrs or "kickoff_time" in attrs):
+            raise serializers.ValidationError(
+                {"start": ["Give start, or start_date with kickoff_time, not both."]}
+            )
+        if "kickoff_time" in attrs and "start_date" not in attrs:
+            raise serializers.ValidationError({"start_date": ["A kick-off time needs the start date."]})
+        if "interval" in attrs and "days_between_rounds" in attrs:
+            raise serializers.ValidationError(
+                {"interval": ["Give interval or days_between_rounds, not both."]}
+            )
+        if "deadline_after" in attrs and "deadline_days" in attrs:
+            raise serializers.ValidationError(
+                {"deadline_after": ["Give deadline_after or deadline_days, not both."]}
+            )
+        out: dict[str, Any] = {}
+        if "start" in attrs:
+            out["start"] = attrs["start"]
+        elif "start_date" in attrs:
+            kickoff = attrs.get("kickoff_time") or time(0, 0)
+            out["start"] = datetime.combine(attrs["start_date"], kickoff, tzinfo=UTC)
+        if "interval" in attrs:
+            out["interval"] = attrs["interval"]
+        elif "days_between_rounds" in attrs:
+            out["interval"] = timedelta(days=attrs["days_between_rounds"])
+        if "deadline_after" in attrs:
+            out["deadline_after"] = attrs["deadline_after"]
+        elif "deadline_days" in attrs:
+            out["deadline_after"] = timedelta(days=attrs["deadline_days"])
+        return out

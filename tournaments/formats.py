@@ -1,0 +1,135 @@
+"""Competition formats: a whole competition (stages, groups, feeders) set up in one step.
+
+Used by the admin's "new competition" wizard and by the API (`POST /api/v1/competitions/from-format`).
+Every stage is made by tournaments.services, so a format applies the same checks as a stage made by
+hand. With teams given, a group format draws its groups at once from pots of teams in the listed
+order (strongest first), and the draw's seed is recorded.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from fubaleague.errors import ApplicationError
+from tournaments import services
+from tournaments.fixtures import group_letter
+from tournaments.models import Competition, Draw, Stage, Team
+
+
+@dataclass(frozen=True)
+class Format:
+    key: str
+    label: str
+    teams: int | None  # the field size it needs; None: any size from 2
+    groups: int = 0
+    tiebreak_preset: str = "fifa_world_cup"
+
+
+FORMATS: dict[str, Format] = {
+    f.key: f
+    for f in (
+        Format("league", "League (double round robin)", None),
+        Format("world_cup_32", "World Cup, 32 teams (8 groups, round of 16 … final)", 32, groups=8),
+        Format(
+            "euro_24",
+            "Euro, 24 teams (6 groups, 4 best thirds by UEFA's table)",
+            24,
+            groups=6,
+            tiebreak_preset="uefa",
+        ),
+        Format(
+            "champions_league",
+            "Champions League style, 32 teams (8 groups, two-legged ties, one-match final)",
+            32,
+            groups=8,
+            tiebreak_preset="uefa",
+        ),
+        Format("swiss", "Swiss system (rounds: log2 of the field)", None, tiebreak_preset="swiss"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Created:
+    competition: Competition
+    draw: Draw | None
+
+
+@transaction.atomic
+def competition_create_from_format(
+    *,
+    name: str,
+    slug: str,
+    format: str,
+    teams: Sequence[Mapping[str, Any]] = (),
+    seed: int | None = None,
+    user: Any = None,
+    **settings: Any,
+) -> Created:
+    """Create the competition, its teams (optional for group formats) and every stage of the format."""
+    spec = FORMATS.get(format)
+    if spec is None:
+        raise ApplicationError(
+            f"Unknown format '{format}'; choose one of {', '.join(FORMATS)}.", details={"field": "format"}
+        )
+    if spec.teams is not None and teams and len(teams) != spec.teams:
+        raise ApplicationError(
+            f"The {spec.label} format needs {spec.teams} teams; {len(teams)} were given.",
+            details={"field": "teams"},
+        )
+    if spec.teams is None and len(teams) < 2:
+        raise ApplicationError(
+            f"The {spec.label} format needs its teams (at least two).", details={"field": "teams"}
+        )
+    settings.setdefault("tiebreak_preset", spec.tiebreak_preset)
+    if format == "world_cup_32":
+        settings.setdefault("is_world_cup", True)
+    competition = services.competition_create(name=name, slug=slug, **settings)
+    entered = services.teams_bulk_create(competition=competition, rows=list(teams)) if teams else []
+    draw = _stages(competition, spec, entered, seed, user)
+    return Created(competition=competition, draw=draw)
+
+
+def _stages(
+    competition: Competition, spec: Format, teams: list[Team], seed: int | None, user: Any
+) -> Draw | None:
+    def stage(name: str, kind: str, **kwargs: Any) -> Stage:
+        return services.stage_create(competition=competition, name=name, kind=kind, **kwargs)
+
+    if spec.key == "league":
+        stage("League", Stage.Kind.ROUND_ROBIN, legs=2, teams=teams)
+        return None
+    if spec.key == "swiss":
+        stage(
+            "Swiss rounds",
+            Stage.Kind.SWISS,
+            teams=teams,
+            swiss_rounds=max(1, math.ceil(math.log2(len(teams)))),
+        )
+        return None
+    groups = stage(
+        "Group stage",
+        Stage.Kind.GROUPS,
+        groups={group_letter(i): [] for i in range(spec.groups)},
+        best_thirds=4 if spec.key == "euro_24" else 0,
+    )
+    if spec.key == "world_cup_32":
+        stage("Round of 16", Stage.Kind.KNOCKOUT, knockout_rounds=1)
+        stage("Quarter-finals", Stage.Kind.KNOCKOUT, knockout_rounds=1)
+        stage("Semi-finals", Stage.Kind.KNOCKOUT, knockout_rounds=1)
+        stage("Third place and final", Stage.Kind.KNOCKOUT, third_place_match=True)
+    elif spec.key == "euro_24":
+        stage("Knockout stage", Stage.Kind.KNOCKOUT)
+    else:
+        stage("Knockout ties", Stage.Kind.KNOCKOUT, legs=2, knockout_rounds=3, away_goals_rule=False)
+        stage("Final", Stage.Kind.KNOCKOUT)
+    if not teams:
+        return None
+    per_pot = spec.groups
+    pots = [teams[i : i + per_pot] for i in range(0, len(teams), per_pot)]
+    return services.groups_draw(stage=groups, pots=pots, seed=seed, user=user)
