@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0005_submission_log_bytes'),
+        ("matches", "0005_submission_log_bytes"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='resultsubmission',
-            name='disputed_cards',
+            model_name="resultsubmission",
+            name="disputed_cards",
             field=models.JSONField(blank=True, default=list),
         ),
     ]
