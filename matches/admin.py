@@ -112,6 +112,17 @@ class ResultAdmin(admin.ModelAdmin):
     readonly_fields = ("source", "submission", "confirmed_by", "created_at", "updated_at")
     inlines = [CardInline]
 
+    # A read-only view: results change through the fixture's actions (resolve, correct, clear),
+    # which call the services, so the audit trail, brackets and suspensions follow.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
     @admin.display(description="Competition", ordering="fixture__competition__name")
     def competition(self, obj: Result) -> str:
         return obj.fixture.competition.name
@@ -126,7 +137,13 @@ class CardAdmin(admin.ModelAdmin):
     raw_id_fields = ("result", "team")
 
     # Cards belong to a result; they change with it through the workflow services.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -238,6 +255,29 @@ class ResolveForm(forms.Form):
         return cards_from_text(self.cleaned_data.get("cards") or "")
 
 
+REOPEN_HELP = (
+    "Also clear later fixtures that were played with the old outcome (a knockout slot it filled). "
+    "Without it such a change is refused and the fixtures are listed."
+)
+
+
+class CorrectForm(ResolveForm):
+    reopen = forms.BooleanField(required=False, help_text=REOPEN_HELP)
+
+    def clean_note(self) -> str:
+        note = (self.cleaned_data.get("note") or "").strip()
+        if not note:
+            raise forms.ValidationError("Say why the result is corrected (kept in the audit trail).")
+        return note
+
+
+class ClearForm(forms.Form):
+    note = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), help_text="Why (kept in the audit trail)"
+    )
+    reopen = forms.BooleanField(required=False, help_text=REOPEN_HELP)
+
+
 class FixtureResultActions(admin.ModelAdmin):
     """The fixture admin's result desk: the result inlines, simulating a forfeit, resolving a dispute.
 
@@ -264,15 +304,132 @@ class FixtureResultActions(admin.ModelAdmin):
             return None
         return HttpResponseRedirect(reverse("admin:tournaments_fixture_resolve", args=[disputed[0].pk]))
 
+    @admin.action(description="Correct the result… (override, cards too)")
+    def correct_result(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
+        return self._one(request, queryset, "admin:tournaments_fixture_correct")
+
+    @admin.action(description="Clear the result…")
+    def clear_result(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
+        return self._one(request, queryset, "admin:tournaments_fixture_clear")
+
+    def _one(self, request: HttpRequest, queryset: QuerySet[Fixture], url: str) -> HttpResponse | None:
+        chosen = list(queryset[:2])
+        if len(chosen) != 1:
+            self.message_user(request, "Select exactly one fixture.", messages.WARNING)
+            return None
+        return HttpResponseRedirect(reverse(url, args=[chosen[0].pk]))
+
     def get_urls(self) -> list[Any]:
         custom = [
             path(
                 "<int:fixture_id>/resolve/",
                 self.admin_site.admin_view(self.resolve_view),
                 name="tournaments_fixture_resolve",
-            )
+            ),
+            path(
+                "<int:fixture_id>/correct/",
+                self.admin_site.admin_view(self.correct_view),
+                name="tournaments_fixture_correct",
+            ),
+            path(
+                "<int:fixture_id>/clear/",
+                self.admin_site.admin_view(self.clear_view),
+                name="tournaments_fixture_clear",
+            ),
         ]
         return custom + super().get_urls()
+
+    def _desk(
+        self, request: HttpRequest, fixture: Fixture, title: str, form: forms.Form, **extra: Any
+    ) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"{title} – {fixture}",
+            "opts": self.model._meta,
+            "fixture": fixture,
+            "form": form,
+            **extra,
+        }
+        return TemplateResponse(request, "admin/tournaments/fixture/result_desk.html", context)
+
+    def correct_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
+        fixture = get_object_or_404(
+            Fixture.objects.select_related("competition", "stage", "home_team", "away_team"), pk=fixture_id
+        )
+        if not self.has_change_permission(request, fixture):
+            return HttpResponseRedirect(reverse("admin:index"))
+        result = Result.objects.filter(fixture=fixture).prefetch_related("cards").first()
+        initial: dict[str, Any] = {}
+        if result is not None:
+            initial = {
+                "home_goals": result.home_goals,
+                "away_goals": result.away_goals,
+                "extra_time": result.extra_time,
+                "home_penalties": result.home_penalties,
+                "away_penalties": result.away_penalties,
+                "cards": cards_as_text(
+                    [
+                        {
+                            "team": "home" if c.team_id == fixture.home_team_id else "away",
+                            "kind": c.kind,
+                            "shirt_number": c.shirt_number,
+                        }
+                        for c in result.cards.all()
+                    ]
+                ),
+            }
+        form = CorrectForm(request.POST or None, initial=initial)
+        if request.method == "POST" and form.is_valid():
+            d = form.cleaned_data
+            try:
+                results.result_override(
+                    fixture_id=fixture.pk,
+                    user=signed_in_user(request.user),
+                    home_goals=d["home_goals"],
+                    away_goals=d["away_goals"],
+                    extra_time=bool(d.get("extra_time")),
+                    home_penalties=d.get("home_penalties"),
+                    away_penalties=d.get("away_penalties"),
+                    cards=d["cards"],
+                    note=d["note"],
+                    reopen=bool(d.get("reopen")),
+                )
+            except ApplicationError as exc:
+                form.add_error(None, exc.message)
+            else:
+                self.message_user(request, f"{fixture}: result corrected; standings, slots and bans follow.")
+                return HttpResponseRedirect(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
+        return self._desk(
+            request, fixture, "Correct the result", form, result=result, button="Correct the result"
+        )
+
+    def clear_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
+        fixture = get_object_or_404(
+            Fixture.objects.select_related("competition", "stage", "home_team", "away_team"), pk=fixture_id
+        )
+        if not self.has_change_permission(request, fixture):
+            return HttpResponseRedirect(reverse("admin:index"))
+        result = Result.objects.filter(fixture=fixture).first()
+        form = ClearForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                reopened = results.result_clear(
+                    fixture_id=fixture.pk,
+                    user=signed_in_user(request.user),
+                    note=form.cleaned_data["note"],
+                    reopen=bool(form.cleaned_data.get("reopen")),
+                )
+            except ApplicationError as exc:
+                form.add_error(None, exc.message)
+            else:
+                also = f" Reopened: {'; '.join(c['fixture'] for c in reopened)}." if reopened else ""
+                self.message_user(
+                    request, f"{fixture}: result cleared, the fixture is scheduled again.{also}"
+                )
+                return HttpResponseRedirect(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
+        return self._desk(
+            request, fixture, "Clear the result", form, result=result, button="Clear the result"
+        )
 
     def resolve_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
         fixture = get_object_or_404(

@@ -200,6 +200,8 @@ class ResultAudit(models.Model):
         OVERRIDE = "override", "Overridden by an administrator"
         SIMULATE = "simulate", "Simulated"
         AWARD = "award", "Awarded"
+        CLEAR = "clear", "Cleared by an administrator"
+        REOPEN = "reopen", "Reopened: an earlier result it depended on changed"
 
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

@@ -821,7 +821,13 @@ class FixtureAdmin(FixtureResultActions):
     raw_id_fields = ("home_team", "away_team", "group")
     readonly_fields = ("status", "updated_at")
     date_hierarchy = "kickoff"
-    actions = ["simulate_forfeit_now", "resolve_dispute", "recompute_standings"]
+    actions = [
+        "simulate_forfeit_now",
+        "resolve_dispute",
+        "correct_result",
+        "clear_result",
+        "recompute_standings",
+    ]
 
     @admin.display(description="Status", ordering="status")
     def status_badge(self, obj: Fixture) -> str:
@@ -872,6 +878,17 @@ class SuspensionAdmin(admin.ModelAdmin):
     search_fields = ("team__name",)
     list_select_related = ("team", "competition", "source_fixture", "served_in")
     raw_id_fields = ("team", "source_fixture", "served_in")
+
+    # Suspensions follow from cards and the discipline settings (matches.discipline recomputes
+    # them); editing one by hand would be undone by the next recompute.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(LotDraw)

@@ -55,6 +55,18 @@ class SubmitResultSerializer(ScoreInputSerializer):
 
 class AdminResultSerializer(ScoreInputSerializer):
     note = serializers.CharField(allow_blank=True, required=False, default="")
+    reopen = serializers.BooleanField(
+        default=False,
+        help_text="Override only: also clear later fixtures played with the old outcome "
+        "(without it such a correction answers 409 listing them in details.fixtures)",
+    )
+
+
+class ClearResultSerializer(serializers.Serializer):
+    note = serializers.CharField(help_text="Why the result is cleared (kept in the audit trail)")
+    reopen = serializers.BooleanField(
+        default=False, help_text="Also clear later fixtures played with the old outcome"
+    )
 
 
 class DisputeSerializer(serializers.Serializer):

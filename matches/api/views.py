@@ -73,7 +73,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     def get_permissions(self) -> Sequence[Any]:
         if self.action in ("submit_result", "confirm", "dispute", "forfeit"):
             return [FixtureParticipantOrStaff()]
-        if self.action in ("resolve", "override"):
+        if self.action in ("resolve", "override", "clear"):
             return [StaffWithPerms(CHANGE_FIXTURE)]
         return super().get_permissions()
 
@@ -160,6 +160,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
             home_penalties=v.get("home_penalties"),
             away_penalties=v.get("away_penalties"),
             note=v["note"],
+            **({"reopen": v["reopen"]} if service is services.result_override else {}),
         )
         return self._done(fixture.pk)
 
@@ -174,6 +175,25 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     def override(self, request: Request, pk: str | None = None) -> Response:
         """Staff: set or correct any result (a note saying why is required)."""
         return self._admin_result(request, services.result_override)
+
+    @extend_schema(request=ms.ClearResultSerializer, responses={200: FixtureSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def clear(self, request: Request, pk: str | None = None) -> Response:
+        """Staff: remove a result (the fixture is scheduled again); standings, slots and bans follow.
+
+        If later fixtures were played with the old outcome it answers 409 with them in
+        details.fixtures, unless `reopen` is true: then they are cleared as well.
+        """
+        fixture = self._fixture()
+        data = ms.ClearResultSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.result_clear(
+            fixture_id=fixture.pk,
+            user=signed_in_user(request.user),
+            note=data.validated_data["note"],
+            reopen=data.validated_data["reopen"],
+        )
+        return self._done(fixture.pk)
 
     @extend_schema(request=ms.ForfeitSerializer, responses={200: FixtureSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
