@@ -24,6 +24,7 @@ from fubaleague.admin_actions import run_service
 from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
 from matches.admin import FixtureResultActions
+from matches.discipline import discipline_recompute_report
 from tournaments import services
 from tournaments.formats import FORMATS, competition_create_from_format
 from tournaments.models import (
@@ -387,6 +388,13 @@ class CompetitionAdmin(admin.ModelAdmin):
             reverse("admin:tournaments_competition_standings", args=[obj.pk]),
             reverse("tournaments:competition", args=[obj.slug]),
         )
+
+    def save_model(self, request: HttpRequest, obj: Competition, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and set(form.changed_data) & {*services.DISCIPLINE_SETTINGS, "yellow_wipe_after_stage"}:
+            # New discipline settings apply to every result already counted: rebuild the bans.
+            report = discipline_recompute_report(competition=obj)
+            self.message_user(request, f"Discipline settings changed. {report.summary()}")
 
     @admin.action(description="Generate fixtures for stages that have none", permissions=["change"])
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Competition]) -> None:
