@@ -271,6 +271,16 @@ class CorrectForm(ResolveForm):
         return note
 
 
+class AwardForm(forms.Form):
+    winner = forms.ChoiceField(
+        choices=[("home", "Home side"), ("away", "Away side")], widget=forms.RadioSelect
+    )
+    note = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), help_text="Why (kept in the audit trail)"
+    )
+    reopen = forms.BooleanField(required=False, help_text=REOPEN_HELP)
+
+
 class ClearForm(forms.Form):
     note = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}), help_text="Why (kept in the audit trail)"
@@ -308,6 +318,10 @@ class FixtureResultActions(admin.ModelAdmin):
     def correct_result(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
         return self._one(request, queryset, "admin:tournaments_fixture_correct")
 
+    @admin.action(description="Award the match (no-show)…")
+    def award_match(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
+        return self._one(request, queryset, "admin:tournaments_fixture_award")
+
     @admin.action(description="Clear the result…")
     def clear_result(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
         return self._one(request, queryset, "admin:tournaments_fixture_clear")
@@ -330,6 +344,11 @@ class FixtureResultActions(admin.ModelAdmin):
                 "<int:fixture_id>/correct/",
                 self.admin_site.admin_view(self.correct_view),
                 name="tournaments_fixture_correct",
+            ),
+            path(
+                "<int:fixture_id>/award/",
+                self.admin_site.admin_view(self.award_view),
+                name="tournaments_fixture_award",
             ),
             path(
                 "<int:fixture_id>/clear/",
@@ -402,6 +421,35 @@ class FixtureResultActions(admin.ModelAdmin):
         return self._desk(
             request, fixture, "Correct the result", form, result=result, button="Correct the result"
         )
+
+    def award_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
+        fixture = get_object_or_404(
+            Fixture.objects.select_related("competition", "stage", "home_team", "away_team"), pk=fixture_id
+        )
+        if not self.has_change_permission(request, fixture):
+            return HttpResponseRedirect(reverse("admin:index"))
+        form = AwardForm(request.POST or None)
+        form.fields["winner"].choices = [  # type: ignore[attr-defined]
+            ("home", f"{fixture.home_team or 'home side'} (home)"),
+            ("away", f"{fixture.away_team or 'away side'} (away)"),
+        ]
+        if request.method == "POST" and form.is_valid():
+            d = form.cleaned_data
+            try:
+                results.result_award(
+                    fixture_id=fixture.pk,
+                    user=signed_in_user(request.user),
+                    team_id=fixture.home_team_id if d["winner"] == "home" else fixture.away_team_id,  # type: ignore[arg-type]
+                    note=d["note"],
+                    reopen=bool(d.get("reopen")),
+                )
+            except ApplicationError as exc:
+                form.add_error(None, exc.message)
+            else:
+                self.message_user(request, f"{fixture}: match awarded with the competition's award score.")
+                return HttpResponseRedirect(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
+        result = Result.objects.filter(fixture=fixture).first()
+        return self._desk(request, fixture, "Award the match", form, result=result, button="Award the match")
 
     def clear_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
         fixture = get_object_or_404(

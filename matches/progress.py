@@ -140,7 +140,7 @@ def placeholders_resolve(
     for fixture in fixtures.select_for_update(of=("self",)).order_by(
         "stage__order", "round", "match_number", "leg"
     ):
-        updates = {}
+        updates: dict[str, int | None] = {}
         for side in ("home", "away"):
             source = getattr(fixture, f"{side}_source")
             if not source:

@@ -682,6 +682,55 @@ def result_override(
 
 
 @transaction.atomic
+def result_award(*, fixture_id: int, user: User, team_id: int, note: str, reopen: bool = False) -> Result:
+    """Staff award the match to one side (the other did not show): the competition's award score.
+
+    Works on a fixture in any state but being simulated; replacing a counted result follows the
+    corrections' rules (later fixtures played with the old outcome: refused, or reopened).
+    """
+    fixture = _lock_fixture(fixture_id)
+    if not _is_admin(user):
+        raise PermissionDenied(f"{fixture}: only an administrator can award a match.")
+    if not note.strip():
+        raise ApplicationError(f"{fixture}: an award needs a note saying why.")
+    if not fixture.is_resolved:
+        raise Conflict(f"{fixture}: both teams must be known before the match can be awarded.")
+    if fixture.status == Fixture.Status.SIMULATING:
+        raise Conflict(f"{fixture}: the match is being simulated; wait for it to finish.")
+    if team_id not in (fixture.home_team_id, fixture.away_team_id):
+        raise ApplicationError(
+            f"{fixture}: team {team_id} does not play this fixture.",
+            details={"team_id": ["not in this fixture"]},
+        )
+    competition = fixture.competition
+    won, lost = competition.award_goals_for, competition.award_goals_against
+    home_wins = team_id == fixture.home_team_id
+    score = Score(won if home_wins else lost, lost if home_wins else won)
+    _check_score(fixture, score, awarded=True)
+    before = _snapshot(fixture)
+    ResultSubmission.objects.filter(
+        fixture=fixture, status__in=[ResultSubmission.Status.OPEN, ResultSubmission.Status.DISPUTED]
+    ).update(status=ResultSubmission.Status.SUPERSEDED)
+    cascade: list[dict[str, Any]] = []
+    result = _write_result(
+        fixture,
+        score=score,
+        cards=[],
+        source=Result.Source.AWARDED,
+        status=Fixture.Status.AWARDED,
+        actor=user,
+        cascade=cascade,
+    )
+    _refuse_unless_reopened(fixture, cascade, reopen)
+    winner = fixture.home_team if home_wins else fixture.away_team
+    text = f"awarded {won}-{lost} to {winner}: {note.strip()}"
+    if cascade:
+        text += "\nReopened: " + "; ".join(c["fixture"] for c in cascade)
+    _audit(fixture, ResultAudit.Action.AWARD, user, before, _snapshot(fixture), note=text)
+    return result
+
+
+@transaction.atomic
 def result_clear(*, fixture_id: int, user: User, note: str, reopen: bool = False) -> list[dict[str, Any]]:
     """An administrator removes a fixture's result: it is scheduled again and counts for nothing.
 

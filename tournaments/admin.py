@@ -833,6 +833,7 @@ class FixtureAdmin(FixtureResultActions):
         "simulate_forfeit_now",
         "resolve_dispute",
         "correct_result",
+        "award_match",
         "clear_result",
         "recompute_standings",
     ]

@@ -21,7 +21,7 @@ from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
 from fubaleague.web import selectors as ps
 from fubaleague.web.views import _nav, fixture_or_404, match_url
-from matches import services
+from matches import forfeits, services
 from matches.models import CardKind, Forfeit, ResultSubmission
 from matches.replay import pitch_geometry, replay_frames
 from tournaments.models import Competition, Fixture
@@ -247,3 +247,25 @@ def dispute_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResp
         messages.error(request, exc.message)
         return redirect(match_url(fixture))
     return _after(request, fixture, "Result disputed. An administrator will resolve it.")
+
+
+@login_required(login_url="tournaments:login")
+@require_POST
+def cannot_play(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    """A club says it cannot play: a declared forfeit, decided by the competition's forfeit policy."""
+    fixture = fixture_or_404(_competition(slug), fixture_id)
+    team = request.POST.get("team_id")
+    try:
+        forfeits.forfeit_declare(
+            fixture_id=fixture.pk,
+            user=signed_in_user(request.user),
+            team_id=int(team) if team and team.isdigit() else None,
+        )
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect(match_url(fixture))
+    return _after(
+        request,
+        fixture,
+        "Noted: your club cannot play. The match is decided by the competition's forfeit policy.",
+    )

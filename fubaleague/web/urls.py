@@ -22,6 +22,7 @@ urlpatterns = [
     path("c/<slug:slug>/matches/<int:fixture_id>/submit", match_views.submit_result, name="submit_result"),
     path("c/<slug:slug>/matches/<int:fixture_id>/confirm", match_views.confirm_result, name="confirm_result"),
     path("c/<slug:slug>/matches/<int:fixture_id>/dispute", match_views.dispute_result, name="dispute_result"),
+    path("c/<slug:slug>/matches/<int:fixture_id>/cannot-play", match_views.cannot_play, name="cannot_play"),
     path("coaches/<int:coach_id>/", views.coach, name="coach"),
     # Club members sign in here (the admin's login accepts staff only).
     path(

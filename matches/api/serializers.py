@@ -62,6 +62,12 @@ class AdminResultSerializer(ScoreInputSerializer):
     )
 
 
+class AwardSerializer(serializers.Serializer):
+    team_id = serializers.IntegerField(help_text="The side the match is awarded to (the other did not show)")
+    note = serializers.CharField(help_text="Why (kept in the audit trail)")
+    reopen = serializers.BooleanField(default=False, help_text="As for override")
+
+
 class ClearResultSerializer(serializers.Serializer):
     note = serializers.CharField(help_text="Why the result is cleared (kept in the audit trail)")
     reopen = serializers.BooleanField(

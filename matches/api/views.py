@@ -73,7 +73,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     def get_permissions(self) -> Sequence[Any]:
         if self.action in ("submit_result", "confirm", "dispute", "forfeit"):
             return [FixtureParticipantOrStaff()]
-        if self.action in ("resolve", "override", "clear"):
+        if self.action in ("resolve", "override", "clear", "award"):
             return [StaffWithPerms(CHANGE_FIXTURE)]
         return super().get_permissions()
 
@@ -192,6 +192,23 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
             user=signed_in_user(request.user),
             note=data.validated_data["note"],
             reopen=data.validated_data["reopen"],
+        )
+        return self._done(fixture.pk)
+
+    @extend_schema(request=ms.AwardSerializer, responses={200: FixtureSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def award(self, request: Request, pk: str | None = None) -> Response:
+        """Staff: award the match to `team_id` (no-show) with the competition's award score."""
+        fixture = self._fixture()
+        data = ms.AwardSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        services.result_award(
+            fixture_id=fixture.pk,
+            user=signed_in_user(request.user),
+            team_id=v["team_id"],
+            note=v["note"],
+            reopen=v["reopen"],
         )
         return self._done(fixture.pk)
 
