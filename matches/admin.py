@@ -24,8 +24,18 @@ from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
 from matches import forfeits
 from matches import services as results
-from matches.models import Card, CardKind, Forfeit, MatchLog, Result, ResultAudit, ResultSubmission
+from matches.models import (
+    Card,
+    CardKind,
+    Forfeit,
+    MatchLog,
+    PointAdjustment,
+    Result,
+    ResultAudit,
+    ResultSubmission,
+)
 from tournaments.models import Fixture
+from tournaments.standings.services import points_adjust
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -181,6 +191,38 @@ class MatchLogAdmin(admin.ModelAdmin):
     def replay(self, obj: MatchLog) -> str:
         url = reverse("tournaments:match", args=[obj.fixture.competition.slug, obj.fixture_id])
         return format_html('<a href="{}">match page</a>', url)
+
+
+class PointAdjustmentForm(forms.ModelForm):
+    class Meta:
+        model = PointAdjustment
+        fields = ["team", "points", "reason"]
+
+    def clean_points(self) -> int:
+        points = self.cleaned_data["points"]
+        if not points or abs(points) > 99:
+            raise forms.ValidationError("A whole number from -99 to 99 other than 0 (negative deducts).")
+        return int(points)
+
+
+@admin.register(PointAdjustment)
+class PointAdjustmentAdmin(admin.ModelAdmin):
+    """Adding one calls the service (staff check, reason); an adjustment is never edited afterwards."""
+
+    form = PointAdjustmentForm
+    list_display = ("team", "points", "reason", "competition", "created_by", "created_at")
+    list_filter = ("competition",)
+    search_fields = ("team__name", "reason")
+    raw_id_fields = ("team",)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: PointAdjustment, form: Any, change: bool) -> None:
+        created = points_adjust(
+            team=obj.team, points=obj.points, reason=obj.reason, user=signed_in_user(request.user)
+        )
+        obj.pk = created.pk
 
 
 @admin.register(Forfeit)

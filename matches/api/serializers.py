@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from fubaleague.api_json import JSONDocumentField
-from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
+from matches.models import Card, CardKind, MatchLog, PointAdjustment, Result, ResultAudit, ResultSubmission
 from matches.progress import fixture_tie_outcome
 from matches.selectors import PUBLIC_AUDIT_NOTES
 from tournaments.api.serializers import FixtureSerializer, TeamBriefSerializer
@@ -236,3 +236,20 @@ class MatchSerializer(FixtureSerializer):
             child=MatchLogBriefSerializer(), instance=getattr(fixture, "public_logs", [])
         )
         return logs.data
+
+
+class PointAdjustmentSerializer(serializers.ModelSerializer):
+    team = TeamBriefSerializer(read_only=True)
+    competition: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
+
+    class Meta:
+        model = PointAdjustment
+        fields = ["id", "competition", "team", "points", "reason", "created_at"]
+
+
+class PointAdjustmentInputSerializer(serializers.Serializer):
+    team_id = serializers.IntegerField()
+    points = serializers.IntegerField(min_value=-99, max_value=99, help_text="Negative to deduct")
+    reason = serializers.CharField()

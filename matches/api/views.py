@@ -22,9 +22,10 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import UserRateThrottle
 
 from fubaleague.auth import signed_in_user
+from fubaleague.errors import NotFound
 from matches import forfeits, selectors, services
 from matches.api import serializers as ms
-from matches.models import MatchLog, ResultSubmission
+from matches.models import MatchLog, PointAdjustment, ResultSubmission
 from matches.turn_logs import validate_turn_log
 from tournaments.api import filters
 from tournaments.api.permissions import (
@@ -36,7 +37,8 @@ from tournaments.api.permissions import (
 )
 from tournaments.api.serializers import FixtureSerializer
 from tournaments.api.views import fixture_queryset
-from tournaments.models import Fixture
+from tournaments.models import Fixture, Team
+from tournaments.standings.services import points_adjust
 
 # The admin changes a fixture's result with this permission (resolve view, forfeit action).
 CHANGE_FIXTURE = "tournaments.change_fixture"
@@ -337,9 +339,44 @@ class TurnLogValidationViewSet(mixins.CreateModelMixin, viewsets.GenericViewSet)
         return Response({"valid": True, "result": validate_turn_log(data.validated_data["turn_log"])})
 
 
+class PointAdjustmentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Points deducted from or added to teams by the organisers, with the reason (public list)."""
+
+    serializer_class = ms.PointAdjustmentSerializer
+    permission_classes = [ReadOnlyOrStaff]
+    filterset_fields = ["competition", "team"]
+
+    def get_queryset(self) -> QuerySet[PointAdjustment]:
+        return PointAdjustment.objects.select_related("team", "competition").order_by("created_at", "id")
+
+    def get_permissions(self) -> Sequence[Any]:
+        if self.action == "create":
+            return [StaffWithPerms("matches.add_pointadjustment")]
+        return super().get_permissions()
+
+    @extend_schema(
+        request=ms.PointAdjustmentInputSerializer, responses={201: ms.PointAdjustmentSerializer, **ERRORS}
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Staff: deduct (negative points) or add points to a team, with the reason."""
+        data = ms.PointAdjustmentInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        team = Team.objects.filter(pk=data.validated_data["team_id"]).first()
+        if team is None:
+            raise NotFound(f"No team {data.validated_data['team_id']}.")
+        adjustment = points_adjust(
+            team=team,
+            points=data.validated_data["points"],
+            reason=data.validated_data["reason"],
+            user=signed_in_user(request.user),
+        )
+        return Response(ms.PointAdjustmentSerializer(adjustment).data, status=status.HTTP_201_CREATED)
+
+
 def register(router: BaseRouter) -> None:
     router.register("fixtures", FixtureViewSet, basename="fixture")
     router.register("matches", MatchViewSet, basename="match")
     router.register("match-logs", MatchLogViewSet, basename="matchlog")
     router.register("submissions", SubmissionViewSet, basename="submission")
+    router.register("point-adjustments", PointAdjustmentViewSet, basename="pointadjustment")
     router.register("turn-logs/validate", TurnLogValidationViewSet, basename="turnlog-validate")
