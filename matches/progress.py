@@ -7,18 +7,21 @@ admin override changes it — unless the fixture they feed already has a result,
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from itertools import permutations
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
 
-from fubaleague.errors import Conflict
+from fubaleague.errors import ApplicationError, Conflict
 from matches.discipline import discipline_recompute
 from tournaments.fixtures import UEFA_EURO_TABLE, uefa_euro_thirds
 from tournaments.knockout import TieOutcome, tie_outcome
 from tournaments.models import Competition, Fixture, Group, Stage, Team
+from tournaments.services import swiss_round_create
 from tournaments.skills import skill_losses_reassign
+from tournaments.standings.selectors import standings_table
 from tournaments.standings.services import best_thirds_compute, standings_compute
 
 
@@ -249,3 +252,16 @@ def competition_champion(*, competition: Competition) -> Team | None:
         return None
     outcome = tie_outcome(legs[0].stage, legs)
     return Team.objects.get(id=outcome.winner_id) if outcome else None
+
+
+@transaction.atomic
+def swiss_round_generate(
+    *, stage: Stage, start: datetime | None = None, deadline_after: timedelta | None = None
+) -> list[Fixture]:
+    """Pair the next Swiss round once the previous one is complete, from the current table."""
+    stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
+    if stage.kind != Stage.Kind.SWISS:
+        raise ApplicationError(f"{stage} is not a Swiss stage.")
+    return swiss_round_create(
+        stage=stage, table=standings_table(stage=stage), schedule_start=start, deadline_after=deadline_after
+    )

@@ -23,6 +23,7 @@ from django.utils.html import format_html
 from fubaleague.admin_actions import run_service
 from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
+from matches import progress
 from matches.admin import FixtureResultActions
 from matches.discipline import discipline_recompute_report
 from tournaments import services
@@ -672,7 +673,7 @@ class StageAdmin(admin.ModelAdmin):
     @admin.action(description="Pair the next Swiss round", permissions=["change"])
     def next_swiss_round(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def pair(stage: Stage) -> str:
-            created = services.swiss_round_generate(stage=stage)
+            created = progress.swiss_round_generate(stage=stage)
             return f"{len(created)} pairings created"
 
         run_service(self, request, queryset, pair)

@@ -41,7 +41,7 @@ from tournaments.models import (
 )
 from tournaments.skills import team_skills_set
 from tournaments.standings.criteria import validate_order
-from tournaments.standings.selectors import standings_table
+from tournaments.standings.tally import Row
 from tournaments.swiss import PairingImpossible, swiss_pair
 
 # FUBA rulebook 3, advanced rules A1–A13 (A12 is referred to but missing from the text; the
@@ -1015,7 +1015,11 @@ def fixture_generate(
     elif stage.kind == Stage.Kind.KNOCKOUT:
         fixtures = _knockout_fixtures(stage, numbering, schedule)
     else:
-        return _swiss_round_create(stage, schedule_start=start, deadline_after=deadline_after)
+        # Round 1: no results yet, so every team is level and the seeds decide.
+        level = [Row(team=t.id) for t in stage.teams.all()]
+        return swiss_round_create(
+            stage=stage, table=level, schedule_start=start, deadline_after=deadline_after
+        )
     for f in fixtures:
         if f.match_number is None:
             f.match_number = numbering.take()
@@ -1054,9 +1058,19 @@ def _generation_check(stage: Stage) -> None:
             )
 
 
-def _swiss_round_create(
-    stage: Stage, schedule_start: datetime | None = None, deadline_after: timedelta | None = None
+def swiss_round_create(
+    *,
+    stage: Stage,
+    table: Sequence[Row],
+    schedule_start: datetime | None = None,
+    deadline_after: timedelta | None = None,
 ) -> list[Fixture]:
+    """Pair the next Swiss round of `stage` (locked by the caller) from its current `table`.
+
+    The table is read by the caller (round 1: no results, every team level), which keeps this
+    module below the standings: pairing a later round from the tables is results-driven progress
+    (matches.progress.swiss_round_generate).
+    """
     current = max(
         stage.fixtures.aggregate(m=Max("round"))["m"] or 0, stage.byes.aggregate(m=Max("round"))["m"] or 0
     )
@@ -1064,7 +1078,6 @@ def _swiss_round_create(
         raise Conflict(f"{stage}: all {stage.swiss_rounds} Swiss rounds are already paired.")
     if stage.fixtures.filter(round=current).exclude(status__in=Fixture.COUNTED_STATUSES).exists():
         raise Conflict(f"{stage}: round {current} is not finished yet.")
-    table = standings_table(stage=stage)
     seeds = {t.id: (t.seed is None, t.seed or 0, t.id) for t in stage.teams.all()}
     # Level teams are ranked by seed, so round 1 pairs the seeds in order.
     ranked = [r.team for r in sorted(table, key=lambda r: (-r.points, -r.buchholz, seeds[r.team]))]
@@ -1103,17 +1116,6 @@ def _swiss_round_create(
     if stage.status == Stage.Status.PENDING:
         Stage.objects.filter(id=stage.id).update(status=Stage.Status.ACTIVE)
     return Fixture.objects.bulk_create(fixtures)
-
-
-@transaction.atomic
-def swiss_round_generate(
-    *, stage: Stage, start: datetime | None = None, deadline_after: timedelta | None = None
-) -> list[Fixture]:
-    """Pair the next Swiss round once the previous one is complete."""
-    stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
-    if stage.kind != Stage.Kind.SWISS:
-        raise ApplicationError(f"{stage} is not a Swiss stage.")
-    return _swiss_round_create(stage, schedule_start=start, deadline_after=deadline_after)
 
 
 @transaction.atomic
@@ -1310,7 +1312,7 @@ __all__ = [
     "stage_delete",
     "stage_settings_check",
     "stage_update",
-    "swiss_round_generate",
+    "swiss_round_create",
     "team_create",
     "team_delete",
     "team_fields_check",

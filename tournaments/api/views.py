@@ -18,6 +18,7 @@ from rest_framework.routers import BaseRouter
 
 from fubaleague.auth import signed_in_user
 from fubaleague.errors import NotFound
+from matches import progress
 from tournaments import services
 from tournaments.api import filters, serializers, setup_serializers
 from tournaments.api.permissions import ReadOnlyOrStaff, StaffWithPerms
@@ -161,7 +162,7 @@ class StageViewSet(StageSetupMixin, viewsets.ReadOnlyModelViewSet):
     def next_swiss_round(self, request: Request, pk: str | None = None) -> Response:
         """Staff: pair the next Swiss round once the previous one is complete."""
         stage = self.get_object()
-        created = services.swiss_round_generate(stage=stage)
+        created = progress.swiss_round_generate(stage=stage)
         fixtures = fixture_queryset().filter(pk__in=[f.pk for f in created])
         return Response(
             serializers.FixtureSerializer(fixtures, many=True).data, status=status.HTTP_201_CREATED
