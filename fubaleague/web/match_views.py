@@ -124,6 +124,22 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
         and fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED)
         and not can_confirm
     )
+    # The club's own open report: a new one is an explicit "replace my report".
+    replacing = bool(
+        can_submit
+        and submission is not None
+        and submission.status == ResultSubmission.Status.OPEN
+        and submission.team_id in my_sides
+    )
+    history = (
+        list(
+            fixture.submissions.exclude(pk=submission.pk)
+            .select_related("team")
+            .order_by("-created_at", "-id")
+        )
+        if submission is not None
+        else []
+    )
     context = _nav(competition, "fixtures")
     row = ps.fixture_row(fixture)
     context.update(
@@ -137,6 +153,8 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             "submission": submission,
             "submission_cards": submission_card_lines(fixture, submission),
             "can_submit": can_submit,
+            "replacing": replacing,
+            "history": history,
             "can_confirm": can_confirm,
             "form": ResultForm(),
             "dispute_form": DisputeForm(),
@@ -198,6 +216,16 @@ def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespo
         messages.error(request, f"The result was not submitted: {errors}")
         return redirect(match_url(fixture))
     d = form.cleaned_data
+    open_report = ps.latest_submission(fixture)
+    if (
+        open_report is not None
+        and open_report.status == ResultSubmission.Status.OPEN
+        and open_report.submitted_by_id == request.user.pk
+        and request.POST.get("replace") != "1"
+    ):
+        # A second report replaces the first only when the club says so (the first stays in the history).
+        messages.error(request, "You already reported this match; use “Replace my report” to change it.")
+        return redirect(match_url(fixture))
     try:
         services.result_submit(
             fixture_id=fixture.pk,
@@ -212,7 +240,17 @@ def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespo
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect(match_url(fixture))
-    return _after(request, fixture, "Result submitted. The opponent now confirms or disputes it.")
+    replaced = request.POST.get("replace") == "1"
+    return _after(
+        request,
+        fixture,
+        (
+            "Your report was replaced (the earlier one stays in the history). "
+            if replaced
+            else "Result submitted. "
+        )
+        + "The opponent now confirms or disputes it.",
+    )
 
 
 @login_required(login_url="tournaments:login")
