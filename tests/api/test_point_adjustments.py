@@ -42,3 +42,16 @@ def test_a_point_deduction_in_the_table(cup, client) -> None:
     page = client.get(reverse("tournaments:standings", args=[slug])).content.decode()
     assert 'title="Points deducted or added by the organisers">Adj' in page
     assert 'data-testid="adjustment">-6<' in page
+
+
+def test_compute_table_adds_adjustments_to_the_points_once() -> None:
+    from tournaments.standings.table import compute_table
+    from tournaments.standings.tally import MatchRecord
+
+    matches = [MatchRecord(home=1, away=2, home_goals=1, away_goals=0)]
+    plain = compute_table(teams=[1, 2], matches=matches, criteria=["points", "goal_difference"])
+    assert [r.team for r in plain] == [1, 2]
+    table = compute_table(
+        teams=[1, 2], matches=matches, criteria=["points", "goal_difference"], adjustments={1: -4, 3: 9}
+    )
+    assert [(r.team, r.points, r.adjustment) for r in table] == [(2, 0, 0), (1, -1, -4)]
