@@ -23,7 +23,16 @@ from itertools import accumulate, permutations
 from typing import Any
 
 from chances.model import pair_rates
-from chances.rules import MatchRecord, Points, Score, level_after_goals, rank_across_groups, rank_table
+from chances.rules import (
+    UEFA_EURO_TABLE,
+    MatchRecord,
+    Points,
+    Score,
+    level_after_goals,
+    rank_across_groups,
+    rank_table,
+    uefa_euro_thirds,
+)
 
 MAX_GOALS = 12  # the Poisson tail beyond this is below 1e-6 for any rate the engine gives
 Counts = dict[str, Any]
@@ -61,6 +70,7 @@ class _Stage:
     groups: dict[str, list[int]]  # "" for a round robin table
     lots: dict[str, list[int]]  # recorded draws: "<group>|<sorted ids>" -> order
     third_slots: dict[int, str]  # best-third slot -> the group whose winner it meets
+    third_table: str  # "" or a fixed placement table (UEFA's for 24 teams)
     fixtures: list[_Fixture]
 
 
@@ -142,6 +152,7 @@ class Simulator:
                     groups={g: list(t) for g, t in (s.get("groups") or {}).items()},
                     lots=dict(s.get("lots") or {}),
                     third_slots={int(k): v for k, v in (s.get("third_slots") or {}).items()},
+                    third_table=str(s.get("third_table") or ""),
                     fixtures=fixtures,
                 )
             )
@@ -187,8 +198,7 @@ class Simulator:
             else:
                 champion = self._tables(stage, rng, counts, group_order, thirds)
         if champion is not None:
-            key = str(champion)
-            counts["champion"][key] = counts["champion"].get(key, 0) + 1
+            counts["champion"][champion] = counts["champion"].get(champion, 0) + 1
 
     def _resolve(
         self,
@@ -229,9 +239,7 @@ class Simulator:
             records.setdefault(group, []).append(
                 MatchRecord(home, away, self.goals(lh, rng), self.goals(la, rng), 0, 0)
             )
-        positions = counts["positions"].setdefault(str(stage.id), {})
-        best = counts["best"].setdefault(str(stage.id), {})
-        worst = counts["worst"].setdefault(str(stage.id), {})
+        positions = counts["positions"].setdefault(stage.id, {})
         tables = {}
         for name, teams in stage.groups.items():
             table = rank_table(
@@ -243,16 +251,11 @@ class Simulator:
             )
             tables[name] = table
             group_order[(stage.id, name)] = [r.team for r in table]
-            for pos, row in enumerate(table, start=1):
-                key = str(row.team)
-                hist = positions.get(key)
+            for pos, row in enumerate(table):
+                hist = positions.get(row.team)
                 if hist is None:
-                    hist = positions[key] = [0] * len(teams)
-                hist[pos - 1] += 1
-                if best.get(key, pos + 1) > pos:
-                    best[key] = pos
-                if worst.get(key, 0) < pos:
-                    worst[key] = pos
+                    hist = positions[row.team] = [0] * len(teams)
+                hist[pos] += 1
         through: list[int] = []
         if stage.kind == "groups":
             for table in tables.values():
@@ -261,8 +264,9 @@ class Simulator:
                 chosen = self._best_thirds(stage, tables, rng)
                 thirds[stage.id] = chosen
                 through += list(chosen.values())
+            qualified = counts["qualified"]
             for team in through:
-                counts["qualified"][str(team)] = counts["qualified"].get(str(team), 0) + 1
+                qualified[team] = qualified.get(team, 0) + 1
         if stage is self.last_stage and len(tables) == 1:
             (table,) = tables.values()
             return table[0].team if table else None
@@ -303,6 +307,11 @@ class Simulator:
         ordered = rank_across_groups(rows=rows, draw_lots=lambda tied: rng.sample(sorted(tied), len(tied)))
         ranked = [(row.team, group_of[row.team]) for row in ordered][: stage.best_thirds]
         slots = sorted(stage.third_slots)
+        if stage.third_table == UEFA_EURO_TABLE:
+            # 24 teams: UEFA's fixed table by the combination of groups the thirds come from.
+            placed = uefa_euro_thirds(qualified=[g for _t, g in ranked], group_names=sorted(tables))
+            team_of = {g: t for t, g in ranked}
+            return {s: team_of[g] for s, g in placed.items() if s in stage.third_slots}
         for perm in permutations(ranked, len(slots)):
             if all(name != stage.third_slots[s] for (_t, name), s in zip(perm, slots, strict=True)):
                 return {s: team for (team, _n), s in zip(perm, slots, strict=True)}
@@ -327,8 +336,8 @@ class Simulator:
                 continue
             if f.leg == 1 and f.round_name != "Third place":
                 reached = counts["rounds"].setdefault(f.round_name or f"Round {f.round}", {})
-                for team in (home, away):
-                    reached[str(team)] = reached.get(str(team), 0) + 1
+                reached[home] = reached.get(home, 0) + 1
+                reached[away] = reached.get(away, 0) + 1
             number = f.match_number if f.match_number is not None else -f.id
             deciding = f.leg >= stage.legs
             first = first_legs.get(number) if stage.legs == 2 and deciding else None
@@ -387,7 +396,26 @@ def simulate_chunk(scenario: dict[str, Any], *, seed: int, chunk: int, runs: int
     """``runs`` runs of the scenario with the chunk's own random stream."""
     sim = Simulator(scenario)
     rng = random.Random(f"{seed}:{chunk}")
-    counts = new_counts()
+    tally = new_counts()  # keyed by int team ids while running
     for _ in range(runs):
-        sim.run(rng, counts)
-    return counts
+        sim.run(rng, tally)
+    return _as_json(tally)
+
+
+def _as_json(tally: Counts) -> Counts:
+    """Counts with string keys (JSON objects), best and worst places read off the histograms."""
+    out = new_counts()
+    out["runs"] = tally["runs"]
+    for stage, teams in tally["positions"].items():
+        out["positions"][str(stage)] = {str(t): hist for t, hist in teams.items()}
+        out["best"][str(stage)] = {
+            str(t): next(i for i, c in enumerate(hist) if c) + 1 for t, hist in teams.items()
+        }
+        out["worst"][str(stage)] = {
+            str(t): len(hist) - next(i for i, c in enumerate(reversed(hist)) if c)
+            for t, hist in teams.items()
+        }
+    for key in ("qualified", "champion"):
+        out[key] = {str(t): c for t, c in tally[key].items()}
+    out["rounds"] = {name: {str(t): c for t, c in teams.items()} for name, teams in tally["rounds"].items()}
+    return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from tournaments.fixtures import UEFA_EURO_TABLE, uefa_euro_thirds
 from tournaments.knockout import Score, _level_after_goals
 from tournaments.standings import cache as standings_cache
 from tournaments.standings.criteria import ACROSS_GROUPS
@@ -19,6 +20,7 @@ from tournaments.standings.table import compute_table, rank_across
 from tournaments.standings.tally import MatchRecord, Points, Row
 
 __all__ = [
+    "UEFA_EURO_TABLE",
     "MatchRecord",
     "Points",
     "Row",
@@ -29,12 +31,16 @@ __all__ = [
     "rank_across_groups",
     "rank_table",
     "tiebreak_order",
+    "uefa_euro_thirds",
 ]
 
 
 @dataclass(frozen=True)
 class _StageRules:
     away_goals_rule: bool
+
+
+_RULES = {True: _StageRules(True), False: _StageRules(False)}
 
 
 def rank_table(
@@ -50,7 +56,7 @@ def rank_table(
 
 def level_after_goals(*, away_goals_rule: bool, first: Score | None, last: Score) -> tuple[int, int]:
     """Goals of the deciding match's home side and away side over the tie (aggregate/away goals)."""
-    h, a, _how = _level_after_goals(_StageRules(away_goals_rule), first, last)  # type: ignore[arg-type]
+    h, a, _how = _level_after_goals(_RULES[away_goals_rule], first, last)  # type: ignore[arg-type]
     return h, a
 
 

@@ -46,10 +46,12 @@ def _stage_data(stage: Stage, competition: Competition) -> dict[str, Any]:
     for draw in LotDraw.objects.filter(stage=stage).select_related("group"):
         lots[f"{draw.group.name if draw.group else ''}|{draw.key}"] = list(draw.order)
     third_slots: dict[str, str] = {}
+    third_table = ""
     for f in competition.fixtures.filter(stage__order__gt=stage.order):
         for src in (f.home_source, f.away_source):
             if src and src.get("type") == "best_third" and src.get("stage") == stage.id:
                 third_slots[str(int(src["slot"]))] = str(src.get("against_group", ""))
+                third_table = third_table or str(src.get("table", ""))
     points = points_of(competition)
     return {
         "id": stage.id,
@@ -66,6 +68,7 @@ def _stage_data(stage: Stage, competition: Competition) -> dict[str, Any]:
         "groups": groups,
         "lots": lots,
         "third_slots": third_slots,
+        "third_table": third_table,
     }
 
 

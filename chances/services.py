@@ -244,8 +244,8 @@ def job_merge(*, job_id: int) -> bool:
         job.status = ChancesJob.Status.DONE
         job.finished_at = timezone.now()
         job.save(update_fields=["result", "chunks_done", "status", "finished_at"])
-    # The chunks' counts live on in the merged result.
-    ChancesChunk.objects.filter(job_id=job_id).delete()
+        # The chunks' counts live on in the merged result (gone in the same commit as "done").
+        ChancesChunk.objects.filter(job_id=job_id).delete()
     if not job.what_if:
         transaction.on_commit(lambda: pages_changed(job.competition_id))
     _SCENARIOS.pop(job_id, None)

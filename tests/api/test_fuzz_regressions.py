@@ -80,7 +80,7 @@ def test_generate_fixtures_refuses_a_schedule_past_the_calendar(db, kind, body, 
     teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(4)]
     stage = services.stage_create(competition=competition, name="Stage", kind=kind, teams=teams)
     client = APIClient()
-    client.force_authenticate(get_user_model().objects.create_user("boss", is_staff=True))
+    client.force_authenticate(get_user_model().objects.create_user("boss", is_staff=True, is_superuser=True))
     response = client.post(f"/api/v1/stages/{stage.pk}/generate-fixtures", body, format="json")
     assert response.status_code == 400, response.content
     error = response.json()["error"]
