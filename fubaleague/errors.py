@@ -13,7 +13,8 @@ from typing import Any
 
 class ApplicationError(Exception):
     status_code = 400
-    code = "invalid"
+    # The documented code of a 400 (docs/web.md); the same one DRF's field validation maps to.
+    code = "validation_error"
 
     def __init__(self, message: str, *, code: str | None = None, details: Any = None) -> None:
         super().__init__(message)

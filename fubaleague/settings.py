@@ -182,6 +182,23 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Club members sign in on the public login page; the admin's own login refuses non-staff.
 LOGIN_URL = "/login/"
+# A club member lands on the club's own page after signing in (not Django's /accounts/profile/).
+LOGIN_REDIRECT_URL = "tournaments:dashboard"
+
+# E-mail (password reset): SMTP when EMAIL_HOST is set, else printed on the console (the embedded
+# default), so a reset link can be followed without a mail server.
+EMAIL_HOST = env_str("EMAIL_HOST", "") or ""
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "FUBA League <noreply@localhost>")
 # Django's ModelBackend refusing every password check while an address or username is locked,
 # whatever path asks (fubaleague/login_limits.py).
 AUTHENTICATION_BACKENDS = ["fubaleague.login_limits.LoginLimitBackend"]

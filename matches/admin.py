@@ -24,8 +24,18 @@ from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
 from matches import forfeits
 from matches import services as results
-from matches.models import Card, Forfeit, MatchLog, Result, ResultAudit, ResultSubmission
+from matches.models import (
+    Card,
+    CardKind,
+    Forfeit,
+    MatchLog,
+    PointAdjustment,
+    Result,
+    ResultAudit,
+    ResultSubmission,
+)
 from tournaments.models import Fixture
+from tournaments.standings.services import points_adjust
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -112,6 +122,17 @@ class ResultAdmin(admin.ModelAdmin):
     readonly_fields = ("source", "submission", "confirmed_by", "created_at", "updated_at")
     inlines = [CardInline]
 
+    # A read-only view: results change through the fixture's actions (resolve, correct, clear),
+    # which call the services, so the audit trail, brackets and suspensions follow.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
     @admin.display(description="Competition", ordering="fixture__competition__name")
     def competition(self, obj: Result) -> str:
         return obj.fixture.competition.name
@@ -126,7 +147,13 @@ class CardAdmin(admin.ModelAdmin):
     raw_id_fields = ("result", "team")
 
     # Cards belong to a result; they change with it through the workflow services.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -166,6 +193,38 @@ class MatchLogAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">match page</a>', url)
 
 
+class PointAdjustmentForm(forms.ModelForm):
+    class Meta:
+        model = PointAdjustment
+        fields = ["team", "points", "reason"]
+
+    def clean_points(self) -> int:
+        points = self.cleaned_data["points"]
+        if not points or abs(points) > 99:
+            raise forms.ValidationError("A whole number from -99 to 99 other than 0 (negative deducts).")
+        return int(points)
+
+
+@admin.register(PointAdjustment)
+class PointAdjustmentAdmin(admin.ModelAdmin):
+    """Adding one calls the service (staff check, reason); an adjustment is never edited afterwards."""
+
+    form = PointAdjustmentForm
+    list_display = ("team", "points", "reason", "competition", "created_by", "created_at")
+    list_filter = ("competition",)
+    search_fields = ("team__name", "reason")
+    raw_id_fields = ("team",)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: PointAdjustment, form: Any, change: bool) -> None:
+        created = points_adjust(
+            team=obj.team, points=obj.points, reason=obj.reason, user=signed_in_user(request.user)
+        )
+        obj.pk = created.pk
+
+
 @admin.register(Forfeit)
 class ForfeitAdmin(admin.ModelAdmin):
     list_display = ("fixture", "reason", "state", "forfeiting_team", "declared_by")
@@ -194,13 +253,81 @@ class ResultAuditAdmin(admin.ModelAdmin):
         return False
 
 
+def cards_as_text(cards: list[dict[str, Any]]) -> str:
+    """Card lines for the admin's text box: "home yellow", "away red 7" (side, kind, shirt number)."""
+    return "\n".join(
+        " ".join(str(p) for p in (c.get("team"), c.get("kind"), c.get("shirt_number")) if p is not None)
+        for c in cards
+    )
+
+
+def cards_from_text(text: str) -> list[dict[str, Any]]:
+    """The admin's card lines back into the services' card input; the services check kinds and numbers."""
+    cards: list[dict[str, Any]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].isdigit()):
+            raise forms.ValidationError(
+                f"Card line {number} ({line.strip()!r}): write side, kind and an optional shirt number, "
+                "e.g. 'away yellow' or 'home red 7'."
+            )
+        cards.append(
+            {"team": parts[0], "kind": parts[1], "shirt_number": int(parts[2]) if len(parts) == 3 else None}
+        )
+    return cards
+
+
 class ResolveForm(forms.Form):
     home_goals = forms.IntegerField(min_value=0, max_value=99)
     away_goals = forms.IntegerField(min_value=0, max_value=99)
     extra_time = forms.BooleanField(required=False)
     home_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
     away_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
+    cards = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        help_text="One card per line: side, kind, optional shirt number (e.g. 'away yellow', "
+        "'home red 7'). Kinds: " + ", ".join(CardKind.values) + ". These cards replace the reported ones.",
+    )
     note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+    def clean_cards(self) -> list[dict[str, Any]]:
+        return cards_from_text(self.cleaned_data.get("cards") or "")
+
+
+REOPEN_HELP = (
+    "Also clear later fixtures that were played with the old outcome (a knockout slot it filled). "
+    "Without it such a change is refused and the fixtures are listed."
+)
+
+
+class CorrectForm(ResolveForm):
+    reopen = forms.BooleanField(required=False, help_text=REOPEN_HELP)
+
+    def clean_note(self) -> str:
+        note = (self.cleaned_data.get("note") or "").strip()
+        if not note:
+            raise forms.ValidationError("Say why the result is corrected (kept in the audit trail).")
+        return note
+
+
+class AwardForm(forms.Form):
+    winner = forms.ChoiceField(
+        choices=[("home", "Home side"), ("away", "Away side")], widget=forms.RadioSelect
+    )
+    note = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), help_text="Why (kept in the audit trail)"
+    )
+    reopen = forms.BooleanField(required=False, help_text=REOPEN_HELP)
+
+
+class ClearForm(forms.Form):
+    note = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), help_text="Why (kept in the audit trail)"
+    )
+    reopen = forms.BooleanField(required=False, help_text=REOPEN_HELP)
 
 
 class FixtureResultActions(admin.ModelAdmin):
@@ -229,15 +356,170 @@ class FixtureResultActions(admin.ModelAdmin):
             return None
         return HttpResponseRedirect(reverse("admin:tournaments_fixture_resolve", args=[disputed[0].pk]))
 
+    @admin.action(description="Correct the result… (override, cards too)")
+    def correct_result(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
+        return self._one(request, queryset, "admin:tournaments_fixture_correct")
+
+    @admin.action(description="Award the match (no-show)…")
+    def award_match(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
+        return self._one(request, queryset, "admin:tournaments_fixture_award")
+
+    @admin.action(description="Clear the result…")
+    def clear_result(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
+        return self._one(request, queryset, "admin:tournaments_fixture_clear")
+
+    def _one(self, request: HttpRequest, queryset: QuerySet[Fixture], url: str) -> HttpResponse | None:
+        chosen = list(queryset[:2])
+        if len(chosen) != 1:
+            self.message_user(request, "Select exactly one fixture.", messages.WARNING)
+            return None
+        return HttpResponseRedirect(reverse(url, args=[chosen[0].pk]))
+
     def get_urls(self) -> list[Any]:
         custom = [
             path(
                 "<int:fixture_id>/resolve/",
                 self.admin_site.admin_view(self.resolve_view),
                 name="tournaments_fixture_resolve",
-            )
+            ),
+            path(
+                "<int:fixture_id>/correct/",
+                self.admin_site.admin_view(self.correct_view),
+                name="tournaments_fixture_correct",
+            ),
+            path(
+                "<int:fixture_id>/award/",
+                self.admin_site.admin_view(self.award_view),
+                name="tournaments_fixture_award",
+            ),
+            path(
+                "<int:fixture_id>/clear/",
+                self.admin_site.admin_view(self.clear_view),
+                name="tournaments_fixture_clear",
+            ),
         ]
         return custom + super().get_urls()
+
+    def _desk(
+        self, request: HttpRequest, fixture: Fixture, title: str, form: forms.Form, **extra: Any
+    ) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"{title} – {fixture}",
+            "opts": self.model._meta,
+            "fixture": fixture,
+            "form": form,
+            **extra,
+        }
+        return TemplateResponse(request, "admin/tournaments/fixture/result_desk.html", context)
+
+    def correct_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
+        fixture = get_object_or_404(
+            Fixture.objects.select_related("competition", "stage", "home_team", "away_team"), pk=fixture_id
+        )
+        if not self.has_change_permission(request, fixture):
+            return HttpResponseRedirect(reverse("admin:index"))
+        result = Result.objects.filter(fixture=fixture).prefetch_related("cards").first()
+        initial: dict[str, Any] = {}
+        if result is not None:
+            initial = {
+                "home_goals": result.home_goals,
+                "away_goals": result.away_goals,
+                "extra_time": result.extra_time,
+                "home_penalties": result.home_penalties,
+                "away_penalties": result.away_penalties,
+                "cards": cards_as_text(
+                    [
+                        {
+                            "team": "home" if c.team_id == fixture.home_team_id else "away",
+                            "kind": c.kind,
+                            "shirt_number": c.shirt_number,
+                        }
+                        for c in result.cards.all()
+                    ]
+                ),
+            }
+        form = CorrectForm(request.POST or None, initial=initial)
+        if request.method == "POST" and form.is_valid():
+            d = form.cleaned_data
+            try:
+                results.result_override(
+                    fixture_id=fixture.pk,
+                    user=signed_in_user(request.user),
+                    home_goals=d["home_goals"],
+                    away_goals=d["away_goals"],
+                    extra_time=bool(d.get("extra_time")),
+                    home_penalties=d.get("home_penalties"),
+                    away_penalties=d.get("away_penalties"),
+                    cards=d["cards"],
+                    note=d["note"],
+                    reopen=bool(d.get("reopen")),
+                )
+            except ApplicationError as exc:
+                form.add_error(None, exc.message)
+            else:
+                self.message_user(request, f"{fixture}: result corrected; standings, slots and bans follow.")
+                return HttpResponseRedirect(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
+        return self._desk(
+            request, fixture, "Correct the result", form, result=result, button="Correct the result"
+        )
+
+    def award_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
+        fixture = get_object_or_404(
+            Fixture.objects.select_related("competition", "stage", "home_team", "away_team"), pk=fixture_id
+        )
+        if not self.has_change_permission(request, fixture):
+            return HttpResponseRedirect(reverse("admin:index"))
+        form = AwardForm(request.POST or None)
+        form.fields["winner"].choices = [  # type: ignore[attr-defined]
+            ("home", f"{fixture.home_team or 'home side'} (home)"),
+            ("away", f"{fixture.away_team or 'away side'} (away)"),
+        ]
+        if request.method == "POST" and form.is_valid():
+            d = form.cleaned_data
+            try:
+                results.result_award(
+                    fixture_id=fixture.pk,
+                    user=signed_in_user(request.user),
+                    team_id=fixture.home_team_id if d["winner"] == "home" else fixture.away_team_id,  # type: ignore[arg-type]
+                    note=d["note"],
+                    reopen=bool(d.get("reopen")),
+                )
+            except ApplicationError as exc:
+                form.add_error(None, exc.message)
+            else:
+                self.message_user(request, f"{fixture}: match awarded with the competition's award score.")
+                return HttpResponseRedirect(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
+        result = Result.objects.filter(fixture=fixture).first()
+        return self._desk(request, fixture, "Award the match", form, result=result, button="Award the match")
+
+    def clear_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
+        fixture = get_object_or_404(
+            Fixture.objects.select_related("competition", "stage", "home_team", "away_team"), pk=fixture_id
+        )
+        if not self.has_change_permission(request, fixture):
+            return HttpResponseRedirect(reverse("admin:index"))
+        result = Result.objects.filter(fixture=fixture).first()
+        form = ClearForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                reopened = results.result_clear(
+                    fixture_id=fixture.pk,
+                    user=signed_in_user(request.user),
+                    note=form.cleaned_data["note"],
+                    reopen=bool(form.cleaned_data.get("reopen")),
+                )
+            except ApplicationError as exc:
+                form.add_error(None, exc.message)
+            else:
+                also = f" Reopened: {'; '.join(c['fixture'] for c in reopened)}." if reopened else ""
+                self.message_user(
+                    request, f"{fixture}: result cleared, the fixture is scheduled again.{also}"
+                )
+                return HttpResponseRedirect(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
+        return self._desk(
+            request, fixture, "Clear the result", form, result=result, button="Clear the result"
+        )
 
     def resolve_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
         fixture = get_object_or_404(
@@ -258,6 +540,7 @@ class FixtureResultActions(admin.ModelAdmin):
                 "extra_time": submission.extra_time,
                 "home_penalties": submission.home_penalties,
                 "away_penalties": submission.away_penalties,
+                "cards": cards_as_text(submission.cards),
             }
         form = ResolveForm(request.POST or None, initial=initial)
         if request.method == "POST" and form.is_valid():
@@ -271,7 +554,7 @@ class FixtureResultActions(admin.ModelAdmin):
                     extra_time=bool(d.get("extra_time")),
                     home_penalties=d.get("home_penalties"),
                     away_penalties=d.get("away_penalties"),
-                    cards=submission.cards if submission is not None else (),
+                    cards=d["cards"],
                     note=d.get("note") or "",
                 )
             except ApplicationError as exc:
@@ -285,6 +568,13 @@ class FixtureResultActions(admin.ModelAdmin):
             "opts": self.model._meta,
             "fixture": fixture,
             "submission": submission,
+            "disputed_cards": [
+                cards_as_text([submission.cards[i]])
+                for i in submission.disputed_cards
+                if 0 <= i < len(submission.cards)
+            ]
+            if submission is not None
+            else [],
             "form": form,
         }
         return TemplateResponse(request, "admin/tournaments/fixture/resolve.html", context)

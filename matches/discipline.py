@@ -14,7 +14,7 @@ team's next fixture becomes known.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -137,6 +137,47 @@ def discipline_recompute(
     return created
 
 
+@dataclass(frozen=True)
+class DisciplineChange:
+    """Suspensions a recompute added and removed, each described for a person."""
+
+    added: list[str]
+    removed: list[str]
+
+    def summary(self) -> str:
+        if not self.added and not self.removed:
+            return "No suspension changed."
+        parts = []
+        if self.added:
+            parts.append(f"{len(self.added)} added: " + "; ".join(self.added))
+        if self.removed:
+            parts.append(f"{len(self.removed)} removed: " + "; ".join(self.removed))
+        return "Suspensions " + ". ".join(parts) + "."
+
+
+def _described(competition: Competition) -> Counter[str]:
+    # A multiset: two bans alike (two red cards of one FUBA team in a match) are two lines.
+    described: Counter[str] = Counter()
+    for s in Suspension.objects.filter(competition=competition).select_related(
+        "team", "source_fixture", "served_in"
+    ):
+        who = f"{s.team.name}" + (f" #{s.shirt_number}" if s.shirt_number else "")
+        where = f"served in {s.served_in}" if s.served_in is not None else "not yet placed"
+        described[f"{who}: {s.get_reason_display()} from {s.source_fixture} ({where})"] += 1
+    return described
+
+
+@transaction.atomic
+def discipline_recompute_report(*, competition: Competition) -> DisciplineChange:
+    """Rebuild every suspension of the competition and say what changed (after a settings change)."""
+    before = _described(competition)
+    discipline_recompute(competition=competition)
+    after = _described(competition)
+    return DisciplineChange(
+        added=sorted((after - before).elements()), removed=sorted((before - after).elements())
+    )
+
+
 @transaction.atomic
 def competition_discipline_set(
     *,
@@ -145,7 +186,8 @@ def competition_discipline_set(
     red_card_ban_matches: int,
     yellow_wipe_after_stage: Stage | None = None,
     cup_mode: bool = False,
-) -> Competition:
+) -> DisciplineChange:
+    """Set the discipline rules and rebuild every suspension under them; returns what changed."""
     if yellow_wipe_after_stage is not None and yellow_wipe_after_stage.competition_id != competition.id:
         raise ApplicationError(f"{yellow_wipe_after_stage} is not a stage of '{competition}'.")
     if cup_mode and not competition.bans_players:
@@ -157,5 +199,4 @@ def competition_discipline_set(
     competition.save(
         update_fields=["yellow_card_threshold", "red_card_ban_matches", "yellow_wipe_after_stage", "cup_mode"]
     )
-    discipline_recompute(competition=competition)
-    return competition
+    return discipline_recompute_report(competition=competition)

@@ -7,7 +7,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.db.models import Q
 
-from tournaments.models import Club, Fixture, Team
+from tournaments.models import Club, Competition, Fixture, Team
 
 
 class CardKind(models.TextChoices):
@@ -143,6 +143,8 @@ class ResultSubmission(models.Model):
     # What the rules engine derived from the log (score, cards, injuries, skills lost/gained).
     derived_result = models.JSONField(null=True, blank=True)
     dispute_reason = models.TextField(blank=True)
+    # Indexes into `cards` of the card lines the opponent says are wrong (empty: the score only).
+    disputed_cards = models.JSONField(default=list, blank=True)
     disputed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -198,6 +200,8 @@ class ResultAudit(models.Model):
         OVERRIDE = "override", "Overridden by an administrator"
         SIMULATE = "simulate", "Simulated"
         AWARD = "award", "Awarded"
+        CLEAR = "clear", "Cleared by an administrator"
+        REOPEN = "reopen", "Reopened: an earlier result it depended on changed"
 
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(
@@ -214,6 +218,29 @@ class ResultAudit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.fixture} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class PointAdjustment(models.Model):
+    """Points deducted from (negative) or added to a team by the organisers, with the reason.
+
+    Applied in every table of the team's competition (tournaments.standings.table.compute_table);
+    written only through tournaments.standings.services.points_adjust.
+    """
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="point_adjustments")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="point_adjustments")
+    points = models.SmallIntegerField(help_text="Negative to deduct")
+    reason = models.TextField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.points:+d} for {self.team}: {self.reason}"
 
 
 class Forfeit(models.Model):

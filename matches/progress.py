@@ -17,7 +17,7 @@ from django.db.models import Q
 from fubaleague.errors import ApplicationError, Conflict
 from matches.discipline import discipline_recompute
 from tournaments.fixtures import UEFA_EURO_TABLE, uefa_euro_thirds
-from tournaments.knockout import tie_outcome
+from tournaments.knockout import TieOutcome, tie_outcome
 from tournaments.models import Competition, Fixture, Group, Stage, Team
 from tournaments.services import swiss_round_create
 from tournaments.skills import skill_losses_reassign
@@ -124,12 +124,16 @@ def _dependents(fixture: Fixture) -> Q:
     return q
 
 
-def placeholders_resolve(*, competition: Competition, fed_by: Fixture | None = None) -> set[int]:
+def placeholders_resolve(
+    *, competition: Competition, fed_by: Fixture | None = None, blocked: list[Fixture] | None = None
+) -> set[int]:
     """Fill (or refill) knockout slots; returns the ids of teams whose fixtures changed.
 
     With ``fed_by`` only the slots fed by that fixture are looked at. One pass is enough: a slot
     can only change while the fixture it belongs to has no result, so nothing further down the
-    bracket depends on it yet.
+    bracket depends on it yet. A slot whose fixture already has a result or a submission is
+    refused (Conflict), or, given a ``blocked`` list, left as it is and its fixture added to the
+    list: the results workflow's corrections then reopen it and resolve again.
     """
     resolver = _Resolver(competition)
     changed_teams: set[int] = set()
@@ -139,7 +143,7 @@ def placeholders_resolve(*, competition: Competition, fed_by: Fixture | None = N
     for fixture in fixtures.select_for_update(of=("self",)).order_by(
         "stage__order", "round", "match_number", "leg"
     ):
-        updates = {}
+        updates: dict[str, int | None] = {}
         for side in ("home", "away"):
             source = getattr(fixture, f"{side}_source")
             if not source:
@@ -152,9 +156,15 @@ def placeholders_resolve(*, competition: Competition, fed_by: Fixture | None = N
                 fixture.status != Fixture.Status.SCHEDULED
                 or fixture.submissions.filter(status="open").exists()
             ):
+                if blocked is not None:
+                    if fixture not in blocked:
+                        blocked.append(fixture)
+                    updates = {}
+                    break
                 raise Conflict(
                     f"{fixture} already has a result or a submission; "
-                    "the change would alter who plays it. Clear that fixture first."
+                    "the change would alter who plays it. Clear that fixture first.",
+                    details={"fixtures": [fixture.pk]},
                 )
             updates[f"{side}_team_id"] = team_id
             changed_teams.update(t for t in (team_id, current) if t is not None)
@@ -196,12 +206,16 @@ def stage_progress_update(*, stage: Stage) -> Stage:
 
 
 @transaction.atomic
-def fixture_result_changed(*, fixture: Fixture) -> None:
-    """Call after a fixture's result starts counting or changes (inside the same transaction)."""
+def fixture_result_changed(*, fixture: Fixture, blocked: list[Fixture] | None = None) -> None:
+    """Call after a fixture's result starts counting or changes (inside the same transaction).
+
+    ``blocked`` collects the fixtures whose slots would change but already have a result
+    (see placeholders_resolve) instead of refusing.
+    """
     competition = fixture.competition
     stage_progress_update(stage=fixture.stage)
     teams = {t for t in (fixture.home_team_id, fixture.away_team_id) if t is not None}
-    teams |= placeholders_resolve(competition=competition, fed_by=fixture)
+    teams |= placeholders_resolve(competition=competition, fed_by=fixture, blocked=blocked)
     team_objs = list(Team.objects.filter(id__in=teams))
     discipline_recompute(competition=competition, teams=team_objs)
     for team in team_objs:
@@ -209,6 +223,22 @@ def fixture_result_changed(*, fixture: Fixture) -> None:
     # A knockout slot may have been filled in a later stage: keep those stages' status current.
     for stage in competition.stages.exclude(id=fixture.stage_id):
         stage_progress_update(stage=stage)
+
+
+def fixture_tie_outcome(*, fixture: Fixture) -> TieOutcome | None:
+    """Who went through the knockout tie this fixture belongs to (None: not decided, or no tie)."""
+    if fixture.stage.kind != Stage.Kind.KNOCKOUT or fixture.match_number is None:
+        return None
+    legs = list(
+        Fixture.objects.filter(
+            competition_id=fixture.competition_id,
+            stage_id=fixture.stage_id,
+            match_number=fixture.match_number,
+        )
+        .select_related("result")
+        .order_by("leg")
+    )
+    return tie_outcome(fixture.stage, legs)
 
 
 def competition_champion(*, competition: Competition) -> Team | None:

@@ -56,9 +56,18 @@ PUBLIC_AUDIT_ACTIONS = (
     ResultAudit.Action.OVERRIDE,
     ResultAudit.Action.SIMULATE,
     ResultAudit.Action.AWARD,
+    ResultAudit.Action.CLEAR,
+    ResultAudit.Action.REOPEN,
 )
-# Notes the public reads: an override's reason and the system's note on a simulation or award.
-PUBLIC_AUDIT_NOTES = (ResultAudit.Action.OVERRIDE, ResultAudit.Action.SIMULATE, ResultAudit.Action.AWARD)
+# Notes the public reads: why staff overrode or cleared a result (or a correction reopened it),
+# and the system's note on a simulation or award.
+PUBLIC_AUDIT_NOTES = (
+    ResultAudit.Action.OVERRIDE,
+    ResultAudit.Action.SIMULATE,
+    ResultAudit.Action.AWARD,
+    ResultAudit.Action.CLEAR,
+    ResultAudit.Action.REOPEN,
+)
 
 
 def audit_trail_is_full_for(*, fixture: Fixture, user: Any) -> bool:

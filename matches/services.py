@@ -27,7 +27,7 @@ from matches.turn_logs import turn_log_size_check
 # Imported here (not lazily) so a worker that loads the services registers the task as well.
 from matches.validation_tasks import enqueue_validation
 from tournaments.knockout import Score, first_leg_of, knockout_score_check
-from tournaments.models import Competition, Fixture, Skill, Stage
+from tournaments.models import Competition, Fixture, Skill, SkillLoss, Stage, TeamSkill
 from tournaments.selectors import fixture_banned_shirts, user_club_team_ids
 from tournaments.skills import skill_gain_record, skill_loss_record
 
@@ -169,6 +169,7 @@ def _submission_snapshot(sub: ResultSubmission) -> dict[str, Any]:
         "home_penalties": sub.home_penalties,
         "away_penalties": sub.away_penalties,
         "cards": sub.cards,
+        "disputed_cards": sub.disputed_cards,
         "validation_status": sub.validation_status,
     }
 
@@ -200,6 +201,7 @@ def _write_result(
     status: str,
     actor: User | None,
     submission: ResultSubmission | None = None,
+    cascade: list[dict[str, Any]] | None = None,
 ) -> Result:
     fields = {
         "home_goals": score.home_goals,
@@ -231,8 +233,61 @@ def _write_result(
     )
     fixture.status = status
     fixture.save(update_fields=["status", "updated_at"])
-    fixture_result_changed(fixture=fixture)
+    if cascade is None:
+        fixture_result_changed(fixture=fixture)
+    else:
+        _recount(fixture, actor=actor, cascade=cascade)
     return result
+
+
+def _recount(fixture: Fixture, *, actor: User | None, cascade: list[dict[str, Any]]) -> None:
+    """What follows from a corrected result, reopening the later fixtures that used the old one.
+
+    Every fixture reopened (its result cleared, recursively further down the bracket) is added to
+    ``cascade`` as it was before; the caller refuses the whole change unless reopening was asked for.
+    """
+    blocked: list[Fixture] = []
+    fixture_result_changed(fixture=fixture, blocked=blocked)
+    if not blocked:
+        return
+    for dependent in blocked:
+        cascade.append({"id": dependent.pk, "fixture": str(dependent), "status": dependent.status})
+        _clear(
+            dependent,
+            actor=actor,
+            action=ResultAudit.Action.REOPEN,
+            note=f"{fixture} was corrected: who plays this fixture changed.",
+            cascade=cascade,
+        )
+    fixture_result_changed(fixture=fixture)
+
+
+def _clear(
+    fixture: Fixture, *, actor: User | None, action: str, note: str, cascade: list[dict[str, Any]]
+) -> None:
+    """The fixture goes back to scheduled: no result, no live submission, no skills from it."""
+    before = _snapshot(fixture)
+    Result.objects.filter(fixture=fixture).delete()
+    ResultSubmission.objects.filter(
+        fixture=fixture, status__in=[ResultSubmission.Status.OPEN, ResultSubmission.Status.DISPUTED]
+    ).update(status=ResultSubmission.Status.SUPERSEDED)
+    # A13 skills lost or gained in this match no longer happened.
+    SkillLoss.objects.filter(lost_in=fixture).delete()
+    TeamSkill.objects.filter(gained_in=fixture, source=TeamSkill.Source.GAINED).delete()
+    fixture.status = Fixture.Status.SCHEDULED
+    fixture.save(update_fields=["status", "updated_at"])
+    _recount(fixture, actor=actor, cascade=cascade)
+    _audit(fixture, action, actor, before, _snapshot(fixture), note=note)
+
+
+def _refuse_unless_reopened(fixture: Fixture, cascade: list[dict[str, Any]], reopen: bool) -> None:
+    if cascade and not reopen:
+        listed = "; ".join(f"{c['fixture']} ({c['status']})" for c in cascade)
+        raise Conflict(
+            f"{fixture}: later fixtures were played with the old outcome: {listed}. "
+            "Correct with reopen to clear them as well.",
+            details={"fixtures": cascade},
+        )
 
 
 def _is_admin(user: User | None) -> bool:
@@ -478,8 +533,13 @@ def result_confirm(*, fixture_id: int, user: User, note: str = "") -> Result:
 
 
 @transaction.atomic
-def result_dispute(*, fixture_id: int, user: User, reason: str) -> ResultSubmission:
-    """The opponent rejects the submitted result; an administrator will resolve it."""
+def result_dispute(
+    *, fixture_id: int, user: User, reason: str, cards: Sequence[int] = ()
+) -> ResultSubmission:
+    """The opponent rejects the submitted result; an administrator will resolve it.
+
+    ``cards`` names the reported card lines (indexes into the submission's cards) that are wrong.
+    """
     fixture = _lock_fixture(fixture_id)
     submission = _open_submission(fixture)
     if submission is None or fixture.status != Fixture.Status.SUBMITTED:
@@ -490,11 +550,20 @@ def result_dispute(*, fixture_id: int, user: User, reason: str) -> ResultSubmiss
         raise PermissionDenied(f"{fixture}: only the opponent of the submitting club can dispute the result.")
     if not reason.strip():
         raise ApplicationError(f"{fixture}: say why the result is disputed.")
+    lines = sorted(set(cards))
+    for line in lines:
+        if isinstance(line, bool) or not isinstance(line, int) or not 0 <= line < len(submission.cards):
+            raise ApplicationError(
+                f"{fixture}: card line {line!r} does not exist; the submission reports "
+                f"{len(submission.cards)} card(s), numbered from 0.",
+                details={"cards": [f"no card line {line!r}"]},
+            )
     before = _submission_snapshot(submission)
     submission.status = ResultSubmission.Status.DISPUTED
     submission.dispute_reason = reason.strip()
+    submission.disputed_cards = lines
     submission.disputed_by = user
-    submission.save(update_fields=["status", "dispute_reason", "disputed_by", "updated_at"])
+    submission.save(update_fields=["status", "dispute_reason", "disputed_cards", "disputed_by", "updated_at"])
     fixture.status = Fixture.Status.DISPUTED
     fixture.save(update_fields=["status", "updated_at"])
     _audit(fixture, ResultAudit.Action.DISPUTE, user, before, _submission_snapshot(submission), note=reason)
@@ -513,6 +582,7 @@ def _admin_set(
     home_penalties: int | None,
     away_penalties: int | None,
     note: str,
+    reopen: bool = False,
 ) -> Result:
     if not _is_admin(user):
         raise PermissionDenied(f"{fixture}: only an administrator can set a result.")
@@ -524,6 +594,7 @@ def _admin_set(
     _check_score(fixture, score)
     parsed = _parse_cards(fixture, cards)
     before = _snapshot(fixture)
+    cascade: list[dict[str, Any]] = []
     result = _write_result(
         fixture,
         score=score,
@@ -531,7 +602,11 @@ def _admin_set(
         source=Result.Source.ADMIN,
         status=Fixture.Status.CONFIRMED,
         actor=user,
+        cascade=cascade,
     )
+    _refuse_unless_reopened(fixture, cascade, reopen)
+    if cascade:
+        note += "\nReopened: " + "; ".join(c["fixture"] for c in cascade)
     _audit(fixture, action, user, before, _snapshot(fixture), note=note)
     return result
 
@@ -582,8 +657,14 @@ def result_override(
     home_penalties: int | None = None,
     away_penalties: int | None = None,
     note: str = "",
+    reopen: bool = False,
 ) -> Result:
-    """An administrator sets or corrects any fixture's result; standings, brackets and bans follow."""
+    """An administrator sets or corrects any fixture's result; standings, brackets and bans follow.
+
+    Where a later fixture was already played with the old outcome (a knockout slot it filled), the
+    correction is refused (Conflict, ``details.fixtures`` lists them all) unless ``reopen``: then
+    those fixtures are cleared too, each with its own audit entry.
+    """
     fixture = _lock_fixture(fixture_id)
     if not note.strip():
         raise ApplicationError(f"{fixture}: an override needs a note saying why.")
@@ -601,7 +682,84 @@ def result_override(
         home_penalties=home_penalties,
         away_penalties=away_penalties,
         note=note,
+        reopen=reopen,
     )
+
+
+@transaction.atomic
+def result_award(*, fixture_id: int, user: User, team_id: int, note: str, reopen: bool = False) -> Result:
+    """Staff award the match to one side (the other did not show): the competition's award score.
+
+    Works on a fixture in any state but being simulated; replacing a counted result follows the
+    corrections' rules (later fixtures played with the old outcome: refused, or reopened).
+    """
+    fixture = _lock_fixture(fixture_id)
+    if not _is_admin(user):
+        raise PermissionDenied(f"{fixture}: only an administrator can award a match.")
+    if not note.strip():
+        raise ApplicationError(f"{fixture}: an award needs a note saying why.")
+    if not fixture.is_resolved:
+        raise Conflict(f"{fixture}: both teams must be known before the match can be awarded.")
+    if fixture.status == Fixture.Status.SIMULATING:
+        raise Conflict(f"{fixture}: the match is being simulated; wait for it to finish.")
+    if team_id not in (fixture.home_team_id, fixture.away_team_id):
+        raise ApplicationError(
+            f"{fixture}: team {team_id} does not play this fixture.",
+            details={"team_id": ["not in this fixture"]},
+        )
+    competition = fixture.competition
+    won, lost = competition.award_goals_for, competition.award_goals_against
+    home_wins = team_id == fixture.home_team_id
+    score = Score(won if home_wins else lost, lost if home_wins else won)
+    _check_score(fixture, score, awarded=True)
+    before = _snapshot(fixture)
+    ResultSubmission.objects.filter(
+        fixture=fixture, status__in=[ResultSubmission.Status.OPEN, ResultSubmission.Status.DISPUTED]
+    ).update(status=ResultSubmission.Status.SUPERSEDED)
+    cascade: list[dict[str, Any]] = []
+    result = _write_result(
+        fixture,
+        score=score,
+        cards=[],
+        source=Result.Source.AWARDED,
+        status=Fixture.Status.AWARDED,
+        actor=user,
+        cascade=cascade,
+    )
+    _refuse_unless_reopened(fixture, cascade, reopen)
+    winner = fixture.home_team if home_wins else fixture.away_team
+    text = f"awarded {won}-{lost} to {winner}: {note.strip()}"
+    if cascade:
+        text += "\nReopened: " + "; ".join(c["fixture"] for c in cascade)
+    _audit(fixture, ResultAudit.Action.AWARD, user, before, _snapshot(fixture), note=text)
+    return result
+
+
+@transaction.atomic
+def result_clear(*, fixture_id: int, user: User, note: str, reopen: bool = False) -> list[dict[str, Any]]:
+    """An administrator removes a fixture's result: it is scheduled again and counts for nothing.
+
+    Standings, stage status, knockout slots, suspensions and A13 skills follow. Later fixtures that
+    used the old outcome are refused or, with ``reopen``, cleared too; returns those fixtures.
+    """
+    fixture = _lock_fixture(fixture_id)
+    if not _is_admin(user):
+        raise PermissionDenied(f"{fixture}: only an administrator can clear a result.")
+    if not note.strip():
+        raise ApplicationError(f"{fixture}: clearing a result needs a note saying why.")
+    if fixture.status == Fixture.Status.SIMULATING:
+        raise Conflict(f"{fixture}: the match is being simulated; wait for it to finish.")
+    if fixture.status not in (*Fixture.COUNTED_STATUSES, Fixture.Status.SUBMITTED, Fixture.Status.DISPUTED):
+        raise Conflict(f"{fixture}: there is no result to clear ({fixture.get_status_display()}).")
+    cascade: list[dict[str, Any]] = []
+    text = note.strip()
+    _clear(fixture, actor=user, action=ResultAudit.Action.CLEAR, note=text, cascade=cascade)
+    _refuse_unless_reopened(fixture, cascade, reopen)
+    if cascade:
+        entry = ResultAudit.objects.filter(fixture=fixture, action=ResultAudit.Action.CLEAR).latest("id")
+        entry.note = text + "\nReopened: " + "; ".join(c["fixture"] for c in cascade)
+        entry.save(update_fields=["note"])
+    return cascade
 
 
 @transaction.atomic

@@ -47,11 +47,13 @@ class Match(MatchContext):
         return self._pending is None
 
     def apply(self, ev: Event) -> None:
-        """Apply one event or raise an IllegalEventError (state unchanged).
+        """Apply one event or raise an IllegalEventError.
 
         A decision with a ``default`` that the event does not answer (another
         name or another team) is taken with its default first ("done", "no"):
-        logs may leave those out."""
+        logs may leave those out.  Those defaults stay applied when the event
+        itself is then refused; a caller that must keep the earlier state
+        (the live scorer) rebuilds the match from its stored events instead."""
         p = self._pending
         name = ev.name
         if p is not None and p.default is not None and (p.name != name or p.actor != ev.by):

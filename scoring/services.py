@@ -234,7 +234,9 @@ def _event_post(
     try:
         data = engine.apply(match, parsed)
     except engine.IllegalEvent:
-        engine.keep(session.id, cache_key(session), match)  # unchanged by the refused event
+        # A refused event may already have taken the defaults before it (Match.apply), so the
+        # cached match is dropped and the next request rebuilds it from the stored events.
+        engine.forget(session.id)
         raise
     if roll_for_me:
         data["note"] = "rolled by the app"

@@ -25,6 +25,7 @@ from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
 from matches import progress
 from matches.admin import FixtureResultActions
+from matches.discipline import discipline_recompute_report
 from tournaments import services
 from tournaments.formats import FORMATS, competition_create_from_format
 from tournaments.models import (
@@ -388,6 +389,13 @@ class CompetitionAdmin(admin.ModelAdmin):
             reverse("admin:tournaments_competition_standings", args=[obj.pk]),
             reverse("tournaments:competition", args=[obj.slug]),
         )
+
+    def save_model(self, request: HttpRequest, obj: Competition, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and set(form.changed_data) & {*services.DISCIPLINE_SETTINGS, "yellow_wipe_after_stage"}:
+            # New discipline settings apply to every result already counted: rebuild the bans.
+            report = discipline_recompute_report(competition=obj)
+            self.message_user(request, f"Discipline settings changed. {report.summary()}")
 
     @admin.action(description="Generate fixtures for stages that have none", permissions=["change"])
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Competition]) -> None:
@@ -822,7 +830,14 @@ class FixtureAdmin(FixtureResultActions):
     raw_id_fields = ("home_team", "away_team", "group")
     readonly_fields = ("status", "updated_at")
     date_hierarchy = "kickoff"
-    actions = ["simulate_forfeit_now", "resolve_dispute", "recompute_standings"]
+    actions = [
+        "simulate_forfeit_now",
+        "resolve_dispute",
+        "correct_result",
+        "award_match",
+        "clear_result",
+        "recompute_standings",
+    ]
 
     @admin.display(description="Status", ordering="status")
     def status_badge(self, obj: Fixture) -> str:
@@ -873,6 +888,17 @@ class SuspensionAdmin(admin.ModelAdmin):
     search_fields = ("team__name",)
     list_select_related = ("team", "competition", "source_fixture", "served_in")
     raw_id_fields = ("team", "source_fixture", "served_in")
+
+    # Suspensions follow from cards and the discipline settings (matches.discipline recomputes
+    # them); editing one by hand would be undone by the next recompute.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(LotDraw)

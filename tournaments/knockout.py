@@ -127,10 +127,59 @@ def knockout_score_check(*, fixture: Fixture, score: Score, first_leg: Fixture |
         raise ApplicationError(f"{fixture}: the tie is level; give the penalty shoot-out score.")
     if score.home_penalties == score.away_penalties:
         raise ApplicationError(f"{fixture}: a penalty shoot-out cannot end level.")
+    if not shootout_possible(score.home_penalties, score.away_penalties):  # type: ignore[arg-type]
+        raise ApplicationError(
+            f"{fixture}: a shoot-out cannot end {score.home_penalties}-{score.away_penalties}: "
+            "five kicks each, it stops as soon as one side cannot catch up, then sudden death "
+            "(one kick each until one scores and the other misses)."
+        )
     if stage.extra_time and not score.extra_time:
         raise ApplicationError(
             f"{fixture}: in this stage a shoot-out follows extra time; mark extra time played."
         )
+
+
+SHOOTOUT_KICKS = 5
+
+
+def _best_of_five_ends() -> frozenset[tuple[int, int]]:
+    """Every score a shoot-out can stop at within its first five kicks each (either side first)."""
+    ends: set[tuple[int, int]] = set()
+    # (kicks of the side kicking first, kicks of the other, goals of each)
+    states = [(0, 0, 0, 0)]
+    while states:
+        k1, k2, g1, g2 = states.pop()
+        left1, left2 = SHOOTOUT_KICKS - k1, SHOOTOUT_KICKS - k2
+        if g1 + left1 < g2 or g2 + left2 < g1:
+            ends.add((g1, g2))
+            ends.add((g2, g1))
+            continue
+        if left1 == 0 and left2 == 0:
+            continue  # level after five each: sudden death follows
+        first_kicks = k1 == k2
+        for scored in (0, 1):
+            if first_kicks:
+                states.append((k1 + 1, k2, g1 + scored, g2))
+            else:
+                states.append((k1, k2 + 1, g1, g2 + scored))
+    return frozenset(ends)
+
+
+_BEST_OF_FIVE_ENDS = _best_of_five_ends()
+
+
+def shootout_possible(home: int, away: int) -> bool:
+    """Whether a shoot-out can end with this score (interpretation I-42).
+
+    Five kicks each, stopped as soon as one side cannot catch up; level after five each, sudden
+    death: one kick each until one side scores and the other misses, so it ends one goal apart.
+    """
+    if home == away:
+        return False
+    if (home, away) in _BEST_OF_FIVE_ENDS:
+        return True
+    # Level at s-s after five each (s from 0 to 5), then k rounds both score: any n+1 to n.
+    return abs(home - away) == 1
 
 
 def first_leg_of(fixture: Fixture) -> Fixture | None:

@@ -22,7 +22,7 @@ from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
 from fubaleague.web import selectors as ps
 from fubaleague.web.views import _nav, fixture_or_404, match_url
-from matches import services
+from matches import forfeits, services
 from matches.models import CardKind, Forfeit, ResultSubmission
 from matches.replay import pitch_geometry, replay_frames
 from scoring.selectors import active_session
@@ -81,6 +81,33 @@ class ResultForm(forms.Form):
 
 class DisputeForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea, max_length=2000)
+    # The card lines the opponent says are wrong (indexes into the submission's cards).
+    card = forms.TypedMultipleChoiceField(coerce=int, required=False, choices=())
+
+    def __init__(self, *args: Any, card_count: int = 0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["card"].choices = [(i, str(i)) for i in range(card_count)]  # type: ignore[attr-defined]
+
+
+def submission_card_lines(fixture: Fixture, submission: ResultSubmission | None) -> list[dict[str, Any]]:
+    """The reported cards as numbered lines, so the opponent can see and dispute each one."""
+    if submission is None:
+        return []
+    labels = dict(CardKind.choices)
+    names = {"home": ps.fixture_row(fixture).home, "away": ps.fixture_row(fixture).away}
+    disputed = set(submission.disputed_cards or [])
+    return [
+        {
+            "index": i,
+            "team": names.get(c.get("team"), c.get("team")),
+            "side": c.get("team"),
+            "kind": c.get("kind"),
+            "label": labels.get(c.get("kind"), c.get("kind")),
+            "shirt_number": c.get("shirt_number"),
+            "disputed": i in disputed,
+        }
+        for i, c in enumerate(submission.cards or [])
+    ]
 
 
 def _competition(slug: str) -> Competition:
@@ -116,6 +143,22 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
         and not can_confirm
     )
     live_session = active_session(fixture_id=fixture.pk)
+    # The club's own open report: a new one is an explicit "replace my report".
+    replacing = bool(
+        can_submit
+        and submission is not None
+        and submission.status == ResultSubmission.Status.OPEN
+        and submission.team_id in my_sides
+    )
+    history = (
+        list(
+            fixture.submissions.exclude(pk=submission.pk)
+            .select_related("team")
+            .order_by("-created_at", "-id")
+        )
+        if submission is not None
+        else []
+    )
     context = _nav(competition, "fixtures")
     row = ps.fixture_row(fixture)
     context.update(
@@ -127,7 +170,10 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             "log": log,
             "pitch": pitch_geometry() if log is not None else None,
             "submission": submission,
+            "submission_cards": submission_card_lines(fixture, submission),
             "can_submit": can_submit,
+            "replacing": replacing,
+            "history": history,
             "can_confirm": can_confirm,
             "live_session": live_session,
             "live_pitch": pitch_geometry() if live_session is not None else None,
@@ -194,6 +240,16 @@ def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespo
         messages.error(request, f"The result was not submitted: {errors}")
         return redirect(match_url(fixture))
     d = form.cleaned_data
+    open_report = ps.latest_submission(fixture)
+    if (
+        open_report is not None
+        and open_report.status == ResultSubmission.Status.OPEN
+        and open_report.submitted_by_id == request.user.pk
+        and request.POST.get("replace") != "1"
+    ):
+        # A second report replaces the first only when the club says so (the first stays in the history).
+        messages.error(request, "You already reported this match; use “Replace my report” to change it.")
+        return redirect(match_url(fixture))
     try:
         services.result_submit(
             fixture_id=fixture.pk,
@@ -209,7 +265,17 @@ def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespo
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect(match_url(fixture))
-    return _after(request, fixture, "Result submitted. The opponent now confirms or disputes it.")
+    replaced = request.POST.get("replace") == "1"
+    return _after(
+        request,
+        fixture,
+        (
+            "Your report was replaced (the earlier one stays in the history). "
+            if replaced
+            else "Result submitted. "
+        )
+        + "The opponent now confirms or disputes it.",
+    )
 
 
 @login_required(login_url="tournaments:login")
@@ -228,15 +294,41 @@ def confirm_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResp
 @require_POST
 def dispute_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     fixture = fixture_or_404(_competition(slug), fixture_id)
-    form = DisputeForm(request.POST)
+    submission = ps.latest_submission(fixture)
+    form = DisputeForm(request.POST, card_count=len(submission.cards) if submission is not None else 0)
     if not form.is_valid():
-        messages.error(request, "Say why the result is wrong.")
+        messages.error(request, "Say why the result is wrong (and tick only cards that were reported).")
         return redirect(match_url(fixture))
     try:
         services.result_dispute(
-            fixture_id=fixture.pk, user=signed_in_user(request.user), reason=form.cleaned_data["reason"]
+            fixture_id=fixture.pk,
+            user=signed_in_user(request.user),
+            reason=form.cleaned_data["reason"],
+            cards=form.cleaned_data["card"],
         )
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect(match_url(fixture))
     return _after(request, fixture, "Result disputed. An administrator will resolve it.")
+
+
+@login_required(login_url="tournaments:login")
+@require_POST
+def cannot_play(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    """A club says it cannot play: a declared forfeit, decided by the competition's forfeit policy."""
+    fixture = fixture_or_404(_competition(slug), fixture_id)
+    team = request.POST.get("team_id")
+    try:
+        forfeits.forfeit_declare(
+            fixture_id=fixture.pk,
+            user=signed_in_user(request.user),
+            team_id=int(team) if team and team.isdigit() else None,
+        )
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect(match_url(fixture))
+    return _after(
+        request,
+        fixture,
+        "Noted: your club cannot play. The match is decided by the competition's forfeit policy.",
+    )

@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.contrib.auth.models import User
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 from django.urls import reverse
 
 from fubaleague.web import svg
@@ -398,3 +399,50 @@ def competitions_for_home() -> list[Competition]:
 
 def ids(items: Iterable[Any]) -> list[int]:
     return [i.pk for i in items]
+
+
+@dataclass
+class ClubDashboard:
+    teams: list[Team]
+    next_fixtures: list[Fixture]
+    awaiting: list[ResultSubmission]
+    disputes: list[Fixture]
+    suspensions: list[Suspension]
+
+
+def club_dashboard(*, user: User) -> ClubDashboard:
+    """What a club member acts on: next fixtures with deadlines, results to confirm, disputes, bans."""
+    teams = list(
+        Team.objects.filter(club__members=user)
+        .select_related("competition")
+        .order_by("competition__name", "name")
+    )
+    ids = [t.pk for t in teams]
+    mine = Q(home_team_id__in=ids) | Q(away_team_id__in=ids)
+    related = ("competition", "home_team", "away_team", "stage")
+    next_fixtures = list(
+        Fixture.objects.filter(mine, status__in=[Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED])
+        .select_related(*related)
+        .order_by(F("deadline").asc(nulls_last=True), F("kickoff").asc(nulls_last=True), "id")[:20]
+    )
+    awaiting = list(
+        ResultSubmission.objects.filter(
+            Q(fixture__home_team_id__in=ids) | Q(fixture__away_team_id__in=ids),
+            status=ResultSubmission.Status.OPEN,
+        )
+        .exclude(team_id__in=ids)
+        .select_related("fixture__competition", "fixture__home_team", "fixture__away_team", "team")
+        .order_by("created_at")
+    )
+    disputes = list(
+        Fixture.objects.filter(mine, status=Fixture.Status.DISPUTED)
+        .select_related(*related)
+        .order_by("updated_at")
+    )
+    suspensions = list(
+        Suspension.objects.filter(team_id__in=ids)
+        .exclude(served_in__status__in=Fixture.COUNTED_STATUSES)
+        .select_related("team", "competition", "source_fixture", "served_in")
+        .order_by("competition__name", "team__name", "id")
+    )
+    return ClubDashboard(teams, next_fixtures, awaiting, disputes, suspensions)

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import path, reverse_lazy
 
-from fubaleague.web import match_views, views
+from fubaleague.web import club_views, match_views, views
 
 # The page names keep the "tournaments:" namespace they had when the pages lived in that app:
 # templates and tests reverse them by it.
@@ -22,6 +22,7 @@ urlpatterns = [
     path("c/<slug:slug>/matches/<int:fixture_id>/submit", match_views.submit_result, name="submit_result"),
     path("c/<slug:slug>/matches/<int:fixture_id>/confirm", match_views.confirm_result, name="confirm_result"),
     path("c/<slug:slug>/matches/<int:fixture_id>/dispute", match_views.dispute_result, name="dispute_result"),
+    path("c/<slug:slug>/matches/<int:fixture_id>/cannot-play", match_views.cannot_play, name="cannot_play"),
     path("coaches/<int:coach_id>/", views.coach, name="coach"),
     # Club members sign in here (the admin's login accepts staff only).
     path(
@@ -32,4 +33,33 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
+    path("my-club/", club_views.dashboard, name="dashboard"),
+    # Password change (signed in) and reset by e-mail: Django's views with the admin's templates.
+    path(
+        "password/change/",
+        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("tournaments:password_change_done")),
+        name="password_change",
+    ),
+    path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path(
+        "password/reset/",
+        auth_views.PasswordResetView.as_view(
+            success_url=reverse_lazy("tournaments:password_reset_done"),
+            email_template_name="registration/fuba_password_reset_email.txt",
+        ),
+        name="password_reset",
+    ),
+    path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            success_url=reverse_lazy("tournaments:password_reset_complete")
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
 ]

@@ -9,9 +9,11 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from fubaleague.api_json import JSONDocumentField
-from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
+from matches.models import Card, CardKind, MatchLog, PointAdjustment, Result, ResultAudit, ResultSubmission
+from matches.progress import fixture_tie_outcome
 from matches.selectors import PUBLIC_AUDIT_NOTES
 from tournaments.api.serializers import FixtureSerializer, TeamBriefSerializer
+from tournaments.models import Team
 
 
 class CardInputSerializer(serializers.Serializer):
@@ -53,10 +55,34 @@ class SubmitResultSerializer(ScoreInputSerializer):
 
 class AdminResultSerializer(ScoreInputSerializer):
     note = serializers.CharField(allow_blank=True, required=False, default="")
+    reopen = serializers.BooleanField(
+        default=False,
+        help_text="Override only: also clear later fixtures played with the old outcome "
+        "(without it such a correction answers 409 listing them in details.fixtures)",
+    )
+
+
+class AwardSerializer(serializers.Serializer):
+    team_id = serializers.IntegerField(help_text="The side the match is awarded to (the other did not show)")
+    note = serializers.CharField(help_text="Why (kept in the audit trail)")
+    reopen = serializers.BooleanField(default=False, help_text="As for override")
+
+
+class ClearResultSerializer(serializers.Serializer):
+    note = serializers.CharField(help_text="Why the result is cleared (kept in the audit trail)")
+    reopen = serializers.BooleanField(
+        default=False, help_text="Also clear later fixtures played with the old outcome"
+    )
 
 
 class DisputeSerializer(serializers.Serializer):
     reason = serializers.CharField(help_text="Why the submitted result is wrong")
+    cards = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        required=False,
+        default=list,
+        help_text="The card lines that are wrong: indexes into the submission's cards, from 0",
+    )
 
 
 class ForfeitSerializer(serializers.Serializer):
@@ -122,6 +148,7 @@ class SubmissionSerializer(serializers.ModelSerializer):
             "validation_errors",
             "derived_result",
             "dispute_reason",
+            "disputed_cards",
             "has_turn_log",
             "created_at",
         ]
@@ -152,6 +179,15 @@ class AuditSerializer(serializers.ModelSerializer):
         fields = ["id", "action", "actor", "before", "after", "note", "created_at"]
 
 
+class TieSerializer(serializers.Serializer):
+    winner = TeamBriefSerializer()
+    loser = TeamBriefSerializer()
+    decided_by = serializers.ChoiceField(
+        choices=["score", "aggregate", "away_goals", "penalties", "awarded"],
+        help_text="How the tie was decided",
+    )
+
+
 class PublicAuditSerializer(AuditSerializer):
     """The public part of the trail (matches.selectors.PUBLIC_AUDIT_ACTIONS): same fields, with
     no actor and no "before", and a note only where it says why a result counts."""
@@ -166,13 +202,27 @@ class PublicAuditSerializer(AuditSerializer):
 
 
 class MatchSerializer(FixtureSerializer):
-    """A fixture with its full result, cards and the list of its (public) turn logs."""
+    """A fixture with its full result, cards, the knockout tie's winner and its (public) turn logs."""
 
     full_result = serializers.SerializerMethodField()
+    tie = serializers.SerializerMethodField()
     logs = serializers.SerializerMethodField()
 
     class Meta(FixtureSerializer.Meta):
-        fields = [*FixtureSerializer.Meta.fields, "full_result", "logs"]
+        fields = [*FixtureSerializer.Meta.fields, "full_result", "tie", "logs"]
+
+    @extend_schema_field(TieSerializer(allow_null=True))
+    def get_tie(self, fixture: Any) -> dict[str, Any] | None:
+        """A knockout tie that is decided: who went through (both legs counted, or awarded)."""
+        outcome = fixture_tie_outcome(fixture=fixture)
+        if outcome is None:
+            return None
+        teams = {t.pk: t for t in Team.objects.filter(pk__in=[outcome.winner_id, outcome.loser_id])}
+        return {
+            "winner": TeamBriefSerializer(teams[outcome.winner_id]).data,
+            "loser": TeamBriefSerializer(teams[outcome.loser_id]).data,
+            "decided_by": outcome.decided_by,
+        }
 
     @extend_schema_field(ResultSerializer(allow_null=True))
     def get_full_result(self, fixture: Any) -> dict[str, Any] | None:
@@ -186,3 +236,20 @@ class MatchSerializer(FixtureSerializer):
             child=MatchLogBriefSerializer(), instance=getattr(fixture, "public_logs", [])
         )
         return logs.data
+
+
+class PointAdjustmentSerializer(serializers.ModelSerializer):
+    team = TeamBriefSerializer(read_only=True)
+    competition: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
+
+    class Meta:
+        model = PointAdjustment
+        fields = ["id", "competition", "team", "points", "reason", "created_at"]
+
+
+class PointAdjustmentInputSerializer(serializers.Serializer):
+    team_id = serializers.IntegerField()
+    points = serializers.IntegerField(min_value=-99, max_value=99, help_text="Negative to deduct")
+    reason = serializers.CharField()

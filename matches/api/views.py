@@ -22,9 +22,10 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import UserRateThrottle
 
 from fubaleague.auth import signed_in_user
+from fubaleague.errors import NotFound
 from matches import forfeits, selectors, services
 from matches.api import serializers as ms
-from matches.models import MatchLog, ResultSubmission
+from matches.models import MatchLog, PointAdjustment, ResultSubmission
 from matches.turn_logs import validate_turn_log
 from tournaments.api import filters
 from tournaments.api.permissions import (
@@ -36,7 +37,8 @@ from tournaments.api.permissions import (
 )
 from tournaments.api.serializers import FixtureSerializer
 from tournaments.api.views import fixture_queryset
-from tournaments.models import Fixture
+from tournaments.models import Fixture, Team
+from tournaments.standings.services import points_adjust
 
 # The admin changes a fixture's result with this permission (resolve view, forfeit action).
 CHANGE_FIXTURE = "tournaments.change_fixture"
@@ -73,7 +75,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     def get_permissions(self) -> Sequence[Any]:
         if self.action in ("submit_result", "confirm", "dispute", "forfeit"):
             return [FixtureParticipantOrStaff()]
-        if self.action in ("resolve", "override"):
+        if self.action in ("resolve", "override", "clear", "award"):
             return [StaffWithPerms(CHANGE_FIXTURE)]
         return super().get_permissions()
 
@@ -138,7 +140,10 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         data = ms.DisputeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         submission = services.result_dispute(
-            fixture_id=fixture.pk, user=signed_in_user(request.user), reason=data.validated_data["reason"]
+            fixture_id=fixture.pk,
+            user=signed_in_user(request.user),
+            reason=data.validated_data["reason"],
+            cards=data.validated_data["cards"],
         )
         return Response(ms.SubmissionSerializer(submission).data)
 
@@ -157,6 +162,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
             home_penalties=v.get("home_penalties"),
             away_penalties=v.get("away_penalties"),
             note=v["note"],
+            **({"reopen": v["reopen"]} if service is services.result_override else {}),
         )
         return self._done(fixture.pk)
 
@@ -171,6 +177,42 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     def override(self, request: Request, pk: str | None = None) -> Response:
         """Staff: set or correct any result (a note saying why is required)."""
         return self._admin_result(request, services.result_override)
+
+    @extend_schema(request=ms.ClearResultSerializer, responses={200: FixtureSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def clear(self, request: Request, pk: str | None = None) -> Response:
+        """Staff: remove a result (the fixture is scheduled again); standings, slots and bans follow.
+
+        If later fixtures were played with the old outcome it answers 409 with them in
+        details.fixtures, unless `reopen` is true: then they are cleared as well.
+        """
+        fixture = self._fixture()
+        data = ms.ClearResultSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.result_clear(
+            fixture_id=fixture.pk,
+            user=signed_in_user(request.user),
+            note=data.validated_data["note"],
+            reopen=data.validated_data["reopen"],
+        )
+        return self._done(fixture.pk)
+
+    @extend_schema(request=ms.AwardSerializer, responses={200: FixtureSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def award(self, request: Request, pk: str | None = None) -> Response:
+        """Staff: award the match to `team_id` (no-show) with the competition's award score."""
+        fixture = self._fixture()
+        data = ms.AwardSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        services.result_award(
+            fixture_id=fixture.pk,
+            user=signed_in_user(request.user),
+            team_id=v["team_id"],
+            note=v["note"],
+            reopen=v["reopen"],
+        )
+        return self._done(fixture.pk)
 
     @extend_schema(request=ms.ForfeitSerializer, responses={200: FixtureSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
@@ -297,9 +339,44 @@ class TurnLogValidationViewSet(mixins.CreateModelMixin, viewsets.GenericViewSet)
         return Response({"valid": True, "result": validate_turn_log(data.validated_data["turn_log"])})
 
 
+class PointAdjustmentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Points deducted from or added to teams by the organisers, with the reason (public list)."""
+
+    serializer_class = ms.PointAdjustmentSerializer
+    permission_classes = [ReadOnlyOrStaff]
+    filterset_fields = ["competition", "team"]
+
+    def get_queryset(self) -> QuerySet[PointAdjustment]:
+        return PointAdjustment.objects.select_related("team", "competition").order_by("created_at", "id")
+
+    def get_permissions(self) -> Sequence[Any]:
+        if self.action == "create":
+            return [StaffWithPerms("matches.add_pointadjustment")]
+        return super().get_permissions()
+
+    @extend_schema(
+        request=ms.PointAdjustmentInputSerializer, responses={201: ms.PointAdjustmentSerializer, **ERRORS}
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Staff: deduct (negative points) or add points to a team, with the reason."""
+        data = ms.PointAdjustmentInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        team = Team.objects.filter(pk=data.validated_data["team_id"]).first()
+        if team is None:
+            raise NotFound(f"No team {data.validated_data['team_id']}.")
+        adjustment = points_adjust(
+            team=team,
+            points=data.validated_data["points"],
+            reason=data.validated_data["reason"],
+            user=signed_in_user(request.user),
+        )
+        return Response(ms.PointAdjustmentSerializer(adjustment).data, status=status.HTTP_201_CREATED)
+
+
 def register(router: BaseRouter) -> None:
     router.register("fixtures", FixtureViewSet, basename="fixture")
     router.register("matches", MatchViewSet, basename="match")
     router.register("match-logs", MatchLogViewSet, basename="matchlog")
     router.register("submissions", SubmissionViewSet, basename="submission")
+    router.register("point-adjustments", PointAdjustmentViewSet, basename="pointadjustment")
     router.register("turn-logs/validate", TurnLogValidationViewSet, basename="turnlog-validate")

@@ -159,8 +159,10 @@ def test_an_override_that_changes_a_winner_refills_the_next_round_unless_it_was_
     assert final.home_team == semi1.away_team and third.home_team == semi1.home_team
 
     play(final.id, 1, 0)
-    with pytest.raises(Conflict, match="already has a result"):
+    # The final was played with the old winner: the correction lists it (reopen would clear it).
+    with pytest.raises(Conflict, match="played with the old outcome") as refused:
         result_override(fixture_id=semi1.id, user=admin, home_goals=3, away_goals=0, note="again")
+    assert [f["id"] for f in refused.value.details["fixtures"]] == [final.id]
     semi1.refresh_from_db()
     assert (semi1.result.home_goals, semi1.result.away_goals) == (0, 1), "the refused override wrote nothing"
 

@@ -8,6 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from matches.progress import competition_champion
 from tournaments.models import (
     Club,
     Coach,
@@ -139,6 +140,7 @@ class StageBriefSerializer(serializers.ModelSerializer):
 
 class CompetitionSerializer(serializers.ModelSerializer):
     stages = StageBriefSerializer(many=True, read_only=True)
+    champion = serializers.SerializerMethodField()
 
     class Meta:
         model = Competition
@@ -161,7 +163,14 @@ class CompetitionSerializer(serializers.ModelSerializer):
             "red_card_ban_matches",
             "cup_mode",
             "stages",
+            "champion",
         ]
+
+    @extend_schema_field(TeamBriefSerializer(allow_null=True))
+    def get_champion(self, competition: Competition) -> dict[str, Any] | None:
+        """The winner of the final once it is decided; null before."""
+        champion = competition_champion(competition=competition)
+        return TeamBriefSerializer(champion).data if champion is not None else None
 
 
 class ResultBriefSerializer(serializers.Serializer):

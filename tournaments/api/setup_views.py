@@ -146,8 +146,11 @@ class CompetitionSetupMixin(SetupMixin):
         """Staff: yellow-card threshold, red-card ban, the stage after which yellows are wiped, cup mode."""
         competition = self.get_object()  # type: ignore[attr-defined]
         data = self._input(write.DisciplineSerializer, request)
-        competition_discipline_set(competition=competition, **data)
-        return self._read(competition)
+        change = competition_discipline_set(competition=competition, **data)
+        response = self._read(competition)
+        # What the new rules did to the suspensions already earned, for the organiser to check.
+        response.data["suspension_changes"] = {"added": change.added, "removed": change.removed}
+        return response
 
     @extend_schema(
         request={"application/json": write.BulkTeamsSerializer, "text/csv": {"type": "string"}},

@@ -43,6 +43,7 @@ class TableRow:
             "goals_against": r.goals_against,
             "goal_difference": r.goal_difference,
             "points": r.points,
+            "adjustment": r.adjustment,
             "fair_play": r.fair_play,
             "buchholz": r.buchholz,
             "byes": r.byes,
@@ -63,6 +64,7 @@ class Table:
     tiebreaks: list[str] = field(default_factory=list)
     show_buchholz: bool = False
     show_fair_play: bool = False
+    show_adjustment: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -76,12 +78,16 @@ class Table:
 
 def explain(row: Row, above: Row | None, above_name: str) -> str:
     """A sentence for a place decided by a tie-breaker (not by points alone), else ''."""
+    adjusted = f"Points include an adjustment of {row.adjustment:+d}." if row.adjustment else ""
     if above is None or row.decided_by in ("", "points"):
-        return ""
+        return adjusted
+    if above.adjustment and not row.adjustment:
+        adjusted = f"{above_name}'s points include an adjustment of {above.adjustment:+d}."
     criterion = CRITERIA.get(row.decided_by)
     shown = None if criterion is None else (criterion.row_value(above), criterion.row_value(row))
     values = f" ({shown[0]} v {shown[1]})" if shown is not None and shown[0] is not None else ""
-    return f"Level on points with {above_name}; placed below on {label(row.decided_by)}{values}."
+    sentence = f"Level on points with {above_name}; placed below on {label(row.decided_by)}{values}."
+    return f"{sentence} {adjusted}" if adjusted else sentence
 
 
 def _build_table(stage: Stage, group: Group | None, names: dict[int, str], order: list[str]) -> Table:
@@ -94,6 +100,7 @@ def _build_table(stage: Stage, group: Group | None, names: dict[int, str], order
         tiebreaks=[label(c) for c in order],
         show_buchholz=stage.kind == Stage.Kind.SWISS,
         show_fair_play="fair_play" in order,
+        show_adjustment=any(r.adjustment for r in rows),
     )
     previous: Row | None = None
     thirds = _placed_thirds(stage) if stage.kind == Stage.Kind.GROUPS and stage.best_thirds else set()

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.db.models import Sum
+
 from fubaleague.errors import ApplicationError
+from matches.models import PointAdjustment
 from tournaments.models import Competition, Group, LotDraw, Stage, TiebreakPreset
 from tournaments.standings.criteria import PRESETS, validate_order
 from tournaments.standings.records import match_records
@@ -67,7 +70,18 @@ def table_of(*, stage: Stage, group: Group | None, draw_lots: LotDrawer) -> list
         points=points_of(competition),
         byes=byes,
         draw_lots=draw_lots,
+        adjustments=point_adjustments(competition=competition),
     )
+
+
+def point_adjustments(*, competition: Competition) -> dict[int, int]:
+    """Each team's total of the organisers' point deductions and additions."""
+    totals = (
+        PointAdjustment.objects.filter(competition=competition)
+        .values("team_id")
+        .annotate(total=Sum("points"))
+    )
+    return {row["team_id"]: row["total"] for row in totals}
 
 
 def standings_table(*, stage: Stage, group: Group | None = None) -> list[Row]:

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from tournaments.models import Competition, Group, LotDraw, Stage
+from fubaleague.errors import ApplicationError, PermissionDenied
+from matches.models import PointAdjustment
+from tournaments.models import Competition, Group, LotDraw, Stage, Team
 from tournaments.standings.criteria import ACROSS_GROUPS
 from tournaments.standings.selectors import lot_key, table_of
 from tournaments.standings.table import LotDrawer, rank_across
@@ -90,3 +92,23 @@ def best_thirds_compute(*, stage: Stage, rank: int = 3, user: User | None = None
         draw_lots=_drawing_lots(stage, None, user),
     )
     return [entries[row.team] for bucket in ranked for row in bucket]
+
+
+@transaction.atomic
+def points_adjust(*, team: Team, points: int, reason: str, user: User) -> PointAdjustment:
+    """Staff deduct (negative) or add points to a team; every table of its competition shows it."""
+    if not (user.is_authenticated and user.is_staff):
+        raise PermissionDenied("Only staff can adjust a team's points.")
+    if isinstance(points, bool) or not isinstance(points, int) or points == 0 or abs(points) > 99:
+        raise ApplicationError(
+            f"{team}: points must be a whole number from -99 to 99 other than 0, not {points!r}.",
+            details={"points": ["must be a non-zero whole number from -99 to 99"]},
+        )
+    if not reason.strip():
+        raise ApplicationError(
+            f"{team}: say why the points are adjusted.", details={"reason": ["This field is required."]}
+        )
+    # The standings signals invalidate the cached tables when the row is saved.
+    return PointAdjustment.objects.create(
+        competition_id=team.competition_id, team=team, points=points, reason=reason.strip(), created_by=user
+    )

@@ -13,7 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
-from matches.models import Card, Result
+from matches.models import Card, PointAdjustment, Result
 from tournaments.models import Bye, Competition, Fixture, Group, LotDraw, Stage, Team
 from tournaments.standings.cache import invalidate
 
@@ -21,7 +21,7 @@ from tournaments.standings.cache import invalidate
 def _competition_of(instance: Any) -> int | None:
     if isinstance(instance, Competition):
         return instance.pk
-    if isinstance(instance, Fixture | Team | Stage):
+    if isinstance(instance, Fixture | Team | Stage | PointAdjustment):
         return instance.competition_id
     if isinstance(instance, LotDraw | Bye | Group):
         return instance.stage.competition_id
@@ -48,7 +48,7 @@ def _bump(sender: Any, instance: Any, **kwargs: Any) -> None:
 
 
 def connect() -> None:
-    for model in (Competition, Stage, Group, Team, Fixture, Bye, LotDraw, Result, Card):
+    for model in (Competition, Stage, Group, Team, Fixture, Bye, LotDraw, Result, Card, PointAdjustment):
         post_save.connect(_bump, sender=model, dispatch_uid=f"standings_save_{model.__name__}")
         post_delete.connect(_bump, sender=model, dispatch_uid=f"standings_delete_{model.__name__}")
     for through in (Group.teams.through, Stage.teams.through):

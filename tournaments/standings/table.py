@@ -109,13 +109,21 @@ def compute_table(
     points: Points = THREE_ONE_ZERO,
     byes: Iterable[int] = (),
     draw_lots: LotDrawer | None = None,
+    adjustments: Mapping[int, int] | None = None,
 ) -> list[Row]:
-    """Rank ``teams`` on ``matches`` with the tie-break ``criteria``; byes score as a win."""
+    """Rank ``teams`` on ``matches`` with the tie-break ``criteria``; byes score as a win.
+
+    ``adjustments`` are the organisers' point deductions (negative) or additions per team.
+    """
     order = [CRITERIA[c] for c in validate_order(criteria)]
     rows = tally(teams, matches, points)
     for team in byes:
         rows[team].byes += 1
         rows[team].points += points.win
+    for team, change in (adjustments or {}).items():
+        if team in rows:
+            rows[team].adjustment += change
+            rows[team].points += change
     for r in rows.values():
         r.buchholz = sum(rows[o].points for o in r.opponents if o in rows)
     ranking = _Ranking(rows, matches, order, points, draw_lots)

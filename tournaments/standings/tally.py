@@ -40,6 +40,8 @@ class Row:
     goals_against: int = 0
     away_goals: int = 0
     points: int = 0
+    # Points deducted or added by the organisers (already in `points`).
+    adjustment: int = 0
     fair_play: int = 0
     byes: int = 0
     buchholz: int = 0

@@ -1,0 +1,18 @@
+"""A club member's own page after signing in: what the club has to do next."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from fubaleague.auth import signed_in_user
+from fubaleague.web import selectors as ps
+
+
+@login_required(login_url="tournaments:login")
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    board = ps.club_dashboard(user=signed_in_user(request.user))
+    return render(request, "tournaments/dashboard.html", {"board": board})
