@@ -7,7 +7,7 @@ every pairing of set-ups the job needs are computed (fanned out on the workers t
 cached, so this is a one-off per set of set-ups) and timed apart. Then the timed part: a job of
 10,000 runs in chunks of 250 (40 tasks), from `chances_start` until the merged figures are stored.
 
-Targets (issue 16): under 20 s with 2 workers, and at least 1.8x the 1-worker rate.
+Targets: under 20 s with 2 workers, and at least 1.8x the 1-worker rate.
 
 Run: ``. scripts/test-env.sh && .venv/bin/python bench/bench_chances.py [--runs 10000]``.
 """

@@ -1,4 +1,4 @@
-"""Benchmark: the live scorer under load (issue 11).
+"""Benchmark: the live scorer under load.
 
 Production shape on 127.0.0.1: gunicorn + PostgreSQL + the Redis cache. 50 fixtures are scored
 at once, each by its own client thread posting events as fast as it can through the API

@@ -8,7 +8,7 @@ Production shape on 127.0.0.1 only: gunicorn + PostgreSQL + the Redis cache. A 3
     /c/<slug>/standings/                           public standings page (HTML)
     /api/v1/competitions/<slug>/standings          standings API endpoint (JSON)
 
-Targets (issue 6): p99 < 50 ms, and req/s at least 70% of the trivial endpoint's.
+Targets: p99 < 50 ms, and req/s at least 70% of the trivial endpoint's.
 Then: standings recomputation of a 1000-team Swiss event after 10 rounds (target < 1 s).
 
 Run: ``. scripts/test-env.sh && .venv/bin/python bench/bench_web.py [--duration 10] [--quick]``.

@@ -1,4 +1,4 @@
-"""The client's address (issue 14.3), for the rate limits and the sign-in limits.
+"""The client's address, for the rate limits and the sign-in limits.
 
 The peer address, unless TRUSTED_PROXY_COUNT proxies stand in front of the service; then the
 address the outermost trusted proxy saw, i.e. the entry that many places from the end of

@@ -1,4 +1,4 @@
-"""Content-Security-Policy on every response (issue 14.9).
+"""Content-Security-Policy on every response.
 
 The public pages load nothing from another origin and run no inline code: their scripts and
 styles are static files (no inline <script>, no style="" or on…="" attributes; a test scans the

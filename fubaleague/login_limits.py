@@ -1,4 +1,4 @@
-"""How often a client may fail to sign in (issue 14.3); the client's address is
+"""How often a client may fail to sign in; the client's address is
 ``fubaleague.client_ip.client_ip`` (TRUSTED_PROXY_COUNT).
 
 Sign-in limits: failed sign-ins are counted per address and per username (Django's

@@ -2,7 +2,7 @@
 
 Django refuses a body over DATA_UPLOAD_MAX_MEMORY_SIZE only when something reads it through
 ``request.body`` or ``request.POST``, and then with RequestDataTooBig, which reached the API
-as a 500 logged with a traceback at ERROR (issue 14.5). The declared length is known before
+as a 500 logged with a traceback at ERROR. The declared length is known before
 the body is read: answer 413 with the API's error body under /api/ and a plain page elsewhere,
 logged as a warning. (Turn logs have their own, smaller, limit: matches/turn_logs.py.)
 """

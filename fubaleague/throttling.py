@@ -8,14 +8,14 @@ INCR per request whatever the rate, and one class picks the anonymous or the sig
 A client can burst up to twice its rate across a window boundary, which is fine for abuse
 protection.
 
-With Redis down the limits fail open (issue 14.2: every API call, even /api/v1/ping, answered
+With Redis down the limits fail open (every API call, even /api/v1/ping, answered
 500): the request is let through, the outage logged by the cache backend and counted in /healthz.
 Refusing every request would turn a cache outage into a full one; PostgreSQL alone serves
 reads and writes meanwhile.
 
 The client's address is the peer address, or the one TRUSTED_PROXY_COUNT proxies saw
 (``client_ip``): X-Forwarded-For is ignored unless proxies are configured, so a forged header
-cannot buy a fresh limit (issue 14.3).
+cannot buy a fresh limit.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from fubaleague.health import beat_info, fail_open_report, run_checks
 def healthz(request: HttpRequest) -> JsonResponse:
     """Each component's state for everyone (load balancers, status pages); the details (timings,
     backends, broker address, error text, fail-open counts, beat) only for signed-in staff: the
-    exception text and the broker URL were public (issue 14.9)."""
+    exception text and the broker URL were public."""
     healthy, checks = run_checks()
     body: dict[str, Any] = {"status": "ok" if healthy else "degraded"}
     user = getattr(request, "user", None)

@@ -1,5 +1,5 @@
 """A turn log must belong to its fixture: teams, formations, roles, skills, players short, advanced
-rules and extra time as the fixture and its competition say (issue 11, item 8).
+rules and extra time as the fixture and its competition say.
 
 The rules engine judges whether a log is a legal match; this module judges whether it is a record
 of *this* match. Used by every way a log arrives (result submission through the API or the upload

@@ -47,7 +47,7 @@ def audit_trail(*, fixture: Fixture) -> QuerySet[ResultAudit]:
     return fixture.audit_entries.select_related("actor").order_by("created_at", "id")
 
 
-# What the public sees of a fixture's trail (issue 14.7): the results that counted and the
+# What the public sees of a fixture's trail: the results that counted and the
 # administrators' overrides with their note, never who typed what, nor the submissions, their
 # unconfirmed scores, the validations and the disputes with their reasons.
 PUBLIC_AUDIT_ACTIONS = (

@@ -395,7 +395,7 @@ def result_submit(
         turn_log is not None and fixture.competition.game_system == Competition.GameSystem.FUBA_3
     )
     if needs_validation:
-        # issue 11, item 8: the log must be a record of this fixture, whatever its source
+        # the log must be a record of this fixture, whatever its source
         check_log_fixture(fixture, turn_log)
     submission = ResultSubmission.objects.create(
         fixture=fixture,
@@ -435,7 +435,7 @@ def result_submit(
 
 
 def _check_log_quota(fixture: Fixture, *, club_id: int | None, log_bytes: int) -> None:
-    """A club stores at most CLUB_LOG_QUOTA_BYTES of turn logs per 24 hours (issue 14.6)."""
+    """A club stores at most CLUB_LOG_QUOTA_BYTES of turn logs per 24 hours."""
     if club_id is None:
         return  # a team without a club has no member who could submit
     since = timezone.now() - timedelta(hours=24)

@@ -70,7 +70,7 @@ def writer_side(
     if fixture.away_team_id in sides:
         return "away"
     # Staff score for a club only with the permission the admin asks to change a fixture
-    # (issue 14.8: is_staff alone is not enough, as for the API's other staff actions).
+    # (is_staff alone is not enough, as for the API's other staff actions).
     if staff_ok and user.is_staff and user.has_perm("tournaments.change_fixture"):
         return ""
     raise PermissionDenied(

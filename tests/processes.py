@@ -1,4 +1,4 @@
-"""A private redis-server and a gunicorn web process for the tests that stop Redis (issue 14).
+"""A private redis-server and a gunicorn web process for the tests that stop Redis.
 
 The shared Redis on 6379 serves other test runs: these tests start their own on a free port
 and stop and restart only that one.

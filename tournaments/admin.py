@@ -463,7 +463,7 @@ class CompetitionAdmin(admin.ModelAdmin):
     def standings_view(self, request: HttpRequest, competition_id: int) -> HttpResponse:
         """Staff standings: every table computed fresh (no cache), with tie-break reasons and lot draws."""
         competition = get_object_or_404(Competition, pk=competition_id)
-        # Staff status alone is not enough (issue 14.8): viewing needs the view permission,
+        # Staff status alone is not enough: viewing needs the view permission,
         # recomputing the change permission, as everywhere else in the admin.
         if not self.has_view_permission(request, competition):
             raise PermissionDenied

@@ -1,4 +1,4 @@
-"""Staff actions check the model permissions, like the admin (issue 14.8)."""
+"""Staff actions check the model permissions, like the admin."""
 
 from __future__ import annotations
 

@@ -93,7 +93,7 @@ def test_submitted_invalid_log_is_rejected_with_turn_stage_rule(
     home.force_authenticate(cup.users[fixture.home_team.name])
     from matches.simulation import fixture_simulate
 
-    # the log must be a record of this fixture (issue 11, item 8): the engine plays one for it
+    # the log must be a record of this fixture: the engine plays one for it
     log = corrupted(fixture_simulate(fixture=fixture).log)
     with django_capture_on_commit_callbacks(execute=True):
         response = home.post(

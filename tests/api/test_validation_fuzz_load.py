@@ -1,4 +1,4 @@
-"""100,000 mutated requests to /api/v1/turn-logs/validate: not one server error (issue 14).
+"""100,000 mutated requests to /api/v1/turn-logs/validate: not one server error.
 
 The whole stack answers each request (middleware, authentication, the JSON parser, the
 serializer, the rules engine, the error handler), in-process through Django's test client.

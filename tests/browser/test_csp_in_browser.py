@@ -1,4 +1,4 @@
-"""The pages work under their Content-Security-Policy in chromium, with no violation (issue 14.9)."""
+"""The pages work under their Content-Security-Policy in chromium, with no violation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Board as data (rulebook 3, 1.4, 1.5, 3.3.1, 5.3) - layout of issue 3."""
+"""Board as data (rulebook 3, 1.4, 1.5, 3.3.1, 5.3), the board layout."""
 
 from rules_engine import board as B
 

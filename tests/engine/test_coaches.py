@@ -1,4 +1,4 @@
-"""AI coaches (issue 4): they only choose legal options, and the heuristic
+"""AI coaches: they only choose legal options, and the heuristic
 coach's choices follow its rules of thumb."""
 
 from __future__ import annotations

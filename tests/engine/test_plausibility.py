@@ -1,4 +1,4 @@
-"""Plausibility of simulated matches (issue 4, item 3), over many seeds.
+"""Plausibility of simulated matches, over many seeds.
 
 Default run: about 150 matches (a few seconds); the 500-match heuristic
 against random win rate is in the slow suite (and in bench/bench_simulate.py)."""

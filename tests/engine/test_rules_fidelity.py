@@ -1,4 +1,4 @@
-"""Rules that differed from the text of rulebook 3 (issue 15): each test quotes
+"""Rules that differed from the text of rulebook 3: each test quotes
 the chapter and the sentence it pins, and drives the match through the public
 entry points (``rules_engine.api`` and the scenario helpers)."""
 
@@ -318,7 +318,7 @@ def test_penalty_keeper_diving_to_the_kicks_side_needs_6_other_side_2_5_5_2(side
     assert _scores(side, "middle", 2) and not _scores(side, "middle", 1)
 
 
-# --------------------------------------------- found in the re-read of A11 (issue 15)
+# --------------------------------------------- found in the re-read of A11
 def test_midfield_pressing_costs_nothing_in_an_aggressive_pressing_a11() -> None:
     # A11 Midfield pressing: "the pressing action is successful even if the die result equals
     # the ball value. If the pressing fails, there is no effect on the ball value." A6 already

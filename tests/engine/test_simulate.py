@@ -1,4 +1,4 @@
-"""simulate_match (issue 4): determinism, every simulated log validates, bounds."""
+"""simulate_match: determinism, every simulated log validates, bounds."""
 
 from __future__ import annotations
 

@@ -232,7 +232,7 @@ def _confused_logs(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 
 @pytest.mark.parametrize("source", ["example", "simulated"])
 def test_type_confusion_in_every_choice_field(source: str) -> None:
-    """No decision takes an answer of another JSON type, and none crashes on one (issue 14.4)."""
+    """No decision takes an answer of another JSON type, and none crashes on one."""
     doc = EXAMPLE if source == "example" else LOGS[0]
     names = {e["decide"] for e in doc["events"] if "decide" in e}
     cases = _confused_logs(doc)
@@ -259,7 +259,7 @@ def test_type_confusion_in_every_choice_field(source: str) -> None:
     [(2, "gk", {}), (2, "gk", []), (20, None, 1.0), (20, None, True)],
 )
 def test_the_two_reported_crashes_are_illegal_events(index: int, part: str | None, value: Any) -> None:
-    """issue 14.4: `events[2].choice.gk = {}` and `events[20].choice = 1.0` in the docs' example."""
+    """`events[2].choice.gk = {}` and `events[20].choice = 1.0` in the docs' example."""
     doc = copy.deepcopy(EXAMPLE)
     set_part(doc["events"][index], (part,) if part else (), value)
     report = validate_log(doc)

@@ -1,4 +1,4 @@
-"""The public audit trail shows what counted, not who typed what (issue 14.7)."""
+"""The public audit trail shows what counted, not who typed what."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A fixture past its deadline gets exactly one simulated result through real workers (issue 4.5).
+"""A fixture past its deadline gets exactly one simulated result through real workers.
 
 The first worker is SIGKILLed in the middle of the simulation; its message is unacknowledged
 (acks_late), so Redis redelivers it to a second worker, which finds its own claim and finishes.

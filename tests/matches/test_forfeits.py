@@ -1,4 +1,4 @@
-"""Forfeits and missed deadlines (issue 4): simulate or award, idempotent, clubs never overwritten."""
+"""Forfeits and missed deadlines: simulate or award, idempotent, clubs never overwritten."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ EXAMPLE = _example_log()
 
 
 def _log_for(fixture: Fixture) -> dict:
-    # A log must be a record of its fixture (issue 11, item 8): the engine plays this one.
+    # A log must be a record of its fixture: the engine plays this one.
     from matches.simulation import fixture_simulate
 
     return fixture_simulate(fixture=fixture).log

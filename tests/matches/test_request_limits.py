@@ -1,4 +1,4 @@
-"""Request size and storage (issue 14.5, 14.6): 413 with the error body above the limits on every
+"""Request size and storage, 14.6): 413 with the error body above the limits on every
 endpoint, replaced submissions keep no log, a daily storage quota per club."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def club_fixtures() -> dict[str, Any]:
     own = [f for f in fixtures if home.id in (f.home_team_id, f.away_team_id)]
     client = APIClient()
     client.force_authenticate(user)
-    # a log of the first fixture (issue 11, item 8: a log of other teams is refused at once)
+    # a log of the first fixture: a log of other teams is refused at once)
     log = fixture_simulate(fixture=own[0]).log
     return {"fixtures": own, "client": client, "user": user, "log": log}
 

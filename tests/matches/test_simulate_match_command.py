@@ -1,4 +1,4 @@
-"""``manage.py simulate_match`` (issue 4): prints the score, writes a valid log."""
+"""``manage.py simulate_match``: prints the score, writes a valid log."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""No submission is left unvalidated (issue 14.1): task-id claims, robust enqueueing, the sweep, 202.
+"""No submission is left unvalidated: task-id claims, robust enqueueing, the sweep, 202.
 
 The real-process versions (a worker killed -9, the broker stopped at submit time) are in
 test_validation_worker.py.
@@ -44,7 +44,7 @@ def fixture_and_users() -> dict[str, Any]:
     stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])
     (fixture,) = fixture_generate(stage=stage)
     users = {home.id: home_user, away.id: away_user}
-    # a log of this fixture (issue 11, item 8: a log of other teams is refused at once)
+    # a log of this fixture: a log of other teams is refused at once)
     log = fixture_simulate(fixture=fixture).log
     return {"fixture": fixture, "submitter": users[fixture.home_team_id], "log": log}
 

@@ -1,5 +1,5 @@
 """A submitted turn log is validated by a real Celery worker after the submission commits,
-exactly once even when the worker's pool process is killed -9 in the middle (issue 14.1)."""
+exactly once even when the worker's pool process is killed -9 in the middle."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def test_a_real_worker_validates_the_log(real_celery: None) -> None:
     (home, home_user), (away, _) = team_with_member(competition, "H"), team_with_member(competition, "A")
     stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])
     (fixture,) = fixture_generate(stage=stage)
-    # a log of this fixture (issue 11, item 8: a log of other teams is refused at once)
+    # a log of this fixture: a log of other teams is refused at once)
     log = fixture_simulate(fixture=fixture).log
     score = validate_log(log).result.to_dict()["score"]
     submitter = home_user if fixture.home_team == home else away.club.members.first()
@@ -70,7 +70,7 @@ def test_pool_process_killed_mid_validation_is_validated_exactly_once(real_celer
     )
     stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])
     (fixture,) = fixture_generate(stage=stage)
-    # a log of this fixture (issue 11, item 8: a log of other teams is refused at once)
+    # a log of this fixture: a log of other teams is refused at once)
     log = fixture_simulate(fixture=fixture).log
     score = validate_log(log).result.to_dict()["score"]
     submitter = home_user if fixture.home_team == home else away_user

@@ -1,4 +1,4 @@
-"""A turn log must belong to its fixture (issue 11, item 8): API, upload and scorer name each difference."""
+"""A turn log must belong to its fixture: API, upload and scorer name each difference."""
 
 from __future__ import annotations
 

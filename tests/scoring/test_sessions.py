@@ -56,7 +56,7 @@ def test_only_the_two_clubs_write_and_everyone_reads() -> None:
 
 
 def test_staff_score_only_with_the_permission_to_change_fixtures() -> None:
-    """issue 14.8: is_staff alone is not enough, as for the API's other staff actions."""
+    """is_staff alone is not enough, as for the API's other staff actions."""
     s = make_fixture()
     staff = User.objects.create_user("scoring-staff", is_staff=True)
     with pytest.raises(PermissionDenied):

@@ -1,5 +1,5 @@
 """With Redis unreachable the cache answers misses and the rate limits let requests through
-(issue 14.2); each such operation is counted for /healthz. (A real Redis stopped mid-run:
+each such operation is counted for /healthz. (A real Redis stopped mid-run:
 test_redis_outage.py.)"""
 
 from __future__ import annotations

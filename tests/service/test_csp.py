@@ -1,4 +1,4 @@
-"""A strict Content-Security-Policy (issue 14.9): the header, and templates that need nothing
+"""A strict Content-Security-Policy: the header, and templates that need nothing
 inline. (In a real browser: tests/browser/test_csp_in_browser.py.)"""
 
 from __future__ import annotations

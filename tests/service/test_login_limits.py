@@ -1,4 +1,4 @@
-"""Limits that cannot be dodged (issue 14.3): X-Forwarded-For is read only behind configured
+"""Limits that cannot be dodged: X-Forwarded-For is read only behind configured
 proxies, and the page, admin and API logins are limited per address and per username."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Redis stopped for real (issue 14.1 and 14.2): the API keeps answering on PostgreSQL alone,
+"""Redis stopped for real and 14.2): the API keeps answering on PostgreSQL alone,
 a result submitted meanwhile is stored (202) and validated exactly once when Redis is back.
 
 Production shape: gunicorn, a Celery worker and the validation sweep in their own processes, a
@@ -58,7 +58,7 @@ def test_redis_stopped_the_api_answers_and_the_submission_is_validated_once_back
     )
     stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])
     (fixture,) = fixture_generate(stage=stage)
-    # a log of this fixture (issue 11, item 8: a log of other teams is refused at once)
+    # a log of this fixture: a log of other teams is refused at once)
     log = fixture_simulate(fixture=fixture).log
     score = validate_log(log).result.to_dict()["score"]
     submitter = home_user if fixture.home_team == home else away_user

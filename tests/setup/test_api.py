@@ -1,4 +1,4 @@
-"""Issue 12: the set-up API for staff (/api/v1): writes go through the services, errors name the field."""
+"""The set-up API for staff (/api/v1): writes go through the services, errors name the field."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12: seeded draws (groups from pots, unseeded brackets) and schedules with deadlines."""
+"""Seeded draws (groups from pots, unseeded brackets) and schedules with deadlines."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12, done when: the API alone (no admin, no shell) sets competitions up and plays them to a champion.
+"""The API alone (no admin, no shell) sets competitions up and plays them to a champion.
 
 - a 32-team World Cup: pot draw, group stage, round of 16, quarter-finals (yellows wiped after them),
   semi-finals, then third place and final;

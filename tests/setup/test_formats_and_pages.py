@@ -1,4 +1,4 @@
-"""Issue 12: competition formats (admin wizard and API), the admin's branding, deadlines on the pages."""
+"""Competition formats (admin wizard and API), the admin's branding, deadlines on the pages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12: every bad set-up input is refused with a 400/409 that names what to fix, nothing stored.
+"""Every bad set-up input is refused with a 400/409 that names what to fix, nothing stored.
 
 The checks live in the services; the admin forms and the API call the same ones.
 """

@@ -44,7 +44,7 @@ class StaffOnly(BasePermission):
 
 class StaffWithPerms(BasePermission):
     """Staff actions: a staff account that also holds the model permissions the admin asks for
-    the same change (issue 14.8: is_staff alone let an account the admin refused act here)."""
+    the same change (is_staff alone let an account the admin refused act here)."""
 
     def __init__(self, *perms: str) -> None:
         self.perms = perms
