@@ -38,6 +38,18 @@ from tournaments.models import Fixture
 from tournaments.standings.services import points_adjust
 
 
+def _result_fields(d: dict[str, Any]) -> dict[str, Any]:
+    """The score, shoot-out and cards of a staff result form, as the results services take them."""
+    return {
+        "home_goals": d["home_goals"],
+        "away_goals": d["away_goals"],
+        "extra_time": bool(d.get("extra_time")),
+        "home_penalties": d.get("home_penalties"),
+        "away_penalties": d.get("away_penalties"),
+        "cards": d["cards"],
+    }
+
+
 class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
@@ -446,12 +458,7 @@ class FixtureResultActions(admin.ModelAdmin):
                 results.result_override(
                     fixture_id=fixture.pk,
                     user=signed_in_user(request.user),
-                    home_goals=d["home_goals"],
-                    away_goals=d["away_goals"],
-                    extra_time=bool(d.get("extra_time")),
-                    home_penalties=d.get("home_penalties"),
-                    away_penalties=d.get("away_penalties"),
-                    cards=d["cards"],
+                    **_result_fields(d),
                     note=d["note"],
                     reopen=bool(d.get("reopen")),
                 )
@@ -549,12 +556,7 @@ class FixtureResultActions(admin.ModelAdmin):
                 results.result_resolve(
                     fixture_id=fixture.pk,
                     user=signed_in_user(request.user),
-                    home_goals=d["home_goals"],
-                    away_goals=d["away_goals"],
-                    extra_time=bool(d.get("extra_time")),
-                    home_penalties=d.get("home_penalties"),
-                    away_penalties=d.get("away_penalties"),
-                    cards=d["cards"],
+                    **_result_fields(d),
                     note=d.get("note") or "",
                 )
             except ApplicationError as exc:
