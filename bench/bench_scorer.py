@@ -135,6 +135,7 @@ def main() -> int:
         help="each session posts at most one event per this many ms (default 0: as fast as it can)",
     )
     parser.add_argument("--workers", type=int, default=max(2, os.cpu_count() or 2) * 2)
+    parser.add_argument("--threads", type=int, default=1, help="gthread threads per worker (1: sync workers)")
     args = parser.parse_args()
     duration = 3 if args.quick else max(1, min(args.duration, 60))
     if shutil.which("wrk") is None:
@@ -155,7 +156,7 @@ def main() -> int:
 
     port = web.free_port()
     base = f"http://127.0.0.1:{port}"
-    server = web.start_gunicorn(env, port, args.workers)
+    server = web.start_gunicorn(env, port, args.workers, args.threads)
     latencies: list[float] = []
     errors: list[str] = []
     try:

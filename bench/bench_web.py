@@ -194,7 +194,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_gunicorn(env: dict[str, str], port: int, workers: int) -> subprocess.Popen[bytes]:
+def start_gunicorn(env: dict[str, str], port: int, workers: int, threads: int = 1) -> subprocess.Popen[bytes]:
+    """gunicorn on 127.0.0.1:port: sync workers, or gthread workers when ``threads`` > 1."""
     gunicorn = str(Path(sys.executable).parent / "gunicorn")
     cmd = [
         gunicorn,
@@ -204,7 +205,9 @@ def start_gunicorn(env: dict[str, str], port: int, workers: int) -> subprocess.P
         "--workers",
         str(workers),
         "--worker-class",
-        "sync",
+        "gthread" if threads > 1 else "sync",
+        "--threads",
+        str(threads),
         "--backlog",
         "256",
         "--log-level",

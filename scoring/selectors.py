@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -139,13 +140,27 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
     }
 
 
-def live_state(*, session_id: int, version: int) -> dict[str, Any]:
-    """The state at ``version``, cached per version: spectators share one computation."""
-    key = f"scoring:live:{session_id}:{version}"
-    data = cache.get(key)
-    if data is None:
-        session = session_get(session_id=session_id)
-        data = session_state(session)
-        if data["version"] == version:
-            cache.set(key, data, LIVE_CACHE_SECONDS)
-    return data
+def live_key(session_id: int, version: int) -> str:
+    return f"scoring:live-json:{session_id}:{version}"
+
+
+def live_encode(state: dict[str, Any]) -> bytes:
+    return json.dumps(state, separators=(",", ":")).encode()
+
+
+def live_publish(state: dict[str, Any]) -> None:
+    """Cache the state a write just computed as the live document of its version, so that no
+    spectator's poll builds it again (scoring.live serves it without Django's request cycle)."""
+    cache.set(live_key(state["session"], state["version"]), live_encode(state), LIVE_CACHE_SECONDS)
+
+
+def live_document(*, session_id: int, version: int) -> bytes:
+    """The JSON of the state at ``version``, cached per version: spectators share one computation."""
+    key = live_key(session_id, version)
+    body = cache.get(key)
+    if not isinstance(body, bytes):
+        state = session_state(session_get(session_id=session_id))
+        body = live_encode(state)
+        if state["version"] == version:
+            cache.set(key, body, LIVE_CACHE_SECONDS)
+    return body

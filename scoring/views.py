@@ -20,26 +20,24 @@ from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError, PermissionDenied
 from fubaleague.web.views import match_url
 from matches.replay import pitch_geometry
-from scoring import selectors, services
+from scoring import live, selectors, services
 from tournaments.models import Fixture
-
-
-def _etag(session_id: int, version: int) -> str:
-    return f'"s{session_id}v{version}"'
 
 
 @require_GET
 def live_json(request: HttpRequest, session_id: int) -> HttpResponse:
     version = selectors.current_version(session_id=session_id)
     if version is None:
-        body = {"error": {"code": "not_found", "message": f"No scoring session {session_id}.", "details": {}}}
-        return HttpResponse(json.dumps(body), status=404, content_type="application/json")
-    etag = _etag(session_id, version)
+        error = {
+            "error": {"code": "not_found", "message": f"No scoring session {session_id}.", "details": {}}
+        }
+        return HttpResponse(json.dumps(error), status=404, content_type="application/json")
+    etag = live.etag(session_id, version)
     if request.headers.get("If-None-Match") == etag:
         response: HttpResponse = HttpResponseNotModified()
     else:
-        data = selectors.live_state(session_id=session_id, version=version)
-        response = HttpResponse(json.dumps(data, separators=(",", ":")), content_type="application/json")
+        document = selectors.live_document(session_id=session_id, version=version)
+        response = HttpResponse(document, content_type="application/json")
     response["ETag"] = etag
     # Every poll revalidates: a stale copy would hide an entry from the other device.
     response["Cache-Control"] = "no-cache"

@@ -45,6 +45,13 @@ def _state(session_id: int) -> dict[str, Any]:
     return selectors.session_state(selectors.session_get(session_id=session_id))
 
 
+def _published(session: ScoringSession) -> dict[str, Any]:
+    """The state after a write, cached at once as the live document of its version."""
+    body = selectors.session_state(session)
+    selectors.live_publish(body)
+    return body
+
+
 def _pk(pk: str | None) -> int:
     try:
         value = int(pk or "")
@@ -113,6 +120,8 @@ class ScoringSessionViewSet(viewsets.ViewSet):
             ),
         )
         body = selectors.session_state(session)
+        if created:
+            selectors.live_publish(body)
         body["created"] = created
         return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
@@ -133,7 +142,7 @@ class ScoringSessionViewSet(viewsets.ViewSet):
                 reason=v["reason"],
             ),
         )
-        return Response(selectors.session_state(session))
+        return Response(_published(session))
 
     @extend_schema(request=ss.FinishSerializer, responses={200: ss.SessionStateSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
@@ -149,7 +158,7 @@ class ScoringSessionViewSet(viewsets.ViewSet):
             away_penalties=data.validated_data.get("away_penalties"),
         )
         standings_cache.invalidate(session.fixture.competition_id)
-        return Response(selectors.session_state(session))
+        return Response(_published(session))
 
     @extend_schema(request=ss.AbandonSerializer, responses={200: ss.SessionStateSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
@@ -161,7 +170,7 @@ class ScoringSessionViewSet(viewsets.ViewSet):
         session = services.session_abandon(
             session_id=session_id, user=signed_in_user(request.user), reason=data.validated_data["reason"]
         )
-        return Response(selectors.session_state(session))
+        return Response(_published(session))
 
 
 def register(router: BaseRouter) -> None:
