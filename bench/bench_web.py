@@ -26,6 +26,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -232,14 +233,43 @@ def wait_ready(url: str, timeout: float = 30.0) -> None:
 _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
 
 
-def run_wrk(url: str, duration: int) -> dict[str, float]:
-    out = subprocess.run(
-        ["wrk", "-t2", "-c32", f"-d{duration}s", "--latency", "--timeout", "5s", url],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=duration + 30,
-    ).stdout
+# A poll as the scorer page and the live panel make it: revalidating with the ETag it last saw.
+REVALIDATE_LUA = """
+local etag = nil
+request = function()
+  if etag then return wrk.format("GET", nil, {["If-None-Match"] = etag}) end
+  return wrk.format("GET")
+end
+response = function(status, headers, body)
+  if headers["ETag"] then etag = headers["ETag"] end
+end
+"""
+
+
+def run_wrk(url: str, duration: int, *, revalidate: bool = False, rate: int = 0) -> dict[str, float]:
+    """wrk -t2 -c32 against url; with ``revalidate`` each connection sends the last ETag it saw;
+    with ``rate`` each connection waits between requests so that the 32 offer about ``rate``
+    requests a second (else they ask as fast as answers come: the server's capacity)."""
+    extra: list[str] = []
+    script = None
+    if revalidate or rate:
+        script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)  # noqa: SIM115
+        script.write(REVALIDATE_LUA if revalidate else "")
+        if rate:
+            script.write(f"delay = function() return {max(1, round(32 * 1000 / rate))} end\n")
+        script.close()
+        extra = ["-s", script.name]
+    try:
+        out = subprocess.run(
+            ["wrk", "-t2", "-c32", f"-d{duration}s", "--latency", "--timeout", "5s", *extra, url],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=duration + 30,
+        ).stdout
+    finally:
+        if script is not None:
+            os.unlink(script.name)
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     p99_match = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s|m)\s*$", out, re.MULTILINE)
     p99 = float(p99_match.group(1)) * _UNITS[p99_match.group(2)] if p99_match else float("nan")

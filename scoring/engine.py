@@ -1,11 +1,13 @@
 """Every call the scorer makes into the rules engine, through the league's one door (matches.engine).
 
-The engine state of a session is rebuilt from its stored events; rebuilding a whole match costs
-tens of milliseconds on the plain-Python engine, so each process keeps the last rebuilt Match of
-recent sessions, keyed by the session and the (seq, version, client id of the last event) it
-reflects. A cached Match is taken out of the cache while an event is applied to it; it is put back
-under the key of the new state, which a rolled-back write never gives to the database (the next
-write at that sequence carries another client id).
+The engine state of a session is rebuilt from its stored events. Each server process keeps the
+last Match it built for recent sessions, keyed by the session's (seq, client id of the last
+live event): a key that names the events exactly, since client ids are never reused in a
+session, and that a rolled-back write never gives to the database (the next write at that
+sequence carries another client id). A process whose copy is a few events behind (another
+worker took the last posts) applies only the missing events (scoring.services.match_of). A cached
+Match is taken out of the cache while an event is applied to it and put back under the key of
+the new state.
 """
 
 from __future__ import annotations
@@ -51,18 +53,15 @@ class MalformedEvent(ApplicationError):
     code = "malformed_event"
 
 
-CacheKey = tuple[int, int, str]
+CacheKey = tuple[int, str]
 _cache: OrderedDict[int, tuple[CacheKey, Match]] = OrderedDict()
 _lock = threading.Lock()
 
 
-def take(session_id: int, key: CacheKey) -> Match | None:
-    """The cached Match of a session if it reflects exactly ``key``; removed from the cache."""
+def take(session_id: int) -> tuple[CacheKey, Match] | None:
+    """The cached Match of a session and the key of the state it reflects; removed from the cache."""
     with _lock:
-        item = _cache.pop(session_id, None)
-    if item is None or item[0] != key:
-        return None
-    return item[1]
+        return _cache.pop(session_id, None)
 
 
 def keep(session_id: int, key: CacheKey, match: Match) -> None:
@@ -89,10 +88,23 @@ def start(header: Mapping[str, Any]) -> Match:
 
 def rebuild(header: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> Match:
     """The Match after the stored events (they were legal when stored)."""
-    match = start(header)
+    return replay(start(header), events)
+
+
+def replay(match: Match, events: Iterable[Mapping[str, Any]]) -> Match:
+    """``match`` after the stored events, applied in order."""
     for data in events:
         match.apply(event_from_dict(dict(data)))
     return match
+
+
+def catch_up(match: Match, events: Iterable[Mapping[str, Any]]) -> Match | None:
+    """A cached ``match`` after the events stored since, or None if the engine refuses one (the
+    copy was not what its key said: the caller rebuilds from scratch)."""
+    try:
+        return replay(match, events)
+    except FubaError:
+        return None
 
 
 def parse(data: Any) -> Any:

@@ -135,7 +135,7 @@ def _recent(session: ScoringSession) -> list[dict[str, Any]]:
         dict(row)
         for row in ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
         .order_by("-seq")
-        .values("seq", "data", "side", "rolled_by_app")[:RECENT_EVENTS]
+        .values("seq", "client_id", "data", "side", "rolled_by_app")[:RECENT_EVENTS]
     ]
 
 
@@ -148,23 +148,60 @@ def _live_events(session: ScoringSession) -> list[dict[str, Any]]:
 
 
 def cache_key(session: ScoringSession) -> engine.CacheKey:
-    return (session.seq, session.version, session.head)
+    return (session.seq, session.head)
 
 
 def match_of(session: ScoringSession) -> Any:
     """The engine Match after the session's live events (taken out of the process cache: give it
     back with engine.keep once done with it unchanged or committed)."""
-    match = engine.take(session.id, cache_key(session))
-    if match is None:
-        match = engine.rebuild(session.header, _live_events(session))
-    return match
+    cached = engine.take(session.id)
+    if cached is not None:
+        (seq, head), match = cached
+        if (seq, head) == cache_key(session):
+            return match
+        if seq < session.seq:
+            caught_up = _catch_up(session, match, seq, head)
+            if caught_up is not None:
+                return caught_up
+    return engine.rebuild(session.header, _live_events(session))
+
+
+def _catch_up(session: ScoringSession, match: Any, seq: int, head: str) -> Any | None:
+    """``match`` (the state after live event ``seq`` with client id ``head``) brought up to the
+    session's seq, or None when its events are no longer the session's (an undo since). The
+    session row's recent events usually hold the few missing ones; else they are read."""
+    rows = [
+        (r["seq"], r.get("client_id"), r["data"])
+        for r in reversed(session.recent)
+        if max(seq, 1) <= r["seq"] <= session.seq
+    ]
+    if not rows or rows[0][0] != max(seq, 1) or any(r[1] is None for r in rows):
+        rows = list(
+            ScoringEvent.objects.filter(
+                session=session, undone_at__isnull=True, seq__gte=max(seq, 1), seq__lte=session.seq
+            )
+            .order_by("seq")
+            .values_list("seq", "client_id", "data")
+        )
+    if seq:
+        if not rows or rows[0][:2] != (seq, head):
+            return None
+        rows = rows[1:]
+    if [r[0] for r in rows] != list(range(seq + 1, session.seq + 1)):
+        return None
+    return engine.catch_up(match, (data for _, _, data in rows))
 
 
 def _changed(session: ScoringSession, fields: list[str], match: Any | None = None) -> None:
     """Save the session with a new version; once committed, publish the version (the live
     endpoint's ETag) and keep the engine state for the next request."""
     session.version += 1
-    session.save(update_fields=[*fields, "version", "updated_at"])
+    session.updated_at = timezone.now()
+    # An UPDATE of just these columns (Model.save costs twice as much on every tap; the session
+    # has no save() override or signal to skip).
+    ScoringSession.objects.filter(pk=session.pk).update(
+        **{name: getattr(session, name) for name in [*fields, "version", "updated_at"]}
+    )
     session_id, version = session.id, session.version
     if match is not None:
         engine.keep(session_id, cache_key(session), match)
@@ -285,7 +322,13 @@ def _event_post(
     session.seq += 1
     session.head = client_id
     session.recent = [
-        {"seq": session.seq, "data": data, "side": side, "rolled_by_app": roll_for_me},
+        {
+            "seq": session.seq,
+            "client_id": client_id,
+            "data": data,
+            "side": side,
+            "rolled_by_app": roll_for_me,
+        },
         *session.recent[: RECENT_EVENTS - 1],
     ]
     fields = ["seq", "head", "recent"]
