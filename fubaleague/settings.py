@@ -125,6 +125,9 @@ if REDIS_URL:
             },
         }
     }
+    # Signed-in requests (the scorer posts one per tap) read their session from Redis; every
+    # change is still written to the database, so a Redis restart signs nobody out.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
