@@ -26,13 +26,14 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import bench_web as web
@@ -82,9 +83,9 @@ def setup_sessions(n: int) -> list[tuple[int, str]]:
     return out
 
 
-def next_body(state: dict, n: int) -> dict:
+def next_body(state: dict, n: int, prefix: str = "") -> dict:
     p = state["pending"]
-    body: dict = {"client_id": f"b{state['session']}-{n}", "expected_seq": state["seq"] + 1}
+    body: dict = {"client_id": f"b{prefix}{state['session']}-{n}", "expected_seq": state["seq"] + 1}
     if p["kind"] == "roll":
         body["roll_for_me"] = True
     else:
@@ -97,11 +98,18 @@ def score(
     port: int,
     session_id: int,
     token: str,
-    stop: threading.Event,
-    out: list[float],
-    errors: list[str],
-    pace: float = 0.0,
+    pace: float,
+    measure_from: float,
+    until: float,
+    prefix: str,
+    out: Connection,
 ) -> None:
+    """One table's phone, in its own process (threads of one process would queue for its GIL and
+    add that wait to the latency): post events until ``until`` (time.time()), each at most one per
+    ``pace`` s; sends back the latencies (ms) of the posts started after ``measure_from`` and the
+    errors."""
+    latencies: list[float] = []
+    errors: list[str] = []
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     headers = {
         "Authorization": f"Token {token}",
@@ -111,20 +119,23 @@ def score(
     conn.request("GET", f"/api/v1/scoring-sessions/{session_id}", headers=headers)
     state = json.loads(conn.getresponse().read())
     n = 0
-    while not stop.is_set() and state.get("pending") is not None:
+    while time.time() < until and state.get("pending") is not None:
         n += 1
-        body = json.dumps(next_body(state, n))
-        started = time.perf_counter()
+        body = json.dumps(next_body(state, n, prefix))
+        wall, started = time.time(), time.perf_counter()
         conn.request("POST", f"/api/v1/scoring-sessions/{session_id}/events", body=body, headers=headers)
         response = conn.getresponse()
         data = response.read()
-        out.append((time.perf_counter() - started) * 1000)
-        if response.status not in (200, 201):
+        if wall >= measure_from:
+            latencies.append((time.perf_counter() - started) * 1000)
+        if response.status != 201:
             errors.append(f"{response.status} {data[:200]!r}")
-            return
+            break
         state = json.loads(data)
         if pace:
-            stop.wait(max(0.0, pace - (time.perf_counter() - started)))
+            time.sleep(max(0.0, pace - (time.perf_counter() - started)))
+    out.send((latencies, errors))
+    out.close()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -143,31 +154,31 @@ def scoring_load(
     live_rate: int = 0,
 ) -> tuple[list[float], list[str], dict[str, float] | None, float]:
     """Sessions posting (each at most one event per ``pace`` s; 0: without pause) for
-    ``duration`` s, with wrk polling ``live_url`` meanwhile. Returns (latencies measured, errors,
-    wrk's figures, elapsed)."""
+    ``duration`` s after a second of warm-up, with wrk polling ``live_url`` meanwhile. Returns
+    (latencies measured, errors, wrk's figures, seconds measured)."""
+    context = multiprocessing.get_context("fork")
+    measure_from = time.time() + 1.0  # every session scoring (caught up once per worker) first
+    until = measure_from + duration
+    prefix = f"{os.getpid()}-{int(measure_from)}-"
+    pipes, processes = [], []
+    for sid, token in sessions:
+        receive, send = context.Pipe(duplex=False)
+        process = context.Process(
+            target=score, args=(port, sid, token, pace, measure_from, until, prefix, send), daemon=True
+        )
+        process.start()
+        pipes.append(receive)
+        processes.append(process)
+    time.sleep(max(0.0, measure_from - time.time()))
+    live = web.run_wrk(live_url, duration, revalidate=True, rate=live_rate) if live_url else None
     latencies: list[float] = []
     errors: list[str] = []
-    stop = threading.Event()
-    threads = [
-        threading.Thread(target=score, args=(port, sid, token, stop, latencies, errors, pace), daemon=True)
-        for sid, token in sessions
-    ]
-    for t in threads:
-        t.start()
-    time.sleep(1.0)  # every session scoring (and rebuilt once per worker) before measuring
-    warm = len(latencies)
-    started = time.perf_counter()
-    if live_url:
-        live = web.run_wrk(live_url, duration, revalidate=True, rate=live_rate)
-    else:
-        stop.wait(duration)
-        live = None
-    elapsed = time.perf_counter() - started
-    measured = latencies[warm:]
-    stop.set()
-    for t in threads:
-        t.join(timeout=15)
-    return measured, errors, live, elapsed
+    for receive, process in zip(pipes, processes, strict=True):
+        got, failed = receive.recv() if receive.poll(duration + 30) else ([], ["no answer"])
+        latencies += got
+        errors += failed
+        process.join(timeout=15)
+    return latencies, errors, live, float(duration)
 
 
 def main() -> int:
