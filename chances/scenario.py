@@ -101,6 +101,8 @@ def _counted_results(competition: Competition) -> dict[int, ResultRow]:
 
 def _check_fixed(fixture: Fixture, value: Any) -> ResultRow:
     where = f"what_if[{fixture.id}]"
+    if fixture.status == Fixture.Status.VOID:
+        raise ApplicationError(f"{where}: {fixture} is void and will not be played.", code="what_if_invalid")
     if fixture.status in Fixture.COUNTED_STATUSES:
         raise ApplicationError(
             f"{where}: {fixture} already has a result that counts.", code="what_if_invalid"
@@ -147,6 +149,8 @@ def competition_scenario(
         if fixture is None:
             raise NotFound(f"what_if: no fixture {fixture_id} in {competition}.")
         results[fixture.id] = _check_fixed(fixture, value)
+    # A voided match will not be played: it is not simulated either.
+    fixtures = [f for f in fixtures if f.status != Fixture.Status.VOID]
     scenario: dict[str, Any] = {
         "competition": competition.id,
         "stages": [_stage_data(s, competition) for s in stages],

@@ -380,6 +380,10 @@ class FixtureResultActions(admin.ModelAdmin):
     def clear_result(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
         return self._one(request, queryset, "admin:tournaments_fixture_clear")
 
+    @admin.action(description="Void the match…")
+    def void_match(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> HttpResponse | None:
+        return self._one(request, queryset, "admin:tournaments_fixture_void")
+
     def _one(self, request: HttpRequest, queryset: QuerySet[Fixture], url: str) -> HttpResponse | None:
         chosen = list(queryset[:2])
         if len(chosen) != 1:
@@ -408,6 +412,11 @@ class FixtureResultActions(admin.ModelAdmin):
                 "<int:fixture_id>/clear/",
                 self.admin_site.admin_view(self.clear_view),
                 name="tournaments_fixture_clear",
+            ),
+            path(
+                "<int:fixture_id>/void/",
+                self.admin_site.admin_view(self.void_view),
+                name="tournaments_fixture_void",
             ),
         ]
         return custom + super().get_urls()
@@ -527,6 +536,30 @@ class FixtureResultActions(admin.ModelAdmin):
         return self._desk(
             request, fixture, "Clear the result", form, result=result, button="Clear the result"
         )
+
+    def void_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
+        fixture = get_object_or_404(
+            Fixture.objects.select_related("competition", "stage", "home_team", "away_team"), pk=fixture_id
+        )
+        if not self.has_change_permission(request, fixture):
+            return HttpResponseRedirect(reverse("admin:index"))
+        result = Result.objects.filter(fixture=fixture).first()
+        form = ClearForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                reopened = results.result_void(
+                    fixture_id=fixture.pk,
+                    user=signed_in_user(request.user),
+                    note=form.cleaned_data["note"],
+                    reopen=bool(form.cleaned_data.get("reopen")),
+                )
+            except ApplicationError as exc:
+                form.add_error(None, exc.message)
+            else:
+                also = f" Reopened: {'; '.join(c['fixture'] for c in reopened)}." if reopened else ""
+                self.message_user(request, f"{fixture}: the match is void and counts for nothing.{also}")
+                return HttpResponseRedirect(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
+        return self._desk(request, fixture, "Void the match", form, result=result, button="Void the match")
 
     def resolve_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
         fixture = get_object_or_404(

@@ -202,6 +202,7 @@ class ResultAudit(models.Model):
         AWARD = "award", "Awarded"
         CLEAR = "clear", "Cleared by an administrator"
         REOPEN = "reopen", "Reopened: an earlier result it depended on changed"
+        VOID = "void", "Voided by an administrator"
 
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

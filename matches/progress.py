@@ -32,7 +32,7 @@ class _Resolver:
         self._tables: dict[tuple[int, str], list[int] | None] = {}
 
     def _complete(self, fixtures: Any) -> bool:
-        return fixtures.exists() and not fixtures.exclude(status__in=Fixture.COUNTED_STATUSES).exists()
+        return fixtures.exists() and not fixtures.exclude(status__in=Fixture.DONE_STATUSES).exists()
 
     def team_for(self, source: dict[str, Any]) -> int | None:
         kind = source.get("type")
@@ -178,7 +178,8 @@ def placeholders_resolve(
 def stage_progress_update(*, stage: Stage) -> Stage:
     fixtures = stage.fixtures.all()
     total = fixtures.count()
-    counted = fixtures.filter(status__in=Fixture.COUNTED_STATUSES).count()
+    # a voided match is done too: nothing more will be played in it
+    counted = fixtures.filter(status__in=Fixture.DONE_STATUSES).count()
     all_paired = stage.kind != Stage.Kind.SWISS or (
         max(
             fixtures.order_by("-round").values_list("round", flat=True).first() or 0,

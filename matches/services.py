@@ -263,9 +263,16 @@ def _recount(fixture: Fixture, *, actor: User | None, cascade: list[dict[str, An
 
 
 def _clear(
-    fixture: Fixture, *, actor: User | None, action: str, note: str, cascade: list[dict[str, Any]]
+    fixture: Fixture,
+    *,
+    actor: User | None,
+    action: str,
+    note: str,
+    cascade: list[dict[str, Any]],
+    status: str = Fixture.Status.SCHEDULED,
 ) -> None:
-    """The fixture goes back to scheduled: no result, no live submission, no skills from it."""
+    """The fixture goes back to scheduled (or to ``status``): no result, no live submission, no
+    skills from it."""
     before = _snapshot(fixture)
     Result.objects.filter(fixture=fixture).delete()
     ResultSubmission.objects.filter(
@@ -274,7 +281,7 @@ def _clear(
     # A13 skills lost or gained in this match no longer happened.
     SkillLoss.objects.filter(lost_in=fixture).delete()
     TeamSkill.objects.filter(gained_in=fixture, source=TeamSkill.Source.GAINED).delete()
-    fixture.status = Fixture.Status.SCHEDULED
+    fixture.status = status
     fixture.save(update_fields=["status", "updated_at"])
     _recount(fixture, actor=actor, cascade=cascade)
     _audit(fixture, action, actor, before, _snapshot(fixture), note=note)
@@ -352,8 +359,13 @@ def result_submit(
     away_penalties: int | None = None,
     turn_log: Mapping[str, Any] | None = None,
     log_format: str = FUBA_3_LOG_FORMAT,
+    replace: bool = False,
 ) -> ResultSubmission:
-    """A club in the fixture reports its result; the opponent then confirms or disputes it."""
+    """A club in the fixture reports its result; the opponent then confirms or disputes it.
+
+    While its report waits for the opponent, the club may replace it, but only by saying so
+    (``replace``): a second report by mistake is refused. The replaced report stays in the history.
+    """
     fixture = _lock_fixture(fixture_id)
     if not fixture.is_resolved:
         raise Conflict(f"{fixture}: both teams must be known before a result can be submitted.")
@@ -366,6 +378,8 @@ def result_submit(
         raise Conflict(f"{fixture}: the match is being simulated after its deadline.")
     if fixture.status == Fixture.Status.DISPUTED:
         raise Conflict(f"{fixture}: the result is disputed; an administrator resolves it.")
+    if fixture.status == Fixture.Status.VOID:
+        raise Conflict(f"{fixture}: the organisers voided this match; it takes no result.")
     score = Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties)
     _check_score(fixture, score)
     parsed = _parse_cards(fixture, cards)
@@ -387,6 +401,13 @@ def result_submit(
             raise Conflict(
                 f"{fixture}: the other side already submitted {previous.home_goals}-{previous.away_goals}; "
                 "confirm or dispute it."
+            )
+        if not replace:
+            raise Conflict(
+                f"{fixture}: your club already reported {previous.home_goals}-{previous.away_goals}, "
+                "waiting for the opponent. Replace that report explicitly (replace: true; on the match "
+                "page, “Replace my report”); the earlier one stays in the history.",
+                details={"submission": previous.pk, "replace": ["required to replace your report"]},
             )
         previous.status = ResultSubmission.Status.SUPERSEDED
         previous.save(update_fields=["status", "updated_at"])
@@ -749,7 +770,13 @@ def result_clear(*, fixture_id: int, user: User, note: str, reopen: bool = False
         raise ApplicationError(f"{fixture}: clearing a result needs a note saying why.")
     if fixture.status == Fixture.Status.SIMULATING:
         raise Conflict(f"{fixture}: the match is being simulated; wait for it to finish.")
-    if fixture.status not in (*Fixture.COUNTED_STATUSES, Fixture.Status.SUBMITTED, Fixture.Status.DISPUTED):
+    clearable = (
+        *Fixture.COUNTED_STATUSES,
+        Fixture.Status.SUBMITTED,
+        Fixture.Status.DISPUTED,
+        Fixture.Status.VOID,
+    )
+    if fixture.status not in clearable:
         raise Conflict(f"{fixture}: there is no result to clear ({fixture.get_status_display()}).")
     cascade: list[dict[str, Any]] = []
     text = note.strip()
@@ -757,6 +784,48 @@ def result_clear(*, fixture_id: int, user: User, note: str, reopen: bool = False
     _refuse_unless_reopened(fixture, cascade, reopen)
     if cascade:
         entry = ResultAudit.objects.filter(fixture=fixture, action=ResultAudit.Action.CLEAR).latest("id")
+        entry.note = text + "\nReopened: " + "; ".join(c["fixture"] for c in cascade)
+        entry.save(update_fields=["note"])
+    return cascade
+
+
+@transaction.atomic
+def result_void(*, fixture_id: int, user: User, note: str, reopen: bool = False) -> list[dict[str, Any]]:
+    """An administrator voids a match: not played, it counts for nothing, for either side.
+
+    Whatever was reported or counted goes (the result, its cards, A13 skills lost or gained in it),
+    and standings, stage status, suspensions and where they are served follow. A knockout tie needs
+    a winner, so a knockout match is awarded or cleared instead. Later fixtures that used the old
+    outcome are refused or, with ``reopen``, cleared; returns those fixtures. ``result_clear`` puts
+    a void match back on the schedule.
+    """
+    fixture = _lock_fixture(fixture_id)
+    if not _is_admin(user):
+        raise PermissionDenied(f"{fixture}: only an administrator can void a match.")
+    if not note.strip():
+        raise ApplicationError(f"{fixture}: voiding a match needs a note saying why.")
+    if fixture.stage.kind == Stage.Kind.KNOCKOUT:
+        raise Conflict(
+            f"{fixture}: a knockout tie needs a winner, so a knockout match cannot be void; "
+            "award it to one side, or clear it to be played again."
+        )
+    if fixture.status == Fixture.Status.SIMULATING:
+        raise Conflict(f"{fixture}: the match is being simulated; wait for it to finish.")
+    if fixture.status == Fixture.Status.VOID:
+        raise Conflict(f"{fixture}: the match is already void.")
+    cascade: list[dict[str, Any]] = []
+    text = note.strip()
+    _clear(
+        fixture,
+        actor=user,
+        action=ResultAudit.Action.VOID,
+        note=text,
+        cascade=cascade,
+        status=Fixture.Status.VOID,
+    )
+    _refuse_unless_reopened(fixture, cascade, reopen)
+    if cascade:
+        entry = ResultAudit.objects.filter(fixture=fixture, action=ResultAudit.Action.VOID).latest("id")
         entry.note = text + "\nReopened: " + "; ".join(c["fixture"] for c in cascade)
         entry.save(update_fields=["note"])
     return cascade

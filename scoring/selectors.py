@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import Q
 
 from fubaleague.errors import NotFound
 from matches import narrate
@@ -35,6 +36,18 @@ def active_session(*, fixture_id: int) -> ScoringSession | None:
         ScoringSession.objects.filter(fixture_id=fixture_id, status__in=ScoringSession.ACTIVE_STATUSES)
         .select_related("fixture", "fixture__home_team", "fixture__away_team")
         .first()
+    )
+
+
+def live_sessions(*, team_ids: Iterable[int]) -> list[ScoringSession]:
+    """The sessions running for these teams' fixtures (being scored, or waiting for the clubs'
+    confirmation at full time), oldest first."""
+    ids = list(team_ids)
+    return list(
+        ScoringSession.objects.filter(status__in=ScoringSession.ACTIVE_STATUSES)
+        .filter(Q(fixture__home_team_id__in=ids) | Q(fixture__away_team_id__in=ids))
+        .select_related("fixture", "fixture__competition", "fixture__home_team", "fixture__away_team")
+        .order_by("created_at")
     )
 
 

@@ -836,6 +836,7 @@ class FixtureAdmin(FixtureResultActions):
         "correct_result",
         "award_match",
         "clear_result",
+        "void_match",
         "recompute_standings",
     ]
 
@@ -846,6 +847,7 @@ class FixtureAdmin(FixtureResultActions):
             "submitted": "#9a5b00",
             "simulated": "#5b3fa0",
             "simulating": "#5b3fa0",
+            "void": "#666666",
         }
         return format_html(
             '<span style="color:{};font-weight:600">{}</span>',

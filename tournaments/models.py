@@ -335,9 +335,13 @@ class Fixture(models.Model):
         SIMULATING = "simulating", "Being simulated"
         SIMULATED = "simulated", "Simulated"
         AWARDED = "awarded", "Awarded"
+        # Staff voided the match: it was not played and counts for nothing, for either side.
+        VOID = "void", "Void"
 
     # A result counts towards standings, brackets and discipline only in these states.
     COUNTED_STATUSES = (Status.CONFIRMED, Status.SIMULATED, Status.AWARDED)
+    # Nothing more will be played or reported: the counted states and a voided match.
+    DONE_STATUSES = (*COUNTED_STATUSES, Status.VOID)
     # States from which a forfeit task may claim the fixture.
     OPEN_STATUSES = (Status.SCHEDULED, Status.SUBMITTED)
 

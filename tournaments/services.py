@@ -1076,7 +1076,7 @@ def swiss_round_create(
     )
     if current >= stage.swiss_rounds:
         raise Conflict(f"{stage}: all {stage.swiss_rounds} Swiss rounds are already paired.")
-    if stage.fixtures.filter(round=current).exclude(status__in=Fixture.COUNTED_STATUSES).exists():
+    if stage.fixtures.filter(round=current).exclude(status__in=Fixture.DONE_STATUSES).exists():
         raise Conflict(f"{stage}: round {current} is not finished yet.")
     seeds = {t.id: (t.seed is None, t.seed or 0, t.id) for t in stage.teams.all()}
     # Level teams are ranked by seed, so round 1 pairs the seeds in order.

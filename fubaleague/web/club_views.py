@@ -9,10 +9,12 @@ from django.views.decorators.http import require_GET
 
 from fubaleague.auth import signed_in_user
 from fubaleague.web import selectors as ps
+from scoring.selectors import live_sessions
 
 
 @login_required(login_url="tournaments:login")
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     board = ps.club_dashboard(user=signed_in_user(request.user))
-    return render(request, "tournaments/dashboard.html", {"board": board})
+    live = live_sessions(team_ids=[t.pk for t in board.teams])
+    return render(request, "tournaments/dashboard.html", {"board": board, "live_sessions": live})

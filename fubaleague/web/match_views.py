@@ -183,6 +183,7 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             "form": ResultForm(),
             "dispute_form": DisputeForm(),
             "is_knockout": fixture.stage.kind == "knockout",
+            "void_note": ps.void_note(fixture) if fixture.status == Fixture.Status.VOID else "",
             "forfeit": Forfeit.objects.filter(fixture=fixture).select_related("forfeiting_team").first()
             if row.simulated or fixture.status in (Fixture.Status.SIMULATING, Fixture.Status.AWARDED)
             else None,
@@ -240,16 +241,7 @@ def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespo
         messages.error(request, f"The result was not submitted: {errors}")
         return redirect(match_url(fixture))
     d = form.cleaned_data
-    open_report = ps.latest_submission(fixture)
-    if (
-        open_report is not None
-        and open_report.status == ResultSubmission.Status.OPEN
-        and open_report.submitted_by_id == request.user.pk
-        and request.POST.get("replace") != "1"
-    ):
-        # A second report replaces the first only when the club says so (the first stays in the history).
-        messages.error(request, "You already reported this match; use “Replace my report” to change it.")
-        return redirect(match_url(fixture))
+    replaced = request.POST.get("replace") == "1"
     try:
         services.result_submit(
             fixture_id=fixture.pk,
@@ -261,11 +253,11 @@ def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespo
             away_penalties=d.get("away_penalties"),
             cards=form.cards(),
             turn_log=d.get("turn_log"),
+            replace=replaced,
         )
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect(match_url(fixture))
-    replaced = request.POST.get("replace") == "1"
     return _after(
         request,
         fixture,

@@ -16,7 +16,7 @@ from django.db.models import Count, F, Prefetch, Q, QuerySet
 from django.urls import reverse
 
 from fubaleague.web import svg
-from matches.models import Card, MatchLog, Result, ResultSubmission
+from matches.models import Card, MatchLog, Result, ResultAudit, ResultSubmission
 from tournaments.knockout import tie_outcome
 from tournaments.models import Coach, Competition, Fixture, Group, Stage, Suspension, Team, TeamSkill
 
@@ -42,6 +42,14 @@ def side_name(fixture: Fixture, side: str) -> tuple[str, bool]:
     return placeholder or "To be decided", True
 
 
+def void_note(fixture: Fixture) -> str:
+    """Why the organisers voided the match (the audit trail's latest entry for it)."""
+    entry = (
+        ResultAudit.objects.filter(fixture=fixture, action=ResultAudit.Action.VOID).order_by("-id").first()
+    )
+    return entry.note if entry is not None else ""
+
+
 @dataclass
 class FixtureRow:
     fixture: Fixture
@@ -62,6 +70,10 @@ class FixtureRow:
         if r is None:
             return ""
         return f"{r.home_goals}–{r.away_goals}"
+
+    @property
+    def void(self) -> bool:
+        return self.fixture.status == Fixture.Status.VOID
 
     @property
     def note(self) -> str:
@@ -140,7 +152,7 @@ def competition_overview(competition: Competition) -> dict[str, Any]:
         fixture_row(f)
         for f in fixtures_qs()
         .filter(competition=competition)
-        .exclude(status__in=Fixture.COUNTED_STATUSES)
+        .exclude(status__in=Fixture.DONE_STATUSES)
         .order_by("kickoff", "stage__order", "round", "match_number", "id")[:8]
     ]
     teams = competition.teams.count()

@@ -41,6 +41,11 @@ class ScoreInputSerializer(serializers.Serializer):
 
 
 class SubmitResultSerializer(ScoreInputSerializer):
+    replace = serializers.BooleanField(
+        default=False,
+        help_text="Replace your club's report still waiting for the opponent (without it a second "
+        "report answers 409); the earlier one stays in the history",
+    )
     turn_log = JSONDocumentField(
         required=False,
         allow_null=True,
@@ -69,7 +74,9 @@ class AwardSerializer(serializers.Serializer):
 
 
 class ClearResultSerializer(serializers.Serializer):
-    note = serializers.CharField(help_text="Why the result is cleared (kept in the audit trail)")
+    note = serializers.CharField(
+        help_text="Why the result is cleared or the match voided (kept in the audit trail)"
+    )
     reopen = serializers.BooleanField(
         default=False, help_text="Also clear later fixtures played with the old outcome"
     )

@@ -75,7 +75,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     def get_permissions(self) -> Sequence[Any]:
         if self.action in ("submit_result", "confirm", "dispute", "forfeit"):
             return [FixtureParticipantOrStaff()]
-        if self.action in ("resolve", "override", "clear", "award"):
+        if self.action in ("resolve", "override", "clear", "award", "void"):
             return [StaffWithPerms(CHANGE_FIXTURE)]
         return super().get_permissions()
 
@@ -116,6 +116,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
             home_penalties=v.get("home_penalties"),
             away_penalties=v.get("away_penalties"),
             turn_log=v.get("turn_log"),
+            replace=v["replace"],
         )
         submission.refresh_from_db()
         if getattr(submission, "validation_queued", None) is False:
@@ -190,6 +191,26 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         data = ms.ClearResultSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.result_clear(
+            fixture_id=fixture.pk,
+            user=signed_in_user(request.user),
+            note=data.validated_data["note"],
+            reopen=data.validated_data["reopen"],
+        )
+        return self._done(fixture.pk)
+
+    @extend_schema(request=ms.ClearResultSerializer, responses={200: FixtureSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def void(self, request: Request, pk: str | None = None) -> Response:
+        """Staff: void the match: not played, it counts for nothing, for either side.
+
+        Its result and cards go; standings, suspensions and skills follow. A knockout match cannot
+        be void (409: award or clear it instead). Later fixtures played with the old outcome: 409
+        with them in details.fixtures, unless `reopen` is true. `clear` puts it back on the schedule.
+        """
+        fixture = self._fixture()
+        data = ms.ClearResultSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.result_void(
             fixture_id=fixture.pk,
             user=signed_in_user(request.user),
             note=data.validated_data["note"],

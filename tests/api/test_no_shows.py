@@ -58,3 +58,24 @@ def test_a_club_says_it_cannot_play_from_the_match_page(cup, fixture_c, client) 
     assert forfeit.reason == Forfeit.Reason.DECLARED and forfeit.forfeiting_team == fixture_c.home_team
     # The task deciding it (simulate or award, the competition's policy) is queued on commit.
     assert forfeit.state == Forfeit.State.QUEUED
+
+
+def test_staff_award_through_the_admin_action(cup, fixture_c, client) -> None:
+    client.force_login(cup.admin)
+    changelist = reverse("admin:tournaments_fixture_changelist")
+    redirect = client.post(changelist, {"action": "award_match", "_selected_action": [fixture_c.pk]})
+    award_url = reverse("admin:tournaments_fixture_award", args=[fixture_c.pk])
+    assert redirect.status_code == 302 and redirect["Location"] == award_url
+    refused = client.post(award_url, {"winner": "home", "note": ""})
+    assert refused.status_code == 200 and Fixture.objects.get(pk=fixture_c.pk).status != "awarded"
+    done = client.post(award_url, {"winner": "home", "note": "the away side did not show"})
+    assert done.status_code == 302
+    fixture_c.refresh_from_db()
+    competition = fixture_c.competition
+    assert fixture_c.status == Fixture.Status.AWARDED
+    assert (fixture_c.result.home_goals, fixture_c.result.away_goals) == (
+        competition.award_goals_for,
+        competition.award_goals_against,
+    )
+    entry = ResultAudit.objects.filter(fixture=fixture_c).latest("id")
+    assert entry.action == "award" and entry.actor == cup.admin and "did not show" in entry.note

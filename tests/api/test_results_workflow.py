@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+from matches.models import ResultSubmission
 from tournaments.models import Fixture
 
 pytestmark = pytest.mark.django_db
@@ -186,3 +187,18 @@ def test_token_authentication_for_club_scripts(cup, fixture_c) -> None:
     assert response.status_code == 201
     bad = APIClient().post("/api/v1/auth/token", {"username": "x", "password": "y"}, format="json")
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "validation_error"
+
+
+def test_a_second_report_replaces_the_first_only_when_asked(cup, fixture_c) -> None:
+    home = client_for(cup.users[fixture_c.home_team.name])
+    url = f"/api/v1/fixtures/{fixture_c.pk}/submit-result"
+    assert home.post(url, {"home_goals": 1, "away_goals": 0}, format="json").status_code == 201
+    again = home.post(url, {"home_goals": 2, "away_goals": 0}, format="json")
+    assert again.status_code == 409
+    error = again.json()["error"]
+    assert error["code"] == "conflict" and "replace" in error["details"]
+    assert ResultSubmission.objects.filter(fixture=fixture_c).count() == 1, "nothing replaced silently"
+    replaced = home.post(url, {"home_goals": 2, "away_goals": 0, "replace": True}, format="json")
+    assert replaced.status_code == 201, replaced.content
+    statuses = dict(ResultSubmission.objects.filter(fixture=fixture_c).values_list("home_goals", "status"))
+    assert statuses == {1: "superseded", 2: "open"}, "the earlier report stays in the history"

@@ -76,8 +76,10 @@ def test_only_the_clubs_of_the_fixture_act_and_only_the_opponent_confirms(league
         result_confirm(fixture_id=fixture.id, user=league["home_user"])
     with pytest.raises(Conflict, match="confirm or dispute"):
         result_submit(fixture_id=fixture.id, user=league["away_user"], home_goals=0, away_goals=0)
-    # The submitting club may correct its own submission before the opponent answers.
-    result_submit(fixture_id=fixture.id, user=league["home_user"], home_goals=3, away_goals=0)
+    # The submitting club may correct its own submission before the opponent answers, explicitly.
+    with pytest.raises(Conflict, match="Replace that report explicitly"):
+        result_submit(fixture_id=fixture.id, user=league["home_user"], home_goals=3, away_goals=0)
+    result_submit(fixture_id=fixture.id, user=league["home_user"], home_goals=3, away_goals=0, replace=True)
     statuses = sorted(ResultSubmission.objects.filter(fixture=fixture).values_list("status", flat=True))
     assert statuses == ["open", "superseded"]
     assert result_confirm(fixture_id=fixture.id, user=league["away_user"]).home_goals == 3

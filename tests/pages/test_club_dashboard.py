@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from matches.services import result_submit
+from scoring.services import session_start
 from tournaments.models import Fixture
 
 pytestmark = pytest.mark.django_db
@@ -67,3 +68,23 @@ def test_password_reset_by_email_then_change(cup, client, mailoutbox) -> None:
         },
     )
     assert changed.status_code == 302
+
+
+def test_the_dashboard_lists_the_clubs_live_scoring_sessions(cup, client) -> None:
+    fixture = (
+        Fixture.objects.filter(
+            status=Fixture.Status.SCHEDULED, home_team__isnull=False, away_team__isnull=False
+        )
+        .select_related("home_team", "away_team")
+        .order_by("id")
+        .first()
+    )
+    away_user = cup.users[fixture.away_team.name]
+    client.force_login(away_user)
+    empty = client.get(reverse("tournaments:dashboard")).content.decode()
+    assert 'data-testid="live-session"' not in empty
+    session = session_start(fixture_id=fixture.pk, user=cup.users[fixture.home_team.name])
+    page = client.get(reverse("tournaments:dashboard")).content.decode()
+    live = page.split('data-testid="live-sessions"')[1].split("</section>")[0]
+    assert reverse("scoring:scorer", args=[session.pk]) in live
+    assert fixture.home_team.name in live and "Live" in live
