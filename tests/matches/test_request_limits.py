@@ -40,8 +40,8 @@ def club_fixtures() -> dict[str, Any]:
     return {"fixtures": own, "client": client, "user": user, "log": log}
 
 
-def _submit(client: APIClient, fixture_id: int, log: Any) -> Any:
-    body: dict[str, Any] = {"home_goals": 1, "away_goals": 0}
+def _submit(client: APIClient, fixture_id: int, log: Any, *, replace: bool = False) -> Any:
+    body: dict[str, Any] = {"home_goals": 1, "away_goals": 0, "replace": replace}
     if log is not None:
         body["turn_log"] = log
     return client.post(f"/api/v1/fixtures/{fixture_id}/submit-result", body, format="json")
@@ -93,8 +93,8 @@ def test_replaced_submissions_keep_no_log(club_fixtures, django_capture_on_commi
     client, fixture, log = club_fixtures["client"], club_fixtures["fixtures"][0], club_fixtures["log"]
     with django_capture_on_commit_callbacks(execute=False):  # validation stays to come
         first = _submit(client, fixture.id, log).json()["id"]
-        second = _submit(client, fixture.id, log).json()["id"]
-        third = _submit(client, fixture.id, log).json()["id"]
+        second = _submit(client, fixture.id, log, replace=True).json()["id"]
+        third = _submit(client, fixture.id, log, replace=True).json()["id"]
     assert list(MatchLog.objects.filter(fixture=fixture).values_list("submission_id", flat=True)) == [third]
     replaced = ResultSubmission.objects.filter(id__in=[first, second])
     assert {s.status for s in replaced} == {ResultSubmission.Status.SUPERSEDED}
@@ -108,10 +108,12 @@ def test_a_club_has_a_daily_storage_quota(club_fixtures, settings) -> None:
     settings.CLUB_LOG_QUOTA_BYTES = 2 * size + size // 2
     client, fixture = club_fixtures["client"], club_fixtures["fixtures"][0]
     assert _submit(client, fixture.id, log).status_code == 201
-    assert _submit(client, fixture.id, log).status_code == 201  # a replacement counts too
-    response = _submit(client, fixture.id, log)
+    assert _submit(client, fixture.id, log, replace=True).status_code == 201  # a replacement counts too
+    response = _submit(client, fixture.id, log, replace=True)
     assert response.status_code == 429
     error = response.json()["error"]
     assert error["code"] == "storage_quota_exceeded"
     assert "daily quota" in error["message"] and error["details"]["used_bytes"] == 2 * size
-    assert _submit(client, fixture.id, log=None).status_code == 201, "a score without a log still goes"
+    assert _submit(client, fixture.id, log=None, replace=True).status_code == 201, (
+        "a score without a log still goes"
+    )
