@@ -10,7 +10,13 @@ first legal option, as a club tapping would), in three phases:
    table, where a turn takes seconds), while wrk polls one session's live endpoint
    (``/score/<id>/live.json``, what spectators and the other club's phone poll, revalidating with
    the ETag as the pages do);
-3. the same 50 sessions posting without pause, with wrk polling as in 2.
+3. the same 50 sessions posting without pause, with wrk polling as in 2 (the rate the target names:
+   is it held while the server is saturated with posts?).
+
+The production shape puts nginx in front of gunicorn (deploy/nginx/fubaleague.conf.template: it
+buffers requests, so a slow or idle client never holds a sync worker, and answers spectators'
+polls of live.json from a one-second cache); the benchmark runs that same configuration, or
+gunicorn alone with ``--no-proxy``.
 
 Targets: p99 of "post one event and get the next question" < 30 ms; the live endpoint at
 >= 1,000 req/s with p99 < 50 ms while the sessions score. Phase 3 saturates the server, so its
@@ -18,7 +24,8 @@ latency is set by Little's law (50 clients / throughput) rather than by what a p
 table says so and the exit status follows phases 1 and 2.
 
 Run: ``. scripts/test-env.sh && .venv/bin/python bench/bench_scorer.py [--duration 10] [--quick]``.
-Needs wrk (Debian: ``apt-get install wrk``) and PostgreSQL + Redis as for ``make test``.
+Needs wrk and nginx (Debian: ``apt-get install wrk nginx``; ``make bench-deps``) and PostgreSQL +
+Redis as for ``make test``.
 """
 
 from __future__ import annotations
@@ -30,8 +37,10 @@ import multiprocessing
 import os
 import shutil
 import signal
+import string
 import subprocess
 import sys
+import tempfile
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -45,6 +54,57 @@ LIVE_RPS_TARGET = 1000.0
 LIVE_P99_TARGET_MS = 50.0
 # The paced phase's spectators: 32 connections polling at about this rate in all.
 LIVE_OFFERED = 1100
+
+
+NGINX_TEMPLATE = ROOT / "deploy" / "nginx" / "fubaleague.conf.template"
+
+
+def start_nginx(port: int, upstream_port: int, workdir: Path) -> subprocess.Popen[bytes]:
+    """nginx on 127.0.0.1:port in front of gunicorn, with the production template."""
+    for sub in ("cache", "temp"):
+        (workdir / sub).mkdir(mode=0o777)
+        (workdir / sub).chmod(0o777)  # nginx's workers run as another user when started as root
+    server = string.Template(NGINX_TEMPLATE.read_text()).safe_substitute(
+        FUBA_LISTEN=f"127.0.0.1:{port} backlog=1024",
+        FUBA_UPSTREAM=f"127.0.0.1:{upstream_port}",
+        FUBA_CACHE_DIR=str(workdir / "cache"),
+    )
+    (workdir / "fubaleague.conf").write_text(server)
+    temp = workdir / "temp"
+    (workdir / "nginx.conf").write_text(
+        f"""worker_processes 1;
+pid {workdir}/nginx.pid;
+error_log {workdir}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    client_body_temp_path {temp}/body;
+    proxy_temp_path {temp}/proxy;
+    fastcgi_temp_path {temp}/fastcgi;
+    uwsgi_temp_path {temp}/uwsgi;
+    scgi_temp_path {temp}/scgi;
+    include {workdir}/fubaleague.conf;
+}}
+"""
+    )
+    return subprocess.Popen(
+        ["nginx", "-p", str(workdir), "-c", str(workdir / "nginx.conf"), "-g", "daemon off;"],
+        start_new_session=True,
+    )
+
+
+def proxy_check(url: str) -> str:
+    """How nginx answers a spectator's poll, and a revalidation with the ETag it gave."""
+    first = web.urllib.request.urlopen(url, timeout=10)
+    first.read()
+    etag = first.headers["ETag"]
+    request = web.urllib.request.Request(url, headers={"If-None-Match": etag})
+    try:
+        web.urllib.request.urlopen(request, timeout=10)
+        revalidated = "200"
+    except web.urllib.error.HTTPError as exc:
+        revalidated = str(exc.code)
+    return f"{first.headers.get('X-Live-Cache')} from its cache, revalidated with the ETag: {revalidated}"
 
 
 def setup_sessions(n: int) -> list[tuple[int, str]]:
@@ -195,19 +255,24 @@ def main() -> int:
     )
     parser.add_argument("--workers", type=int, default=max(2, os.cpu_count() or 2) * 2)
     parser.add_argument("--threads", type=int, default=1, help="gthread threads per worker (1: sync workers)")
+    parser.add_argument(
+        "--no-proxy",
+        action="store_true",
+        help="gunicorn alone, without nginx in front (not the production shape)",
+    )
     args = parser.parse_args()
     duration = 3 if args.quick else max(1, min(args.duration, 60))
     if shutil.which("wrk") is None:
         return web.fail("wrk is not installed: `apt-get install wrk` (Debian/Ubuntu), then run again.")
+    if not args.no_proxy and shutil.which("nginx") is None:
+        return web.fail("nginx is not installed: `apt-get install nginx` (or run with --no-proxy).")
 
     web.BENCH_DB = "fubaleague_bench_scorer"
     env = web.bench_env()
     env["CACHE_KEY_PREFIX"] = "bench-scorer"
     kind = f"{args.threads}-thread gthread" if args.threads > 1 else "sync"
-    print(
-        f"database {web.BENCH_DB} on 127.0.0.1 (recreated), Redis cache, "
-        f"gunicorn {args.workers} {kind} workers"
-    )
+    shape = f"gunicorn ({args.workers} {kind} workers)" + ("" if args.no_proxy else " behind nginx")
+    print(f"database {web.BENCH_DB} on 127.0.0.1 (recreated), Redis cache, {shape}")
     web.recreate_database(env)
     web.setup_django(env)
     sessions = setup_sessions(SESSIONS + 1)
@@ -215,15 +280,27 @@ def main() -> int:
 
     connections.close_all()
 
-    port = web.free_port()
+    app_port = web.free_port()
+    server = web.start_gunicorn(env, app_port, args.workers, args.threads)
+    proxy = None
+    port = app_port
+    workdir = Path(tempfile.mkdtemp(prefix="bench-nginx-"))
+    workdir.chmod(0o755)
+    if not args.no_proxy:
+        port = web.free_port()
+        proxy = start_nginx(port, app_port, workdir)
     base = f"http://127.0.0.1:{port}"
-    server = web.start_gunicorn(env, port, args.workers, args.threads)
     load_before = os.getloadavg()[0]
     try:
         web.wait_ready(f"{base}/api/v1/ping", timeout=120)  # a loaded machine starts slowly
         live_url = f"{base}/score/{sessions[1][0]}/live.json"
-        for _ in range(args.workers * 4):  # warm every worker
-            web.urllib.request.urlopen(live_url, timeout=10).read()
+        web.wait_ready(live_url, timeout=30)
+        for _ in range(args.workers * 4):  # warm every worker (past nginx's cache)
+            web.urllib.request.urlopen(f"http://127.0.0.1:{app_port}/api/v1/ping", timeout=10).read()
+            direct = live_url.replace(base, f"http://127.0.0.1:{app_port}")
+            web.urllib.request.urlopen(direct, timeout=10).read()
+        if proxy is not None:
+            print(f"nginx in front: live.json {proxy_check(live_url)}")
         # 1. one table alone: the time a post takes when nothing waits in front of it
         alone, alone_errors, _, alone_s = scoring_load(port, sessions[:1], duration, 0.0, None)
         # 2. fifty tables at a brisk pace (a real table enters one event every few seconds)
@@ -231,14 +308,20 @@ def main() -> int:
             port, sessions[1:], duration, args.pace_ms / 1000, live_url, LIVE_OFFERED
         )
         # 3. fifty tables posting without pause: the server's throughput
-        flat, flat_errors, flat_live, flat_s = scoring_load(port, sessions[1:], duration, 0.0, live_url)
+        flat, flat_errors, flat_live, flat_s = scoring_load(
+            port, sessions[1:], duration, 0.0, live_url, LIVE_OFFERED
+        )
         load_after = os.getloadavg()[0]
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
+        for process in (proxy, server):
+            if process is None:
+                continue
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+        shutil.rmtree(workdir, ignore_errors=True)
     assert paced_live is not None and flat_live is not None
 
     def post_row(label: str, values: list[float], errors: list[str], seconds: float) -> bool:
@@ -260,10 +343,10 @@ def main() -> int:
         return ok
 
     print()
-    print(f"{SESSIONS} sessions through gunicorn ({args.workers} {kind} workers), {duration} s per phase;")
+    print(f"{SESSIONS} sessions through {shape}, {duration} s per phase;")
     print(
         f"wrk -t2 -c32 polls live.json revalidating with its ETag, as the pages do: about "
-        f"{LIVE_OFFERED} polls/s offered in the paced phase, without pause in the last"
+        f"{LIVE_OFFERED} polls/s offered (each of 32 connections pausing between polls) in both phases"
     )
     print(f"machine load average {load_before:.1f} before, {load_after:.1f} after ({os.cpu_count()} CPUs)")
     print(f"{'measure':<44} {'value':>32}  {'target':<26} result")

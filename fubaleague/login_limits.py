@@ -17,6 +17,7 @@ unlocking). With Redis down the limits fail open like the API's (docs/reliabilit
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import time
@@ -29,7 +30,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch, get_script_prefix, reverse
 
 from fubaleague.api_errors import error_body
 from fubaleague.client_ip import client_ip
@@ -90,14 +91,20 @@ class LoginLimitBackend(ModelBackend):
         return super().authenticate(request, username=username, password=password, **kwargs)
 
 
-def _login_paths() -> set[str]:
-    paths = {settings.LOGIN_URL}
+def _login_paths() -> frozenset[str]:
+    # Every POST asks (an API post per tap of the live scorer): reverse() once per URL set-up.
+    return _login_paths_for(str(settings.LOGIN_URL), settings.ROOT_URLCONF, get_script_prefix())
+
+
+@functools.lru_cache(maxsize=8)
+def _login_paths_for(login_url: str, urlconf: str, prefix: str) -> frozenset[str]:
+    paths = {login_url}
     for name in ("admin:login", "api:token"):
         try:
-            paths.add(reverse(name))
+            paths.add(reverse(name, urlconf=urlconf))
         except NoReverseMatch:
             continue
-    return paths
+    return frozenset(paths)
 
 
 def _username(request: HttpRequest) -> str | None:

@@ -3,7 +3,7 @@ Django's request cycle.
 
 Spectators and the other club's phone poll this document every 1.5 s, so it is by far the most
 requested URL while matches are scored. Once a version's document is cached (every write
-publishes it, scoring.selectors.live_publish), answering is one or two cache reads; Django's
+publishes it, scoring.published), answering is one or two cache reads; Django's
 middleware, URL resolution and response machinery cost about three times that (measured: about
 900 answers a second through Django against about 2,700 here, same gunicorn workers). Anything
 the fast path cannot answer from the cache alone — an unknown session, a version whose document
@@ -27,7 +27,7 @@ from django.core.exceptions import DisallowedHost
 from django.core.handlers.wsgi import WSGIRequest
 
 from fubaleague.csp import STRICT
-from scoring.selectors import live_key, version_key
+from scoring.published import live_key, version_key
 
 PATH = re.compile(r"^/score/([1-9][0-9]{0,17})/live\.json$")
 StartResponse = Callable[..., Any]

@@ -11,11 +11,11 @@ from django.db.models import Q
 
 from fubaleague.errors import NotFound
 from matches import narrate
-from scoring import engine
+from scoring import engine, published
 from scoring.models import ScoringSession
-from scoring.services import cache_key, match_of, participants, version_key
+from scoring.published import LIVE_CACHE_SECONDS, live_key
+from scoring.services import SessionChanged, cache_key, match_of, participants
 
-LIVE_CACHE_SECONDS = 3600
 _MOMENT_KINDS = {"goal", "half_time", "full_time", "yellow", "red", "injury", "substitution"} | {
     "special_event",
     "extra_time",
@@ -62,11 +62,11 @@ def live_fixture_ids(*, fixture_ids: Iterable[int]) -> set[int]:
 
 def current_version(*, session_id: int) -> int | None:
     """The session's version from the cache (one round trip), else from the database."""
-    version = cache.get(version_key(session_id))
+    version = cache.get(published.version_key(session_id))
     if version is None:
         version = ScoringSession.objects.filter(id=session_id).values_list("version", flat=True).first()
         if version is not None:
-            cache.set(version_key(session_id), version, LIVE_CACHE_SECONDS)
+            published.publish(session_id, version)
     return version
 
 
@@ -78,7 +78,15 @@ def session_names(session: ScoringSession) -> dict[str, str]:
 def session_state(session: ScoringSession) -> dict[str, Any]:
     """Everything the scorer page and the live page draw, rebuilt by the engine from the events."""
     names = session_names(session)
-    match = match_of(session)
+    for _ in range(3):
+        try:
+            match = match_of(session)
+            break
+        except SessionChanged:
+            # Another device wrote since the row was read: the state as it is now.
+            session = session_get(session_id=session.id)
+    else:
+        match = match_of(session)
     try:
         pending = engine.pending_dict(match)
         state = engine.state(match)
@@ -153,18 +161,14 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
     }
 
 
-def live_key(session_id: int, version: int) -> str:
-    return f"scoring:live-json:{session_id}:{version}"
-
-
 def live_encode(state: dict[str, Any]) -> bytes:
     return json.dumps(state, separators=(",", ":")).encode()
 
 
 def live_publish(state: dict[str, Any]) -> None:
-    """Cache the state a write just computed as the live document of its version, so that no
+    """Publish the state a write just computed: its version, and its document cached so that no
     spectator's poll builds it again (scoring.live serves it without Django's request cycle)."""
-    cache.set(live_key(state["session"], state["version"]), live_encode(state), LIVE_CACHE_SECONDS)
+    published.publish(state["session"], state["version"], live_encode(state))
 
 
 def live_document(*, session_id: int, version: int) -> bytes:

@@ -14,19 +14,22 @@ workflow; otherwise the usual confirm/dispute on the match page follows.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches import services as results
 from matches.log_fixture import fixture_header
 from matches.validation_tasks import submission_validate
-from scoring import engine
+from scoring import engine, published
 from scoring.models import ScoringEvent, ScoringSession
 from tournaments.models import Club, Competition, Fixture, Team
 
@@ -38,10 +41,6 @@ class StaleSequence(Conflict):
     """The client is behind (or ahead): it must catch up with the current state (HTTP 409)."""
 
     code = "stale_sequence"
-
-
-def version_key(session_id: int) -> str:
-    return f"scoring:v:{session_id}"
 
 
 def writer_side(
@@ -92,12 +91,12 @@ def _lock(session_id: int) -> ScoringSession:
         raise NotFound(f"No scoring session {session_id}.") from None
 
 
-# The one query a post makes before writing: the session row locked, the user's membership of
-# either club and whether the client id is stored. Written as SQL because it runs on every tap
-# and the ORM spent longer compiling its joins and subqueries (about 3 ms) than PostgreSQL spent
-# running it. raw() still converts the columns as the ORM would. Only table names (from the
-# models) are formatted in; every value is a query parameter.
-_POST_LOCK_SQL = f"""
+# The one read a post makes before writing: the session row, the user's membership of either
+# club and whether the client id is stored. Written as SQL because it runs on every tap and the
+# ORM spent longer compiling its joins and subqueries (about 3 ms) than PostgreSQL spent running
+# it. raw() still converts the columns as the ORM would. Only table names (from the models) are
+# formatted in; every value is a query parameter.
+_POST_READ_SQL = f"""
 SELECT s.*,
        EXISTS (SELECT 1 FROM {Team._meta.db_table} t
                JOIN {Club.members.through._meta.db_table} m ON m.club_id = t.club_id
@@ -112,13 +111,34 @@ JOIN {Fixture._meta.db_table} f ON f.id = s.fixture_id
 WHERE s.id = %(session)s
 """  # noqa: S608
 
+# The write of a post on PostgreSQL: the session row moves on only if its version is still the one
+# read (compare and set), and the event is inserted only with it, in one statement (atomic on its
+# own, so no BEGIN and COMMIT round trips either).
+_POST_WRITE_SQL = f"""
+WITH s AS (
+    UPDATE {ScoringSession._meta.db_table}
+    SET seq = %(seq)s, head = %(client)s, recent = %(recent)s::jsonb, version = version + 1,
+        status = %(status)s, home_entered = %(home_entered)s, away_entered = %(away_entered)s,
+        updated_at = %(updated_at)s
+    WHERE id = %(session)s AND version = %(version)s
+    RETURNING id, version
+), e AS (
+    INSERT INTO {ScoringEvent._meta.db_table}
+        (session_id, seq, client_id, data, side, entered_by_id, rolled_by_app, created_at,
+         undone_at, undone_by_id, undo_reason)
+    SELECT id, %(seq)s, %(client)s, %(data)s::jsonb, %(side)s, %(user)s, %(rolled)s, %(updated_at)s,
+           NULL, NULL, ''
+    FROM s
+)
+SELECT version FROM s
+"""  # noqa: S608
 
-def _lock_for_post(session_id: int, user: User, client_id: str) -> tuple[ScoringSession, bool, bool, bool]:
-    """(session, home member, away member, client id already stored), the session row locked."""
-    # SQLite (the embedded default) has no row locks: its writes are serialised anyway.
-    sql = _POST_LOCK_SQL + ("FOR UPDATE OF s" if connection.features.has_select_for_update_of else "")
+
+def _read_for_post(session_id: int, user: User, client_id: str) -> tuple[ScoringSession, bool, bool, bool]:
+    """(session, home member, away member, client id already stored), read without a lock: the
+    write checks that nothing changed since (_store_event)."""
     params = {"session": session_id, "user": user.pk if user.is_authenticated else None, "client": client_id}
-    rows = list(ScoringSession.objects.raw(sql, params))
+    rows = list(ScoringSession.objects.raw(_POST_READ_SQL, params))
     if not rows:
         raise NotFound(f"No scoring session {session_id}.")
     session = rows[0]
@@ -147,13 +167,19 @@ def _live_events(session: ScoringSession) -> list[dict[str, Any]]:
     )
 
 
+class SessionChanged(StaleSequence):
+    """Another write changed the session's events after this request read the session row: the
+    request reads again (scoring.selectors), or the client catches up (409)."""
+
+
 def cache_key(session: ScoringSession) -> engine.CacheKey:
     return (session.seq, session.head)
 
 
 def match_of(session: ScoringSession) -> Any:
-    """The engine Match after the session's live events (taken out of the process cache: give it
-    back with engine.keep once done with it unchanged or committed)."""
+    """The engine Match after the session's live events as the row ``session`` was read (taken
+    out of the process cache: give it back with engine.keep once done with it unchanged or
+    committed). Raises SessionChanged when the stored events are no longer those of that row."""
     cached = engine.take(session.id)
     if cached is not None:
         (seq, head), match = cached
@@ -163,7 +189,19 @@ def match_of(session: ScoringSession) -> Any:
             caught_up = _catch_up(session, match, seq, head)
             if caught_up is not None:
                 return caught_up
-    return engine.rebuild(session.header, _live_events(session))
+    # Read without a lock, so the events stored now may have gone past the row read before:
+    # the events up to its seq must end with its head.
+    rows = list(
+        ScoringEvent.objects.filter(session=session, undone_at__isnull=True, seq__lte=session.seq)
+        .order_by("seq")
+        .values_list("seq", "client_id", "data")
+    )
+    if [r[0] for r in rows] != list(range(1, session.seq + 1)) or (rows and rows[-1][1] != session.head):
+        raise SessionChanged(
+            "The session changed while it was read; catch up and try again.",
+            details={"seq": session.seq, "version": session.version, "session": session.id},
+        )
+    return engine.rebuild(session.header, [data for _, _, data in rows])
 
 
 def _catch_up(session: ScoringSession, match: Any, seq: int, head: str) -> Any | None:
@@ -187,7 +225,7 @@ def _catch_up(session: ScoringSession, match: Any, seq: int, head: str) -> Any |
         if not rows or rows[0][:2] != (seq, head):
             return None
         rows = rows[1:]
-    if [r[0] for r in rows] != list(range(seq + 1, session.seq + 1)):
+    if [r[0] for r in rows] != list(range(seq + 1, session.seq + 1)) or rows[-1][1] != session.head:
         return None
     return engine.catch_up(match, (data for _, _, data in rows))
 
@@ -205,7 +243,7 @@ def _changed(session: ScoringSession, fields: list[str], match: Any | None = Non
     session_id, version = session.id, session.version
     if match is not None:
         engine.keep(session_id, cache_key(session), match)
-    transaction.on_commit(lambda: cache.set(version_key(session_id), version, 3600))
+    transaction.on_commit(lambda: published.publish(session_id, version))
 
 
 @transaction.atomic
@@ -236,7 +274,7 @@ def session_start(*, fixture_id: int, user: User) -> ScoringSession:
     header["meta"] = {"competition": fixture.competition.name, "fixture": str(fixture.id), "scorer": "live"}
     engine.start(header)  # refuses an illegal set-up now rather than at the first event
     session = ScoringSession.objects.create(fixture=fixture, header=header, started_by=user)
-    transaction.on_commit(lambda: cache.set(version_key(session.id), 0, 3600))
+    transaction.on_commit(lambda: published.publish(session.id, 0))
     return session
 
 
@@ -266,19 +304,33 @@ def event_post(
     expected_seq: int,
     event: Mapping[str, Any] | None = None,
     roll_for_me: bool = False,
+    publish: bool = True,
 ) -> tuple[ScoringSession, bool]:
     """Add one event (or let the server roll the pending dice). Returns (session, created):
-    ``created`` is False for a resend of a client id already stored, which changes nothing."""
+    ``created`` is False for a resend of a client id already stored, which changes nothing.
+
+    The new version is published for the live endpoint; ``publish=False`` leaves that to the
+    caller, which publishes it with its document in the same cache round trip
+    (scoring.selectors.live_publish, as the API does).
+
+    No lock is held while the engine judges the event: the session is read, the event applied to
+    the engine state of what was read, and the write stores it only if the session's version is
+    still the one read (compare and set). A write that lost the race reads again, and then sees
+    the other device's event: the same client id (a resend, answered as such) or a sequence number
+    this event no longer follows (409)."""
     client_id = _check_client_id(client_id)
     if (event is None) == (not roll_for_me):
         raise ApplicationError("Send either an event or roll_for_me: true.")
-    try:
-        return _event_post(session_id, user, client_id, expected_seq, event, roll_for_me)
-    except IntegrityError:
-        raise StaleSequence("Another device stored this event number first; catch up.") from None
+    for _ in range(3):
+        outcome = _event_post(session_id, user, client_id, expected_seq, event, roll_for_me)
+        if outcome is not None:
+            session, created = outcome
+            if created and publish:
+                transaction.on_commit(partial(published.publish, session.id, session.version))
+            return outcome
+    raise StaleSequence("Other devices kept changing the session; catch up and try again.")
 
 
-@transaction.atomic
 def _event_post(
     session_id: int,
     user: User,
@@ -286,8 +338,9 @@ def _event_post(
     expected_seq: int,
     event: Mapping[str, Any] | None,
     roll_for_me: bool,
-) -> tuple[ScoringSession, bool]:
-    session, home, away, duplicate = _lock_for_post(session_id, user, client_id)
+) -> tuple[ScoringSession, bool] | None:
+    """One try of event_post; None when another write changed the session since it was read."""
+    session, home, away, duplicate = _read_for_post(session_id, user, client_id)
     side = _side(user, (home, away), staff_ok=True, label=_fixture_label(session.fixture_id))
     if duplicate:
         return session, False
@@ -297,7 +350,10 @@ def _event_post(
             details={"seq": session.seq, "version": session.version, "session": session.id},
         )
     _check_seq(session, expected_seq)
-    match = match_of(session)
+    try:
+        match = match_of(session)
+    except SessionChanged:
+        return None
     parsed = engine.roll_for_me(match) if roll_for_me else engine.parse(event)
     try:
         data = engine.apply(match, parsed)
@@ -308,38 +364,78 @@ def _event_post(
         raise
     if roll_for_me:
         data["note"] = "rolled by the app"
-    # No savepoint: the row lock and the sequence check make a duplicate impossible; the unique
-    # constraints would still refuse one (IntegrityError, below).
-    ScoringEvent.objects.create(
-        session=session,
-        seq=session.seq + 1,
-        client_id=client_id,
-        data=data,
-        side=side,
-        entered_by=user if user.is_authenticated else None,
-        rolled_by_app=roll_for_me,
-    )
-    session.seq += 1
-    session.head = client_id
-    session.recent = [
-        {
-            "seq": session.seq,
-            "client_id": client_id,
-            "data": data,
-            "side": side,
-            "rolled_by_app": roll_for_me,
-        },
-        *session.recent[: RECENT_EVENTS - 1],
-    ]
-    fields = ["seq", "head", "recent"]
-    if side and not getattr(session, f"{side}_entered"):
-        setattr(session, f"{side}_entered", True)
-        fields.append(f"{side}_entered")
-    if match.pending() is None:
-        session.status = ScoringSession.Status.FULL_TIME
-        fields.append("status")
-    _changed(session, fields, match)
+    row = {
+        "seq": session.seq + 1,
+        "client_id": client_id,
+        "data": data,
+        "side": side,
+        "rolled_by_app": roll_for_me,
+    }
+    after = {
+        "seq": session.seq + 1,
+        "head": client_id,
+        "recent": [row, *session.recent[: RECENT_EVENTS - 1]],
+        "status": ScoringSession.Status.LIVE
+        if match.pending() is not None
+        else ScoringSession.Status.FULL_TIME,
+        "home_entered": session.home_entered or side == "home",
+        "away_entered": session.away_entered or side == "away",
+        "updated_at": timezone.now(),
+    }
+    if not _store_event(session, after, row, user):
+        engine.forget(session.id)  # it holds an event that was not stored
+        return None
+    for name, value in after.items():
+        setattr(session, name, value)
+    session.version += 1
+    engine.keep(session.id, cache_key(session), match)
     return session, True
+
+
+def _store_event(session: ScoringSession, after: dict[str, Any], row: dict[str, Any], user: User) -> bool:
+    """Store the event and move the session to ``after``, if the session is still at the version
+    read; False if another write came first. Unique constraints on (session, client id) and on
+    the live (session, seq) stay the last line of defence (a violation is a lost race too)."""
+    entered_by = user.pk if user.is_authenticated else None
+    try:
+        # Inside a caller's transaction (the tests' for one) a refused statement must not spoil
+        # it; on its own the statement needs none.
+        with transaction.atomic() if connection.in_atomic_block else nullcontext():
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        _POST_WRITE_SQL,
+                        {
+                            **after,
+                            "client": after["head"],
+                            "recent": json.dumps(after["recent"]),
+                            "session": session.pk,
+                            "version": session.version,
+                            "data": json.dumps(row["data"]),
+                            "side": row["side"],
+                            "user": entered_by,
+                            "rolled": row["rolled_by_app"],
+                        },
+                    )
+                    return cursor.fetchone() is not None
+            # The embedded default (SQLite): the same compare and set in a transaction.
+            with transaction.atomic():
+                moved = ScoringSession.objects.filter(pk=session.pk, version=session.version).update(
+                    **after, version=F("version") + 1
+                )
+                if moved:
+                    ScoringEvent.objects.create(
+                        session_id=session.pk,
+                        seq=row["seq"],
+                        client_id=row["client_id"],
+                        data=row["data"],
+                        side=row["side"],
+                        entered_by_id=entered_by,
+                        rolled_by_app=row["rolled_by_app"],
+                    )
+                return bool(moved)
+    except IntegrityError:
+        return False
 
 
 def event_undo(*, session_id: int, user: User, expected_seq: int, reason: str = "") -> ScoringSession:

@@ -7,6 +7,8 @@ current state in ``details.state`` so a client catches up without another reques
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -50,6 +52,21 @@ def _published(session: ScoringSession) -> dict[str, Any]:
     body = selectors.session_state(session)
     selectors.live_publish(body)
     return body
+
+
+class ThenResponse(Response):
+    """A response that runs ``then`` once the server has sent it: the WSGI server calls close()
+    after the last byte went out (Django's documented end of a request)."""
+
+    def __init__(self, data: Any, *, status: int, then: Callable[[], None]) -> None:
+        super().__init__(data, status=status)
+        self._then = then
+
+    def close(self) -> None:
+        try:
+            self._then()
+        finally:
+            super().close()
 
 
 def _pk(pk: str | None) -> int:
@@ -117,13 +134,17 @@ class ScoringSessionViewSet(viewsets.ViewSet):
                 expected_seq=v["expected_seq"],
                 event=v.get("event"),
                 roll_for_me=v["roll_for_me"],
+                publish=False,  # published below with its document, in one round trip
             ),
         )
         body = selectors.session_state(session)
-        if created:
-            selectors.live_publish(body)
-        body["created"] = created
-        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        if not created:
+            return Response({**body, "created": False}, status=code)
+        # Published once the answer is on its way, so the phone that tapped does not wait for
+        # this cache round trip.
+        publish = partial(selectors.live_publish, body)
+        return ThenResponse({**body, "created": True}, status=code, then=publish)
 
     @extend_schema(request=ss.UndoSerializer, responses={200: ss.SessionStateSerializer, **ERRORS})
     @action(detail=True, methods=["post"])

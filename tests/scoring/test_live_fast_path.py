@@ -11,7 +11,7 @@ import pytest
 from django.core.cache import cache
 
 from fubaleague.wsgi import application, django_application
-from scoring import selectors, services
+from scoring import published, selectors, services
 from tests.scoring.helpers import make_fixture, next_event, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -69,8 +69,9 @@ def test_a_post_publishes_the_new_version_for_the_fast_path(client) -> None:
         f"/api/v1/scoring-sessions/{session.id}/events", body, content_type="application/json"
     )
     assert posted.status_code == 201
-    published = cache.get(selectors.live_key(session.id, posted.json()["version"]))
-    assert isinstance(published, bytes)
+    document = cache.get(published.live_key(session.id, posted.json()["version"]))
+    assert isinstance(document, bytes)
+    assert cache.get(published.version_key(session.id)) == posted.json()["version"]
     status, headers, answer = call(application, f"/score/{session.id}/live.json")
     expected = posted.json()
     del expected["created"]
@@ -101,10 +102,10 @@ def test_a_missing_or_foreign_cache_entry_falls_back_to_django() -> None:
     version = selectors.current_version(session_id=session.id)
     assert version is not None
     # an entry in another format (say, from an older release) is not served
-    cache.set(selectors.live_key(session.id, version), {"old": "format"})
+    cache.set(published.live_key(session.id, version), {"old": "format"})
     status, _, body = call(application, f"/score/{session.id}/live.json")
     assert status == 200 and json.loads(body)["seq"] == 4
-    assert isinstance(cache.get(selectors.live_key(session.id, version)), bytes)
-    cache.delete(selectors.version_key(session.id))
+    assert isinstance(cache.get(published.live_key(session.id, version)), bytes)
+    cache.delete(published.version_key(session.id))
     status, _, body = call(application, f"/score/{session.id}/live.json")
     assert status == 200 and json.loads(body)["version"] == version
