@@ -56,12 +56,13 @@ worker: install engine
 beat: install
 	$(BIN)/celery -A fubaleague beat --loglevel=INFO
 
-## bench-deps: Debian's wrk for the web load test
+## bench-deps: Debian's wrk for the web load tests, nginx for the production shape's front (deploy/nginx)
 bench-deps:
-	@command -v wrk >/dev/null 2>&1 || { \
-	  echo "Installing Debian's wrk for the web benchmark"; \
+	@{ command -v wrk && command -v nginx; } >/dev/null 2>&1 || { \
+	  echo "Installing Debian's wrk and nginx for the web benchmarks"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk >/dev/null; }
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk nginx >/dev/null; \
+	  $$SUDO service nginx stop >/dev/null 2>&1 || true; }
 
 ## bench: engine, simulator and web benchmarks, each printed as a table
 bench: install engine bench-deps
