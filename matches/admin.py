@@ -8,6 +8,7 @@ the audit trail and standings, brackets and suspensions follow.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -510,34 +511,28 @@ class FixtureResultActions(admin.ModelAdmin):
         return self._desk(request, fixture, "Award the match", form, result=result, button="Award the match")
 
     def clear_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
-        fixture = get_object_or_404(
-            Fixture.objects.select_related("competition", "stage", "home_team", "away_team"), pk=fixture_id
-        )
-        if not self.has_change_permission(request, fixture):
-            return HttpResponseRedirect(reverse("admin:index"))
-        result = Result.objects.filter(fixture=fixture).first()
-        form = ClearForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
-            try:
-                reopened = results.result_clear(
-                    fixture_id=fixture.pk,
-                    user=signed_in_user(request.user),
-                    note=form.cleaned_data["note"],
-                    reopen=bool(form.cleaned_data.get("reopen")),
-                )
-            except ApplicationError as exc:
-                form.add_error(None, exc.message)
-            else:
-                also = f" Reopened: {'; '.join(c['fixture'] for c in reopened)}." if reopened else ""
-                self.message_user(
-                    request, f"{fixture}: result cleared, the fixture is scheduled again.{also}"
-                )
-                return HttpResponseRedirect(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
-        return self._desk(
-            request, fixture, "Clear the result", form, result=result, button="Clear the result"
+        return self._note_and_reopen_view(
+            request,
+            fixture_id,
+            results.result_clear,
+            "Clear the result",
+            "result cleared, the fixture is scheduled again.",
         )
 
     def void_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
+        done = "the match is void and counts for nothing."
+        return self._note_and_reopen_view(request, fixture_id, results.result_void, "Void the match", done)
+
+    def _note_and_reopen_view(
+        self,
+        request: HttpRequest,
+        fixture_id: int,
+        service: Callable[..., list[dict[str, Any]]],
+        title: str,
+        done: str,
+    ) -> HttpResponse:
+        """Clearing and voiding take the same form (a note, reopen the later fixtures or not) and
+        answer the same way: the fixtures reopened, or the service's refusal on the form."""
         fixture = get_object_or_404(
             Fixture.objects.select_related("competition", "stage", "home_team", "away_team"), pk=fixture_id
         )
@@ -547,7 +542,7 @@ class FixtureResultActions(admin.ModelAdmin):
         form = ClearForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:
-                reopened = results.result_void(
+                reopened = service(
                     fixture_id=fixture.pk,
                     user=signed_in_user(request.user),
                     note=form.cleaned_data["note"],
@@ -557,9 +552,9 @@ class FixtureResultActions(admin.ModelAdmin):
                 form.add_error(None, exc.message)
             else:
                 also = f" Reopened: {'; '.join(c['fixture'] for c in reopened)}." if reopened else ""
-                self.message_user(request, f"{fixture}: the match is void and counts for nothing.{also}")
+                self.message_user(request, f"{fixture}: {done}{also}")
                 return HttpResponseRedirect(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
-        return self._desk(request, fixture, "Void the match", form, result=result, button="Void the match")
+        return self._desk(request, fixture, title, form, result=result, button=title)
 
     def resolve_view(self, request: HttpRequest, fixture_id: int) -> HttpResponse:
         fixture = get_object_or_404(

@@ -778,13 +778,25 @@ def result_clear(*, fixture_id: int, user: User, note: str, reopen: bool = False
     )
     if fixture.status not in clearable:
         raise Conflict(f"{fixture}: there is no result to clear ({fixture.get_status_display()}).")
+    return _clear_noted(fixture, user, ResultAudit.Action.CLEAR, note.strip(), reopen)
+
+
+def _clear_noted(
+    fixture: Fixture,
+    user: User,
+    action: str,
+    note: str,
+    reopen: bool,
+    status: str = Fixture.Status.SCHEDULED,
+) -> list[dict[str, Any]]:
+    """Clear (or void) the fixture with the audit entry ``action``; later fixtures that used the
+    old outcome are refused or, with ``reopen``, cleared and named in that entry's note."""
     cascade: list[dict[str, Any]] = []
-    text = note.strip()
-    _clear(fixture, actor=user, action=ResultAudit.Action.CLEAR, note=text, cascade=cascade)
+    _clear(fixture, actor=user, action=action, note=note, cascade=cascade, status=status)
     _refuse_unless_reopened(fixture, cascade, reopen)
     if cascade:
-        entry = ResultAudit.objects.filter(fixture=fixture, action=ResultAudit.Action.CLEAR).latest("id")
-        entry.note = text + "\nReopened: " + "; ".join(c["fixture"] for c in cascade)
+        entry = ResultAudit.objects.filter(fixture=fixture, action=action).latest("id")
+        entry.note = note + "\nReopened: " + "; ".join(c["fixture"] for c in cascade)
         entry.save(update_fields=["note"])
     return cascade
 
@@ -813,22 +825,8 @@ def result_void(*, fixture_id: int, user: User, note: str, reopen: bool = False)
         raise Conflict(f"{fixture}: the match is being simulated; wait for it to finish.")
     if fixture.status == Fixture.Status.VOID:
         raise Conflict(f"{fixture}: the match is already void.")
-    cascade: list[dict[str, Any]] = []
-    text = note.strip()
-    _clear(
-        fixture,
-        actor=user,
-        action=ResultAudit.Action.VOID,
-        note=text,
-        cascade=cascade,
-        status=Fixture.Status.VOID,
-    )
-    _refuse_unless_reopened(fixture, cascade, reopen)
-    if cascade:
-        entry = ResultAudit.objects.filter(fixture=fixture, action=ResultAudit.Action.VOID).latest("id")
-        entry.note = text + "\nReopened: " + "; ".join(c["fixture"] for c in cascade)
-        entry.save(update_fields=["note"])
-    return cascade
+    action, void = ResultAudit.Action.VOID, Fixture.Status.VOID
+    return _clear_noted(fixture, user, action, note.strip(), reopen, status=void)
 
 
 @transaction.atomic

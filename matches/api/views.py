@@ -7,7 +7,7 @@ fubaleague.api_errors turns into the documented error body.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
@@ -187,16 +187,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         If later fixtures were played with the old outcome it answers 409 with them in
         details.fixtures, unless `reopen` is true: then they are cleared as well.
         """
-        fixture = self._fixture()
-        data = ms.ClearResultSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.result_clear(
-            fixture_id=fixture.pk,
-            user=signed_in_user(request.user),
-            note=data.validated_data["note"],
-            reopen=data.validated_data["reopen"],
-        )
-        return self._done(fixture.pk)
+        return self._note_and_reopen(request, services.result_clear)
 
     @extend_schema(request=ms.ClearResultSerializer, responses={200: FixtureSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
@@ -207,10 +198,14 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         be void (409: award or clear it instead). Later fixtures played with the old outcome: 409
         with them in details.fixtures, unless `reopen` is true. `clear` puts it back on the schedule.
         """
+        return self._note_and_reopen(request, services.result_void)
+
+    def _note_and_reopen(self, request: Request, service: Callable[..., Any]) -> Response:
+        """Clear and void take the same body (a note; reopen the later fixtures or not)."""
         fixture = self._fixture()
         data = ms.ClearResultSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.result_void(
+        service(
             fixture_id=fixture.pk,
             user=signed_in_user(request.user),
             note=data.validated_data["note"],
