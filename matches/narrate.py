@@ -10,18 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from matches.engine import area_name, area_place, in_words
+
 Names = Mapping[str, str]  # {"home": "Brazil", "away": "Argentina"}
 
-_AREA_WORDS = {
-    "PEN": "penalty area",
-    "LC": "left wing by the goal",
-    "RC": "right wing by the goal",
-    "FRONT": "area in front of the box",
-    "LM": "left midfield",
-    "RM": "right midfield",
-    "LCK": "left corner spot",
-    "RCK": "right corner spot",
-}
 _ZONES = {"defence": "defence", "midfield": "midfield", "forward": "attack"}
 
 # What is asked, as an instruction to the team named before it.
@@ -109,17 +101,28 @@ def team(side: str, names: Names) -> str:
 
 
 def area(code: str, names: Names) -> str:
-    """``H-LM`` -> ``Brazil's left midfield``; ``CENTRE`` -> ``the centre circle``."""
-    if code == "CENTRE":
-        return "the centre circle"
-    if code == "GK":
-        return "the goalkeeper"
-    if "-" in code:
-        end, part = code.split("-", 1)
-        owner = names.get("home" if end == "H" else "away" if end == "A" else "", "")
-        if owner and part in _AREA_WORDS:
-            return f"{owner}'s {_AREA_WORDS[part]}"
-    return code
+    """An area as a place in a sentence: ``H-LM`` -> ``the Brazil left midfield``, ``CENTRE`` ->
+    ``the centre circle`` (the names of rules_engine.areas, the one vocabulary of the pages)."""
+    return area_place(code, names.get("home", "home"), names.get("away", "away"))
+
+
+def area_label(code: str, names: Names) -> str:
+    """An area as a label or chip: ``H-PEN`` -> ``Brazil box``; ``GK`` -> ``goalkeeper``."""
+    return area_name(code, names.get("home", "home"), names.get("away", "away"))
+
+
+def reason_text(reason: str, names: Names) -> str:
+    """An engine message (refusals, reasons) with its area codes in words."""
+    return in_words(reason, names.get("home", "home"), names.get("away", "away"))
+
+
+def _move_label(choice: str, names: Names) -> str:
+    """A move as a short label: ``Brazil left midfield → centre circle`` (places, never a team)."""
+    src, _, dst = choice.partition(">")
+    ball = dst.endswith("+ball")
+    dst = dst.removesuffix("+ball")
+    who = "goalkeeper" if src == "GK" else area_label(src, names)
+    return f"{who} → {area_label(dst, names)}" + (" with the ball" if ball else "")
 
 
 def _move(choice: str, names: Names) -> str:
@@ -139,7 +142,7 @@ def choice_text(name: str, choice: Any, names: Names) -> str:
             if isinstance(players, Mapping)
             else []
         )
-        return f"keeper in {area(str(choice.get('gk')), names)}; " + ", ".join(parts)
+        return f"goalkeeper in {area(str(choice.get('gk')), names)}; " + ", ".join(parts)
     if isinstance(choice, list | tuple):
         return ", ".join(choice_text(name, c, names) for c in choice)
     text = str(choice)
@@ -172,9 +175,9 @@ def choice_text(name: str, choice: Any, names: Names) -> str:
     if name == "use_skill":
         return words(text)
     if ">" in text:
-        return _move(text, names)
+        return _move_label(text, names)
     if text.startswith(("H-", "A-")) or text in ("CENTRE", "GK"):
-        return area(text, names)
+        return area_label(text, names)
     return words(text)
 
 

@@ -1,9 +1,11 @@
 """Turn-by-turn replay of a match log for the match page: one frame per event, computed by the engine.
 
 The rules engine replays the log (``parse`` and ``Match`` of matches.engine); after each event
-we snapshot what the page draws: pieces per area, the ball's area and value, score, minute, turn
-and stage, and what just happened. The page's script only steps through these frames, so no rule
-logic lives in JavaScript.
+we take the engine's snapshot (matches.engine.snapshot) of what the page draws: pieces per area,
+the ball's area and value, score, minute, turn and stage, the last action, and what just happened
+in words. ``areas`` lists the area codes in board order (the index of ``home``/``away``/``gk``),
+``board`` the same areas with the names people read. The page's script only steps through these
+frames, so no rule logic lives in JavaScript.
 """
 
 from __future__ import annotations
@@ -11,7 +13,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from matches.engine import Decision, Event, IllegalEventError, Match, event_to_dict, parse
+from matches.engine import (
+    Decision,
+    Event,
+    IllegalEventError,
+    Match,
+    area_name,
+    board_areas,
+    event_to_dict,
+    parse,
+    snapshot,
+)
 from matches.engine import board as B
 
 # One plain-language renderer for the scorer, the live page and the replay (pure functions over
@@ -63,30 +75,31 @@ def pitch_geometry(cell_w: float = 90.0, row_h: float = 34.0, margin: float = 14
     }
 
 
-def _pieces(m: Match, team: int) -> list[int]:
-    ts = m.st.teams[team]
-    return [ts.raw(a) for a in range(B.N_LOC)]
-
-
 def _describe(ev: Event, names: dict[str, str]) -> str:
     return event_text(event_to_dict(ev), names)
 
 
-def _frame(m: Match, index: int, text: str, notes: list[dict[str, Any]]) -> dict[str, Any]:
-    st = m.st
+def _frame(
+    m: Match, index: int, text: str, notes: list[dict[str, Any]], names: dict[str, str]
+) -> dict[str, Any]:
+    """One frame from the engine's snapshot: pieces as lists in board order, the goalkeepers as
+    area indexes (-1 off the pitch), the ball's area by code and by name, the last action."""
+    snap = snapshot(m)
     return {
         "i": index,
-        "turn": st.turn,
-        "stage": st.stage,
-        "half": st.half,
-        "minute": st.minute_label(),
-        "score": st.score(),
-        "ball": B.NAMES[st.ball],
-        "value": st.value,
-        "control": B.TEAM_NAMES[st.ct],
-        "home": _pieces(m, 0),
-        "away": _pieces(m, 1),
-        "gk": [st.teams[0].gk, st.teams[1].gk],
+        "turn": snap.turn,
+        "stage": snap.stage,
+        "half": snap.half,
+        "minute": snap.minute,
+        "score": list(snap.score),
+        "ball": snap.ball,
+        "ball_name": area_name(snap.ball, names["home"], names["away"]) if snap.ball else None,
+        "value": snap.value,
+        "control": snap.control,
+        "home": list(snap.home.pieces),
+        "away": list(snap.away.pieces),
+        "gk": [B.INDEX.get(t.gk, -1) if t.gk else -1 for t in (snap.home, snap.away)],
+        "last": snap.last.to_dict() if snap.last is not None else None,
         "text": text,
         "notes": notes,
     }
@@ -104,7 +117,7 @@ def replay_frames(log: Mapping[str, Any]) -> dict[str, Any]:
         }
     m = Match(header)
     names = {"home": header.teams[0].name, "away": header.teams[1].name}
-    frames = [_frame(m, 0, "Kick-off set-up", [])]
+    frames = [_frame(m, 0, "Kick-off set-up", [], names)]
     error = None
     step = max(1, len(events) // MAX_FRAMES + (1 if len(events) % MAX_FRAMES else 0))
     last_turn = 0
@@ -124,13 +137,14 @@ def replay_frames(log: Mapping[str, Any]) -> dict[str, Any]:
         keep = step == 1 or notes or m.st.turn != last_turn or i == len(events) or i % step == 0
         last_turn = m.st.turn
         if keep:
-            frames.append(_frame(m, i, _describe(ev, names), notes))
+            frames.append(_frame(m, i, _describe(ev, names), notes, names))
     return {
         "teams": {
             "home": {"name": header.teams[0].name, "formation": header.teams[0].formation_text},
             "away": {"name": header.teams[1].name, "formation": header.teams[1].formation_text},
         },
         "areas": list(B.NAMES),
+        "board": board_areas(names["home"], names["away"]),
         "advanced_rules": sorted(header.advanced, key=lambda r: int(r[1:])),
         "events": len(events),
         "frames": frames,

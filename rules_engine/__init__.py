@@ -5,7 +5,8 @@ results, errors, log events); the modules below are its implementation.
 
 Modules, top to bottom (each imports only from the ones below it; the
 import-linter contract ``engine-layers`` in ``.importlinter`` checks this):
-``api``; ``simulate``, ``validator``, ``autoplay``; ``coaches/`` (AI
+``api``; ``simulate``, ``validator``, ``autoplay``, ``snapshot`` (what the
+pages draw of a match); ``coaches/`` (AI
 coaches); ``machine`` (``Match``: ``pending()`` / ``apply(event)``);
 ``flow`` (halves, turns, stages 1-3), ``logformat`` (fuba-log/1), ``result``
 (``MatchResult``); ``actions`` (the action stage, 4.3-4.7);  ``setpieces``
@@ -14,8 +15,9 @@ coaches); ``machine`` (``Match``: ``pending()`` / ``apply(event)``);
 ``substitutions`` (A3, 2.2), ``skills`` (A11 catalogue and offers),
 ``weather`` (A9); ``cards`` (cards 5.6 and injuries A4); ``rules`` (pure
 rule computations); ``condition`` (condition points A1); ``context``
-(``MatchContext``: what a rule module sees of a match); ``state``, ``rng``;
-``board``, ``events``, ``errors``, ``decisions`` (every decision name).
+(``MatchContext``: what a rule module sees of a match); ``state``, ``rng``,
+``areas`` (the names of the areas people read); ``board``, ``events``,
+``errors``, ``decisions`` (every decision name).
 
 Glossary (names used throughout the engine):
 

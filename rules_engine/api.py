@@ -3,7 +3,9 @@
 Everything outside the engine (the league's Django apps through their single
 adapter ``matches.engine``, the benchmarks, the tests of the public API)
 imports from here: validation, replay, simulation, coaches, the result
-classes, the errors, event (de)serialisation and the board tables (``board``).
+classes, the errors, event (de)serialisation, the board tables (``board``), the
+names of the board's areas (``board_areas``, ``area_name``: the one vocabulary every page
+uses) and one snapshot of a match's state for the pages (``snapshot``).
 
 Validate a submitted log::
 
@@ -54,6 +56,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import board, decisions
+from .areas import AREAS, Area, area_name, area_place, board_areas, in_words
 from .autoplay import example_log, play_random
 from .coaches import Coach, HeuristicCoach, RandomCoach, make_coach
 from .errors import (
@@ -86,16 +89,19 @@ from .simulate import (
     versus_random,
 )
 from .skills import SKILL_NAMES, skill_weight
+from .snapshot import Injury, LastAction, MatchSnapshot, TeamSnapshot, snapshot
 from .state import Header
 from .validator import ValidationReport, validate_log
 
 __all__ = [
+    "AREAS",
     "COACH_KINDS",
     "PENALTY_SIDES",
     "PENALTY_TABLE",
     "ROLE_KEYS",
     "SKILL_NAMES",
     "AnnotationMismatchError",
+    "Area",
     "Coach",
     "Decision",
     "Dice",
@@ -107,10 +113,13 @@ __all__ = [
     "HeuristicCoach",
     "IllegalEventError",
     "IncompleteLogError",
+    "Injury",
+    "LastAction",
     "MalformedLogError",
     "Match",
     "MatchOverError",
     "MatchResult",
+    "MatchSnapshot",
     "Pending",
     "RandomCoach",
     "Roll",
@@ -120,13 +129,18 @@ __all__ = [
     "SimulationStats",
     "TeamResult",
     "TeamSetup",
+    "TeamSnapshot",
     "UnexpectedEventError",
     "ValidationReport",
+    "area_name",
+    "area_place",
     "board",
+    "board_areas",
     "decisions",
     "event_from_dict",
     "event_to_dict",
     "example_log",
+    "in_words",
     "log_of",
     "make_coach",
     "new_match",
@@ -136,6 +150,7 @@ __all__ = [
     "play_with_stats",
     "simulate_match",
     "skill_weight",
+    "snapshot",
     "validate_log",
     "versus_random",
 ]

@@ -26,18 +26,14 @@ from matches.engine import (
     IllegalEventError,
     Match,
     Pending,
+    board_areas,
     event_from_dict,
     event_to_dict,
     new_match,
+    snapshot,
     validate_log,
 )
 
-# Area names in the engine's board order (rulebook 3, 1.4/1.5; docs/turn-log-format.md section 2).
-AREAS = (
-    "H-PEN", "H-LC", "H-RC", "H-FRONT", "H-LM", "H-RM", "CENTRE", "A-LM", "A-RM",
-    "A-FRONT", "A-LC", "A-RC", "A-PEN", "H-LCK", "H-RCK", "A-LCK", "A-RCK",
-)  # fmt: skip
-CP_ZONES = ("defence", "midfield", "forward")
 CACHE_SIZE = 256
 
 
@@ -171,43 +167,14 @@ def _jsonable(value: Any) -> Any:
 
 
 def state(match: Match) -> dict[str, Any]:
-    """What the scorer and the live page show: score, clock, ball, pieces, cards, condition points,
-    injuries and skills still to play, for both teams."""
-    st = match.st
-    teams = {}
-    for i, side in enumerate(("home", "away")):
-        ts = st.teams[i]
-        teams[side] = {
-            "pieces": [ts.raw(a) for a in range(len(AREAS))],
-            "gk": AREAS[ts.gk] if 0 <= ts.gk < len(AREAS) else None,
-            "goals": ts.goals,
-            "yellow_cards": ts.yellows,
-            "red_cards": len(ts.reds),
-            "condition_points": dict(zip(CP_ZONES, ts.cp, strict=True)),
-            "tired": ts.tired,
-            "substitutions": ts.subs_used,
-            "injuries": [
-                {k: v for k, v in inj.items() if isinstance(v, str | int | bool) or v is None}
-                for inj in ts.injuries
-            ],
-            "players_off": ts.off_pieces + sum(n for _, n in ts.injured_out),
-            "skills": [s for s in ts.skills if s not in ts.used_once],
-            "skills_used": sorted(s for s in ts.used_once if s in ts.skills),
-            "skills_lost": list(ts.skills_lost),
-        }
-    return {
-        "score": st.score(),
-        "minute": st.minute_label(),
-        "half": st.half,
-        "turn": st.turn,
-        "stage": st.stage,
-        "ball": AREAS[st.ball] if 0 <= st.ball < len(AREAS) else None,
-        "value": st.value,
-        "control": ("home", "away")[st.ct],
-        "weather": st.weather or None,
-        "finished": match.pending() is None,
-        "teams": teams,
-    }
+    """What the scorer and the live page show: the engine's snapshot of the match (score, clock,
+    ball, pieces, cards, condition points, injuries, skills, the last action) as JSON."""
+    return snapshot(match).to_dict()
+
+
+def areas(names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The board's areas named for these teams (the page's script takes them from here)."""
+    return board_areas(names.get("home", "home"), names.get("away", "away"))
 
 
 def notes(match: Match, since: int = 0) -> list[dict[str, Any]]:

@@ -117,6 +117,7 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         "version": session.version,
         "teams": {side: {"name": name} for side, name in names.items()},
         "advanced_rules": session.header.get("advanced_rules") or [],
+        "areas": engine.areas(names),
         "state": state,
         "pending": pending,
         "question": narrate.pending_text(pending, names),

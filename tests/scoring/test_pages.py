@@ -57,9 +57,9 @@ def test_event_text_is_plain_language() -> None:
         {"decide": "setup", "by": "away", "choice": {"gk": "A-PEN", "players": {"CENTRE": 2, "A-LM": 3}}},
         names,
     )
-    assert "{" not in text and "Argentina's penalty area" in text
+    assert "{" not in text and "goalkeeper in the Argentina box" in text
     assert event_text({"decide": "move", "by": "home", "choice": "H-LM>CENTRE"}, names) == (
-        "Brazil moved a player from Brazil's left midfield to the centre circle"
+        "Brazil moved a player from the Brazil left midfield to the centre circle"
     )
     assert note_text({"kind": "goal", "team": "away", "score": [0, 1], "minute": "12"}, names) == (
         "12' GOAL for Argentina! Brazil 0–1 Argentina"
