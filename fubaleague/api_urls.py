@@ -16,6 +16,9 @@ from tournaments.api import views as tournament_views
 app_name = "api"
 
 router = DefaultRouter(trailing_slash=False)
+# No ".json" twins of every route: the API speaks JSON only, the schema does not list them, and
+# the actions taking no `format` argument answered them with a 500.
+router.include_format_suffixes = False
 # The live scorer's routes first: a phone posts one event per tap, and URL resolution tries the
 # router's patterns in order (the others' hundred-odd patterns cost a post about 0.3 ms).
 scoring_views.register(router)

@@ -71,6 +71,8 @@ MIDDLEWARE = [
     "fubaleague.login_limits.LoginLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The pages' mapping of the domain error to 404/403/409/... (fubaleague/page_errors.py).
+    "fubaleague.page_errors.ApplicationErrorMiddleware",
     # A strict Content-Security-Policy on every page (fubaleague/csp.py).
     "fubaleague.csp.ContentSecurityPolicyMiddleware",
 ]
