@@ -2,7 +2,9 @@
 
 How a fixture gets here:
 - a club declares that it forfeits (``forfeit_declare``);
-- the beat job ``forfeits_sweep`` finds fixtures past their deadline without a counted result;
+- the beat job ``forfeits_sweep`` finds fixtures past their deadline with no result reported:
+  a fixture whose report waits for the opponent, or that is being scored live (matches.holds),
+  is left alone (the clubs are not late, the opponent or the final whistle is awaited);
 - an administrator starts it (``forfeit_simulate_now``).
 
 Each path records one ``Forfeit`` row and enqueues ``matches.tasks.forfeit_process`` with
@@ -36,6 +38,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
+from matches.holds import hold_of, holds
 from matches.models import Forfeit, Result
 from matches.services import result_record_system
 from matches.simulation import (
@@ -76,6 +79,10 @@ def _forfeit_open(
             f"{fixture}: a forfeit needs a fixture without a counted result; "
             f"its status is '{fixture.get_status_display()}'."
         )
+    hold = hold_of(fixture.id) if reason != Forfeit.Reason.ADMIN else None
+    if hold is not None:
+        # A club gives up a match being scored live: the session is abandoned first, on purpose.
+        raise Conflict(f"{fixture}: {hold.message}", details=dict(hold.details))
     forfeit, created = Forfeit.objects.get_or_create(
         fixture=fixture,
         defaults={
@@ -146,15 +153,24 @@ def forfeits_sweep(*, now: datetime | None = None) -> list[int]:
     queued: list[int] = []
     due = Fixture.objects.filter(
         deadline__lt=now,
-        status__in=Fixture.OPEN_STATUSES,
+        status=Fixture.Status.SCHEDULED,
         home_team__isnull=False,
         away_team__isnull=False,
-    ).filter(Q(forfeit__isnull=True) | Q(forfeit__state__in=[Forfeit.State.FAILED]))
-    for fixture_id in due.values_list("id", flat=True):
+    ).filter(
+        Q(forfeit__isnull=True)
+        | Q(forfeit__state=Forfeit.State.FAILED)
+        # Skipped while a session ran or a report waited: due again once that is gone.
+        | Q(forfeit__state=Forfeit.State.SKIPPED, forfeit__reason=Forfeit.Reason.DEADLINE)
+    )
+    due_ids = list(due.values_list("id", flat=True))
+    held = holds(due_ids)
+    for fixture_id in due_ids:
+        if fixture_id in held:
+            continue  # being scored live: the final whistle decides it
         with transaction.atomic():
             fixture = _lock(fixture_id)
-            if fixture.status not in Fixture.OPEN_STATUSES:
-                continue  # a club's result counted in the meantime
+            if fixture.status != Fixture.Status.SCHEDULED:
+                continue  # a club reported (or its result counted) in the meantime
             try:
                 _forfeit_open(fixture=fixture, reason=Forfeit.Reason.DEADLINE)
             except Conflict:
@@ -181,7 +197,13 @@ def _claim(*, fixture_id: int, task_id: str, now: datetime) -> Forfeit | None:
         if forfeit is None or forfeit.state in (Forfeit.State.DONE, Forfeit.State.SKIPPED):
             return None
         previous = Fixture.objects.filter(id=fixture_id).values_list("status", flat=True).first()
-        claimed = Fixture.objects.filter(id=fixture_id, status__in=Fixture.OPEN_STATUSES).update(
+        claimable: tuple[str, ...] = Fixture.OPEN_STATUSES
+        if forfeit.reason == Forfeit.Reason.DEADLINE:
+            # Queued before a club reported or started scoring live: the clubs are not late now.
+            claimable = (Fixture.Status.SCHEDULED,)
+            if previous in claimable and hold_of(fixture_id) is not None:
+                claimable = ()
+        claimed = Fixture.objects.filter(id=fixture_id, status__in=claimable).update(
             status=Fixture.Status.SIMULATING, updated_at=now
         )
         if claimed:
@@ -192,7 +214,8 @@ def _claim(*, fixture_id: int, task_id: str, now: datetime) -> Forfeit | None:
             if not (own or stale):
                 return None  # another live task holds the claim
         else:
-            # The clubs' (or an admin's) result counts already: it wins, the forfeit is moot.
+            # The clubs' (or an admin's) result counts already, or for a missed deadline a report
+            # waits for the opponent or the match is being scored live: the forfeit is moot.
             forfeit.state = Forfeit.State.SKIPPED
             forfeit.finished_at = now
             forfeit.save(update_fields=["state", "finished_at"])

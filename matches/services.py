@@ -19,6 +19,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
+from matches.holds import hold_of
 from matches.log_fixture import check_log_fixture
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission
 from matches.progress import fixture_result_changed
@@ -360,11 +361,14 @@ def result_submit(
     turn_log: Mapping[str, Any] | None = None,
     log_format: str = FUBA_3_LOG_FORMAT,
     replace: bool = False,
+    hold_key: str = "",
 ) -> ResultSubmission:
     """A club in the fixture reports its result; the opponent then confirms or disputes it.
 
     While its report waits for the opponent, the club may replace it, but only by saying so
     (``replace``): a second report by mistake is refused. The replaced report stays in the history.
+    While the match is scored live, only the session reports it (it passes its ``hold_key``):
+    a report typed by hand is refused (matches.holds).
     """
     fixture = _lock_fixture(fixture_id)
     if not fixture.is_resolved:
@@ -372,6 +376,9 @@ def result_submit(
     sides = user_club_team_ids(user=user, fixture=fixture)
     if not sides:
         raise PermissionDenied(f"{fixture}: only a member of one of the two clubs can submit its result.")
+    hold = hold_of(fixture.id)
+    if hold is not None and hold.key != hold_key:
+        raise Conflict(f"{fixture}: {hold.message}", details=dict(hold.details))
     if fixture.status in Fixture.COUNTED_STATUSES:
         raise Conflict(f"{fixture}: the result already counts ({fixture.get_status_display()}).")
     if fixture.status == Fixture.Status.SIMULATING:

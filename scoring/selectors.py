@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from django.core.cache import cache
@@ -11,10 +11,11 @@ from django.db.models import Q
 
 from fubaleague.errors import NotFound
 from matches import narrate
+from matches.holds import Hold
 from scoring import engine, published
 from scoring.models import ScoringSession
 from scoring.published import LIVE_CACHE_SECONDS, live_key
-from scoring.services import SessionChanged, cache_key, match_of, participants
+from scoring.services import SessionChanged, cache_key, hold_key, match_of, participants
 
 _MOMENT_KINDS = {"goal", "half_time", "full_time", "yellow", "red", "injury", "substitution"} | {
     "special_event",
@@ -58,6 +59,27 @@ def live_fixture_ids(*, fixture_ids: Iterable[int]) -> set[int]:
             fixture_id__in=list(fixture_ids), status=ScoringSession.Status.LIVE
         ).values_list("fixture_id", flat=True)
     )
+
+
+def fixture_holds(fixture_ids: Collection[int]) -> dict[int, Hold]:
+    """matches.holds' finder: a running session (live, or at full time waiting for the clubs)
+    holds its fixture, its result comes from the session."""
+    rows = ScoringSession.objects.filter(
+        fixture_id__in=list(fixture_ids), status__in=ScoringSession.ACTIVE_STATUSES
+    ).values_list("fixture_id", "id", "status")
+    return {
+        fixture_id: Hold(
+            key=hold_key(session_id),
+            message=(
+                f"the match is being scored live (scoring session {session_id}"
+                + (", at full time waiting for the clubs' confirmation" if status != "live" else "")
+                + "): its result comes from the session. Follow it on the match page; to report "
+                "the result by hand instead, a club abandons the session first."
+            ),
+            details={"scoring_session": session_id},
+        )
+        for fixture_id, session_id, status in rows
+    }
 
 
 def current_version(*, session_id: int) -> int | None:

@@ -246,6 +246,11 @@ def _changed(session: ScoringSession, fields: list[str], match: Any | None = Non
     transaction.on_commit(lambda: published.publish(session_id, version))
 
 
+def hold_key(session_id: int) -> str:
+    """The key of the session's hold on its fixture (matches.holds): its own report passes it."""
+    return f"scoring-session:{session_id}"
+
+
 @transaction.atomic
 def session_start(*, fixture_id: int, user: User) -> ScoringSession:
     """Start scoring the fixture live, or resume the session already running for it."""
@@ -532,6 +537,7 @@ def session_confirm(
                 home_penalties=home_penalties,
                 away_penalties=away_penalties,
                 turn_log=scored_log(session),
+                hold_key=hold_key(session.id),
             )
             # The engine judged every event as it was entered: validate now rather than in the
             # background, so the other club's confirmation can count the result at once. The claim

@@ -758,7 +758,7 @@ class FixtureStatusFilter(admin.SimpleListFilter):
         if self.value() == "awaiting":
             return queryset.filter(status=Fixture.Status.SUBMITTED)
         if self.value() == "overdue":
-            return queryset.filter(status__in=Fixture.OPEN_STATUSES, deadline__lt=timezone.now())
+            return queryset.filter(status=Fixture.Status.SCHEDULED, deadline__lt=timezone.now())
         return queryset
 
 

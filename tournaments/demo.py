@@ -82,6 +82,8 @@ GROUPS: dict[str, list[tuple[str, str]]] = {
     ],
 }
 FORMATIONS = ("4-4-2", "4-3-3", "3-5-2", "4-5-1", "5-3-2")
+# Days from the first kick-off to the round of 16 (after three group matchdays 4 days apart).
+ROUND_OF_16_DAY = 14
 
 
 @dataclass
@@ -207,8 +209,9 @@ def build_world_cup(
     knockout_ties: int = 5,
 ) -> Demo:
     """Create the demo World Cup. With play=True: groups A–G complete, group H part played (one
-    disputed result, one awaiting confirmation), simulated matches, and part of the round of 16."""
-    start = start or datetime(2026, 6, 11, 16, 0, tzinfo=UTC)
+    disputed result, one awaiting confirmation), simulated matches, and part of the round of 16.
+    Without ``start`` it is dated from today (``demo_start``), so it looks in progress."""
+    start = start or demo_start()
     with transaction.atomic():
         competition = services.competition_create(
             name=name,
@@ -264,7 +267,7 @@ def build_world_cup(
         )
         services.fixture_generate(
             stage=knockout,
-            start=start + timedelta(days=14),
+            start=start + timedelta(days=ROUND_OF_16_DAY),
             interval=timedelta(days=4),
             deadline_after=timedelta(days=3),
         )
@@ -281,6 +284,14 @@ def build_world_cup(
             knockout_ties=knockout_ties,
         )
     return demo
+
+
+def demo_start(today: datetime | None = None) -> datetime:
+    """The first kick-off, so that loading the demo shows a World Cup in progress on the day it is
+    loaded: the groups (three matchdays 4 days apart, 3 days to report) are behind, the round of 16
+    kicked off yesterday and its open ties are due in two days, the later rounds are to come."""
+    today = (today or datetime.now(UTC)).astimezone(UTC)
+    return today.replace(hour=16, minute=0, second=0, microsecond=0) - timedelta(days=ROUND_OF_16_DAY + 1)
 
 
 def _give_skills(teams: list[Team], seed: int) -> None:

@@ -398,9 +398,14 @@ class Fixture(models.Model):
 
     @property
     def is_overdue(self) -> bool:
-        """Past its reporting deadline without a result: the forfeit sweep will act on it."""
+        """Past its reporting deadline with no result reported: the forfeit sweep will act on it.
+
+        A report waiting for the opponent is not late; nor is a match being scored live, which
+        this row cannot know (the pages and the sweep ask matches.holds as well)."""
         return (
-            self.deadline is not None and self.status in self.OPEN_STATUSES and self.deadline < timezone.now()
+            self.deadline is not None
+            and self.status == self.Status.SCHEDULED
+            and self.deadline < timezone.now()
         )
 
     @property

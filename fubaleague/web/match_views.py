@@ -136,13 +136,16 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             in my_sides
         )
     )
+    live_session = active_session(fixture_id=fixture.pk)
+    # While the match is scored live its result comes from the session: the page links to it
+    # instead of offering the hand-typed report (which the service would refuse anyway).
     can_submit = bool(
         my_sides
         and fixture.is_resolved
         and fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED)
         and not can_confirm
+        and live_session is None
     )
-    live_session = active_session(fixture_id=fixture.pk)
     # The club's own open report: a new one is an explicit "replace my report".
     replacing = bool(
         can_submit
@@ -176,6 +179,9 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             "history": history,
             "can_confirm": can_confirm,
             "live_session": live_session,
+            "is_club_member": bool(my_sides),
+            # One story: a match being scored live, or with a report waiting, is not late.
+            "overdue": fixture.is_overdue and live_session is None,
             "live_pitch": pitch_geometry() if live_session is not None else None,
             "can_score": bool(
                 my_sides and live_session is None and fixture.status == Fixture.Status.SCHEDULED

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET
 
 from fubaleague.web import selectors as ps
 from fubaleague.web import svg
+from matches.holds import holds
 from scoring.selectors import live_fixture_ids
 from tournaments.models import Coach, Competition, Fixture, Stage
 from tournaments.standings import cache, presentation
@@ -54,9 +55,9 @@ def competition_home(request: HttpRequest, slug: str) -> HttpResponse:
     tables = presentation.competition_tables(competition)
     context["tables"] = tables[:8]
     context["compact"] = True
-    context["live_ids"] = live_fixture_ids(
-        fixture_ids=[row.fixture.pk for row in [*context.get("upcoming", []), *context.get("recent", [])]]
-    )
+    shown = [row.fixture.pk for row in [*context.get("upcoming", []), *context.get("recent", [])]]
+    context["live_ids"] = live_fixture_ids(fixture_ids=shown)
+    context["held_ids"] = set(holds(shown))
     return render(request, "tournaments/competition.html", context)
 
 
@@ -101,6 +102,10 @@ def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     team_id = _int_param(request, "team")
     context = _nav(competition, "fixtures")
     context["rounds"] = ps.fixtures_by_round(competition, team_id=team_id)
+    # Being scored live is not late: no "overdue" on those (matches.holds).
+    context["held_ids"] = set(
+        holds([row.fixture.pk for block in context["rounds"] for row in block.rows if not row.result])
+    )
     context["teams"] = competition.teams.order_by("name")
     context["team_id"] = team_id
     return render(request, "tournaments/fixtures.html", context)

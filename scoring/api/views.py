@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
 from fubaleague.auth import signed_in_user
+from fubaleague.errors import NotFound
 from scoring import selectors, services
 from scoring.api import serializers as ss
 from scoring.models import ScoringSession
@@ -75,8 +76,6 @@ def _pk(pk: str | None) -> int:
     except ValueError:
         value = 0
     if not 0 < value < 2**63:
-        from fubaleague.errors import NotFound
-
         raise NotFound(f"No scoring session {pk}.")
     return value
 

@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
@@ -49,6 +50,8 @@ class Command(BaseCommand):
             )
             for note in built.notes:
                 self.stdout.write(self.style.WARNING(f"  note: {note}"))
+            # By name: the league does not import the chances app that sits on top of it.
+            call_command("chances_compute", slug, stdout=self.stdout)
         self.stdout.write("")
         self.stdout.write(f"  Public pages: http://127.0.0.1:8000/c/{slug}/")
         self.stdout.write(
