@@ -39,7 +39,7 @@ from django.utils import timezone
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches.holds import hold_of, holds
-from matches.models import Forfeit, Result
+from matches.models import Forfeit, Result, ResultSubmission
 from matches.services import result_record_system
 from matches.simulation import (
     SimulatedMatch,
@@ -48,6 +48,7 @@ from matches.simulation import (
     fixture_simulate,
     shootout_simulate,
 )
+from tournaments.game_systems import GAME_SYSTEMS, rules_of
 from tournaments.knockout import tie_needs_decider
 from tournaments.models import Competition, Fixture
 from tournaments.selectors import user_club_team_ids
@@ -162,6 +163,9 @@ def forfeits_sweep(*, now: datetime | None = None) -> list[int]:
         # Skipped while a session ran or a report waited: due again once that is gone.
         | Q(forfeit__state=Forfeit.State.SKIPPED, forfeit__reason=Forfeit.Reason.DEADLINE)
     )
+    # A fixture no engine may simulate and no side can be awarded waits for an administrator.
+    no_engine = [code for code, game in GAME_SYSTEMS.items() if not game.engine_backed]
+    due = due.exclude(forfeit__state=Forfeit.State.FAILED, competition__game_system__in=no_engine)
     due_ids = list(due.values_list("id", flat=True))
     held = holds(due_ids)
     for fixture_id in due_ids:
@@ -252,8 +256,22 @@ def forfeit_process(*, fixture_id: int, task_id: str = "") -> str:
     fixture = Fixture.objects.select_related("competition", "home_team", "away_team").get(id=fixture_id)
     policy = fixture.competition.forfeit_policy
     try:
-        # "Award" needs a side to award against; a deadline both sides missed is simulated instead.
+        game = rules_of(fixture.competition)
+        # "Award" needs a side to award against; a deadline both sides missed is simulated instead,
+        # but only by the game's own engine: another game's engine would invent a result of a
+        # different game, so there the side that did not report loses, or an administrator decides.
         if policy == Competition.ForfeitPolicy.AWARD and forfeit.forfeiting_team_id is not None:
+            _award(forfeit, fixture)
+            outcome = "awarded"
+        elif not game.engine_backed:
+            loser = forfeit.forfeiting_team_id or _side_not_reported(fixture)
+            if loser is None:
+                raise NoAward(
+                    f"{fixture}: both sides missed the deadline and {game.name} matches are not "
+                    "simulated (no rules engine plays them): an administrator sets the result."
+                )
+            forfeit.forfeiting_team_id = loser
+            forfeit.save(update_fields=["forfeiting_team"])
             _award(forfeit, fixture)
             outcome = "awarded"
         else:
@@ -294,6 +312,22 @@ def forfeit_process(*, fixture_id: int, task_id: str = "") -> str:
         raise
     Forfeit.objects.filter(id=forfeit.id).update(state=Forfeit.State.DONE, finished_at=timezone.now())
     return outcome
+
+
+class NoAward(Conflict):
+    """No side can be named to lose a fixture that no engine may simulate."""
+
+
+def _side_not_reported(fixture: Fixture) -> int | None:
+    """The side that left a club's waiting report unanswered (it loses), None when neither reported."""
+    reported = (
+        ResultSubmission.objects.filter(fixture=fixture, status=ResultSubmission.Status.OPEN)
+        .values_list("team_id", flat=True)
+        .first()
+    )
+    if reported is None:
+        return None
+    return fixture.away_team_id if reported == fixture.home_team_id else fixture.home_team_id
 
 
 def _knockout_decider(fixture: Fixture, sim: SimulatedMatch) -> dict[str, Any]:

@@ -27,8 +27,9 @@ from matches.turn_logs import turn_log_size_check
 
 # Imported here (not lazily) so a worker that loads the services registers the task as well.
 from matches.validation_tasks import enqueue_validation
+from tournaments.game_systems import SENT_OFF_KINDS, rules_of, send_off_loss
 from tournaments.knockout import Score, first_leg_of, knockout_score_check
-from tournaments.models import Competition, Fixture, Skill, SkillLoss, Stage, TeamSkill
+from tournaments.models import Fixture, Skill, SkillLoss, Stage, TeamSkill
 from tournaments.selectors import fixture_banned_shirts, user_club_team_ids
 from tournaments.skills import skill_gain_record, skill_loss_record
 
@@ -69,7 +70,11 @@ def _check_goals(fixture: Fixture, **values: Any) -> None:
 
 
 def _parse_cards(fixture: Fixture, cards: Sequence[Mapping[str, Any] | CardInput]) -> list[CardInput]:
-    players = fixture.competition.bans_players
+    rules = rules_of(fixture.competition).cards
+    if cards and not rules.allowed:
+        game = rules_of(fixture.competition)
+        raise ApplicationError(f"{fixture}: {game.name} has no cards ({game.rulebook}); report none.")
+    players = rules.per_player
     parsed: list[CardInput] = []
     seen: set[tuple[str, int]] = set()
     for i, raw in enumerate(cards):
@@ -80,16 +85,17 @@ def _parse_cards(fixture: Fixture, cards: Sequence[Mapping[str, Any] | CardInput
             item = CardInput(raw.get("team") or raw.get("side"), raw.get("kind"), raw.get("shirt_number"))  # type: ignore[arg-type]
         if item.side not in ("home", "away"):
             raise ApplicationError(f"{fixture}: card {i + 1}: 'team' must be 'home' or 'away'.")
-        if item.kind not in CardKind.values:
+        if item.kind not in rules.kinds:
             raise ApplicationError(
-                f"{fixture}: card {i + 1}: kind must be one of {', '.join(CardKind.values)}, "
-                f"not {item.kind!r}."
+                f"{fixture}: card {i + 1}: kind must be one of {', '.join(rules.kinds)}, not {item.kind!r}."
             )
         if players:
             number = item.shirt_number
-            if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99:
+            if isinstance(number, bool) or not isinstance(number, int) or number not in rules.shirt_numbers:
                 raise ApplicationError(
-                    f"{fixture}: card {i + 1}: Soccer City cards need the player's shirt number."
+                    f"{fixture}: card {i + 1}: a Soccer City card needs the booked player's shirt number, "
+                    f"{rules.shirt_range_text()} (Soccer City, Starting Line up"
+                    f"{'' if 12 in rules.shirt_numbers else ': 12 and 14 only in Cup mode'}); got {number!r}."
                 )
             if (item.side, number) in seen:
                 raise ApplicationError(
@@ -102,6 +108,12 @@ def _parse_cards(fixture: Fixture, cards: Sequence[Mapping[str, Any] | CardInput
         ):
             raise ApplicationError(f"{fixture}: card {i + 1}: shirt_number must be a whole number.")
         parsed.append(item)
+    limit = rules.send_offs_lose
+    if limit is not None and all(_sent_off(parsed, side) >= limit for side in ("home", "away")):
+        raise ApplicationError(
+            f"{fixture}: both sides cannot have {limit} players sent off: the side whose {limit}nd player "
+            "was sent off lost the match there (Soccer City, Red card)."
+        )
     if players:
         for side, team in (("home", fixture.home_team), ("away", fixture.away_team)):
             banned = fixture_banned_shirts(fixture=fixture, team=team)  # type: ignore[arg-type]
@@ -112,6 +124,30 @@ def _parse_cards(fixture: Fixture, cards: Sequence[Mapping[str, Any] | CardInput
                     "and cannot have been booked in it."
                 )
     return parsed
+
+
+def _sent_off(cards: Sequence[CardInput], side: str) -> int:
+    return sum(1 for c in cards if c.side == side and c.kind in SENT_OFF_KINDS)
+
+
+def _checked_result(
+    fixture: Fixture, score: Score, cards: Sequence[Mapping[str, Any] | CardInput], *, awarded: bool = False
+) -> tuple[Score, list[CardInput]]:
+    """The cards and the score as they count, checked against the game system's rules.
+
+    Soccer City: "Two players sent off from the same side ends the match with a 5-0 loss for the
+    team" (seed 003, Red card): whatever the score was then, the result is that loss.
+    """
+    parsed = _parse_cards(fixture, cards)
+    imposed = send_off_loss(
+        rules_of(fixture.competition),
+        home_sent_off=_sent_off(parsed, "home"),
+        away_sent_off=_sent_off(parsed, "away"),
+    )
+    if imposed is not None:
+        score = Score(*imposed)
+    _check_score(fixture, score, awarded=awarded)
+    return score, parsed
 
 
 def _first_leg(fixture: Fixture) -> Fixture | None:
@@ -387,9 +423,11 @@ def result_submit(
         raise Conflict(f"{fixture}: the result is disputed; an administrator resolves it.")
     if fixture.status == Fixture.Status.VOID:
         raise Conflict(f"{fixture}: the organisers voided this match; it takes no result.")
-    score = Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties)
-    _check_score(fixture, score)
-    parsed = _parse_cards(fixture, cards)
+    score, parsed = _checked_result(
+        fixture, Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties), cards
+    )
+    home_goals, away_goals, extra_time = score.home_goals, score.away_goals, score.extra_time
+    home_penalties, away_penalties = score.home_penalties, score.away_penalties
     if turn_log is not None and not isinstance(turn_log, Mapping):
         raise ApplicationError(f"{fixture}: the turn log must be a JSON object.")
     previous = _open_submission(fixture)
@@ -419,9 +457,7 @@ def result_submit(
         previous.status = ResultSubmission.Status.SUPERSEDED
         previous.save(update_fields=["status", "updated_at"])
     _drop_replaced_logs(fixture, team_id=team_id)
-    needs_validation = (
-        turn_log is not None and fixture.competition.game_system == Competition.GameSystem.FUBA_3
-    )
+    needs_validation = turn_log is not None and rules_of(fixture.competition).engine_backed
     if needs_validation:
         # the log must be a record of this fixture, whatever its source
         check_log_fixture(fixture, turn_log)
@@ -618,9 +654,9 @@ def _admin_set(
         raise Conflict(f"{fixture}: both teams must be known before a result can be set.")
     if fixture.status == Fixture.Status.SIMULATING:
         raise Conflict(f"{fixture}: the match is being simulated; wait for it to finish.")
-    score = Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties)
-    _check_score(fixture, score)
-    parsed = _parse_cards(fixture, cards)
+    score, parsed = _checked_result(
+        fixture, Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties), cards
+    )
     before = _snapshot(fixture)
     cascade: list[dict[str, Any]] = []
     result = _write_result(
@@ -868,9 +904,12 @@ def result_record_system(
         raise Conflict(f"{fixture}: status is '{fixture.status}', expected one of {list(allowed_statuses)}.")
     if not fixture.is_resolved:
         raise Conflict(f"{fixture}: both teams must be known before a result can be recorded.")
-    score = Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties)
-    _check_score(fixture, score, awarded=source == Result.Source.AWARDED)
-    parsed = _parse_cards(fixture, cards)
+    score, parsed = _checked_result(
+        fixture,
+        Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties),
+        cards,
+        awarded=source == Result.Source.AWARDED,
+    )
     before = _snapshot(fixture)
     ResultSubmission.objects.filter(fixture=fixture, status=ResultSubmission.Status.OPEN).update(
         status=ResultSubmission.Status.SUPERSEDED

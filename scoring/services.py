@@ -31,7 +31,8 @@ from matches.log_fixture import fixture_header
 from matches.validation_tasks import submission_validate
 from scoring import engine, published
 from scoring.models import ScoringEvent, ScoringSession
-from tournaments.models import Club, Competition, Fixture, Team
+from tournaments.game_systems import rules_of
+from tournaments.models import Club, Fixture, Team
 
 CLIENT_ID_MAX = 64
 RECENT_EVENTS = 12
@@ -270,8 +271,11 @@ def session_start(*, fixture_id: int, user: User) -> ScoringSession:
     ).first()
     if running is not None:
         return running
-    if fixture.competition.game_system != Competition.GameSystem.FUBA_3:
-        raise ApplicationError(f"{fixture}: the live scorer plays FUBA rulebook 3 matches only.")
+    game = rules_of(fixture.competition)
+    if game.engine_ruleset != "fuba-3":
+        raise ApplicationError(
+            f"{fixture}: the live scorer plays FUBA rulebook 3 matches only, not {game.name} ones."
+        )
     if fixture.status != Fixture.Status.SCHEDULED:
         raise Conflict(f"{fixture}: a match can be scored live only before its result is reported "
                        f"(now: {fixture.get_status_display()}).")  # fmt: skip

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fubaleague.errors import ApplicationError, Conflict
+from tournaments.game_systems import FUBA_3, game_system_rules, rules_of
 from tournaments.models import Fixture, Stage
 
 if TYPE_CHECKING:
@@ -98,9 +99,15 @@ def tie_outcome(stage: Stage, legs: list[Fixture]) -> TieOutcome | None:
 def knockout_score_check(*, fixture: Fixture, score: Score, first_leg: Fixture | None) -> None:
     """Refuse a knockout score that does not decide the tie, or that has a shoot-out it should not have."""
     stage = fixture.stage
+    rules = rules_of(fixture.competition)
+    shootout = rules.shootout
     has_shootout = score.home_penalties is not None or score.away_penalties is not None
     if has_shootout and (score.home_penalties is None or score.away_penalties is None):
         raise ApplicationError(f"{fixture}: give both teams' shoot-out scores or neither.")
+    if (score.extra_time and not rules.extra_time) or (has_shootout and shootout is None):
+        raise ApplicationError(
+            f"{fixture}: {rules.name} has no extra time or shoot-out ({rules.rulebook}); remove them."
+        )
     if score.extra_time and not stage.extra_time:
         raise ApplicationError(f"{fixture}: this stage plays no extra time; a level tie goes to a shoot-out.")
     is_first_of_two = stage.legs == 2 and fixture.leg == 1
@@ -121,17 +128,21 @@ def knockout_score_check(*, fixture: Fixture, score: Score, first_leg: Fixture |
         if has_shootout:
             raise ApplicationError(f"{fixture}: the tie is decided without a penalty shoot-out; remove it.")
         return
+    if shootout is None:
+        raise ApplicationError(
+            f"{fixture}: {rules.name} has no extra time or shoot-out ({rules.rulebook}): a knockout tie "
+            "cannot end level; play the match again and report the replay."
+        )
     if not stage.penalties:
         raise ApplicationError(f"{fixture}: a knockout tie cannot end level in this stage (no shoot-out).")
     if not has_shootout:
         raise ApplicationError(f"{fixture}: the tie is level; give the penalty shoot-out score.")
     if score.home_penalties == score.away_penalties:
         raise ApplicationError(f"{fixture}: a penalty shoot-out cannot end level.")
-    if not shootout_possible(score.home_penalties, score.away_penalties):  # type: ignore[arg-type]
+    if not shootout.possible(score.home_penalties, score.away_penalties):  # type: ignore[arg-type]
         raise ApplicationError(
-            f"{fixture}: a shoot-out cannot end {score.home_penalties}-{score.away_penalties}: "
-            "five kicks each, it stops as soon as one side cannot catch up, then sudden death "
-            "(one kick each until one scores and the other misses)."
+            f"{fixture}: a {rules.name} shoot-out cannot end {score.home_penalties}-{score.away_penalties}: "
+            f"{shootout.explain()} ({shootout.source})."
         )
     if stage.extra_time and not score.extra_time:
         raise ApplicationError(
@@ -139,47 +150,14 @@ def knockout_score_check(*, fixture: Fixture, score: Score, first_leg: Fixture |
         )
 
 
-SHOOTOUT_KICKS = 5
-
-
-def _best_of_five_ends() -> frozenset[tuple[int, int]]:
-    """Every score a shoot-out can stop at within its first five kicks each (either side first)."""
-    ends: set[tuple[int, int]] = set()
-    # (kicks of the side kicking first, kicks of the other, goals of each)
-    states = [(0, 0, 0, 0)]
-    while states:
-        k1, k2, g1, g2 = states.pop()
-        left1, left2 = SHOOTOUT_KICKS - k1, SHOOTOUT_KICKS - k2
-        if g1 + left1 < g2 or g2 + left2 < g1:
-            ends.add((g1, g2))
-            ends.add((g2, g1))
-            continue
-        if left1 == 0 and left2 == 0:
-            continue  # level after five each: sudden death follows
-        first_kicks = k1 == k2
-        for scored in (0, 1):
-            if first_kicks:
-                states.append((k1 + 1, k2, g1 + scored, g2))
-            else:
-                states.append((k1, k2 + 1, g1, g2 + scored))
-    return frozenset(ends)
-
-
-_BEST_OF_FIVE_ENDS = _best_of_five_ends()
-
-
 def shootout_possible(home: int, away: int) -> bool:
-    """Whether a shoot-out can end with this score (interpretation I-42).
+    """Whether a FUBA (house rule) shoot-out can end with this score (interpretation I-42).
 
     Five kicks each, stopped as soon as one side cannot catch up; level after five each, sudden
     death: one kick each until one side scores and the other misses, so it ends one goal apart.
+    Other games shoot theirs as their rulebook says: ``rules_of(competition).shootout``.
     """
-    if home == away:
-        return False
-    if (home, away) in _BEST_OF_FIVE_ENDS:
-        return True
-    # Level at s-s after five each (s from 0 to 5), then k rounds both score: any n+1 to n.
-    return abs(home - away) == 1
+    return game_system_rules(FUBA_3).shootout.possible(home, away)  # type: ignore[union-attr]
 
 
 def first_leg_of(fixture: Fixture) -> Fixture | None:

@@ -26,6 +26,14 @@ from tournaments.fixtures import (
     round_robin_rounds,
     seeded_bracket_order,
 )
+from tournaments.game_systems import (
+    ADVANCED_RULES_3,
+    FUBA_2,
+    FUBA_3,
+    GameSystemRules,
+    game_system_rules,
+    rules_of,
+)
 from tournaments.models import (
     Bye,
     Club,
@@ -46,7 +54,7 @@ from tournaments.swiss import PairingImpossible, swiss_pair
 
 # FUBA rulebook 3, advanced rules A1–A13 (A12 is referred to but missing from the text; the
 # engine accepts it as another name of A13).
-ADVANCED_RULES = tuple(f"A{i}" for i in range(1, 14))
+ADVANCED_RULES = ADVANCED_RULES_3
 
 
 def club_create(*, name: str, country: str = "") -> Club:
@@ -75,17 +83,24 @@ def _invalid(message: str, field: str) -> ApplicationError:
     return ApplicationError(message, code="invalid", details={"field": field})
 
 
-def advanced_rules_check(rules: object) -> list[str]:
-    """The advanced rules in force: chapter codes of rulebook 3 (A1–A13), each once."""
+def advanced_rules_check(rules: object, *, game: GameSystemRules | None = None) -> list[str]:
+    """The advanced rules in force: chapter codes of rulebook 3 (A1–A13), each once, and only in a
+    game system that has them (``tournaments.game_systems``: FUBA 3)."""
+    game = game or game_system_rules(FUBA_3)
     if not isinstance(rules, list | tuple) or not all(isinstance(r, str) for r in rules):
         raise _invalid(
             f'Advanced rules must be a list of chapter codes such as ["A1", "A11"]; got {rules!r}.',
             "advanced_rules",
         )
-    unknown = [r for r in rules if r not in ADVANCED_RULES]
+    unknown = [r for r in rules if r not in game.advanced_rules]
+    if unknown and not game.advanced_rules:
+        raise _invalid(
+            f"{game.name} has no advanced rules of FUBA rulebook 3 ({game.rulebook}); got {unknown}.",
+            "advanced_rules",
+        )
     if unknown:
         raise _invalid(
-            f"unknown advanced rules {unknown}; rulebook 3 has {', '.join(ADVANCED_RULES)}.",
+            f"unknown advanced rules {unknown}; rulebook 3 has {', '.join(game.advanced_rules)}.",
             "advanced_rules",
         )
     if len(set(rules)) != len(rules):
@@ -133,8 +148,9 @@ def competition_settings_check(values: Mapping[str, Any]) -> None:
         raise _invalid(f"Unknown game system '{values['game_system']}'.", "game_system")
     if "forfeit_policy" in values and values["forfeit_policy"] not in Competition.ForfeitPolicy.values:
         raise _invalid(f"Unknown forfeit policy '{values['forfeit_policy']}'.", "forfeit_policy")
+    game = game_system_rules(values.get("game_system", FUBA_3))
     if "advanced_rules" in values:
-        advanced_rules_check(values["advanced_rules"])
+        advanced_rules_check(values["advanced_rules"], game=game)
     if "tiebreak_preset" in values or "tiebreak_order" in values:
         tiebreak_check(preset=values.get("tiebreak_preset"), order=values.get("tiebreak_order", []))
     if not values.get("points_win", 3) > values.get("points_draw", 1) >= values.get("points_loss", 0):
@@ -143,7 +159,7 @@ def competition_settings_check(values: Mapping[str, Any]) -> None:
         raise _invalid("An awarded match must have a winner (e.g. 3-0).", "award_goals_for")
     if values.get("skill_limit", 5) < 0:
         raise _invalid("The skill limit cannot be negative.", "skill_limit")
-    if values.get("cup_mode") and values.get("game_system") != Competition.GameSystem.SOCCER_CITY:
+    if values.get("cup_mode") and not game.cup_mode_allowed:
         raise _invalid("The Cup mode bans players by shirt number: it is a Soccer City mode.", "cup_mode")
 
 
@@ -337,7 +353,7 @@ def team_fields_check(
     where: str,
 ) -> None:
     """The checks on a team's entry shared by the API, the admin and the commands."""
-    if competition.game_system in (Competition.GameSystem.FUBA_3, Competition.GameSystem.FUBA_2):
+    if rules_of(competition).code in (FUBA_3, FUBA_2):  # the formations of rulebooks 2 and 3
         formation_check(default_formation, where=where)
     if not isinstance(player_roles, Mapping):
         raise _invalid(
@@ -389,6 +405,12 @@ def stage_settings_check(competition: Competition, kind: str, values: Mapping[st
         raise _invalid(
             f"{where}: one or two teams per group can go through (plus best thirds).", "advance_per_group"
         )
+    game = rules_of(competition)
+    for key, allowed in (("extra_time", game.extra_time), ("penalties", game.shootout is not None)):
+        if values.get(key) and not allowed:
+            raise _invalid(
+                f"{where}: {game.name} has no extra time or penalty shoot-out ({game.rulebook}).", key
+            )
     if values.get("feed", "winners") not in ("winners", "losers"):
         raise _invalid(f"{where}: feed must be 'winners' or 'losers'.", "feed")
     feeder = values.get("feeder")
@@ -411,9 +433,9 @@ def stage_create(
     kind: str,
     order: int | None = None,
     legs: int = 1,
-    away_goals_rule: bool = False,
-    extra_time: bool = True,
-    penalties: bool = True,
+    away_goals_rule: bool | None = None,
+    extra_time: bool | None = None,
+    penalties: bool | None = None,
     third_place_match: bool = False,
     advance_per_group: int = 2,
     best_thirds: int = 0,
@@ -424,9 +446,22 @@ def stage_create(
     teams: Sequence[Team] = (),
     groups: Mapping[str, Sequence[Team]] | None = None,
 ) -> Stage:
-    """Create a stage. A group stage's groups may start empty, to be drawn from pots."""
+    """Create a stage. A group stage's groups may start empty, to be drawn from pots.
+
+    Away goals, extra time and the shoot-out default to what the game system plays
+    (``tournaments.game_systems``): Soccer City's Cup counts away goals, Super Team has neither.
+    """
     where = f"Stage '{name}' of '{competition}'"
+    game = rules_of(competition)
+    if away_goals_rule is None:
+        away_goals_rule = game.away_goals and legs == 2
+    if extra_time is None:
+        extra_time = game.extra_time
+    if penalties is None:
+        penalties = game.shootout is not None
     values: dict[str, Any] = {
+        "extra_time": extra_time,
+        "penalties": penalties,
         "legs": legs,
         "advance_per_group": advance_per_group,
         "swiss_rounds": swiss_rounds,

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from django.db import transaction
 
 from fubaleague.errors import ApplicationError, Conflict
+from tournaments.game_systems import rules_of
 from tournaments.models import Fixture, MatchSkill, Skill, SkillLoss, Team, TeamSkill
 from tournaments.selectors import team_fixtures_in_order, team_skill_roster, team_skills_unavailable
 
@@ -45,6 +46,12 @@ def fixture_roster_skills(*, team: Team, fixture: Fixture) -> list[Skill]:
     ]
 
 
+def _skills_offered_check(team: Team, skills: Sequence[Skill]) -> None:
+    game = rules_of(team.competition)
+    if skills and not game.skills:
+        raise ApplicationError(f"{team}: {game.name} has no A11 skills of FUBA rulebook 3 ({game.rulebook}).")
+
+
 def skills_weight(skills: Sequence[Skill]) -> int:
     return sum(s.weight for s in skills)
 
@@ -52,6 +59,7 @@ def skills_weight(skills: Sequence[Skill]) -> int:
 @transaction.atomic
 def team_skills_set(*, team: Team, skills: Sequence[Skill]) -> list[TeamSkill]:
     """Replace the skills the team chose for the competition (gained skills are kept)."""
+    _skills_offered_check(team, skills)
     names = [s.name for s in skills]
     if len(set(names)) != len(names):
         raise ApplicationError(f"{team}: a skill is listed twice.")
@@ -71,6 +79,7 @@ def match_skills_select(*, fixture: Fixture, team: Team, skills: Sequence[Skill]
     fixture = Fixture.objects.select_for_update().select_related("competition").get(id=fixture.id)
     if team.id not in (fixture.home_team_id, fixture.away_team_id):
         raise ApplicationError(f"{team} does not play {fixture}.")
+    _skills_offered_check(team, skills)
     if fixture.status != Fixture.Status.SCHEDULED:
         raise Conflict(f"{fixture}: skills can only be chosen before a result is submitted.")
     if len({s.id for s in skills}) != len(skills):

@@ -17,14 +17,19 @@ def overdue_fixture(
     rules: tuple[str, ...] = ("all",),
     slug: str = "forfeit-cup",
     kind: str = Stage.Kind.ROUND_ROBIN,
+    game_system: str = "fuba-3",
 ) -> Fixture:
     advanced = (
         ["A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A13"]
-        if rules == ("all",)
-        else list(rules)
+        if rules == ("all",) and game_system == "fuba-3"
+        else [r for r in rules if r != "all"]
     )
     competition = competition_create(
-        name=f"Forfeit Cup {slug}", slug=slug, advanced_rules=advanced, forfeit_policy=policy
+        name=f"Forfeit Cup {slug}",
+        slug=slug,
+        advanced_rules=advanced,
+        forfeit_policy=policy,
+        game_system=game_system,
     )
     home, _ = team_with_member(competition, "Blues", default_formation="4-4-2")
     away, _ = team_with_member(competition, "Yellows", default_formation="3-5-2")
