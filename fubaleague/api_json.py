@@ -1,10 +1,15 @@
-"""JSON input the API can hold: not nested past MAX_DEPTH, and (in stored documents) no NUL character.
+"""JSON input the API can hold: not nested past MAX_DEPTH, text that is UTF-8, and (in stored documents)
+no NUL character.
 
 Python's json module decodes recursively: a body of a few thousand nested brackets raised RecursionError,
 which neither DRF's parser nor its JSONField catches (a 500). The parser and the field here answer
 with a 400 instead, and refuse anything nested deeper than any real document is (a turn log is a
 handful of levels), so the code that walks a document later cannot hit the limit either.
 PostgreSQL cannot store U+0000 in jsonb (a 500 when a turn log holding one was saved).
+A JSON escape can name half of a UTF-16 surrogate pair alone ("\\ud800"): Python decodes it into a
+string that cannot be encoded as UTF-8, so PostgreSQL, the cache and the log writer all fail on
+it, wherever it goes (a username, a reason, a turn log). The parser refuses it with a 400 naming
+the field, before any view sees it.
 """
 
 from __future__ import annotations
@@ -12,19 +17,33 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import parsers, serializers
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, ValidationError
 
 MAX_DEPTH = 100
 
 
-def _walk(value: Any) -> tuple[int, bool]:
-    """(deepest nesting, whether any string or key holds a NUL), without recursion.
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _text_ok(text: str) -> bool:
+    # isascii() is one C pass; only other text pays for the encoding.
+    return text.isascii() or _utf8(text)
+
+
+def _walk(value: Any) -> tuple[int, bool, bool]:
+    """(deepest nesting, whether any string or key holds a NUL, whether any cannot be encoded as
+    UTF-8), without recursion.
 
     Level by level, touching each value once: it runs on every turn log sent to the API (twice:
     parser and field), and the earlier stack of (value, depth) tuples cost more than replaying
     the match with the compiled engine.
     """
-    deepest, nul = 0, False
+    deepest, nul, unencodable = 0, False, False
     level = [value]
     while level and deepest <= MAX_DEPTH:
         below: list[Any] = []
@@ -32,9 +51,11 @@ def _walk(value: Any) -> tuple[int, bool]:
         for item in level:
             if isinstance(item, str):
                 nul = nul or "\x00" in item
+                unencodable = unencodable or not _text_ok(item)
             elif isinstance(item, dict):
                 containers = True
                 nul = nul or any("\x00" in str(key) for key in item)
+                unencodable = unencodable or not all(_text_ok(str(key)) for key in item)
                 below.extend(item.values())
             elif isinstance(item, list):
                 containers = True
@@ -42,10 +63,45 @@ def _walk(value: Any) -> tuple[int, bool]:
         if containers:
             deepest += 1
         level = below
-    return deepest, nul
+    return deepest, nul, unencodable
+
+
+def unencodable_text(value: Any, path: str = "") -> tuple[str, str] | None:
+    """(field path, the text) of the first string or key that cannot be encoded as UTF-8, or None.
+
+    The path is spelled as the API's error details spell one (`events[3].note`); a bad key is
+    named by its parent's path. Called only once _walk found one, on a document whose depth is
+    already bounded.
+    """
+    stack: list[tuple[str, Any]] = [(path, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            if not _text_ok(item):
+                return where, item
+        elif isinstance(item, dict):
+            for key, child in reversed(item.items()):
+                if not _text_ok(str(key)):
+                    return where, str(key)
+                stack.append((f"{where}.{key}" if where else str(key), child))
+        elif isinstance(item, list):
+            stack.extend((f"{where}[{index}]", child) for index, child in reversed(list(enumerate(item))))
+    return None
 
 
 TOO_DEEP = f"JSON nested more than {MAX_DEPTH} levels deep is not accepted."
+NOT_UTF8 = (
+    "Text must be valid Unicode: a lone UTF-16 surrogate (an escape such as \\ud800 without its pair) "
+    "cannot be stored."
+)
+
+
+def _refuse_unencodable(data: Any) -> None:
+    found = unencodable_text(data)
+    if found is not None:
+        where, _text = found
+        # The text itself is not echoed: it cannot be encoded into the response either.
+        raise ValidationError({where or "non_field_errors": [NOT_UTF8]})
 
 
 class JSONParser(parsers.JSONParser):
@@ -54,8 +110,11 @@ class JSONParser(parsers.JSONParser):
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise ParseError(f"JSON parse error - {TOO_DEEP}") from None
-        if _walk(data)[0] > MAX_DEPTH:
+        deepest, _nul, unencodable = _walk(data)
+        if deepest > MAX_DEPTH:
             raise ParseError(f"JSON parse error - {TOO_DEEP}")
+        if unencodable:
+            _refuse_unencodable(data)
         return data
 
 
@@ -65,6 +124,7 @@ class JSONDocumentField(serializers.JSONField):
     default_error_messages = {
         "too_deep": TOO_DEEP,
         "nul": "Text in the document may not contain the NUL character (\\u0000).",
+        "not_utf8": NOT_UTF8,
     }
 
     def to_internal_value(self, data: Any) -> Any:
@@ -72,9 +132,12 @@ class JSONDocumentField(serializers.JSONField):
             value = super().to_internal_value(data)
         except RecursionError:
             self.fail("too_deep")
-        deepest, nul = _walk(value)
+        deepest, nul, unencodable = _walk(value)
         if deepest > MAX_DEPTH:
             self.fail("too_deep")
         if nul:
             self.fail("nul")
+        if unencodable:
+            where, _text = unencodable_text(value) or ("", "")
+            raise ValidationError(f"{NOT_UTF8} (at {where or 'the top'})")
         return value

@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from fubaleague.api_json import NOT_UTF8, unencodable_text
 from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
 from fubaleague.web import selectors as ps
@@ -62,6 +63,9 @@ class ResultForm(forms.Form):
             raise forms.ValidationError(f"the turn log file is not JSON ({exc}).") from None
         if not isinstance(data, dict):
             raise forms.ValidationError("the turn log must be a JSON object.")
+        bad_text = unencodable_text(data)
+        if bad_text is not None:
+            raise forms.ValidationError(f"the turn log: {NOT_UTF8} (at {bad_text[0] or 'the top'})")
         return data
 
     def clean(self) -> dict[str, Any]:

@@ -8,6 +8,10 @@
   (PostgreSQL refuses it in a query and in jsonb): a 404 and a 400 now.
 - A JSON body (or a turn log sent as form text) nested a few thousand levels deep raised
   RecursionError in the JSON decoder: a 500 on every endpoint that reads a body; a 400 now.
+- A lone UTF-16 surrogate escape ("\\ud800") in any JSON string decodes into text that cannot be
+  encoded as UTF-8: PostgreSQL, the cache and the logger failed on it wherever it went (a 500 on
+  auth/token, the turn-log validation, submissions, scorer events, competition create, resolve
+  and the draws). The parser answers a 400 naming the field.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from rest_framework.test import APIClient
 
 from fubaleague.api_json import MAX_DEPTH
@@ -187,3 +193,66 @@ def test_a_turn_log_with_a_nul_character_is_a_400_and_stores_nothing(cup, open_f
     assert not ResultSubmission.objects.filter(fixture=open_fixture).exists()
     open_fixture.refresh_from_db()
     assert open_fixture.status == Fixture.Status.SCHEDULED
+
+
+LONE = "\\ud800"  # the JSON escape, as a client writes it
+
+
+def test_a_lone_surrogate_in_json_is_a_400_naming_the_field(cup, open_fixture) -> None:
+    fixture, stage = open_fixture.pk, cup.groups_stage.pk
+    cases = [
+        (None, "/api/v1/auth/token", '{"username": "LONE", "password": "x"}', "username"),
+        ("home", "/api/v1/turn-logs/validate", '{"turn_log": {"format": "fuba-log/1", "ruleset": "LONE"}}',
+         "turn_log.ruleset"),
+        ("home", f"/api/v1/fixtures/{fixture}/submit-result",
+         '{"home_goals": 1, "away_goals": 0, "turn_log": {"events": [{"note": "x"}, {"note": "LONE"}]}}',
+         "turn_log.events[1].note"),
+        ("home", f"/api/v1/fixtures/{fixture}/dispute", '{"reason": "a LONE"}', "reason"),
+        # A key that cannot be written is named by where it is: at the top, the body itself.
+        ("home", "/api/v1/scoring-sessions", '{"fixture": 1, "LONE": 2}', "non_field_errors"),
+        ("home", "/api/v1/scoring-sessions/1/events",
+         '{"client_id": "c1", "expected_seq": 1, "event": {"decide": "LONE"}}', "event.decide"),
+        ("admin", "/api/v1/competitions", '{"name": "LONE Cup", "slug": "lone"}', "name"),
+        ("admin", f"/api/v1/fixtures/{fixture}/resolve", '{"home_goals": 1, "away_goals": 0, "note": "LONE"}',
+         "note"),
+        ("admin", f"/api/v1/stages/{stage}/draw-groups", '{"seed": "LONE"}', "seed"),
+    ]  # fmt: skip
+    users = {"home": cup.users[open_fixture.home_team.name], "admin": cup.admin}
+    for who, url, body, field in cases:
+        client = APIClient()
+        if who:
+            client.force_authenticate(users[who])
+        response = client.post(url, body.replace("LONE", LONE), content_type="application/json")
+        assert response.status_code == 400, (url, response.content[:300])
+        error = response.json()["error"]
+        assert error["code"] == "validation_error" and field in error["details"], (url, error)
+        prefix = "" if field == "non_field_errors" else f"{field}: "
+        assert error["message"].startswith(f"{prefix}Text must be valid Unicode"), (url, error)
+    assert not ResultSubmission.objects.filter(fixture=open_fixture).exists()
+
+
+def test_a_lone_surrogate_in_a_turn_log_sent_as_form_text_or_file_is_refused(cup, open_fixture) -> None:
+    client = _club_client(cup, open_fixture)
+    log = '{"format": "fuba-log/1", "events": [{"note": "' + LONE + '"}]}'
+    response = client.post("/api/v1/turn-logs/validate", {"turn_log": log})
+    assert response.status_code == 400, response.content[:300]
+    assert "events[0].note" in response.json()["error"]["details"]["turn_log"][0]
+    # The match page's form reads an uploaded file with its own decoding.
+    page = Client()
+    page.force_login(cup.users[open_fixture.home_team.name])
+    upload = SimpleUploadedFile("log.json", log.encode(), content_type="application/json")
+    url = f"/c/{open_fixture.competition.slug}/matches/{open_fixture.pk}/submit"
+    answer = page.post(url, {"home_goals": "1", "away_goals": "0", "turn_log": upload}, follow=True)
+    assert answer.status_code == 200
+    assert "Text must be valid Unicode" in answer.content.decode()
+    assert not ResultSubmission.objects.filter(fixture=open_fixture).exists()
+
+
+def test_text_with_real_non_ascii_characters_and_surrogate_pairs_is_read(cup) -> None:
+    # A pair of escapes is one character (an emoji); accented text is UTF-8 already.
+    client = APIClient()
+    client.force_authenticate(cup.admin)
+    body = '{"name": "Copa Bogot\\u00e1 \\ud83c\\udfc6", "slug": "copa"}'
+    response = client.post("/api/v1/competitions", body, content_type="application/json")
+    assert response.status_code == 201, response.content[:300]
+    assert response.json()["name"] == "Copa Bogot\u00e1 \U0001f3c6"

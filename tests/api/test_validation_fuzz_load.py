@@ -4,7 +4,8 @@ The whole stack answers each request (middleware, authentication, the JSON parse
 serializer, the rules engine, the error handler), in-process through Django's test client.
 The requests are what a broken or hostile client sends: a real log with one to three values
 changed (inside choices too, and into the same value of another JSON type), dice and checks
-changed, header fields replaced, and bodies that are no log at all (truncated JSON, another
+changed, header fields replaced, strings and keys holding half a surrogate pair (text that
+cannot be encoded as UTF-8), and bodies that are no log at all (truncated JSON, another
 content type, deep nesting, a bare value). Slow: run with `make test-slow` or
 `pytest -m slow tests/api/test_validation_fuzz_load.py`; FUZZ_REQUESTS sets the count and
 FUZZ_SEED the random sequence (two runs with other seeds can share the 100,000 between two cores).
@@ -48,6 +49,9 @@ SCALARS: list[Any] = [
     "H-PEN",
     "done",
     "x" * 50,
+    # Half a surrogate pair, as a JSON escape: text that cannot be encoded as UTF-8.
+    "\ud800",
+    "home\udfff",
 ]
 EVENT_KEYS = ("choice", "by", "decide", "roll", "dice", "check", "note")
 HEADER_KEYS = ("format", "ruleset", "advanced_rules", "teams", "events", "meta")
@@ -60,7 +64,8 @@ def _any_value(rng: random.Random, depth: int = 0) -> Any:
     if pick < 0.8:
         return [_any_value(rng, depth + 1) for _ in range(rng.randint(0, 3))]
     return {
-        rng.choice(["gk", "players", "a", ""]): _any_value(rng, depth + 1) for _ in range(rng.randint(0, 3))
+        rng.choice(["gk", "players", "a", "", "\udc00"]): _any_value(rng, depth + 1)
+        for _ in range(rng.randint(0, 3))
     }
 
 
