@@ -24,7 +24,7 @@ from typing import Any
 
 from chances.model import pair_rates
 from chances.rules import (
-    UEFA_EURO_TABLE,
+    UEFA_THIRDS_TABLES,
     MatchRecord,
     Points,
     Score,
@@ -307,9 +307,11 @@ class Simulator:
         ordered = rank_across_groups(rows=rows, draw_lots=lambda tied: rng.sample(sorted(tied), len(tied)))
         ranked = [(row.team, group_of[row.team]) for row in ordered][: stage.best_thirds]
         slots = sorted(stage.third_slots)
-        if stage.third_table == UEFA_EURO_TABLE:
+        if stage.third_table in UEFA_THIRDS_TABLES:
             # 24 teams: UEFA's fixed table by the combination of groups the thirds come from.
-            placed = uefa_euro_thirds(qualified=[g for _t, g in ranked], group_names=sorted(tables))
+            placed = uefa_euro_thirds(
+                qualified=[g for _t, g in ranked], group_names=sorted(tables), table=stage.third_table
+            )
             team_of = {g: t for t, g in ranked}
             return {s: team_of[g] for s, g in placed.items() if s in stage.third_slots}
         for perm in permutations(ranked, len(slots)):

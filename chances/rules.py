@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tournaments.fixtures import UEFA_EURO_TABLE, uefa_euro_thirds
+from tournaments.fixtures import UEFA_EURO_TABLE, UEFA_THIRDS_TABLES, uefa_euro_thirds
 from tournaments.knockout import Score, _level_after_goals
 from tournaments.standings import cache as standings_cache
 from tournaments.standings.criteria import ACROSS_GROUPS
@@ -21,6 +21,7 @@ from tournaments.standings.tally import MatchRecord, Points, Row
 
 __all__ = [
     "UEFA_EURO_TABLE",
+    "UEFA_THIRDS_TABLES",
     "MatchRecord",
     "Points",
     "Row",

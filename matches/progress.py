@@ -16,7 +16,7 @@ from django.db.models import Q
 
 from fubaleague.errors import ApplicationError, Conflict
 from matches.discipline import discipline_recompute
-from tournaments.fixtures import UEFA_EURO_TABLE, uefa_euro_thirds
+from tournaments.fixtures import UEFA_THIRDS_TABLES, uefa_euro_thirds
 from tournaments.knockout import TieOutcome, tie_outcome
 from tournaments.models import Competition, Fixture, Group, Stage, Team
 from tournaments.services import swiss_round_create
@@ -89,10 +89,13 @@ class _Resolver:
                         slots[int(src["slot"])] = src.get("against_group", "")
                         tables[int(src["slot"])] = src.get("table", "")
             thirds = best_thirds_compute(stage=stage)[: stage.best_thirds]
-            if any(t == UEFA_EURO_TABLE for t in tables.values()):
+            table = next((t for t in tables.values() if t in UEFA_THIRDS_TABLES), "")
+            if table:
                 # 24 teams: UEFA's fixed table by the combination of groups the thirds come from.
                 names = list(stage.groups.order_by("name").values_list("name", flat=True))
-                placed = uefa_euro_thirds(qualified=[t.group.name for t in thirds], group_names=names)
+                placed = uefa_euro_thirds(
+                    qualified=[t.group.name for t in thirds], group_names=names, table=table
+                )
                 from_group = {t.group.name: t.row.team for t in thirds}
                 assignment = {s: from_group[g] for s, g in placed.items() if s in slots}
                 self._thirds[stage_id] = assignment

@@ -80,7 +80,12 @@ def group_letter(index: int) -> str:
 
 
 def groups_to_knockout_slots(
-    *, stage_id: int, group_names: Sequence[str], advance: int, best_thirds: int
+    *,
+    stage_id: int,
+    group_names: Sequence[str],
+    advance: int,
+    best_thirds: int,
+    thirds_table: str = "euro_2024",
 ) -> list[tuple[Slot, Slot]]:
     """First knockout round fed by a group stage, in bracket order.
 
@@ -88,7 +93,9 @@ def groups_to_knockout_slots(
     1A v 2B, 1C v 2D … in the top half and 1B v 2A, 1D v 2C … in the bottom half, so the two
     teams of one group can only meet again in the final. With best third-placed teams (uneven
     numbers, as at Euro 2016), the first group winners meet the thirds, whose slots are filled
-    once the group stage is over so that nobody meets a team from its own group.
+    once the group stage is over so that nobody meets a team from its own group. Six groups with
+    four best thirds follow UEFA's tables: `thirds_table` "euro_2024" (EURO 2020 and 2024) or
+    "euro_2016".
     """
     g = len(group_names)
 
@@ -100,6 +107,8 @@ def groups_to_knockout_slots(
 
     qualifiers = g * advance + best_thirds
     if g == 6 and advance == 2 and best_thirds == 4:
+        if thirds_table == "euro_2016":
+            return _uefa_euro_2016_round_of_16(stage_id, group_names, rank_slot)
         return _uefa_euro_round_of_16(stage_id, group_names, rank_slot)
     if not is_power_of_two(qualifiers):
         raise ValueError(
@@ -203,10 +212,70 @@ def _uefa_euro_round_of_16(
     ]
 
 
-def uefa_euro_thirds(*, qualified: Sequence[str], group_names: Sequence[str]) -> dict[int, str]:
-    """Slot (0–3, the columns of UEFA_EURO_THIRDS) → the group whose third-placed team fills it."""
+# UEFA EURO 2016 regulations (art. 18, the round of 16's table): the same idea with the winners of
+# groups A, B, C and D meeting the thirds. Columns: the opponents of the winners of A, B, C and D.
+UEFA_EURO_2016_THIRDS: dict[str, tuple[str, str, str, str]] = {
+    "ABCD": ("C", "D", "A", "B"),
+    "ABCE": ("C", "A", "B", "E"),
+    "ABCF": ("C", "A", "B", "F"),
+    "ABDE": ("D", "A", "B", "E"),
+    "ABDF": ("D", "A", "B", "F"),
+    "ABEF": ("E", "A", "B", "F"),
+    "ACDE": ("C", "D", "A", "E"),
+    "ACDF": ("C", "D", "A", "F"),
+    "ACEF": ("C", "A", "F", "E"),
+    "ADEF": ("D", "A", "F", "E"),
+    "BCDE": ("C", "D", "B", "E"),
+    "BCDF": ("C", "D", "B", "F"),
+    "BCEF": ("E", "C", "B", "F"),
+    "BDEF": ("E", "D", "B", "F"),
+    "CDEF": ("C", "D", "F", "E"),
+}
+UEFA_EURO_2016_THIRD_OPPONENTS = ("A", "B", "C", "D")
+UEFA_EURO_2016_TABLE = "uefa_euro_2016"
+# A best-third slot's "table" → UEFA's placing table.
+UEFA_THIRDS_TABLES = {UEFA_EURO_TABLE: UEFA_EURO_THIRDS, UEFA_EURO_2016_TABLE: UEFA_EURO_2016_THIRDS}
+
+
+def _uefa_euro_2016_round_of_16(
+    stage_id: int, group_names: Sequence[str], rank_slot: Any
+) -> list[tuple[Slot, Slot]]:
+    """The EURO 2016 round of 16 in bracket order (its matches 1 to 8: 37, 39, 38, 42, 41, 43, 40, 44)."""
+    letter = {chr(ord("A") + i): name for i, name in enumerate(group_names)}
+
+    def third(vs: str) -> Slot:
+        return Slot(
+            f"Third-placed team vs winner group {letter[vs]}",
+            {
+                "type": "best_third",
+                "stage": stage_id,
+                "slot": UEFA_EURO_2016_THIRD_OPPONENTS.index(vs),
+                "against_group": letter[vs],
+                "table": UEFA_EURO_2016_TABLE,
+            },
+        )
+
+    def r(g: str, rank: int) -> Slot:
+        return rank_slot(letter[g], rank)
+
+    return [
+        (r("A", 2), r("C", 2)),
+        (r("D", 1), third("D")),
+        (r("B", 1), third("B")),
+        (r("F", 1), r("E", 2)),
+        (r("C", 1), third("C")),
+        (r("E", 1), r("D", 2)),
+        (r("A", 1), third("A")),
+        (r("B", 2), r("F", 2)),
+    ]
+
+
+def uefa_euro_thirds(
+    *, qualified: Sequence[str], group_names: Sequence[str], table: str = UEFA_EURO_TABLE
+) -> dict[int, str]:
+    """Slot (0–3, the columns of the table) → the group whose third-placed team fills it."""
     letters = {name: chr(ord("A") + i) for i, name in enumerate(group_names)}
     key = "".join(sorted(letters[g] for g in qualified))
-    row = UEFA_EURO_THIRDS[key]
+    row = UEFA_THIRDS_TABLES[table][key]
     by_letter = {v: k for k, v in letters.items()}
     return {k: by_letter[g] for k, g in enumerate(row)}

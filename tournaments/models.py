@@ -178,6 +178,8 @@ class Team(models.Model):
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.PROTECT, related_name="teams")
     name = models.CharField(max_length=120)
     country = models.CharField(max_length=60, blank=True)
+    # A draw may cap the teams of one confederation per group ("at most 2 UEFA teams").
+    confederation = models.CharField(max_length=20, blank=True)
     seed = models.PositiveSmallIntegerField(null=True, blank=True)
     default_formation = models.CharField(max_length=20, blank=True, default="4-4-2")
     # A2 player roles, e.g. {"captain": "...", "playmaker": "..."}; the rules engine reads them.
@@ -266,6 +268,10 @@ class Stage(models.Model):
         ACTIVE = "active", "In progress"
         COMPLETED = "completed", "Completed"
 
+    class ThirdsPlacing(models.TextChoices):
+        EURO_2024 = "euro_2024", "UEFA EURO 2020/2024 (winners of B, C, E, F meet thirds)"
+        EURO_2016 = "euro_2016", "UEFA EURO 2016 (winners of A, B, C, D meet thirds)"
+
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="stages")
     order = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=80)
@@ -280,6 +286,13 @@ class Stage(models.Model):
     # Groups then knockout: how many teams of each group go through, plus best third-placed teams.
     advance_per_group = models.PositiveSmallIntegerField(default=2)
     best_thirds = models.PositiveSmallIntegerField(default=0)
+    # Six groups with four best thirds: which of UEFA's tables places the thirds in the round of 16.
+    thirds_placing = models.CharField(
+        max_length=10,
+        choices=ThirdsPlacing.choices,
+        default=ThirdsPlacing.EURO_2024,
+        help_text="Six groups, four best thirds: UEFA's table that places the thirds in the round of 16",
+    )
     swiss_rounds = models.PositiveSmallIntegerField(default=0)
     # Knockout: how many rounds this stage plays (0 = down to the final), so that a chain of
     # stages (round of 16 → quarter-finals → …) can wipe yellows or change legs between rounds.
@@ -468,8 +481,12 @@ class Draw(models.Model):
     seed = models.BigIntegerField()
     # Team ids per pot, as given (pot 1 first); a knockout draw has one pot.
     pots = models.JSONField()
-    # "club" and/or "country": no two teams sharing one in a group where possible.
+    # Caps per group: [{"attribute": "confederation", "value": "UEFA", "at_most": 2}, ...];
+    # "keep countries apart" is {"attribute": "country", "at_most": 1}.
     constraints = models.JSONField(default=list, blank=True)
+    # Whether the organiser allowed relaxing, and the pots drawn without the constraints (with why).
+    relax = models.BooleanField(default=False)
+    relaxed = models.JSONField(default=list, blank=True)
     # Groups: {"A": [team ids in pot order], ...}; knockout: team ids in bracket order.
     result = models.JSONField()
     drawn_at = models.DateTimeField(auto_now_add=True)

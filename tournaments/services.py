@@ -17,7 +17,7 @@ from django.db.models import Count, Max, Q
 
 from fubaleague.errors import ApplicationError, Conflict, NotFound
 from matches.engine import parse as parse_log
-from tournaments.draws import draw_bracket, draw_groups
+from tournaments.draws import Cap, DrawImpossible, draw_bracket, draw_groups
 from tournaments.fixtures import (
     Slot,
     group_letter,
@@ -286,6 +286,7 @@ def team_create(
     coach: Coach | None = None,
     club: Club | None = None,
     country: str = "",
+    confederation: str = "",
     seed: int | None = None,
     default_formation: str = "4-4-2",
     player_roles: Mapping[str, Any] | None = None,
@@ -308,6 +309,7 @@ def team_create(
         coach=coach,
         club=club if club is not None else (coach.club if coach else None),
         country=country,
+        confederation=confederation,
         seed=seed,
         default_formation=default_formation,
         player_roles=dict(player_roles or {}),
@@ -384,10 +386,25 @@ STAGE_SETTINGS = (
     "third_place_match",
     "advance_per_group",
     "best_thirds",
+    "thirds_placing",
     "swiss_rounds",
     "knockout_rounds",
     "feeder",
     "feed",
+)
+
+
+# What shapes a stage's fixtures: frozen once they are generated (the admin asks the same list).
+STAGE_FROZEN_FIELDS = (
+    "legs",
+    "advance_per_group",
+    "best_thirds",
+    "thirds_placing",
+    "knockout_rounds",
+    "feeder",
+    "feed",
+    "swiss_rounds",
+    "teams",
 )
 
 
@@ -411,6 +428,11 @@ def stage_settings_check(competition: Competition, kind: str, values: Mapping[st
             raise _invalid(
                 f"{where}: {game.name} has no extra time or penalty shoot-out ({game.rulebook}).", key
             )
+    if values.get("thirds_placing", Stage.ThirdsPlacing.EURO_2024) not in Stage.ThirdsPlacing.values:
+        raise _invalid(
+            f"{where}: the thirds are placed by one of {', '.join(Stage.ThirdsPlacing.values)}.",
+            "thirds_placing",
+        )
     if values.get("feed", "winners") not in ("winners", "losers"):
         raise _invalid(f"{where}: feed must be 'winners' or 'losers'.", "feed")
     feeder = values.get("feeder")
@@ -439,6 +461,7 @@ def stage_create(
     third_place_match: bool = False,
     advance_per_group: int = 2,
     best_thirds: int = 0,
+    thirds_placing: str = Stage.ThirdsPlacing.EURO_2024,
     swiss_rounds: int = 0,
     knockout_rounds: int = 0,
     feeder: Stage | None = None,
@@ -465,6 +488,7 @@ def stage_create(
         "legs": legs,
         "advance_per_group": advance_per_group,
         "swiss_rounds": swiss_rounds,
+        "thirds_placing": thirds_placing,
         "feeder": feeder,
         "feed": feed,
     }
@@ -501,6 +525,7 @@ def stage_create(
         third_place_match=third_place_match,
         advance_per_group=advance_per_group,
         best_thirds=best_thirds,
+        thirds_placing=thirds_placing,
         swiss_rounds=swiss_rounds,
         knockout_rounds=knockout_rounds,
         feeder=feeder,
@@ -556,7 +581,17 @@ def coach_delete(*, coach: Coach) -> None:
     coach.delete()
 
 
-TEAM_SETTINGS = ("name", "coach", "club", "country", "seed", "default_formation", "player_roles", "withdrawn")
+TEAM_SETTINGS = (
+    "name",
+    "coach",
+    "club",
+    "country",
+    "confederation",
+    "seed",
+    "default_formation",
+    "player_roles",
+    "withdrawn",
+)
 
 
 @transaction.atomic
@@ -638,6 +673,7 @@ def teams_bulk_create(*, competition: Competition, rows: Sequence[Mapping[str, A
                 coach=coach,
                 club=club,
                 country=str(row.get("country", "")),
+                confederation=str(row.get("confederation", "")),
                 seed=int(seed) if seed is not None else None,
                 default_formation=str(row.get("default_formation") or row.get("formation") or "4-4-2"),
                 player_roles=row.get("player_roles") or {},
@@ -677,16 +713,7 @@ def stage_update(*, stage: Stage, teams: Sequence[Team] | None = None, **changes
     where = f"Stage '{stage.name}' of '{competition}'"
     values = {f: getattr(stage, f) for f in STAGE_SETTINGS} | changes
     stage_settings_check(competition, stage.kind, values, where)
-    shaping = {
-        "legs",
-        "advance_per_group",
-        "best_thirds",
-        "knockout_rounds",
-        "feeder",
-        "feed",
-        "swiss_rounds",
-    }
-    changed = [f for f in shaping if f in changes and changes[f] != getattr(stage, f)]
+    changed = [f for f in STAGE_FROZEN_FIELDS if f in changes and changes[f] != getattr(stage, f)]
     if teams is not None:
         changed.append("teams")
     if changed and _stage_frozen(stage):
@@ -918,6 +945,7 @@ def _knockout_first_round(stage: Stage) -> tuple[list[tuple[Side, Side]], list[i
             group_names=names,
             advance=feeder.advance_per_group,
             best_thirds=feeder.best_thirds,
+            thirds_table=feeder.thirds_placing,
         )
     except ValueError as exc:
         raise ApplicationError(f"{stage}: {exc}.") from None
@@ -1206,34 +1234,55 @@ def _draw_seed(seed: int | None) -> int:
     return seed
 
 
-@transaction.atomic
-def groups_draw(
-    *,
-    stage: Stage,
-    pots: Sequence[Sequence[Team]],
-    seed: int | None = None,
-    constraints: Sequence[str] = (),
-    group_count: int | None = None,
-    user: Any = None,
-) -> Draw:
-    """Draw a group stage's groups from pots; recorded with its seed, so it can be repeated.
+DRAW_ATTRIBUTES = ("confederation", "country", "club")
 
-    `constraints` may hold "club" and "country": no two teams sharing one in a group where possible.
-    Without groups yet, `group_count` creates groups A, B, C ...
-    """
-    stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
-    where = f"Draw for {stage}"
-    if stage.kind != Stage.Kind.GROUPS:
-        raise _invalid(f"{where}: only a group stage is drawn into groups.", "stage")
-    if stage.fixtures.exists():
-        raise Conflict(f"{where}: fixtures were generated; the groups can no longer be drawn.")
-    unknown = [c for c in constraints if c not in ("club", "country")]
-    if unknown:
-        raise _invalid(f"{where}: unknown constraints {unknown}; use 'club' and/or 'country'.", "constraints")
-    if not pots or not all(pots):
-        raise _invalid(f"{where}: give the pots, each a non-empty list of teams.", "pots")
-    all_teams = [t for pot in pots for t in pot]
-    teams_check(stage.competition, all_teams, where, "pots")
+
+def draw_caps(constraints: Sequence[str | Mapping[str, Any]], where: str) -> list[Cap]:
+    """A draw's constraints as caps per group; "club" / "country" alone keep those teams apart."""
+    caps: list[Cap] = []
+    for index, item in enumerate(constraints):
+        field = f"constraints[{index}]"
+        if isinstance(item, str):
+            item = {"attribute": item, "at_most": 1}
+        if not isinstance(item, Mapping):
+            raise _invalid(f"{where}: a constraint is 'club', 'country' or an object.", field)
+        unknown = set(item) - {"attribute", "value", "at_most", "at_least"}
+        if unknown:
+            raise _invalid(f"{where}: unknown keys {sorted(unknown)} in a constraint.", field)
+        attribute, value = item.get("attribute"), item.get("value") or None
+        at_most, at_least = item.get("at_most"), item.get("at_least")
+        if attribute not in DRAW_ATTRIBUTES:
+            raise _invalid(
+                f"{where}: a constraint caps one of {', '.join(DRAW_ATTRIBUTES)}, not '{attribute}'.", field
+            )
+        for name, number in (("at_most", at_most), ("at_least", at_least)):
+            if number is not None and (not isinstance(number, int) or isinstance(number, bool) or number < 1):
+                raise _invalid(f"{where}: {name} is a whole number of at least 1.", field)
+        if at_most is None and at_least is None:
+            raise _invalid(f"{where}: give at_most and/or at_least per group.", field)
+        if at_least is not None and value is None:
+            raise _invalid(f"{where}: 'at least per group' needs the value (e.g. UEFA).", field)
+        if at_most is not None and at_least is not None and at_least > at_most:
+            raise _invalid(f"{where}: at_least {at_least} is more than at_most {at_most}.", field)
+        caps.append(Cap(attribute=attribute, value=value, at_most=at_most, at_least=at_least))
+    return caps
+
+
+def _cap_json(cap: Cap) -> dict[str, Any]:
+    out: dict[str, Any] = {"attribute": cap.attribute}
+    for key in ("value", "at_most", "at_least"):
+        if getattr(cap, key) is not None:
+            out[key] = getattr(cap, key)
+    out["text"] = cap.describe()
+    return out
+
+
+def _traits(team: Team) -> dict[str, str]:
+    club = team.club.name if team.club else ""
+    return {"confederation": team.confederation, "country": team.country, "club": club}
+
+
+def _draw_groups_of(stage: Stage, group_count: int | None, where: str) -> list[Group]:
     groups = list(stage.groups.order_by("name"))
     if group_count is not None:
         if groups and len(groups) != group_count:
@@ -1246,24 +1295,61 @@ def groups_draw(
             groups = [Group.objects.create(stage=stage, name=group_letter(i)) for i in range(group_count)]
     if not groups:
         raise _invalid(f"{where}: the stage has no groups; give group_count.", "group_count")
+    return groups
+
+
+@transaction.atomic
+def groups_draw(
+    *,
+    stage: Stage,
+    pots: Sequence[Sequence[Team]],
+    seed: int | None = None,
+    constraints: Sequence[str | Mapping[str, Any]] = (),
+    relax: bool = False,
+    group_count: int | None = None,
+    user: Any = None,
+) -> Draw:
+    """Draw a group stage's groups from pots; recorded with its seed, so it can be repeated.
+
+    `constraints` cap the teams per group sharing a confederation, country or club (see
+    draw_caps). A draw no group assignment can meet is refused, naming the pot and the group that
+    cannot be filled, unless `relax`: then the pots that cannot be placed are drawn without the
+    constraints and the draw records which and why. Without groups yet, `group_count` creates
+    groups A, B, C ...
+    """
+    stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
+    where = f"Draw for {stage}"
+    if stage.kind != Stage.Kind.GROUPS:
+        raise _invalid(f"{where}: only a group stage is drawn into groups.", "stage")
+    if stage.fixtures.exists():
+        raise Conflict(f"{where}: fixtures were generated; the groups can no longer be drawn.")
+    caps = draw_caps(constraints, where)
+    if not pots or not all(pots):
+        raise _invalid(f"{where}: give the pots, each a non-empty list of teams.", "pots")
+    all_teams = [t for pot in pots for t in pot]
+    teams_check(stage.competition, all_teams, where, "pots")
+    groups = _draw_groups_of(stage, group_count, where)
     if len(all_teams) < 2 * len(groups):
         raise _invalid(
             f"{where}: {len(all_teams)} teams cannot fill {len(groups)} groups of at least two.", "pots"
         )
     seed = _draw_seed(seed)
-
-    def clash(a: Team, b: Team) -> bool:
-        same_club = "club" in constraints and a.club_id is not None and a.club_id == b.club_id
-        same_country = "country" in constraints and bool(a.country) and a.country == b.country
-        return same_club or same_country
-
     ids = {t.id: t for t in all_teams}
-    result = draw_groups(
-        pots=[[t.id for t in pot] for pot in pots],
-        group_names=[g.name for g in groups],
-        seed=seed,
-        clash=(lambda a, b: clash(ids[a], ids[b])) if constraints else None,
-    )
+    traits = {t.id: _traits(t) for t in Team.objects.filter(id__in=ids).select_related("club")}
+    try:
+        result = draw_groups(
+            pots=[[t.id for t in pot] for pot in pots],
+            group_names=[g.name for g in groups],
+            seed=seed,
+            caps=caps,
+            traits=traits,
+            relax=relax,
+        )
+    except DrawImpossible as exc:
+        raise ApplicationError(
+            f"{where}: the constraints cannot all be met: {exc}. Change them, or ask to relax them.",
+            details={"field": "constraints", "pot": exc.pot, "group": exc.group},
+        ) from None
     for group in groups:
         group.teams.set([ids[i] for i in result.groups[group.name]])
     return Draw.objects.create(
@@ -1271,7 +1357,9 @@ def groups_draw(
         kind=Draw.Kind.GROUPS,
         seed=seed,
         pots=[[t.id for t in pot] for pot in pots],
-        constraints=list(constraints) + ([f"relaxed in pot {p}" for p in result.relaxed_pots]),
+        constraints=[_cap_json(c) for c in caps],
+        relax=relax,
+        relaxed=[{"pot": r.pot, "group": r.group, "reason": r.reason} for r in result.relaxed],
         result=result.groups,
         drawn_by=user if getattr(user, "is_authenticated", False) else None,
     )
@@ -1320,6 +1408,7 @@ from tournaments.skills import (  # noqa: E402
 
 __all__ = [
     "ADVANCED_RULES",
+    "STAGE_FROZEN_FIELDS",
     "club_create",
     "club_delete",
     "club_update",
@@ -1331,6 +1420,7 @@ __all__ = [
     "competition_settings_check",
     "competition_tiebreak_set",
     "competition_update",
+    "draw_caps",
     "fixture_generate",
     "fixture_schedule",
     "formation_check",

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import AdminFactory
 from tournaments import services
-from tournaments.draws import draw_bracket, draw_groups
+from tournaments.draws import Cap, DrawImpossible, draw_bracket, draw_groups
 from tournaments.models import Draw, Fixture, Stage
 
 pytestmark = pytest.mark.django_db
@@ -45,11 +45,92 @@ def test_pure_draw_keeps_countries_apart_where_possible() -> None:
         assert result.relaxed_pots == []
         for group in result.groups.values():
             assert len({country[t] for t in group}) == 4
-    # Impossible (a pot of one country): drawn anyway, and reported.
+    # Impossible: refused, naming the pot; drawn anyway only when relaxing is asked for.
+    with pytest.raises(DrawImpossible) as refused:
+        draw_groups(pots=[["a", "b"], ["c", "d"]], group_names=["A", "B"], seed=1, clash=lambda a, b: True)
+    assert refused.value.pot == 2
     result = draw_groups(
-        pots=[["a", "b"], ["c", "d"]], group_names=["A", "B"], seed=1, clash=lambda a, b: True
+        pots=[["a", "b"], ["c", "d"]], group_names=["A", "B"], seed=1, clash=lambda a, b: True, relax=True
     )
     assert result.relaxed_pots == [2]  # pot 1 goes into empty groups
+
+
+def _world_cup_field() -> tuple[list[list[str]], dict[str, dict[str, str]]]:
+    """32 teams in 4 pots: 13 UEFA teams (at most 2 per group, so at least one in 5 groups)."""
+    confederations = ["UEFA"] * 13 + ["CONMEBOL"] * 5 + ["CAF"] * 5 + ["AFC"] * 5 + ["CONCACAF"] * 4
+    teams = [f"T{i:02}" for i in range(32)]
+    # Spread so that pot 1 holds 5 UEFA teams and each other confederation is in two pots.
+    order = [0, 1, 2, 3, 4, 13, 18, 23, 5, 6, 7, 14, 19, 24, 28, 15, 8, 9, 10, 16, 20, 25, 29, 30]
+    order += [11, 12, 17, 21, 22, 26, 27, 31]
+    traits = {teams[i]: {"confederation": confederations[c]} for i, c in zip(range(32), order, strict=True)}
+    return [teams[i : i + 8] for i in range(0, 32, 8)], traits
+
+
+def test_world_cup_caps_at_most_two_uefa_and_at_least_one_per_group_for_every_seed() -> None:
+    pots, traits = _world_cup_field()
+    caps = [
+        Cap(attribute="confederation", value="UEFA", at_most=2, at_least=1),
+        # The other confederations: no two of one in a group.
+        *(Cap(attribute="confederation", value=c, at_most=1) for c in ("CONMEBOL", "CAF", "AFC", "CONCACAF")),
+    ]
+    for seed in range(30):
+        result = draw_groups(pots=pots, group_names=list("ABCDEFGH"), seed=seed, caps=caps, traits=traits)
+        assert result.relaxed == []
+        for name, group in result.groups.items():
+            kinds = [traits[t]["confederation"] for t in group]
+            assert 1 <= kinds.count("UEFA") <= 2, (seed, name, kinds)
+            assert all(kinds.count(c) <= 1 for c in set(kinds) - {"UEFA"}), (seed, name, kinds)
+    assert Cap(attribute="confederation", value="UEFA", at_most=2).describe() == (
+        "at most 2 UEFA team(s) per group"
+    )
+
+
+def test_an_impossible_cap_names_the_pot_and_the_group_unless_relaxed() -> None:
+    pots, traits = _world_cup_field()
+    names = list("ABCDEFGH")
+    # 13 UEFA teams with at most one per group: pot 3 brings the ninth and cannot be placed.
+    with pytest.raises(DrawImpossible) as refused:
+        draw_groups(
+            pots=pots,
+            group_names=names,
+            seed=1,
+            caps=[Cap("confederation", "UEFA", at_most=1)],
+            traits=traits,
+        )
+    assert refused.value.pot == 3 and refused.value.group in names
+    assert "UEFA" in str(refused.value) and "pot 3" in str(refused.value)
+    # At least two UEFA teams in each of 8 groups needs 16: group G is the first left without.
+    with pytest.raises(DrawImpossible) as refused:
+        draw_groups(
+            pots=pots,
+            group_names=names,
+            seed=1,
+            caps=[Cap("confederation", "UEFA", at_least=2)],
+            traits=traits,
+        )
+    assert refused.value.group == "G"
+    # Impossible only once earlier pots are placed (3 groups, one X team per pot of 3, plus a
+    # fourth X in pot 3): found by the search, not by counting alone.
+    small = {t: {"country": "X" if t in ("a", "d", "g", "h") else t} for t in "abcdefghi"}
+    with pytest.raises(DrawImpossible) as refused:
+        draw_groups(
+            pots=[["a", "b", "c"], ["d", "e", "f"], ["g", "h", "i"]],
+            group_names=["A", "B", "C"],
+            seed=4,
+            caps=[Cap("country", None, at_most=1)],
+            traits=small,
+        )
+    assert refused.value.pot == 3
+    relaxed = draw_groups(
+        pots=pots,
+        group_names=names,
+        seed=1,
+        caps=[Cap("confederation", "UEFA", at_most=1)],
+        traits=traits,
+        relax=True,
+    )
+    assert relaxed.relaxed and all(r.pot >= 3 and r.group in names and r.reason for r in relaxed.relaxed)
+    assert sorted(t for g in relaxed.groups.values() for t in g) == sorted(t for p in pots for t in p)
 
 
 def test_group_draw_through_the_api_records_and_shows_the_seed(api) -> None:
@@ -93,6 +174,70 @@ def test_group_draw_through_the_api_records_and_shows_the_seed(api) -> None:
     assert len(api.post(f"/api/v1/stages/{stage.pk}/generate-fixtures", {}, format="json").json()) == 24
     response = api.post(f"/api/v1/stages/{stage.pk}/draw-groups", {"pots": pots}, format="json")
     assert response.status_code == 409
+
+
+def test_draw_caps_through_the_api_refuse_the_impossible_and_record_relaxing(api) -> None:
+    competition = services.competition_create(name="World", slug="world")
+    pots_field, traits = _world_cup_field()
+    teams = {
+        name: services.team_create(
+            competition=competition,
+            name=name,
+            confederation=traits[name]["confederation"],
+            country=f"Country {name}",
+        )
+        for pot in pots_field
+        for name in pot
+    }
+    assert api.get(f"/api/v1/teams/{teams['T00'].pk}").json()["confederation"] == "UEFA"
+    stage = services.stage_create(
+        competition=competition, name="Groups", kind="groups", groups={g: [] for g in "ABCDEFGH"}
+    )
+    pots = [[teams[n].pk for n in pot] for pot in pots_field]
+    uefa = {"attribute": "confederation", "value": "UEFA", "at_most": 2, "at_least": 1}
+    url = f"/api/v1/stages/{stage.pk}/draw-groups"
+    response = api.post(url, {"pots": pots, "seed": 9, "constraints": [uefa, "country"]}, format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["seed"] == 9 and body["relax"] is False and body["relaxed"] == []
+    assert body["constraints"][0] == {**uefa, "text": "at least 1 and at most 2 UEFA team(s) per group"}
+    for group in stage.groups.all():
+        assert 1 <= group.teams.filter(confederation="UEFA").count() <= 2
+    # Impossible: a 400 naming the pot and the group, and the groups stay as they were.
+    before = {g.name: sorted(g.teams.values_list("id", flat=True)) for g in stage.groups.all()}
+    one = {"attribute": "confederation", "value": "UEFA", "at_most": 1}
+    response = api.post(url, {"pots": pots, "seed": 9, "constraints": [one]}, format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["details"]["field"] == "constraints" and error["details"]["pot"] == 3
+    assert f"group {error['details']['group']}" in error["message"] and "relax" in error["message"]
+    assert {g.name: sorted(g.teams.values_list("id", flat=True)) for g in stage.groups.all()} == before
+    response = api.post(url, {"pots": pots, "seed": 9, "constraints": [one], "relax": True}, format="json")
+    assert response.status_code == 201
+    shown = api.get(f"/api/v1/stages/{stage.pk}/draws").json()[0]
+    assert shown["relax"] is True and shown["relaxed"][0]["pot"] == 3 and shown["relaxed"][0]["reason"]
+    # Bad constraints name the item.
+    for bad in (
+        {"attribute": "shirt", "at_most": 1},
+        {"attribute": "club"},
+        {"attribute": "club", "at_least": 1},
+    ):
+        response = api.post(url, {"pots": pots, "constraints": [bad]}, format="json")
+        assert (
+            response.status_code == 400 and response.json()["error"]["details"]["field"] == "constraints[0]"
+        )
+
+
+def test_every_setting_the_api_accepts_it_returns(api) -> None:
+    competition = services.competition_create(name="Cup", slug="cup")
+    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(4)]
+    stage = services.stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
+    body = {"yellow_card_threshold": 3, "red_card_ban_matches": 2, "yellow_wipe_after_stage": stage.pk}
+    assert api.post("/api/v1/competitions/cup/discipline", body, format="json").status_code == 200
+    shown = api.get("/api/v1/competitions/cup").json()
+    assert shown["yellow_wipe_after_stage"] == stage.pk and shown["yellow_card_threshold"] == 3
+    assert "award_goals_for" in shown and "award_goals_against" in shown
+    assert sorted(api.get(f"/api/v1/stages/{stage.pk}").json()["teams"]) == sorted(t.pk for t in teams)
 
 
 def test_knockout_draw_pairs_in_drawn_order(api) -> None:

@@ -17,7 +17,18 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import AdminFactory
-from tournaments.fixtures import UEFA_EURO_THIRD_OPPONENTS, UEFA_EURO_THIRDS
+from tournaments.fixtures import (
+    UEFA_EURO_2016_THIRD_OPPONENTS,
+    UEFA_EURO_2016_THIRDS,
+    UEFA_EURO_THIRD_OPPONENTS,
+    UEFA_EURO_THIRDS,
+)
+
+# Stage.thirds_placing → UEFA's table and the group winners that meet thirds, in its columns' order.
+PLACINGS = {
+    "euro_2024": (UEFA_EURO_THIRDS, UEFA_EURO_THIRD_OPPONENTS),
+    "euro_2016": (UEFA_EURO_2016_THIRDS, UEFA_EURO_2016_THIRD_OPPONENTS),
+}
 
 pytestmark = pytest.mark.django_db
 
@@ -109,7 +120,10 @@ def test_world_cup_32_with_pot_draw_and_a_chain_of_knockout_stages(api) -> None:
         ),
         201,
     )
-    assert draw["seed"] == 2026 and draw["constraints"] == ["country"]
+    assert draw["seed"] == 2026 and draw["relax"] is False and draw["relaxed"] == []
+    assert draw["constraints"] == [
+        {"attribute": "country", "at_most": 1, "text": "at most 1 team(s) of one country per group"}
+    ]
     drawn = ok(api.get(f"/api/v1/stages/{groups['id']}"))["groups"]
     for group in drawn:
         seeds = sorted(seed_of(t) for t in group["teams"])
@@ -188,19 +202,34 @@ def test_world_cup_32_with_pot_draw_and_a_chain_of_knockout_stages(api) -> None:
     assert {third["home_team"]["name"], third["away_team"]["name"]} < semi_losers
 
 
-def test_uefa_table_places_every_combination_of_best_thirds() -> None:
-    allowed = {"B": set("ADEF"), "C": set("DEF"), "E": set("ABCD"), "F": set("ABC")}
+@pytest.mark.parametrize(
+    ("placing", "allowed"),
+    [
+        # EURO 2020/2024: the winners of B, C, E, F meet thirds of these groups.
+        ("euro_2024", {"B": set("ADEF"), "C": set("DEF"), "E": set("ABCD"), "F": set("ABC")}),
+        # EURO 2016 (art. 18): 1A v 3C/D/E, 1B v 3A/C/D, 1C v 3A/B/F, 1D v 3B/E/F.
+        ("euro_2016", {"A": set("CDE"), "B": set("ACD"), "C": set("ABF"), "D": set("BEF")}),
+    ],
+)
+def test_uefa_table_places_every_combination_of_best_thirds(placing, allowed) -> None:
+    table, opponents = PLACINGS[placing]
     keys = {"".join(c) for c in combinations("ABCDEF", 4)}
-    assert set(UEFA_EURO_THIRDS) == keys and len(keys) == 15
-    for key, row in UEFA_EURO_THIRDS.items():
+    assert set(table) == keys and len(keys) == 15
+    for key, row in table.items():
         assert sorted(row) == list(key), key  # each qualifying third placed once
-        for winner, third in zip(UEFA_EURO_THIRD_OPPONENTS, row, strict=True):
+        for winner, third in zip(opponents, row, strict=True):
             assert third != winner and third in allowed[winner], (key, winner, third)
+    if placing == "euro_2016":
+        # The real EURO 2016: thirds of B, C, E, F; France (1A) met Ireland (3E), Wales (1B)
+        # Northern Ireland (3C), Germany (1C) Slovakia (3B), Croatia (1D) Portugal (3F).
+        assert table["BCEF"] == ("E", "C", "B", "F")
 
 
-@pytest.mark.parametrize("combination", sorted(UEFA_EURO_THIRDS))
-def test_euro_24_round_of_16_follows_the_uefa_table(combination) -> None:
-    """All 15 combinations through the resolver: the thirds of `combination` qualify."""
+@pytest.mark.parametrize(
+    ("placing", "combination"), [(p, c) for p in sorted(PLACINGS) for c in sorted(UEFA_EURO_THIRDS)]
+)
+def test_euro_24_round_of_16_follows_the_uefa_table(placing, combination) -> None:
+    """All 15 combinations in both placings through the resolver: the thirds of `combination` qualify."""
     from matches.progress import placeholders_resolve
     from tests.factories import CompetitionFactory
     from tournaments import services
@@ -212,7 +241,12 @@ def test_euro_24_round_of_16_follows_the_uefa_table(combination) -> None:
         for g in "ABCDEF"
     }
     stage = services.stage_create(
-        competition=competition, name="Groups", kind=Stage.Kind.GROUPS, groups=groups, best_thirds=4
+        competition=competition,
+        name="Groups",
+        kind=Stage.Kind.GROUPS,
+        groups=groups,
+        best_thirds=4,
+        thirds_placing=placing,
     )
     ko = services.stage_create(competition=competition, name="KO", kind=Stage.Kind.KNOCKOUT)
     services.fixture_generate(stage=stage)
@@ -224,14 +258,27 @@ def test_euro_24_round_of_16_follows_the_uefa_table(combination) -> None:
         score = (1, 1) if level else ((1, 0) if h < a else (0, 1))
         _record(fixture, *score)
     placeholders_resolve(competition=competition)
-    row = UEFA_EURO_THIRDS[combination]
-    first_round = {
-        f.home_team.name: f.away_team.name
-        for f in Fixture.objects.filter(stage=ko, round=1).select_related("home_team", "away_team")
-    }
-    for winner, third in zip(UEFA_EURO_THIRD_OPPONENTS, row, strict=True):
-        assert first_round[f"{winner}1"] == f"{third}3"
-    assert first_round["A1"] == "C2" and first_round["D2"] == "E2" and first_round["D1"] == "F2"
+    table, opponents = PLACINGS[placing]
+    first_round = [
+        (f.home_team.name, f.away_team.name)
+        for f in Fixture.objects.filter(stage=ko, round=1)
+        .order_by("match_number")
+        .select_related("home_team", "away_team")
+    ]
+    against = dict(first_round)
+    for winner, third in zip(opponents, table[combination], strict=True):
+        assert against[f"{winner}1"] == f"{third}3"
+    if placing == "euro_2024":
+        assert against["A1"] == "C2" and against["D2"] == "E2" and against["D1"] == "F2"
+    else:
+        # EURO 2016's bracket: matches 1 to 8 in order, quarter-finals 1 v 2, 3 v 4 ...
+        assert [first_round[i] for i in (0, 3, 5, 7)] == [
+            ("A2", "C2"),
+            ("F1", "E2"),
+            ("E1", "D2"),
+            ("B2", "F2"),
+        ]
+        assert [first_round[i][0] for i in (1, 2, 4, 6)] == ["D1", "B1", "C1", "A1"]
 
 
 def _record(fixture: Any, home: int, away: int) -> None:
@@ -242,7 +289,8 @@ def _record(fixture: Any, home: int, away: int) -> None:
     Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.CONFIRMED)
 
 
-def test_euro_24_through_the_api_places_the_best_thirds_and_marks_them_qualified(api) -> None:
+@pytest.mark.parametrize("placing", sorted(PLACINGS))
+def test_euro_24_through_the_api_places_the_best_thirds_and_marks_them_qualified(api, placing) -> None:
     ok(
         api.post(
             "/api/v1/competitions",
@@ -261,11 +309,13 @@ def test_euro_24_through_the_api_places_the_best_thirds_and_marks_them_qualified
                 "kind": "groups",
                 "groups": {g: [] for g in "ABCDEF"},
                 "best_thirds": 4,
+                "thirds_placing": placing,
             },
             format="json",
         ),
         201,
     )
+    assert groups["thirds_placing"] == placing
     pots = [[t["id"] for t in teams[i : i + 6]] for i in range(0, 24, 6)]
     ok(api.post(f"/api/v1/stages/{groups['id']}/draw-groups", {"pots": pots, "seed": 24}, format="json"), 201)
     ko = ok(
@@ -284,8 +334,8 @@ def test_euro_24_through_the_api_places_the_best_thirds_and_marks_them_qualified
     placed = [thirds[g]["team"] for g in "ABCDEF" if thirds[g]["team"] in against.values()]
     assert len(placed) == 4
     combination = "".join(g for g in "ABCDEF" if thirds[g]["team"] in placed)
-    row = UEFA_EURO_THIRDS[combination]
-    for winner, third_group in zip(UEFA_EURO_THIRD_OPPONENTS, row, strict=True):
+    table, opponents = PLACINGS[placing]
+    for winner, third_group in zip(opponents, table[combination], strict=True):
         assert against[f"Winner group {winner}"] == thirds[third_group]["team"]
     # A qualifying third shows as qualified in its group's table; the two others do not.
     assert sorted(g for g in "ABCDEF" if thirds[g]["qualified"]) == sorted(combination)

@@ -73,6 +73,7 @@ class TeamSerializer(serializers.ModelSerializer):
             "competition",
             "name",
             "country",
+            "confederation",
             "seed",
             "coach",
             "club",
@@ -104,6 +105,9 @@ class GroupSerializer(serializers.ModelSerializer):
 
 class StageSerializer(serializers.ModelSerializer):
     groups = GroupSerializer(many=True, read_only=True)
+    teams = serializers.PrimaryKeyRelatedField(
+        many=True, read_only=True, help_text="Round robin, Swiss, knockout: team ids (groups list theirs)"
+    )
     competition: serializers.SlugRelatedField[Competition] = serializers.SlugRelatedField(
         slug_field="slug", read_only=True
     )
@@ -124,10 +128,12 @@ class StageSerializer(serializers.ModelSerializer):
             "third_place_match",
             "advance_per_group",
             "best_thirds",
+            "thirds_placing",
             "swiss_rounds",
             "knockout_rounds",
             "feeder",
             "feed",
+            "teams",
             "groups",
         ]
 
@@ -156,11 +162,14 @@ class CompetitionSerializer(serializers.ModelSerializer):
             "points_draw",
             "points_loss",
             "forfeit_policy",
+            "award_goals_for",
+            "award_goals_against",
             "skill_limit",
             "tiebreak_preset",
             "tiebreak_order",
             "yellow_card_threshold",
             "red_card_ban_matches",
+            "yellow_wipe_after_stage",
             "cup_mode",
             "stages",
             "champion",

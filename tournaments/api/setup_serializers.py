@@ -105,6 +105,11 @@ class StageWriteSerializer(serializers.Serializer):
     third_place_match = serializers.BooleanField(required=False)
     advance_per_group = serializers.IntegerField(min_value=1, max_value=2, required=False)
     best_thirds = serializers.IntegerField(min_value=0, max_value=64, required=False)
+    thirds_placing = serializers.ChoiceField(
+        choices=Stage.ThirdsPlacing.choices,
+        required=False,
+        help_text="Six groups, four best thirds: UEFA's table placing them (EURO 2016 or 2020/2024)",
+    )
     swiss_rounds = serializers.IntegerField(min_value=0, max_value=64, required=False)
     knockout_rounds = serializers.IntegerField(
         min_value=0, max_value=12, required=False, help_text="Knockout: rounds to play (0 = to the final)"
@@ -134,6 +139,11 @@ class StageUpdateSerializer(serializers.Serializer):
     third_place_match = serializers.BooleanField(required=False)
     advance_per_group = serializers.IntegerField(min_value=1, max_value=2, required=False)
     best_thirds = serializers.IntegerField(min_value=0, max_value=64, required=False)
+    thirds_placing = serializers.ChoiceField(
+        choices=Stage.ThirdsPlacing.choices,
+        required=False,
+        help_text="Six groups, four best thirds: UEFA's table placing them (EURO 2016 or 2020/2024)",
+    )
     swiss_rounds = serializers.IntegerField(min_value=0, max_value=64, required=False)
     knockout_rounds = serializers.IntegerField(min_value=0, max_value=12, required=False)
     feeder = serializers.PrimaryKeyRelatedField(queryset=Stage.objects.all(), required=False, allow_null=True)
@@ -184,6 +194,9 @@ class _TeamFields(serializers.Serializer):
     )
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True)
     country = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    confederation = serializers.CharField(
+        max_length=20, required=False, allow_blank=True, help_text="e.g. UEFA (for draw constraints)"
+    )
     seed = serializers.IntegerField(min_value=1, max_value=10000, required=False, allow_null=True)
     default_formation = serializers.CharField(max_length=20, required=False, help_text="e.g. 4-4-2")
     player_roles = serializers.DictField(
@@ -209,6 +222,7 @@ class TeamUpdateSerializer(_TeamFields):
 class BulkTeamRowSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     country = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+    confederation = serializers.CharField(max_length=20, required=False, allow_blank=True, default="")
     club = serializers.CharField(max_length=120, required=False, allow_blank=True, help_text="Club name")
     coach = serializers.CharField(max_length=120, required=False, allow_blank=True, help_text="Coach name")
     seed = serializers.IntegerField(min_value=1, max_value=10000, required=False, allow_null=True)
@@ -243,10 +257,16 @@ class GroupDrawSerializer(serializers.Serializer):
         help_text="Repeat a draw; drawn at random if left out",
     )
     constraints = serializers.ListField(
-        child=serializers.ChoiceField(choices=["club", "country"]),
+        child=serializers.JSONField(),
         required=False,
         default=list,
-        help_text="No two teams of one club / country in a group where possible",
+        help_text='Caps per group: "club" or "country" (keep apart), or '
+        '{"attribute": "confederation"|"country"|"club", "value": "UEFA", "at_most": 2, "at_least": 1}',
+    )
+    relax = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="If the constraints cannot all be met, draw the pots that break them freely (recorded)",
     )
     group_count = serializers.IntegerField(
         min_value=1, max_value=26, required=False, help_text="Create groups A, B, ... if the stage has none"
@@ -263,7 +283,9 @@ class DrawSerializer(serializers.Serializer):
     kind = serializers.CharField()
     seed = serializers.IntegerField(help_text="Give it back to repeat the draw")
     pots = serializers.JSONField()
-    constraints = serializers.ListField(child=serializers.CharField())
+    constraints = serializers.JSONField(help_text="The caps per group, each with its text")
+    relax = serializers.BooleanField()
+    relaxed = serializers.JSONField(help_text="Pots drawn without the constraints: pot, group, reason")
     result = serializers.JSONField(
         help_text="Groups: {name: [team ids]}; knockout: team ids in bracket order"
     )

@@ -172,7 +172,8 @@ class StageViewSet(StageSetupMixin, viewsets.ReadOnlyModelViewSet):
         return (
             Stage.objects.select_related("competition")
             .prefetch_related(
-                Prefetch("groups", queryset=Group.objects.prefetch_related("teams").order_by("name"))
+                Prefetch("groups", queryset=Group.objects.prefetch_related("teams").order_by("name")),
+                "teams",
             )
             .order_by("competition_id", "order")
         )
