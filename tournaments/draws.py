@@ -263,8 +263,8 @@ def draw_groups(
             return GroupDraw(groups=search.groups, relaxed=[])
         if not constrained:  # cannot happen: without constraints every team fits
             raise ValueError("the pots do not fit into the groups")
-        pot, _i, group, why = search.deepest
-        raise DrawImpossible(pot=pot + 1, group=group, reason=why)
+        failed, _i, group, why = search.deepest
+        raise DrawImpossible(pot=failed + 1, group=group, reason=why)
     except DrawImpossible:
         if not relax:
             raise

@@ -105,7 +105,7 @@ class GroupSerializer(serializers.ModelSerializer):
 
 class StageSerializer(serializers.ModelSerializer):
     groups = GroupSerializer(many=True, read_only=True)
-    teams = serializers.PrimaryKeyRelatedField(
+    teams: serializers.PrimaryKeyRelatedField[Team] = serializers.PrimaryKeyRelatedField(
         many=True, read_only=True, help_text="Round robin, Swiss, knockout: team ids (groups list theirs)"
     )
     competition: serializers.SlugRelatedField[Competition] = serializers.SlugRelatedField(
