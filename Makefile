@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EMBEDDED := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: run test test-slow worker beat bench bench-deps lint format install engine browser-deps clean
+.PHONY: run test test-slow worker beat bench bench-deps lint format install engine web-engine node-deps browser-deps clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -16,14 +16,31 @@ $(STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
 
-install: $(STAMP)
+# npm packages (package.json, pinned by package-lock.json): Pyodide for the scorer's local engine
+NODE_STAMP := node_modules/.package-lock.json
+
+$(NODE_STAMP): package.json package-lock.json | node-deps
+	npm ci --no-audit --no-fund --loglevel=error
+
+## node-deps: Debian's npm when the machine has none (the npm registry is reached with it)
+node-deps:
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "Installing Debian's npm for the front-end packages"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm >/dev/null; }
+
+install: $(STAMP) $(NODE_STAMP)
+
+## web-engine: package the rules engine for the scorer's Web Worker (build/web-engine, with its digest)
+web-engine: install
+	$(EMBEDDED) $(BIN)/python manage.py build_engine_bundle
 
 ## engine: compile the rules engine with mypyc into build/engine (about a minute; a no-op when current)
 engine: install
 	$(BIN)/python scripts/build_engine.py
 
 ## run: embedded default (SQLite, in-process tasks), demo data, http://127.0.0.1:8000
-run: install
+run: install web-engine
 	mkdir -p var
 	$(EMBEDDED) $(BIN)/python manage.py migrate --noinput
 	$(EMBEDDED) $(BIN)/python manage.py load_demo
@@ -40,13 +57,13 @@ browser-deps:
 # The lint runs first (CI runs only `make test`). The suite runs on the compiled engine
 # (FUBA_ENGINE=native refuses a missing or stale build), then the engine tests once more on the
 # pure-Python source, which must behave the same.
-test: install lint engine browser-deps
+test: install lint engine web-engine browser-deps
 	source scripts/test-env.sh && $(BIN)/python scripts/check-services.py
 	source scripts/test-env.sh && $(BIN)/python manage.py collectstatic --noinput -v0
 	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/pytest
 	source scripts/test-env.sh && FUBA_ENGINE=pure $(BIN)/pytest -q tests/engine
 
-test-slow: install engine
+test-slow: install engine web-engine browser-deps
 	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/pytest -m slow
 
 ## worker / beat: production-shape processes (need REDIS_URL and DATABASE_URL in the environment)
@@ -65,7 +82,7 @@ bench-deps:
 	  $$SUDO service nginx stop >/dev/null 2>&1 || true; }
 
 ## bench: engine, simulator and web benchmarks, each printed as a table
-bench: install engine bench-deps
+bench: install engine web-engine bench-deps browser-deps
 	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/python bench/run.py
 
 ## lint: style, types, the import contracts of .importlinter, and no imports hidden in functions
@@ -82,4 +99,4 @@ format: install
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) build var/*.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules build var/*.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache

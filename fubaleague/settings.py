@@ -221,7 +221,12 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# Pyodide (npm, pinned in package.json/package-lock.json, installed by `make install`) runs the
+# rules engine in the scorer's Web Worker; served by the app under a versioned path so that its
+# 11 MB are cached for a year (WHITENOISE_IMMUTABLE_FILE_TEST) and a new version gets new URLs.
+PYODIDE_VERSION = "0.29.5"
+PYODIDE_STATIC_PREFIX = f"pyodide/{PYODIDE_VERSION}"
+STATICFILES_DIRS = [BASE_DIR / "static", (PYODIDE_STATIC_PREFIX, BASE_DIR / "node_modules" / "pyodide")]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -231,6 +236,7 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_IMMUTABLE_FILE_TEST = "fubaleague.static_cache.immutable_file"
 
 # --- Security (production shape) ---------------------------------------------------
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)

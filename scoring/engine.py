@@ -25,12 +25,9 @@ from matches.engine import (
     HeaderError,
     IllegalEventError,
     Match,
-    Pending,
-    board_areas,
     event_from_dict,
     event_to_dict,
     new_match,
-    snapshot,
     validate_log,
 )
 
@@ -149,40 +146,6 @@ def roll_for_me(match: Match) -> Any:
             },
         )
     return Dice(secrets.randbits(48)).roll_for(p)
-
-
-def pending_dict(match: Match) -> dict[str, Any] | None:
-    p: Pending | None = match.pending()
-    if p is None:
-        return None
-    return _jsonable(p.describe())
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    return value
-
-
-def state(match: Match) -> dict[str, Any]:
-    """What the scorer and the live page show: the engine's snapshot of the match (score, clock,
-    ball, pieces, cards, condition points, injuries, skills, the last action) as JSON."""
-    return snapshot(match).to_dict()
-
-
-def areas(names: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The board's areas named for these teams (the page's script takes them from here)."""
-    return board_areas(names.get("home", "home"), names.get("away", "away"))
-
-
-def notes(match: Match, since: int = 0) -> list[dict[str, Any]]:
-    """The engine's notable happenings (goals, cards, injuries, half time) from index ``since``."""
-    return [
-        {k: _jsonable(v) for k, v in n.items() if isinstance(v, str | int | float | bool | list) or v is None}
-        for n in match.log[since:]
-    ]
 
 
 def result(match: Match) -> dict[str, Any]:

@@ -10,18 +10,12 @@ from django.core.cache import cache
 from django.db.models import Q
 
 from fubaleague.errors import NotFound
-from matches import narrate
+from matches import narrate, scorer_view
 from matches.holds import Hold
 from scoring import engine, published
 from scoring.models import ScoringSession
 from scoring.published import LIVE_CACHE_SECONDS, live_key
 from scoring.services import SessionChanged, cache_key, hold_key, match_of, participants
-
-_MOMENT_KINDS = {"goal", "half_time", "full_time", "yellow", "red", "injury", "substitution"} | {
-    "special_event",
-    "extra_time",
-}
-
 
 def session_get(*, session_id: int) -> ScoringSession:
     try:
@@ -110,24 +104,9 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
     else:
         match = match_of(session)
     try:
-        pending = engine.pending_dict(match)
-        state = engine.state(match)
-        moments = [
-            {"turn": n.get("turn"), "minute": n.get("minute"), "kind": n.get("kind"), "text": text}
-            for n in engine.notes(match)
-            if n.get("kind") in _MOMENT_KINDS and (text := narrate.note_text(n, names))
-        ]
-        derived = engine.result(match) if pending is None else None
+        view = scorer_view.match_view(match, names)
     finally:
         engine.keep(session.id, cache_key(session), match)
-    if pending is not None:
-        name = pending["name"]
-        options = pending.pop("options", None)
-        if options is not None:
-            pending["options"] = [{"value": o, "label": narrate.choice_text(name, o, names)} for o in options]
-        if pending.get("default") is not None:
-            pending["default_label"] = narrate.choice_text(name, pending["default"], names)
-        pending["text"] = narrate.pending_text(pending, names)
     rows = session.recent
     undone = session.last_undo
     submission = session.submission if session.submission_id else None
@@ -139,20 +118,12 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         "version": session.version,
         "teams": {side: {"name": name} for side, name in names.items()},
         "advanced_rules": session.header.get("advanced_rules") or [],
-        "areas": engine.areas(names),
-        "state": state,
-        "pending": pending,
-        "question": narrate.pending_text(pending, names),
-        "events": [
-            {
-                "seq": r["seq"],
-                "text": narrate.event_text(r["data"], names),
-                "side": r["side"],
-                "rolled_by_app": r["rolled_by_app"],
-            }
-            for r in rows
-        ],
-        "moments": moments[-30:],
+        "areas": scorer_view.areas(names),
+        "state": view["state"],
+        "pending": view["pending"],
+        "question": view["question"],
+        "events": scorer_view.event_lines(rows, names),
+        "moments": view["moments"],
         "last_undo": {
             "seq": undone["seq"],
             "text": narrate.event_text(undone["event"], names),
@@ -166,13 +137,7 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
             "away": session.away_confirmed_by_id is not None,
         },
         "participants": sorted(participants(session)),
-        "result": {
-            "score": derived["score"],
-            "extra_time": derived.get("extra_time"),
-            "final_minute": derived.get("final_minute"),
-        }
-        if derived
-        else None,
+        "result": view["result"],
         "submission": {
             "id": submission.id,
             "status": submission.status,

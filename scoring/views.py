@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
@@ -20,7 +22,7 @@ from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError, PermissionDenied
 from fubaleague.web.views import match_url
 from matches.replay import pitch_geometry
-from scoring import live, selectors, services
+from scoring import live, selectors, services, web_engine
 from tournaments.models import Fixture
 
 
@@ -66,8 +68,33 @@ def scorer(request: HttpRequest, session_id: int) -> HttpResponse:
             "side": side or "",
             "names": selectors.session_names(session),
             "match_url": match_url(fixture),
+            "engine": _local_engine() if side is not None else None,
         },
     )
+
+
+def _local_engine() -> dict[str, str] | None:
+    """Where the page finds the local engine (docs/scorer.md), or None: server-driven mode."""
+    manifest = web_engine.current()
+    if manifest is None:
+        return None
+    return {
+        "bundle": reverse("scoring:engine_bundle", args=[manifest["file"]]),
+        "digest": manifest["digest"],
+        "worker": static("scoring/local/engine-worker.js"),
+        "pyodide": f"{settings.STATIC_URL}{settings.PYODIDE_STATIC_PREFIX}/",
+    }
+
+
+@require_GET
+def engine_bundle(request: HttpRequest, name: str) -> FileResponse:
+    """The engine bundle; its name carries its digest, so browsers keep it for a year."""
+    path = web_engine.bundle_path(name)
+    if path is None:
+        raise Http404("No such engine bundle (a newer engine replaced it).")
+    response = FileResponse(path.open("rb"), content_type="application/zip")
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
 
 
 @login_required(login_url="tournaments:login")

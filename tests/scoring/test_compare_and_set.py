@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from matches import scorer_view
 from scoring import engine, services
 from scoring.models import ScoringEvent
 from scoring.selectors import session_get, session_state
@@ -61,7 +62,7 @@ def test_a_post_that_lost_the_race_is_a_409_and_stores_nothing(
     assert (current.seq, current.head, current.version) == (6, "theirs", other.version)
     # The process's engine copy is the stored one, not the one the lost write applied its event to.
     fresh = engine.rebuild(current.header, services._live_events(current))
-    assert session_state(current)["state"] == engine.state(fresh)
+    assert session_state(current)["state"] == scorer_view.state(fresh)
 
 
 def test_a_resend_that_lost_the_race_to_its_original_is_answered_as_a_resend(

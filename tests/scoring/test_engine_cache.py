@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from matches import scorer_view
 from scoring import engine, services
 from scoring.models import ScoringEvent
 from scoring.selectors import session_get
@@ -18,12 +19,12 @@ def fresh(session_id: int) -> tuple[object, object, int]:
     """What a process that never saw the session computes."""
     session = session_get(session_id=session_id)
     match = engine.rebuild(session.header, services._live_events(session))
-    return engine.state(match), engine.pending_dict(match), len(match.log)
+    return scorer_view.state(match), scorer_view.pending_dict(match), len(match.log)
 
 
 def used(session_id: int) -> tuple[object, object, int]:
     match = services.match_of(session_get(session_id=session_id))
-    return engine.state(match), engine.pending_dict(match), len(match.log)
+    return scorer_view.state(match), scorer_view.pending_dict(match), len(match.log)
 
 
 def copy_at(session_id: int, seq: int) -> tuple[engine.CacheKey, engine.Match]:

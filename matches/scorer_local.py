@@ -1,0 +1,132 @@
+"""The rules engine on the phone: the entry points the scorer's Web Worker calls under Pyodide.
+
+Packaged with the engine, matches.engine, matches.narrate and matches.scorer_view by
+scoring.web_engine and run unchanged in the browser, so a question asked offline is the question
+the server would ask. Pure Python, nothing of Django. Every entry point takes and returns JSON
+text: one string crosses the worker boundary instead of a tree of proxies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from matches import scorer_view
+from matches.engine import (
+    Dice,
+    FubaError,
+    IllegalEventError,
+    Match,
+    event_from_dict,
+    event_to_dict,
+    new_match,
+)
+
+_match: Match | None = None
+_header: dict[str, Any] = {}
+_names: dict[str, str] = {}
+_events: list[dict[str, Any]] = []
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _error(exc: FubaError) -> dict[str, Any]:
+    return {
+        "ok": False,
+        "error": {
+            "code": "illegal_event" if isinstance(exc, IllegalEventError) else "malformed_event",
+            "message": exc.message,
+            "turn": exc.turn,
+            "stage": exc.stage,
+            "rule": exc.rule,
+            "reason": exc.reason,
+        },
+    }
+
+
+def _view() -> dict[str, Any]:
+    assert _match is not None, "open() first"
+    return {"ok": True, "seq": len(_events), "view": scorer_view.match_view(_match, _names)}
+
+
+def _replayed(header: dict[str, Any], events: list[dict[str, Any]]) -> Match:
+    match = new_match(dict(header))
+    for data in events:
+        match.apply(event_from_dict(dict(data)))
+    return match
+
+
+def open_match(text: str) -> str:
+    """``{"header", "names", "events"}``: the match after the events the phone holds."""
+    global _match, _header, _names, _events
+    data = json.loads(text)
+    try:
+        match = _replayed(data["header"], data["events"])
+    except FubaError as exc:
+        return _dump(_error(exc))
+    _match, _header, _names, _events = match, data["header"], dict(data["names"]), list(data["events"])
+    return _dump(_view())
+
+
+def apply(text: str) -> str:
+    """One fuba-log/1 event: ``{"ok": true, "event": <as stored>, "view"}`` or the engine's refusal
+    (turn, stage, rule, reason) with the match unchanged."""
+    assert _match is not None, "open() first"
+    try:
+        event = event_from_dict(json.loads(text))
+        _match.apply(event)
+    except FubaError as exc:
+        return _dump(_error(exc))
+    stored = event_to_dict(event)
+    _events.append(stored)
+    return _dump({**_view(), "event": stored})
+
+
+def undo() -> str:
+    """Take back the last event: the match replayed without it."""
+    global _match
+    if _events:
+        _events.pop()
+        _match = _replayed(_header, _events)
+    return _dump(_view())
+
+
+def roll(seed: int) -> str:
+    """The dice for the pending roll ("roll for me" on the phone), from a seed the page drew."""
+    assert _match is not None, "open() first"
+    p = _match.pending()
+    if p is None or p.kind != "roll":
+        return _dump({"ok": False, "error": {"code": "no_roll", "message": "There is no roll to make now."}})
+    return _dump({"ok": True, "event": event_to_dict(Dice(seed).roll_for(p))})
+
+
+def view() -> str:
+    return _dump(_view())
+
+
+def log() -> str:
+    """The fuba-log/1 document of the events held: what the server's validated log must equal."""
+    return _dump({**_header, "events": _events})
+
+
+def replay_digest(text: str) -> str:
+    """``{"header", "names", "events"}`` replayed from the start: a digest of every pending question
+    met on the way and one of the final view, for comparing two interpreters of the same sources."""
+    data = json.loads(text)
+    match = new_match(dict(data["header"]))
+    questions = hashlib.sha256()
+    questions.update(_dump(scorer_view.pending_dict(match)).encode())
+    for event in data["events"]:
+        match.apply(event_from_dict(dict(event)))
+        questions.update(_dump(scorer_view.pending_dict(match)).encode())
+    final = scorer_view.match_view(match, data["names"])
+    return _dump(
+        {
+            "questions": questions.hexdigest(),
+            "final": hashlib.sha256(json.dumps(final, sort_keys=True).encode()).hexdigest(),
+            "events": len(data["events"]),
+        }
+    )

@@ -1,0 +1,109 @@
+"""What the scorer shows of a match: the pending question with its answers in words, the state
+(score, clock, ball, pieces, cards, condition points, injuries, skills) and the key moments.
+
+Pure Python over the engine (through matches.engine) and the plain-language renderer
+(matches.narrate): nothing of Django. The server's session state (scoring.selectors) and the
+phone's local engine (the Pyodide worker of the scorer page, which runs these very files packaged
+by scoring.web_engine) both build their view with :func:`match_view`, so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from matches import narrate
+from matches.engine import Match, Pending, board_areas, snapshot
+
+MOMENT_KINDS = frozenset({"goal", "half_time", "full_time", "yellow", "red", "injury", "substitution"}) | {
+    "special_event",
+    "extra_time",
+}
+MOMENTS_SHOWN = 30
+
+
+def pending_dict(match: Match) -> dict[str, Any] | None:
+    p: Pending | None = match.pending()
+    if p is None:
+        return None
+    return _jsonable(p.describe())
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def state(match: Match) -> dict[str, Any]:
+    """What the scorer and the live page show: the engine's snapshot of the match (score, clock,
+    ball, pieces, cards, condition points, injuries, skills, the last action) as JSON."""
+    return snapshot(match).to_dict()
+
+
+def areas(names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The board's areas named for these teams (the page's script takes them from here)."""
+    return board_areas(names.get("home", "home"), names.get("away", "away"))
+
+
+def notes(match: Match, since: int = 0) -> list[dict[str, Any]]:
+    """The engine's notable happenings (goals, cards, injuries, half time) from index ``since``."""
+    return [
+        {k: _jsonable(v) for k, v in n.items() if isinstance(v, str | int | float | bool | list) or v is None}
+        for n in match.log[since:]
+    ]
+
+
+def narrated_pending(pending: dict[str, Any] | None, names: narrate.Names) -> dict[str, Any] | None:
+    """The pending question with its text and every option's label in words."""
+    if pending is None:
+        return None
+    name = pending["name"]
+    options = pending.pop("options", None)
+    if options is not None:
+        pending["options"] = [{"value": o, "label": narrate.choice_text(name, o, names)} for o in options]
+    if pending.get("default") is not None:
+        pending["default_label"] = narrate.choice_text(name, pending["default"], names)
+    pending["text"] = narrate.pending_text(pending, names)
+    return pending
+
+
+def match_view(match: Match, names: narrate.Names) -> dict[str, Any]:
+    """The part of the scorer's state that follows from the match alone: ``pending`` (narrated),
+    ``question``, ``state``, ``moments`` (the latest 30) and ``result`` (at full time)."""
+    pending = narrated_pending(pending_dict(match), names)
+    moments = [
+        {"turn": n.get("turn"), "minute": n.get("minute"), "kind": n.get("kind"), "text": text}
+        for n in notes(match)
+        if n.get("kind") in MOMENT_KINDS and (text := narrate.note_text(n, names))
+    ]
+    derived = match.result().to_dict() if pending is None else None
+    return {
+        "state": state(match),
+        "pending": pending,
+        "question": narrate.pending_text(pending, names),
+        "moments": moments[-MOMENTS_SHOWN:],
+        "result": {
+            "score": derived["score"],
+            "extra_time": derived.get("extra_time"),
+            "final_minute": derived.get("final_minute"),
+        }
+        if derived
+        else None,
+    }
+
+
+def event_lines(rows: list[Mapping[str, Any]], names: narrate.Names) -> list[dict[str, Any]]:
+    """Events in words, in the order given; each row has ``seq``, ``data`` (the fuba-log/1 event),
+    ``side`` and ``rolled_by_app``."""
+    return [
+        {
+            "seq": r["seq"],
+            "text": narrate.event_text(r["data"], names),
+            "side": r["side"],
+            "rolled_by_app": r["rolled_by_app"],
+        }
+        for r in rows
+    ]

@@ -1,0 +1,110 @@
+"""The rules engine packaged for the phone: the same sources the server runs, zipped with a digest.
+
+``manage.py build_engine_bundle`` (run by ``make run``/``make test`` through the Makefile's
+``web-engine`` target) writes ``build/web-engine/engine-<digest>.zip`` and ``engine.json``. The
+scorer's Web Worker unpacks the zip into Pyodide and imports ``matches.scorer_local``. The digest
+covers every packaged file (path and bytes), so any edit gives a new URL: the service worker
+caches bundles by URL, and a phone holding an older engine fetches the new one before it scores.
+
+The server offers a bundle only when the one built is the one of its own sources (checked once
+per process); otherwise the scorer page runs in the server-driven mode, as when the engine cannot
+start on the phone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "build" / "web-engine"
+MANIFEST = "engine.json"
+# The engine and the Django-free league modules the worker imports (import-linter contract
+# "scorer-view-is-pure" keeps them free of Django).
+LEAGUE_FILES = (
+    "matches/__init__.py",
+    "matches/engine.py",
+    "matches/narrate.py",
+    "matches/scorer_view.py",
+    "matches/scorer_local.py",
+)
+ENTRY_MODULE = "matches.scorer_local"
+# Zip entries get one fixed timestamp so the same sources always give the same bytes.
+_ZIP_TIME = (2020, 1, 1, 0, 0, 0)
+
+
+def sources(root: Path = ROOT) -> list[str]:
+    """The packaged files, as paths relative to ``root``, sorted."""
+    engine = [
+        p.relative_to(root).as_posix()
+        for p in (root / "rules_engine").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix in (".py", ".json")
+    ]
+    return sorted([*engine, *LEAGUE_FILES])
+
+
+def digest(root: Path = ROOT) -> str:
+    """SHA-256 over every packaged file's path and bytes."""
+    h = hashlib.sha256()
+    for name in sources(root):
+        data = (root / name).read_bytes()
+        h.update(f"{name}\0{len(data)}\0".encode())
+        h.update(data)
+    return h.hexdigest()
+
+
+def bundle_bytes(root: Path = ROOT) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        for name in sources(root):
+            info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, (root / name).read_bytes())
+    return buf.getvalue()
+
+
+def file_name(hexdigest: str) -> str:
+    return f"engine-{hexdigest[:20]}.zip"
+
+
+def build(out: Path = OUT, root: Path = ROOT) -> dict[str, Any]:
+    """Write the bundle and its manifest into ``out`` (older bundles are removed); the manifest."""
+    out.mkdir(parents=True, exist_ok=True)
+    hexdigest = digest(root)
+    name = file_name(hexdigest)
+    for old in out.glob("engine-*.zip"):
+        if old.name != name:
+            old.unlink()
+    data = bundle_bytes(root)
+    (out / name).write_bytes(data)
+    manifest = {"digest": hexdigest, "file": name, "bytes": len(data), "entry": ENTRY_MODULE}
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+    return manifest
+
+
+@lru_cache(maxsize=1)
+def current(out: Path = OUT) -> dict[str, Any] | None:
+    """The manifest of the bundle built from the sources this process runs, or None when none was
+    built or it is stale (the page then scores in the server-driven mode)."""
+    try:
+        manifest = json.loads((out / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(manifest, dict) or manifest.get("digest") != digest():
+        return None
+    if not (out / str(manifest.get("file"))).is_file():
+        return None
+    return manifest
+
+
+def bundle_path(name: str, out: Path = OUT) -> Path | None:
+    """The file of the current bundle if ``name`` names it."""
+    manifest = current(out)
+    if manifest is None or manifest["file"] != name:
+        return None
+    return out / name

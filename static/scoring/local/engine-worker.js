@@ -1,0 +1,65 @@
+/* The rules engine on the phone: Pyodide in a Web Worker running the server's own engine sources
+   (the bundle of scoring/web_engine.py; entry module matches.scorer_local). No rule is written
+   here: every answer comes from the Python engine.
+
+   Protocol (docs/scorer.md, "The local engine"): the page posts {id, op, arg}; the worker answers
+   {id, ok: true, result} or {id, ok: false, error}. Ops:
+     init   {pyodide, bundle, digest}  load Pyodide and the engine bundle -> {digest, python, ms}
+     open   {header, names, events}    the match after these events -> {ok, seq, view}
+     apply  <fuba-log/1 event>         -> {ok, seq, view, event} or {ok: false, error{turn, stage, rule, reason}}
+     undo                              the last event taken back -> {ok, seq, view}
+     roll   <seed>                     dice for the pending roll -> {ok, event}
+     view / log                        the current view / the fuba-log/1 document held
+     replay_digest {header, names, events}  digests of every pending question and the final view
+     memory                            bytes of the interpreter's WebAssembly memory */
+"use strict";
+
+var py = null;
+var entry = null;
+var loadedDigest = null;
+
+async function init(arg) {
+  var t0 = performance.now();
+  importScripts(arg.pyodide + "pyodide.js");
+  // eslint-disable-next-line no-undef
+  py = await loadPyodide({ indexURL: arg.pyodide, fullStdLib: false });
+  var response = await fetch(arg.bundle);
+  if (!response.ok) throw new Error("engine bundle " + arg.bundle + ": HTTP " + response.status);
+  var buffer = await response.arrayBuffer();
+  py.unpackArchive(buffer, "zip", { extractDir: "/engine" });
+  py.runPython("import sys\nif '/engine' not in sys.path: sys.path.insert(0, '/engine')");
+  entry = py.pyimport("matches.scorer_local");
+  loadedDigest = arg.digest;
+  return { digest: loadedDigest, python: py.runPython("import sys; sys.version.split()[0]"), ms: performance.now() - t0 };
+}
+
+function call(name, arg) {
+  if (!entry) throw new Error("the engine is not loaded");
+  var text = arg === undefined ? entry[name]() : entry[name](typeof arg === "string" || typeof arg === "number" ? arg : JSON.stringify(arg));
+  return JSON.parse(text);
+}
+
+var ops = {
+  init: init,
+  open: function (arg) { return call("open_match", arg); },
+  apply: function (arg) { return call("apply", arg); },
+  undo: function () { return call("undo"); },
+  roll: function (arg) { return call("roll", arg); },
+  view: function () { return call("view"); },
+  log: function () { return call("log"); },
+  replay_digest: function (arg) { return call("replay_digest", arg); },
+  // The size of the WebAssembly memory: Pyodide has no public call for it, HEAP8 views all of it.
+  memory: function () { return { wasm_bytes: py ? py._module.HEAP8.length : 0 }; },
+};
+
+self.onmessage = async function (e) {
+  var msg = e.data || {};
+  try {
+    var op = ops[msg.op];
+    if (!op) throw new Error("unknown op " + msg.op);
+    var result = await op(msg.arg);
+    self.postMessage({ id: msg.id, ok: true, result: result });
+  } catch (err) {
+    self.postMessage({ id: msg.id, ok: false, error: String((err && err.message) || err) });
+  }
+};

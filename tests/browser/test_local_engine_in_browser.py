@@ -1,0 +1,141 @@
+"""The rules engine on the phone: Pyodide in the scorer's Web Worker runs the server's own engine
+sources (the bundle of scoring/web_engine.py) and agrees with the server's CPython engine on
+simulated matches: the same pending question after every event, the same final view. One browser
+page and one worker serve the whole module (Pyodide takes seconds to start)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from matches import scorer_local
+from rules_engine.api import play_random
+from scoring import web_engine
+
+pytestmark = pytest.mark.browser
+
+FORMATIONS = ("4-4-2", "3-5-2", "4-3-3", "5-3-2", "4-5-1")
+START = """async (cfg) => {
+  const m = await import(cfg.module);
+  try {
+    window.__engine = await m.startEngine(cfg, {timeoutMs: cfg.timeout});
+    return {ok: true, info: window.__engine.info};
+  } catch (e) { return {ok: false, error: String(e.message || e)}; }
+}"""
+REPLAY = """async (matches) => {
+  const out = [];
+  for (const m of matches) out.push(await window.__engine.call("replay_digest", m));
+  return out;
+}"""
+
+
+def simulated(n: int, first_seed: int = 1) -> list[dict[str, Any]]:
+    """``n`` random-legal matches with varied formations and advanced rules, as the worker gets them."""
+    out = []
+    for seed in range(first_seed, first_seed + n):
+        header = {
+            "advanced_rules": "all" if seed % 3 else [],
+            "teams": {
+                "home": {"name": f"Home {seed}", "formation": FORMATIONS[seed % len(FORMATIONS)]},
+                "away": {"name": f"Away {seed}", "formation": FORMATIONS[(seed * 7 + 2) % len(FORMATIONS)]},
+            },
+        }
+        log = play_random(header, seed).to_log()
+        events = log.pop("events")
+        names = {side: log["teams"][side]["name"] for side in ("home", "away")}
+        out.append({"header": log, "names": names, "events": events})
+    return out
+
+
+def engine_config(live_server: Any) -> dict[str, Any]:
+    manifest = web_engine.current()
+    assert manifest is not None, "the engine bundle was just built"
+    return {
+        "module": f"{live_server.url}{settings.STATIC_URL}scoring/local/engine.js",
+        "worker": f"{settings.STATIC_URL}scoring/local/engine-worker.js",
+        "pyodide": f"{settings.STATIC_URL}{settings.PYODIDE_STATIC_PREFIX}/",
+        "bundle": reverse("scoring:engine_bundle", args=[manifest["file"]]),
+        "digest": manifest["digest"],
+        "timeout": 60000,
+    }
+
+
+@pytest.fixture(scope="module")
+def bundle() -> Iterator[None]:
+    web_engine.build()
+    web_engine.current.cache_clear()
+    yield
+    web_engine.current.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def engine_page(browser: Any, live_server: Any, bundle: None) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(120000)
+    page.goto(f"{live_server.url}{settings.STATIC_URL}fubaleague/site.css")
+    started = page.evaluate(START, engine_config(live_server))
+    assert started["ok"], started
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def _agree(page: Any, matches: list[dict[str, Any]]) -> None:
+    local = page.evaluate(REPLAY, matches)
+    for match, phone in zip(matches, local, strict=True):
+        server = json.loads(scorer_local.replay_digest(json.dumps(match)))
+        assert phone == server, f"{match['names']}: phone {phone} != server {server}"
+
+
+def test_the_worker_runs_the_servers_engine_sources(engine_page: Any) -> None:
+    info = engine_page.evaluate("() => window.__engine.info")
+    assert info["digest"] == web_engine.digest()
+    assert info["python"].startswith("3.")
+
+
+def test_phone_and_server_agree_on_20_simulated_matches(engine_page: Any) -> None:
+    _agree(engine_page, simulated(20))
+
+
+@pytest.mark.slow
+def test_phone_and_server_agree_on_1000_simulated_matches(engine_page: Any) -> None:
+    for first in range(1, 1001, 50):
+        _agree(engine_page, simulated(50, first))
+
+
+def test_an_illegal_event_is_refused_with_the_rule(engine_page: Any) -> None:
+    match = simulated(1, 7)[0]
+    opened = engine_page.evaluate(
+        "async (m) => window.__engine.open(m.header, m.names, m.events.slice(0, 5))", match
+    )
+    assert opened["ok"] and opened["seq"] == 5
+    pending = opened["view"]["pending"]
+    wrong = {"decide": "not_asked_here", "by": "home", "choice": "x"}
+    if pending["kind"] == "decision":
+        wrong = {"roll": "situation", "by": pending["actor"], "dice": [9, 9]}
+    refused = engine_page.evaluate("async (e) => window.__engine.apply(e)", wrong)
+    assert refused["ok"] is False
+    assert refused["error"]["reason"]
+    again = engine_page.evaluate("async () => window.__engine.call('view')")
+    assert again["seq"] == 5 and again["view"] == opened["view"]
+
+
+def test_the_engine_failing_to_load_is_reported(browser: Any, live_server: Any, bundle: None) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.route("**/pyodide.js", lambda route: route.abort())
+        page.goto(f"{live_server.url}{settings.STATIC_URL}fubaleague/site.css")
+        cfg = {**engine_config(live_server), "timeout": 30000}
+        started = page.evaluate(START, cfg)
+        assert started["ok"] is False
+        assert started["error"]
+    finally:
+        context.close()

@@ -1,0 +1,116 @@
+"""The rules engine packaged for the phone (scoring/web_engine.py) and the entry points its worker
+calls (matches/scorer_local.py), checked under CPython; tests/browser/test_local_engine_in_browser.py
+runs the same bundle in Pyodide."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from fubaleague.static_cache import immutable_file
+from matches import scorer_local
+from scoring import services, web_engine
+from scoring.selectors import session_get, session_state
+from tests.scoring.helpers import make_fixture, play
+
+
+def _copy_sources(tmp_path: Path) -> Path:
+    root = tmp_path / "src"
+    for name in web_engine.sources():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(web_engine.ROOT / name, root / name)
+    return root
+
+
+def test_the_bundle_holds_the_servers_sources_and_is_reproducible() -> None:
+    data = web_engine.bundle_bytes()
+    assert data == web_engine.bundle_bytes()
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        names = zf.namelist()
+        assert zf.read("matches/scorer_view.py") == (web_engine.ROOT / "matches/scorer_view.py").read_bytes()
+    assert "rules_engine/api.py" in names and "rules_engine/coaches/heuristic.py" in names
+    assert not [n for n in names if "__pycache__" in n or n.startswith(("scoring/", "tournaments/"))]
+
+
+def test_any_edit_of_a_packaged_file_changes_the_digest(tmp_path: Path) -> None:
+    root = _copy_sources(tmp_path)
+    before = web_engine.digest(root)
+    assert before == web_engine.digest()
+    narrate = root / "matches/narrate.py"
+    narrate.write_text(narrate.read_text() + "\n# edited\n")
+    assert web_engine.digest(root) != before
+    (root / "rules_engine/extra.py").write_text("X = 1\n")
+    assert web_engine.digest(root) not in (before, web_engine.digest())
+
+
+def test_a_stale_or_missing_bundle_is_not_offered(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    web_engine.current.cache_clear()
+    try:
+        assert web_engine.current(out) is None
+        manifest = web_engine.build(out)
+        web_engine.current.cache_clear()  # read once per process
+        assert web_engine.current(out) == manifest
+        assert web_engine.bundle_path(manifest["file"], out) == out / manifest["file"]
+        assert web_engine.bundle_path("engine-0000.zip", out) is None
+        (out / web_engine.MANIFEST).write_text(json.dumps({**manifest, "digest": "0" * 64}))
+        web_engine.current.cache_clear()
+        assert web_engine.current(out) is None
+    finally:
+        web_engine.current.cache_clear()
+
+
+@pytest.mark.django_db
+def test_the_scorer_page_offers_the_current_bundle_for_a_year(client) -> None:
+    web_engine.build()
+    web_engine.current.cache_clear()
+    s = make_fixture()
+    session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
+    client.force_login(s.home_user)
+    page = client.get(f"/score/{session.id}/").content.decode()
+    manifest = web_engine.current()
+    assert manifest is not None
+    url = f"/score/engine/{manifest['file']}"
+    assert f'data-engine-bundle="{url}"' in page and manifest["digest"] in page
+    r = client.get(url)
+    assert r.status_code == 200 and r["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert b"".join(r.streaming_content) == (web_engine.OUT / manifest["file"]).read_bytes()
+    assert client.get("/score/engine/engine-00000000000000000000.zip").status_code == 404
+    client.logout()
+    assert "data-engine-bundle" not in client.get(f"/score/{session.id}/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_local_scorer_shows_what_the_server_shows(django_capture_on_commit_callbacks) -> None:
+    s = make_fixture(advanced_rules=["A1", "A2"])
+    session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        server = play(session.id, {"home": s.home_user, "away": s.away_user}, until=40)
+    session = session_get(session_id=session.id)
+    events = [e.data for e in session.events.filter(undone_at__isnull=True).order_by("seq")]
+    names = {side: server["teams"][side]["name"] for side in ("home", "away")}
+    local = json.loads(scorer_local.open_match(json.dumps({"header": session.header, "names": names, "events": []})))
+    for event in events:
+        local = json.loads(scorer_local.apply(json.dumps(event)))
+        assert local["ok"], local
+    for key in ("state", "pending", "question", "moments", "result"):
+        assert local["view"][key] == session_state(session)[key], key
+    log = json.loads(scorer_local.log())
+    # The server notes its own "roll for me" rolls; the phone's events are the events as posted.
+    assert log["events"] == [{k: v for k, v in e.items() if k != "note"} for e in events]
+    assert log["teams"] == session.header["teams"]
+    undone = json.loads(scorer_local.undo())
+    assert undone["seq"] == len(events) - 1
+
+
+def test_pyodide_and_hashed_files_are_cached_for_a_year(settings) -> None:
+    prefix = f"/static/{settings.PYODIDE_STATIC_PREFIX}/"
+    assert immutable_file("", prefix + "pyodide.asm.wasm")
+    assert immutable_file("", "/static/scoring/scorer.0123456789ab.js")
+    assert not immutable_file("", "/static/scoring/scorer.js")
+    assert not immutable_file("", "/static/pyodide/other/pyodide.js")
