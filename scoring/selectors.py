@@ -17,6 +17,7 @@ from scoring.models import ScoringSession
 from scoring.published import LIVE_CACHE_SECONDS, live_key
 from scoring.services import SessionChanged, cache_key, hold_key, match_of, participants
 
+
 def session_get(*, session_id: int) -> ScoringSession:
     try:
         return ScoringSession.objects.select_related(

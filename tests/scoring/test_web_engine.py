@@ -94,7 +94,8 @@ def test_the_local_scorer_shows_what_the_server_shows(django_capture_on_commit_c
     session = session_get(session_id=session.id)
     events = [e.data for e in session.events.filter(undone_at__isnull=True).order_by("seq")]
     names = {side: server["teams"][side]["name"] for side in ("home", "away")}
-    local = json.loads(scorer_local.open_match(json.dumps({"header": session.header, "names": names, "events": []})))
+    opened = {"header": session.header, "names": names, "events": []}
+    local = json.loads(scorer_local.open_match(json.dumps(opened)))
     for event in events:
         local = json.loads(scorer_local.apply(json.dumps(event)))
         assert local["ok"], local
