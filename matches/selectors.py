@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 
 from matches.models import MatchLog, Result, ResultAudit, ResultSubmission
 from tournaments.models import Fixture
@@ -79,6 +79,43 @@ def audit_trail_is_full_for(*, fixture: Fixture, user: Any) -> bool:
 
 def audit_trail_public(*, fixture: Fixture) -> QuerySet[ResultAudit]:
     return fixture.audit_entries.filter(action__in=PUBLIC_AUDIT_ACTIONS).order_by("created_at", "id")
+
+
+def match_logs_readable() -> QuerySet[MatchLog]:
+    """Logs that describe a match as played: simulated ones and those the rules engine accepted."""
+    return MatchLog.objects.filter(
+        Q(is_simulated=True) | Q(submission__validation_status=ResultSubmission.Validation.VALID)
+    )
+
+
+# The same rule as the audit trail: the public reads a log once it is the record of a result that
+# counts (the simulation of a simulated result, the submission the result was confirmed from),
+# never while the result awaits confirmation, nor a log that was disputed, replaced or overruled.
+_PUBLIC_LOG = Q(fixture__status__in=Fixture.COUNTED_STATUSES) & (
+    Q(is_simulated=True, fixture__result__source=Result.Source.SIMULATED)
+    | Q(
+        submission_id=F("fixture__result__submission_id"),
+        submission__validation_status=ResultSubmission.Validation.VALID,
+    )
+)
+
+
+def match_logs_public() -> QuerySet[MatchLog]:
+    return MatchLog.objects.filter(_PUBLIC_LOG)
+
+
+def match_logs_for(*, user: Any) -> QuerySet[MatchLog]:
+    """The logs ``user`` may read: staff every readable log, a club member also those of the
+    club's fixtures (a result still to confirm included), anyone else the public ones."""
+    if user is None or not user.is_authenticated:
+        return match_logs_public()
+    readable = match_logs_readable()
+    if user.is_staff:
+        return readable
+    clubs = user.fuba_clubs.all()
+    return readable.filter(
+        _PUBLIC_LOG | Q(fixture__home_team__club__in=clubs) | Q(fixture__away_team__club__in=clubs)
+    ).distinct()
 
 
 def match_log_list(*, fixture: Fixture) -> QuerySet[MatchLog]:

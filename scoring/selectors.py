@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
@@ -12,10 +13,13 @@ from django.db.models import Q
 from fubaleague.errors import NotFound
 from matches import narrate, scorer_view
 from matches.holds import Hold
+from matches.models import ResultSubmission
+from matches.selectors import audit_trail_is_full_for
 from scoring import engine, published
 from scoring.models import ScoringSession
 from scoring.published import LIVE_CACHE_SECONDS, live_key
 from scoring.services import SessionChanged, cache_key, hold_key, match_of, participants
+from tournaments.models import Fixture
 
 
 def session_get(*, session_id: int) -> ScoringSession:
@@ -154,19 +158,50 @@ def live_encode(state: dict[str, Any]) -> bytes:
     return json.dumps(state, separators=(",", ":")).encode()
 
 
+def state_is_public(state: dict[str, Any]) -> bool:
+    """Whether anyone may read this state. After full time it carries the final score and the
+    whole log of a result the clubs have yet to confirm: like the audit trail, only the two clubs
+    and staff see that until the result counts (docs/reliability.md)."""
+    if state["status"] not in (ScoringSession.Status.FULL_TIME, ScoringSession.Status.SUBMITTED):
+        return True
+    submission = state.get("submission")
+    return bool(submission and submission["status"] == ResultSubmission.Status.ACCEPTED)
+
+
+def state_readable_by(state: dict[str, Any], *, fixture_id: int, user: Any) -> bool:
+    if state_is_public(state):
+        return True
+    fixture = Fixture.objects.filter(id=fixture_id).first()
+    return fixture is not None and audit_trail_is_full_for(fixture=fixture, user=user)
+
+
 def live_publish(state: dict[str, Any]) -> None:
     """Publish the state a write just computed: its version, and its document cached so that no
-    spectator's poll builds it again (scoring.live serves it without Django's request cycle)."""
-    published.publish(state["session"], state["version"], live_encode(state))
+    spectator's poll builds it again (scoring.live serves it without Django's request cycle).
+    A document only the clubs may read is not cached: their polls go through the view, which
+    checks who asks."""
+    document = live_encode(state) if state_is_public(state) else None
+    published.publish(state["session"], state["version"], document)
 
 
-def live_document(*, session_id: int, version: int) -> bytes:
-    """The JSON of the state at ``version``, cached per version: spectators share one computation."""
+@dataclass(frozen=True)
+class LiveDocument:
+    body: bytes
+    # The fixture whose clubs and staff alone may read it; None when it is public.
+    private_to_fixture: int | None = None
+
+
+def live_document(*, session_id: int, version: int) -> LiveDocument:
+    """The JSON of the state at ``version``, cached per version when public: spectators share one
+    computation."""
     key = live_key(session_id, version)
     body = cache.get(key)
-    if not isinstance(body, bytes):
-        state = session_state(session_get(session_id=session_id))
-        body = live_encode(state)
-        if state["version"] == version:
-            cache.set(key, body, LIVE_CACHE_SECONDS)
-    return body
+    if isinstance(body, bytes):
+        return LiveDocument(body)
+    state = session_state(session_get(session_id=session_id))
+    body = live_encode(state)
+    if not state_is_public(state):
+        return LiveDocument(body, private_to_fixture=state["fixture"])
+    if state["version"] == version:
+        cache.set(key, body, LIVE_CACHE_SECONDS)
+    return LiveDocument(body)

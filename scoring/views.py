@@ -22,8 +22,17 @@ from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError, PermissionDenied
 from fubaleague.web.views import match_url
 from matches.replay import pitch_geometry
+from matches.selectors import audit_trail_is_full_for
 from scoring import live, selectors, services, web_engine
 from tournaments.models import Fixture
+
+_UNCONFIRMED = {
+    "error": {
+        "code": "result_unconfirmed",
+        "message": "The match is over; its result and log are public once the clubs have confirmed it.",
+        "details": {},
+    }
+}
 
 
 @require_GET
@@ -39,7 +48,13 @@ def live_json(request: HttpRequest, session_id: int) -> HttpResponse:
         response: HttpResponse = HttpResponseNotModified()
     else:
         document = selectors.live_document(session_id=session_id, version=version)
-        response = HttpResponse(document, content_type="application/json")
+        private_to = document.private_to_fixture
+        fixture = Fixture.objects.filter(id=private_to).first() if private_to is not None else None
+        if private_to is not None and (
+            fixture is None or not audit_trail_is_full_for(fixture=fixture, user=request.user)
+        ):
+            return HttpResponse(json.dumps(_UNCONFIRMED), status=403, content_type="application/json")
+        response = HttpResponse(document.body, content_type="application/json")
     response["ETag"] = etag
     # Every poll revalidates: a stale copy would hide an entry from the other device.
     response["Cache-Control"] = "no-cache"

@@ -123,12 +123,12 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     competition = _competition(slug)
     fixture = fixture_or_404(competition, fixture_id)
     result = ps.counted_result(fixture)
-    log = ps.replay_log(fixture)
     my_sides = (
         user_club_team_ids(user=signed_in_user(request.user), fixture=fixture)
         if request.user.is_authenticated
         else set()
     )
+    log = ps.replay_log(fixture, full=bool(my_sides or request.user.is_staff))
     submission = ps.latest_submission(fixture) if (my_sides or request.user.is_staff) else None
     can_confirm = bool(
         submission is not None
@@ -206,7 +206,10 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
 def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> JsonResponse:
     competition = _competition(slug)
     fixture = fixture_or_404(competition, fixture_id)
-    log = ps.replay_log(fixture)
+    full = request.user.is_authenticated and bool(
+        request.user.is_staff or user_club_team_ids(user=signed_in_user(request.user), fixture=fixture)
+    )
+    log = ps.replay_log(fixture, full=full)
     if log is None:
         return JsonResponse(
             {

@@ -16,6 +16,7 @@ from django.db.models import Count, F, Prefetch, Q, QuerySet
 from django.urls import reverse
 
 from fubaleague.web import svg
+from matches import selectors as match_selectors
 from matches.models import Card, MatchLog, Result, ResultAudit, ResultSubmission
 from tournaments.knockout import tie_outcome
 from tournaments.models import Coach, Competition, Fixture, Group, Stage, Suspension, Team, TeamSkill
@@ -370,22 +371,25 @@ def match_cards(result: Result | None) -> list[Card]:
     return list(result.cards.select_related("team").order_by("sequence", "id"))
 
 
-def replay_log(fixture: Fixture) -> MatchLog | None:
-    """The log to replay: the simulated log for a simulated result, else the accepted submission's log."""
+def replay_log(fixture: Fixture, *, full: bool = False) -> MatchLog | None:
+    """The log to replay: the simulated log for a simulated result, else the accepted submission's log.
+
+    ``full`` (the fixture's clubs and staff): with no counted result yet, the latest log the rules
+    engine accepted. Everyone else sees only the log of a result that counts (docs/reliability.md).
+    """
+    logs = (match_selectors.match_logs_readable() if full else match_selectors.match_logs_public()).filter(
+        fixture=fixture
+    )
     result = counted_result(fixture)
-    logs = MatchLog.objects.filter(fixture=fixture).select_related("submission")
     if result is not None and result.source == Result.Source.SIMULATED:
-        log = logs.filter(is_simulated=True).first()
+        log = logs.filter(is_simulated=True).order_by("-created_at", "-id").first()
         if log is not None:
             return log
     if result is not None and result.submission_id is not None:
         log = logs.filter(submission_id=result.submission_id).first()
         if log is not None:
             return log
-    # No counted result yet: show the latest log that the rules engine accepted.
-    return logs.filter(
-        Q(is_simulated=True) | Q(submission__validation_status=ResultSubmission.Validation.VALID)
-    ).first()
+    return logs.order_by("-created_at", "-id").first() if full else None
 
 
 def latest_submission(fixture: Fixture) -> ResultSubmission | None:

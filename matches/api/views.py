@@ -51,13 +51,6 @@ ERRORS = {
 }
 
 
-def public_logs() -> QuerySet[MatchLog]:
-    """Logs anyone may read: simulated ones and those the rules engine accepted."""
-    return MatchLog.objects.filter(
-        Q(is_simulated=True) | Q(submission__validation_status=ResultSubmission.Validation.VALID)
-    )
-
-
 class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     """Fixtures, filterable by competition, stage, group, round, team, status and date.
 
@@ -279,19 +272,26 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> QuerySet[Fixture]:
         return fixture_queryset().prefetch_related(
             "result__cards__team",
-            Prefetch("match_logs", queryset=public_logs().order_by("-created_at"), to_attr="public_logs"),
+            Prefetch(
+                "match_logs",
+                queryset=selectors.match_logs_for(user=self.request.user).order_by("-created_at"),
+                to_attr="public_logs",
+            ),
         )
 
 
 class MatchLogViewSet(viewsets.ReadOnlyModelViewSet):
-    """Turn logs of matches: simulated logs and logs accepted by the rules engine."""
+    """Turn logs of matches that count: simulated and confirmed ones (docs/reliability.md).
+
+    The two clubs of a fixture and staff also read the logs of a result still to be confirmed.
+    """
 
     serializer_class = ms.MatchLogSerializer
     permission_classes = [ReadOnlyOrStaff]
     filterset_fields = ["fixture", "is_simulated"]
 
     def get_queryset(self) -> QuerySet[MatchLog]:
-        return public_logs().order_by("-created_at", "-id")
+        return selectors.match_logs_for(user=self.request.user).order_by("-created_at", "-id")
 
 
 class SubmissionViewSet(viewsets.ReadOnlyModelViewSet):

@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
 from fubaleague.auth import signed_in_user
-from fubaleague.errors import NotFound
+from fubaleague.errors import NotFound, PermissionDenied
 from scoring import selectors, services
 from scoring.api import serializers as ss
 from scoring.models import ScoringSession
@@ -108,10 +108,18 @@ class ScoringSessionViewSet(viewsets.ViewSet):
         )
         return Response(_state(session.id), status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: ss.SessionStateSerializer, 404: ERRORS[404]})
+    @extend_schema(responses={200: ss.SessionStateSerializer, 403: ERRORS[403], 404: ERRORS[404]})
     def retrieve(self, request: Request, pk: str | None = None) -> Response:
-        """The session: state, the pending question with its options, recent events (public)."""
-        return Response(_state(_pk(pk)))
+        """The session: state, the pending question with its options, recent events (public while
+        the match is played; after full time the clubs and staff alone read it until the result
+        counts)."""
+        state = _state(_pk(pk))
+        if not selectors.state_readable_by(state, fixture_id=state["fixture"], user=request.user):
+            raise PermissionDenied(
+                "The match is over; its result and log are public once the clubs have confirmed it.",
+                code="result_unconfirmed",
+            )
+        return Response(state)
 
     @extend_schema(
         request=ss.EventSerializer, responses={200: ss.SessionStateSerializer, **ERRORS, **ILLEGAL}
