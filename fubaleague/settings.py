@@ -230,7 +230,7 @@ STATICFILES_DIRS = [BASE_DIR / "static", (PYODIDE_STATIC_PREFIX, BASE_DIR / "nod
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "fubaleague.static_storage.StaticFilesStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

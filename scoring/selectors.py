@@ -96,6 +96,11 @@ def session_names(session: ScoringSession) -> dict[str, str]:
     return {side: str((teams.get(side) or {}).get("name") or side) for side in ("home", "away")}
 
 
+def board_areas(names: dict[str, str]) -> list[dict[str, Any]]:
+    """The board's areas named for these teams (the vocabulary of rules_engine.areas)."""
+    return engine.areas(names)
+
+
 def session_state(session: ScoringSession) -> dict[str, Any]:
     """Everything the scorer page and the live page draw, rebuilt by the engine from the events."""
     names = session_names(session)

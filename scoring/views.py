@@ -71,6 +71,11 @@ def scorer(request: HttpRequest, session_id: int) -> HttpResponse:
             side = services.writer_side(signed_in_user(request.user), fixture)
         except PermissionDenied:
             side = None
+    names = selectors.session_names(session)
+    pitch = pitch_geometry()
+    # the areas' labels in the one vocabulary (rules_engine.areas), never the log's codes
+    words = {a["code"]: a["words"] for a in selectors.board_areas(names)}
+    pitch["areas"] = [{**a, "words": words.get(a["name"], "")} for a in pitch["areas"]]
     return render(
         request,
         "scoring/scorer.html",
@@ -78,10 +83,10 @@ def scorer(request: HttpRequest, session_id: int) -> HttpResponse:
             "session": session,
             "fixture": fixture,
             "competition": fixture.competition,
-            "pitch": pitch_geometry(),
+            "pitch": pitch,
             "can_write": side is not None,
             "side": side or "",
-            "names": selectors.session_names(session),
+            "names": names,
             "match_url": match_url(fixture),
             "engine": _local_engine() if side is not None else None,
         },

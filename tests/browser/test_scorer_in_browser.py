@@ -20,22 +20,49 @@ from tournaments.standings import presentation
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "scorer-test-password"
 
-# Answers what the page asks with its own buttons: "roll for me" for dice, the one-tap default,
-# else the first option; waits for the server's answer (data-seq changes, nothing queued).
+# Answers what the page asks with its own controls: "roll for me" for dice, the one-tap default in
+# the dock, else the first chip, else the first highlighted area of the pitch (a tap there); waits
+# for the server's answer (data-seq changes, nothing queued; a gesture that asks one more thing,
+# such as "with the ball?" after a move, is a step too). Questions with one legal answer are
+# answered by the page itself, so the loop also waits for those.
 TAPS = """async ([n, stopAtRoll]) => {
   const root = document.getElementById("scorer");
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const settled = async () => {
+    for (let t = 0; t < 1000 && root.dataset.queue !== "0"; t++) await sleep(5);
+  };
+  const tapArea = (a) => {
+    const r = a.getBoundingClientRect();
+    const at = { clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, bubbles: true, pointerId: 1 };
+    a.dispatchEvent(new PointerEvent("pointerdown", at));
+    a.dispatchEvent(new PointerEvent("pointerup", at));
+  };
   for (let i = 0; i < n; i++) {
+    await settled();
     if (root.dataset.status !== "live") return "status:" + root.dataset.status;
-    const roll = root.querySelector('[data-testid="sc-roll-for-me"]');
-    if (stopAtRoll && roll) return "roll";
     const seq = root.dataset.seq;
-    const b = roll || root.querySelector('[data-testid="sc-default"]')
-      || root.querySelector('[data-testid="sc-option"]');
-    if (!b) return "no button";
-    b.click();
-    for (let t = 0; t < 1000 && (root.dataset.seq === seq || root.dataset.queue !== "0"); t++) await sleep(5);
-    if (root.dataset.seq === seq) return "stuck at " + seq;
+    let roll = null, b = null, area = null;
+    for (let t = 0; t < 200; t++) {
+      roll = root.querySelector('[data-testid="sc-roll-for-me"]');
+      b = roll || root.querySelector('[data-testid="sc-default"]')
+        || root.querySelector('[data-testid="sc-option"]');
+      area = b ? null : root.querySelector("[data-area].area--pick");
+      if (b || area || root.dataset.seq !== seq || root.dataset.status !== "live") break;
+      await sleep(10);
+    }
+    if (root.dataset.seq !== seq) continue;
+    if (root.dataset.status !== "live") return "status:" + root.dataset.status;
+    if (stopAtRoll && roll) return "roll";
+    if (b) b.click();
+    else if (area) {
+      tapArea(area);
+      const to = root.dataset.queue === "0" && root.querySelector("[data-area].area--target");
+      if (to) tapArea(to);
+    }
+    else return "no button";
+    for (let t = 0; t < 300 && (root.dataset.seq === seq || root.dataset.queue !== "0"); t++) await sleep(5);
+    const error = root.querySelector('[data-testid="sc-error"]');
+    if (root.dataset.seq === seq && !error.hidden) return "refused at " + seq + ": " + error.textContent;
   }
   return "ok";
 }"""
@@ -109,9 +136,9 @@ def test_a_whole_match_scored_on_two_phones(browser, live_server, shot, settings
         expect(home.get_by_test_id("sc-question")).to_contain_text("Both teams: roll for kick-off")
         # scripted dice taps: the faces the players rolled at the table
         home.locator('[data-die="0"][data-face="5"]').click()
-        home.locator('[data-die="1"][data-face="2"]').click()
         _phone_shot(home, "scorer-phone-dice")
-        home.get_by_test_id("sc-enter-dice").click()
+        home.locator('[data-die="1"][data-face="2"]').click()
+        # the roll goes out with its last die: no "enter" tap
         expect(home.get_by_test_id("sc-events")).to_contain_text("rolled for kick-off: 5 and 2")
 
         # the other club's phone sees the entries (polling, within 2 s)
@@ -144,13 +171,15 @@ def test_a_whole_match_scored_on_two_phones(browser, live_server, shot, settings
         finally:
             spectator_ctx.close()
 
-        # undo, with the reason shown on both phones
+        # undo, with the reason shown on both phones until the next event
         before = _seq(home)
         home.get_by_test_id("sc-undo-reason").fill("wrong die")
         home.get_by_test_id("sc-undo").click()
         expect(home.locator("#scorer")).to_have_attribute("data-seq", str(before - 1))
         expect(home.get_by_test_id("sc-last-undo")).to_contain_text("wrong die")
         expect(away.get_by_test_id("sc-last-undo")).to_contain_text("wrong die", timeout=2000)
+        assert _taps(home, 1) == "ok"
+        expect(home.get_by_test_id("sc-last-undo")).to_be_hidden()
 
         # a reload in the middle resumes where the match is
         assert _taps(home, 20) == "ok"
@@ -165,7 +194,6 @@ def test_a_whole_match_scored_on_two_phones(browser, live_server, shot, settings
         home.locator('[data-die="0"][data-face="3"]').click()
         if home.locator('[data-die="1"]').count():
             home.locator('[data-die="1"][data-face="4"]').click()
-        home.get_by_test_id("sc-enter-dice").click()
         expect(home.get_by_test_id("sc-net")).to_contain_text("Offline · 1 tap waiting")
         _phone_shot(home, "scorer-phone-offline")
         home_ctx.set_offline(False)

@@ -1,0 +1,205 @@
+/* The question on screen and its answers: dice faces, places and moves on the pitch, chips for
+   the other options, and the usual answer ("done", "no") in the dock at the bottom.
+
+   Nothing here decides what is legal: the options come from the server's pending question. An
+   option whose value is an area code is a place (tapped on the pitch), one of the form
+   "FROM>TO" (or "GK>TO", "+ball") is a move (a tap on FROM then on TO, or a drag); the server may
+   also send pending.board = { sources, targets: {from: [to]}, reasons: {code: text} } and then
+   the reasons for areas that are not legal are its words. */
+import { byId, clear, el } from "./dom.js";
+
+const MOVE = /^([A-Z]+(?:-[A-Z]+)?)>([A-Z]+(?:-[A-Z]+)?)(\+ball)?$/;
+
+/* What the pending decision offers, sorted by how it is answered. */
+export function choices(p, state, areas) {
+  const codes = {};
+  (areas || []).forEach((a) => { codes[a.code] = a; });
+  const out = { places: {}, moves: {}, chips: [], def: null, answers: 0 };
+  const gk = state && state.teams[p.actor] ? state.teams[p.actor].gk : null;
+  const hasDefault = p.default !== null && p.default !== undefined;
+  if (hasDefault) out.def = { value: p.default, label: p.default_label || String(p.default) };
+  (p.options || []).forEach((o) => {
+    out.answers += 1;
+    if (hasDefault && JSON.stringify(o.value) === JSON.stringify(p.default)) { out.answers -= 1; return; }
+    const v = o.value;
+    if (typeof v === "string" && codes[v]) { out.places[v] = o; return; }
+    const m = typeof v === "string" ? MOVE.exec(v) : null;
+    if (m && codes[m[2]] && (codes[m[1]] || (m[1] === "GK" && gk))) {
+      const from = m[1] === "GK" ? gk : m[1];
+      (out.moves[from] = out.moves[from] || {});
+      (out.moves[from][m[2]] = out.moves[from][m[2]] || []).push(o);
+      return;
+    }
+    out.chips.push(o);
+  });
+  if (hasDefault) out.answers += 1;
+  return out;
+}
+
+export function createAsk(root, board, { canWrite, names, send, say }) {
+  const box = byId(root, "sc-answer");
+  const dock = byId(root, "sc-dock-answer");
+  let data = null;
+  let c = null;
+  let from = null; // first tap of a move
+  let dice = [];
+  let autoAnswered = null; // the version whose single legal answer the page sent
+  let appDice = false;
+
+  function p() { return data && data.status === "live" ? data.pending : null; }
+  function decide(value, opt) {
+    const q = p();
+    send({ event: { decide: q.name, by: q.actor, choice: value } }, opt);
+  }
+  function chip(o, extra) {
+    const b = el("button", Object.assign({ type: "button", "class": "chip", "data-testid": "sc-option" }, extra || {}), o.label);
+    b.addEventListener("click", () => decide(o.value));
+    return b;
+  }
+
+  function markBoard() {
+    const q = p();
+    const marks = {};
+    if (canWrite && q && q.kind === "decision" && c) {
+      const hint = q.board;
+      if (from) {
+        marks[from] = "from";
+        Object.keys(c.moves[from] || {}).forEach((to) => { marks[to] = "target"; });
+      } else {
+        Object.keys(c.places).forEach((code) => { marks[code] = "pick"; });
+        Object.keys(c.moves).forEach((code) => { marks[code] = "pick"; });
+        if (hint && hint.sources) hint.sources.forEach((code) => { marks[code] = "pick"; });
+      }
+    }
+    board.mark(marks);
+  }
+
+  function dieRow(q, i) {
+    const row = el("div", { "class": "sc-die", role: "group", "aria-label": dieName(q, i) });
+    row.appendChild(el("span", { "class": "sc-die__label" }, dieName(q, i)));
+    for (let f = 1; f <= q.sides; f++) {
+      const b = el("button", {
+        type: "button", "class": "face", "aria-pressed": String(dice[i] === f),
+        "data-die": String(i), "data-face": String(f),
+      }, String(f));
+      b.addEventListener("click", () => face(q, i, f));
+      row.appendChild(b);
+    }
+    return row;
+  }
+  function dieName(q, i) {
+    if (q.actor === "both" && q.dice === 2) {
+      if (q.name === "kick_off") return i === 0 ? names.home : names.away;
+      return i === 0 ? "Ball" : "Defence";
+    }
+    return q.dice > 1 ? "Die " + (i + 1) : "Die";
+  }
+  // The roll goes out when its last die is tapped; a die tapped again before that is corrected.
+  function face(q, i, f) {
+    dice[i] = f;
+    if (dice.every((x) => x !== null)) {
+      const faces = dice.slice();
+      dice = [];
+      send({ event: { roll: q.name, by: q.actor, dice: faces } });
+      return;
+    }
+    render(data);
+  }
+  function rollForMe() { dice = []; send({ roll_for_me: true }); }
+
+  function dockButton(label, testid, onclick, extraClass) {
+    const b = el("button", { type: "button", "class": "button dock-main" + (extraClass || ""), "data-testid": testid }, label);
+    b.addEventListener("click", onclick);
+    dock.appendChild(b);
+  }
+
+  function render(d, { waiting } = {}) {
+    if (!data || !d || data.version !== d.version) { from = null; if (!data || !d || data.seq !== d.seq) dice = []; }
+    data = d;
+    if (!box) { board.mark({}); return; }
+    clear(box);
+    if (dock) clear(dock);
+    const q = p();
+    c = q && q.kind === "decision" ? choices(q, d.state, d.areas) : null;
+    markBoard();
+    root.classList.toggle("is-rolling", !!(q && q.kind === "roll"));
+    if (!canWrite || !q) return;
+    if (waiting) {
+      box.appendChild(el("p", { "class": "sc-wait", "data-testid": "sc-waiting" },
+        "Saved on this phone: it goes to the server when the connection is back (Undo takes it back)."));
+      return;
+    }
+    if (q.kind === "roll") {
+      if (dice.length !== q.dice) dice = new Array(q.dice).fill(null);
+      if (!appDice) for (let i = 0; i < q.dice; i++) box.appendChild(dieRow(q, i));
+      dockButton(appDice ? "Roll" : "Roll for me", "sc-roll-for-me", rollForMe, appDice ? "" : " button--ghost");
+      return;
+    }
+    // A question with exactly one legal answer is answered by the page (the log records it as
+    // any decision); once per version, so a poll does not send it twice.
+    if (c.answers === 1 && autoAnswered !== d.version) {
+      autoAnswered = d.version;
+      const only = c.def ? c.def.value : q.options[0].value;
+      decide(only, { auto: true });
+      return;
+    }
+    if (from && c.moves[from]) {
+      box.appendChild(el("p", { "class": "sc-hint" }, "Now tap where it goes."));
+    }
+    if (c.chips.length) {
+      const wrap = el("div", { "class": "chips" });
+      c.chips.forEach((o) => wrap.appendChild(chip(o)));
+      box.appendChild(wrap);
+    }
+    if (c.def) dockButton(c.def.label, "sc-default", () => decide(c.def.value));
+  }
+
+  function refuse(code) {
+    const q = p();
+    const reasons = q && q.board && q.board.reasons;
+    const area = (data.areas || []).find((a) => a.code === code);
+    if (reasons && reasons[code]) { say(reasons[code]); return; }
+    say((area ? area.name.charAt(0).toUpperCase() + area.name.slice(1) : "That area") +
+      " is not an answer now: tap a highlighted area.");
+  }
+
+  function onTap(code) {
+    const q = p();
+    if (!canWrite || !q || q.kind !== "decision" || !c) return;
+    say(null);
+    if (from) {
+      if (code === from) { from = null; render(data); return; }
+      const picked = (c.moves[from] || {})[code];
+      if (picked) { move(picked); return; }
+      if (c.moves[code]) { from = code; render(data); return; }
+      refuse(code);
+      return;
+    }
+    if (c.places[code]) { decide(c.places[code].value); return; }
+    if (c.moves[code]) { from = code; render(data); return; }
+    refuse(code);
+  }
+  function onDrag(a, b) {
+    const q = p();
+    if (!canWrite || !q || q.kind !== "decision" || !c) return;
+    say(null);
+    const picked = (c.moves[a] || {})[b];
+    if (picked) { from = a; move(picked); return; }
+    refuse(c.moves[a] ? b : a);
+  }
+  // Two options for one from→to (with or without the ball): the chips ask which.
+  function move(opts) {
+    if (opts.length === 1) { from = null; decide(opts[0].value); return; }
+    render(data);
+    const wrap = el("div", { "class": "chips" });
+    opts.forEach((o) => wrap.appendChild(chip(o)));
+    box.appendChild(wrap);
+  }
+
+  return {
+    render: render,
+    onTap: onTap,
+    onDrag: onDrag,
+    setAppDice(on) { appDice = !!on; },
+  };
+}

@@ -1,0 +1,129 @@
+/* Table-side scorer and live view of a FUBA match (docs/scorer.md): the page's entry module.
+
+   No rule logic here or in the modules it uses: the server's rules engine says what is asked,
+   which answers are legal and how areas are named. The modules:
+     transport.js  taps queued, sent in order, kept offline; polling (the seam a local-first
+                   transport replaces: its interface is documented at its top)
+     board.js      the pitch: pieces, ball, highlights, taps and drags on areas
+     answer.js     the question's answers: dice faces, places and moves, chips, the dock button
+     panels.js     score bar, facts, feed, undo note, full time, connection status */
+import { byId } from "./dom.js";
+import { createAsk } from "./answer.js";
+import { createBoard } from "./board.js";
+import { bar, feed, finalBox, netStatus, teamRows } from "./panels.js";
+import { createTransport } from "./transport.js";
+
+function start(root) {
+  const canWrite = root.getAttribute("data-can-write") === "1";
+  const names = { home: root.getAttribute("data-home"), away: root.getAttribute("data-away") };
+  const transport = createTransport({
+    apiUrl: root.getAttribute("data-api-url"),
+    liveUrl: root.getAttribute("data-live-url"),
+    csrf: root.getAttribute("data-csrf"),
+    storeKey: "fuba-scorer-queue-" + root.getAttribute("data-session"),
+  });
+  let data = null;
+
+  function say(message) {
+    const box = byId(root, "sc-error");
+    if (!box) return;
+    box.hidden = !message;
+    box.textContent = message || "";
+  }
+  const pitch = root.querySelector("[data-pitch]");
+  const board = pitch ? createBoard(pitch, {
+    onTap: (code) => ask.onTap(code),
+    onDrag: (a, b) => ask.onDrag(a, b),
+  }) : { draw() {}, mark() {}, has: () => false };
+  const ask = createAsk(root, board, {
+    canWrite: canWrite,
+    names: names,
+    say: say,
+    send: (body, opt) => { say(null); transport.send(body, opt); },
+  });
+
+  function render(d) {
+    data = d;
+    root.setAttribute("data-seq", String(d.seq));
+    root.setAttribute("data-status", d.status);
+    ask.setAppDice(!!d.app_dice);
+    bar(root, d, names);
+    board.draw(d.state, d.areas);
+    teamRows(root, d.state);
+    feed(root, d);
+    finalBox(root, d, names);
+    ask.render(d, { waiting: transport.waiting() });
+    undoButton();
+  }
+  function undoButton() {
+    const undo = root.querySelector('[data-action="undo"]');
+    if (undo) {
+      undo.disabled = !data || (data.seq === 0 && !transport.waiting()) ||
+        data.status === "submitted" || data.status === "abandoned";
+    }
+  }
+
+  transport.onState(render);
+  transport.onStatus((s) => {
+    netStatus(root, s, !!data);
+    if (data && s.waiting) ask.render(data, { waiting: s.waiting });
+    undoButton();
+  });
+  transport.onRefused(({ message, stale, auto }) => {
+    if (auto && stale) return; // the other phone answered the same one-answer question first
+    say(stale ? "The other phone entered first: check the question and tap again." : message);
+    if (data) render(data);
+  });
+
+  root.addEventListener("click", (e) => {
+    const t = e.target.closest("[data-action]");
+    if (!t) return;
+    const action = t.getAttribute("data-action");
+    if (action === "undo") {
+      const reason = root.querySelector("[data-undo-reason]");
+      transport.undo(reason ? reason.value : "");
+      if (reason) reason.value = "";
+    } else if (action === "confirm") {
+      confirm(t);
+    } else if (action === "abandon") {
+      abandon();
+    }
+  });
+  function confirm(button) {
+    const body = {};
+    root.querySelectorAll("[data-pen]").forEach((i) => {
+      if (i.value !== "") body[i.getAttribute("data-pen") + "_penalties"] = +i.value;
+    });
+    button.disabled = true;
+    transport.post("/finish", body).then((res) => {
+      button.disabled = false;
+      if (res.ok) { render(res.body); say(null); return; }
+      const message = res.body && res.body.error ? res.body.error.message : "The server refused this.";
+      say(message);
+      if (/penalt|shoot-out/i.test(message)) {
+        const pens = root.querySelector("[data-penalties]");
+        if (pens) pens.hidden = false;
+      }
+    }, () => { button.disabled = false; say("No connection: try again when you are back online."); });
+  }
+  function abandon() {
+    const reason = root.querySelector("[data-abandon-reason]");
+    if (!reason || !reason.value.trim()) { say("Say why the session is abandoned."); return; }
+    transport.post("/abandon", { reason: reason.value }).then((res) => {
+      if (res.ok) render(res.body); else say(res.body.error.message);
+    }, () => say("No connection: try again when you are back online."));
+  }
+
+  // The screen stays awake while a club scores.
+  function keepAwake() {
+    if (!canWrite || !("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").catch(() => {});
+  }
+  document.addEventListener("visibilitychange", keepAwake);
+  keepAwake();
+  transport.start();
+  root.setAttribute("data-ready", "1");
+}
+
+const root = document.getElementById("scorer");
+if (root) start(root);

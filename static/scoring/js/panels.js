@@ -1,0 +1,113 @@
+/* What is read below the board: the score bar, the team facts, the feed of events, the key
+   moments, the undo note and the full-time box. Words only: the server names everything. */
+import { byId, clear, el, setText } from "./dom.js";
+
+function cp(t) {
+  const c = t.condition_points;
+  return c.defence + " / " + c.midfield + " / " + c.forward + (t.tired ? " (tired)" : "");
+}
+function injuries(t) {
+  if (!t.injuries.length) return "–";
+  return t.injuries.map((i) => i.minute + "'" + (i.permanent ? " (out)" : " (" + i.out_minutes + " min)")).join(", ");
+}
+function skills(t) {
+  return t.skills.length ? t.skills.map((s) => s.replace(/_/g, " ")).join(", ") : "–";
+}
+
+export function teamRows(root, st) {
+  const body = byId(root, "sc-teams");
+  if (!body) return;
+  clear(body);
+  const h = st.teams.home, a = st.teams.away;
+  [["Cards", h.yellow_cards + " yellow, " + h.red_cards + " red", a.yellow_cards + " yellow, " + a.red_cards + " red"],
+   ["Condition points (def / mid / att)", cp(h), cp(a)],
+   ["Injuries", injuries(h), injuries(a)],
+   ["Subs", String(h.substitutions), String(a.substitutions)],
+   ["Skills left", skills(h), skills(a)]].forEach((r) => {
+    const tr = el("tr");
+    tr.appendChild(el("th", { scope: "row" }, r[0]));
+    tr.appendChild(el("td", {}, r[1]));
+    tr.appendChild(el("td", {}, r[2]));
+    body.appendChild(tr);
+  });
+}
+
+function list(root, id, items, text) {
+  const ol = byId(root, id);
+  if (!ol) return;
+  clear(ol);
+  items.forEach((it) => ol.appendChild(el("li", it.seq ? { value: String(it.seq) } : {}, text(it))));
+}
+
+export function feed(root, d) {
+  list(root, "sc-events", d.events, (e) => e.text + (e.rolled_by_app ? " (rolled by the app)" : ""));
+  list(root, "sc-moments", d.moments.slice().reverse(), (m) => m.text);
+  const last = d.events.length ? d.events[0] : null;
+  setText(root, "sc-last", last ? last.text : "");
+  const undone = byId(root, "sc-last-undo");
+  if (undone) {
+    // said once, right after the undo: the next event takes it away
+    const fresh = d.last_undo && d.last_undo.seq === d.seq + 1;
+    undone.hidden = !fresh;
+    undone.textContent = fresh
+      ? "Taken back: " + d.last_undo.text + (d.last_undo.reason ? " (" + d.last_undo.reason + ")" : "") : "";
+  }
+}
+
+export function bar(root, d, names) {
+  const st = d.state;
+  setText(root, "sc-score", st.score[0] + " – " + st.score[1]);
+  setText(root, "sc-minute", st.minute + "'");
+  setText(root, "sc-turn", String(st.turn));
+  const ball = (d.areas || []).find((a) => a.code === st.ball);
+  setText(root, "sc-ball", ball ? ball.name : "–");
+  setText(root, "sc-value", String(st.value));
+  setText(root, "sc-control", names[st.control] || st.control);
+  setText(root, "sc-weather", st.weather ? String(st.weather).replace(/_/g, " ") : "fine");
+  const p = d.pending;
+  const question = d.status === "abandoned"
+    ? "This session was abandoned" + (d.abandon_reason ? ": " + d.abandon_reason : ".")
+    : (p ? p.text || d.question : d.question);
+  setText(root, "sc-question", question);
+  setText(root, "sc-rule", p ? (/^A\d/.test(p.rule) ? "advanced rule " + p.rule : "rule " + p.rule) : "");
+}
+
+export function finalBox(root, d, names) {
+  const box = byId(root, "sc-final");
+  if (!box) return;
+  box.hidden = !(d.status === "full_time" || d.status === "submitted");
+  if (box.hidden) return;
+  const score = d.state.score;
+  const c = d.confirmations;
+  let text = "Final score: " + names.home + " " + score[0] + "–" + score[1] + " " + names.away + ". ";
+  if (d.status === "submitted") {
+    text += d.submission && d.submission.status === "accepted" ? "Both clubs confirmed: the result counts."
+      : "The result is submitted" + (d.participants.length < 2 ? "; the other club confirms or disputes it on the match page." : ".");
+  } else {
+    text += "Confirmed by: " + ([c.home ? names.home : null, c.away ? names.away : null].filter(Boolean).join(" and ") || "nobody yet") + ". ";
+    text += d.participants.length === 2 ? "Both clubs scored this match: each confirms on its own device." : "Confirming submits the result to the other club.";
+  }
+  setText(root, "sc-final-text", text);
+  const btn = byId(root, "sc-confirm");
+  if (btn) {
+    const side = root.getAttribute("data-side");
+    btn.hidden = d.status !== "full_time" || !!(side && c[side]);
+  }
+}
+
+export function netStatus(root, { waiting, offline }, hasData) {
+  root.setAttribute("data-queue", String(waiting));
+  const net = byId(root, "sc-net");
+  if (!net) return;
+  const taps = waiting + " tap" + (waiting > 1 ? "s" : "");
+  if (offline) {
+    net.textContent = "Offline" + (waiting ? " · " + taps + " waiting" : "");
+    net.className = "sc-net small sc-net--off";
+  } else if (waiting) {
+    net.textContent = "Sending " + taps + "…";
+    net.className = "sc-net small sc-net--busy";
+  } else {
+    net.textContent = hasData ? "Saved" : "Connecting…";
+    net.className = "sc-net small sc-net--ok";
+  }
+}
