@@ -98,7 +98,7 @@ def session_names(session: ScoringSession) -> dict[str, str]:
 
 def board_areas(names: dict[str, str]) -> list[dict[str, Any]]:
     """The board's areas named for these teams (the vocabulary of rules_engine.areas)."""
-    return engine.areas(names)
+    return scorer_view.areas(names)
 
 
 def session_state(session: ScoringSession) -> dict[str, Any]:
