@@ -11,7 +11,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin.widgets import FilteredSelectMultiple
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -20,13 +19,20 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from fubaleague.admin_actions import run_service
+from fubaleague.admin_actions import ReadOnlyAdminInline, ServiceAdmin, form_error, run_service
 from fubaleague.auth import signed_in_user
 from fubaleague.errors import ApplicationError
 from matches import progress
 from matches.admin import FixtureResultActions
-from matches.discipline import discipline_recompute_report
 from tournaments import services
+from tournaments.admin_forms import (
+    TIEBREAK_SLOTS,
+    CompetitionForm,
+    FixtureForm,
+    GroupForm,
+    StageForm,
+    TeamForm,
+)
 from tournaments.formats import FORMATS, competition_create_from_format
 from tournaments.models import (
     Bye,
@@ -45,9 +51,7 @@ from tournaments.models import (
     Team,
     TeamSkill,
 )
-from tournaments.skills import _eligibility_error as skill_eligibility_error
 from tournaments.standings import presentation
-from tournaments.standings.criteria import CRITERIA
 from tournaments.standings.services import standings_recompute
 
 admin.site.site_header = "FUBA League administration"
@@ -63,99 +67,6 @@ def _hide_beat_models() -> None:
 
 
 _hide_beat_models()
-
-TIEBREAK_SLOTS = 10
-
-# Chapter titles of rulebook 3 (A12 is referred to but missing from the text).
-ADVANCED_RULE_NAMES = {
-    "A1": "Team condition and tiredness",
-    "A2": "Advanced formations – player roles",
-    "A3": "Player substitutions",
-    "A4": "Injuries",
-    "A5": "Goalkeeper charge",
-    "A6": "Aggressive pressing",
-    "A7": "Advanced offside / offside risk",
-    "A8": "Slowing down game play",
-    "A9": "Weather",
-    "A10": "V.A.R.",
-    "A11": "Skills",
-    "A12": "(referred to, missing from the text; read as A13)",
-    "A13": "Special events",
-}
-
-
-def _form_error(form: forms.BaseForm, exc: ApplicationError) -> None:
-    """Show a service's refusal on the field it names (or on the form)."""
-    field = exc.details.get("field") if isinstance(exc.details, dict) else None
-    form.add_error(field if field in form.fields else None, exc.message)
-
-
-class CompetitionTeamChoice(forms.ModelMultipleChoiceField):
-    """Team pickers name each team with its competition: bare names of two competitions looked alike."""
-
-    def label_from_instance(self, obj: Any) -> str:
-        return f"{obj.name} ({obj.competition.name})"
-
-
-class CompetitionTeamSingle(forms.ModelChoiceField):
-    def label_from_instance(self, obj: Any) -> str:
-        return f"{obj.name} ({obj.competition.name})"
-
-
-def _limit_teams(field: forms.Field, competition_id: int | None) -> None:
-    qs = Team.objects.select_related("competition").order_by("competition__name", "name")
-    field.queryset = qs.filter(competition_id=competition_id) if competition_id else qs  # type: ignore[attr-defined]
-
-
-class TeamForm(forms.ModelForm):
-    class Meta:
-        model = Team
-        fields = [
-            "competition",
-            "name",
-            "country",
-            "coach",
-            "club",
-            "seed",
-            "default_formation",
-            "player_roles",
-            "withdrawn",
-        ]
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        competition = data.get("competition")
-        if competition is None:
-            return data
-        try:
-            services.team_fields_check(
-                competition=competition,
-                default_formation=data.get("default_formation", ""),
-                player_roles=data.get("player_roles") or {},
-                coach=data.get("coach"),
-                club=data.get("club"),
-                where=f"Team '{data.get('name', '')}'",
-            )
-        except ApplicationError as exc:
-            _form_error(self, exc)
-        return data
-
-
-class TeamSkillFormSet(forms.BaseInlineFormSet):
-    """A11 restrictions, checked by the skills service as for the API (e.g. Catenaccio in a World Cup)."""
-
-    def clean(self) -> None:
-        super().clean()
-        team = self.instance
-        if team.pk is None and not getattr(team, "competition_id", None):
-            return
-        for form in self.forms:
-            skill = form.cleaned_data.get("skill") if hasattr(form, "cleaned_data") else None
-            if skill is None or form.cleaned_data.get("DELETE"):
-                continue
-            error = skill_eligibility_error(team, skill)
-            if error:
-                form.add_error("skill", error)
 
 
 @admin.register(Club)
@@ -202,90 +113,14 @@ class SkillAdmin(admin.ModelAdmin):
     search_fields = ("name", "chapter_text", "restrictions_text")
 
 
-class StageInline(admin.TabularInline):
+class StageInline(ReadOnlyAdminInline):
     model = Stage
-    extra = 0
     fields = ("order", "name", "kind", "status", "legs", "away_goals_rule", "extra_time", "penalties")
-    show_change_link = True
 
 
-class TeamInline(admin.TabularInline):
+class TeamInline(ReadOnlyAdminInline):
     model = Team
-    form = TeamForm
-    extra = 0
-    fields = ("name", "country", "coach", "club", "seed", "default_formation", "withdrawn")
-    autocomplete_fields = ("coach", "club")
-    show_change_link = True
-
-
-class CompetitionForm(forms.ModelForm):
-    """Advanced rules as checkboxes, the tie-break order as ordered choices; the services check both."""
-
-    advanced_rules = forms.MultipleChoiceField(
-        choices=[(code, f"{code}: {ADVANCED_RULE_NAMES.get(code, '')}") for code in services.ADVANCED_RULES],
-        widget=forms.CheckboxSelectMultiple,
-        required=False,
-        help_text="Advanced rules of rulebook 3 in force",
-    )
-
-    class Meta:
-        model = Competition
-        fields = [
-            f.name
-            for f in Competition._meta.get_fields()
-            if getattr(f, "editable", False) and f.concrete and f.name not in ("id", "tiebreak_order")
-        ]
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        current = list(self.instance.tiebreak_order or []) if self.instance.pk else []
-        choices = [("", "—")] + [(key, c.label.capitalize()) for key, c in CRITERIA.items()]
-        for i in range(TIEBREAK_SLOTS):
-            self.fields[f"tiebreak_{i + 1}"] = forms.ChoiceField(
-                choices=choices,
-                required=False,
-                initial=current[i] if i < len(current) else "",
-                label=f"Tie-break {i + 1}",
-                help_text="Custom order only: 1 must be Points; leave the rest empty when done"
-                if i == 0
-                else "",
-            )
-        if "yellow_wipe_after_stage" in self.fields:
-            field = self.fields["yellow_wipe_after_stage"]
-            field.queryset = (  # type: ignore[attr-defined]
-                Stage.objects.filter(competition=self.instance) if self.instance.pk else Stage.objects.none()
-            )
-
-    def tiebreak_order(self) -> list[str]:
-        picked = [self.cleaned_data.get(f"tiebreak_{i + 1}") or "" for i in range(TIEBREAK_SLOTS)]
-        while picked and not picked[-1]:
-            picked.pop()
-        return picked
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        order = self.tiebreak_order()
-        if "" in order:
-            self.add_error("tiebreak_1", "Fill the tie-break criteria without gaps.")
-            return data
-        values = {k: v for k, v in data.items() if k in services.COMPETITION_SETTINGS}
-        values["tiebreak_order"] = order
-        try:
-            services.competition_settings_check(values)
-        except ApplicationError as exc:
-            field = exc.details.get("field") if isinstance(exc.details, dict) else None
-            self.add_error("tiebreak_1" if field == "tiebreak_order" else None, exc.message)
-            if field in self.fields and field != "tiebreak_order":
-                self.add_error(field, exc.message)
-        return data
-
-    def save(self, commit: bool = True) -> Competition:
-        competition = super().save(commit=False)
-        competition.tiebreak_order = self.tiebreak_order()
-        if commit:
-            competition.save()
-            self.save_m2m()
-        return competition
+    fields = ("name", "country", "confederation", "coach", "club", "seed", "default_formation", "withdrawn")
 
 
 class WizardForm(forms.Form):
@@ -318,7 +153,7 @@ class WizardForm(forms.Form):
 
 
 @admin.register(Competition)
-class CompetitionAdmin(admin.ModelAdmin):
+class CompetitionAdmin(ServiceAdmin):
     form = CompetitionForm
     change_list_template = "admin/tournaments/competition/change_list.html"
     list_display = (
@@ -390,12 +225,13 @@ class CompetitionAdmin(admin.ModelAdmin):
             reverse("tournaments:competition", args=[obj.slug]),
         )
 
+    def service_delete(self, obj: Competition) -> None:
+        services.competition_delete(competition=obj)
+
     def save_model(self, request: HttpRequest, obj: Competition, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
-        if change and set(form.changed_data) & {*services.DISCIPLINE_SETTINGS, "yellow_wipe_after_stage"}:
-            # New discipline settings apply to every result already counted: rebuild the bans.
-            report = discipline_recompute_report(competition=obj)
-            self.message_user(request, f"Discipline settings changed. {report.summary()}")
+        if form.discipline_change is not None:
+            self.message_user(request, f"Discipline settings changed. {form.discipline_change.summary()}")
 
     @admin.action(description="Generate fixtures for stages that have none", permissions=["change"])
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Competition]) -> None:
@@ -445,7 +281,7 @@ class CompetitionAdmin(admin.ModelAdmin):
                     user=request.user,
                 )
             except ApplicationError as exc:
-                _form_error(form, exc)
+                form_error(form, exc)
             else:
                 note = f" Groups drawn with seed {created.draw.seed}." if created.draw else ""
                 self.message_user(request, f"{created.competition}: stages and groups created.{note}")
@@ -499,29 +335,27 @@ class CompetitionAdmin(admin.ModelAdmin):
         return TemplateResponse(request, "admin/tournaments/competition/standings.html", context)
 
 
-class TeamSkillInline(admin.TabularInline):
+class TeamSkillInline(ReadOnlyAdminInline):
     model = TeamSkill
-    formset = TeamSkillFormSet
-    extra = 0
-    raw_id_fields = ("gained_in",)
+    fields = ("skill", "source", "gained_in")
+    show_change_link = False
 
 
-class SuspensionInline(admin.TabularInline):
+class SuspensionInline(ReadOnlyAdminInline):
     model = Suspension
-    extra = 0
     fields = ("reason", "shirt_number", "source_fixture", "sequence", "served_in")
-    raw_id_fields = ("source_fixture", "served_in")
     fk_name = "team"
+    show_change_link = False
 
 
-class SkillLossInline(admin.TabularInline):
+class SkillLossInline(ReadOnlyAdminInline):
     model = SkillLoss
-    extra = 0
-    raw_id_fields = ("lost_in", "unavailable_for")
+    fields = ("skill", "lost_in", "unavailable_for")
+    show_change_link = False
 
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(ServiceAdmin):
     form = TeamForm
     list_display = (
         "name",
@@ -539,6 +373,9 @@ class TeamAdmin(admin.ModelAdmin):
     autocomplete_fields = ("coach", "club")
     inlines = [TeamSkillInline, SkillLossInline, SuspensionInline]
 
+    def service_delete(self, obj: Team) -> None:
+        services.team_delete(team=obj)
+
     @admin.display(description="Page")
     def public_page(self, obj: Team) -> str:
         return format_html(
@@ -546,107 +383,22 @@ class TeamAdmin(admin.ModelAdmin):
         )
 
 
-class GroupInline(admin.TabularInline):
+class GroupInline(ReadOnlyAdminInline):
     model = Group
-    extra = 0
     fields = ("name",)
-    show_change_link = True
 
 
-class FixtureInline(admin.TabularInline):
+class FixtureInline(ReadOnlyAdminInline):
     model = Fixture
-    extra = 0
     fields = ("match_number", "round", "leg", "home_team", "away_team", "kickoff", "deadline", "status")
-    readonly_fields = ("status",)
-    raw_id_fields = ("home_team", "away_team")
-    show_change_link = True
     ordering = ("round", "match_number", "leg")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Fixture]:
         return super().get_queryset(request).select_related("home_team", "away_team")
 
 
-class StageForm(forms.ModelForm):
-    teams = CompetitionTeamChoice(
-        queryset=Team.objects.none(),
-        required=False,
-        widget=FilteredSelectMultiple("teams", is_stacked=False),
-        help_text="Round robin, Swiss or a knockout with its own teams; only this competition's teams",
-    )
-
-    class Meta:
-        model = Stage
-        fields = [
-            "competition",
-            "order",
-            "name",
-            "kind",
-            "status",
-            "legs",
-            "away_goals_rule",
-            "extra_time",
-            "penalties",
-            "third_place_match",
-            "advance_per_group",
-            "best_thirds",
-            "swiss_rounds",
-            "knockout_rounds",
-            "feeder",
-            "feed",
-            "teams",
-        ]
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        competition_id = self.instance.competition_id if self.instance.pk else None
-        competition_id = competition_id or _int_or_none(
-            self.data.get("competition") or self.initial.get("competition")
-        )
-        _limit_teams(self.fields["teams"], competition_id)
-        if "feeder" in self.fields:
-            feeders = (
-                Stage.objects.filter(competition_id=competition_id)
-                if competition_id
-                else Stage.objects.none()
-            )
-            self.fields["feeder"].queryset = feeders.exclude(pk=self.instance.pk)  # type: ignore[attr-defined]
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        competition, kind = data.get("competition"), data.get("kind")
-        if competition is None or kind is None:
-            return data
-        where = f"Stage '{data.get('name', '')}'"
-        try:
-            services.stage_settings_check(
-                competition, kind, {k: v for k, v in data.items() if k in services.STAGE_SETTINGS}, where
-            )
-            services.teams_check(competition, list(data.get("teams") or []), where)
-            if self.instance.pk and self.instance.fixtures.exists():
-                changed = [
-                    f
-                    for f in ("kind", "legs", "teams", "feeder", "knockout_rounds")
-                    if f in self.changed_data
-                ]
-                if changed:
-                    raise ApplicationError(
-                        f"{where}: fixtures were generated; {', '.join(changed)} can no longer change.",
-                        details={"field": changed[0]},
-                    )
-        except ApplicationError as exc:
-            _form_error(self, exc)
-        return data
-
-
-def _int_or_none(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
-
-
 @admin.register(Stage)
-class StageAdmin(admin.ModelAdmin):
+class StageAdmin(ServiceAdmin):
     form = StageForm
     list_display = ("name", "competition", "order", "kind", "status", "fixture_total")
     list_filter = ("kind", "status", "competition")
@@ -654,6 +406,10 @@ class StageAdmin(admin.ModelAdmin):
     list_select_related = ("competition",)
     inlines = [GroupInline, FixtureInline]
     actions = ["generate_fixtures", "next_swiss_round"]
+    readonly_fields = ("status",)
+
+    def service_delete(self, obj: Stage) -> None:
+        services.stage_delete(stage=obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Stage]:
         return super().get_queryset(request).annotate(n_fixtures=Count("fixtures"))
@@ -679,61 +435,16 @@ class StageAdmin(admin.ModelAdmin):
         run_service(self, request, queryset, pair)
 
 
-class GroupForm(forms.ModelForm):
-    teams = CompetitionTeamChoice(
-        queryset=Team.objects.none(),
-        required=False,
-        widget=FilteredSelectMultiple("teams", is_stacked=False),
-        help_text="Only the teams of the stage's competition",
-    )
-
-    class Meta:
-        model = Group
-        fields = ["stage", "name", "teams"]
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        stage_id = self.instance.stage_id if self.instance.pk else None
-        stage_id = stage_id or _int_or_none(self.data.get("stage") or self.initial.get("stage"))
-        stage = Stage.objects.filter(pk=stage_id).first() if stage_id else None
-        _limit_teams(self.fields["teams"], stage.competition_id if stage else None)
-        if "stage" in self.fields:
-            self.fields["stage"].queryset = Stage.objects.filter(kind=Stage.Kind.GROUPS).select_related(  # type: ignore[attr-defined]
-                "competition"
-            )
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        stage = data.get("stage")
-        if stage is None:
-            return data
-        teams = list(data.get("teams") or [])
-        try:
-            services.teams_check(stage.competition, teams, f"Group {data.get('name', '')}")
-            if stage.kind != Stage.Kind.GROUPS:
-                raise ApplicationError(f"{stage} is not a group stage.", details={"field": "stage"})
-            others = (
-                Team.objects.filter(groups__stage=stage)
-                .exclude(groups=self.instance.pk)
-                .filter(pk__in=[t.pk for t in teams])
-            )
-            if others.exists():
-                raise ApplicationError(
-                    f"{', '.join(t.name for t in others)} already in another group of {stage.name}.",
-                    details={"field": "teams"},
-                )
-        except ApplicationError as exc:
-            _form_error(self, exc)
-        return data
-
-
 @admin.register(Group)
-class GroupAdmin(admin.ModelAdmin):
+class GroupAdmin(ServiceAdmin):
     form = GroupForm
     list_display = ("name", "stage", "team_list")
     list_filter = ("stage__competition",)
     search_fields = ("name", "teams__name")
     inlines = [FixtureInline]
+
+    def service_delete(self, obj: Group) -> None:
+        services.group_delete(group=obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Group]:
         return super().get_queryset(request).select_related("stage__competition").prefetch_related("teams")
@@ -762,50 +473,8 @@ class FixtureStatusFilter(admin.SimpleListFilter):
         return queryset
 
 
-class FixtureForm(forms.ModelForm):
-    class Meta:
-        model = Fixture
-        fields = [
-            "competition",
-            "stage",
-            "group",
-            "round",
-            "round_name",
-            "leg",
-            "match_number",
-            "home_team",
-            "away_team",
-            "home_placeholder",
-            "away_placeholder",
-            "home_source",
-            "away_source",
-            "kickoff",
-            "deadline",
-        ]
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        competition, stage = data.get("competition"), data.get("stage")
-        teams = [t for t in (data.get("home_team"), data.get("away_team")) if t is not None]
-        try:
-            if competition is not None:
-                services.teams_check(competition, teams, "Fixture", "home_team")
-                if stage is not None and stage.competition_id != competition.id:
-                    raise ApplicationError(
-                        f"{stage} is not a stage of '{competition}'.", details={"field": "stage"}
-                    )
-            kickoff, deadline = data.get("kickoff"), data.get("deadline")
-            if kickoff and deadline and deadline < kickoff:
-                raise ApplicationError(
-                    "The result deadline cannot be before the kick-off.", details={"field": "deadline"}
-                )
-        except ApplicationError as exc:
-            _form_error(self, exc)
-        return data
-
-
 @admin.register(Fixture)
-class FixtureAdmin(FixtureResultActions):
+class FixtureAdmin(ServiceAdmin, FixtureResultActions):
     form = FixtureForm
     list_display = (
         "__str__",
@@ -827,8 +496,29 @@ class FixtureAdmin(FixtureResultActions):
         "=match_number",
     )
     list_select_related = ("competition", "stage", "group", "home_team", "away_team", "result")
-    raw_id_fields = ("home_team", "away_team", "group")
-    readonly_fields = ("status", "updated_at")
+    # Who plays whom comes from fixture generation and progress; here only the schedule changes.
+    readonly_fields = (
+        "competition",
+        "stage",
+        "group",
+        "round",
+        "round_name",
+        "leg",
+        "match_number",
+        "home_team",
+        "away_team",
+        "home_placeholder",
+        "away_placeholder",
+        "status",
+        "updated_at",
+    )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
     date_hierarchy = "kickoff"
     actions = [
         "simulate_forfeit_now",
@@ -916,9 +606,33 @@ class LotDrawAdmin(admin.ModelAdmin):
 
 @admin.register(Draw)
 class DrawAdmin(admin.ModelAdmin):
-    list_display = ("stage", "kind", "seed", "constraints", "drawn_at", "drawn_by")
+    list_display = ("stage", "kind", "seed", "constraints_text", "drawn_at", "drawn_by")
     list_filter = ("kind", "stage__competition")
-    readonly_fields = ("stage", "kind", "seed", "pots", "constraints", "result", "drawn_at", "drawn_by")
+    readonly_fields = (
+        "stage",
+        "kind",
+        "seed",
+        "pots",
+        "constraints_text",
+        "relaxed_text",
+        "result",
+        "drawn_at",
+        "drawn_by",
+    )
+    exclude = ("constraints", "relax", "relaxed")
+
+    @admin.display(description="Constraints")
+    def constraints_text(self, obj: Draw) -> str:
+        return "; ".join(str(c.get("text", c)) for c in obj.constraints) or "none"
+
+    @admin.display(description="Relaxed")
+    def relaxed_text(self, obj: Draw) -> str:
+        if not obj.relax:
+            return "not allowed"
+        return (
+            "; ".join(f"pot {r['pot']}: group {r['group']} {r['reason']}" for r in obj.relaxed)
+            or "not needed"
+        )
 
     # A draw is kept as drawn (its seed repeats it); a new draw is a new row.
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:

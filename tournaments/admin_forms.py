@@ -1,0 +1,323 @@
+"""The admin's forms of the competition models, each saved by the service the API calls.
+
+Every form is a ServiceForm: its clean() tries the service call and undoes it, so the admin shows
+the service's own refusal (frozen stage fields, points after results, a team in two groups) and
+writes nothing the service would not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.admin.widgets import FilteredSelectMultiple
+
+from fubaleague.admin_actions import ServiceForm
+from matches.discipline import DisciplineChange, competition_discipline_set
+from tournaments import services
+from tournaments.models import Competition, Fixture, Group, Skill, Stage, Team, TeamSkill
+from tournaments.standings.criteria import CRITERIA
+
+TIEBREAK_SLOTS = 10
+
+# Chapter titles of rulebook 3 (A12 is referred to but missing from the text).
+ADVANCED_RULE_NAMES = {
+    "A1": "Team condition and tiredness",
+    "A2": "Advanced formations – player roles",
+    "A3": "Player substitutions",
+    "A4": "Injuries",
+    "A5": "Goalkeeper charge",
+    "A6": "Aggressive pressing",
+    "A7": "Advanced offside / offside risk",
+    "A8": "Slowing down game play",
+    "A9": "Weather",
+    "A10": "V.A.R.",
+    "A11": "Skills",
+    "A12": "(referred to, missing from the text; read as A13)",
+    "A13": "Special events",
+}
+
+
+class CompetitionTeamChoice(forms.ModelMultipleChoiceField):
+    """Team pickers name each team with its competition: bare names of two competitions looked alike."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.name} ({obj.competition.name})"
+
+
+def limit_teams(field: forms.Field, competition_id: int | None) -> None:
+    qs = Team.objects.select_related("competition").order_by("competition__name", "name")
+    field.queryset = qs.filter(competition_id=competition_id) if competition_id else qs  # type: ignore[attr-defined]
+
+
+def int_or_none(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _saved(model: Any, instance: Any) -> Any:
+    """The row as stored: ModelForm has already copied the new values onto `instance`."""
+    return model.objects.get(pk=instance.pk) if instance.pk else None
+
+
+class TeamForm(ServiceForm):
+    skills = forms.ModelMultipleChoiceField(
+        queryset=Skill.objects.order_by("name"),
+        required=False,
+        widget=FilteredSelectMultiple("skills", is_stacked=False),
+        help_text="A11 roster: the skills chosen at entry (skills gained in matches are kept)",
+    )
+
+    class Meta:
+        model = Team
+        fields = [
+            "competition",
+            "name",
+            "country",
+            "confederation",
+            "coach",
+            "club",
+            "seed",
+            "default_formation",
+            "player_roles",
+            "withdrawn",
+        ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["competition"].disabled = True  # a team stays in its competition
+            self.initial["skills"] = list(
+                self.instance.roster_skills.filter(source=TeamSkill.Source.CHOSEN).values_list(
+                    "skill", flat=True
+                )
+            )
+
+    def service_save(self) -> Team:
+        data = self.cleaned_data
+        team = _saved(Team, self.instance)
+        skills = list(data.get("skills") or [])
+        if team is None:
+            values: dict[str, Any] = {
+                f: data[f] for f in services.TEAM_SETTINGS if f in data and f != "withdrawn"
+            }
+            team = services.team_create(competition=data["competition"], **values)
+            if skills:
+                services.team_skills_set(team=team, skills=skills)
+            return team
+        return services.team_update(
+            team=team,
+            skills=skills if "skills" in self.changed_data else None,
+            **self.changes(services.TEAM_SETTINGS),
+        )
+
+
+class CompetitionForm(ServiceForm):
+    """Advanced rules as checkboxes, the tie-break order as ordered choices; the services check both."""
+
+    advanced_rules = forms.MultipleChoiceField(
+        choices=[(code, f"{code}: {ADVANCED_RULE_NAMES.get(code, '')}") for code in services.ADVANCED_RULES],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text="Advanced rules of rulebook 3 in force",
+    )
+    discipline_change: DisciplineChange | None = None
+
+    class Meta:
+        model = Competition
+        fields = [
+            f.name
+            for f in Competition._meta.get_fields()
+            if getattr(f, "editable", False)
+            and f.concrete
+            and f.name not in ("id", "tiebreak_order", "status")
+        ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        current = list(self.instance.tiebreak_order or []) if self.instance.pk else []
+        choices = [("", "—")] + [(key, c.label.capitalize()) for key, c in CRITERIA.items()]
+        for i in range(TIEBREAK_SLOTS):
+            self.fields[f"tiebreak_{i + 1}"] = forms.ChoiceField(
+                choices=choices,
+                required=False,
+                initial=current[i] if i < len(current) else "",
+                label=f"Tie-break {i + 1}",
+                help_text="Custom order only: 1 must be Points; leave the rest empty when done"
+                if i == 0
+                else "",
+            )
+        if "yellow_wipe_after_stage" in self.fields:
+            field = self.fields["yellow_wipe_after_stage"]
+            field.queryset = (  # type: ignore[attr-defined]
+                Stage.objects.filter(competition=self.instance) if self.instance.pk else Stage.objects.none()
+            )
+        if self.instance.pk and "slug" in self.fields:
+            self.fields["slug"].disabled = True  # the competition's address stays
+
+    def tiebreak_order(self) -> list[str]:
+        picked = [self.cleaned_data.get(f"tiebreak_{i + 1}") or "" for i in range(TIEBREAK_SLOTS)]
+        while picked and not picked[-1]:
+            picked.pop()
+        return picked
+
+    def clean(self) -> dict[str, Any]:
+        if "" in self.tiebreak_order():
+            self.add_error("tiebreak_1", "Fill the tie-break criteria without gaps.")
+        return super().clean()
+
+    def service_save(self) -> Competition:
+        data = self.cleaned_data
+        values = {f: data[f] for f in services.COMPETITION_SETTINGS if f in data}
+        values["tiebreak_order"] = self.tiebreak_order()
+        competition = _saved(Competition, self.instance)
+        if competition is None:
+            return services.competition_create(slug=data["slug"], **values)
+        changes = {
+            f: v
+            for f, v in values.items()
+            if f not in services.DISCIPLINE_SETTINGS and v != getattr(competition, f)
+        }
+        if changes:
+            competition = services.competition_update(competition=competition, **changes)
+        discipline = (*services.DISCIPLINE_SETTINGS, "yellow_wipe_after_stage")
+        if any(f in self.changed_data for f in discipline):
+            # The same call as the API's …/discipline: the settings and the bans rebuilt under them.
+            self.discipline_change = competition_discipline_set(
+                competition=competition,
+                yellow_card_threshold=data["yellow_card_threshold"],
+                red_card_ban_matches=data["red_card_ban_matches"],
+                yellow_wipe_after_stage=data.get("yellow_wipe_after_stage"),
+                cup_mode=data.get("cup_mode", False),
+            )
+        return competition
+
+
+class StageForm(ServiceForm):
+    teams = CompetitionTeamChoice(
+        queryset=Team.objects.none(),
+        required=False,
+        widget=FilteredSelectMultiple("teams", is_stacked=False),
+        help_text="Round robin, Swiss or a knockout with its own teams; only this competition's teams",
+    )
+    group_names = forms.CharField(
+        required=False,
+        help_text="A new group stage: its groups, e.g. 'A, B, C, D' (teams are added or drawn later)",
+    )
+
+    class Meta:
+        model = Stage
+        fields = [
+            "competition",
+            "order",
+            "name",
+            "kind",
+            "legs",
+            "away_goals_rule",
+            "extra_time",
+            "penalties",
+            "third_place_match",
+            "advance_per_group",
+            "best_thirds",
+            "thirds_placing",
+            "swiss_rounds",
+            "knockout_rounds",
+            "feeder",
+            "feed",
+            "teams",
+        ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        competition_id = self.instance.competition_id if self.instance.pk else None
+        competition_id = competition_id or int_or_none(
+            self.data.get("competition") or self.initial.get("competition")
+        )
+        limit_teams(self.fields["teams"], competition_id)
+        if "feeder" in self.fields:
+            feeders = (
+                Stage.objects.filter(competition_id=competition_id)
+                if competition_id
+                else Stage.objects.none()
+            )
+            self.fields["feeder"].queryset = feeders.exclude(pk=self.instance.pk)  # type: ignore[attr-defined]
+        if self.instance.pk:
+            self.fields["group_names"].disabled = True
+            # A stage stays in its competition and keeps its kind (create a new stage instead).
+            for name in ("competition", "kind"):
+                if name in self.fields:
+                    self.fields[name].disabled = True
+
+    def service_save(self) -> Stage:
+        data = self.cleaned_data
+        stage = _saved(Stage, self.instance)
+        settings = [f for f in (*services.STAGE_SETTINGS, "order") if f in data]
+        if stage is None:
+            values: dict[str, Any] = {f: data[f] for f in settings}
+            if data["kind"] == Stage.Kind.GROUPS:
+                # Empty groups, filled on their own pages or by a draw, each through its service.
+                names = [n.strip() for n in (data.get("group_names") or "").split(",") if n.strip()]
+                values["groups"] = {name: [] for name in names}
+            return services.stage_create(
+                competition=data["competition"],
+                kind=data["kind"],
+                teams=list(data.get("teams") or []),
+                **values,
+            )
+        teams = list(data["teams"]) if "teams" in self.changed_data else None
+        return services.stage_update(stage=stage, teams=teams, **self.changes(settings))
+
+
+class GroupForm(ServiceForm):
+    teams = CompetitionTeamChoice(
+        queryset=Team.objects.none(),
+        required=False,
+        widget=FilteredSelectMultiple("teams", is_stacked=False),
+        help_text="Only the teams of the stage's competition",
+    )
+
+    class Meta:
+        model = Group
+        fields = ["stage", "name", "teams"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        stage_id = self.instance.stage_id if self.instance.pk else None
+        stage_id = stage_id or int_or_none(self.data.get("stage") or self.initial.get("stage"))
+        stage = Stage.objects.filter(pk=stage_id).first() if stage_id else None
+        limit_teams(self.fields["teams"], stage.competition_id if stage else None)
+        if "stage" in self.fields:
+            self.fields["stage"].queryset = Stage.objects.filter(kind=Stage.Kind.GROUPS).select_related(  # type: ignore[attr-defined]
+                "competition"
+            )
+            if self.instance.pk:
+                self.fields["stage"].disabled = True
+
+    def service_save(self) -> Group:
+        data = self.cleaned_data
+        group = _saved(Group, self.instance)
+        teams = list(data.get("teams") or [])
+        if group is None:
+            return services.group_create(stage=data["stage"], name=data["name"], teams=teams)
+        return services.group_update(
+            group=group,
+            name=data["name"],
+            teams=teams if "teams" in self.changed_data else None,
+        )
+
+
+class FixtureForm(ServiceForm):
+    """Only when a fixture is played and its result due: the rest comes from fixture generation."""
+
+    class Meta:
+        model = Fixture
+        fields = ["kickoff", "deadline"]
+
+    def service_save(self) -> Fixture:
+        return services.fixture_schedule(
+            fixture_id=self.instance.pk,
+            kickoff=self.cleaned_data.get("kickoff"),
+            deadline=self.cleaned_data.get("deadline"),
+        )
