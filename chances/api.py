@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from chances import selectors, services
 from chances.models import ChancesJob
-from fubaleague.errors import ApplicationError, NotFound
+from kernel.errors import ApplicationError, NotFound
 from tournaments.models import Competition
 
 WHAT_IF_MAX_RUNS = 20_000

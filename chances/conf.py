@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from fubaleague.env import env_bool, env_int
+from kernel.env import env_bool, env_int
 
 
 def runs() -> int:

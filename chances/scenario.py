@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chances.rules import points_of, tiebreak_order
-from fubaleague.errors import ApplicationError, NotFound
+from kernel.errors import ApplicationError, NotFound
 from matches.engine import ROLE_KEYS
 from matches.models import FAIR_PLAY_POINTS, Card, CardKind, Result
 from matches.simulation import skill_code

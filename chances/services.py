@@ -26,7 +26,7 @@ from chances.model import GAMMA, base_rate, factorised, shrunk_rates, strength
 from chances.models import ChancesChunk, ChancesJob, SetupPairEstimate
 from chances.rules import pages_changed
 from chances.scenario import competition_scenario, counted_results, team_setup
-from fubaleague.errors import ApplicationError, NotFound
+from kernel.errors import ApplicationError, NotFound
 from ratings.selectors import skills_of
 from tournaments.models import Competition
 

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from chances import selectors, services
 from chances.svg import champion_chart, positions_chart
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from tournaments.models import Competition, Stage
 
 

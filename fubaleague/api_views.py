@@ -10,8 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from fubaleague.api_json import JSONParser
-from fubaleague.throttling import LoginRateThrottle
+from kernel.api_json import JSONParser
+from kernel.throttling import LoginRateThrottle
 
 
 class PingView(APIView):

@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from fubaleague.env import env_bool, env_float, env_int, env_list, env_rate, env_str, env_url
+from kernel.env import env_bool, env_float, env_int, env_list, env_rate, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -60,21 +60,21 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # 413 for a body over REQUEST_MAX_BYTES before anything reads it (fubaleague/request_size.py).
-    "fubaleague.request_size.RequestSizeMiddleware",
+    # 413 for a body over REQUEST_MAX_BYTES before anything reads it (kernel/request_size.py).
+    "kernel.request_size.RequestSizeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # Sign-in limits per address and per username (fubaleague/login_limits.py).
-    "fubaleague.login_limits.LoginLimitMiddleware",
+    # Sign-in limits per address and per username (kernel/login_limits.py).
+    "kernel.login_limits.LoginLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # The pages' mapping of the domain error to 404/403/409/... (fubaleague/page_errors.py).
-    "fubaleague.page_errors.ApplicationErrorMiddleware",
-    # A strict Content-Security-Policy on every page (fubaleague/csp.py).
-    "fubaleague.csp.ContentSecurityPolicyMiddleware",
+    # The pages' mapping of the domain error to 404/403/409/... (kernel/page_errors.py).
+    "kernel.page_errors.ApplicationErrorMiddleware",
+    # A strict Content-Security-Policy on every page (kernel/csp.py).
+    "kernel.csp.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "fubaleague.urls"
@@ -117,7 +117,7 @@ if REDIS_URL:
     CACHES = {
         "default": {
             # Django's backend with one redis client per pool instead of one per call.
-            "BACKEND": "fubaleague.cache.RedisCache",
+            "BACKEND": "kernel.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "fubaleague"),
             # A Redis that hangs must not hang the requests: they go on without it (fail open).
@@ -205,13 +205,13 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "FUBA League <noreply@localhost>")
 # Django's ModelBackend refusing every password check while an address or username is locked,
-# whatever path asks (fubaleague/login_limits.py).
-AUTHENTICATION_BACKENDS = ["fubaleague.login_limits.LoginLimitBackend"]
+# whatever path asks (kernel/login_limits.py).
+AUTHENTICATION_BACKENDS = ["kernel.login_limits.LoginLimitBackend"]
 # Failed sign-ins allowed per client address and per username before the logins answer 429.
 LOGIN_LIMIT_ADDRESS = env_rate("LOGIN_LIMIT_ADDRESS", "30/hour")
 LOGIN_LIMIT_USERNAME = env_rate("LOGIN_LIMIT_USERNAME", "10/hour")
 # How many reverse proxies in front of the service append to X-Forwarded-For; 0 (default)
-# ignores that header, which any client can write (fubaleague/login_limits.py).
+# ignores that header, which any client can write (kernel/login_limits.py).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
 
 LANGUAGE_CODE = "en-us"
@@ -255,22 +255,22 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "fubaleague.api_auth.TokenAuthentication",
+        "kernel.api_auth.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "fubaleague.api_autoschema.AutoSchema",
-    # DRF's JSON parser, answering a body nested too deeply with a 400 (fubaleague/api_json.py).
+    # DRF's JSON parser, answering a body nested too deeply with a 400 (kernel/api_json.py).
     "DEFAULT_PARSER_CLASSES": [
-        "fubaleague.api_json.JSONParser",
+        "kernel.api_json.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "EXCEPTION_HANDLER": "fubaleague.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "kernel.api_errors.exception_handler",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    # One fixed-window counter per client (fubaleague/throttling.py says why not DRF's own).
-    "DEFAULT_THROTTLE_CLASSES": ["fubaleague.throttling.ClientRateThrottle"],
+    # One fixed-window counter per client (kernel/throttling.py says why not DRF's own).
+    "DEFAULT_THROTTLE_CLASSES": ["kernel.throttling.ClientRateThrottle"],
     # DRF's own reading of X-Forwarded-For follows the same setting (None would trust the header).
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {

@@ -6,8 +6,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 
-from fubaleague.api_errors import error_body
 from fubaleague.health import beat_info, fail_open_report, run_checks
+from kernel.api_errors import error_body
 
 
 @never_cache

@@ -20,9 +20,9 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from fubaleague.admin_actions import run_service
-from fubaleague.auth import signed_in_user
-from fubaleague.errors import ApplicationError
+from kernel.admin_actions import run_service
+from kernel.auth import signed_in_user
+from kernel.errors import ApplicationError
 from matches import forfeits
 from matches import services as results
 from matches.models import (

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from matches.models import Card
 from tournaments.models import Competition, Fixture, Stage, Suspension, Team
 from tournaments.selectors import team_fixtures_in_order

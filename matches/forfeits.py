@@ -37,7 +37,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
+from kernel.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches.holds import hold_of, holds
 from matches.models import Forfeit, Result, ResultSubmission
 from matches.services import result_record_system

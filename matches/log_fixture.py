@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from tournaments.models import Fixture, MatchSkill, Skill, Stage, Team, TeamSkill
 from tournaments.selectors import fixture_players_short, team_skills_unavailable
 

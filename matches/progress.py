@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from fubaleague.errors import ApplicationError, Conflict
+from kernel.errors import ApplicationError, Conflict
 from matches.discipline import discipline_recompute
 from tournaments.fixtures import UEFA_THIRDS_TABLES, uefa_euro_thirds
 from tournaments.knockout import TieOutcome, tie_outcome

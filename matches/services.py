@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
+from kernel.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches.holds import hold_of
 from matches.log_fixture import check_log_fixture
 from matches.models import Card, CardKind, MatchLog, Result, ResultAudit, ResultSubmission

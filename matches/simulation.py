@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.text import slugify
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from matches import engine
 from matches.models import CardKind
 from matches.services import CardInput

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from matches import engine
 from matches.engine import FubaError
 

@@ -28,7 +28,7 @@ from django.db import OperationalError
 from django.db.models import F, Q
 from django.utils import timezone
 
-from fubaleague.health import record_fail_open
+from kernel.fail_open import record_fail_open
 from matches import engine
 from matches.models import ResultSubmission
 from tournaments.models import Fixture

@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from fubaleague.errors import NotFound
+from kernel.errors import NotFound
 from ratings import selectors
 from ratings.models import CoachRating
 from ratings.skill import PROVISIONAL_GAMES

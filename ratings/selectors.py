@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from fubaleague.errors import ApplicationError, NotFound
+from kernel.errors import ApplicationError, NotFound
 from ratings.models import CoachRating, RatingHistory
 from ratings.skill import Prediction, Skill, predict
 from tournaments.models import Coach, Fixture

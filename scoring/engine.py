@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from matches.engine import (
     Dice,
     FubaError,

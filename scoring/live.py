@@ -26,7 +26,7 @@ from django.core.cache import cache
 from django.core.exceptions import DisallowedHost
 from django.core.handlers.wsgi import WSGIRequest
 
-from fubaleague.csp import STRICT
+from kernel.csp import STRICT
 from scoring.published import live_key, version_key
 
 PATH = re.compile(r"^/score/([1-9][0-9]{0,17})/live\.json$")

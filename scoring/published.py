@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.cache import cache
 
-from fubaleague.cache import REDIS_DOWN
+from kernel.cache import REDIS_DOWN
 
 LIVE_CACHE_SECONDS = 3600
 

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Q
 
-from fubaleague.errors import NotFound
+from kernel.errors import NotFound
 from matches import narrate, scorer_view
 from matches.holds import Hold
 from matches.models import ResultSubmission

@@ -25,7 +25,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from fubaleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
+from kernel.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches import services as results
 from matches.log_fixture import fixture_header
 from matches.validation_tasks import submission_validate

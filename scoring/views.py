@@ -18,9 +18,9 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from fubaleague.auth import signed_in_user
-from fubaleague.errors import ApplicationError, PermissionDenied
 from fubaleague.web.views import match_url
+from kernel.auth import signed_in_user
+from kernel.errors import ApplicationError, PermissionDenied
 from matches.replay import pitch_geometry
 from matches.selectors import audit_trail_is_full_for
 from scoring import live, selectors, services, web_engine

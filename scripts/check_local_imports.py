@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("fubaleague", "tournaments", "matches", "rules_engine", "ratings", "chances", "scoring")
+PACKAGES = ("fubaleague", "kernel", "tournaments", "matches", "rules_engine", "ratings", "chances", "scoring")
 ROW = re.compile(r"^\|\s*`(?P<path>[^`]+)`\s*\|\s*`(?P<module>[^`]+)`\s*\|")
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.contrib.admin.widgets import FilteredSelectMultiple
 
-from fubaleague.admin_actions import ServiceForm
+from kernel.admin_actions import ServiceForm
 from matches.discipline import DisciplineChange, competition_discipline_set
 from tournaments import services
 from tournaments.models import Competition, Fixture, Group, Skill, Stage, Team, TeamSkill

@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from matches import forfeits
 from matches import services as results
 from tournaments import services

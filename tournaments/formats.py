@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import transaction
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from tournaments import services
 from tournaments.fixtures import group_letter
 from tournaments.models import Competition, Draw, Stage, Team

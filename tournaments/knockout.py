@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from fubaleague.errors import ApplicationError, Conflict
+from kernel.errors import ApplicationError, Conflict
 from tournaments.game_systems import FUBA_3, game_system_rules, rules_of
 from tournaments.models import Fixture, Stage
 

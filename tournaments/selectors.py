@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
-from fubaleague.errors import NotFound
+from kernel.errors import NotFound
 from tournaments.models import (
     Competition,
     Fixture,

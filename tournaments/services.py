@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count, Max, Q
 
-from fubaleague.errors import ApplicationError, Conflict, NotFound
+from kernel.errors import ApplicationError, Conflict, NotFound
 from matches.engine import parse as parse_log
 from tournaments.draws import Cap, DrawImpossible, draw_bracket, draw_groups
 from tournaments.fixtures import (

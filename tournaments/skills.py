@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from django.db import transaction
 
-from fubaleague.errors import ApplicationError, Conflict
+from kernel.errors import ApplicationError, Conflict
 from tournaments.game_systems import rules_of
 from tournaments.models import Fixture, MatchSkill, Skill, SkillLoss, Team, TeamSkill
 from tournaments.selectors import team_fixtures_in_order, team_skill_roster, team_skills_unavailable

@@ -7,8 +7,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from fubaleague.auth import signed_in_user
 from fubaleague.web import selectors as ps
+from kernel.auth import signed_in_user
 from scoring.selectors import live_sessions
 
 

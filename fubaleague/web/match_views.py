@@ -18,11 +18,11 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from fubaleague.api_json import NOT_UTF8, unencodable_text
-from fubaleague.auth import signed_in_user
-from fubaleague.errors import ApplicationError
 from fubaleague.web import selectors as ps
 from fubaleague.web.views import _nav, fixture_or_404, match_url
+from kernel.api_json import NOT_UTF8, unencodable_text
+from kernel.auth import signed_in_user
+from kernel.errors import ApplicationError
 from matches import forfeits, services
 from matches.models import CardKind, Forfeit, ResultSubmission
 from matches.replay import pitch_geometry, replay_frames

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from fubaleague.api_json import JSONDocumentField
+from kernel.api_json import JSONDocumentField
 from matches.models import Card, CardKind, MatchLog, PointAdjustment, Result, ResultAudit, ResultSubmission
 from matches.progress import fixture_tie_outcome
 from matches.selectors import PUBLIC_AUDIT_NOTES

@@ -2,7 +2,7 @@
 
 Each write action validates its input with a serializer and calls one service of matches.services
 (or matches.forfeits); the services check who may act and raise ApplicationError, which
-fubaleague.api_errors turns into the documented error body.
+kernel.api_errors turns into the documented error body.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from rest_framework.routers import BaseRouter
 from rest_framework.settings import api_settings
 from rest_framework.throttling import UserRateThrottle
 
-from fubaleague.auth import signed_in_user
-from fubaleague.errors import NotFound
+from kernel.auth import signed_in_user
+from kernel.errors import NotFound
 from matches import forfeits, selectors, services
 from matches.api import serializers as ms
 from matches.models import MatchLog, PointAdjustment, ResultSubmission

@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from fubaleague.api_json import JSONDocumentField
+from kernel.api_json import JSONDocumentField
 
 
 class StartSerializer(serializers.Serializer):

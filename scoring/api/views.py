@@ -19,8 +19,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
-from fubaleague.auth import signed_in_user
-from fubaleague.errors import NotFound, PermissionDenied
+from kernel.auth import signed_in_user
+from kernel.errors import NotFound, PermissionDenied
 from scoring import selectors, services
 from scoring.api import serializers as ss
 from scoring.models import ScoringSession

@@ -1,4 +1,4 @@
-"""fubaleague.api_errors: every API error has the body {"error": {"code", "message", "details"}}."""
+"""kernel.api_errors: every API error has the body {"error": {"code", "message", "details"}}."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions
 
-from fubaleague.api_errors import exception_handler
-from fubaleague.errors import ApplicationError, Conflict, NotFound
+from kernel.api_errors import exception_handler
+from kernel.errors import ApplicationError, Conflict, NotFound
 
 
 def handle(exc: Exception) -> tuple[int, dict]:

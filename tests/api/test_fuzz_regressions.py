@@ -24,7 +24,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from rest_framework.test import APIClient
 
-from fubaleague.api_json import MAX_DEPTH
+from kernel.api_json import MAX_DEPTH
 from matches.models import ResultSubmission
 from tournaments import services
 from tournaments.models import Fixture

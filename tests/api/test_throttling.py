@@ -1,4 +1,4 @@
-"""API request limits: one fixed-window counter per client in Redis (fubaleague/throttling.py)."""
+"""API request limits: one fixed-window counter per client in Redis (kernel/throttling.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.conf import settings
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from fubaleague.throttling import parse_rate, window_count
+from kernel.throttling import parse_rate, window_count
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

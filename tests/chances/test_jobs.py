@@ -126,7 +126,7 @@ def test_a_what_if_job_through_the_service(
 ) -> None:
     group = cup.groups_stage.groups.get(name="H")
     f = group.fixtures.exclude(status__in=Fixture.COUNTED_STATUSES).first()
-    from fubaleague.errors import ApplicationError
+    from kernel.errors import ApplicationError
 
     with pytest.raises(ApplicationError, match="whole numbers"):
         services.chances_start(competition_id=cup.competition.id, runs=10, what_if={f.id: [1, -1]})

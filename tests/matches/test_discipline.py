@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from matches.discipline import competition_discipline_set
 from tests.factories import CompetitionFactory, play, team_with_member
 from tournaments.models import Competition, Fixture, Stage, Suspension, Team

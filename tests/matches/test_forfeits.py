@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fubaleague.errors import Conflict, PermissionDenied
+from kernel.errors import Conflict, PermissionDenied
 from matches import forfeits
 from matches.models import Forfeit, MatchLog, Result, ResultAudit
 from matches.services import result_confirm, result_submit
@@ -279,7 +279,7 @@ def test_a_stage_without_extra_time_goes_straight_to_penalties(django_capture_on
 
 
 def test_a_refused_result_gives_the_fixture_back(monkeypatch, django_capture_on_commit_callbacks) -> None:
-    from fubaleague.errors import Conflict as DomainConflict
+    from kernel.errors import Conflict as DomainConflict
 
     fixture = overdue_fixture()
     with django_capture_on_commit_callbacks(execute=False):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from matches import forfeits
 from matches.models import Forfeit, Result
 from tests.factories import CompetitionFactory, member_of, play, team_with_member

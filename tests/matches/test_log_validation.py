@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from fubaleague.errors import Conflict
+from kernel.errors import Conflict
 from matches.log_fixture import LogNotForFixture, fixture_header
 from matches.models import ResultAudit, ResultSubmission
 from matches.services import cards_from_derived, result_confirm, result_submit

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from tests.factories import CompetitionFactory, member_of, play, team_with_member
 from tournaments.knockout import shootout_possible
 from tournaments.models import Fixture, Stage

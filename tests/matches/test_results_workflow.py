@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.db import IntegrityError, connection
 
-from fubaleague.errors import ApplicationError, Conflict, PermissionDenied
+from kernel.errors import ApplicationError, Conflict, PermissionDenied
 from matches.models import Result, ResultAudit, ResultSubmission
 from matches.services import (
     result_confirm,

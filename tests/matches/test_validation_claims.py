@@ -16,7 +16,7 @@ from kombu.exceptions import OperationalError
 from rest_framework.test import APIClient
 
 from fubaleague.celery import app as celery_app
-from fubaleague.health import fail_open_counts
+from kernel.fail_open import fail_open_counts
 from matches import validation_tasks
 from matches.models import ResultAudit, ResultSubmission
 from matches.services import result_submit, submission_validation_record

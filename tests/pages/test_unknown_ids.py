@@ -4,7 +4,7 @@ The walk takes every pattern of the URL configuration that has a parameter (page
 admin, the scorer), fills each parameter with an id or slug that names nothing, and requests it
 with GET and POST as an anonymous visitor, a club member, staff without permissions and a
 superuser. A page that let the domain error (ApplicationError) escape answered 500: the pages
-map it to 404/403/409 in one place (fubaleague/page_errors.py).
+map it to 404/403/409 in one place (kernel/page_errors.py).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RegexPattern, RoutePattern
 
-from fubaleague.errors import Conflict, NotFound
-from fubaleague.errors import PermissionDenied as AppPermissionDenied
+from kernel.errors import Conflict, NotFound
+from kernel.errors import PermissionDenied as AppPermissionDenied
 from tests.factories import AdminFactory
 
 pytestmark = pytest.mark.django_db

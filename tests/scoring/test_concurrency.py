@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.db import connection
 
-from fubaleague.errors import Conflict
+from kernel.errors import Conflict
 from scoring import services
 from scoring.models import ScoringEvent
 from tests.scoring.helpers import make_fixture

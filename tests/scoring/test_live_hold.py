@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from fubaleague.errors import Conflict
+from kernel.errors import Conflict
 from matches import forfeits
 from matches.models import Forfeit, Result
 from matches.services import result_submit

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import Permission, User
 from rest_framework.test import APIClient
 
-from fubaleague.errors import PermissionDenied
+from kernel.errors import PermissionDenied
 from matches.models import ResultAudit, ResultSubmission
 from rules_engine.api import validate_log
 from scoring import services

@@ -10,13 +10,13 @@ import pytest
 from django.core.cache import cache
 from django.test import Client, override_settings
 
-from fubaleague.health import fail_open_counts
+from kernel.fail_open import fail_open_counts
 
 pytestmark = pytest.mark.django_db
 
 DEAD = {
     "default": {
-        "BACKEND": "fubaleague.cache.RedisCache",
+        "BACKEND": "kernel.cache.RedisCache",
         # Port 1 on loopback: nothing listens there, the connection is refused at once.
         "LOCATION": "redis://127.0.0.1:1/0",
     }

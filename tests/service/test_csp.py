@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from fubaleague.csp import STRICT, THIRD_PARTY
+from kernel.csp import STRICT, THIRD_PARTY
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.conf import settings as django_settings
 from django.test import Client, RequestFactory
 from rest_framework.test import APIClient
 
-from fubaleague.client_ip import client_ip
+from kernel.client_ip import client_ip
 from tests.factories import AdminFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

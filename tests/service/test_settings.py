@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
-from fubaleague import env
+from kernel import env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,7 +56,7 @@ def test_redis_url_switches_cache_and_broker() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.postgresql",
-        "fubaleague.cache.RedisCache",
+        "kernel.cache.RedisCache",
         "False",
     ]
 

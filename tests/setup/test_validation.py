@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from tests.factories import AdminFactory, CompetitionFactory, TeamFactory
 from tournaments import services
 from tournaments.models import Competition, Fixture, Group, Stage, Team

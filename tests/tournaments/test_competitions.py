@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fubaleague.errors import ApplicationError, Conflict
+from kernel.errors import ApplicationError, Conflict
 from tests.factories import CompetitionFactory, TeamFactory
 from tournaments.models import Competition, Stage
 from tournaments.services import competition_create, fixture_generate, stage_create, team_create

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fubaleague.errors import ApplicationError, Conflict
+from kernel.errors import ApplicationError, Conflict
 from tests.factories import AdminFactory, CompetitionFactory, play, team_with_member
 from tournaments.knockout import tie_outcome
 from tournaments.models import Fixture, Stage

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from tests.factories import CoachFactory, CompetitionFactory, TeamFactory, play, team_with_member
 from tournaments.models import MatchSkill, Skill, Stage, TeamSkill
 from tournaments.selectors import team_fixtures_in_order

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from tests.factories import CompetitionFactory, play, team_with_member
 from tournaments.models import Competition, Fixture, LotDraw, Stage, Team, TiebreakPreset
 from tournaments.services import competition_tiebreak_set, fixture_generate, stage_create

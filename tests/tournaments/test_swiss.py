@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fubaleague.errors import Conflict
+from kernel.errors import Conflict
 from matches.progress import swiss_round_generate
 from tests.factories import AdminFactory, CompetitionFactory, TeamFactory
 from tournaments.models import Bye, Fixture, Stage

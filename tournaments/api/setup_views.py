@@ -22,7 +22,7 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from fubaleague.errors import Conflict
+from kernel.errors import Conflict
 from matches.discipline import competition_discipline_set
 from tournaments import services
 from tournaments.api import serializers as read

@@ -16,8 +16,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
-from fubaleague.auth import signed_in_user
-from fubaleague.errors import NotFound
+from kernel.auth import signed_in_user
+from kernel.errors import NotFound
 from matches import progress
 from tournaments import services
 from tournaments.api import filters, serializers, setup_serializers

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from django.db.models import Sum
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from matches.models import PointAdjustment
 from tournaments.models import Competition, Group, LotDraw, Stage, TiebreakPreset
 from tournaments.standings.criteria import PRESETS, validate_order

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from fubaleague.errors import ApplicationError, PermissionDenied
+from kernel.errors import ApplicationError, PermissionDenied
 from matches.models import PointAdjustment
 from tournaments.models import Competition, Group, LotDraw, Stage, Team
 from tournaments.standings.criteria import ACROSS_GROUPS

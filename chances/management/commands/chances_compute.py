@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from chances import services
 from chances.models import ChancesJob
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 from tournaments.models import Competition
 
 

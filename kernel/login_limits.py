@@ -1,5 +1,5 @@
 """How often a client may fail to sign in; the client's address is
-``fubaleague.client_ip.client_ip`` (TRUSTED_PROXY_COUNT).
+``kernel.client_ip.client_ip`` (TRUSTED_PROXY_COUNT).
 
 Sign-in limits: failed sign-ins are counted per address and per username (Django's
 ``user_login_failed`` signal, sent by every path that checks a password: the page login, the
@@ -9,7 +9,7 @@ backend refuses any other attempt (``LoginLimitBackend``), so the right password
 through either. The per-username limit stops a guesser with many addresses; the per-address
 limit a guesser trying many usernames.
 
-Why the existing fixed-window limiter (fubaleague/throttling.py) rather than django-axes: the
+Why the existing fixed-window limiter (kernel/throttling.py) rather than django-axes: the
 same counters, rates and Redis as the API limits, one mechanism to configure and test, no new
 app with its own tables and lockout rules; the lockout ends with the window (no admin
 unlocking). With Redis down the limits fail open like the API's (docs/reliability.md).
@@ -32,9 +32,9 @@ from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import NoReverseMatch, get_script_prefix, reverse
 
-from fubaleague.api_errors import error_body
-from fubaleague.client_ip import client_ip
-from fubaleague.throttling import parse_rate, window_count
+from kernel.api_errors import error_body
+from kernel.client_ip import client_ip
+from kernel.throttling import parse_rate, window_count
 
 
 def _window(rate: str) -> tuple[int, int, int]:
@@ -46,7 +46,7 @@ def _keys(request: Any, username: str | None) -> list[tuple[str, str]]:
     keys = [("address", f"login-failures:a:{client_ip(request)}")]
     if username:
         # surrogatepass: a lone surrogate from a JSON escape still names a counter; the API's parser
-        # refuses that body afterwards (fubaleague/api_json.py).
+        # refuses that body afterwards (kernel/api_json.py).
         digest = hashlib.sha256(username.strip().lower().encode("utf-8", "surrogatepass")).hexdigest()[:32]
         keys.append(("username", f"login-failures:u:{digest}"))
     return keys

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 
-from fubaleague.errors import PermissionDenied
+from kernel.errors import PermissionDenied
 
 
 def signed_in_user(user: AbstractBaseUser | AnonymousUser) -> User:

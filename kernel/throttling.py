@@ -27,9 +27,9 @@ from django.core.cache import cache
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-from fubaleague.cache import REDIS_DOWN
-from fubaleague.client_ip import client_ip
-from fubaleague.health import record_fail_open
+from kernel.cache import REDIS_DOWN
+from kernel.client_ip import client_ip
+from kernel.fail_open import record_fail_open
 
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 

@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from fubaleague.api_errors import error_body
+from kernel.api_errors import error_body
 
 logger = logging.getLogger("fubaleague.request_size")
 

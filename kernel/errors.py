@@ -1,7 +1,7 @@
 """The one domain error type of the service.
 
 Services raise ApplicationError (or a subclass); the API maps it to HTTP in one
-place (fubaleague.api_errors) and the admin and pages show its message. `code`
+place (kernel.api_errors) and the admin and pages show its message. `code`
 is a stable machine-readable string, `details` carries structured context such
 as the turn/stage/rule of a rejected turn log.
 """

@@ -12,7 +12,7 @@ from django.contrib import admin, messages
 from django.db import transaction
 from django.http import HttpRequest
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 
 
 def run_service(

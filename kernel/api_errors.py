@@ -4,7 +4,7 @@ Every API error body has the same shape, whatever raised it:
 
     {"error": {"code": "<stable string>", "message": "<for a person>", "details": {...}}}
 
-- `fubaleague.errors.ApplicationError` (raised by services) keeps its own status, code and details;
+- `kernel.errors.ApplicationError` (raised by services) keeps its own status, code and details;
   a rejected turn log carries its errors as `details.errors`, each with turn/stage/rule/reason.
 - DRF errors (validation, authentication, permission, throttling, 404, 405, 415) keep DRF's status;
   field validation errors go to `details` keyed by field path, so a client can tell what and where.
@@ -26,7 +26,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 
 logger = logging.getLogger("fubaleague.api")
 
@@ -103,7 +103,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
 
     if isinstance(exc, RequestDataTooBig):
-        # Normally answered by fubaleague.request_size before the view; this is for a body without
+        # Normally answered by kernel.request_size before the view; this is for a body without
         # a declared length that Django refused while reading it.
         set_rollback()
         return Response(

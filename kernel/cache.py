@@ -26,9 +26,9 @@ from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 from redis.exceptions import RedisError
 
-from fubaleague.health import record_fail_open
+from kernel.fail_open import record_fail_open
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("fubaleague.cache")
 
 T = TypeVar("T")
 # What a Redis that is down, restarting or unreachable raises (redis-py wraps most socket errors).

@@ -1,6 +1,6 @@
 """The pages' one mapping of the domain error (ApplicationError) to HTTP.
 
-The API maps it in its exception handler (fubaleague.api_errors); the pages raise it from the
+The API maps it in its exception handler (kernel.api_errors); the pages raise it from the
 services and selectors they call (an unknown id, a club acting on another club's fixture, a
 result already confirmed), and a view that does not catch it would answer 500. This middleware
 answers those with their status: 404 and 403 through Django's own handlers (so the pages' 404
@@ -18,7 +18,7 @@ from django.core.handlers.exception import response_for_exception
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
-from fubaleague.errors import ApplicationError
+from kernel.errors import ApplicationError
 
 logger = logging.getLogger("fubaleague.pages")
 
