@@ -22,7 +22,7 @@ from .moves import MoveCtx, closest_player, move_seq
 from .rules import can_attempt_from, goal_attempt_modifier, offside_position
 from .setpieces import goal
 from .skill_hooks import extra_free_move, player_count, spend_skill
-from .skills import attempt_skills, keeper_alone, offer, skill_active
+from .skills import CATALOGUE, attempt_skills, keeper_alone, offer, skill_active
 
 Flow = Generator[Pending, Event, Any]
 _EXTRA_MOVE_SKILLS: Final = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
@@ -189,7 +189,11 @@ def pressing(m: MatchContext, team: int, aggressive: bool = False, free: bool = 
     won = [x for x in d if x < v or (eq and x == v)]
     if won:
         st.ct = team
-        st.value = min(d) if len(won) == 2 else max(d)
+        # 4.7: "If both dice values are lower than the ball value, the lower pressing die value
+        # becomes the new ball value. If only one die was lower, the higher pressing die value
+        # becomes the new ball value." A die equal to the ball value wins an aggressive or
+        # midfield pressing (A6 "successful if the die result equals the ball value") but is not lower.
+        st.value = min(d) if d[0] < v and d[1] < v else max(d)
         m.note("pressing_won", team=B.TEAM_NAMES[team], area=B.NAMES[st.ball])
         if not st.teams[team].has(st.ball):
             # I-18: won with no player there (aggressive pressing one fewer): 4.2.2.1 applies
@@ -236,7 +240,9 @@ def after_pressing(m: MatchContext, presser: int) -> Flow:
     if not B.in_opp_half_entirely(loser, st.ball):
         return
     if st.pending_restart is None and (
-        "gegenpressing" in m.st.teams[loser].skills and (yield from offer(m, loser, "gegenpressing"))
+        "gegenpressing" in m.st.teams[loser].skills
+        and _counter_press_possible(m, loser)
+        and (yield from offer(m, loser, "gegenpressing"))
     ):
         aggressive = (
             can_pressing(m, loser, True)
@@ -247,6 +253,14 @@ def after_pressing(m: MatchContext, presser: int) -> Flow:
         )
         if aggressive or can_pressing(m, loser):
             yield from pressing(m, loser, aggressive=aggressive)
+
+
+def _counter_press_possible(m: MatchContext, team: int) -> bool:
+    """Gegenpressing "is done according to the pressing rule" (A11): it is offered only when an
+    ordinary pressing is possible, or an aggressive one with the skill's point paid as well."""
+    if can_pressing(m, team):
+        return True
+    return can_pressing(m, team, True) and can_spend(m, team, CATALOGUE["gegenpressing"][0] + _aggr_cost(m))
 
 
 def positioning(m: MatchContext, team: int, mediano: bool = False) -> Flow:
@@ -367,7 +381,9 @@ def free_movements(m: MatchContext, team: int) -> Flow:
                 return None
             return "only a goalkeeper next to its own penalty area can move freely, into it (4.3.1)"
         f = st.flags
-        if f.regista == 1 - team and dst == f.target:
+        # A11 regista: "no players can be moved by free player movements into the target area":
+        # neither team's, the controlling team's own included.
+        if f.regista >= 0 and dst == f.target:
             return "regista: no free movement into the target area this turn (A11)"
         if src in outnumber:
             return None
@@ -498,6 +514,8 @@ def action_stage(m: MatchContext, first: int, forced_first: str = "") -> Flow:
         if interrupted(m):
             return
         done[team] = yield from take_action(m, team, True, forced=forced_first if i == 0 else "")
+        # A13 terrace chant: "can use a free condition point for that action" (the first one)
+        st.flags.free_cp = -1
     if interrupted(m):
         return
     if player_count(m, st.dt, st.ball) > player_count(m, st.ct, st.ball):

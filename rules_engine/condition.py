@@ -92,6 +92,8 @@ def tiredness_tests(m: MatchContext) -> Flow:
                     if zs:
                         zs.sort(key=lambda z: (-ts.cp[z], z))
                         ts.cp[zs[0]] -= 1
-            if ts.cp_total() == 0 and not ts.tired:
-                ts.tired = True
-                m.note("tired", team=B.TEAM_NAMES[team])
+        # "If a team has no condition points left after a tiredness test" (A1): passed or failed,
+        # a team left without points is tired from then on.
+        if ts.cp_total() == 0 and not ts.tired:
+            ts.tired = True
+            m.note("tired", team=B.TEAM_NAMES[team])

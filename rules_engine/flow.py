@@ -458,7 +458,10 @@ def end_of_turn(m: MatchContext) -> Flow:
         return
     pr = st.pending_restart
     at_setup = pr is not None and pr[0] in ("kick_off", "goal_kick", "corner", "free_kick", "penalty")
-    yield from substitutions(m, at_setup)
+    # A3: "The controlling team makes the decision first": at a set-up that is the team taking the
+    # restart (the side that conceded kicks off, the side awarded a free kick takes it), whoever
+    # had the ball before it.
+    yield from substitutions(m, at_setup, first=pr[1] if at_setup and pr is not None else st.ct)
     if st.half_over_at_turn_end:
         st.half_over = True
         st.pending_restart = None

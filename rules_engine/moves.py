@@ -236,13 +236,17 @@ def move_seq(
 
 
 def closest_player(m: MatchContext, team: int) -> Flow:
-    """4.2.2.1: the team with the ball must move its closest player to the target area."""
+    """4.2.2.1: the team with the ball must move its closest player to the target area.
+
+    1.2: "A goalkeeper counts as a player unless the rules state otherwise": a keeper closer than
+    every outfield player is the one that moves (from an area holding both, an outfield player).
+    """
     st = m.st
     ts = st.teams[team]
     target = st.ball
     if ts.has(target):
         return
-    cands = closest_areas(ts, target)
+    cands = closest_areas(ts, target, include_gk=True)
     if not cands:
         return
     opts = tuple(B.NAMES[a] for a in cands)
@@ -253,6 +257,9 @@ def closest_player(m: MatchContext, team: int) -> Flow:
             (yield m.ask(D.CLOSEST_PLAYER, team, "4.2.2.1", lambda: opts, None, "which player?"))
         )
         src = B.INDEX[c]
-    ts.field[src] -= 1
-    ts.field[target] += 1
+    if ts.field[src] > 0:
+        ts.field[src] -= 1
+        ts.field[target] += 1
+    else:
+        ts.gk = target
     st.flags.moved_turn[team][target] += 1

@@ -154,7 +154,7 @@ class TurnFlags:
         self.skills_used: set[str] = set()
         self.forced_first: str = ""  # goal poacher: the first action must be a goal attempt
         self.target_man: int = -1  # team whose target man counts as three players in the target area
-        self.regista: int = -1  # team whose regista blocks free moves of the opponent into the target area
+        self.regista: int = -1  # team that played regista: no free moves of either team into the target area
         self.extra_free_move_used: set[str] = set()
 
 

@@ -44,26 +44,27 @@ def change_formation(ts: TeamState, change: str) -> tuple[int, int]:
     return za, zb
 
 
-def substitutions(m: MatchContext, at_setup: bool) -> Flow:
+def substitutions(m: MatchContext, at_setup: bool, first: int = -1) -> Flow:
     """A3: at the end of a turn with the ball in the midfield zone (controlling
     team first, defending team only if it did), or when a new set-up occurs
-    (both teams, controlling team first) - interpretation I-13."""
+    (both teams, controlling team first: ``first``, the team taking the restart) - I-13."""
     st = m.st
     if not st.uses("A3"):
         return
     if not at_setup and st.ball not in B.MIDFIELD_ZONE:
         return
     ct_made = 0
-    for team in (st.ct, st.dt):
+    lead = first if at_setup and first >= 0 else st.ct
+    for team in (lead, 1 - lead):
         ts = st.teams[team]
         left = 3 - ts.subs_used
-        if left <= 0 or (team == st.dt and not at_setup and ct_made == 0):
+        if left <= 0 or (team != lead and not at_setup and ct_made == 0):
             continue
         opts = tuple(range(left + 1))
         n = answer_choice(
             (yield m.ask(D.SUBSTITUTIONS, team, "A3", _const(opts), None, "how many substitutions?"))
         )
-        if team == st.ct:
+        if team == lead:
             ct_made = n
         for _ in range(n):
             sopts = _sub_options(m, team)

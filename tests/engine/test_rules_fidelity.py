@@ -361,3 +361,127 @@ def test_trained_special_event_only_for_the_team_taking_the_set_piece_a11() -> N
     dec(m, "second_actions", "yes")
     dec(m, "action", "goal_attempt")
     assert pend(m, raw=True)[:2] == ("roll", "goal_attempt")  # no trained special event offer
+
+
+# ------------------------------------- found in an independent reading of rulebook 3 (issue 23)
+def test_a_team_left_without_points_after_a_passed_tiredness_test_is_tired_a1() -> None:
+    # A1: "If a team has no condition points left after a tiredness test, then that team starts
+    # to suffer tiredness" - whether it lost a point in that test or not.
+    m = start(hdr(adv=("A1",)))
+    m.st.clock = 30
+    team_state(m, "home").cp = [0, 0, 0]
+    dec(m, "target_area", "CENTRE")
+    roll(m, "situation", 6, 1)
+    roll(m, "tiredness", 6, 6)  # 120 >= 35: passed
+    assert team_state(m, "home").tired
+
+
+def test_pressing_with_one_die_lower_and_one_equal_takes_the_higher_die_4_7_a6() -> None:
+    # 4.7: "If only one die was lower, the higher pressing die value becomes the new ball value";
+    # A6: aggressive pressing "is successful if the die result equals the ball value" - an equal
+    # die wins, but it is not a lower one.
+    m = start(hdr(adv=("A1", "A6")))
+    put_exact(m, "home", {"CENTRE": 4, "H-FRONT": 6}, gk="H-PEN")
+    put_exact(m, "away", {"CENTRE": 3, "A-FRONT": 7}, gk="A-PEN")
+    ball(m, "CENTRE", 3)
+    dec(m, "target_area", "CENTRE")
+    roll(m, "situation", 5, 1)  # control kept, the defending team acts first
+    m.st.value = 5
+    dec(m, "action", "aggressive_pressing")
+    roll(m, "pressing", 5, 4)
+    assert controlling(m) == "away" and m.st.value == 5
+
+
+def test_gegenpressing_is_not_offered_when_no_pressing_is_possible_a11() -> None:
+    # A11 Gegenpressing: "This is done according to the pressing rule" - 4.7 needs "at least an
+    # equal number of players to the controlling team in the area where the ball is located".
+    m = start(hdr(("gegenpressing",)))
+    put_exact(m, "home", {"A-FRONT": 1, "CENTRE": 9}, gk="H-PEN")
+    put_exact(m, "away", {"A-FRONT": 3, "A-LC": 7}, gk="A-PEN")
+    ball(m, "A-FRONT", 5)
+    dec(m, "target_area", "A-FRONT")
+    roll(m, "situation", 6, 4)
+    while pend(m)[1] == "free_move":
+        dec(m, "free_move", "done")
+    before = team_state(m, "home").cp_total()
+    dec(m, "action", "pressing")
+    roll(m, "pressing", 1, 5)
+    assert controlling(m) == "away"
+    assert pend(m, raw=True)[1] != "use_skill"  # one player against three: no counter-press
+    assert team_state(m, "home").cp_total() == before
+
+
+def test_at_a_kick_off_the_team_kicking_off_decides_substitutions_first_a3() -> None:
+    # A3: "at the end of a turn both players can choose to make player substitutions when a new
+    # setup occurs ... The controlling team makes the decision first." After a goal the conceding
+    # team kicks off: it is the controlling team of the set-up (4.4: the scoring team defends).
+    m = start(hdr(adv=("A3",)))
+    put_exact(m, "home", {"A-PEN": 3, "CENTRE": 7}, gk="H-PEN")
+    put_exact(m, "away", {"A-PEN": 1, "A-FRONT": 9}, gk="A-PEN")
+    ball(m, "A-PEN", 3)
+    dec(m, "target_area", "A-PEN")
+    roll(m, "situation", 6, 5)
+    while pend(m)[1] == "free_move":
+        dec(m, "free_move", "done")
+    m.st.value = 1
+    dec(m, "action", "goal_attempt")
+    roll(m, "goal_attempt", 6)
+    assert m.st.score() == [1, 0]
+    assert pend(m) == ("decision", "substitutions", "away")
+
+
+def test_the_terrace_chant_point_is_for_the_first_action_only_a13() -> None:
+    # A13 6-2 Terrace chant (CT): "The controlling team (after the control check) takes the first
+    # action and can use a free condition point for that action (not for a skill)."
+    m = start(hdr(adv=("A1", "A13")))
+    put_exact(m, "home", {"CENTRE": 4, "H-FRONT": 6}, gk="H-PEN")
+    put_exact(m, "away", {"CENTRE": 3, "A-FRONT": 7}, gk="A-PEN")
+    ball(m, "CENTRE", 3)
+    dec(m, "target_area", "CENTRE")
+    roll(m, "situation", 6, 5)
+    while pend(m)[1] == "free_move":
+        dec(m, "free_move", "done")
+    m.st.flags.free_cp = 0  # this turn's chant (the event itself: test_special_events)
+    m.st.value = 3
+    dec(m, "action", "positioning")
+    roll(m, "positioning", 6, 6)
+    dec(m, "use_cp", "no")  # the free point is not used in the first action ...
+    while pend(m)[1] == "free_move":
+        dec(m, "free_move", "done")
+    dec(m, "action", "positioning")
+    roll(m, "positioning", 1, 1)
+    dec(m, "second_actions", "yes")
+    dec(m, "action", "movement")
+    roll(m, "movement", 1, 6)
+    before = team_state(m, "home").cp_total()
+    dec(m, "use_cp", "yes")
+    assert team_state(m, "home").cp_total() == before - 1  # ... and is gone in the second
+
+
+def test_the_goalkeeper_is_the_closest_player_when_it_is_closest_4_2_2_1_and_1_2() -> None:
+    # 4.2.2.1: "it must move its closest player (one of them) to the target area"; 1.2: "A
+    # goalkeeper counts as a player unless the rules state otherwise."
+    m = start(hdr())
+    put_exact(m, "home", {"A-LC": 10}, gk="H-PEN")
+    put_exact(m, "away", {"A-FRONT": 10}, gk="A-PEN")
+    ball(m, "H-PEN", 3)
+    dec(m, "target_area", "H-FRONT")
+    roll(m, "situation", 6, 5)
+    home = team_state(m, "home")
+    assert home.gk == B.INDEX["H-FRONT"] and home.field[B.INDEX["A-LC"]] == 10
+
+
+def test_regista_stops_free_movements_of_both_teams_into_the_target_area_a11() -> None:
+    # A11 Regista: "no players can be moved by free player movements into the target area":
+    # the controlling team's own players included.
+    m = start(hdr(("regista",)))
+    put_exact(m, "home", {"CENTRE": 3, "A-FRONT": 1, "H-FRONT": 6}, gk="H-PEN")
+    put_exact(m, "away", {"CENTRE": 1, "A-FRONT": 1, "A-LC": 8}, gk="A-PEN")
+    ball(m, "CENTRE", 3)
+    dec(m, "target_area", "A-FRONT")
+    roll(m, "situation", 6, 5)  # both dice succeed: home acts first
+    dec(m, "use_skill", "regista")
+    assert pend(m) == ("decision", "free_move", "home")
+    assert "CENTRE>A-FRONT" not in m.pending().options  # type: ignore[union-attr]
+    with pytest.raises(IllegalEventError, match="regista"):
+        m.apply(event_from_dict({"decide": "free_move", "by": "home", "choice": "CENTRE>A-FRONT"}))
