@@ -97,7 +97,8 @@ class Skill(models.Model):
 
 class TiebreakPreset(models.TextChoices):
     FIFA_WORLD_CUP = "fifa_world_cup", "FIFA World Cup 2018/2022"
-    UEFA = "uefa", "UEFA (head-to-head first)"
+    UEFA = "uefa", "UEFA final tournaments (head-to-head first, neutral venues: no away goals)"
+    UEFA_CLUB = "uefa_club", "UEFA club competitions (head-to-head first, with away goals over two legs)"
     SWISS = "swiss", "Swiss (points, Buchholz)"
     CUSTOM = "custom", "Custom order"
 

@@ -4,6 +4,11 @@
   and their head-to-head (2-2); Japan went through on fair-play points (−4 against −6).
 - UEFA Euro 2012, group A: Greece and Russia finished level on 4 points; Greece went through on
   head-to-head (1-0) although Russia had the better goal difference (+2 against 0).
+- UEFA Euro 2024, group C: Denmark and Slovenia drew all three matches 1-1, 1-1 and 0-0 / 1-1,
+  1-1 and 0-0; level on everything, including their 1-1, Denmark was second on disciplinary
+  points. At a neutral venue, which side the schedule calls "home" must not decide: away goals
+  in the head-to-head would have put Denmark (the "away" side of Slovenia v Denmark) second
+  whatever the cards said, and Slovenia second with the fixture turned.
 """
 
 from __future__ import annotations
@@ -18,8 +23,8 @@ from kernel.errors import ApplicationError
 from tests.factories import CompetitionFactory, play, team_with_member
 from tournaments.models import Competition, Fixture, LotDraw, Stage, Team, TiebreakPreset
 from tournaments.services import competition_tiebreak_set, fixture_generate, stage_create
-from tournaments.standings.criteria import PRESETS
-from tournaments.standings.selectors import standings_table
+from tournaments.standings.criteria import CRITERIA, PRESETS
+from tournaments.standings.selectors import standings_table, tiebreak_order
 from tournaments.standings.services import lots_order_from_seed, standings_compute
 from tournaments.standings.table import compute_table
 from tournaments.standings.tally import MatchRecord
@@ -97,7 +102,7 @@ def test_euro_2012_group_a_greece_above_russia_on_head_to_head() -> None:
     assert [by_id[r.team] for r in table] == ["Czech Republic", "Greece", "Russia", "Poland"]
     assert table[0].goal_difference == -1, "the group winner had a negative goal difference"
     assert table[2].goal_difference == 2 > table[1].goal_difference
-    assert table[2].decided_by == "head_to_head"
+    assert table[2].decided_by == "head_to_head_neutral"
 
     # Under the World Cup order (goal difference before head-to-head) Russia would have been second.
     competition_tiebreak_set(competition=competition, preset=TiebreakPreset.FIFA_WORLD_CUP)
@@ -233,4 +238,94 @@ def test_euro_2004_group_c_three_way_head_to_head_puts_italy_out() -> None:
     table = compute_table(teams=[ita, den, swe, bul], matches=matches, criteria=PRESETS["uefa"])
     assert [r.team for r in table] == [swe, den, ita, bul]
     assert {r.points for r in table[:3]} == {5}
-    assert [r.decided_by for r in table[1:3]] == ["head_to_head", "head_to_head"]
+    assert [r.decided_by for r in table[1:3]] == ["head_to_head_neutral", "head_to_head_neutral"]
+
+
+EURO_2024_C = ("England", "Denmark", "Slovenia", "Serbia")
+# (home, away, goals, goals, fair play of each): Denmark fewer disciplinary points than Slovenia.
+EURO_2024_C_MATCHES = [
+    (3, 2, 1, 1, -1, -1),  # Slovenia 1-1 Denmark
+    (4, 1, 0, 1, -2, 0),  # Serbia 0-1 England
+    (3, 4, 1, 1, -2, -2),  # Slovenia 1-1 Serbia
+    (2, 1, 1, 1, -1, -1),  # Denmark 1-1 England
+    (1, 3, 0, 0, -1, -2),  # England 0-0 Slovenia
+    (2, 4, 0, 0, -1, -2),  # Denmark 0-0 Serbia
+]
+
+
+def _euro_2024_c(turned: bool) -> list[MatchRecord]:
+    return [
+        MatchRecord(a, h, ag, hg, af, hf) if turned else MatchRecord(h, a, hg, ag, hf, af)
+        for h, a, hg, ag, hf, af in EURO_2024_C_MATCHES
+    ]
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_euro_2024_group_c_denmark_second_whichever_side_is_home(turned: bool) -> None:
+    table = compute_table(teams=[1, 2, 3, 4], matches=_euro_2024_c(turned), criteria=PRESETS["uefa"])
+    assert [EURO_2024_C[r.team - 1] for r in table] == ["England", "Denmark", "Slovenia", "Serbia"]
+    assert table[2].decided_by == "fair_play"
+
+
+def test_away_goals_in_a_single_leg_head_to_head_let_the_schedule_decide() -> None:
+    # The club competitions' order read on single-leg results: the "away" side of the 1-1 goes through.
+    orders = [
+        [
+            r.team
+            for r in compute_table(teams=[1, 2, 3, 4], matches=_euro_2024_c(t), criteria=PRESETS["uefa_club"])
+        ]
+        for t in (False, True)
+    ]
+    assert orders[0] != orders[1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    scores=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=6, max_size=6),
+    preset=st.sampled_from(["uefa", "uefa_club", "fifa_world_cup"]),
+)
+def test_turning_every_fixture_of_a_single_leg_group_gives_the_same_order(scores, preset) -> None:  # type: ignore[no-untyped-def]
+    competition = CompetitionFactory(tiebreak_preset=preset)
+    stage = Stage(competition=competition, kind=Stage.Kind.GROUPS, legs=1)
+    order = tiebreak_order(competition=competition, stage=stage)
+    pairs = [(1, 2), (3, 4), (1, 3), (2, 4), (1, 4), (2, 3)]
+    matches = [MatchRecord(h, a, hg, ag) for (h, a), (hg, ag) in zip(pairs, scores, strict=True)]
+    turned = [MatchRecord(m.away, m.home, m.away_goals, m.home_goals) for m in matches]
+
+    def lots(tied):  # type: ignore[no-untyped-def]
+        return sorted(tied)
+
+    table = compute_table(teams=[1, 2, 3, 4], matches=matches, criteria=order, draw_lots=lots)
+    again = compute_table(teams=[1, 2, 3, 4], matches=turned, criteria=order, draw_lots=lots)
+    assert [r.team for r in table] == [r.team for r in again]
+
+
+def test_a_two_legged_group_still_counts_away_goals_and_says_so() -> None:
+    competition = CompetitionFactory(tiebreak_preset=TiebreakPreset.UEFA_CLUB)
+    teams = {name: team_with_member(competition, name)[0] for name in ("Ajax", "Benfica", "Celtic")}
+    stage = stage_create(
+        competition=competition,
+        name="Groups",
+        kind=Stage.Kind.GROUPS,
+        legs=2,
+        groups={"A": list(teams.values())},
+    )
+    fixture_generate(stage=stage)
+    ajax, benfica, celtic = teams.values()
+    # Ajax 1-0 Benfica, Benfica 2-1 Ajax: level on points, goals and goal difference, in the group and
+    # between them; Ajax scored the only away goal of the pair.
+    scores = {
+        (ajax.id, benfica.id): (1, 0),
+        (benfica.id, ajax.id): (2, 1),
+        (ajax.id, celtic.id): (1, 0),
+        (celtic.id, ajax.id): (0, 1),
+        (benfica.id, celtic.id): (1, 0),
+        (celtic.id, benfica.id): (0, 1),
+    }
+    for fixture in Fixture.objects.filter(stage=stage):
+        play(fixture.id, *scores[(fixture.home_team_id, fixture.away_team_id)])
+    table = standings_table(stage=stage, group=stage.groups.get())
+    assert [r.team for r in table] == [ajax.id, benfica.id, celtic.id]
+    assert table[1].decided_by == "head_to_head"
+    assert "away goals" in CRITERIA["head_to_head"].label
+    assert "away goals" not in CRITERIA["head_to_head_neutral"].label

@@ -10,8 +10,8 @@ from a team's Row, and which Row that is:
   run of step criteria (``h2h_points``, ``h2h_goal_difference``…) is computed among the teams level
   when the run starts (FIFA World Cup 2018/2022 regulations, art. 32.5 d–f: "greater number of
   points obtained in the group matches between the teams concerned" …). A re-applied criterion
-  (UEFA's ``head_to_head`` block: points, goal difference, goals, away goals among the teams
-  concerned) is computed again among any smaller set of teams it leaves level before moving on;
+  (UEFA's ``head_to_head`` block: points, goal difference, goals and, in two-legged club
+  competitions, away goals among the teams concerned; ``head_to_head_neutral`` without away goals) is computed again among any smaller set of teams it leaves level before moving on;
 - ``lots`` is drawn, not computed: the caller of compute_table says how (recorded once).
 
 Adding a criterion is one entry in CRITERIA (and a case in tests/tournaments/test_standings_criteria.py).
@@ -71,9 +71,17 @@ CRITERIA: dict[str, Criterion] = {
         _h2h("away_goals", "away goals", "AG", lambda r: r.away_goals),
         Criterion(
             "head_to_head",
-            "head-to-head record (points, goal difference, goals)",
+            "head-to-head record (points, goal difference, goals scored, away goals)",
             "H2H",
             lambda r: (r.points, r.goal_difference, r.goals_for, r.away_goals),
+            head_to_head=True,
+            reapplied=True,
+        ),
+        Criterion(
+            "head_to_head_neutral",
+            "head-to-head record (points, goal difference, goals scored)",
+            "H2H",
+            lambda r: (r.points, r.goal_difference, r.goals_for),
             head_to_head=True,
             reapplied=True,
         ),
@@ -113,8 +121,19 @@ PRESETS: dict[str, tuple[str, ...]] = {
         "fair_play",
         "lots",
     ),
-    # UEFA competition regulations: head-to-head first and re-applied, then the overall record.
+    # UEFA EURO regulations (2016 art. 18.01, 2020 art. 20.01, 2024 art. 18.01): every venue is
+    # neutral, so head-to-head counts points, goal difference and goals (re-applied), never away goals.
     "uefa": _order(
+        "points",
+        "head_to_head_neutral",
+        "goal_difference",
+        "goals_for",
+        "fair_play",
+        "lots",
+    ),
+    # UEFA club competitions' group stages until 2020-21: home and away legs, away goals count
+    # in the head-to-head record and overall.
+    "uefa_club": _order(
         "points",
         "head_to_head",
         "goal_difference",
@@ -126,6 +145,26 @@ PRESETS: dict[str, tuple[str, ...]] = {
     ),
     "swiss": _order("points", "buchholz", "goal_difference", "goals_for", "lots"),
 }
+
+# Criteria that count away goals, and what each becomes where no pair of teams plays home and away
+# (a single-leg stage, a tournament at one venue): the side the fixture generator made "home" must
+# not decide a place.
+_AWAY_GOALS_AT_NEUTRAL_VENUE: dict[str, str | None] = {
+    "head_to_head": "head_to_head_neutral",
+    "h2h_away_goals": None,
+    "away_goals": None,
+}
+
+
+def at_neutral_venue(order: Iterable[str]) -> list[str]:
+    """The order without away goals: head-to-head counts points, goal difference and goals only."""
+    out: list[str] = []
+    for key in order:
+        key_now = _AWAY_GOALS_AT_NEUTRAL_VENUE.get(key, key)
+        if key_now is not None and key_now not in out:
+            out.append(key_now)
+    return out
+
 
 # Ranking teams placed alike in different groups (the best thirds): they never met, so no
 # head-to-head criterion applies.

@@ -13,13 +13,25 @@ from django.db.models import Sum
 from kernel.errors import ApplicationError
 from matches.models import PointAdjustment
 from tournaments.models import Competition, Group, LotDraw, Stage, TiebreakPreset
-from tournaments.standings.criteria import PRESETS, validate_order
+from tournaments.standings.criteria import PRESETS, at_neutral_venue, validate_order
 from tournaments.standings.records import match_records
 from tournaments.standings.table import LotDrawer, compute_table
 from tournaments.standings.tally import Points, Row
 
 
 def tiebreak_order(*, competition: Competition, stage: Stage | None = None) -> list[str]:
+    """The criteria that place level teams of a stage, in order.
+
+    Away goals count only where teams meet home and away (a stage of two legs); in a single-leg
+    stage every venue counts as neutral (``criteria.at_neutral_venue``).
+    """
+    order = _preset_order(competition, stage)
+    if stage is not None and stage.legs != 2:
+        return at_neutral_venue(order)
+    return order
+
+
+def _preset_order(competition: Competition, stage: Stage | None) -> list[str]:
     if (
         stage is not None
         and stage.kind == Stage.Kind.SWISS
