@@ -11,7 +11,8 @@ from a team's Row, and which Row that is:
   when the run starts (FIFA World Cup 2018/2022 regulations, art. 32.5 d–f: "greater number of
   points obtained in the group matches between the teams concerned" …). A re-applied criterion
   (UEFA's ``head_to_head`` block: points, goal difference, goals and, in two-legged club
-  competitions, away goals among the teams concerned; ``head_to_head_neutral`` without away goals) is computed again among any smaller set of teams it leaves level before moving on;
+  competitions, away goals among the teams concerned; ``head_to_head_neutral`` without away
+  goals) is computed again among any smaller set of teams it leaves level before moving on;
 - ``lots`` is drawn, not computed: the caller of compute_table says how (recorded once).
 
 Adding a criterion is one entry in CRITERIA (and a case in tests/tournaments/test_standings_criteria.py).
