@@ -4,15 +4,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0006_draw_caps_thirds_placing'),
+        ("tournaments", "0006_draw_caps_thirds_placing"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='competition',
-            name='tiebreak_preset',
-            field=models.CharField(choices=[('fifa_world_cup', 'FIFA World Cup 2018/2022'), ('uefa', 'UEFA final tournaments (head-to-head first, neutral venues: no away goals)'), ('uefa_club', 'UEFA club competitions (head-to-head first, with away goals over two legs)'), ('swiss', 'Swiss (points, Buchholz)'), ('custom', 'Custom order')], default='fifa_world_cup', max_length=20),
+            model_name="competition",
+            name="tiebreak_preset",
+            field=models.CharField(
+                choices=[
+                    ("fifa_world_cup", "FIFA World Cup 2018/2022"),
+                    ("uefa", "UEFA final tournaments (head-to-head first, neutral venues: no away goals)"),
+                    (
+                        "uefa_club",
+                        "UEFA club competitions (head-to-head first, with away goals over two legs)",
+                    ),
+                    ("swiss", "Swiss (points, Buchholz)"),
+                    ("custom", "Custom order"),
+                ],
+                default="fifa_world_cup",
+                max_length=20,
+            ),
         ),
     ]
