@@ -7,13 +7,14 @@ from typing import Any
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import AllowAny, IsAdminUser, IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from chances import selectors, services
 from chances.models import ChancesJob
+from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError, NotFound
 from tournaments.models import Competition
 
@@ -139,13 +140,20 @@ class ChancesView(APIView):
 
 
 class RecomputeView(APIView):
-    """Staff: compute the chances now (a job on the workers)."""
+    """Staff with chances.add_chancesjob: compute the chances now (a job on the workers); while
+    one is at work for the competition, that job is the answer (200 instead of 202)."""
 
-    permission_classes = [IsAdminUser]
+    permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={202: JobSerializer})
+    @extend_schema(request=None, responses={202: JobSerializer, 200: JobSerializer})
     def post(self, request: Request, slug: str) -> Response:
-        return _job_response(services.chances_start(competition_id=_competition(slug).id))
+        job, new = services.chances_recompute(
+            competition_id=_competition(slug).id, user=signed_in_user(request.user)
+        )
+        response = _job_response(job)
+        if not new:
+            response.status_code = status.HTTP_200_OK
+        return response
 
 
 class WhatIfView(APIView):

@@ -22,6 +22,12 @@ def engine_sims() -> int:
     return env_int("CHANCES_ENGINE_SIMS", 12, minimum=1)
 
 
+def job_stale_seconds() -> int:
+    """A recomputation not finished this long after it was queued no longer counts as running:
+    staff asking again get a new one (10,000 runs take well under a minute on two workers)."""
+    return env_int("CHANCES_JOB_STALE", 900, minimum=1)
+
+
 def debounce_seconds() -> int:
     """Results counted within this window after the first one lead to one recomputation."""
     return env_int("CHANCES_DEBOUNCE", 60, minimum=0)

@@ -13,9 +13,11 @@ import logging
 import secrets
 import socket
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from celery import group
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -26,13 +28,16 @@ from chances.model import GAMMA, base_rate, factorised, shrunk_rates, strength
 from chances.models import ChancesChunk, ChancesJob, SetupPairEstimate
 from chances.rules import pages_changed
 from chances.scenario import competition_scenario, counted_results, team_setup
-from kernel.errors import ApplicationError, NotFound
+from kernel.errors import ApplicationError, NotFound, PermissionDenied
 from ratings.selectors import skills_of
 from tournaments.models import Competition
 
 logger = logging.getLogger(__name__)
 
 MAX_RUNS = 200_000
+# The model permission behind a recomputation on staff's request: it queues a job of
+# CHANCES_RUNS runs on the workers (the admin grants it as "Can add chances job").
+RECOMPUTE_PERMISSION = "chances.add_chancesjob"
 
 
 def _pairs_for(scenario: dict[str, Any], keys: dict[int, str], ref: str) -> list[tuple[str, str]]:
@@ -262,6 +267,39 @@ def job_result_in_process(*, job: ChancesJob) -> dict[str, Any]:
             for i in range(job.chunks)
         ]
     )
+
+
+def running_job(*, competition: Competition) -> ChancesJob | None:
+    """The competition's own recomputation still at work (not a what-if), unless it went stale:
+    one older than CHANCES_JOB_STALE seconds lost its worker or its messages and blocks nothing."""
+    since = timezone.now() - timedelta(seconds=conf.job_stale_seconds())
+    return (
+        ChancesJob.objects.filter(
+            competition=competition,
+            what_if={},
+            status__in=[ChancesJob.Status.ESTIMATING, ChancesJob.Status.RUNNING],
+            created_at__gte=since,
+        )
+        .order_by("-created_at", "-id")
+        .first()
+    )
+
+
+@transaction.atomic
+def chances_recompute(*, competition_id: int, user: User) -> tuple[ChancesJob, bool]:
+    """Staff compute a competition's chances now: (the job, whether it is new). While a
+    recomputation of the competition is at work, that one is the answer: a second request does
+    not queue another CHANCES_RUNS runs."""
+    if not (user.is_authenticated and user.is_staff and user.has_perm(RECOMPUTE_PERMISSION)):
+        raise PermissionDenied(f"Recomputing the chances needs staff status and {RECOMPUTE_PERMISSION}.")
+    # The competition's row lock makes two requests at the same moment find one job.
+    competition = Competition.objects.select_for_update().filter(id=competition_id).first()
+    if competition is None:
+        raise NotFound(f"No competition {competition_id}.")
+    running = running_job(competition=competition)
+    if running is not None:
+        return running, False
+    return chances_start(competition_id=competition_id), True
 
 
 def competition_recompute(*, competition_id: int) -> ChancesJob | None:

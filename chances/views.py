@@ -10,7 +10,8 @@ from django.views.decorators.http import require_POST
 
 from chances import selectors, services
 from chances.svg import champion_chart, positions_chart
-from kernel.errors import ApplicationError
+from kernel.auth import signed_in_user
+from kernel.errors import ApplicationError, PermissionDenied
 from tournaments.models import Competition, Stage
 
 
@@ -47,6 +48,7 @@ def chances_page(request: HttpRequest, slug: str) -> HttpResponse:
         ).exists(),
         "has_bracket": stages.filter(kind=Stage.Kind.KNOCKOUT).exists(),
         **chances_context(competition),
+        "can_recompute": request.user.has_perm(services.RECOMPUTE_PERMISSION) and request.user.is_staff,
     }
     return render(request, "chances/chances.html", context)
 
@@ -54,12 +56,22 @@ def chances_page(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def chances_recompute(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _competition(slug)
-    if not request.user.is_staff:
+    if not request.user.is_authenticated:
         raise Http404("No such page.")
+    # A refused permission answers 403 (fubaleague/page_errors.py); anything else is shown.
     try:
-        job = services.chances_start(competition_id=competition.id)
+        job, new = services.chances_recompute(
+            competition_id=competition.id, user=signed_in_user(request.user)
+        )
+    except PermissionDenied:
+        raise
     except ApplicationError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Chances are being computed ({job.runs} runs).")
+        messages.success(
+            request,
+            f"Chances are being computed ({job.runs} runs)."
+            if new
+            else "The chances are already being computed; this computation is the one shown when done.",
+        )
     return HttpResponseRedirect(reverse("chances:chances", args=[slug]))

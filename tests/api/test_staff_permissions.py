@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from matches.services import result_dispute, result_submit
 from tests.factories import AdminFactory, CompetitionFactory, team_with_member
-from tournaments.models import Stage
+from tournaments.models import Group, Stage
 from tournaments.services import fixture_generate, stage_create
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,18 @@ def cup() -> dict[str, Any]:
     empty = stage_create(
         competition=competition, name="Cup", kind=Stage.Kind.ROUND_ROBIN, teams=[t for t, _ in teams]
     )
-    return {"competition": competition, "fixture": fixture, "empty_stage": empty}
+    scored = stage_create(
+        competition=competition, name="Scored", kind=Stage.Kind.ROUND_ROBIN, teams=[t for t, _ in teams]
+    )
+    (other,) = fixture_generate(stage=scored)
+    return {
+        "competition": competition,
+        "fixture": fixture,
+        "empty_stage": empty,
+        "other_fixture": other,
+        "club_user": users[other.home_team_id],
+        "group": Group.objects.create(stage=empty, name="G"),
+    }
 
 
 def _actions(cup: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -84,3 +95,97 @@ def test_staff_with_the_permissions_may(cup, superuser: bool) -> None:
     page = Client()
     page.force_login(staff)
     assert page.get(f"/admin/tournaments/competition/{cup['competition'].id}/standings/").status_code == 200
+
+
+# Every write of the API that anyone signed in may make (not a staff action).
+OPEN_TO_USERS = {
+    ("post", "/api/v1/auth/token"),
+    ("post", "/api/v1/turn-logs/validate"),
+    ("post", "/api/v1/competitions/{slug}/chances/what-if"),
+}
+
+
+def _write_operations() -> list[tuple[str, str]]:
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    return [
+        (method, template)
+        for template, operations in schema["paths"].items()
+        for method in operations
+        if method in ("post", "put", "patch", "delete")
+    ]
+
+
+def _bodies(cup: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A body each operation would accept from someone allowed, by the template's last part."""
+    fixture = cup["fixture"]
+    team = fixture.home_team_id
+    score = {"home_goals": 1, "away_goals": 0, "note": "checked"}
+    return {
+        "clubs": {"name": "New club", "country": "Finland"},
+        "coaches": {"name": "New coach", "country": "Finland"},
+        "competitions": {"name": "New cup", "slug": "new-cup"},
+        "teams": {"name": "New team", "competition": cup["competition"].slug},
+        "groups": {"name": "Z", "stage": cup["empty_stage"].id},
+        "stages": {"name": "New stage", "kind": "round_robin", "competition": cup["competition"].slug},
+        "award": {"team_id": team, "note": "no show"},
+        "clear": {"note": "wrong"},
+        "void": {"note": "wrong"},
+        "override": score,
+        "resolve": score,
+        "forfeit": {"team_id": team},
+        "submit-result": score,
+        "dispute": {"reason": "wrong"},
+        "point-adjustments": {"team_id": team, "points": -1, "reason": "late"},
+        "scoring-sessions": {"fixture": fixture.id},
+        "abandon": {"reason": "rain"},
+        "events": {"client_id": "c1", "expected_seq": 1, "roll_for_me": True},
+        "undo": {"expected_seq": 0},
+        "from-format": {"name": "F", "slug": "f", "template": "league", "teams": ["A", "B"]},
+        "discipline": {},
+        "tiebreak": {},
+    }
+
+
+def test_every_staff_write_of_the_api_needs_a_model_permission(cup) -> None:
+    """Walks the schema: a staff account without any permission (and in no club) is refused
+    every write that is not open to any signed-in user, whatever checks it (the view or the
+    service), and nothing changes."""
+    from scoring.services import session_start
+
+    session = session_start(fixture_id=cup["other_fixture"].id, user=cup["club_user"])
+    ids = {
+        "{id}": str(cup["fixture"].id),
+        "{slug}": cup["competition"].slug,
+    }
+    by_kind = {
+        "clubs": cup["fixture"].home_team.club_id,
+        "coaches": cup["fixture"].home_team.coach_id,
+        "groups": None,
+        "stages": cup["empty_stage"].id,
+        "teams": cup["fixture"].home_team_id,
+        "scoring-sessions": session.id,
+    }
+    bodies = _bodies(cup)
+    client = _client(AdminFactory())
+    refused, allowed = [], []
+    for method, template in _write_operations():
+        if (method, template) in OPEN_TO_USERS:
+            continue
+        parts = template.removeprefix("/api/v1/").split("/")
+        path = template
+        for key, value in ids.items():
+            if parts[0] in by_kind and key == "{id}":
+                value = str(by_kind[parts[0]] or cup["group"].id)
+            path = path.replace(key, value)
+        response = getattr(client, method)(
+            path, bodies.get(parts[-1], bodies.get(parts[0], {})), format="json"
+        )
+        (refused if response.status_code == 403 else allowed).append(
+            f"{method.upper()} {path}: {response.status_code} {response.content[:120]!r}"
+        )
+    assert not allowed, "\n".join(allowed)
+    assert len(refused) > 30
+    cup["fixture"].refresh_from_db()
+    assert cup["fixture"].status == "disputed"

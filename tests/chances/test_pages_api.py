@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.contrib.auth.models import Permission
 from django.test import Client
+from django.utils import timezone
 
 from chances import services
 from chances.models import ChancesJob
@@ -108,11 +112,43 @@ def test_what_if_api(cup: demo.Demo, client: Client, django_capture_on_commit_ca
 def test_staff_recompute(cup: demo.Demo, client: Client, django_capture_on_commit_callbacks) -> None:
     slug = cup.competition.slug
     assert client.post(f"/api/v1/competitions/{slug}/chances/recompute").status_code in (401, 403)
+    # Staff status alone is refused, on the page and in the API (each call queued 10,000 runs).
     client.force_login(AdminFactory())
+    assert b"Recompute now" not in client.get(f"/c/{slug}/chances/").content
+    assert client.post(f"/c/{slug}/chances/recompute").status_code == 403
+    assert client.post(f"/api/v1/competitions/{slug}/chances/recompute").status_code == 403
+    assert not ChancesJob.objects.filter(competition=cup.competition).exists()
+    staff = AdminFactory()
+    staff.user_permissions.add(Permission.objects.get(codename="add_chancesjob"))
+    client.force_login(staff)
+    assert b"Recompute now" in client.get(f"/c/{slug}/chances/").content
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(f"/c/{slug}/chances/recompute")
     assert response.status_code == 302
     assert ChancesJob.objects.filter(competition=cup.competition, status="done").exists()
+
+
+def test_a_recompute_while_one_runs_returns_the_running_job(
+    cup: demo.Demo, client: Client, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    slug = cup.competition.slug
+    staff = AdminFactory()
+    staff.user_permissions.add(Permission.objects.get(codename="add_chancesjob"))
+    client.force_login(staff)
+    url = f"/api/v1/competitions/{slug}/chances/recompute"
+    # The workers have not picked the job up yet: its tasks wait in the queue.
+    with django_capture_on_commit_callbacks(execute=False):
+        first = client.post(url)
+        again = client.post(url)
+    assert first.status_code == 202 and again.status_code == 200
+    assert first.json()["job"] == again.json()["job"]
+    assert ChancesJob.objects.filter(competition=cup.competition).count() == 1
+    # A what-if is not the competition's recomputation, and a stale job blocks nothing.
+    monkeypatch.setenv("CHANCES_JOB_STALE", "1")
+    ChancesJob.objects.update(created_at=timezone.now() - timedelta(seconds=5))
+    with django_capture_on_commit_callbacks(execute=False):
+        later = client.post(url)
+    assert later.status_code == 202 and later.json()["job"] != first.json()["job"]
 
 
 def test_ratings_pages(cup: demo.Demo, client: Client) -> None:

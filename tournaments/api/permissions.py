@@ -61,15 +61,16 @@ def staff_can(request: Request, *perms: str) -> bool:
 
 
 class FixtureParticipantOrStaff(BasePermission):
-    """Result workflow actions: the two clubs of the fixture and staff."""
+    """Result workflow actions: the two clubs of the fixture and staff who may change fixtures
+    (staff status alone does not let an account act on a fixture, as in the admin)."""
 
-    message = "Only the clubs playing this fixture (or staff) may do this."
+    message = "Only the clubs playing this fixture (or staff who may change fixtures) may do this."
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return bool(request.user and request.user.is_authenticated)
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
-        if is_staff(request):
+        if staff_can(request, "tournaments.change_fixture"):
             return True
         fixture = obj if isinstance(obj, Fixture) else obj.fixture
         return user_acts_in_fixture(request.user, fixture)
