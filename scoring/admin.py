@@ -33,14 +33,14 @@ class EventInline(admin.TabularInline):
 
 @admin.register(ScoringSession)
 class ScoringSessionAdmin(ReadOnly):
-    list_display = ("id", "fixture", "status", "seq", "started_by", "created_at", "updated_at")
+    list_display = ("id", "fixture", "status", "seq", "app_dice", "started_by", "created_at", "updated_at")
     list_filter = ("status",)
     search_fields = ("fixture__home_team__name", "fixture__away_team__name")
     list_select_related = ("fixture", "fixture__home_team", "fixture__away_team", "started_by")
     readonly_fields = (
         "fixture", "header", "status", "seq", "version", "head", "home_entered", "away_entered", "started_by",
         "home_confirmed_by", "away_confirmed_by", "submission", "abandoned_by", "abandon_reason",
-        "last_undo", "created_at", "updated_at",
+        "last_undo", "app_dice", "app_dice_by", "app_dice_at", "created_at", "updated_at",
     )  # fmt: skip
     exclude = ("recent",)
     inlines = [EventInline]

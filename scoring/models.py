@@ -57,6 +57,13 @@ class ScoringSession(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     abandon_reason = models.TextField(blank=True)
+    # "App dice": the server rolls every roll of the session (both clubs agreed when starting);
+    # who set it and when are on record. Chosen before the first event, never changed after.
+    app_dice = models.BooleanField(default=False)
+    app_dice_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    app_dice_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -156,6 +156,7 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         if submission is not None
         else None,
         "abandon_reason": session.abandon_reason or None,
+        "app_dice": session.app_dice,
     }
 
 

@@ -253,8 +253,9 @@ def hold_key(session_id: int) -> str:
 
 
 @transaction.atomic
-def session_start(*, fixture_id: int, user: User) -> ScoringSession:
-    """Start scoring the fixture live, or resume the session already running for it."""
+def session_start(*, fixture_id: int, user: User, app_dice: bool = False) -> ScoringSession:
+    """Start scoring the fixture live, or resume the session already running for it (as it is:
+    ``app_dice`` applies to a new session only; session_dice changes it before the first event)."""
     try:
         fixture = (
             Fixture.objects.select_for_update(of=("self",))
@@ -282,8 +283,39 @@ def session_start(*, fixture_id: int, user: User) -> ScoringSession:
     header = fixture_header(fixture)
     header["meta"] = {"competition": fixture.competition.name, "fixture": str(fixture.id), "scorer": "live"}
     engine.start(header)  # refuses an illegal set-up now rather than at the first event
-    session = ScoringSession.objects.create(fixture=fixture, header=header, started_by=user)
+    session = ScoringSession.objects.create(
+        fixture=fixture,
+        header=header,
+        started_by=user,
+        app_dice=app_dice,
+        app_dice_by=user if app_dice else None,
+        app_dice_at=timezone.now() if app_dice else None,
+    )
     transaction.on_commit(lambda: published.publish(session.id, 0))
+    return session
+
+
+def session_dice(*, session_id: int, user: User, app_dice: bool) -> ScoringSession:
+    """Choose how the session's dice are rolled, before its first event: ``app_dice`` (both clubs
+    agree that the server rolls every roll) or dice rolled at the table and typed in. The choice
+    holds for the whole session and is recorded with who made it."""
+    with transaction.atomic():
+        session = _lock(session_id)
+        writer_side(user, session.fixture)
+        if session.status != ScoringSession.Status.LIVE:
+            raise Conflict(f"The session is {session.get_status_display().lower()}; the dice are settled.")
+        if session.seq != 0:
+            raise Conflict(
+                "The dice are chosen before the first event of the session and hold for all of it "
+                f"(this session is at event {session.seq}).",
+                details={"seq": session.seq, "app_dice": session.app_dice},
+            )
+        if session.app_dice == app_dice:
+            return session
+        session.app_dice = app_dice
+        session.app_dice_by = user
+        session.app_dice_at = timezone.now()
+        _changed(session, ["app_dice", "app_dice_by", "app_dice_at"])
     return session
 
 
@@ -359,6 +391,12 @@ def _event_post(
             details={"seq": session.seq, "version": session.version, "session": session.id},
         )
     _check_seq(session, expected_seq)
+    if session.app_dice and not roll_for_me and isinstance(event, Mapping) and "roll" in event:
+        raise Conflict(
+            "This session uses app dice (both clubs agreed when it started): the server rolls every "
+            "roll. Send roll_for_me: true.",
+            details={"seq": session.seq, "app_dice": True},
+        )
     try:
         match = match_of(session)
     except SessionChanged:

@@ -11,6 +11,18 @@ from kernel.api_json import JSONDocumentField
 
 class StartSerializer(serializers.Serializer):
     fixture = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="The fixture to score")
+    app_dice = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Both clubs agree that the server rolls every roll of the session (a new session only)",
+    )
+
+
+class DiceSerializer(serializers.Serializer):
+    app_dice = serializers.BooleanField(
+        help_text="true: the server rolls every roll (both clubs agree); false: dice typed in. "
+        "Only before the first event"
+    )
 
 
 class EventSerializer(serializers.Serializer):
@@ -80,3 +92,4 @@ class SessionStateSerializer(serializers.Serializer):
     result = serializers.DictField(allow_null=True)
     submission = serializers.DictField(allow_null=True)
     abandon_reason = serializers.CharField(allow_null=True)
+    app_dice = serializers.BooleanField(help_text="The server rolls every roll of this session")

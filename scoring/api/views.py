@@ -104,7 +104,9 @@ class ScoringSessionViewSet(viewsets.ViewSet):
         data = ss.StartSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         session = services.session_start(
-            fixture_id=data.validated_data["fixture"], user=signed_in_user(request.user)
+            fixture_id=data.validated_data["fixture"],
+            user=signed_in_user(request.user),
+            app_dice=data.validated_data["app_dice"],
         )
         return Response(_state(session.id), status=status.HTTP_201_CREATED)
 
@@ -169,6 +171,18 @@ class ScoringSessionViewSet(viewsets.ViewSet):
                 expected_seq=v["expected_seq"],
                 reason=v["reason"],
             ),
+        )
+        return Response(_published(session))
+
+    @extend_schema(request=ss.DiceSerializer, responses={200: ss.SessionStateSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def dice(self, request: Request, pk: str | None = None) -> Response:
+        """Before the first event: app dice (the server rolls every roll) or dice typed in."""
+        session_id = _pk(pk)
+        data = ss.DiceSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        session = services.session_dice(
+            session_id=session_id, user=signed_in_user(request.user), app_dice=data.validated_data["app_dice"]
         )
         return Response(_published(session))
 

@@ -131,7 +131,18 @@ export function createAsk(root, board, { canWrite, names, send, say }) {
     }
     if (q.kind === "roll") {
       if (dice.length !== q.dice) dice = new Array(q.dice).fill(null);
-      if (!appDice) for (let i = 0; i < q.dice; i++) box.appendChild(dieRow(q, i));
+      if (appDice) {
+        // With app dice, rolls that follow a roll with no question in between are rolled
+        // together: the first takes the tap, the next go out by themselves (once per version).
+        const last = d.events[0];
+        if (last && last.rolled_by_app && autoAnswered !== d.version) {
+          autoAnswered = d.version;
+          send({ roll_for_me: true }, { auto: true });
+          return;
+        }
+      } else {
+        for (let i = 0; i < q.dice; i++) box.appendChild(dieRow(q, i));
+      }
       dockButton(appDice ? "Roll" : "Roll for me", "sc-roll-for-me", rollForMe, appDice ? "" : " button--ghost");
       return;
     }

@@ -53,7 +53,17 @@ function start(root) {
     feed(root, d);
     finalBox(root, d, names);
     ask.render(d, { waiting: transport.waiting() });
+    diceChoice(d);
     undoButton();
+  }
+  // Before the first event the clubs choose how the dice are rolled, for the whole session.
+  function diceChoice(d) {
+    const box = byId(root, "sc-dice-choice");
+    if (!box) return;
+    box.hidden = !(canWrite && d.status === "live" && d.seq === 0 && !transport.waiting());
+    box.querySelectorAll("[data-dice]").forEach((b) => {
+      b.setAttribute("aria-pressed", String((b.getAttribute("data-dice") === "app") === !!d.app_dice));
+    });
   }
   function undoButton() {
     const undo = root.querySelector('[data-action="undo"]');
@@ -85,6 +95,10 @@ function start(root) {
       if (reason) reason.value = "";
     } else if (action === "confirm") {
       confirm(t);
+    } else if (action === "dice") {
+      transport.post("/dice", { app_dice: t.getAttribute("data-dice") === "app" }).then((res) => {
+        if (res.ok) render(res.body); else say(res.body && res.body.error ? res.body.error.message : "Refused.");
+      }, () => say("No connection: try again when you are back online."));
     } else if (action === "abandon") {
       abandon();
     }

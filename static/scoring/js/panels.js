@@ -44,6 +44,16 @@ export function feed(root, d) {
   list(root, "sc-moments", d.moments.slice().reverse(), (m) => m.text);
   const last = d.events.length ? d.events[0] : null;
   setText(root, "sc-last", last ? last.text : "");
+  const lastLine = byId(root, "sc-last");
+  if (lastLine) {
+    // the app's roll lands with a short animation of the die (restarted for each new roll)
+    if (last && lastLine.getAttribute("data-seq") !== String(last.seq)) {
+      lastLine.classList.remove("sc-last--rolled");
+      void lastLine.offsetWidth;
+    }
+    lastLine.classList.toggle("sc-last--rolled", !!(last && last.rolled_by_app));
+    lastLine.setAttribute("data-seq", last ? String(last.seq) : "");
+  }
   const undone = byId(root, "sc-last-undo");
   if (undone) {
     // said once, right after the undo: the next event takes it away
