@@ -6,26 +6,31 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0001_initial'),
+        ("scoring", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='scoringsession',
-            name='app_dice',
+            model_name="scoringsession",
+            name="app_dice",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='scoringsession',
-            name='app_dice_at',
+            model_name="scoringsession",
+            name="app_dice_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='scoringsession',
-            name='app_dice_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="scoringsession",
+            name="app_dice_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
     ]
