@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from matches import narrate
-from matches.engine import Match, Pending, board_areas, snapshot
+from matches.engine import Match, Pending, board_areas, only_answer, pitch_input, snapshot
 
 MOMENT_KINDS = frozenset({"goal", "half_time", "full_time", "yellow", "red", "injury", "substitution"}) | {
     "special_event",
@@ -23,10 +23,16 @@ MOMENTS_SHOWN = 30
 
 
 def pending_dict(match: Match) -> dict[str, Any] | None:
+    """The pending request as JSON, with ``board`` (what a tap on the pitch may answer, the
+    engine's pitch_input) and ``only_answer`` (True when exactly one answer is legal)."""
     p: Pending | None = match.pending()
     if p is None:
         return None
-    return _jsonable(p.describe())
+    out: dict[str, Any] = _jsonable(p.describe())
+    board = pitch_input(match)
+    out["board"] = board.to_dict() if board is not None else None
+    out["only_answer"] = only_answer(p)[0]
+    return out
 
 
 def _jsonable(value: Any) -> Any:

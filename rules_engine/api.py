@@ -74,6 +74,7 @@ from .errors import (
 from .events import Decision, Event, Pending, Roll
 from .logformat import ROLE_KEYS, event_to_dict, header_from_dict, parse, parse_event
 from .machine import Match
+from .pitch_input import PitchInput, SetupCheck, only_answer, pitch_input, setup_check
 from .result import GoalScored, MatchResult, TeamResult
 from .rng import Dice
 from .rules import PENALTY_SIDES, PENALTY_TABLE
@@ -121,8 +122,10 @@ __all__ = [
     "MatchResult",
     "MatchSnapshot",
     "Pending",
+    "PitchInput",
     "RandomCoach",
     "Roll",
+    "SetupCheck",
     "SimulationError",
     "SimulationLimitError",
     "SimulationOptions",
@@ -144,10 +147,13 @@ __all__ = [
     "log_of",
     "make_coach",
     "new_match",
+    "only_answer",
     "parse",
+    "pitch_input",
     "play_match",
     "play_random",
     "play_with_stats",
+    "setup_check",
     "simulate_match",
     "skill_weight",
     "snapshot",

@@ -23,55 +23,90 @@ def placement_problem(
     m: MatchContext, kind: str, team: int, field: list[int], gk: int, spot: int
 ) -> str | None:
     """Why a set-up of `team` breaks the set-up rules of `kind`, or None."""
+    problems = placement_problems(m, kind, team, field, gk, spot)
+    return problems[0] if problems else None
+
+
+def placement_problems(
+    m: MatchContext, kind: str, team: int, field: list[int], gk: int, spot: int
+) -> list[str]:
+    """Every way a set-up of `team` breaks the set-up rules of `kind` (3.3.1, 5.2.1, 5.3.1,
+    5.5.1), in the order a referee would name them; empty when it is legal."""
     st = m.st
     is_ct = team == st.ct
+    out: list[str] = []
     if kind == "kick_off":
         for a in range(B.N_LOC):
             if field[a] and (a >= B.N_AREAS or not B.in_own_half_partly(team, a)):
-                return f"{B.NAMES[a]} is not at least partly in your own half (3.3.1)"
+                out.append(f"{B.NAMES[a]} is not at least partly in your own half (3.3.1)")
         if gk != B.PEN[team]:
-            return "the goalkeeper must be placed in your own penalty area (3.3.1)"
+            out.append("the goalkeeper must be placed in your own penalty area (3.3.1)")
         if is_ct and field[B.CENTRE] < 2:
-            return "the controlling team must place two players in the centre area (3.3.1)"
-        return None
+            out.append("the controlling team must place two players in the centre area (3.3.1)")
+        return out
     for a in B.CORNER_SPOTS:
         if field[a] and not (kind == "corner" and is_ct and a == spot):
-            return f"no player can be set up on the corner spot {B.NAMES[a]} (5.3.1)"
+            out.append(f"no player can be set up on the corner spot {B.NAMES[a]} (5.3.1)")
     if gk >= B.N_AREAS:
-        return "the goalkeeper cannot be set up on a corner spot (5.3.1)"
+        out.append("the goalkeeper cannot be set up on a corner spot (5.3.1)")
     if kind == "free_kick" and is_ct and field[spot] + (1 if gk == spot else 0) < 1:
-        return f"at least one player must be set up in the free kick area {B.NAMES[spot]} (5.2.1)"
+        out.append(f"at least one player must be set up in the free kick area {B.NAMES[spot]} (5.2.1)")
     if kind == "corner" and is_ct and field[spot] != 1:
-        return f"exactly one player takes the corner from {B.NAMES[spot]} (5.3.1)"
+        out.append(f"exactly one player takes the corner from {B.NAMES[spot]} (5.3.1)")
     if kind == "penalty":
         pen = B.PEN[1 - st.ct]
         if is_ct and (field[pen] != 1 or gk == pen):
-            return f"exactly one player (the penalty taker) is set up in {B.NAMES[pen]} (5.5.1)"
+            out.append(f"exactly one player (the penalty taker) is set up in {B.NAMES[pen]} (5.5.1)")
         if not is_ct and (field[pen] or gk != pen):
-            return f"only the goalkeeper can be set up in {B.NAMES[pen]} (5.5.1)"
-    return None
+            out.append(f"only the goalkeeper can be set up in {B.NAMES[pen]} (5.5.1)")
+    return out
 
 
 def _parse_setup(m: MatchContext, team: int, c: Any) -> tuple[list[int], int]:
+    problems, field, gk = parse_setup(m, team, c)
+    if problems:
+        raise IllegalEventError(problems[0][0], rule=problems[0][1])
+    return field, gk
+
+
+def parse_setup(m: MatchContext, team: int, c: Any) -> tuple[list[tuple[str, str]], list[int], int]:
+    """The players per area and the goalkeeper's area of a set-up answer, and every way it is
+    not a set-up of this team (reason, rule): an unknown area, a bad count, the wrong number of
+    players, no goalkeeper (-1)."""
     ts = m.st.teams[team]
-    if not isinstance(c, dict) or not isinstance(c.get("players"), dict):
-        raise IllegalEventError('a set-up is {"gk": AREA, "players": {AREA: COUNT, ...}}', rule="3.3")
     field = [0] * B.N_LOC
+    if not isinstance(c, dict) or not isinstance(c.get("players"), dict):
+        return [('a set-up is {"gk": AREA, "players": {AREA: COUNT, ...}}', "3.3")], field, -1
+    problems: list[tuple[str, str]] = []
     for name, n in c["players"].items():
         if name not in B.INDEX:
-            raise IllegalEventError(f"unknown area {name!r} in the set-up", rule="1.4")
-        if type(n) is not int or n < 0:
-            raise IllegalEventError(f"player count for {name} must be a whole number >= 0", rule="3.3")
-        field[B.INDEX[name]] += n
-    if sum(field) != ts.outfield():
-        raise IllegalEventError(
-            f"the set-up places {sum(field)} outfield players but the team has {ts.outfield()} on the pitch",
-            rule="3.3",
+            problems.append((f"unknown area {name!r} in the set-up", "1.4"))
+        elif type(n) is not int or n < 0:
+            problems.append((f"player count for {name} must be a whole number >= 0", "3.3"))
+        else:
+            field[B.INDEX[name]] += n
+    if not problems and sum(field) != ts.outfield():
+        placed, have = sum(field), ts.outfield()
+        problems.append(
+            (f"the set-up places {placed} outfield players but the team has {have} on the pitch", "3.3")
         )
     gk = c.get("gk")
     if type(gk) is not str or gk not in B.INDEX:
-        raise IllegalEventError(f"the goalkeeper's area {gk!r} is not an area", rule="3.3")
-    return field, B.INDEX[str(gk)]
+        problems.append((f"the goalkeeper's area {gk!r} is not an area", "3.3"))
+        return problems, field, -1
+    return problems, field, B.INDEX[str(gk)]
+
+
+def setup_problems(m: MatchContext, kind: str, team: int, c: Any, spot: int) -> list[tuple[str, str]]:
+    """Every problem of a proposed set-up (reason, rule), so that a board editor can show what
+    is still wrong as pieces are placed; empty exactly when the set-up decision accepts it."""
+    problems, field, gk = parse_setup(m, team, c)
+    if not isinstance(c, dict) or not isinstance(c.get("players"), dict):
+        return problems
+    placed = placement_problems(m, kind, team, field, gk, spot)
+    if gk < 0:  # (already named: the goalkeeper is not placed)
+        placed = [why for why in placed if "goalkeeper" not in why]
+    return problems + [(f"illegal set-up: {why}", SETUP_RULE[kind]) for why in placed]
 
 
 def _suggest(m: MatchContext, kind: str, team: int, spot: int) -> tuple[Any, ...]:

@@ -28,6 +28,7 @@ from matches.engine import (
     event_from_dict,
     event_to_dict,
     new_match,
+    setup_check,
     validate_log,
 )
 
@@ -146,6 +147,23 @@ def roll_for_me(match: Match) -> Any:
             },
         )
     return Dice(secrets.randbits(48)).roll_for(p)
+
+
+def check_setup(match: Match, choice: Any) -> dict[str, Any]:
+    """A proposed set-up judged for the pending set-up decision (nothing is applied)."""
+    try:
+        return setup_check(match, choice).to_dict()
+    except IllegalEventError as exc:
+        p = match.pending()
+        raise IllegalEvent(
+            "There is no set-up to check now: the match waits for something else.",
+            details={
+                "turn": p.turn if p else None,
+                "stage": p.stage if p else None,
+                "rule": exc.rule,
+                "reason": exc.reason,
+            },
+        ) from None
 
 
 def result(match: Match) -> dict[str, Any]:

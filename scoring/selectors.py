@@ -101,18 +101,31 @@ def board_areas(names: dict[str, str]) -> list[dict[str, Any]]:
     return scorer_view.areas(names)
 
 
-def session_state(session: ScoringSession) -> dict[str, Any]:
-    """Everything the scorer page and the live page draw, rebuilt by the engine from the events."""
-    names = session_names(session)
+def _current_match(session: ScoringSession) -> tuple[ScoringSession, Any]:
+    """The session as it is now and its engine match."""
     for _ in range(3):
         try:
-            match = match_of(session)
-            break
+            return session, match_of(session)
         except SessionChanged:
             # Another device wrote since the row was read: the state as it is now.
             session = session_get(session_id=session.id)
-    else:
-        match = match_of(session)
+    return session, match_of(session)
+
+
+def setup_check(*, session_id: int, choice: Any) -> dict[str, Any]:
+    """A proposed set-up judged for the session's pending set-up decision (rulebook 3, 3.3.1):
+    ``ok`` and what is still wrong, in words; nothing is stored."""
+    session, match = _current_match(session_get(session_id=session_id))
+    try:
+        return {"seq": session.seq, **engine.check_setup(match, choice)}
+    finally:
+        engine.keep(session.id, cache_key(session), match)
+
+
+def session_state(session: ScoringSession) -> dict[str, Any]:
+    """Everything the scorer page and the live page draw, rebuilt by the engine from the events."""
+    names = session_names(session)
+    session, match = _current_match(session)
     try:
         view = scorer_view.match_view(match, names)
     finally:

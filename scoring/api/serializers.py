@@ -63,6 +63,20 @@ class FinishSerializer(serializers.Serializer):
     away_penalties = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
 
 
+class SetupCheckSerializer(serializers.Serializer):
+    choice = JSONDocumentField(
+        help_text='A set-up as the setup decision takes it: {"gk": AREA, "players": {AREA: COUNT, ...}}'
+    )
+
+
+class SetupCheckResultSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The session's seq the set-up was checked against")
+    ok = serializers.BooleanField(help_text="The pending setup decision would accept this set-up")
+    problems = serializers.ListField(child=serializers.CharField(), help_text="What is still wrong, in words")
+    placed = serializers.IntegerField(help_text="Outfield players placed")
+    outfield = serializers.IntegerField(help_text="Outfield players the team has on the pitch")
+
+
 class AbandonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000, help_text="Why the session stops")
 
@@ -77,11 +91,15 @@ class SessionStateSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="Bumped by every change (the live endpoint's ETag)")
     teams = serializers.DictField()
     advanced_rules = serializers.ListField(child=serializers.CharField())
+    areas = serializers.ListField(
+        child=serializers.DictField(), help_text="The board's areas: code, index, end, words, template, name"
+    )
     state = serializers.DictField(help_text="score, minute, half, turn, stage, ball, value, control, teams")
     pending = serializers.DictField(
         allow_null=True,
         help_text="What the match waits for: kind, name, actor, turn, stage, rule, text, "
-        "options [{value, label}] / dice, sides, default",
+        "options [{value, label}] / dice, sides, default; board (what a tap on the pitch answers), "
+        "only_answer (docs/scorer.md)",
     )
     question = serializers.CharField()
     events = serializers.ListField(child=serializers.DictField())

@@ -202,6 +202,17 @@ class ScoringSessionViewSet(viewsets.ViewSet):
         standings_cache.invalidate(session.fixture.competition_id)
         return Response(_published(session))
 
+    @extend_schema(
+        request=ss.SetupCheckSerializer, responses={200: ss.SetupCheckResultSerializer, **ERRORS, **ILLEGAL}
+    )
+    @action(detail=True, methods=["post"], url_path="setup-check")
+    def setup_check(self, request: Request, pk: str | None = None) -> Response:
+        """Check a set-up for the pending set-up decision (3.3.1) without storing anything: ok, and
+        every problem in words (422 when no set-up is asked now)."""
+        data = ss.SetupCheckSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(selectors.setup_check(session_id=_pk(pk), choice=data.validated_data["choice"]))
+
     @extend_schema(request=ss.AbandonSerializer, responses={200: ss.SessionStateSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def abandon(self, request: Request, pk: str | None = None) -> Response:
