@@ -30,6 +30,7 @@ from chances.rules import pages_changed
 from chances.scenario import competition_scenario, counted_results, team_setup
 from kernel.errors import ApplicationError, NotFound, PermissionDenied
 from ratings.selectors import skills_of
+from tournaments.game_systems import rules_of
 from tournaments.models import Competition
 
 logger = logging.getLogger(__name__)
@@ -61,6 +62,13 @@ def chances_start(
     competition = Competition.objects.filter(id=competition_id).first()
     if competition is None:
         raise NotFound(f"No competition {competition_id}.")
+    game = rules_of(competition)
+    if game.chances_model != "engine":
+        # The match model is the FUBA 3 engine's; another game's odds would be FUBA 3 odds.
+        raise ApplicationError(
+            f"'{competition}': chances are computed for FUBA 3 competitions only (their match model "
+            f"is the FUBA 3 rules engine); {game.name} has no match model here."
+        )
     runs = conf.runs() if runs is None else runs
     if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
         raise ApplicationError(f"runs must be a whole number from 1 to {MAX_RUNS}, not {runs!r}.")

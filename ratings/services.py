@@ -17,9 +17,13 @@ from django.utils import timezone
 
 from ratings.models import CoachRating, RatedMatch, RatingHistory, RatingLedger
 from ratings.skill import Outcome, Skill, rate_match
+from tournaments.game_systems import FUBA_3, rules_of
 from tournaments.models import Fixture
 
 RATED_SOURCES = ("clubs", "admin")
+
+# The game system these ratings are of (docs/ratings.md): other games are not mixed into it.
+RATED_GAME_SYSTEM = FUBA_3
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,9 @@ def _observe(fixture: Fixture | None) -> Observed:
     home, away = fixture.home_team, fixture.away_team
     if result is None or home is None or away is None or result.source not in RATED_SOURCES:
         return void
+    # One rating per game system: this one rates FUBA 3; a Soccer City win says nothing of it.
+    if rules_of(fixture.competition).rating_pool != RATED_GAME_SYSTEM:
+        return void
     if home.coach_id is None or away.coach_id is None or home.coach_id == away.coach_id:
         return void
     if result.home_goals > result.away_goals:
@@ -53,7 +60,11 @@ def _observe(fixture: Fixture | None) -> Observed:
 
 
 def _load_fixture(fixture_id: int) -> Fixture | None:
-    return Fixture.objects.select_related("result", "home_team", "away_team").filter(id=fixture_id).first()
+    return (
+        Fixture.objects.select_related("result", "home_team", "away_team", "competition")
+        .filter(id=fixture_id)
+        .first()
+    )
 
 
 def _same(entry: RatedMatch, seen: Observed) -> bool:
@@ -233,7 +244,7 @@ def ratings_rebuild() -> int:
     """
     ledger = _lock_ledger()
     entries = {e.fixture_id: e for e in RatedMatch.objects.all()}
-    fixtures = Fixture.objects.select_related("result", "home_team", "away_team")
+    fixtures = Fixture.objects.select_related("result", "home_team", "away_team", "competition")
     for fixture in fixtures.filter(id__in=list(entries)):
         seen = _observe(fixture)
         entry = entries[fixture.id]

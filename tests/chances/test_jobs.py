@@ -7,6 +7,7 @@ import pytest
 from chances import services
 from chances.core import simulate_chunk
 from chances.models import ChancesJob, SetupPairEstimate
+from kernel.errors import ApplicationError
 from tests.chances.helpers import scenario_with_model
 from tests.factories import CompetitionFactory, play, team_with_member
 from tournaments import demo
@@ -133,3 +134,14 @@ def test_a_what_if_job_through_the_service(
     played = group.fixtures.filter(status__in=Fixture.COUNTED_STATUSES).first()
     with pytest.raises(ApplicationError, match="already has a result"):
         services.chances_start(competition_id=cup.competition.id, runs=10, what_if={played.id: [1, 0]})
+
+
+@pytest.mark.parametrize("game_system", ["fuba-2", "soccer-city", "super-team"])
+def test_chances_of_another_game_are_refused_not_computed_with_the_fuba_3_engine(game_system: str) -> None:
+    competition = CompetitionFactory(status="active", game_system=game_system)
+    teams = [team_with_member(competition, f"T{i}")[0] for i in range(4)]
+    stage_create(competition=competition, name="League", kind=Stage.Kind.ROUND_ROBIN, teams=teams)
+    with pytest.raises(ApplicationError, match="chances are computed for FUBA 3 competitions only"):
+        services.chances_start(competition_id=competition.id)
+    assert services.competition_recompute(competition_id=competition.id) is None
+    assert not ChancesJob.objects.exists() and not SetupPairEstimate.objects.exists()

@@ -19,8 +19,8 @@ from tournaments.services import fixture_generate, stage_create
 pytestmark = pytest.mark.django_db
 
 
-def _league(n: int, slug: str = "") -> tuple[Stage, list[Fixture]]:
-    competition = CompetitionFactory(**({"slug": slug} if slug else {}))
+def _league(n: int, slug: str = "", game_system: str = "fuba-3") -> tuple[Stage, list[Fixture]]:
+    competition = CompetitionFactory(game_system=game_system, **({"slug": slug} if slug else {}))
     teams = [team_with_member(competition, f"T{i}")[0] for i in range(n)]
     stage = stage_create(competition=competition, name="League", kind=Stage.Kind.ROUND_ROBIN, teams=teams)
     fixtures = list(fixture_generate(stage=stage))
@@ -108,6 +108,19 @@ def test_simulated_and_awarded_results_leave_ratings_unchanged(django_capture_on
     assert Fixture.objects.filter(status__in=["simulated", "awarded"]).count() == 2
     assert _snapshot() == before
     assert not RatedMatch.objects.exclude(outcome__in=["home", "draw", "away"]).exists()
+
+
+@pytest.mark.parametrize("game_system", ["fuba-2", "soccer-city", "super-team"])
+def test_results_of_another_game_system_do_not_move_fuba_3_ratings(
+    game_system: str, django_capture_on_commit_callbacks
+) -> None:
+    _stage, fixtures = _league(2, game_system=game_system)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(fixtures[0].id, 3, 1)
+    assert not CoachRating.objects.exists()
+    assert not RatedMatch.objects.exclude(outcome=RatedMatch.Outcome.VOID).exists()
+    services.ratings_rebuild()
+    assert not CoachRating.objects.exists()
 
 
 def test_a_corrected_result_is_rated_as_corrected(django_capture_on_commit_callbacks) -> None:
