@@ -177,6 +177,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
 TURN_LOG_MAX_BYTES = env_int("TURN_LOG_MAX_BYTES", 256 * 1024, minimum=1024)
 # Turn logs one club may send per 24 hours (replaced ones included): 40 logs of the maximum size.
 CLUB_LOG_QUOTA_BYTES = env_int("CLUB_LOG_QUOTA_BYTES", 10 * 1024 * 1024, minimum=1024)
+# The live scorer's storage per club: sessions started in 24 hours and events posted per UTC day
+# (a match is about 550 events; undone ones stay on record).
+SCORER_SESSIONS_PER_DAY = env_int("SCORER_SESSIONS_PER_DAY", 24, minimum=1)
+SCORER_EVENTS_PER_DAY = env_int("SCORER_EVENTS_PER_DAY", 30_000, minimum=100)
 
 # --- Auth, i18n, static -----------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -100,7 +100,11 @@ def _validation_response(exc: exceptions.ValidationError) -> Response:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ApplicationError):
         set_rollback()
-        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
+        response = Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
+        wait = exc.details.get("retry_after_seconds") if isinstance(exc.details, dict) else None
+        if exc.status_code == status.HTTP_429_TOO_MANY_REQUESTS and isinstance(wait, int):
+            response["Retry-After"] = str(wait)
+        return response
 
     if isinstance(exc, RequestDataTooBig):
         # Normally answered by kernel.request_size before the view; this is for a body without
