@@ -15,25 +15,21 @@ workflow; otherwise the usual confirm/dispute on the match page follows.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
-from datetime import timedelta
 from functools import partial
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from kernel.errors import ApplicationError, Conflict, NotFound, PermissionDenied
-from kernel.throttling import window_count
 from matches import services as results
 from matches.log_fixture import fixture_header
 from matches.validation_tasks import submission_validate
-from scoring import engine, published
+from scoring import engine, published, quotas
 from scoring.models import ScoringEvent, ScoringSession
 from tournaments.game_systems import rules_of
 from tournaments.models import Club, Fixture, Team
@@ -277,7 +273,7 @@ def session_start(*, fixture_id: int, user: User, app_dice: bool = False) -> Sco
     if running is not None:
         return running
     if side:
-        _check_session_quota(fixture, club_id=getattr(fixture, f"{side}_team").club_id)
+        quotas.check_sessions(fixture, club_id=getattr(fixture, f"{side}_team").club_id)
     game = rules_of(fixture.competition)
     if game.engine_ruleset != "fuba-3":
         raise ApplicationError(
@@ -323,63 +319,6 @@ def session_dice(*, session_id: int, user: User, app_dice: bool) -> ScoringSessi
         session.app_dice_at = timezone.now()
         _changed(session, ["app_dice", "app_dice_by", "app_dice_at"])
     return session
-
-
-class ScorerQuotaExceeded(ApplicationError):
-    status_code = 429
-    code = "scorer_quota_exceeded"
-
-
-def _check_session_quota(fixture: Fixture, *, club_id: int | None) -> None:
-    """A club starts at most SCORER_SESSIONS_PER_DAY sessions in 24 hours (start-and-abandon
-    loops stored about 3 KB each, without bound)."""
-    if club_id is None:
-        return
-    since = timezone.now() - timedelta(hours=24)
-    started = ScoringSession.objects.filter(created_at__gte=since, started_by__fuba_clubs__id=club_id)
-    limit = settings.SCORER_SESSIONS_PER_DAY
-    if started.count() >= limit:
-        first = started.order_by("created_at").values_list("created_at", flat=True).first()
-        wait = int(((first or since) + timedelta(hours=24) - timezone.now()).total_seconds()) + 1
-        raise ScorerQuotaExceeded(
-            f"{fixture}: your club started {limit} scoring sessions in the last 24 hours, the daily "
-            f"quota; try again in about {max(1, round(wait / 3600))} hour(s), or report the score by hand.",
-            details={"quota": "sessions", "limit": limit, "retry_after_seconds": max(wait, 1)},
-        )
-
-
-# The club behind a side of a fixture, per process: a post knows the side, not the club, and the
-# teams of a fixture do not change club while it is scored.
-_clubs: dict[tuple[int, str], int | None] = {}
-
-
-def _club_of(fixture_id: int, side: str) -> int | None:
-    key = (fixture_id, side)
-    if key not in _clubs:
-        if len(_clubs) > 4096:
-            _clubs.clear()
-        column = "home_team__club_id" if side == "home" else "away_team__club_id"
-        _clubs[key] = Fixture.objects.filter(id=fixture_id).values_list(column, flat=True).first()
-    return _clubs[key]
-
-
-def _check_event_quota(fixture_id: int, side: str) -> None:
-    """A club posts at most SCORER_EVENTS_PER_DAY events per UTC day (resends not counted; staff
-    not limited). One counter increment in the cache per post, as the API's rate limits, and like
-    them it lets posts through while Redis is down."""
-    club_id = _club_of(fixture_id, side) if side else None
-    if club_id is None:
-        return
-    day = int(time.time() // 86400)
-    posted = window_count(f"scorer-quota:events:{club_id}:{day}", 86400)
-    limit = settings.SCORER_EVENTS_PER_DAY
-    if posted > limit:
-        wait = int(86400 - time.time() % 86400) + 1
-        raise ScorerQuotaExceeded(
-            f"Your club posted {limit:,} scoring events today (UTC), the daily quota; the scorer "
-            f"takes events again in about {max(1, round(wait / 3600))} hour(s).",
-            details={"quota": "events", "limit": limit, "retry_after_seconds": wait},
-        )
 
 
 def _check_client_id(client_id: Any) -> str:
@@ -448,7 +387,7 @@ def _event_post(
     side = _side(user, (home, away), staff_ok=True, label=_fixture_label(session.fixture_id))
     if duplicate:
         return session, False
-    _check_event_quota(session.fixture_id, side)
+    quotas.check_events(session.fixture_id, side)
     if session.status != ScoringSession.Status.LIVE:
         raise Conflict(
             f"The session is {session.get_status_display().lower()}; no more events.",
