@@ -115,12 +115,13 @@ def setup_sessions(n: int) -> list[tuple[int, str]]:
     from rest_framework.authtoken.models import Token
 
     from scoring import services as scoring
-    from tournaments import services
     from tournaments.models import Club, Fixture, Stage, Team
+    from tournaments.services.competitions import competition_create
+    from tournaments.services.stages import stage_create
 
     call_command("migrate", verbosity=0)
     cache.clear()
-    competition = services.competition_create(name="Bench scorer", slug="bench-scorer")
+    competition = competition_create(name="Bench scorer", slug="bench-scorer")
     teams = []
     users = []
     for i in range(2 * n):
@@ -130,9 +131,7 @@ def setup_sessions(n: int) -> list[tuple[int, str]]:
             user = get_user_model().objects.create_user(f"bench-scorer-{i}")
             club.members.add(user)
             users.append(user)
-    stage = services.stage_create(
-        competition=competition, name="League", kind=Stage.Kind.ROUND_ROBIN, teams=teams
-    )
+    stage = stage_create(competition=competition, name="League", kind=Stage.Kind.ROUND_ROBIN, teams=teams)
     out = []
     for i in range(n):
         fixture = Fixture.objects.create(

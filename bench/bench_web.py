@@ -122,16 +122,17 @@ def swiss_recompute(teams: int = 1000, rounds: int = 10, seed: int = 1) -> dict[
     from django.db import transaction
 
     from matches.models import Result
-    from tournaments import services
     from tournaments.models import Bye, Fixture, Stage, Team
+    from tournaments.services.competitions import competition_create
+    from tournaments.services.stages import stage_create
 
     rng = random.Random(seed)
     with transaction.atomic():
-        competition = services.competition_create(name="Bench Swiss", slug="bench-swiss")
+        competition = competition_create(name="Bench Swiss", slug="bench-swiss")
         team_objs = Team.objects.bulk_create(
             [Team(competition=competition, name=f"Swiss {i:04d}", country="") for i in range(teams)]
         )
-        stage = services.stage_create(
+        stage = stage_create(
             competition=competition, name="Swiss", kind=Stage.Kind.SWISS, teams=team_objs, swiss_rounds=rounds
         )
     ids = [t.pk for t in team_objs]

@@ -19,7 +19,7 @@ from matches.discipline import discipline_recompute
 from tournaments.fixtures import UEFA_THIRDS_TABLES, uefa_euro_thirds
 from tournaments.knockout import TieOutcome, tie_outcome
 from tournaments.models import Competition, Fixture, Group, Stage, Team
-from tournaments.services import swiss_round_create
+from tournaments.services.swiss_rounds import swiss_round_create
 from tournaments.skills import skill_losses_reassign
 from tournaments.standings.selectors import standings_table
 from tournaments.standings.services import best_thirds_compute, standings_compute

@@ -24,7 +24,6 @@ from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
 from matches import progress
 from matches.admin import FixtureResultActions
-from tournaments import services
 from tournaments.admin_forms import (
     TIEBREAK_SLOTS,
     CompetitionForm,
@@ -51,6 +50,10 @@ from tournaments.models import (
     Team,
     TeamSkill,
 )
+from tournaments.services.clubs import team_delete
+from tournaments.services.competitions import competition_delete
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import group_delete, stage_delete
 from tournaments.standings import presentation
 from tournaments.standings.services import standings_recompute
 
@@ -226,7 +229,7 @@ class CompetitionAdmin(ServiceAdmin):
         )
 
     def service_delete(self, obj: Competition) -> None:
-        services.competition_delete(competition=obj)
+        competition_delete(competition=obj)
 
     def save_model(self, request: HttpRequest, obj: Competition, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
@@ -236,9 +239,7 @@ class CompetitionAdmin(ServiceAdmin):
     @admin.action(description="Generate fixtures for stages that have none", permissions=["change"])
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Competition]) -> None:
         stages = Stage.objects.filter(competition__in=queryset).annotate(n=Count("fixtures")).filter(n=0)
-        run_service(
-            self, request, stages, lambda s: f"{len(services.fixture_generate(stage=s))} fixtures generated"
-        )
+        run_service(self, request, stages, lambda s: f"{len(fixture_generate(stage=s))} fixtures generated")
 
     @admin.action(description="Recompute standings (draw lots where still level)", permissions=["change"])
     def recompute_standings(self, request: HttpRequest, queryset: QuerySet[Competition]) -> None:
@@ -374,7 +375,7 @@ class TeamAdmin(ServiceAdmin):
     inlines = [TeamSkillInline, SkillLossInline, SuspensionInline]
 
     def service_delete(self, obj: Team) -> None:
-        services.team_delete(team=obj)
+        team_delete(team=obj)
 
     @admin.display(description="Page")
     def public_page(self, obj: Team) -> str:
@@ -409,7 +410,7 @@ class StageAdmin(ServiceAdmin):
     readonly_fields = ("status",)
 
     def service_delete(self, obj: Stage) -> None:
-        services.stage_delete(stage=obj)
+        stage_delete(stage=obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Stage]:
         return super().get_queryset(request).annotate(n_fixtures=Count("fixtures"))
@@ -421,7 +422,7 @@ class StageAdmin(ServiceAdmin):
     @admin.action(description="Generate fixtures", permissions=["change"])
     def generate_fixtures(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         def generate(stage: Stage) -> str:
-            created = services.fixture_generate(stage=stage)
+            created = fixture_generate(stage=stage)
             return f"{len(created)} fixtures generated"
 
         run_service(self, request, queryset, generate)
@@ -444,7 +445,7 @@ class GroupAdmin(ServiceAdmin):
     inlines = [FixtureInline]
 
     def service_delete(self, obj: Group) -> None:
-        services.group_delete(group=obj)
+        group_delete(group=obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Group]:
         return super().get_queryset(request).select_related("stage__competition").prefetch_related("teams")

@@ -14,8 +14,18 @@ from django.contrib.admin.widgets import FilteredSelectMultiple
 
 from kernel.admin_actions import ServiceForm
 from matches.discipline import DisciplineChange, competition_discipline_set
-from tournaments import services
 from tournaments.models import Competition, Fixture, Group, Skill, Stage, Team, TeamSkill
+from tournaments.services.clubs import TEAM_SETTINGS, team_create, team_update
+from tournaments.services.competitions import (
+    ADVANCED_RULES,
+    COMPETITION_SETTINGS,
+    DISCIPLINE_SETTINGS,
+    competition_create,
+    competition_update,
+)
+from tournaments.services.scheduling import fixture_schedule
+from tournaments.services.stages import STAGE_SETTINGS, group_create, group_update, stage_create, stage_update
+from tournaments.skills import team_skills_set
 from tournaments.standings.criteria import CRITERIA
 
 TIEBREAK_SLOTS = 10
@@ -100,17 +110,15 @@ class TeamForm(ServiceForm):
         team = _saved(Team, self.instance)
         skills = list(data.get("skills") or [])
         if team is None:
-            values: dict[str, Any] = {
-                f: data[f] for f in services.TEAM_SETTINGS if f in data and f != "withdrawn"
-            }
-            team = services.team_create(competition=data["competition"], **values)
+            values: dict[str, Any] = {f: data[f] for f in TEAM_SETTINGS if f in data and f != "withdrawn"}
+            team = team_create(competition=data["competition"], **values)
             if skills:
-                services.team_skills_set(team=team, skills=skills)
+                team_skills_set(team=team, skills=skills)
             return team
-        return services.team_update(
+        return team_update(
             team=team,
             skills=skills if "skills" in self.changed_data else None,
-            **self.changes(services.TEAM_SETTINGS),
+            **self.changes(TEAM_SETTINGS),
         )
 
 
@@ -118,7 +126,7 @@ class CompetitionForm(ServiceForm):
     """Advanced rules as checkboxes, the tie-break order as ordered choices; the services check both."""
 
     advanced_rules = forms.MultipleChoiceField(
-        choices=[(code, f"{code}: {ADVANCED_RULE_NAMES.get(code, '')}") for code in services.ADVANCED_RULES],
+        choices=[(code, f"{code}: {ADVANCED_RULE_NAMES.get(code, '')}") for code in ADVANCED_RULES],
         widget=forms.CheckboxSelectMultiple,
         required=False,
         help_text="Advanced rules of rulebook 3 in force",
@@ -170,19 +178,17 @@ class CompetitionForm(ServiceForm):
 
     def service_save(self) -> Competition:
         data = self.cleaned_data
-        values = {f: data[f] for f in services.COMPETITION_SETTINGS if f in data}
+        values = {f: data[f] for f in COMPETITION_SETTINGS if f in data}
         values["tiebreak_order"] = self.tiebreak_order()
         competition = _saved(Competition, self.instance)
         if competition is None:
-            return services.competition_create(slug=data["slug"], **values)
+            return competition_create(slug=data["slug"], **values)
         changes = {
-            f: v
-            for f, v in values.items()
-            if f not in services.DISCIPLINE_SETTINGS and v != getattr(competition, f)
+            f: v for f, v in values.items() if f not in DISCIPLINE_SETTINGS and v != getattr(competition, f)
         }
         if changes:
-            competition = services.competition_update(competition=competition, **changes)
-        discipline = (*services.DISCIPLINE_SETTINGS, "yellow_wipe_after_stage")
+            competition = competition_update(competition=competition, **changes)
+        discipline = (*DISCIPLINE_SETTINGS, "yellow_wipe_after_stage")
         if any(f in self.changed_data for f in discipline):
             # The same call as the API's …/discipline: the settings and the bans rebuilt under them.
             self.discipline_change = competition_discipline_set(
@@ -253,21 +259,21 @@ class StageForm(ServiceForm):
     def service_save(self) -> Stage:
         data = self.cleaned_data
         stage = _saved(Stage, self.instance)
-        settings = [f for f in (*services.STAGE_SETTINGS, "order") if f in data]
+        settings = [f for f in (*STAGE_SETTINGS, "order") if f in data]
         if stage is None:
             values: dict[str, Any] = {f: data[f] for f in settings}
             if data["kind"] == Stage.Kind.GROUPS:
                 # Empty groups, filled on their own pages or by a draw, each through its service.
                 names = [n.strip() for n in (data.get("group_names") or "").split(",") if n.strip()]
                 values["groups"] = {name: [] for name in names}
-            return services.stage_create(
+            return stage_create(
                 competition=data["competition"],
                 kind=data["kind"],
                 teams=list(data.get("teams") or []),
                 **values,
             )
         teams = list(data["teams"]) if "teams" in self.changed_data else None
-        return services.stage_update(stage=stage, teams=teams, **self.changes(settings))
+        return stage_update(stage=stage, teams=teams, **self.changes(settings))
 
 
 class GroupForm(ServiceForm):
@@ -300,8 +306,8 @@ class GroupForm(ServiceForm):
         group = _saved(Group, self.instance)
         teams = list(data.get("teams") or [])
         if group is None:
-            return services.group_create(stage=data["stage"], name=data["name"], teams=teams)
-        return services.group_update(
+            return group_create(stage=data["stage"], name=data["name"], teams=teams)
+        return group_update(
             group=group,
             name=data["name"],
             teams=teams if "teams" in self.changed_data else None,
@@ -316,7 +322,7 @@ class FixtureForm(ServiceForm):
         fields = ["kickoff", "deadline"]
 
     def service_save(self) -> Fixture:
-        return services.fixture_schedule(
+        return fixture_schedule(
             fixture_id=self.instance.pk,
             kickoff=self.cleaned_data.get("kickoff"),
             deadline=self.cleaned_data.get("deadline"),

@@ -20,8 +20,11 @@ from django.db import transaction
 from kernel.errors import ApplicationError
 from matches import forfeits
 from matches import services as results
-from tournaments import services
 from tournaments.models import Competition, Fixture, Skill, Stage, Team
+from tournaments.services.clubs import club_create, coach_create, team_create
+from tournaments.services.competitions import competition_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 from tournaments.skills import team_skills_set
 
 User = get_user_model()
@@ -213,7 +216,7 @@ def build_world_cup(
     Without ``start`` it is dated from today (``demo_start``), so it looks in progress."""
     start = start or demo_start()
     with transaction.atomic():
-        competition = services.competition_create(
+        competition = competition_create(
             name=name,
             slug=slug,
             is_world_cup=True,
@@ -229,17 +232,17 @@ def build_world_cup(
             groups[group] = []
             for i, (team_name, coach_name) in enumerate(entries):
                 seed_no += 1
-                club = services.club_create(name=f"{team_name} FUBA Club", country=team_name)
+                club = club_create(name=f"{team_name} FUBA Club", country=team_name)
                 user = _user(club_username(team_name), CLUB_PASSWORD)
                 club.members.add(user)
-                coach = services.coach_create(
+                coach = coach_create(
                     name=coach_name,
                     country=team_name,
                     club=club,
                     ranking_id=f"FUBA-{seed_no:04d}",
                     played_world_cup_2019=i == 0,
                 )
-                team = services.team_create(
+                team = team_create(
                     competition=competition,
                     name=team_name,
                     coach=coach,
@@ -252,20 +255,20 @@ def build_world_cup(
                 users[team_name] = user
                 groups[group].append(team)
         _give_skills(list(demo_teams.values()), seed)
-        groups_stage = services.stage_create(
+        groups_stage = stage_create(
             competition=competition,
             name="Group stage",
             kind=Stage.Kind.GROUPS,
             groups=groups,
             advance_per_group=2,
         )
-        knockout = services.stage_create(
+        knockout = stage_create(
             competition=competition, name="Knockout stage", kind=Stage.Kind.KNOCKOUT, third_place_match=True
         )
-        services.fixture_generate(
+        fixture_generate(
             stage=groups_stage, start=start, interval=timedelta(days=4), deadline_after=timedelta(days=3)
         )
-        services.fixture_generate(
+        fixture_generate(
             stage=knockout,
             start=start + timedelta(days=ROUND_OF_16_DAY),
             interval=timedelta(days=4),

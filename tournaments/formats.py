@@ -16,9 +16,12 @@ from typing import Any
 from django.db import transaction
 
 from kernel.errors import ApplicationError
-from tournaments import services
 from tournaments.fixtures import group_letter
 from tournaments.models import Competition, Draw, Stage, Team
+from tournaments.services.clubs import teams_bulk_create
+from tournaments.services.competitions import competition_create
+from tournaments.services.drawing import groups_draw
+from tournaments.services.stages import stage_create
 
 
 @dataclass(frozen=True)
@@ -89,8 +92,8 @@ def competition_create_from_format(
     settings.setdefault("tiebreak_preset", spec.tiebreak_preset)
     if format == "world_cup_32":
         settings.setdefault("is_world_cup", True)
-    competition = services.competition_create(name=name, slug=slug, **settings)
-    entered = services.teams_bulk_create(competition=competition, rows=list(teams)) if teams else []
+    competition = competition_create(name=name, slug=slug, **settings)
+    entered = teams_bulk_create(competition=competition, rows=list(teams)) if teams else []
     draw = _stages(competition, spec, entered, seed, user)
     return Created(competition=competition, draw=draw)
 
@@ -99,7 +102,7 @@ def _stages(
     competition: Competition, spec: Format, teams: list[Team], seed: int | None, user: Any
 ) -> Draw | None:
     def stage(name: str, kind: str, **kwargs: Any) -> Stage:
-        return services.stage_create(competition=competition, name=name, kind=kind, **kwargs)
+        return stage_create(competition=competition, name=name, kind=kind, **kwargs)
 
     if spec.key == "league":
         stage("League", Stage.Kind.ROUND_ROBIN, legs=2, teams=teams)
@@ -132,4 +135,4 @@ def _stages(
         return None
     per_pot = spec.groups
     pots = [teams[i : i + per_pot] for i in range(0, len(teams), per_pot)]
-    return services.groups_draw(stage=groups, pots=pots, seed=seed, user=user)
+    return groups_draw(stage=groups, pots=pots, seed=seed, user=user)

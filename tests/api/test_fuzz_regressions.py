@@ -26,8 +26,10 @@ from rest_framework.test import APIClient
 
 from kernel.api_json import MAX_DEPTH
 from matches.models import ResultSubmission
-from tournaments import services
 from tournaments.models import Fixture
+from tournaments.services.clubs import team_create
+from tournaments.services.competitions import competition_create
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 
@@ -82,9 +84,9 @@ def test_id_filters_still_filter(cup) -> None:
     ],
 )
 def test_generate_fixtures_refuses_a_schedule_past_the_calendar(db, kind, body, field) -> None:
-    competition = services.competition_create(name="Late Cup", slug="late-cup")
-    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(4)]
-    stage = services.stage_create(competition=competition, name="Stage", kind=kind, teams=teams)
+    competition = competition_create(name="Late Cup", slug="late-cup")
+    teams = [team_create(competition=competition, name=f"T{i}") for i in range(4)]
+    stage = stage_create(competition=competition, name="Stage", kind=kind, teams=teams)
     client = APIClient()
     client.force_authenticate(get_user_model().objects.create_user("boss", is_staff=True, is_superuser=True))
     response = client.post(f"/api/v1/stages/{stage.pk}/generate-fixtures", body, format="json")

@@ -65,13 +65,13 @@ def test_teams_skills_suspensions_coaches(cup) -> None:
 def test_staff_generates_fixtures(db) -> None:
     from django.contrib.auth import get_user_model
 
-    from tournaments import services
+    from tournaments.services.clubs import team_create
+    from tournaments.services.competitions import competition_create
+    from tournaments.services.stages import stage_create
 
-    competition = services.competition_create(name="League", slug="league")
-    teams = [services.team_create(competition=competition, name=f"Club {i}") for i in range(6)]
-    stage = services.stage_create(
-        competition=competition, name="Season", kind="round_robin", legs=2, teams=teams
-    )
+    competition = competition_create(name="League", slug="league")
+    teams = [team_create(competition=competition, name=f"Club {i}") for i in range(6)]
+    stage = stage_create(competition=competition, name="Season", kind="round_robin", legs=2, teams=teams)
     staff = get_user_model().objects.create_user(
         "boss", password="a-long-password-2", is_staff=True, is_superuser=True
     )

@@ -123,11 +123,13 @@ def test_staff_actions_on_one_object_take_no_list_parameters(openapi) -> None:
 def test_a_stray_list_filter_does_not_hide_the_stage(db) -> None:
     from django.contrib.auth import get_user_model
 
-    from tournaments import services
+    from tournaments.services.clubs import team_create
+    from tournaments.services.competitions import competition_create
+    from tournaments.services.stages import stage_create
 
-    competition = services.competition_create(name="Stray Cup", slug="stray-cup")
-    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(4)]
-    stage = services.stage_create(competition=competition, name="League", kind="round_robin", teams=teams)
+    competition = competition_create(name="Stray Cup", slug="stray-cup")
+    teams = [team_create(competition=competition, name=f"T{i}") for i in range(4)]
+    stage = stage_create(competition=competition, name="League", kind="round_robin", teams=teams)
     client = APIClient()
     client.force_authenticate(get_user_model().objects.create_user("boss", is_staff=True, is_superuser=True))
     response = client.post(f"/api/v1/stages/{stage.pk}/generate-fixtures?kind=knockout", {}, format="json")

@@ -12,7 +12,8 @@ from rest_framework.test import APIClient
 from matches.services import result_dispute, result_submit
 from tests.factories import AdminFactory, CompetitionFactory, team_with_member
 from tournaments.models import Group, Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 

@@ -49,12 +49,15 @@ def concrete(url: str, competition: Competition, stage: Stage, fixture: Fixture)
 
 @pytest.fixture
 def objects(db):
-    from tournaments import services
+    from tournaments.services.clubs import team_create
+    from tournaments.services.competitions import competition_create
+    from tournaments.services.scheduling import fixture_generate
+    from tournaments.services.stages import stage_create
 
-    competition = services.competition_create(name="Perm Cup", slug="perm-cup")
-    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(4)]
-    stage = services.stage_create(competition=competition, name="League", kind="round_robin", teams=teams)
-    services.fixture_generate(stage=stage)
+    competition = competition_create(name="Perm Cup", slug="perm-cup")
+    teams = [team_create(competition=competition, name=f"T{i}") for i in range(4)]
+    stage = stage_create(competition=competition, name="League", kind="round_robin", teams=teams)
+    fixture_generate(stage=stage)
     return competition, stage, Fixture.objects.filter(stage=stage).first()
 
 

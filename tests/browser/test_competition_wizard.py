@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments import services
 from tournaments.models import Competition
+from tournaments.services.clubs import team_create
+from tournaments.services.competitions import competition_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -18,8 +19,8 @@ def test_wizard_creates_a_competition_and_its_pickers_offer_only_its_teams(
 ) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     get_user_model().objects.create_superuser("organiser", "org@example.org", PASSWORD)
-    other = services.competition_create(name="Other Cup", slug="other-cup")
-    services.team_create(competition=other, name="Stranger FC")
+    other = competition_create(name="Other Cup", slug="other-cup")
+    team_create(competition=other, name="Stranger FC")
 
     page.goto(f"{live_server.url}/admin/login/?next=/admin/tournaments/competition/")
     page.fill("#id_username", "organiser")

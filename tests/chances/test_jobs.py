@@ -12,7 +12,8 @@ from tests.chances.helpers import scenario_with_model
 from tests.factories import CompetitionFactory, play, team_with_member
 from tournaments import demo
 from tournaments.models import Fixture, Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,8 @@ from chances.models import ChancesChunk, ChancesJob
 from tests.factories import CompetitionFactory, play, team_with_member
 from tests.workers import WorkerProcess
 from tournaments.models import Fixture, Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -8,7 +8,9 @@ from django.utils import timezone
 
 from tests.factories import team_with_member
 from tournaments.models import Competition, Fixture, Stage
-from tournaments.services import competition_create, fixture_generate, stage_create
+from tournaments.services.competitions import competition_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 
 def overdue_fixture(

@@ -10,7 +10,8 @@ from rest_framework.test import APIClient
 from matches.services import result_dispute, result_override, result_submit
 from tests.factories import AdminFactory, CompetitionFactory, UserFactory, team_with_member
 from tournaments.models import Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,8 @@ from tournaments.selectors import (
     suspension_list,
     team_fixtures_in_order,
 )
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,9 @@ from tournaments.game_systems import (
     rules_of,
 )
 from tournaments.models import Competition, Fixture, Stage, Team
-from tournaments.services import competition_create, fixture_generate, stage_create
+from tournaments.services.competitions import competition_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 from tournaments.skills import team_skills_set
 
 pytestmark = pytest.mark.django_db

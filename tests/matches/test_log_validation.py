@@ -14,7 +14,8 @@ from matches.validation_tasks import submission_log_validate
 from tests.factories import CompetitionFactory, play, team_with_member
 from tournaments.models import Fixture, SkillLoss, Stage
 from tournaments.selectors import team_fixtures_in_order
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 

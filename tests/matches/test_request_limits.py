@@ -16,7 +16,8 @@ from matches.simulation import fixture_simulate
 from matches.turn_logs import turn_log_size
 from tests.factories import CompetitionFactory, team_with_member
 from tournaments.models import Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,8 @@ from kernel.errors import ApplicationError
 from tests.factories import CompetitionFactory, member_of, play, team_with_member
 from tournaments.knockout import shootout_possible
 from tournaments.models import Fixture, Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,8 @@ from matches.services import (
 )
 from tests.factories import AdminFactory, CompetitionFactory, UserFactory, play, team_with_member
 from tournaments.models import Fixture, Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 from tournaments.standings.selectors import standings_table
 
 

@@ -25,7 +25,8 @@ from tests.factories import AdminFactory, CompetitionFactory, UserFactory, team_
 from tests.scoring.helpers import make_fixture, play
 from tournaments.models import Fixture, Stage
 from tournaments.selectors import team_fixtures_in_order
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 

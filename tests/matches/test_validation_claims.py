@@ -24,7 +24,8 @@ from matches.simulation import fixture_simulate
 from matches.validation_tasks import submission_validate, validations_sweep
 from tests.factories import CompetitionFactory, team_with_member
 from tournaments.models import Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 
 def _score(log: dict[str, Any]) -> tuple[int, int]:

@@ -15,7 +15,8 @@ from tests.factories import CompetitionFactory, team_with_member
 from tests.matches.test_forfeit_worker import FAST_REDELIVERY, wait_for
 from tests.workers import WorkerProcess, pool_children
 from tournaments.models import Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -50,9 +50,9 @@ def test_staff_standings_view_and_recompute(staff: Client, cup) -> None:
 
 
 def test_generate_fixtures_action(staff: Client, cup) -> None:
-    from tournaments import services
+    from tournaments.services.stages import stage_create
 
-    stage = services.stage_create(
+    stage = stage_create(
         competition=cup.competition,
         name="Friendlies",
         kind=Stage.Kind.ROUND_ROBIN,

@@ -7,8 +7,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from matches import services as results
-from tournaments import services
 from tournaments.models import Fixture
+from tournaments.services.clubs import team_create
+from tournaments.services.competitions import competition_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 
@@ -16,13 +19,13 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def league(db):
     staff = get_user_model().objects.create_user("ref", password="a-long-password-9", is_staff=True)
-    competition = services.competition_create(name="Tiny League", slug="tiny")
+    competition = competition_create(name="Tiny League", slug="tiny")
     names = ["Ajax", "Benfica", "Celtic"]
-    teams = {n: services.team_create(competition=competition, name=n) for n in names}
-    stage = services.stage_create(
+    teams = {n: team_create(competition=competition, name=n) for n in names}
+    stage = stage_create(
         competition=competition, name="Season", kind="round_robin", teams=list(teams.values())
     )
-    services.fixture_generate(stage=stage)
+    fixture_generate(stage=stage)
     # Ajax and Benfica both beat Celtic (3-0 and 1-0) and draw each other: level on points,
     # Ajax ahead on goal difference; Celtic last on points alone.
     scores = {("Ajax", "Celtic"): (3, 0), ("Benfica", "Celtic"): (1, 0), ("Ajax", "Benfica"): (1, 1)}

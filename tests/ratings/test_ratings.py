@@ -14,7 +14,8 @@ from ratings.models import CoachRating, RatedMatch, RatingHistory
 from ratings.skill import MU, SIGMA
 from tests.factories import AdminFactory, CompetitionFactory, play, team_with_member
 from tournaments.models import Fixture, Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,8 @@ from scoring.selectors import session_get, session_state
 from tests.factories import CompetitionFactory, team_with_member
 from tournaments.models import Fixture, Skill, Stage, TeamSkill
 from tournaments.selectors import team_fixtures_in_order
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 _ids = itertools.count(1)
 

@@ -18,7 +18,8 @@ from tests.factories import CompetitionFactory, team_with_member
 from tests.processes import RedisServer, WebProcess, run_django, service_env
 from tests.workers import WorkerProcess
 from tournaments.models import Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -12,8 +12,12 @@ import tournaments.admin
 from matches import discipline
 from matches.models import Result
 from tests.factories import AdminFactory
-from tournaments import admin_forms, services
+from tournaments import admin_forms
 from tournaments.models import Competition, Fixture, Group, Stage, Team
+from tournaments.services.clubs import team_create
+from tournaments.services.competitions import competition_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import STAGE_FROZEN_FIELDS, stage_create
 
 pytestmark = pytest.mark.django_db
 
@@ -75,10 +79,10 @@ def _spy(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[dict[s
 
 @pytest.fixture
 def league() -> Stage:
-    competition = services.competition_create(name="League", slug="league")
-    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(4)]
-    stage = services.stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
-    services.fixture_generate(stage=stage)
+    competition = competition_create(name="League", slug="league")
+    teams = [team_create(competition=competition, name=f"T{i}") for i in range(4)]
+    stage = stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
+    fixture_generate(stage=stage)
     return stage
 
 
@@ -91,7 +95,7 @@ def _count_a_result(stage: Stage) -> None:
 def test_admin_cannot_change_points_or_the_game_system_after_results_count(
     staff, league, monkeypatch
 ) -> None:
-    calls = _spy(monkeypatch, services, "competition_update")
+    calls = _spy(monkeypatch, admin_forms, "competition_update")
     competition = league.competition
     url = reverse("admin:tournaments_competition_change", args=[competition.pk])
     response = staff.post(url, _form_data(staff, url, name="League 2027"))
@@ -122,20 +126,20 @@ def test_admin_discipline_change_is_the_services_recompute(staff, league, monkey
 def test_one_list_of_frozen_stage_fields_in_the_service_and_the_admin_asks_it(
     staff, league, monkeypatch
 ) -> None:
-    calls = _spy(monkeypatch, services, "stage_update")
+    calls = _spy(monkeypatch, admin_forms, "stage_update")
     url = reverse("admin:tournaments_stage_change", args=[league.pk])
     response = staff.post(url, _form_data(staff, url, legs="2"))
     assert response.status_code == 200 and "can no longer change" in response.content.decode()
     assert calls and Stage.objects.get(pk=league.pk).legs == 1
-    assert "legs" in services.STAGE_FROZEN_FIELDS and "thirds_placing" in services.STAGE_FROZEN_FIELDS
+    assert "legs" in STAGE_FROZEN_FIELDS and "thirds_placing" in STAGE_FROZEN_FIELDS
     response = staff.post(url, _form_data(staff, url, name="League table"))
     assert response.status_code == 302 and Stage.objects.get(pk=league.pk).name == "League table"
 
 
 def test_admin_adds_stages_groups_and_teams_through_the_services(staff, monkeypatch) -> None:
-    competition = services.competition_create(name="Cup", slug="cup")
+    competition = competition_create(name="Cup", slug="cup")
     created = {
-        name: _spy(monkeypatch, services, name) for name in ("stage_create", "group_create", "team_create")
+        name: _spy(monkeypatch, admin_forms, name) for name in ("stage_create", "group_create", "team_create")
     }
     add = {m: reverse(f"admin:tournaments_{m}_add") for m in ("stage", "group", "team")}
     response = staff.post(
@@ -180,7 +184,7 @@ def test_admin_adds_stages_groups_and_teams_through_the_services(staff, monkeypa
 
 
 def test_admin_deletes_through_the_services_and_shows_their_refusal(staff, league, monkeypatch) -> None:
-    calls = _spy(monkeypatch, services, "competition_delete")
+    calls = _spy(monkeypatch, tournaments.admin, "competition_delete")
     _count_a_result(league)
     url = reverse("admin:tournaments_competition_delete", args=[league.competition.pk])
     response = staff.get(url)
@@ -193,7 +197,7 @@ def test_admin_deletes_through_the_services_and_shows_their_refusal(staff, leagu
 def test_fixtures_results_cards_and_suspensions_are_not_written_around_the_services(
     staff, league, monkeypatch
 ) -> None:
-    calls = _spy(monkeypatch, services, "fixture_schedule")
+    calls = _spy(monkeypatch, admin_forms, "fixture_schedule")
     fixture = league.fixtures.order_by("match_number").first()
     url = reverse("admin:tournaments_fixture_change", args=[fixture.pk])
     form = staff.get(url).context["adminform"].form

@@ -7,8 +7,11 @@ from django.contrib.auth.models import Permission
 from rest_framework.test import APIClient
 
 from tests.factories import AdminFactory, play, team_with_member
-from tournaments import services
 from tournaments.models import Club, Coach, Competition, Stage, Team
+from tournaments.services.clubs import team_create
+from tournaments.services.competitions import competition_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +61,7 @@ def test_bad_tiebreak_order_is_a_400_naming_the_field(api, order, path, message)
 
 
 def test_tiebreak_and_discipline_endpoints(api) -> None:
-    competition = services.competition_create(name="Cup", slug="cup")
+    competition = competition_create(name="Cup", slug="cup")
     url = "/api/v1/competitions/cup"
     response = api.post(
         f"{url}/tiebreak", {"tiebreak_preset": "custom", "tiebreak_order": ["wins"]}, format="json"
@@ -70,8 +73,8 @@ def test_tiebreak_and_discipline_endpoints(api) -> None:
         format="json",
     )
     assert response.status_code == 200 and response.json()["tiebreak_order"] == ["points", "wins", "lots"]
-    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(2)]
-    stage = services.stage_create(competition=competition, name="KO", kind="knockout", teams=teams)
+    teams = [team_create(competition=competition, name=f"T{i}") for i in range(2)]
+    stage = stage_create(competition=competition, name="KO", kind="knockout", teams=teams)
     response = api.post(
         f"{url}/discipline",
         {"yellow_card_threshold": 3, "red_card_ban_matches": 2, "yellow_wipe_after_stage": stage.pk},
@@ -146,13 +149,13 @@ def test_full_setup_through_the_api(api) -> None:
 
 
 def test_group_stage_with_groups_through_the_api(api) -> None:
-    services.competition_create(name="Cup", slug="cup")
-    other = services.competition_create(name="Other", slug="other")
+    competition_create(name="Cup", slug="cup")
+    other = competition_create(name="Other", slug="other")
     ids = [
         api.post("/api/v1/teams", {"competition": "cup", "name": f"T{i}"}, format="json").json()["id"]
         for i in range(4)
     ]
-    stranger = services.team_create(competition=other, name="Stranger")
+    stranger = team_create(competition=other, name="Stranger")
     stage = api.post(
         "/api/v1/stages",
         {"competition": "cup", "name": "Groups", "kind": "groups", "groups": {"A": [], "B": []}},
@@ -175,7 +178,7 @@ def test_group_stage_with_groups_through_the_api(api) -> None:
 
 
 def test_bulk_teams_from_csv_and_json_all_or_nothing(api) -> None:
-    services.competition_create(name="Cup", slug="cup", advanced_rules=["A11"])
+    competition_create(name="Cup", slug="cup", advanced_rules=["A11"])
     csv_text = (
         "name,country,club,coach,seed,default_formation,skills\n"
         "Lions,England,Lions FC,Ann,1,4-4-2,Regista;Diver\n"
@@ -201,10 +204,10 @@ def test_bulk_teams_from_csv_and_json_all_or_nothing(api) -> None:
 
 
 def test_nothing_can_be_deleted_once_played(api) -> None:
-    competition = services.competition_create(name="Cup", slug="cup")
+    competition = competition_create(name="Cup", slug="cup")
     teams = [team_with_member(competition, f"T{i}")[0] for i in range(2)]
-    stage = services.stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
-    (fixture,) = services.fixture_generate(stage=stage)
+    stage = stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
+    (fixture,) = fixture_generate(stage=stage)
     play(fixture.id, 1, 0)
     assert api.delete("/api/v1/competitions/cup").status_code == 409
     assert api.delete(f"/api/v1/stages/{stage.pk}").status_code == 409

@@ -8,9 +8,12 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import AdminFactory
-from tournaments import services
 from tournaments.draws import Cap, DrawImpossible, draw_bracket, draw_groups
 from tournaments.models import Draw, Fixture, Stage
+from tournaments.services.clubs import team_create
+from tournaments.services.competitions import competition_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 
@@ -134,12 +137,11 @@ def test_an_impossible_cap_names_the_pot_and_the_group_unless_relaxed() -> None:
 
 
 def test_group_draw_through_the_api_records_and_shows_the_seed(api) -> None:
-    competition = services.competition_create(name="Cup", slug="cup")
+    competition = competition_create(name="Cup", slug="cup")
     teams = [
-        services.team_create(competition=competition, name=f"T{i}", country=f"Country {i % 4}")
-        for i in range(16)
+        team_create(competition=competition, name=f"T{i}", country=f"Country {i % 4}") for i in range(16)
     ]
-    stage = services.stage_create(competition=competition, name="Groups", kind="groups", groups={"A": []})
+    stage = stage_create(competition=competition, name="Groups", kind="groups", groups={"A": []})
     Stage.objects.filter(pk=stage.pk)  # a group stage whose groups are still empty
     stage.groups.all().delete()
     pots = [[t.pk for t in teams[i : i + 4]] for i in range(0, 16, 4)]
@@ -165,7 +167,7 @@ def test_group_draw_through_the_api_records_and_shows_the_seed(api) -> None:
     )
     assert {g.name: sorted(g.teams.values_list("id", flat=True)) for g in stage.groups.all()} == before
     # Bad input: a team twice, another competition's team; nothing is drawn.
-    stranger = services.team_create(competition=services.competition_create(name="O", slug="o"), name="X")
+    stranger = team_create(competition=competition_create(name="O", slug="o"), name="X")
     response = api.post(
         f"/api/v1/stages/{stage.pk}/draw-groups", {"pots": [[*pots[0], stranger.pk]]}, format="json"
     )
@@ -177,10 +179,10 @@ def test_group_draw_through_the_api_records_and_shows_the_seed(api) -> None:
 
 
 def test_draw_caps_through_the_api_refuse_the_impossible_and_record_relaxing(api) -> None:
-    competition = services.competition_create(name="World", slug="world")
+    competition = competition_create(name="World", slug="world")
     pots_field, traits = _world_cup_field()
     teams = {
-        name: services.team_create(
+        name: team_create(
             competition=competition,
             name=name,
             confederation=traits[name]["confederation"],
@@ -190,7 +192,7 @@ def test_draw_caps_through_the_api_refuse_the_impossible_and_record_relaxing(api
         for name in pot
     }
     assert api.get(f"/api/v1/teams/{teams['T00'].pk}").json()["confederation"] == "UEFA"
-    stage = services.stage_create(
+    stage = stage_create(
         competition=competition, name="Groups", kind="groups", groups={g: [] for g in "ABCDEFGH"}
     )
     pots = [[teams[n].pk for n in pot] for pot in pots_field]
@@ -229,9 +231,9 @@ def test_draw_caps_through_the_api_refuse_the_impossible_and_record_relaxing(api
 
 
 def test_every_setting_the_api_accepts_it_returns(api) -> None:
-    competition = services.competition_create(name="Cup", slug="cup")
-    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(4)]
-    stage = services.stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
+    competition = competition_create(name="Cup", slug="cup")
+    teams = [team_create(competition=competition, name=f"T{i}") for i in range(4)]
+    stage = stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
     body = {"yellow_card_threshold": 3, "red_card_ban_matches": 2, "yellow_wipe_after_stage": stage.pk}
     assert api.post("/api/v1/competitions/cup/discipline", body, format="json").status_code == 200
     shown = api.get("/api/v1/competitions/cup").json()
@@ -241,13 +243,13 @@ def test_every_setting_the_api_accepts_it_returns(api) -> None:
 
 
 def test_knockout_draw_pairs_in_drawn_order(api) -> None:
-    competition = services.competition_create(name="Cup", slug="cup")
-    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(6)]
-    stage = services.stage_create(competition=competition, name="KO", kind="knockout", teams=teams)
+    competition = competition_create(name="Cup", slug="cup")
+    teams = [team_create(competition=competition, name=f"T{i}") for i in range(6)]
+    stage = stage_create(competition=competition, name="KO", kind="knockout", teams=teams)
     response = api.post(f"/api/v1/stages/{stage.pk}/draw-knockout", {"seed": 7}, format="json")
     assert response.status_code == 201
     order = response.json()["result"]
-    fixtures = services.fixture_generate(stage=stage)
+    fixtures = fixture_generate(stage=stage)
     first_round = [(f.home_team_id, f.away_team_id) for f in fixtures if f.round == 1]
     # Six teams in a bracket of eight: the first two drawn have byes, then 3 v 4 and 5 v 6.
     assert first_round == [(order[2], order[3]), (order[4], order[5])]
@@ -260,9 +262,9 @@ def test_knockout_draw_pairs_in_drawn_order(api) -> None:
 
 
 def test_schedule_with_start_date_kickoff_time_and_deadline_days(api) -> None:
-    competition = services.competition_create(name="League", slug="league")
-    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(4)]
-    stage = services.stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
+    competition = competition_create(name="League", slug="league")
+    teams = [team_create(competition=competition, name=f"T{i}") for i in range(4)]
+    stage = stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
     response = api.post(
         f"/api/v1/stages/{stage.pk}/generate-fixtures",
         {"start_date": "2027-03-01", "kickoff_time": "19:30", "days_between_rounds": 14, "deadline_days": 7},
@@ -287,11 +289,11 @@ def test_schedule_with_start_date_kickoff_time_and_deadline_days(api) -> None:
 def test_overdue_fixtures_are_marked_and_swept(django_capture_on_commit_callbacks) -> None:
     from matches import forfeits
 
-    competition = services.competition_create(name="League", slug="league", forfeit_policy="simulate")
-    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(2)]
-    stage = services.stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
+    competition = competition_create(name="League", slug="league", forfeit_policy="simulate")
+    teams = [team_create(competition=competition, name=f"T{i}") for i in range(2)]
+    stage = stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
     start = datetime.now(UTC) - timedelta(days=10)
-    (fixture,) = services.fixture_generate(stage=stage, start=start, deadline_after=timedelta(days=7))
+    (fixture,) = fixture_generate(stage=stage, start=start, deadline_after=timedelta(days=7))
     fixture.refresh_from_db()
     assert fixture.is_overdue
     body = APIClient().get(f"/api/v1/fixtures/{fixture.pk}").json()
@@ -307,11 +309,11 @@ def test_the_sweep_command_runs_the_beat_job_once(django_capture_on_commit_callb
 
     from django.core.management import call_command
 
-    competition = services.competition_create(name="League", slug="league")
-    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(2)]
-    stage = services.stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
+    competition = competition_create(name="League", slug="league")
+    teams = [team_create(competition=competition, name=f"T{i}") for i in range(2)]
+    stage = stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
     start = datetime.now(UTC) - timedelta(days=3)
-    (fixture,) = services.fixture_generate(stage=stage, start=start, deadline_after=timedelta(days=1))
+    (fixture,) = fixture_generate(stage=stage, start=start, deadline_after=timedelta(days=1))
     out = StringIO()
     with django_capture_on_commit_callbacks(execute=True):
         call_command("forfeits_sweep", stdout=out)

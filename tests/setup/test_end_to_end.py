@@ -232,15 +232,16 @@ def test_euro_24_round_of_16_follows_the_uefa_table(placing, combination) -> Non
     """All 15 combinations in both placings through the resolver: the thirds of `combination` qualify."""
     from matches.progress import placeholders_resolve
     from tests.factories import CompetitionFactory
-    from tournaments import services
     from tournaments.models import Fixture, Stage
+    from tournaments.services.clubs import team_create
+    from tournaments.services.scheduling import fixture_generate
+    from tournaments.services.stages import stage_create
 
     competition = CompetitionFactory()
     groups = {
-        g: [services.team_create(competition=competition, name=f"{g}{i}") for i in range(1, 5)]
-        for g in "ABCDEF"
+        g: [team_create(competition=competition, name=f"{g}{i}") for i in range(1, 5)] for g in "ABCDEF"
     }
-    stage = services.stage_create(
+    stage = stage_create(
         competition=competition,
         name="Groups",
         kind=Stage.Kind.GROUPS,
@@ -248,9 +249,9 @@ def test_euro_24_round_of_16_follows_the_uefa_table(placing, combination) -> Non
         best_thirds=4,
         thirds_placing=placing,
     )
-    ko = services.stage_create(competition=competition, name="KO", kind=Stage.Kind.KNOCKOUT)
-    services.fixture_generate(stage=stage)
-    services.fixture_generate(stage=ko)
+    ko = stage_create(competition=competition, name="KO", kind=Stage.Kind.KNOCKOUT)
+    fixture_generate(stage=stage)
+    fixture_generate(stage=ko)
     # 1 beats everyone, 2 beats 3 and 4; a qualifying third beats its fourth, the others draw.
     for fixture in Fixture.objects.filter(stage=stage).select_related("home_team", "away_team", "group"):
         h, a = int(fixture.home_team.name[1]), int(fixture.away_team.name[1])

@@ -10,8 +10,11 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.factories import AdminFactory
-from tournaments import services
 from tournaments.models import Competition, Draw, Stage
+from tournaments.services.clubs import team_create
+from tournaments.services.competitions import competition_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 
@@ -94,11 +97,11 @@ def test_admin_is_branded_and_beat_internals_are_out_of_the_index(staff) -> None
 
 
 def test_deadlines_and_overdue_marks_on_the_public_pages(client: Client) -> None:
-    competition = services.competition_create(name="League", slug="league")
-    teams = [services.team_create(competition=competition, name=f"T{i}") for i in range(4)]
-    stage = services.stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
+    competition = competition_create(name="League", slug="league")
+    teams = [team_create(competition=competition, name=f"T{i}") for i in range(4)]
+    stage = stage_create(competition=competition, name="L", kind="round_robin", teams=teams)
     start = datetime.now(UTC) - timedelta(days=20)
-    fixtures = services.fixture_generate(
+    fixtures = fixture_generate(
         stage=stage, start=start, interval=timedelta(days=14), deadline_after=timedelta(days=7)
     )
     overdue = next(f for f in fixtures if f.round == 1)

@@ -12,8 +12,10 @@ from rest_framework.test import APIClient
 
 from kernel.errors import ApplicationError
 from tests.factories import AdminFactory, CompetitionFactory, TeamFactory
-from tournaments import services
 from tournaments.models import Competition, Fixture, Group, Stage, Team
+from tournaments.services.clubs import team_create
+from tournaments.services.competitions import competition_create, competition_tiebreak_set, competition_update
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 
@@ -43,43 +45,41 @@ def api(admin_user) -> APIClient:
 def test_invalid_tiebreak_order_is_refused_by_the_services(order, message) -> None:
     competition = CompetitionFactory()
     with pytest.raises(ApplicationError, match=message) as exc:
-        services.competition_tiebreak_set(competition=competition, preset="custom", order=order)
+        competition_tiebreak_set(competition=competition, preset="custom", order=order)
     assert exc.value.details == {"field": "tiebreak_order"}
     competition.refresh_from_db()
     assert competition.tiebreak_preset == "fifa_world_cup" and competition.tiebreak_order == []
     with pytest.raises(ApplicationError, match=message):
-        services.competition_create(name="X", slug="x", tiebreak_preset="custom", tiebreak_order=order)
+        competition_create(name="X", slug="x", tiebreak_preset="custom", tiebreak_order=order)
     assert not Competition.objects.filter(slug="x").exists()
 
 
 def test_competition_update_checks_like_create() -> None:
-    competition = services.competition_create(name="Cup", slug="cup")
+    competition = competition_create(name="Cup", slug="cup")
     with pytest.raises(ApplicationError, match="unknown advanced rules"):
-        services.competition_update(competition=competition, advanced_rules=["A1", "A99"])
+        competition_update(competition=competition, advanced_rules=["A1", "A99"])
     with pytest.raises(ApplicationError, match="must be a list"):
-        services.competition_update(competition=competition, advanced_rules="A1")
+        competition_update(competition=competition, advanced_rules="A1")
     with pytest.raises(ApplicationError, match="win > draw"):
-        services.competition_update(competition=competition, points_draw=3)
+        competition_update(competition=competition, points_draw=3)
     competition.refresh_from_db()
     assert competition.advanced_rules == [] and competition.points_draw == 1
-    services.competition_update(
-        competition=competition, tiebreak_preset="custom", tiebreak_order=["points", "wins"]
-    )
+    competition_update(competition=competition, tiebreak_preset="custom", tiebreak_order=["points", "wins"])
     competition.refresh_from_db()
     assert competition.tiebreak_order == ["points", "wins"]
 
 
 def test_team_checks_formation_roles_and_club() -> None:
-    competition = services.competition_create(name="Cup", slug="cup", advanced_rules=["A2"])
+    competition = competition_create(name="Cup", slug="cup", advanced_rules=["A2"])
     with pytest.raises(ApplicationError, match="summing to 10") as exc:
-        services.team_create(competition=competition, name="T", default_formation="4-4-3")
+        team_create(competition=competition, name="T", default_formation="4-4-3")
     assert exc.value.details["field"] == "default_formation"
     with pytest.raises(ApplicationError, match="unknown player role"):
-        services.team_create(competition=competition, name="T", player_roles={"captain": 1})
+        team_create(competition=competition, name="T", player_roles={"captain": 1})
     with pytest.raises(ApplicationError, match="offensive wing backs"):
-        services.team_create(competition=competition, name="T", player_roles={"offensive_wing_backs": 3})
+        team_create(competition=competition, name="T", player_roles={"offensive_wing_backs": 3})
     assert not competition.teams.exists()
-    team = services.team_create(
+    team = team_create(
         competition=competition,
         name="T",
         default_formation="3-5-2",
@@ -90,12 +90,10 @@ def test_team_checks_formation_roles_and_club() -> None:
 
 def test_groups_and_stages_only_take_the_competitions_teams() -> None:
     competition = CompetitionFactory()
-    mine = [services.team_create(competition=competition, name=f"T{i}") for i in range(4)]
+    mine = [team_create(competition=competition, name=f"T{i}") for i in range(4)]
     stranger = TeamFactory()
     with pytest.raises(ApplicationError, match="not entered in") as exc:
-        services.stage_create(
-            competition=competition, name="G", kind="groups", groups={"A": [*mine[:3], stranger]}
-        )
+        stage_create(competition=competition, name="G", kind="groups", groups={"A": [*mine[:3], stranger]})
     assert exc.value.details["field"] == "groups"
     assert not Stage.objects.filter(competition=competition).exists()
 
@@ -105,7 +103,7 @@ def test_groups_and_stages_only_take_the_competitions_teams() -> None:
 def test_empty_or_one_team_league_cannot_be_generated(api, kind, n_teams) -> None:
     competition = CompetitionFactory()
     stage = Stage.objects.create(competition=competition, order=1, name="L", kind=kind, swiss_rounds=3)
-    stage.teams.set([services.team_create(competition=competition, name=f"T{i}") for i in range(n_teams)])
+    stage.teams.set([team_create(competition=competition, name=f"T{i}") for i in range(n_teams)])
     response = api.post(f"/api/v1/stages/{stage.pk}/generate-fixtures", {}, format="json")
     assert response.status_code == 400, response.json()
     error = response.json()["error"]
@@ -122,7 +120,7 @@ def test_group_stage_without_groups_is_a_400_not_a_500(api) -> None:
     assert response.status_code == 400
     assert "has no groups" in response.json()["error"]["message"]
     lonely = Group.objects.create(stage=stage, name="A")
-    lonely.teams.set([services.team_create(competition=competition, name="Alone")])
+    lonely.teams.set([team_create(competition=competition, name="Alone")])
     response = api.post(f"/api/v1/stages/{stage.pk}/generate-fixtures", {}, format="json")
     assert response.status_code == 400
     assert response.json()["error"]["details"] == {"field": "groups", "groups": ["A"]}
@@ -220,9 +218,9 @@ def test_admin_refuses_a_formation_of_eleven_outfield_players(staff) -> None:
 def test_admin_group_picker_offers_only_the_competitions_teams_labelled(staff) -> None:
     competition = CompetitionFactory(name="Home Cup")
     other = CompetitionFactory(name="Other Cup")
-    mine = [services.team_create(competition=competition, name=f"Mine {i}") for i in range(2)]
-    theirs = services.team_create(competition=other, name="Theirs")
-    stage = services.stage_create(competition=competition, name="Groups", kind="groups", groups={"A": mine})
+    mine = [team_create(competition=competition, name=f"Mine {i}") for i in range(2)]
+    theirs = team_create(competition=other, name="Theirs")
+    stage = stage_create(competition=competition, name="Groups", kind="groups", groups={"A": mine})
     group = stage.groups.get()
     url = reverse("admin:tournaments_group_change", args=[group.pk])
     page = staff.get(url).content.decode()

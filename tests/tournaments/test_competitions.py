@@ -7,7 +7,10 @@ import pytest
 from kernel.errors import ApplicationError, Conflict
 from tests.factories import CompetitionFactory, TeamFactory
 from tournaments.models import Competition, Stage
-from tournaments.services import competition_create, fixture_generate, stage_create, team_create
+from tournaments.services.clubs import team_create
+from tournaments.services.competitions import competition_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +66,7 @@ def test_fixtures_get_kickoffs_and_deadlines_and_can_be_rescheduled() -> None:
     from datetime import UTC, datetime, timedelta
 
     from tests.factories import AdminFactory
-    from tournaments.services import fixture_schedule
+    from tournaments.services.scheduling import fixture_schedule
 
     competition = CompetitionFactory()
     teams = [team_create(competition=competition, name=f"T{i}") for i in range(4)]

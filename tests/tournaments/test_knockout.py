@@ -8,7 +8,8 @@ from kernel.errors import ApplicationError, Conflict
 from tests.factories import AdminFactory, CompetitionFactory, play, team_with_member
 from tournaments.knockout import tie_outcome
 from tournaments.models import Fixture, Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 from tournaments.standings.selectors import standings_table
 
 pytestmark = pytest.mark.django_db

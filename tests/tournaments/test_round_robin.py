@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from tests.factories import CompetitionFactory, TeamFactory
 from tournaments.fixtures import round_robin_rounds
 from tournaments.models import Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 
 @pytest.mark.django_db

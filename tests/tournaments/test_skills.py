@@ -8,7 +8,8 @@ from kernel.errors import ApplicationError
 from tests.factories import CoachFactory, CompetitionFactory, TeamFactory, play, team_with_member
 from tournaments.models import MatchSkill, Skill, Stage, TeamSkill
 from tournaments.selectors import team_fixtures_in_order
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 from tournaments.skills import (
     log_skill_errors,
     match_skills_select,

@@ -6,7 +6,8 @@ import pytest
 
 from tests.factories import CompetitionFactory, TeamFactory, play, team_with_member
 from tournaments.models import Bye, Stage, TiebreakPreset
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 from tournaments.standings.presentation import competition_tables
 from tournaments.standings.services import standings_recompute
 

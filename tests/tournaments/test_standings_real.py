@@ -22,7 +22,9 @@ from hypothesis import strategies as st
 from kernel.errors import ApplicationError
 from tests.factories import CompetitionFactory, play, team_with_member
 from tournaments.models import Competition, Fixture, LotDraw, Stage, Team, TiebreakPreset
-from tournaments.services import competition_tiebreak_set, fixture_generate, stage_create
+from tournaments.services.competitions import competition_tiebreak_set
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 from tournaments.standings.criteria import CRITERIA, PRESETS
 from tournaments.standings.selectors import standings_table, tiebreak_order
 from tournaments.standings.services import lots_order_from_seed, standings_compute

@@ -13,7 +13,8 @@ from matches.models import Card, CardKind, Result
 from matches.services import result_submit
 from tests.factories import CompetitionFactory, member_of, play, team_with_member
 from tournaments.models import Fixture, Stage, Team, TiebreakPreset
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 from tournaments.standings.records import match_records
 from tournaments.standings.selectors import standings_table
 from tournaments.standings.services import standings_compute

@@ -8,7 +8,8 @@ from kernel.errors import Conflict
 from matches.progress import swiss_round_generate
 from tests.factories import AdminFactory, CompetitionFactory, TeamFactory
 from tournaments.models import Bye, Fixture, Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 from tournaments.standings.selectors import standings_table
 from tournaments.swiss import PairingImpossible, swiss_pair
 

@@ -7,7 +7,8 @@ import pytest
 from matches.progress import competition_champion
 from tests.factories import AdminFactory, CompetitionFactory, play, team_with_member
 from tournaments.models import Competition, Fixture, Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 from tournaments.standings.selectors import standings_table
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,9 @@ from typing import Any
 
 from rest_framework import serializers
 
-from tournaments import services
 from tournaments.formats import FORMATS
 from tournaments.models import Club, Coach, Competition, Skill, Stage, Team, TiebreakPreset
+from tournaments.services.competitions import ADVANCED_RULES
 from tournaments.standings.criteria import CRITERIA
 
 
@@ -37,7 +37,7 @@ class CompetitionWriteSerializer(serializers.Serializer):
     slug = serializers.SlugField(max_length=80)
     game_system = serializers.ChoiceField(choices=Competition.GameSystem.choices, required=False)
     advanced_rules = serializers.ListField(
-        child=serializers.ChoiceField(choices=services.ADVANCED_RULES), required=False
+        child=serializers.ChoiceField(choices=ADVANCED_RULES), required=False
     )
     is_world_cup = serializers.BooleanField(required=False)
     points_win = serializers.IntegerField(min_value=0, max_value=100, required=False)

@@ -24,11 +24,38 @@ from rest_framework.response import Response
 
 from kernel.errors import Conflict
 from matches.discipline import competition_discipline_set
-from tournaments import services
 from tournaments.api import serializers as read
 from tournaments.api import setup_serializers as write
 from tournaments.formats import competition_create_from_format
 from tournaments.models import Club, Coach, Fixture, Team
+from tournaments.services.clubs import (
+    club_create,
+    club_delete,
+    club_update,
+    coach_create,
+    coach_delete,
+    coach_update,
+    team_create,
+    team_delete,
+    team_update,
+    teams_bulk_create,
+)
+from tournaments.services.competitions import (
+    competition_create,
+    competition_delete,
+    competition_tiebreak_set,
+    competition_update,
+)
+from tournaments.services.drawing import groups_draw, knockout_draw
+from tournaments.services.scheduling import round_shift
+from tournaments.services.stages import (
+    group_create,
+    group_delete,
+    group_update,
+    stage_create,
+    stage_delete,
+    stage_update,
+)
 
 ERRORS = {
     400: OpenApiResponse(
@@ -112,7 +139,7 @@ class CompetitionSetupMixin(SetupMixin):
     def create(self, request: Request) -> Response:
         """Staff: create a competition (settings are checked by the services)."""
         data = self._input(write.CompetitionWriteSerializer, request)
-        return self._read(services.competition_create(**data), status.HTTP_201_CREATED)
+        return self._read(competition_create(**data), status.HTTP_201_CREATED)
 
     @extend_schema(
         request=write.CompetitionUpdateSerializer, responses={200: read.CompetitionSerializer, **ERRORS}
@@ -121,12 +148,12 @@ class CompetitionSetupMixin(SetupMixin):
         """Staff: change a competition's settings (points and game system only before results count)."""
         competition = self.get_object()  # type: ignore[attr-defined]
         data = self._input(write.CompetitionUpdateSerializer, request, partial=True)
-        return self._read(services.competition_update(competition=competition, **data))
+        return self._read(competition_update(competition=competition, **data))
 
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def destroy(self, request: Request, slug: str | None = None) -> Response:
         """Staff: delete a competition set up by mistake, while nothing has been played."""
-        services.competition_delete(competition=self.get_object())  # type: ignore[attr-defined]
+        competition_delete(competition=self.get_object())  # type: ignore[attr-defined]
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=write.TiebreakSerializer, responses={200: read.CompetitionSerializer, **ERRORS})
@@ -135,7 +162,7 @@ class CompetitionSetupMixin(SetupMixin):
         """Staff: set the tie-break preset, or a custom order of known criteria starting with `points`."""
         competition = self.get_object()  # type: ignore[attr-defined]
         data = self._input(write.TiebreakSerializer, request)
-        services.competition_tiebreak_set(
+        competition_tiebreak_set(
             competition=competition, preset=data["tiebreak_preset"], order=data["tiebreak_order"]
         )
         return self._read(competition)
@@ -183,7 +210,7 @@ class CompetitionSetupMixin(SetupMixin):
             data = self._input_rows(rows)
         else:
             data = self._input(write.BulkTeamsSerializer, request)["teams"]
-        created = services.teams_bulk_create(competition=competition, rows=data)
+        created = teams_bulk_create(competition=competition, rows=data)
         teams = Team.objects.filter(pk__in=[t.pk for t in created]).order_by("name")
         return Response(read.TeamSerializer(teams, many=True).data, status=status.HTTP_201_CREATED)
 
@@ -247,7 +274,7 @@ class StageSetupMixin(SetupMixin):
         """Staff: draw the groups from pots (seeded; give the seed back to repeat a draw)."""
         stage = self.get_object()  # type: ignore[attr-defined]
         data = self._input(write.GroupDrawSerializer, request)
-        draw = services.groups_draw(stage=stage, user=request.user, **data)
+        draw = groups_draw(stage=stage, user=request.user, **data)
         return Response(write.DrawSerializer(draw).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=write.KnockoutDrawSerializer, responses={201: write.DrawSerializer, **ERRORS})
@@ -258,7 +285,7 @@ class StageSetupMixin(SetupMixin):
         """Staff: draw an unseeded bracket among the knockout stage's teams (seeded, recorded)."""
         stage = self.get_object()  # type: ignore[attr-defined]
         data = self._input(write.KnockoutDrawSerializer, request)
-        draw = services.knockout_draw(stage=stage, user=request.user, **data)
+        draw = knockout_draw(stage=stage, user=request.user, **data)
         return Response(write.DrawSerializer(draw).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: write.DrawSerializer(many=True)})
@@ -276,7 +303,7 @@ class StageSetupMixin(SetupMixin):
         """Staff: move a whole round's kick-offs and deadlines by days/hours (played fixtures stay)."""
         stage = self.get_object()  # type: ignore[attr-defined]
         data = self._input(write.ShiftRoundSerializer, request)
-        moved = services.round_shift(
+        moved = round_shift(
             stage=stage, round=data["round"], by=timedelta(days=data["days"], hours=data["hours"])
         )
         fixtures = Fixture.objects.filter(pk__in=[f.pk for f in moved]).select_related(
@@ -288,19 +315,19 @@ class StageSetupMixin(SetupMixin):
     def create(self, request: Request) -> Response:
         """Staff: add a stage (round robin, groups, knockout or Swiss) to a competition."""
         data = self._input(write.StageWriteSerializer, request)
-        return self._read(services.stage_create(**data), status.HTTP_201_CREATED)
+        return self._read(stage_create(**data), status.HTTP_201_CREATED)
 
     @extend_schema(request=write.StageUpdateSerializer, responses={200: read.StageSerializer, **ERRORS})
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         """Staff: change a stage; its teams, legs, rounds and feeder only before fixtures exist."""
         stage = self.get_object()  # type: ignore[attr-defined]
         data = self._input(write.StageUpdateSerializer, request, partial=True)
-        return self._read(services.stage_update(stage=stage, **data))
+        return self._read(stage_update(stage=stage, **data))
 
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def destroy(self, request: Request, pk: str | None = None) -> Response:
         """Staff: delete a stage (and its unplayed fixtures) while nothing in it has been played."""
-        services.stage_delete(stage=self.get_object())  # type: ignore[attr-defined]
+        stage_delete(stage=self.get_object())  # type: ignore[attr-defined]
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -311,19 +338,19 @@ class GroupSetupMixin(SetupMixin):
     def create(self, request: Request) -> Response:
         """Staff: add a group to a group stage, with its teams (or none yet, to draw)."""
         data = self._input(write.GroupWriteSerializer, request)
-        return self._read(services.group_create(**data), status.HTTP_201_CREATED)
+        return self._read(group_create(**data), status.HTTP_201_CREATED)
 
     @extend_schema(request=write.GroupUpdateSerializer, responses={200: read.GroupSerializer, **ERRORS})
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         """Staff: rename a group or set its teams, before the stage's fixtures exist."""
         group = self.get_object()  # type: ignore[attr-defined]
         data = self._input(write.GroupUpdateSerializer, request, partial=True)
-        return self._read(services.group_update(group=group, **data))
+        return self._read(group_update(group=group, **data))
 
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def destroy(self, request: Request, pk: str | None = None) -> Response:
         """Staff: delete a group, before the stage's fixtures exist."""
-        services.group_delete(group=self.get_object())  # type: ignore[attr-defined]
+        group_delete(group=self.get_object())  # type: ignore[attr-defined]
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -336,18 +363,18 @@ class ClubSetupMixin(SetupMixin):
         data = self._input(write.ClubWriteSerializer, request)
         if Club.objects.filter(name=data["name"]).exists():
             raise Conflict(f"A club named '{data['name']}' already exists.", details={"field": "name"})
-        return self._read(services.club_create(**data), status.HTTP_201_CREATED)
+        return self._read(club_create(**data), status.HTTP_201_CREATED)
 
     @extend_schema(request=write.ClubUpdateSerializer, responses={200: read.ClubSerializer, **ERRORS})
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         """Staff: rename a club or change its country."""
         data = self._input(write.ClubUpdateSerializer, request, partial=True)
-        return self._read(services.club_update(club=self.get_object(), **data))  # type: ignore[attr-defined]
+        return self._read(club_update(club=self.get_object(), **data))  # type: ignore[attr-defined]
 
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def destroy(self, request: Request, pk: str | None = None) -> Response:
         """Staff: delete a club that has no teams."""
-        services.club_delete(club=self.get_object())  # type: ignore[attr-defined]
+        club_delete(club=self.get_object())  # type: ignore[attr-defined]
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -362,18 +389,18 @@ class CoachSetupMixin(SetupMixin):
             raise Conflict(
                 f"Another coach has the ranking id '{data['ranking_id']}'.", details={"field": "ranking_id"}
             )
-        return self._read(services.coach_create(**data), status.HTTP_201_CREATED)
+        return self._read(coach_create(**data), status.HTTP_201_CREATED)
 
     @extend_schema(request=write.CoachUpdateSerializer, responses={200: read.CoachSerializer, **ERRORS})
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         """Staff: change a coach."""
         data = self._input(write.CoachUpdateSerializer, request, partial=True)
-        return self._read(services.coach_update(coach=self.get_object(), **data))  # type: ignore[attr-defined]
+        return self._read(coach_update(coach=self.get_object(), **data))  # type: ignore[attr-defined]
 
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def destroy(self, request: Request, pk: str | None = None) -> Response:
         """Staff: delete a coach who coaches no team."""
-        services.coach_delete(coach=self.get_object())  # type: ignore[attr-defined]
+        coach_delete(coach=self.get_object())  # type: ignore[attr-defined]
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -385,19 +412,19 @@ class TeamSetupMixin(SetupMixin):
         """Staff: enter a team in a competition, with its formation, A2 roles and A11 skill roster."""
         data = self._input(write.TeamWriteSerializer, request)
         skills = data.pop("skills", None)
-        team = services.team_create(**data)
+        team = team_create(**data)
         if skills:
-            services.team_update(team=team, skills=skills)
+            team_update(team=team, skills=skills)
         return self._read(team, status.HTTP_201_CREATED)
 
     @extend_schema(request=write.TeamUpdateSerializer, responses={200: read.TeamSerializer, **ERRORS})
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         """Staff: change a team (its competition stays); `skills` replaces the chosen roster."""
         data = self._input(write.TeamUpdateSerializer, request, partial=True)
-        return self._read(services.team_update(team=self.get_object(), **data))  # type: ignore[attr-defined]
+        return self._read(team_update(team=self.get_object(), **data))  # type: ignore[attr-defined]
 
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def destroy(self, request: Request, pk: str | None = None) -> Response:
         """Staff: delete a team that is in no fixture yet (withdraw it otherwise)."""
-        services.team_delete(team=self.get_object())  # type: ignore[attr-defined]
+        team_delete(team=self.get_object())  # type: ignore[attr-defined]
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -19,7 +19,6 @@ from rest_framework.routers import BaseRouter
 from kernel.auth import signed_in_user
 from kernel.errors import NotFound
 from matches import progress
-from tournaments import services
 from tournaments.api import filters, serializers, setup_serializers
 from tournaments.api.permissions import ReadOnlyOrStaff, StaffWithPerms
 from tournaments.api.setup_views import (
@@ -42,6 +41,7 @@ from tournaments.models import (
     Team,
     TeamSkill,
 )
+from tournaments.services.scheduling import fixture_generate
 from tournaments.standings import cache, presentation
 from tournaments.standings import services as standings_services
 
@@ -141,7 +141,7 @@ class StageViewSet(StageSetupMixin, viewsets.ReadOnlyModelViewSet):
         stage = self.get_object()
         data = setup_serializers.ScheduleSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        created = services.fixture_generate(stage=stage, **data.validated_data)
+        created = fixture_generate(stage=stage, **data.validated_data)
         fixtures = fixture_queryset().filter(pk__in=[f.pk for f in created])
         return Response(
             serializers.FixtureSerializer(fixtures, many=True).data, status=status.HTTP_201_CREATED

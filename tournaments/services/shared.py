@@ -1,0 +1,38 @@
+"""What the competition services share: the refusal naming the field to fix, whether fixtures have been
+played, the next free match numbers of a competition.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Max
+
+from kernel.errors import ApplicationError
+from tournaments.models import (
+    Competition,
+    Fixture,
+)
+
+# FUBA rulebook 3, advanced rules A1–A13 (A12 is referred to but missing from the text; the
+# engine accepts it as another name of A13).
+
+
+def invalid(message: str, field: str) -> ApplicationError:
+    """A refusal that names the field to fix (the API puts it in `details.field`)."""
+    return ApplicationError(message, code="invalid", details={"field": field})
+
+
+def any_played(fixtures: Any) -> bool:
+    """Whether any of these fixtures has a result (counted or on its way)."""
+    return bool(fixtures.exclude(status=Fixture.Status.SCHEDULED).exists())
+
+
+class MatchNumbering:
+    def __init__(self, competition: Competition) -> None:
+        self.next = (competition.fixtures.aggregate(m=Max("match_number"))["m"] or 0) + 1
+
+    def take(self) -> int:
+        number = self.next
+        self.next += 1
+        return number

@@ -1,0 +1,287 @@
+"""Stages and their groups: the settings of each kind of stage, create, update and delete while unplayed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+
+from kernel.errors import ApplicationError, Conflict
+from tournaments.game_systems import (
+    rules_of,
+)
+from tournaments.models import (
+    Competition,
+    Group,
+    Stage,
+    Team,
+)
+
+# FUBA rulebook 3, advanced rules A1–A13 (A12 is referred to but missing from the text; the
+# engine accepts it as another name of A13).
+from tournaments.services.clubs import teams_check
+from tournaments.services.shared import any_played, invalid
+
+STAGE_SETTINGS = (
+    "name",
+    "legs",
+    "away_goals_rule",
+    "extra_time",
+    "penalties",
+    "third_place_match",
+    "advance_per_group",
+    "best_thirds",
+    "thirds_placing",
+    "swiss_rounds",
+    "knockout_rounds",
+    "feeder",
+    "feed",
+)
+
+
+# What shapes a stage's fixtures: frozen once they are generated (the admin asks the same list).
+STAGE_FROZEN_FIELDS = (
+    "legs",
+    "advance_per_group",
+    "best_thirds",
+    "thirds_placing",
+    "knockout_rounds",
+    "feeder",
+    "feed",
+    "swiss_rounds",
+    "teams",
+)
+
+
+def stage_settings_check(competition: Competition, kind: str, values: Mapping[str, Any], where: str) -> None:
+    """The rules on a stage's settings, for create, update and the admin form alike."""
+    if kind not in Stage.Kind.values:
+        raise invalid(
+            f"{where}: unknown kind '{kind}'; choose one of {', '.join(Stage.Kind.values)}.", "kind"
+        )
+    if values.get("legs", 1) not in (1, 2):
+        raise invalid(f"{where}: legs must be 1 (single) or 2 (double / two-legged).", "legs")
+    if kind == Stage.Kind.SWISS and values.get("swiss_rounds", 0) < 1:
+        raise invalid(f"{where}: give the number of Swiss rounds.", "swiss_rounds")
+    if kind == Stage.Kind.GROUPS and not 1 <= values.get("advance_per_group", 2) <= 2:
+        raise invalid(
+            f"{where}: one or two teams per group can go through (plus best thirds).", "advance_per_group"
+        )
+    game = rules_of(competition)
+    for key, allowed in (("extra_time", game.extra_time), ("penalties", game.shootout is not None)):
+        if values.get(key) and not allowed:
+            raise invalid(
+                f"{where}: {game.name} has no extra time or penalty shoot-out ({game.rulebook}).", key
+            )
+    if values.get("thirds_placing", Stage.ThirdsPlacing.EURO_2024) not in Stage.ThirdsPlacing.values:
+        raise invalid(
+            f"{where}: the thirds are placed by one of {', '.join(Stage.ThirdsPlacing.values)}.",
+            "thirds_placing",
+        )
+    if values.get("feed", "winners") not in ("winners", "losers"):
+        raise invalid(f"{where}: feed must be 'winners' or 'losers'.", "feed")
+    feeder = values.get("feeder")
+    if feeder is not None:
+        if kind != Stage.Kind.KNOCKOUT:
+            raise invalid(f"{where}: only a knockout stage is fed by another stage.", "feeder")
+        if feeder.competition_id != competition.id:
+            raise invalid(f"{where}: {feeder} is not a stage of '{competition}'.", "feeder")
+        if feeder.kind not in (Stage.Kind.GROUPS, Stage.Kind.KNOCKOUT):
+            raise invalid(f"{where}: a knockout is fed by a group or knockout stage.", "feeder")
+    if values.get("feed") == "losers" and feeder is not None and feeder.kind != Stage.Kind.KNOCKOUT:
+        raise invalid(f"{where}: only a knockout stage has losers to feed another stage.", "feed")
+
+
+@transaction.atomic
+def stage_create(
+    *,
+    competition: Competition,
+    name: str,
+    kind: str,
+    order: int | None = None,
+    legs: int = 1,
+    away_goals_rule: bool | None = None,
+    extra_time: bool | None = None,
+    penalties: bool | None = None,
+    third_place_match: bool = False,
+    advance_per_group: int = 2,
+    best_thirds: int = 0,
+    thirds_placing: str = Stage.ThirdsPlacing.EURO_2024,
+    swiss_rounds: int = 0,
+    knockout_rounds: int = 0,
+    feeder: Stage | None = None,
+    feed: str = "winners",
+    teams: Sequence[Team] = (),
+    groups: Mapping[str, Sequence[Team]] | None = None,
+) -> Stage:
+    """Create a stage. A group stage's groups may start empty, to be drawn from pots.
+
+    Away goals, extra time and the shoot-out default to what the game system plays
+    (``tournaments.game_systems``): Soccer City's Cup counts away goals, Super Team has neither.
+    """
+    where = f"Stage '{name}' of '{competition}'"
+    game = rules_of(competition)
+    if away_goals_rule is None:
+        away_goals_rule = game.away_goals and legs == 2
+    if extra_time is None:
+        extra_time = game.extra_time
+    if penalties is None:
+        penalties = game.shootout is not None
+    values: dict[str, Any] = {
+        "extra_time": extra_time,
+        "penalties": penalties,
+        "legs": legs,
+        "advance_per_group": advance_per_group,
+        "swiss_rounds": swiss_rounds,
+        "thirds_placing": thirds_placing,
+        "feeder": feeder,
+        "feed": feed,
+    }
+    stage_settings_check(competition, kind, values, where)
+    if kind == Stage.Kind.GROUPS:
+        if not groups:
+            raise invalid(f"{where}: a group stage needs its groups.", "groups")
+        all_teams = [t for g in groups.values() for t in g]
+        teams_check(competition, all_teams, where, "groups")
+        if any(len(g) == 1 for g in groups.values()):
+            raise invalid(f"{where}: every group needs at least two teams (or none yet, to draw).", "groups")
+        bad = [g for g in groups if not isinstance(g, str) or not 0 < len(g) <= 10]
+        if bad:
+            raise invalid(f"{where}: group names are 1 to 10 characters: {bad}.", "groups")
+    else:
+        teams_check(competition, teams, where)
+        if kind in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS) and len(teams) < 2:
+            raise invalid(f"{where}: needs at least two teams.", "teams")
+    if order is None:
+        order = (competition.stages.aggregate(m=Max("order"))["m"] or 0) + 1
+    if competition.stages.filter(order=order).exists():
+        raise Conflict(
+            f"{where}: '{competition}' already has a stage number {order}.", details={"field": "order"}
+        )
+    stage = Stage.objects.create(
+        competition=competition,
+        name=name,
+        kind=kind,
+        order=order,
+        legs=legs,
+        away_goals_rule=away_goals_rule,
+        extra_time=extra_time,
+        penalties=penalties,
+        third_place_match=third_place_match,
+        advance_per_group=advance_per_group,
+        best_thirds=best_thirds,
+        thirds_placing=thirds_placing,
+        swiss_rounds=swiss_rounds,
+        knockout_rounds=knockout_rounds,
+        feeder=feeder,
+        feed=feed,
+    )
+    if teams:
+        stage.teams.set(teams)
+    for group_name, group_teams in (groups or {}).items():
+        group = Group.objects.create(stage=stage, name=group_name)
+        group.teams.set(group_teams)
+    return stage
+
+
+def _stage_frozen(stage: Stage) -> bool:
+    return stage.fixtures.exists()
+
+
+@transaction.atomic
+def stage_update(*, stage: Stage, teams: Sequence[Team] | None = None, **changes: Any) -> Stage:
+    """Change a stage; what shapes its fixtures (teams, legs, rounds, feeder) only before they exist."""
+    unknown = set(changes) - set(STAGE_SETTINGS) - {"order"}
+    if unknown:
+        raise ApplicationError(
+            f"Cannot change {', '.join(sorted(unknown))} here (create a new stage instead)."
+        )
+    stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
+    competition = stage.competition
+    where = f"Stage '{stage.name}' of '{competition}'"
+    values = {f: getattr(stage, f) for f in STAGE_SETTINGS} | changes
+    stage_settings_check(competition, stage.kind, values, where)
+    changed = [f for f in STAGE_FROZEN_FIELDS if f in changes and changes[f] != getattr(stage, f)]
+    if teams is not None:
+        changed.append("teams")
+    if changed and _stage_frozen(stage):
+        raise Conflict(
+            f"{where}: fixtures were generated; {', '.join(sorted(changed))} can no longer change.",
+            details={"field": sorted(changed)[0]},
+        )
+    if "order" in changes and competition.stages.filter(order=changes["order"]).exclude(id=stage.id).exists():
+        raise Conflict(
+            f"{where}: '{competition}' already has a stage number {changes['order']}.",
+            details={"field": "order"},
+        )
+    if teams is not None:
+        if stage.kind == Stage.Kind.GROUPS:
+            raise invalid(f"{where}: a group stage's teams are on its groups.", "teams")
+        teams_check(competition, teams, where)
+        stage.teams.set(teams)
+    for field, value in changes.items():
+        setattr(stage, field, value)
+    stage.save()
+    return stage
+
+
+@transaction.atomic
+def stage_delete(*, stage: Stage) -> None:
+    if any_played(stage.fixtures.all()):
+        raise Conflict(f"{stage} has results; it cannot be deleted.")
+    fed = list(stage.fed_stages.values_list("name", flat=True))
+    if fed:
+        raise Conflict(f"{stage} feeds {', '.join(fed)}; delete or re-point those first.")
+    stage.fixtures.all().delete()
+    stage.delete()
+
+
+def _group_check(stage: Stage, name: str, teams: Sequence[Team], group: Group | None) -> None:
+    where = f"Group {name} of {stage.name}"
+    if stage.kind != Stage.Kind.GROUPS:
+        raise invalid(f"{stage} is not a group stage.", "stage")
+    if not isinstance(name, str) or not 0 < len(name) <= 10:
+        raise invalid(f"{where}: a group name is 1 to 10 characters.", "name")
+    others = stage.groups.filter(name=name)
+    if group is not None:
+        others = others.exclude(id=group.id)
+    if others.exists():
+        raise Conflict(f"{stage.name} already has a group {name}.", details={"field": "name"})
+    teams_check(stage.competition, teams, where)
+    elsewhere = Team.objects.filter(groups__stage=stage, id__in=[t.id for t in teams])
+    if group is not None:
+        elsewhere = elsewhere.exclude(groups=group)
+    if elsewhere.exists():
+        raise invalid(
+            f"{where}: {', '.join(t.name for t in elsewhere)} already in another group of {stage.name}.",
+            "teams",
+        )
+    if _stage_frozen(stage):
+        raise Conflict(f"{stage}: fixtures were generated; its groups can no longer change.")
+
+
+@transaction.atomic
+def group_create(*, stage: Stage, name: str, teams: Sequence[Team] = ()) -> Group:
+    _group_check(stage, name, teams, None)
+    group = Group.objects.create(stage=stage, name=name)
+    group.teams.set(teams)
+    return group
+
+
+@transaction.atomic
+def group_update(*, group: Group, name: str | None = None, teams: Sequence[Team] | None = None) -> Group:
+    name = group.name if name is None else name
+    _group_check(group.stage, name, list(group.teams.all()) if teams is None else teams, group)
+    group.name = name
+    group.save()
+    if teams is not None:
+        group.teams.set(teams)
+    return group
+
+
+def group_delete(*, group: Group) -> None:
+    if _stage_frozen(group.stage):
+        raise Conflict(f"{group.stage}: fixtures were generated; its groups can no longer change.")
+    group.delete()
