@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from scoring.models import ScoringEvent, ScoringSession
+from scoring.models import ScoringEvent, ScoringSession, ScoringSideBranch
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -31,6 +31,24 @@ class EventInline(admin.TabularInline):
     max_num = 0
 
 
+class SideBranchInline(admin.TabularInline):
+    model = ScoringSideBranch
+    fields = (
+        "branch_id",
+        "from_seq",
+        "from_minute",
+        "session_seq",
+        "side",
+        "recorded_by",
+        "message",
+        "events",
+    )
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    max_num = 0
+
+
 @admin.register(ScoringSession)
 class ScoringSessionAdmin(ReadOnly):
     list_display = ("id", "fixture", "status", "seq", "app_dice", "started_by", "created_at", "updated_at")
@@ -43,4 +61,4 @@ class ScoringSessionAdmin(ReadOnly):
         "last_undo", "app_dice", "app_dice_by", "app_dice_at", "created_at", "updated_at",
     )  # fmt: skip
     exclude = ("recent",)
-    inlines = [EventInline]
+    inlines = [EventInline, SideBranchInline]

@@ -114,3 +114,34 @@ class ScoringEvent(models.Model):
 
     def __str__(self) -> str:
         return f"Event {self.seq} of session {self.session_id}"
+
+
+class ScoringSideBranch(models.Model):
+    """Taps a phone recorded offline that the session could not take: another device had stored
+    events on the same sequence numbers first (the first to sync wins). Kept on record, never
+    applied; the phone that recorded them is told which of its taps were not used and why."""
+
+    session = models.ForeignKey(ScoringSession, on_delete=models.CASCADE, related_name="side_branches")
+    # Made by the phone: a resend of the same branch changes nothing.
+    branch_id = models.CharField(max_length=64)
+    from_seq = models.PositiveIntegerField(
+        help_text="The sequence number the phone's first tap was meant for"
+    )
+    from_minute = models.CharField(max_length=16, blank=True, help_text="The match minute at that tap")
+    events = models.JSONField(help_text="The phone's taps in order: [{client_id, event}] (fuba-log/1 events)")
+    session_seq = models.PositiveIntegerField(help_text="The session's seq when the branch was recorded")
+    side = models.CharField(max_length=4, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    message = models.TextField(help_text="What the phone was told")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "branch_id"], name="scoring_side_branch_id_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"Side branch {self.branch_id} of scoring session {self.session_id} from {self.from_seq}"

@@ -16,7 +16,7 @@ from matches.holds import Hold
 from matches.models import ResultSubmission
 from matches.selectors import audit_trail_is_full_for
 from scoring import engine, published
-from scoring.models import ScoringSession
+from scoring.models import ScoringEvent, ScoringSession
 from scoring.published import LIVE_CACHE_SECONDS, live_key
 from scoring.services import SessionChanged, cache_key, hold_key, match_of, participants
 from tournaments.models import Fixture
@@ -170,6 +170,23 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         else None,
         "abandon_reason": session.abandon_reason or None,
         "app_dice": session.app_dice,
+    }
+
+
+def session_log(session: ScoringSession) -> dict[str, Any]:
+    """The session's header and every live event as stored (numbered, with its client id): what a
+    phone's local engine replays before it scores, and catches up from with ``since``."""
+    return {
+        "session": session.id,
+        "seq": session.seq,
+        "version": session.version,
+        "header": session.header,
+        "events": [
+            {"seq": seq, "client_id": client_id, "event": data}
+            for seq, client_id, data in ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
+            .order_by("seq")
+            .values_list("seq", "client_id", "data")
+        ],
     }
 
 

@@ -77,6 +77,17 @@ class SetupCheckResultSerializer(serializers.Serializer):
     outfield = serializers.IntegerField(help_text="Outfield players the team has on the pitch")
 
 
+class SideBranchSerializer(serializers.Serializer):
+    branch_id = serializers.CharField(max_length=64, help_text="Made by the phone: a resend changes nothing")
+    from_seq = serializers.IntegerField(
+        min_value=1, max_value=10**6, help_text="The sequence number the phone's first tap was meant for"
+    )
+    from_minute = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=16, help_text="The match minute at that tap"
+    )
+    events = JSONDocumentField(help_text="The phone's taps in order: [{client_id, event}]")
+
+
 class AbandonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000, help_text="Why the session stops")
 
@@ -111,3 +122,22 @@ class SessionStateSerializer(serializers.Serializer):
     submission = serializers.DictField(allow_null=True)
     abandon_reason = serializers.CharField(allow_null=True)
     app_dice = serializers.BooleanField(help_text="The server rolls every roll of this session")
+
+
+class SessionLogSerializer(serializers.Serializer):
+    """The session's fuba-log/1 header and its live events as stored (documented shape)."""
+
+    session = serializers.IntegerField()
+    seq = serializers.IntegerField()
+    version = serializers.IntegerField()
+    header = serializers.DictField(help_text="The fuba-log/1 header built from the fixture")
+    events = serializers.ListField(
+        child=serializers.DictField(), help_text="[{seq, client_id, event}] in order, undone events left out"
+    )
+
+
+class SideBranchAnswerSerializer(serializers.Serializer):
+    side_branch = serializers.DictField(
+        help_text="branch_id, from_seq, taps, message (what to tell), created"
+    )
+    state = SessionStateSerializer()

@@ -21,7 +21,7 @@ from rest_framework.routers import BaseRouter
 
 from kernel.auth import signed_in_user
 from kernel.errors import NotFound, PermissionDenied
-from scoring import selectors, services
+from scoring import branches, selectors, services
 from scoring.api import serializers as ss
 from scoring.models import ScoringSession
 from tournaments.standings import cache as standings_cache
@@ -87,7 +87,7 @@ class ScoringSessionViewSet(viewsets.ViewSet):
     queryset = ScoringSession.objects.none()
 
     def get_permissions(self) -> list[Any]:
-        if self.action == "retrieve":
+        if self.action in ("retrieve", "log"):
             return [AllowAny()]
         return [IsAuthenticated()]
 
@@ -224,6 +224,52 @@ class ScoringSessionViewSet(viewsets.ViewSet):
             session_id=session_id, user=signed_in_user(request.user), reason=data.validated_data["reason"]
         )
         return Response(_published(session))
+
+    @extend_schema(responses={200: ss.SessionLogSerializer, 404: ERRORS[404]})
+    @action(detail=True, methods=["get"])
+    def log(self, request: Request, pk: str | None = None) -> Response:
+        """The header and every live event as stored, numbered, with client ids (public): what a
+        phone's local engine replays before it scores."""
+        return Response(selectors.session_log(selectors.session_get(session_id=_pk(pk))))
+
+    @extend_schema(
+        request=ss.SideBranchSerializer,
+        responses={
+            201: ss.SideBranchAnswerSerializer,
+            200: ss.SideBranchAnswerSerializer,
+            **ERRORS,
+            **ILLEGAL,
+        },
+    )
+    @action(detail=True, methods=["post"], url_path="side-branches")
+    def side_branches(self, request: Request, pk: str | None = None) -> Response:
+        """Keep on record the taps a phone recorded offline on sequence numbers another device
+        stored first (never applied); answers what the phone tells its user and the state."""
+        session_id = _pk(pk)
+        data = ss.SideBranchSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        state = _state(session_id)
+        branch, created = branches.side_branch_record(
+            session_id=session_id,
+            user=signed_in_user(request.user),
+            branch_id=v["branch_id"],
+            from_seq=v["from_seq"],
+            from_minute=v["from_minute"],
+            events=v["events"],
+            current_minute=str(state["state"]["minute"]),
+        )
+        body = {
+            "side_branch": {
+                "branch_id": branch.branch_id,
+                "from_seq": branch.from_seq,
+                "taps": len(branch.events),
+                "message": branch.message,
+                "created": created,
+            },
+            "state": state,
+        }
+        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 def register(router: BaseRouter) -> None:
