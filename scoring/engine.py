@@ -20,6 +20,7 @@ from typing import Any
 
 from kernel.errors import ApplicationError
 from matches.engine import (
+    Decision,
     Dice,
     FubaError,
     HeaderError,
@@ -29,10 +30,12 @@ from matches.engine import (
     event_to_dict,
     new_match,
     setup_check,
+    snapshot,
     validate_log,
 )
 
 CACHE_SIZE = 256
+EXTRA_TIME = "extra_time"  # the decision that asks whether extra time is played (I-38)
 
 
 class IllegalEvent(ApplicationError):
@@ -164,6 +167,15 @@ def check_setup(match: Match, choice: Any) -> dict[str, Any]:
                 "reason": exc.reason,
             },
         ) from None
+
+
+def score(match: Match) -> tuple[int, int]:
+    return snapshot(match).score
+
+
+def extra_time_choice(event: Any) -> Any:
+    """The answer of an extra-time decision (I-38), None for any other event."""
+    return event.choice if isinstance(event, Decision) and event.name == EXTRA_TIME else None
 
 
 def result(match: Match) -> dict[str, Any]:

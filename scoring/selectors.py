@@ -18,7 +18,7 @@ from matches.selectors import audit_trail_is_full_for
 from scoring import engine, published
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.published import LIVE_CACHE_SECONDS, live_key
-from scoring.services import SessionChanged, cache_key, hold_key, match_of, participants
+from scoring.services import SessionChanged, cache_key, extra_time_answer, hold_key, match_of, participants
 from tournaments.models import Fixture
 
 
@@ -122,6 +122,22 @@ def setup_check(*, session_id: int, choice: Any) -> dict[str, Any]:
         engine.keep(session.id, cache_key(session), match)
 
 
+def _extra_time_only(session: ScoringSession, view: dict[str, Any]) -> None:
+    """At the extra-time question (I-38) the competition's rules leave one answer: a level
+    knockout tie plays extra time, so "no" is neither offered nor the default there."""
+    pending = view["pending"]
+    if pending is None or pending.get("name") != engine.EXTRA_TIME:
+        return
+    home_goals, away_goals = view["state"]["score"]
+    answer = extra_time_answer(session.fixture, home_goals, away_goals)
+    if answer is None:
+        return
+    pending["options"] = [o for o in pending.get("options") or [] if o["value"] == answer]
+    pending["default"] = None
+    pending.pop("default_label", None)
+    pending["only_answer"] = True
+
+
 def session_state(session: ScoringSession) -> dict[str, Any]:
     """Everything the scorer page and the live page draw, rebuilt by the engine from the events."""
     names = session_names(session)
@@ -130,6 +146,7 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         view = scorer_view.match_view(match, names)
     finally:
         engine.keep(session.id, cache_key(session), match)
+    _extra_time_only(session, view)
     rows = session.recent
     undone = session.last_undo
     submission = session.submission if session.submission_id else None

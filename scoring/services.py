@@ -32,6 +32,7 @@ from matches.validation_tasks import submission_validate
 from scoring import engine, published, quotas
 from scoring.models import ScoringEvent, ScoringSession
 from tournaments.game_systems import rules_of
+from tournaments.knockout import first_leg_of, tie_needs_decider
 from tournaments.models import Club, Fixture, Team
 
 CLIENT_ID_MAX = 64
@@ -405,6 +406,7 @@ def _event_post(
     except SessionChanged:
         return None
     parsed = engine.roll_for_me(match) if roll_for_me else engine.parse(event)
+    _check_extra_time(session, match, engine.extra_time_choice(parsed))
     try:
         data = engine.apply(match, parsed)
     except engine.IllegalEvent:
@@ -440,6 +442,38 @@ def _event_post(
     session.version += 1
     engine.keep(session.id, cache_key(session), match)
     return session, True
+
+
+def extra_time_answer(fixture: Fixture, home_goals: int, away_goals: int) -> str | None:
+    """The one legal answer to the extra-time question (I-38) after these 90 minutes: "yes"
+    exactly when the tie is level (a second leg counts the first, with away goals where the
+    stage says so), so a level knockout match is never ended at 90 minutes; None when the league
+    cannot tell yet (a second leg whose first leg has no counted result)."""
+    if fixture.stage.legs == 2 and fixture.leg == 2:
+        first = first_leg_of(fixture)
+        if first is None or first.status not in Fixture.COUNTED_STATUSES:
+            return None
+    level = tie_needs_decider(fixture=fixture, home_goals=home_goals, away_goals=away_goals)
+    return "yes" if level else "no"
+
+
+def _check_extra_time(session: ScoringSession, match: Any, choice: Any) -> None:
+    """Refuse the answer to the extra-time question that the competition's rules do not allow."""
+    if choice is None:
+        return
+    home_goals, away_goals = engine.score(match)
+    answer = extra_time_answer(session.fixture, home_goals, away_goals)
+    if answer is None or choice == answer:
+        return
+    reason = (
+        f"the tie is level after 90 minutes ({home_goals}-{away_goals}): extra time is played"
+        if answer == "yes"
+        else f"the tie is decided after 90 minutes ({home_goals}-{away_goals}): no extra time"
+    )
+    raise engine.IllegalEvent(
+        f"Answer {answer!r}: {reason} (I-38).",
+        details={"rule": "I-38", "reason": reason, "answer": answer},
+    )
 
 
 def _store_event(session: ScoringSession, after: dict[str, Any], row: dict[str, Any], user: User) -> bool:

@@ -1,0 +1,107 @@
+"""A level knockout match is never ended at 90 minutes (I-38): the scorer offers only "yes" at
+the extra-time question, refuses "no", and the session can be finished after extra time."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from matches.engine import Decision, Dice, new_match
+from scoring import engine, services
+from scoring.models import ScoringSession
+from scoring.selectors import session_get, session_state
+from tests.factories import CompetitionFactory, team_with_member
+from tournaments.models import Fixture, Stage
+from tournaments.services import fixture_generate, stage_create
+
+pytestmark = pytest.mark.django_db
+_ids = itertools.count(1)
+
+
+def _final() -> tuple[Fixture, dict[str, Any]]:
+    competition = CompetitionFactory()
+    (a, au), (b, bu) = (team_with_member(competition, n, seed=i) for i, n in ((1, "A"), (2, "B")))
+    stage = stage_create(
+        competition=competition, name="Final", kind=Stage.Kind.KNOCKOUT, teams=[a, b], extra_time=True
+    )
+    (fixture,) = fixture_generate(stage=stage)
+    users = {a.id: au, b.id: bu}
+    return fixture, {"home": users[fixture.home_team_id], "away": users[fixture.away_team_id]}
+
+
+def _events_to_a_level_extra_time_question(header: dict[str, Any]) -> list[dict[str, Any]]:
+    """The events of a seeded match up to the extra-time question with the score level."""
+    for seed in range(50):
+        m = new_match(header)
+        dice = Dice(seed=seed)
+        events: list[dict[str, Any]] = []
+        while (p := m.pending()) is not None and p.name != engine.EXTRA_TIME:
+            if p.kind == "roll":
+                ev = dice.roll_for(p)
+                events.append({"roll": p.name, "by": p.actor, "dice": list(ev.dice)})
+            else:
+                choice = p.default if p.default is not None else p.options[0]
+                ev = Decision(p.name, p.actor, choice)
+                events.append({"decide": p.name, "by": p.actor, "choice": choice})
+            m.apply(ev)
+        if p is not None and engine.score(m)[0] == engine.score(m)[1]:
+            return events
+    raise AssertionError("no seed gave a level score")
+
+
+def _post(session_id: int, user: Any, seq: int, event: dict[str, Any] | None) -> ScoringSession:
+    session, _ = services.event_post(
+        session_id=session_id,
+        user=user,
+        client_id=f"x{next(_ids)}",
+        expected_seq=seq,
+        event=event,
+        roll_for_me=event is None,
+    )
+    return session
+
+
+def test_a_level_knockout_match_plays_extra_time_and_can_be_finished() -> None:
+    fixture, users = _final()
+    session = services.session_start(fixture_id=fixture.id, user=users["home"])
+    assert session.header["extra_time"] is True
+    events = _events_to_a_level_extra_time_question(session.header)
+    for seq, event in enumerate(events, start=1):
+        session = _post(session.id, users[event["by"] if event["by"] != "both" else "home"], seq, event)
+    state = session_state(session_get(session_id=session.id))
+    pending = state["pending"]
+    assert pending["name"] == "extra_time" and pending["only_answer"] is True
+    assert [o["value"] for o in pending["options"]] == ["yes"] and pending["default"] is None
+    seq = state["seq"] + 1
+    with pytest.raises(engine.IllegalEvent, match="level after 90 minutes") as info:
+        _post(session.id, users["home"], seq, {"decide": "extra_time", "by": "home", "choice": "no"})
+    assert info.value.details["rule"] == "I-38"
+    assert session_get(session_id=session.id).seq == seq - 1  # nothing stored
+    _post(session.id, users["home"], seq, {"decide": "extra_time", "by": "home", "choice": "yes"})
+    # extra time to the end, then both clubs confirm (with a shoot-out when still level)
+    state = session_state(session_get(session_id=session.id))
+    while state["pending"] is not None:
+        p = state["pending"]
+        event = None
+        if p["kind"] == "decision":
+            choice = p["default"] if p.get("default") is not None else p["options"][0]["value"]
+            event = {"decide": p["name"], "by": p["actor"], "choice": choice}
+        state = session_state(
+            _post(session.id, users["away" if p["actor"] == "away" else "home"], state["seq"] + 1, event)
+        )
+    assert state["status"] == "full_time" and state["result"]["extra_time"] is True
+    score = state["result"]["score"]
+    pens = {"home_penalties": 5, "away_penalties": 4} if score["home"] == score["away"] else {}
+    for side in ("home", "away"):
+        services.session_confirm(session_id=session.id, user=users[side], **pens)
+    fixture.refresh_from_db()
+    assert session_get(session_id=session.id).status == ScoringSession.Status.SUBMITTED
+    assert fixture.result.extra_time is True
+
+
+def test_a_decided_tie_answers_no() -> None:
+    fixture, _users = _final()
+    assert services.extra_time_answer(fixture, 2, 1) == "no"
+    assert services.extra_time_answer(fixture, 1, 1) == "yes"
