@@ -27,10 +27,14 @@ from matches import forfeits, services
 from matches.models import CardKind, Forfeit, ResultSubmission
 from matches.replay import pitch_geometry, replay_frames
 from scoring.selectors import active_session
+from tournaments.game_systems import FUBA_3, GameSystemRules, game_system_rules, rules_of
 from tournaments.models import Competition, Fixture
 from tournaments.selectors import user_club_team_ids
 
 REPLAY_CACHE_SECONDS = 3600
+# Booked-player lines on a Soccer City result form: two send-offs end a match (seed 003), so a
+# report rarely books more than a handful of players.
+CARD_LINES = 8
 logger = logging.getLogger(__name__)
 
 
@@ -68,19 +72,80 @@ class ResultForm(forms.Form):
             raise forms.ValidationError(f"the turn log: {NOT_UTF8} (at {bad_text[0] or 'the top'})")
         return data
 
+    def __init__(
+        self,
+        *args: Any,
+        game: GameSystemRules | None = None,
+        sides: tuple[str, str] = ("Home", "Away"),
+        **kwargs: Any,
+    ) -> None:
+        """The fields the game system has (``tournaments.game_systems``): team card counts for FUBA,
+        a line per booked player (team, shirt number, card) for Soccer City, no cards for Super
+        Team; extra time and a shoot-out only where the game plays them."""
+        super().__init__(*args, **kwargs)
+        self.game = game or game_system_rules(FUBA_3)
+        cards = self.game.cards
+        if not cards.allowed or cards.per_player:
+            for side in ("home", "away"):
+                del self.fields[f"{side}_yellow"], self.fields[f"{side}_red"]
+        if not self.game.extra_time:
+            del self.fields["extra_time"]
+        if self.game.shootout is None:
+            del self.fields["home_penalties"], self.fields["away_penalties"]
+        if cards.per_player:
+            teams = [("", "—"), ("home", sides[0]), ("away", sides[1])]
+            shirts = [("", "—"), *((n, f"#{n}") for n in cards.shirt_numbers)]
+            kinds = [("", "—"), *((k, CardKind(k).label) for k in cards.kinds)]
+            for i in range(1, CARD_LINES + 1):
+                self.fields[f"card_{i}_team"] = forms.ChoiceField(choices=teams, required=False, label="Team")
+                self.fields[f"card_{i}_shirt"] = forms.TypedChoiceField(
+                    choices=shirts, coerce=int, empty_value=None, required=False, label="Shirt"
+                )
+                self.fields[f"card_{i}_kind"] = forms.ChoiceField(choices=kinds, required=False, label="Card")
+
+    def card_lines(self) -> list[tuple[forms.BoundField, forms.BoundField, forms.BoundField]]:
+        """The booked-player lines (team, shirt, card) of a game that books players."""
+        if not self.game.cards.per_player:
+            return []
+        return [
+            (self[f"card_{i}_team"], self[f"card_{i}_shirt"], self[f"card_{i}_kind"])
+            for i in range(1, CARD_LINES + 1)
+        ]
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if (data.get("home_penalties") is None) != (data.get("away_penalties") is None):
             raise forms.ValidationError("Give both shoot-out scores or neither.")
+        for i in range(1, CARD_LINES + 1 if self.game.cards.per_player else 1):
+            parts = [data.get(f"card_{i}_{part}") for part in ("team", "shirt", "kind")]
+            if any(p not in (None, "") for p in parts) and any(p in (None, "") for p in parts):
+                raise forms.ValidationError(f"Card line {i}: give the team, the shirt number and the card.")
         return data
 
     def cards(self) -> list[dict[str, Any]]:
         d = self.cleaned_data
         cards: list[dict[str, Any]] = []
+        if self.game.cards.per_player:
+            for i in range(1, CARD_LINES + 1):
+                if d.get(f"card_{i}_team"):
+                    cards.append(
+                        {
+                            "team": d[f"card_{i}_team"],
+                            "kind": d[f"card_{i}_kind"],
+                            "shirt_number": d[f"card_{i}_shirt"],
+                        }
+                    )
+            return cards
         for side in ("home", "away"):
             cards += [{"team": side, "kind": CardKind.YELLOW}] * (d.get(f"{side}_yellow") or 0)
             cards += [{"team": side, "kind": CardKind.RED}] * (d.get(f"{side}_red") or 0)
         return cards
+
+
+def result_form(fixture: Fixture, *args: Any) -> ResultForm:
+    """The club's result form for this fixture's game system."""
+    row = ps.fixture_row(fixture)
+    return ResultForm(*args, game=rules_of(fixture.competition), sides=(row.home, row.away))
 
 
 class DisputeForm(forms.Form):
@@ -190,7 +255,7 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             "can_score": bool(
                 my_sides and live_session is None and fixture.status == Fixture.Status.SCHEDULED
             ),
-            "form": ResultForm(),
+            "form": result_form(fixture),
             "dispute_form": DisputeForm(),
             "is_knockout": fixture.stage.kind == "knockout",
             "void_note": ps.void_note(fixture) if fixture.status == Fixture.Status.VOID else "",
@@ -245,7 +310,7 @@ def _after(request: HttpRequest, fixture: Fixture, ok: str) -> HttpResponse:
 @require_POST
 def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     fixture = fixture_or_404(_competition(slug), fixture_id)
-    form = ResultForm(request.POST, request.FILES)
+    form = result_form(fixture, request.POST, request.FILES)
     if not form.is_valid():
         errors = "; ".join(
             f"{k}: {' '.join(map(str, v))}" if k != "__all__" else " ".join(map(str, v))
