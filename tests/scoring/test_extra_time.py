@@ -14,7 +14,8 @@ from scoring.models import ScoringSession
 from scoring.selectors import session_get, session_state
 from tests.factories import CompetitionFactory, team_with_member
 from tournaments.models import Fixture, Stage
-from tournaments.services import fixture_generate, stage_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 _ids = itertools.count(1)
