@@ -19,7 +19,9 @@ from matches.progress import competition_champion
 from tests.factories import team_with_member
 from tournaments.game_systems import SOCCER_CITY, SUPER_TEAM
 from tournaments.models import Competition, Fixture, Stage, Team
-from tournaments.services import competition_create, fixture_generate, stage_create
+from tournaments.services.competitions import competition_create
+from tournaments.services.scheduling import fixture_generate
+from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
 
