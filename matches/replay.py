@@ -28,15 +28,21 @@ from matches.engine import board as B
 
 # One plain-language renderer for the scorer, the live page and the replay (pure functions over
 # the log's JSON form).
-from matches.narrate import event_text, note_text
+from matches.narrate import event_text, key_moments, note_text, turn_feed
 
 # Frames of very long logs are thinned to every n-th event so the page stays light; goals,
 # cards and turn starts are always kept.
 MAX_FRAMES = 4000
 
 
-def pitch_geometry(cell_w: float = 90.0, row_h: float = 34.0, margin: float = 14.0) -> dict[str, Any]:
-    """Rectangles of the 13 areas and the 4 corner spots, away goal at the top."""
+def pitch_geometry(
+    cell_w: float = 90.0,
+    row_h: float = 34.0,
+    margin: float = 14.0,
+    names: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """Rectangles of the 13 areas and the 4 corner spots, away goal at the top; with the teams'
+    ``names`` each area carries the ``label`` people read ("Canada box")."""
     areas = []
     for i, name in enumerate(B.NAMES):
         col, lo, hi = B.COL[i], B.LO[i], B.HI[i]
@@ -62,6 +68,9 @@ def pitch_geometry(cell_w: float = 90.0, row_h: float = 34.0, margin: float = 14
                 "index": i,
             }
         )
+    if names is not None:
+        for a in areas:
+            a["label"] = area_name(str(a["name"]), names.get("home", "home"), names.get("away", "away"))
     width = 3 * cell_w + 2 * margin
     height = 12 * row_h + 2 * margin
     return {
@@ -105,8 +114,17 @@ def _frame(
     }
 
 
-def replay_frames(log: Mapping[str, Any]) -> dict[str, Any]:
-    """Frames of the replay; an invalid log yields the frames up to the first error and that error."""
+def match_story(log: Mapping[str, Any]) -> dict[str, Any]:
+    """The feed by turn, the key moments and the goal and card marks of a log, without frames:
+    what the live panel lists while the match is scored (``i`` counts events, not frames)."""
+    story = replay_frames(log, with_frames=False)
+    return {k: story.get(k) for k in ("feed", "moments", "marks", "error", "events")}
+
+
+def replay_frames(log: Mapping[str, Any], *, with_frames: bool = True) -> dict[str, Any]:
+    """Frames of the replay; an invalid log yields the frames up to the first error and that error.
+    ``with_frames=False`` computes only the story (match_story)."""
+    draw = with_frames
     header, events, errors = parse(log)
     if header is None or errors:
         return {
@@ -117,7 +135,10 @@ def replay_frames(log: Mapping[str, Any]) -> dict[str, Any]:
         }
     m = Match(header)
     names = {"home": header.teams[0].name, "away": header.teams[1].name}
-    frames = [_frame(m, 0, "Kick-off set-up", [], names)]
+    frames: list[dict[str, Any]] = [_frame(m, 0, "Kick-off set-up", [], names)] if draw else []
+    # What the turn feed and the key moments are made of (matches.narrate): each event with
+    # the notes it produced and the frame a click on its line shows.
+    entries: list[dict[str, Any]] = []
     error = None
     step = max(1, len(events) // MAX_FRAMES + (1 if len(events) % MAX_FRAMES else 0))
     last_turn = 0
@@ -134,10 +155,25 @@ def replay_frames(log: Mapping[str, Any]) -> dict[str, Any]:
         ]
         for note, raw in zip(notes, m.log[seen:], strict=True):
             note["text"] = note_text(raw, names)
-        keep = step == 1 or notes or m.st.turn != last_turn or i == len(events) or i % step == 0
-        last_turn = m.st.turn
+        turn = m.st.turn
+        keep = draw and (step == 1 or notes or turn != last_turn or i == len(events) or i % step == 0)
+        last_turn = turn
         if keep:
             frames.append(_frame(m, i, _describe(ev, names), notes, names))
+        entries.append(
+            {
+                "turn": turn,
+                "minute": frames[-1]["minute"] if keep else m.st.minute_label(),
+                "event": event_to_dict(ev),
+                "notes": notes,
+                # a thinned-out event shows the next frame that is kept
+                "i": (len(frames) - 1 if keep else len(frames)) if draw else i,
+            }
+        )
+    if draw:
+        for entry in entries:
+            entry["i"] = min(entry["i"], len(frames) - 1)
+    moments = key_moments(entries, names)
     return {
         "teams": {
             "home": {"name": header.teams[0].name, "formation": header.teams[0].formation_text},
@@ -148,6 +184,14 @@ def replay_frames(log: Mapping[str, Any]) -> dict[str, Any]:
         "advanced_rules": sorted(header.advanced, key=lambda r: int(r[1:])),
         "events": len(events),
         "frames": frames,
+        "feed": turn_feed(entries, names),
+        "moments": moments,
+        # goals and cards marked on the slider, by frame
+        "marks": [
+            {"i": mo["i"], "kind": mo["kind"], "text": mo["text"]}
+            for mo in moments
+            if mo["kind"] in ("goal", "yellow", "red")
+        ],
         "error": error,
         "finished": m.finished,
     }

@@ -14,11 +14,20 @@ from kernel.errors import NotFound
 from matches import narrate, scorer_view
 from matches.holds import Hold
 from matches.models import ResultSubmission
+from matches.replay import match_story
 from matches.selectors import audit_trail_is_full_for
 from scoring import engine, published
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.published import LIVE_CACHE_SECONDS, live_key
-from scoring.services import SessionChanged, cache_key, extra_time_answer, hold_key, match_of, participants
+from scoring.services import (
+    SessionChanged,
+    cache_key,
+    extra_time_answer,
+    hold_key,
+    match_of,
+    participants,
+    scored_log,
+)
 from tournaments.models import Fixture
 
 
@@ -256,5 +265,32 @@ def live_document(*, session_id: int, version: int) -> LiveDocument:
     if not state_is_public(state):
         return LiveDocument(body, private_to_fixture=state["fixture"])
     if state["version"] == version:
+        cache.set(key, body, LIVE_CACHE_SECONDS)
+    return LiveDocument(body)
+
+
+def story_key(session_id: int, version: int) -> str:
+    return f"scoring:story:{session_id}:{version}"
+
+
+def live_story(*, session_id: int, version: int) -> LiveDocument:
+    """The feed by turn and the key moments of the session as scored so far (matches.replay's
+    story of its log), as JSON cached per version while public: the engine replays the log once
+    for all the spectators of a version, and never on a scorer's post. From full time until the
+    result counts it is the clubs' and staff's only, as the live document is."""
+    key = story_key(session_id, version)
+    body = cache.get(key)
+    if isinstance(body, bytes):
+        return LiveDocument(body)
+    session = session_get(session_id=session_id)
+    submission = session.submission if session.submission_id else None
+    public = state_is_public(
+        {"status": session.status, "submission": {"status": submission.status} if submission else None}
+    )
+    story = match_story(scored_log(session))
+    body = json.dumps({"version": session.version, **story}, separators=(",", ":")).encode()
+    if not public:
+        return LiveDocument(body, private_to_fixture=session.fixture_id)
+    if session.version == version:
         cache.set(key, body, LIVE_CACHE_SECONDS)
     return LiveDocument(body)

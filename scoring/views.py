@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from fubaleague.web.views import match_url
 from kernel.auth import signed_in_user
-from kernel.errors import ApplicationError, PermissionDenied
+from kernel.errors import ApplicationError, NotFound, PermissionDenied
 from matches.replay import pitch_geometry
 from matches.selectors import audit_trail_is_full_for
 from scoring import live, selectors, services, web_engine
@@ -57,6 +57,37 @@ def live_json(request: HttpRequest, session_id: int) -> HttpResponse:
         response = HttpResponse(document.body, content_type="application/json")
     response["ETag"] = etag
     # Every poll revalidates: a stale copy would hide an entry from the other device.
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _unconfirmed_for(request: HttpRequest, document: selectors.LiveDocument) -> HttpResponse | None:
+    """The 403 for a document only the clubs and staff may read, or None when this user may."""
+    private_to = document.private_to_fixture
+    if private_to is None:
+        return None
+    fixture = Fixture.objects.filter(id=private_to).first()
+    if fixture is not None and audit_trail_is_full_for(fixture=fixture, user=request.user):
+        return None
+    return HttpResponse(json.dumps(_UNCONFIRMED), status=403, content_type="application/json")
+
+
+@require_GET
+def live_story(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The spectators' feed by turn and key moments (the live panel asks when the version moves)."""
+    version = selectors.current_version(session_id=session_id)
+    if version is None:
+        raise NotFound(f"No scoring session {session_id}.")
+    etag = f'"story-s{session_id}v{version}"'
+    document = selectors.live_story(session_id=session_id, version=version)
+    refused = _unconfirmed_for(request, document)
+    if refused is not None:
+        return refused
+    if request.headers.get("If-None-Match") == etag:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(document.body, content_type="application/json")
+    response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
 

@@ -233,6 +233,7 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     )
     context = _nav(competition, "fixtures")
     row = ps.fixture_row(fixture)
+    names = {"home": row.home, "away": row.away}
     context.update(
         {
             "fixture": fixture,
@@ -240,7 +241,7 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             "result": result,
             "cards": ps.match_cards(result),
             "log": log,
-            "pitch": pitch_geometry() if log is not None else None,
+            "pitch": pitch_geometry(names=names) if log is not None else None,
             "submission": submission,
             "submission_cards": submission_card_lines(fixture, submission),
             "can_submit": can_submit,
@@ -251,7 +252,7 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             "is_club_member": bool(my_sides),
             # One story: a match being scored live, or with a report waiting, is not late.
             "overdue": fixture.is_overdue and live_session is None,
-            "live_pitch": pitch_geometry() if live_session is not None else None,
+            "live_pitch": pitch_geometry(names=names) if live_session is not None else None,
             "can_score": bool(
                 my_sides and live_session is None and fixture.status == Fixture.Status.SCHEDULED
             ),

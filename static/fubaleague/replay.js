@@ -1,101 +1,170 @@
-/* Match replay: steps through frames computed server-side by the rules engine (replay.json).
-   No rule logic here: the script only draws pieces, ball and status of the current frame. */
+/* Match replay: steps through frames computed server-side by the rules engine (replay.json):
+   the pitch with the last action, score and clock, the feed grouped by turn, the key moments,
+   autoplay at 1x/4x, goal and card marks on the slider, keys (arrows: event, shift+arrows: turn,
+   space: play) and swipes on the pitch (short: event, long: turn). No rule logic here. */
 (function () {
   "use strict";
   var root = document.getElementById("replay");
-  if (!root) return;
-  var svgNS = "http://www.w3.org/2000/svg";
-  var layer = document.getElementById("pieces");
+  if (!root || !window.FubaPitch) return;
+  var pitch = new window.FubaPitch(root.querySelector("[data-pitch]"));
   var range = document.getElementById("replay-range");
-  var areas = {};
-  root.querySelectorAll("[data-area]").forEach(function (el) { areas[el.getAttribute("data-area")] = el; });
   var $ = function (id) { return root.querySelector('[data-testid="' + id + '"]'); };
-  var data = null, pos = 0;
+  var button = function (action) { return root.querySelector('[data-action="' + action + '"]'); };
+  var data = null, pos = 0, timer = null, speed = 1;
+  var STEP_MS = 800;  // one event a step at 1x: a turn of about 15 events in 12 s
 
-  function centre(name) {
-    var el = areas[name];
-    if (!el) return null;
-    if (el.tagName === "circle") return { x: +el.getAttribute("cx"), y: +el.getAttribute("cy"), w: 18, h: 18 };
-    var x = +el.getAttribute("x"), y = +el.getAttribute("y"), w = +el.getAttribute("width"), h = +el.getAttribute("height");
-    return { x: x + w / 2, y: y + h / 2, w: w, h: h };
-  }
-  function node(tag, attrs, text) {
-    var n = document.createElementNS(svgNS, tag);
-    for (var k in attrs) n.setAttribute(k, attrs[k]);
-    if (text !== undefined) n.textContent = text;
-    return n;
-  }
-  function piece(side, count, gk, c, dx) {
-    var g = node("g", {});
-    var cls = "piece-" + side + (gk ? " gk" : "");
-    g.appendChild(node("circle", { cx: c.x + dx, cy: c.y + 4, r: 9, "class": cls }));
-    g.appendChild(node("text", { x: c.x + dx, y: c.y + 4, "class": "piece-text piece-text--" + side }, String(count)));
-    return g;
-  }
+  function teamName(side) { return data.teams && data.teams[side] ? data.teams[side].name : side; }
+
   function draw(frame) {
-    while (layer.firstChild) layer.removeChild(layer.firstChild);
-    Object.keys(areas).forEach(function (n) { areas[n].classList.toggle("area--ball", n === frame.ball); });
-    data.areas.forEach(function (name, i) {
-      var c = centre(name);
-      if (!c) return;
-      var h = frame.home[i], a = frame.away[i];
-      var spread = c.w > 40 ? 13 : 0;
-      if (h) layer.appendChild(piece("home", h, frame.gk[0] === i, c, a ? -spread : 0));
-      if (a) layer.appendChild(piece("away", a, frame.gk[1] === i, c, h ? spread : 0));
+    pitch.draw({
+      codes: data.areas, home: frame.home, away: frame.away, ball: frame.ball, value: frame.value,
+      gk: { home: frame.gk[0] >= 0 ? data.areas[frame.gk[0]] : null, away: frame.gk[1] >= 0 ? data.areas[frame.gk[1]] : null },
+      last: frame.last
     });
-    var b = centre(frame.ball);
-    if (b) {
-      var by = b.y - Math.min(b.h / 2 - 10, 16);
-      layer.appendChild(node("circle", { cx: b.x + (b.w > 40 ? 30 : 0), cy: by, r: 8, "class": "ball" }));
-      layer.appendChild(node("text", { x: b.x + (b.w > 40 ? 30 : 0), y: by, "class": "ball-value" }, String(frame.value)));
-    }
     $("replay-score").textContent = frame.score[0] + " – " + frame.score[1];
     $("replay-minute").textContent = frame.minute + "'";
     $("replay-turn").textContent = frame.turn;
-    $("replay-stage").textContent = frame.stage;
-    $("replay-ball").textContent = frame.ball + " (" + frame.control + ")";
-    $("replay-value").textContent = frame.value;
-    $("replay-event").textContent = frame.text + (frame.notes.length ? " — " + frame.notes.map(noteText).join("; ") : "");
+    $("replay-ball").textContent = (frame.ball_name || "–") + " · value " + frame.value;
+    $("replay-control").textContent = teamName(frame.control);
+    var notes = frame.notes.map(function (n) { return n.text; }).filter(Boolean);
+    $("replay-event").textContent = frame.text + (notes.length ? " — " + notes.join("; ") : "");
     $("replay-position").textContent = "Event " + (pos + 1) + " of " + data.frames.length;
     range.value = pos;
-    root.querySelector('[data-action="back"]').disabled = pos === 0;
-    root.querySelector('[data-action="first"]').disabled = pos === 0;
-    root.querySelector('[data-action="forward"]').disabled = pos === data.frames.length - 1;
-    root.querySelector('[data-action="last"]').disabled = pos === data.frames.length - 1;
-    root.querySelector('[data-action="next-turn"]').disabled = pos === data.frames.length - 1;
+    var end = pos === data.frames.length - 1;
+    ["back", "first", "prev-turn"].forEach(function (a) { button(a).disabled = pos === 0; });
+    ["forward", "last", "next-turn"].forEach(function (a) { button(a).disabled = end; });
+    current($("replay-feed"), turnIndex());
   }
-  function noteText(n) {
-    if (n.text) return n.text;
-    var team = n.team && data.teams && data.teams[n.team] ? data.teams[n.team].name : n.team;
-    var who = team ? team + " " : "";
-    return who + String(n.kind).replace(/_/g, " ") + (n.minute ? " (" + n.minute + "')" : "");
+
+  function current(list, index) {
+    var items = list.children;
+    for (var i = 0; i < items.length; i++) {
+      if (i === index) items[i].setAttribute("aria-current", "step"); else items[i].removeAttribute("aria-current");
+    }
+    var item = items[index];
+    if (item && list.scrollHeight > list.clientHeight) list.scrollTop = item.offsetTop - list.offsetTop - list.clientHeight / 2;
   }
+
+  function turnIndex() {
+    var index = -1;
+    data.feed.forEach(function (line, i) { if (line.first <= pos) index = i; });
+    return index;
+  }
+
   function go(i) {
     if (!data || !data.frames.length) return;
     pos = Math.max(0, Math.min(data.frames.length - 1, i));
     draw(data.frames[pos]);
+    if (pos === data.frames.length - 1) pause();
   }
+
   function nextTurn() {
-    var t = data.frames[pos].turn;
-    for (var i = pos + 1; i < data.frames.length; i++) if (data.frames[i].turn !== t) return go(i);
+    for (var i = 0; i < data.feed.length; i++) if (data.feed[i].first > pos) return go(data.feed[i].first);
     go(data.frames.length - 1);
   }
+
+  function prevTurn() {
+    var t = turnIndex();
+    var start = t >= 0 ? data.feed[t].first : 0;
+    // At a turn's first event "previous turn" goes to the turn before, as a player expects.
+    if (start < pos) return go(start);
+    go(t > 0 ? data.feed[t - 1].first : 0);
+  }
+
+  function play() {
+    if (timer || !data) return;
+    if (pos === data.frames.length - 1) go(0);
+    timer = window.setInterval(function () { go(pos + 1); }, STEP_MS / speed);
+    var b = button("play");
+    b.textContent = "❚❚ Pause"; b.setAttribute("aria-pressed", "true"); root.setAttribute("data-playing", "true");
+  }
+
+  function pause() {
+    if (!timer) return;
+    window.clearInterval(timer);
+    timer = null;
+    var b = button("play");
+    b.textContent = "▶ Play"; b.setAttribute("aria-pressed", "false"); root.setAttribute("data-playing", "false");
+  }
+
+  function setSpeed() {
+    speed = speed === 1 ? 4 : 1;
+    button("speed").textContent = speed + "×";
+    if (timer) { pause(); play(); }
+  }
+
+  var actions = {
+    forward: function () { go(pos + 1); }, back: function () { go(pos - 1); },
+    first: function () { go(0); }, last: function () { go(data.frames.length - 1); },
+    "next-turn": nextTurn, "prev-turn": prevTurn,
+    play: function () { if (timer) pause(); else play(); }, speed: setSpeed
+  };
+
   root.addEventListener("click", function (e) {
     var btn = e.target.closest("[data-action]");
     if (!btn || !data) return;
     var a = btn.getAttribute("data-action");
-    if (a === "forward") go(pos + 1);
-    else if (a === "back") go(pos - 1);
-    else if (a === "first") go(0);
-    else if (a === "last") go(data.frames.length - 1);
-    else if (a === "next-turn") nextTurn();
+    if (a !== "play" && a !== "speed") pause();
+    if (actions[a]) actions[a]();
   });
-  range.addEventListener("input", function () { go(+range.value); });
-  root.addEventListener("keydown", function (e) {
-    if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA") return;
-    if (e.key === "ArrowRight") { go(pos + 1); e.preventDefault(); }
-    if (e.key === "ArrowLeft") { go(pos - 1); e.preventDefault(); }
+  range.addEventListener("input", function () { pause(); go(+range.value); });
+
+  document.addEventListener("keydown", function (e) {
+    if (!data || e.altKey || e.ctrlKey || e.metaKey) return;
+    var t = e.target;
+    if (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t !== range) || t.isContentEditable) return;
+    // The keys work wherever the page is, unless the focus is in another part of the page's forms.
+    if (t !== document.body && !root.contains(t)) return;
+    var handled = true;
+    if (e.key === "ArrowRight") { pause(); if (e.shiftKey) nextTurn(); else go(pos + 1); }
+    else if (e.key === "ArrowLeft") { pause(); if (e.shiftKey) prevTurn(); else go(pos - 1); }
+    else if (e.key === " " && t.tagName !== "BUTTON") actions.play();
+    else if (e.key === "Home") { pause(); go(0); }
+    else if (e.key === "End") { pause(); go(data.frames.length - 1); }
+    else handled = false;
+    if (handled) e.preventDefault();
   });
+
+  var touch = null;
+  pitch.svg.addEventListener("touchstart", function (e) {
+    if (e.touches.length === 1) touch = { x: e.touches[0].clientX, y: e.touches[0].clientY };
+  }, { passive: true });
+  pitch.svg.addEventListener("touchend", function (e) {
+    if (!touch || !data) return;
+    var dx = e.changedTouches[0].clientX - touch.x, dy = e.changedTouches[0].clientY - touch.y;
+    touch = null;
+    if (Math.abs(dx) < 30 || Math.abs(dx) < Math.abs(dy)) return;
+    pause();
+    var long = Math.abs(dx) > pitch.svg.getBoundingClientRect().width / 2;
+    if (dx < 0) { if (long) nextTurn(); else go(pos + 1); }
+    else if (long) prevTurn(); else go(pos - 1);
+  }, { passive: true });
+
+  function listItem(text, index, attrs) {
+    var li = document.createElement("li");
+    var b = document.createElement("button");
+    b.type = "button"; b.className = "steplink"; b.textContent = text;
+    b.addEventListener("click", function () { pause(); go(index); });
+    for (var k in attrs || {}) li.setAttribute(k, attrs[k]);
+    li.appendChild(b);
+    return li;
+  }
+
+  function marks() {
+    var box = $("replay-marks");
+    var n = Math.max(1, data.frames.length - 1);
+    data.marks.forEach(function (m) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "replay__mark replay__mark--" + m.kind;
+      b.style.left = (100 * m.i / n) + "%";
+      b.title = m.text; b.setAttribute("aria-label", m.text);
+      b.setAttribute("data-testid", "replay-mark"); b.setAttribute("data-kind", m.kind);
+      b.addEventListener("click", function () { pause(); go(m.i); });
+      box.appendChild(b);
+    });
+  }
+
   fetch(root.getAttribute("data-replay-url"), { headers: { Accept: "application/json" } })
     .then(function (r) { return r.json(); })
     .then(function (json) {
@@ -105,16 +174,10 @@
         return;
       }
       range.max = data.frames.length - 1;
-      var notes = $("replay-notes");
-      data.frames.forEach(function (f, i) {
-        f.notes.forEach(function (n) {
-          var li = document.createElement("li");
-          var a = document.createElement("a");
-          a.href = "#replay"; a.textContent = noteText(n) + " — turn " + f.turn;
-          a.addEventListener("click", function (ev) { ev.preventDefault(); go(i); });
-          li.appendChild(a); li.setAttribute("data-frame", i); notes.appendChild(li);
-        });
-      });
+      var feed = $("replay-feed"), moments = $("replay-notes");
+      data.feed.forEach(function (line) { feed.appendChild(listItem(line.text, line.first, line.key ? { "class": "feed--key" } : {})); });
+      data.moments.forEach(function (m) { moments.appendChild(listItem(m.text, m.i, { "data-kind": m.kind })); });
+      marks();
       if (data.error) $("replay-event").textContent = "Replay stops at an error: " + data.error.message;
       go(0);
       root.setAttribute("data-ready", "true");

@@ -53,7 +53,7 @@ def test_match_replay_steps_forward_and_back(page, live_server, cup, shot) -> No
         texts.append(event.inner_text())
     assert position.inner_text().startswith("Event 13 of")
     assert len(set(texts)) > 3
-    pieces = page.locator("#pieces circle")
+    pieces = page.locator("#replay-pitch [data-pieces] circle")
     assert pieces.count() >= 10  # both teams' pieces and the ball are drawn
     page.click('[data-action="back"]')
     assert position.inner_text().startswith("Event 12 of")

@@ -161,11 +161,13 @@ def test_a_whole_match_scored_on_two_phones(browser, live_server, shot, settings
             response = spectator.goto(match_url)
             assert response is not None and "script-src 'self'" in response.headers["content-security-policy"]
             expect(spectator.get_by_test_id("live-panel")).to_be_visible()
-            expect(spectator.locator("#scorer")).to_have_attribute("data-seq", str(_seq(home)), timeout=3000)
+            expect(spectator.get_by_test_id("live-panel")).to_have_attribute(
+                "data-seq", str(_seq(home)), timeout=3000
+            )
             latest = home.get_by_test_id("sc-events").locator("li").first.inner_text()
-            expect(spectator.get_by_test_id("sc-events").locator("li").first).to_have_text(latest)
+            expect(spectator.get_by_test_id("live-events").locator("li").first).to_have_text(latest)
             assert (
-                spectator.get_by_test_id("sc-score").inner_text()
+                spectator.get_by_test_id("live-score").inner_text()
                 == home.get_by_test_id("sc-score").inner_text()
             )
         finally:

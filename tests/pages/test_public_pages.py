@@ -150,7 +150,10 @@ def test_match_page_of_simulated_match_has_replay(client: Client, cup) -> None:
     fixture_id = cup.simulated[0]
     html = get(client, f"/c/{cup.competition.slug}/matches/{fixture_id}/")
     assert "Simulated result" in html
-    assert 'id="pitch"' in html and "A-PEN" in html and "H-PEN" in html
+    # the areas are drawn (by code, for the script) and named as people say them
+    assert 'id="replay-pitch"' in html and 'data-area="A-PEN"' in html and 'data-area="H-PEN"' in html
+    fixture = Fixture.objects.select_related("home_team").get(pk=fixture_id)
+    assert f"<title>{fixture.home_team.name} box</title>" in html
     response = client.get(f"/c/{cup.competition.slug}/matches/{fixture_id}/replay.json")
     data = response.json()
     assert response.status_code == 200 and data["error"] is None and len(data["frames"]) > 50

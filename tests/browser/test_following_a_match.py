@@ -1,0 +1,194 @@
+"""A spectator follows a match like a game on lichess: the live panel while it is scored, then the
+replay (autoplay, goal and card marks, stepping by event and by turn, keys and swipes), with the
+board first and never an area code on screen. Screenshots at 390x844 and 1366x900."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring import services
+from tests.browser.conftest import SCREENSHOTS
+from tests.scoring.helpers import make_fixture, play
+
+# serialized_rollback: the flush after each test would otherwise also drop the data-migration
+# rows (the A11 skill catalog) that later tests rely on.
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+AREA_CODE = re.compile(r"\b(?:[HA]-(?:PEN|LC|RC|FRONT|LM|RM|LCK|RCK)|CENTRE)\b")
+
+
+def _no_area_code(page, selector: str) -> None:
+    """What a reader sees in this part of the page: its text and its buttons' labels."""
+    shown = page.locator(selector).inner_text()
+    labels = page.locator(selector).evaluate(
+        "el => [...el.querySelectorAll('[aria-label],[title]')].map(e => "
+        "(e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || '')).join(' ')"
+    )
+    found = AREA_CODE.findall(shown + " " + labels)
+    assert not found, f"area codes on screen in {selector}: {sorted(set(found))}"
+
+
+def _shots(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(viewport)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+
+
+def test_a_spectator_follows_a_live_match(browser, live_server) -> None:
+    s = make_fixture(advanced_rules=["A1", "A11"], skills=1)
+    users = {"home": s.home_user, "away": s.away_user}
+    session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
+    state = play(session.id, users, until=160)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/c/{s.fixture.competition.slug}/matches/{s.fixture.id}/")
+        panel = page.get_by_test_id("live-panel")
+        expect(panel).to_have_attribute("data-seq", str(state["seq"]))
+        score = state["state"]["score"]
+        expect(page.get_by_test_id("live-score")).to_have_text(f"{score[0]} – {score[1]}")
+        expect(page.get_by_test_id("live-minute")).to_have_text(f"{state['state']['minute']}'")
+        expect(page.get_by_test_id("live-question")).to_have_text(state["question"])
+        # The pieces and the ball on the board; the feed by turn and the key moments beside it.
+        assert page.locator("#live-pitch [data-pieces] circle").count() >= 10
+        expect(panel).to_have_attribute("data-story", str(state["version"]))
+        feed = page.get_by_test_id("live-feed").locator("li")
+        assert feed.count() >= 3
+        assert re.match(rf"Turn {state['state']['turn']} · \d+'? · ", feed.first.inner_text())
+        assert re.search(
+            r": (movement|positioning|pressing|aggressive pressing) \d\+\d", feed.nth(1).inner_text()
+        )
+        # The story of one match: no overdue, no result form, a link to the session for everyone.
+        assert page.get_by_test_id("overdue").count() == 0
+        _no_area_code(page, '[data-testid="live-panel"]')
+
+        # The table goes on: the spectator's page follows within a couple of polls, and the last
+        # action is marked on the pitch (an arrow for a move, or the areas it concerned).
+        state = play(session.id, users, until=state["seq"] + 40)
+        expect(panel).to_have_attribute("data-seq", str(state["seq"]), timeout=5000)
+        last = state["state"]["last"]
+        if last and last.get("from") and last.get("to") and last["from"] != last["to"]:
+            expect(page.locator("#live-pitch .arrow")).to_have_count(1)
+        elif last and last.get("areas"):
+            assert page.locator("#live-pitch .area--last").count() == len(set(last["areas"]))
+        while not (last and last.get("from") and last.get("to") and last["from"] != last["to"]):
+            state = play(session.id, users, until=state["seq"] + 1)
+            last = state["state"]["last"]
+        expect(panel).to_have_attribute("data-seq", str(state["seq"]), timeout=5000)
+        arrow = page.locator("#live-pitch .arrow")
+        expect(arrow).to_have_count(1)
+        assert f"arrow--{'away' if last['team'] == 'away' else 'home'}" in (
+            arrow.get_attribute("class") or ""
+        )
+        _no_area_code(page, '[data-testid="live-panel"]')
+        _shots(page, "live-panel")
+    finally:
+        context.close()
+
+
+def test_the_replay_autoplays_marks_goals_and_steps_by_turn(browser, live_server, cup) -> None:
+    fixture_id = cup.simulated[0]
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/c/{cup.competition.slug}/matches/{fixture_id}/")
+        page.wait_for_selector("#replay[data-ready=true]")
+        position = page.get_by_test_id("replay-position")
+        frames = page.evaluate(
+            "() => fetch(document.getElementById('replay').dataset.replayUrl).then(r => r.json())"
+        )
+        total = len(frames["frames"])
+        expect(position).to_have_text(f"Event 1 of {total}")
+
+        # Goals and cards are marked on the slider; a mark takes the replay there.
+        marks = page.get_by_test_id("replay-mark")
+        assert marks.count() == len(frames["marks"]) >= 1
+        goal = next(m for m in frames["marks"] if m["kind"] == "goal")
+        page.locator('[data-testid="replay-mark"][data-kind="goal"]').first.click()
+        expect(position).to_have_text(f"Event {goal['i'] + 1} of {total}")
+        at_goal = frames["frames"][goal["i"]]
+        expect(page.get_by_test_id("replay-score")).to_have_text(
+            f"{at_goal['score'][0]} – {at_goal['score'][1]}"
+        )
+
+        # Autoplay at 1x, then 4x, then pause.
+        page.get_by_test_id("replay-speed").click()
+        expect(page.get_by_test_id("replay-speed")).to_have_text("4×")
+        page.click('[data-action="first"]')
+        page.get_by_test_id("replay-play").click()
+        expect(page.locator("#replay")).to_have_attribute("data-playing", "true")
+        page.wait_for_function(
+            "() => /^Event (\\d+) /.exec("
+            "document.querySelector('[data-testid=replay-position]').textContent)[1] >= 6"
+        )
+        page.get_by_test_id("replay-play").click()
+        expect(page.locator("#replay")).to_have_attribute("data-playing", "false")
+        stopped = position.inner_text()
+        page.wait_for_timeout(600)
+        assert position.inner_text() == stopped
+
+        # Keys: shift+arrow steps by turn (to the first event of the next turn), arrows by event.
+        firsts = [line["first"] for line in frames["feed"]]
+
+        def turn_after(i: int) -> int:
+            return next(f for f in firsts if f > i)
+
+        def expect_at(i: int) -> None:
+            expect(position).to_have_text(f"Event {i + 1} of {total}")
+
+        page.click('[data-action="first"]')
+        page.locator("body").click(position={"x": 5, "y": 5})
+        page.keyboard.press("Shift+ArrowRight")
+        expect_at(a := turn_after(0))
+        page.keyboard.press("Shift+ArrowRight")
+        expect_at(b := turn_after(a))
+        page.keyboard.press("ArrowRight")
+        expect_at(b + 1)
+        page.keyboard.press("Shift+ArrowLeft")
+        expect_at(b)
+        page.keyboard.press("Shift+ArrowLeft")
+        expect_at(a)
+        current = page.locator('[data-testid="replay-feed"] li[aria-current="step"]')
+        expect(current).to_have_text(frames["feed"][firsts.index(a)]["text"])
+
+        # Swipes on the pitch: a short one steps an event, a long one a turn.
+        swipe = """([dx]) => {
+          const svg = document.getElementById('replay-pitch'), r = svg.getBoundingClientRect();
+          const y = r.top + r.height / 2;
+          const at = x => [new Touch({identifier: 1, target: svg, clientX: x, clientY: y})];
+          const x0 = r.left + r.width / 2 + (dx < 0 ? r.width / 2.5 : -r.width / 2.5);
+          const send = (type, touches, x) =>
+            svg.dispatchEvent(new TouchEvent(type, {touches, changedTouches: at(x), bubbles: true}));
+          send('touchstart', at(x0), x0);
+          send('touchend', [], x0 + dx);
+        }"""
+        page.evaluate(swipe, [-60])
+        expect_at(a + 1)
+        page.evaluate(swipe, [-300])
+        expect_at(b)
+        page.evaluate(swipe, [60])
+        expect_at(b - 1)
+
+        # A move shows its arrow on the pitch.
+        move = next(
+            i
+            for i, f in enumerate(frames["frames"])
+            if f["last"] and f["last"]["from"] and f["last"]["to"] and f["last"]["from"] != f["last"]["to"]
+        )
+        page.evaluate(
+            "([i]) => { const r = document.getElementById('replay-range'); r.value = i; "
+            "r.dispatchEvent(new Event('input')); }",
+            [move],
+        )
+        expect(page.locator("#replay-pitch .arrow")).to_have_count(1)
+        _no_area_code(page, '[data-testid="replay"]')
+        _shots(page, "match-replay")
+    finally:
+        context.close()

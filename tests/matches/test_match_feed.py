@@ -1,0 +1,161 @@
+"""Following a match: the feed grouped by turn, the key moments with the shots' outcomes, and the
+replay's goal and card marks (matches.narrate, matches.replay, the live panel's story.json)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from matches.narrate import key_moments, shot_outcomes, turn_feed
+from matches.replay import match_story, replay_frames
+from rules_engine.api import example_log
+from scoring import services
+from scoring.selectors import story_key
+from tests.scoring.helpers import make_fixture, play
+
+NAMES = {"home": "Canada", "away": "Brazil"}
+AREA_CODE = re.compile(r"\b(?:[HA]-(?:PEN|LC|RC|FRONT|LM|RM|LCK|RCK)|CENTRE)\b")
+
+
+def _decide(turn: int, name: str, by: str, choice, notes=(), minute: str = "27") -> dict:
+    return {
+        "turn": turn,
+        "minute": minute,
+        "event": {"decide": name, "by": by, "choice": choice},
+        "notes": list(notes),
+    }
+
+
+def _roll(turn: int, name: str, by: str, dice, notes=(), minute: str = "27") -> dict:
+    return {
+        "turn": turn,
+        "minute": minute,
+        "event": {"roll": name, "by": by, "dice": list(dice)},
+        "notes": list(notes),
+    }
+
+
+def _shot(team: str = "home", area: str = "A-PEN") -> dict:
+    return {"kind": "goal_attempt", "team": team, "area": area, "minute": "27", "turn": 8}
+
+
+def test_a_turn_reads_as_one_line() -> None:
+    entries = [
+        _roll(8, "situation", "home", [4, 2]),
+        _decide(8, "action", "home", "movement"),
+        _roll(8, "movement", "home", [3, 6]),
+        _decide(8, "move", "home", "H-LM>CENTRE"),
+        _decide(8, "move", "home", "CENTRE>A-FRONT+ball"),
+        _decide(8, "move", "home", "done"),
+        _decide(8, "action", "home", "goal_attempt"),
+        _roll(8, "goal_attempt", "home", [5], notes=[_shot()]),
+        _decide(8, "corner_spot", "home", "A-LCK", notes=[{"kind": "corner", "team": "home"}]),
+        _roll(9, "situation", "away", [1, 1], minute="30"),
+    ]
+    feed = turn_feed(entries, NAMES)
+    assert [line["turn"] for line in feed] == [8, 9]
+    assert feed[0]["text"] == (
+        "Turn 8 · 27' · Canada: movement 3+6, two players moved, "
+        "shot from the Brazil box — saved, corner"
+    )
+    assert feed[0]["key"] and not feed[1]["key"]
+    assert feed[1]["text"] == "Turn 9 · 30'"
+
+
+@pytest.mark.parametrize(
+    ("after", "outcome"),
+    [
+        ([{"kind": "goal", "team": "home", "score": [1, 0]}], "scored"),
+        ([{"kind": "goal_denied", "team": "home"}], "scored, but ruled out by the V.A.R."),
+        ([{"kind": "corner", "team": "home"}], "saved, corner"),
+        ([], "missed"),
+    ],
+)
+def test_a_shot_has_the_outcome_that_followed_it(after, outcome) -> None:
+    entries = [
+        _roll(8, "goal_attempt", "home", [5], notes=[_shot()]),
+        _roll(8, "var", "home", [6, 6], notes=after),
+    ]
+    assert shot_outcomes(entries) == {(0, 0): outcome}
+
+
+def test_a_rebound_is_a_save_and_notes_alone_cannot_tell_a_miss() -> None:
+    rebound = [_roll(8, "goal_attempt", "home", [4], notes=[_shot()]), _roll(8, "rebound", "both", [2, 5])]
+    assert shot_outcomes(rebound) == {(0, 0): "saved, rebound cleared"}
+    scored = [*rebound[:1], _roll(8, "rebound", "both", [6, 1], notes=[{"kind": "goal", "team": "home"}])]
+    assert shot_outcomes(scored) == {(0, 0): "scored from the rebound"}
+    # The live panel's key moments come from the engine's notes only.
+    notes_only = [{"turn": 8, "minute": "27", "event": None, "notes": [_shot()]}]
+    assert shot_outcomes(notes_only) == {(0, 0): "no goal"}
+    # A shot does not carry over into the next turn's happenings.
+    later = [
+        *notes_only,
+        {"turn": 9, "minute": "29", "event": None, "notes": [{"kind": "corner", "team": "home"}]},
+    ]
+    assert shot_outcomes(later) == {(0, 0): "no goal"}
+
+
+def test_key_moments_name_shots_cards_and_var_checks() -> None:
+    entries = [
+        _roll(8, "goal_attempt", "home", [5], notes=[_shot()]),
+        _roll(8, "var", "home", [6, 6], notes=[{"kind": "goal_denied", "team": "home"}]),
+        _roll(9, "yellow_test", "away", [1], notes=[{"kind": "yellow", "team": "away", "minute": "29"}]),
+        _roll(10, "goal_attempt", "away", [6], notes=[_shot("away", "H-FRONT")]),
+        _roll(
+            10,
+            "situation",
+            "away",
+            [6],
+            notes=[{"kind": "goal", "team": "away", "score": [0, 1], "minute": "31"}],
+        ),
+    ]
+    moments = key_moments(entries, NAMES)
+    texts = [m["text"] for m in moments]
+    assert texts == [
+        "27' Canada shot from the Brazil box — scored, but ruled out by the V.A.R.",
+        "27' V.A.R. check: goal ruled out",
+        "29' Yellow card for Brazil",
+        "31' GOAL for Brazil! Canada 0–1 Brazil",
+    ]
+    assert [m["kind"] for m in moments] == ["goal_attempt", "var", "yellow", "goal"]
+
+
+def test_the_replay_tells_the_whole_match_by_turn_with_marks() -> None:
+    replay = replay_frames(example_log(7))
+    frames, feed = replay["frames"], replay["feed"]
+    turns = [line["turn"] for line in feed]
+    assert turns == sorted(set(turns)) and turns[-1] == frames[-1]["turn"]
+    # each line's first frame is in its turn, and the lines say what the teams did
+    assert all(frames[line["first"]]["turn"] == line["turn"] for line in feed)
+    assert sum(bool(re.search(r"(movement|positioning|pressing) \d\+\d", line["text"])) for line in feed) > 20
+    goals = [n for f in frames for n in f["notes"] if n["kind"] == "goal"]
+    cards = [n for f in frames for n in f["notes"] if n["kind"] in ("yellow", "red")]
+    assert len(replay["marks"]) == len(goals) + len(cards) >= 1
+    for mark in replay["marks"]:
+        assert any(n["kind"] == mark["kind"] for n in frames[mark["i"]]["notes"])
+    shots = [m for m in replay["moments"] if m["kind"] == "goal_attempt"]
+    assert shots and all(re.search(r" — (missed|saved|scored)", m["text"]) for m in shots)
+    shown = [line["text"] for line in feed] + [m["text"] for m in replay["moments"]]
+    assert not AREA_CODE.findall(" ".join(shown))
+    # The live panel's story is the same story, counted in events instead of frames.
+    story = match_story(example_log(7))
+    assert [line["text"] for line in story["feed"]] == [line["text"] for line in feed]
+
+
+@pytest.mark.django_db
+def test_the_live_panel_reads_the_story_once_per_version() -> None:
+    s = make_fixture()
+    session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
+    state = play(session.id, {"home": s.home_user, "away": s.away_user}, until=60)
+    client = Client()
+    response = client.get(f"/score/{session.id}/story.json")
+    assert response.status_code == 200
+    story = response.json()
+    assert story["version"] == state["version"] and story["feed"][-1]["turn"] == state["state"]["turn"]
+    assert cache.get(story_key(session.id, state["version"])) == response.content
+    etag = response["ETag"]
+    assert client.get(f"/score/{session.id}/story.json", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    assert client.get("/score/999999/story.json").status_code == 404
