@@ -319,6 +319,7 @@ KEY_MOMENT_KINDS = frozenset(
         "substitution",
         "penalty",
         "coach_sent_off",
+        "special_event",
         "half_time",
         "full_time",
         "extra_time",

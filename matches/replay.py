@@ -150,7 +150,11 @@ def replay_frames(log: Mapping[str, Any], *, with_frames: bool = True) -> dict[s
             error = exc.to_dict()
             break
         notes = [
-            {k: v for k, v in n.items() if isinstance(v, str | int | float | bool) or v is None}
+            {
+                k: list(v) if isinstance(v, tuple | list) else v
+                for k, v in n.items()
+                if isinstance(v, str | int | float | bool | tuple | list) or v is None
+            }
             for n in m.log[seen:]
         ]
         for note, raw in zip(notes, m.log[seen:], strict=True):

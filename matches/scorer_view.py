@@ -15,10 +15,6 @@ from typing import Any
 from matches import narrate
 from matches.engine import Match, Pending, board_areas, only_answer, pitch_input, snapshot
 
-MOMENT_KINDS = frozenset({"goal", "half_time", "full_time", "yellow", "red", "injury", "substitution"}) | {
-    "special_event",
-    "extra_time",
-}
 MOMENTS_SHOWN = 30
 
 
@@ -80,11 +76,12 @@ def match_view(match: Match, names: narrate.Names) -> dict[str, Any]:
     """The part of the scorer's state that follows from the match alone: ``pending`` (narrated),
     ``question``, ``state``, ``moments`` (the latest 30) and ``result`` (at full time)."""
     pending = narrated_pending(pending_dict(match), names)
-    moments = [
-        {"turn": n.get("turn"), "minute": n.get("minute"), "kind": n.get("kind"), "text": text}
-        for n in notes(match)
-        if n.get("kind") in MOMENT_KINDS and (text := narrate.note_text(n, names))
+    # Shots (with what the notes say of their outcome), goals, cards, injuries, substitutions,
+    # V.A.R. checks: the spectators' feed by turn is built from the whole log (scoring's story).
+    entries = [
+        {"turn": n.get("turn"), "minute": n.get("minute"), "event": None, "notes": [n]} for n in notes(match)
     ]
+    moments = narrate.key_moments(entries, names)
     derived = match.result().to_dict() if pending is None else None
     return {
         "state": state(match),

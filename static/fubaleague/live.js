@@ -75,6 +75,14 @@
     if (etag) headers["If-None-Match"] = etag;
     fetch(url, { headers: headers, cache: "no-cache" }).then(function (r) {
       if (r.status === 304) return null;
+      if (r.status === 403) {
+        // Full time: the score and the log are public once both clubs have confirmed them.
+        return r.json().then(function (body) {
+          root.setAttribute("data-status", "unconfirmed");
+          $("live-question").textContent = body.error.message;
+          return null;
+        });
+      }
       if (!r.ok) throw new Error(String(r.status));
       etag = r.headers.get("ETag");
       return r.json();
@@ -84,7 +92,7 @@
     }).catch(function () {
       status("Connection lost, retrying…", true);
     }).then(function () {
-      if (root.getAttribute("data-status") !== "submitted" && root.getAttribute("data-status") !== "abandoned") {
+      if (["submitted", "abandoned", "unconfirmed"].indexOf(root.getAttribute("data-status")) < 0) {
         window.setTimeout(poll, document.visibilityState === "hidden" ? POLL_MS * 4 : POLL_MS);
       }
     });

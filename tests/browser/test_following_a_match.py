@@ -113,6 +113,7 @@ def test_the_replay_autoplays_marks_goals_and_steps_by_turn(browser, live_server
         goal = next(m for m in frames["marks"] if m["kind"] == "goal")
         page.locator('[data-testid="replay-mark"][data-kind="goal"]').first.click()
         expect(position).to_have_text(f"Event {goal['i'] + 1} of {total}")
+        assert re.search(r"GOAL for .+! .+ \d–\d ", goal["text"])
         at_goal = frames["frames"][goal["i"]]
         expect(page.get_by_test_id("replay-score")).to_have_text(
             f"{at_goal['score'][0]} – {at_goal['score'][1]}"

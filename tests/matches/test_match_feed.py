@@ -58,8 +58,7 @@ def test_a_turn_reads_as_one_line() -> None:
     feed = turn_feed(entries, NAMES)
     assert [line["turn"] for line in feed] == [8, 9]
     assert feed[0]["text"] == (
-        "Turn 8 · 27' · Canada: movement 3+6, two players moved, "
-        "shot from the Brazil box — saved, corner"
+        "Turn 8 · 27' · Canada: movement 3+6, two players moved, shot from the Brazil box — saved, corner"
     )
     assert feed[0]["key"] and not feed[1]["key"]
     assert feed[1]["text"] == "Turn 9 · 30'"
@@ -136,6 +135,7 @@ def test_the_replay_tells_the_whole_match_by_turn_with_marks() -> None:
     assert len(replay["marks"]) == len(goals) + len(cards) >= 1
     for mark in replay["marks"]:
         assert any(n["kind"] == mark["kind"] for n in frames[mark["i"]]["notes"])
+    assert "Half time: Otto's Blues 0–0 Santeri's Yellows" in [m["text"] for m in replay["moments"]]
     shots = [m for m in replay["moments"] if m["kind"] == "goal_attempt"]
     assert shots and all(re.search(r" — (missed|saved|scored)", m["text"]) for m in shots)
     shown = [line["text"] for line in feed] + [m["text"] for m in replay["moments"]]
