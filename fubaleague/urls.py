@@ -9,6 +9,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("fubaleague.api_urls")),
+    path("console/", include("fubaleague.console.urls")),
     path("", include("scoring.urls")),
     path("", include("ratings.urls")),
     path("", include("chances.urls")),

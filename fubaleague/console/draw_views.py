@@ -1,0 +1,178 @@
+"""Console: the group draw (pots, constraints, seed, revealed team by team) and the schedule."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, time, timedelta
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+
+from fubaleague.console.access import competition_of, organiser_required
+from kernel.errors import ApplicationError
+from tournaments import services
+from tournaments.models import Competition, Draw, Fixture, Stage, Team
+
+
+class DrawForm(forms.Form):
+    countries_apart = forms.BooleanField(
+        required=False, initial=True, label="No two teams of one country in a group"
+    )
+    clubs_apart = forms.BooleanField(required=False, label="No two teams of one club in a group")
+    confederation = forms.CharField(max_length=20, required=False, label="Confederation (e.g. UEFA)")
+    at_most = forms.IntegerField(min_value=1, max_value=20, required=False, label="At most per group")
+    at_least = forms.IntegerField(min_value=1, max_value=20, required=False, label="At least per group")
+    seed = forms.IntegerField(
+        min_value=0, max_value=2**63 - 1, required=False, help_text="Repeat a draw; random if empty"
+    )
+    relax = forms.BooleanField(required=False, label="If impossible, relax the constraints (recorded)")
+
+    def constraints(self) -> list[Any]:
+        d = self.cleaned_data
+        out: list[Any] = []
+        if d["countries_apart"]:
+            out.append("country")
+        if d["clubs_apart"]:
+            out.append("club")
+        if d.get("confederation"):
+            cap: dict[str, Any] = {"attribute": "confederation", "value": d["confederation"]}
+            for key in ("at_most", "at_least"):
+                if d.get(key):
+                    cap[key] = d[key]
+            out.append(cap)
+        return out
+
+
+def _group_stage(competition: Competition) -> Stage | None:
+    return competition.stages.filter(kind=Stage.Kind.GROUPS).order_by("order").first()
+
+
+def pots_of(competition: Competition, groups: int) -> list[list[Team]]:
+    """Pots in the order the teams were seeded (then entered): pot 1 the first `groups` teams."""
+    ordered = sorted(
+        competition.teams.filter(withdrawn=False), key=lambda t: (t.seed is None, t.seed or 0, t.id)
+    )
+    return [ordered[i : i + groups] for i in range(0, len(ordered), groups)]
+
+
+@organiser_required
+def draw(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = competition_of(slug)
+    stage = _group_stage(competition)
+    form = DrawForm(request.POST or None)
+    groups = list(stage.groups.order_by("name")) if stage else []
+    pots = pots_of(competition, len(groups)) if groups else []
+    if request.method == "POST" and stage is not None and form.is_valid():
+        try:
+            done = services.groups_draw(
+                stage=stage,
+                pots=pots,
+                seed=form.cleaned_data.get("seed"),
+                constraints=form.constraints(),
+                relax=form.cleaned_data["relax"],
+                user=request.user,
+            )
+        except ApplicationError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"Drawn with seed {done.seed}: give it again to repeat this draw.")
+            return redirect("console:draw", slug=slug)
+    latest = stage.draws.filter(kind=Draw.Kind.GROUPS).order_by("-drawn_at", "-id").first() if stage else None
+    names = dict(competition.teams.values_list("id", "name"))
+    reveal = []
+    if latest is not None:
+        # Pot by pot, group by group: the order a draw ceremony shows them in.
+        width = max((len(v) for v in latest.result.values()), default=0)
+        step = 0
+        for pot in range(width):
+            for group, ids in sorted(latest.result.items()):
+                if pot < len(ids):
+                    step += 1
+                    reveal.append(
+                        {"step": step, "group": group, "pot": pot + 1, "team": names.get(ids[pot], "?")}
+                    )
+    context = {
+        "competition": competition,
+        "stage": stage,
+        "pots": pots,
+        "form": form,
+        "latest": latest,
+        "groups": groups,
+        "reveal": reveal,
+        "frozen": bool(stage and stage.fixtures.exists()),
+    }
+    return TemplateResponse(request, "console/draw.html", context)
+
+
+class ScheduleForm(forms.Form):
+    start_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    kickoff_time = forms.TimeField(initial=time(19, 0), widget=forms.TimeInput(attrs={"type": "time"}))
+    days_between_rounds = forms.IntegerField(min_value=0, max_value=366, initial=7)
+    deadline_days = forms.IntegerField(
+        min_value=0, max_value=366, initial=3, label="Result due (days after kick-off)"
+    )
+
+
+class ShiftForm(forms.Form):
+    stage = forms.ModelChoiceField(queryset=Stage.objects.none())
+    round = forms.IntegerField(min_value=1, max_value=1000)
+    days = forms.IntegerField(min_value=-366, max_value=366)
+
+
+def _generate_all(competition: Competition, d: dict[str, Any]) -> int:
+    """Every stage without fixtures, each starting a round after the stage before it ends."""
+    start = datetime.combine(d["start_date"], d["kickoff_time"], tzinfo=UTC)
+    interval = timedelta(days=d["days_between_rounds"])
+    created = 0
+    for stage in competition.stages.order_by("order"):
+        if stage.fixtures.exists():
+            last = stage.fixtures.exclude(kickoff=None).order_by("-kickoff").first()
+            start = last.kickoff + interval if last and last.kickoff else start
+            continue
+        fixtures = services.fixture_generate(
+            stage=stage, start=start, interval=interval, deadline_after=timedelta(days=d["deadline_days"])
+        )
+        created += len(fixtures)
+        kickoffs = [f.kickoff for f in fixtures if f.kickoff]
+        start = max(kickoffs) + interval if kickoffs else start
+    return created
+
+
+@organiser_required
+def schedule(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = competition_of(slug)
+    form = ScheduleForm(request.POST if "generate" in request.POST else None)
+    shift = ShiftForm(request.POST if "shift" in request.POST else None)
+    shift.fields["stage"].queryset = competition.stages.order_by("order")  # type: ignore[attr-defined]
+    if request.method == "POST" and "generate" in request.POST and form.is_valid():
+        try:
+            n = _generate_all(competition, form.cleaned_data)
+        except ApplicationError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"{n} fixtures scheduled.")
+            return redirect("console:schedule", slug=slug)
+    if request.method == "POST" and "shift" in request.POST and shift.is_valid():
+        d = shift.cleaned_data
+        try:
+            moved = services.round_shift(stage=d["stage"], round=d["round"], by=timedelta(days=d["days"]))
+        except ApplicationError as exc:
+            shift.add_error(None, exc.message)
+        else:
+            messages.success(request, f"{len(moved)} fixtures moved by {d['days']} days.")
+            return redirect("console:schedule", slug=slug)
+    fixtures = (
+        Fixture.objects.filter(competition=competition)
+        .select_related("stage", "group", "home_team", "away_team")
+        .order_by("stage__order", "round", "match_number", "leg")
+    )
+    rounds: dict[str, list[Fixture]] = {}
+    for fixture in fixtures:
+        rounds.setdefault(
+            f"{fixture.stage.name} · {fixture.round_name or f'Round {fixture.round}'}", []
+        ).append(fixture)
+    context = {"competition": competition, "form": form, "shift": shift, "rounds": rounds}
+    return TemplateResponse(request, "console/schedule.html", context)

@@ -1,0 +1,255 @@
+"""Console: the results desk (enter, resolve, correct, award, void) and the discipline desk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+
+from fubaleague.console.access import competition_of, organiser_required
+from fubaleague.console.words import CARD_WORDS, audit_sentences
+from kernel.admin_actions import service_dry_run
+from kernel.auth import signed_in_user
+from kernel.errors import ApplicationError
+from matches import progress
+from matches import services as results
+from matches.discipline import competition_discipline_set
+from matches.models import Result
+from tournaments.game_systems import rules_of
+from tournaments.models import Fixture, Stage, Suspension
+
+CARD_ROWS = 4
+ACTIONS = {
+    "enter": "Enter or correct the result",
+    "resolve": "Resolve the dispute with this result",
+    "award": "Award the match",
+    "void": "Void the match",
+}
+
+
+class ResultForm(forms.Form):
+    action = forms.ChoiceField(choices=list(ACTIONS.items()))
+    home_goals = forms.IntegerField(min_value=0, max_value=99, required=False)
+    away_goals = forms.IntegerField(min_value=0, max_value=99, required=False)
+    extra_time = forms.BooleanField(required=False, label="After extra time")
+    home_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
+    away_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
+    award_to = forms.ChoiceField(required=False, label="Award the match to")
+    note = forms.CharField(max_length=500, required=False, label="Note for the audit trail")
+    reopen = forms.BooleanField(required=False, label="Also reopen later matches that depended on this one")
+
+    def __init__(self, *args: Any, fixture: Fixture, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        home, away = str(fixture.home_team or "Home"), str(fixture.away_team or "Away")
+        self.fields["home_goals"].label = f"{home} goals"
+        self.fields["away_goals"].label = f"{away} goals"
+        self.fields["home_penalties"].label = f"{home} penalties"
+        self.fields["away_penalties"].label = f"{away} penalties"
+        self.fields["award_to"].choices = [("", "—"), ("home", home), ("away", away)]  # type: ignore[attr-defined]
+        rules = rules_of(fixture.competition).cards
+        self.card_rows = CARD_ROWS if rules.kinds else 0
+        shirts = [("", "—")] + [(str(n), f"#{n}") for n in rules.shirt_numbers] if rules.per_player else []
+        for i in range(self.card_rows):
+            self.fields[f"card_{i}_team"] = forms.ChoiceField(
+                required=False, choices=[("", "—"), ("home", home), ("away", away)], label="Team"
+            )
+            self.fields[f"card_{i}_kind"] = forms.ChoiceField(
+                required=False,
+                choices=[("", "—")] + [(k, CARD_WORDS.get(k, k)) for k in rules.kinds],
+                label="Card",
+            )
+            if shirts:
+                self.fields[f"card_{i}_shirt"] = forms.ChoiceField(
+                    required=False, choices=shirts, label="Player"
+                )
+
+    def card_fields(self) -> list[list[forms.BoundField]]:
+        names = ("team", "shirt", "kind")
+        return [
+            [self[f"card_{i}_{n}"] for n in names if f"card_{i}_{n}" in self.fields]
+            for i in range(self.card_rows)
+        ]
+
+    def cards(self) -> list[dict[str, Any]]:
+        d = self.cleaned_data
+        out = []
+        for i in range(self.card_rows):
+            if d.get(f"card_{i}_team") and d.get(f"card_{i}_kind"):
+                shirt = d.get(f"card_{i}_shirt")
+                out.append(
+                    {
+                        "team": d[f"card_{i}_team"],
+                        "kind": d[f"card_{i}_kind"],
+                        "shirt_number": int(shirt) if shirt else None,
+                    }
+                )
+        return out
+
+
+def _call(fixture: Fixture, form: ResultForm, user: Any) -> Any:
+    """The service call the chosen action makes (the same the API and the admin make)."""
+    d = form.cleaned_data
+    action, note, reopen = d["action"], d.get("note") or "", d.get("reopen", False)
+    if action == "void":
+        return results.result_void(
+            fixture_id=fixture.pk, user=user, note=note or "Voided by staff", reopen=reopen
+        )
+    if action == "award":
+        side = d.get("award_to")
+        if not side:
+            raise ApplicationError("Choose the team the match is awarded to.", details={"field": "award_to"})
+        team_id = fixture.home_team_id if side == "home" else fixture.away_team_id
+        if team_id is None:
+            raise ApplicationError("That side of the match has no team yet.", details={"field": "award_to"})
+        return results.result_award(
+            fixture_id=fixture.pk, user=user, team_id=team_id, note=note or "Awarded by staff", reopen=reopen
+        )
+    if d.get("home_goals") is None or d.get("away_goals") is None:
+        raise ApplicationError("Give both teams' goals.", details={"field": "home_goals"})
+    score = {
+        "home_goals": d["home_goals"],
+        "away_goals": d["away_goals"],
+        "cards": form.cards(),
+        "extra_time": d.get("extra_time", False),
+        "home_penalties": d.get("home_penalties"),
+        "away_penalties": d.get("away_penalties"),
+        "note": note,
+    }
+    if action == "resolve":
+        return results.result_resolve(fixture_id=fixture.pk, user=user, **score)
+    if not note:
+        score["note"] = (
+            "Corrected at the results desk" if fixture.is_counted else "Entered at the results desk"
+        )
+    return results.result_override(fixture_id=fixture.pk, user=user, reopen=reopen, **score)
+
+
+def _consequences(fixture: Fixture, form: ResultForm) -> str:
+    d = form.cleaned_data
+    home, away = str(fixture.home_team), str(fixture.away_team)
+    if d["action"] == "void":
+        return f"{home} v {away} will count for nothing: standings and bans are recomputed without it."
+    if d["action"] == "award":
+        winner = home if d.get("award_to") == "home" else away
+        c = fixture.competition
+        return f"{winner} will be awarded the match {c.award_goals_for}–{c.award_goals_against}."
+    cards = ", ".join(
+        f"{CARD_WORDS.get(c['kind'], c['kind']).lower()} for {home if c['team'] == 'home' else away}"
+        + (f" #{c['shirt_number']}" if c.get("shirt_number") else "")
+        for c in form.cards()
+    )
+    text = f"{home} {d['home_goals']}–{d['away_goals']} {away} will count"
+    text += f", with {cards}" if cards else ", without cards"
+    return text + ": the tables, the knockout places and the suspensions follow from it."
+
+
+@organiser_required
+def results_list(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = competition_of(slug)
+    if request.method == "POST" and "next_swiss" in request.POST:
+        stage = get_object_or_404(Stage, pk=request.POST.get("stage"), competition=competition)
+        try:
+            created = progress.swiss_round_generate(stage=stage)
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, f"{len(created)} pairings of the next round.")
+        return redirect("console:results", slug=slug)
+    fixtures = (
+        Fixture.objects.filter(competition=competition)
+        .select_related("stage", "group", "home_team", "away_team", "result")
+        .order_by("stage__order", "round", "match_number", "leg")
+    )
+    attention = [
+        f for f in fixtures if f.status in (Fixture.Status.DISPUTED, Fixture.Status.SUBMITTED) or f.is_overdue
+    ]
+    swiss = competition.stages.filter(kind=Stage.Kind.SWISS)
+    context = {"competition": competition, "fixtures": fixtures, "attention": attention, "swiss": swiss}
+    return TemplateResponse(request, "console/results.html", context)
+
+
+@organiser_required
+def result_desk(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    competition = competition_of(slug)
+    fixture = get_object_or_404(
+        Fixture.objects.select_related("competition", "stage", "group", "home_team", "away_team"),
+        pk=fixture_id,
+        competition=competition,
+    )
+    initial: dict[str, Any] = {"action": "resolve" if fixture.status == Fixture.Status.DISPUTED else "enter"}
+    result = Result.objects.filter(fixture=fixture).first()
+    if result is not None:
+        initial |= {"home_goals": result.home_goals, "away_goals": result.away_goals}
+    form = ResultForm(request.POST or None, fixture=fixture, initial=initial)
+    consequences = ""
+    if request.method == "POST" and form.is_valid():
+        user = signed_in_user(request.user)
+        refusal = service_dry_run(lambda: _call(fixture, form, user))
+        if refusal is not None:
+            form.add_error(None, refusal.message)
+        elif "confirm" in request.POST:
+            _call(fixture, form, user)
+            messages.success(request, f"{fixture}: {ACTIONS[form.cleaned_data['action']].lower()} – done.")
+            return redirect("console:results", slug=slug)
+        else:
+            consequences = _consequences(fixture, form)
+    context = {
+        "competition": competition,
+        "fixture": fixture,
+        "result": result,
+        "form": form,
+        "consequences": consequences,
+        "audit": audit_sentences(fixture),
+        "submission": fixture.submissions.order_by("-id").first()
+        if hasattr(fixture, "submissions")
+        else None,
+    }
+    return TemplateResponse(request, "console/result.html", context)
+
+
+class DisciplineForm(forms.Form):
+    yellow_card_threshold = forms.IntegerField(
+        min_value=0, max_value=20, label="Yellow cards for a ban (0: never)"
+    )
+    red_card_ban_matches = forms.IntegerField(
+        min_value=0, max_value=20, label="Matches banned after a red card"
+    )
+    yellow_wipe_after_stage = forms.ModelChoiceField(
+        queryset=Stage.objects.none(), required=False, label="Yellow cards wiped after stage"
+    )
+
+
+@organiser_required
+def discipline(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = competition_of(slug)
+    initial: dict[str, Any] = {
+        "yellow_card_threshold": competition.yellow_card_threshold,
+        "red_card_ban_matches": competition.red_card_ban_matches,
+        "yellow_wipe_after_stage": competition.yellow_wipe_after_stage_id,
+    }
+    form = DisciplineForm(request.POST or None, initial=initial)
+    form.fields["yellow_wipe_after_stage"].queryset = competition.stages.order_by("order")  # type: ignore[attr-defined]
+    if request.method == "POST" and form.is_valid():
+        try:
+            change = competition_discipline_set(
+                competition=competition, cup_mode=competition.cup_mode, **form.cleaned_data
+            )
+        except ApplicationError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"Discipline settings saved. {change.summary()}")
+            return redirect("console:discipline", slug=slug)
+    suspensions = (
+        Suspension.objects.filter(competition=competition)
+        .select_related("team", "source_fixture__stage", "served_in")
+        .order_by("team__name", "id")
+    )
+    disputed = Fixture.objects.filter(competition=competition, status=Fixture.Status.DISPUTED).select_related(
+        "home_team", "away_team"
+    )
+    context = {"competition": competition, "form": form, "suspensions": suspensions, "disputed": disputed}
+    return TemplateResponse(request, "console/discipline.html", context)

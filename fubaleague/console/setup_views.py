@@ -1,0 +1,221 @@
+"""Console: the competitions, a new competition in one flow, its teams and clubs."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import asdict
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.core.mail import send_mail
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from fubaleague.console.access import competition_of, organiser_required
+from kernel.errors import ApplicationError
+from matches.progress import competition_champion
+from tournaments import services
+from tournaments.models import Club, Competition, Stage, TiebreakPreset
+from tournaments.shapes import SHAPE_PRESETS, STRUCTURES, Shape, competition_create_from_shape, shape_preview
+
+
+def _error(form: forms.Form, exc: ApplicationError) -> None:
+    field = exc.details.get("field") if isinstance(exc.details, dict) else None
+    form.add_error(field if isinstance(field, str) and field in form.fields else None, exc.message)
+
+
+@organiser_required
+def index(request: HttpRequest) -> HttpResponse:
+    competitions = Competition.objects.order_by("-id")
+    return TemplateResponse(request, "console/index.html", {"competitions": competitions})
+
+
+class ShapeForm(forms.Form):
+    name = forms.CharField(max_length=160)
+    slug = forms.SlugField(max_length=80, label="Address", help_text="The competition's page: /c/<address>/")
+    game_system = forms.ChoiceField(choices=Competition.GameSystem.choices)
+    structure = forms.ChoiceField(choices=list(STRUCTURES.items()), widget=forms.RadioSelect)
+    teams = forms.IntegerField(min_value=2, max_value=256, label="Number of teams")
+    groups = forms.IntegerField(min_value=0, max_value=26, required=False, initial=2, label="Groups")
+    advance_per_group = forms.TypedChoiceField(
+        coerce=int, choices=[(1, "The winner"), (2, "The top two")], initial=2, label="Go through per group"
+    )
+    best_thirds = forms.IntegerField(
+        min_value=0, max_value=26, required=False, initial=0, label="Plus best-placed teams of the next rank"
+    )
+    thirds_placing = forms.ChoiceField(
+        choices=Stage.ThirdsPlacing.choices, label="Placing of the best thirds (6 groups, 4 thirds)"
+    )
+    group_legs = forms.TypedChoiceField(
+        coerce=int, choices=[(1, "Once"), (2, "Twice (home and away)")], label="Group or league games"
+    )
+    knockout_legs = forms.TypedChoiceField(
+        coerce=int, choices=[(1, "One match"), (2, "Two legs")], label="Knockout ties"
+    )
+    swiss_rounds = forms.IntegerField(min_value=0, max_value=64, required=False, initial=0)
+    third_place_match = forms.BooleanField(required=False, label="Third-place match")
+    extra_time = forms.BooleanField(
+        required=False, initial=True, label="Extra time in a level knockout match"
+    )
+    penalties = forms.BooleanField(required=False, initial=True, label="Then a penalty shoot-out")
+    tiebreak_preset = forms.ChoiceField(choices=TiebreakPreset.choices, label="Tie-break rules")
+    team_list = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 8}),
+        required=False,
+        label="Teams (optional for groups: enter them later)",
+        help_text="One a line: name, country, club, confederation, formation, skills (separated by ;)",
+    )
+
+    def shape(self) -> Shape:
+        d = self.cleaned_data
+        return Shape(
+            structure=d["structure"],
+            teams=d["teams"],
+            groups=d.get("groups") or 0,
+            advance_per_group=d["advance_per_group"],
+            best_thirds=d.get("best_thirds") or 0,
+            thirds_placing=d["thirds_placing"],
+            group_legs=d["group_legs"],
+            knockout_legs=d["knockout_legs"],
+            swiss_rounds=d.get("swiss_rounds") or 0,
+            third_place_match=d["third_place_match"],
+            extra_time=d["extra_time"],
+            penalties=d["penalties"],
+            tiebreak_preset=d["tiebreak_preset"],
+        )
+
+
+def team_rows(text: str) -> list[dict[str, Any]]:
+    """Pasted lines (or CSV) → the rows the bulk team service takes, as the API's CSV does."""
+    rows = []
+    keys = ("name", "country", "club", "confederation", "default_formation", "skills")
+    for parts in csv.reader(io.StringIO(text)):
+        parts = [p.strip() for p in parts]
+        if not parts or not parts[0] or parts[0].lower() == "name":
+            continue
+        row: dict[str, Any] = {k: v for k, v in zip(keys, parts, strict=False) if v}
+        if "skills" in row:
+            row["skills"] = [s.strip() for s in row["skills"].split(";") if s.strip()]
+        rows.append(row)
+    return rows
+
+
+@organiser_required
+def new_competition(request: HttpRequest) -> HttpResponse:
+    preset = SHAPE_PRESETS.get(request.GET.get("preset", ""))
+    initial: dict[str, Any] = {
+        "structure": "groups",
+        "teams": 8,
+        "game_system": Competition.GameSystem.FUBA_3,
+    }
+    if preset is not None:
+        initial |= asdict(preset[1])
+    form = ShapeForm(request.POST or None, initial=initial)
+    preview = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            shape = form.shape()
+            preview = shape_preview(shape)
+            if "create" in request.POST:
+                competition = competition_create_from_shape(
+                    name=form.cleaned_data["name"],
+                    slug=form.cleaned_data["slug"],
+                    shape=shape,
+                    teams=team_rows(form.cleaned_data["team_list"]),
+                    game_system=form.cleaned_data["game_system"],
+                )
+                messages.success(request, f"{competition} is set up: enter its teams and clubs next.")
+                return redirect("console:teams", slug=competition.slug)
+        except ApplicationError as exc:
+            _error(form, exc)
+            preview = None
+    context = {
+        "form": form,
+        "preview": preview,
+        "presets": [(k, label) for k, (label, _s) in SHAPE_PRESETS.items()],
+    }
+    return TemplateResponse(request, "console/new.html", context)
+
+
+@organiser_required
+def overview(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = competition_of(slug)
+    context = {
+        "competition": competition,
+        "stages": competition.stages.order_by("order").prefetch_related("groups__teams"),
+        "team_count": competition.teams.count(),
+        "champion": competition_champion(competition=competition),
+    }
+    return TemplateResponse(request, "console/overview.html", context)
+
+
+class InviteForm(forms.Form):
+    club = forms.CharField(max_length=120, help_text="A new club is created with this name")
+    username = forms.CharField(max_length=150, label="Member's user name")
+    email = forms.EmailField(required=False, help_text="The link is e-mailed when given; copy it otherwise")
+
+
+@organiser_required
+def teams(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = competition_of(slug)
+    paste = forms.Form(request.POST or None) if "paste" in request.POST else None
+    invite = InviteForm(request.POST if "invite" in request.POST else None)
+    link = ""
+    if request.method == "POST" and "paste" in request.POST:
+        try:
+            created = services.teams_bulk_create(
+                competition=competition, rows=team_rows(request.POST.get("teams", ""))
+            )
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, f"{len(created)} teams entered.")
+            return redirect("console:teams", slug=slug)
+    if request.method == "POST" and "invite" in request.POST and invite.is_valid():
+        link = _invite(request, invite)
+    clubs = Club.objects.filter(teams__competition=competition).distinct().prefetch_related("members")
+    context = {
+        "competition": competition,
+        "teams": competition.teams.select_related("club").prefetch_related("roster_skills__skill"),
+        "clubs": clubs,
+        "invite": invite,
+        "link": link,
+        "paste": paste,
+    }
+    return TemplateResponse(request, "console/teams.html", context)
+
+
+def _invite(request: HttpRequest, form: InviteForm) -> str:
+    """A member of the club with a one-time link that sets the password (Django's reset link)."""
+    d = form.cleaned_data
+    user_model = get_user_model()
+    if user_model.objects.filter(username=d["username"]).exists():
+        form.add_error("username", "That user name is taken.")
+        return ""
+    with transaction.atomic():
+        club = Club.objects.filter(name=d["club"]).first() or services.club_create(name=d["club"])
+        user = user_model.objects.create_user(username=d["username"], email=d.get("email", ""))
+        user.set_unusable_password()
+        user.save()
+        club.members.add(user)
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    link = request.build_absolute_uri(reverse("tournaments:password_reset_confirm", args=[uid, token]))
+    if d.get("email"):
+        send_mail(
+            f"Your club {club.name} on FUBA League",
+            f"Set your password and sign in (the link works once):\n{link}\n",
+            None,
+            [d["email"]],
+        )
+        messages.success(request, f"Invitation e-mailed to {d['email']}.")
+    return link

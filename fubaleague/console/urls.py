@@ -1,0 +1,17 @@
+from django.urls import path
+
+from fubaleague.console import draw_views, result_views, setup_views
+
+app_name = "console"
+
+urlpatterns = [
+    path("", setup_views.index, name="index"),
+    path("new/", setup_views.new_competition, name="new"),
+    path("c/<slug:slug>/", setup_views.overview, name="overview"),
+    path("c/<slug:slug>/teams/", setup_views.teams, name="teams"),
+    path("c/<slug:slug>/draw/", draw_views.draw, name="draw"),
+    path("c/<slug:slug>/schedule/", draw_views.schedule, name="schedule"),
+    path("c/<slug:slug>/results/", result_views.results_list, name="results"),
+    path("c/<slug:slug>/results/<int:fixture_id>/", result_views.result_desk, name="result"),
+    path("c/<slug:slug>/discipline/", result_views.discipline, name="discipline"),
+]
