@@ -16,9 +16,11 @@ from typing import Any
 from django.db import transaction
 
 from kernel.errors import ApplicationError
-from tournaments import services
 from tournaments.fixtures import group_letter, groups_to_knockout_slots, is_power_of_two
 from tournaments.models import Competition, Stage
+from tournaments.services.clubs import teams_bulk_create
+from tournaments.services.competitions import competition_create
+from tournaments.services.stages import stage_create
 
 
 @dataclass(frozen=True)
@@ -189,10 +191,10 @@ def competition_create_from_shape(
         raise _invalid(f"The shape has {shape.teams} teams; {len(teams)} were entered.", "teams")
     if shape.structure != "groups" and not teams:
         raise _invalid("Enter the teams: a league, a knockout or Swiss rounds start with them.", "teams")
-    competition = services.competition_create(
+    competition = competition_create(
         name=name, slug=slug, game_system=game_system, tiebreak_preset=shape.tiebreak_preset
     )
-    entered = services.teams_bulk_create(competition=competition, rows=list(teams)) if teams else []
+    entered = teams_bulk_create(competition=competition, rows=list(teams)) if teams else []
     knockout: dict[str, Any] = {
         "legs": shape.knockout_legs,
         "third_place_match": shape.third_place_match,
@@ -200,7 +202,7 @@ def competition_create_from_shape(
         "penalties": shape.penalties,
     }
     if shape.structure == "league":
-        services.stage_create(
+        stage_create(
             competition=competition,
             name="League",
             kind=Stage.Kind.ROUND_ROBIN,
@@ -208,7 +210,7 @@ def competition_create_from_shape(
             teams=entered,
         )
     elif shape.structure == "swiss":
-        services.stage_create(
+        stage_create(
             competition=competition,
             name="Swiss rounds",
             kind=Stage.Kind.SWISS,
@@ -216,11 +218,11 @@ def competition_create_from_shape(
             teams=entered,
         )
     elif shape.structure == "knockout":
-        services.stage_create(
+        stage_create(
             competition=competition, name="Knockout", kind=Stage.Kind.KNOCKOUT, teams=entered, **knockout
         )
     else:
-        services.stage_create(
+        stage_create(
             competition=competition,
             name="Group stage",
             kind=Stage.Kind.GROUPS,
@@ -230,5 +232,5 @@ def competition_create_from_shape(
             best_thirds=shape.best_thirds,
             thirds_placing=shape.thirds_placing,
         )
-        services.stage_create(competition=competition, name="Knockout", kind=Stage.Kind.KNOCKOUT, **knockout)
+        stage_create(competition=competition, name="Knockout", kind=Stage.Kind.KNOCKOUT, **knockout)
     return competition

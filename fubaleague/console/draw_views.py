@@ -13,8 +13,9 @@ from django.template.response import TemplateResponse
 
 from fubaleague.console.access import competition_of, organiser_required
 from kernel.errors import ApplicationError
-from tournaments import services
 from tournaments.models import Competition, Draw, Fixture, Stage, Team
+from tournaments.services.drawing import groups_draw
+from tournaments.services.scheduling import fixture_generate, round_shift
 
 
 class DrawForm(forms.Form):
@@ -67,7 +68,7 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
     pots = pots_of(competition, len(groups)) if groups else []
     if request.method == "POST" and stage is not None and form.is_valid():
         try:
-            done = services.groups_draw(
+            done = groups_draw(
                 stage=stage,
                 pots=pots,
                 seed=form.cleaned_data.get("seed"),
@@ -132,7 +133,7 @@ def _generate_all(competition: Competition, d: dict[str, Any]) -> int:
             last = stage.fixtures.exclude(kickoff=None).order_by("-kickoff").first()
             start = last.kickoff + interval if last and last.kickoff else start
             continue
-        fixtures = services.fixture_generate(
+        fixtures = fixture_generate(
             stage=stage, start=start, interval=interval, deadline_after=timedelta(days=d["deadline_days"])
         )
         created += len(fixtures)
@@ -158,7 +159,7 @@ def schedule(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and "shift" in request.POST and shift.is_valid():
         d = shift.cleaned_data
         try:
-            moved = services.round_shift(stage=d["stage"], round=d["round"], by=timedelta(days=d["days"]))
+            moved = round_shift(stage=d["stage"], round=d["round"], by=timedelta(days=d["days"]))
         except ApplicationError as exc:
             shift.add_error(None, exc.message)
         else:

@@ -23,8 +23,8 @@ from django.utils.http import urlsafe_base64_encode
 from fubaleague.console.access import competition_of, organiser_required
 from kernel.errors import ApplicationError
 from matches.progress import competition_champion
-from tournaments import services
 from tournaments.models import Club, Competition, Stage, TiebreakPreset
+from tournaments.services.clubs import club_create, teams_bulk_create
 from tournaments.shapes import SHAPE_PRESETS, STRUCTURES, Shape, competition_create_from_shape, shape_preview
 
 
@@ -172,7 +172,7 @@ def teams(request: HttpRequest, slug: str) -> HttpResponse:
     link = ""
     if request.method == "POST" and "paste" in request.POST:
         try:
-            created = services.teams_bulk_create(
+            created = teams_bulk_create(
                 competition=competition, rows=team_rows(request.POST.get("teams", ""))
             )
         except ApplicationError as exc:
@@ -202,7 +202,7 @@ def _invite(request: HttpRequest, form: InviteForm) -> str:
         form.add_error("username", "That user name is taken.")
         return ""
     with transaction.atomic():
-        club = Club.objects.filter(name=d["club"]).first() or services.club_create(name=d["club"])
+        club = Club.objects.filter(name=d["club"]).first() or club_create(name=d["club"])
         user = user_model.objects.create_user(username=d["username"], email=d.get("email", ""))
         user.set_unusable_password()
         user.save()
