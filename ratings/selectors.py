@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from kernel.errors import ApplicationError, NotFound
 from ratings.models import CoachRating, RatingHistory
 from ratings.skill import Prediction, Skill, predict
+from tournaments.game_systems import FUBA_3, rules_of
 from tournaments.models import Coach, Fixture
 
 ID_MAX = 2**63 - 1  # a larger path id cannot be a row (and PostgreSQL would refuse the query)
@@ -80,6 +81,12 @@ def fixture_prediction(*, fixture_id: int) -> FixturePrediction:
         raise ApplicationError(f"{fixture}: both teams must be known for a prediction.", code="teams_unknown")
     if home.coach_id is None or away.coach_id is None:
         raise ApplicationError(f"{fixture}: both teams need a coach for a prediction.", code="coach_unknown")
+    game = rules_of(fixture.competition)
+    if game.rating_pool != FUBA_3:
+        raise ApplicationError(
+            f"{fixture}: the coach ratings are FUBA 3 ratings; they predict no {game.name} match.",
+            code="not_rated",
+        )
     skills = skills_of([home.coach_id, away.coach_id])
     return FixturePrediction(
         fixture=fixture,

@@ -234,6 +234,7 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     context = _nav(competition, "fixtures")
     row = ps.fixture_row(fixture)
     names = {"home": row.home, "away": row.away}
+    game = rules_of(competition)
     context.update(
         {
             "fixture": fixture,
@@ -254,8 +255,12 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             "overdue": fixture.is_overdue and live_session is None,
             "live_pitch": pitch_geometry(names=names) if live_session is not None else None,
             "can_score": bool(
-                my_sides and live_session is None and fixture.status == Fixture.Status.SCHEDULED
+                my_sides
+                and live_session is None
+                and fixture.status == Fixture.Status.SCHEDULED
+                and game.engine_ruleset == "fuba-3"  # the live scorer plays FUBA 3
             ),
+            "game": game,
             "form": result_form(fixture),
             "dispute_form": DisputeForm(),
             "is_knockout": fixture.stage.kind == "knockout",

@@ -9,6 +9,7 @@ from django import template
 from chances.selectors import fixture_model_prediction
 from ratings import selectors
 from ratings.models import RatedMatch, RatingHistory
+from tournaments.game_systems import FUBA_3, rules_of
 from tournaments.models import Coach, Fixture
 
 register = template.Library()
@@ -44,6 +45,8 @@ def match_rating(fixture: Fixture) -> dict[str, Any]:
     home, away = fixture.home_team, fixture.away_team
     if home is None or away is None or home.coach_id is None or away.coach_id is None:
         return context
+    if rules_of(fixture.competition).rating_pool != FUBA_3:
+        return context  # the ratings and the chances' model are FUBA 3's: no forecast of another game
     context["prediction"] = selectors.fixture_prediction(fixture_id=fixture.pk)
     context["model"] = fixture_model_prediction(fixture=fixture)
     return context
