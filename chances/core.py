@@ -19,19 +19,22 @@ import random
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate, permutations
+from itertools import accumulate
 from typing import Any
 
 from chances.model import pair_rates
 from chances.rules import (
-    UEFA_THIRDS_TABLES,
+    Leg,
     MatchRecord,
     Points,
     Score,
+    TieOutcome,
     level_after_goals,
+    place_best_thirds,
     rank_across_groups,
     rank_table,
-    uefa_euro_thirds,
+    slot_team,
+    tie_decision,
 )
 
 MAX_GOALS = 12  # the Poisson tail beyond this is below 1e-6 for any rate the engine gives
@@ -70,8 +73,26 @@ class _Stage:
     groups: dict[str, list[int]]  # "" for a round robin table
     lots: dict[str, list[int]]  # recorded draws: "<group>|<sorted ids>" -> order
     third_slots: dict[int, str]  # best-third slot -> the group whose winner it meets
-    third_table: str  # "" or a fixed placement table (UEFA's for 24 teams)
+    third_table: str  # "" or a placing table of tournaments.bracket.THIRDS_TABLES
     fixtures: list[_Fixture]
+
+
+class _RunFeeds:
+    """What one run decided so far, read by tournaments.bracket.slot_team to fill the slots."""
+
+    def __init__(self) -> None:
+        self.orders: dict[tuple[int, str], list[int]] = {}
+        self.thirds: dict[int, dict[int, int]] = {}
+        self.ties: dict[int, TieOutcome] = {}
+
+    def group_order(self, stage: int, group: str) -> list[int] | None:
+        return self.orders.get((stage, group))
+
+    def best_thirds(self, stage: int) -> dict[int, int]:
+        return self.thirds.get(stage, {})
+
+    def tie(self, match: int) -> TieOutcome | None:
+        return self.ties.get(match)
 
 
 def new_counts() -> Counts:
@@ -186,51 +207,27 @@ class Simulator:
 
     # ------------------------------------------------------------------ one run
 
-    def run(self, rng: random.Random, counts: Counts) -> None:
+    def run(self, rng: random.Random, counts: Counts) -> dict[int, tuple[int, int]]:
+        """Play one run into ``counts``; returns who played each knockout fixture (id -> teams)."""
         counts["runs"] += 1
-        group_order: dict[tuple[int, str], list[int]] = {}
-        thirds: dict[int, dict[int, int]] = {}
-        ties: dict[int, tuple[int, int]] = {}
+        feeds = _RunFeeds()
+        pairs: dict[int, tuple[int, int]] = {}
         champion: int | None = None
         for stage in self.stages:
             if stage.kind == "knockout":
-                champion = self._knockout(stage, rng, counts, group_order, thirds, ties)
+                champion = self._knockout(stage, rng, counts, feeds, pairs)
             else:
-                champion = self._tables(stage, rng, counts, group_order, thirds)
+                champion = self._tables(stage, rng, counts, feeds)
         if champion is not None:
             counts["champion"][champion] = counts["champion"].get(champion, 0) + 1
-
-    def _resolve(
-        self,
-        team: int | None,
-        source: dict[str, Any] | None,
-        group_order: dict[tuple[int, str], list[int]],
-        thirds: dict[int, dict[int, int]],
-        ties: dict[int, tuple[int, int]],
-    ) -> int | None:
-        if team is not None or not source:
-            return team
-        kind = source.get("type")
-        if kind == "group":
-            order = group_order.get((int(source["stage"]), str(source["group"])))
-            rank = int(source["rank"])
-            return order[rank - 1] if order and len(order) >= rank else None
-        if kind == "best_third":
-            return thirds.get(int(source["stage"]), {}).get(int(source["slot"]))
-        if kind in ("winner", "loser"):
-            tie = ties.get(int(source["match"]))
-            if tie is None:
-                return None
-            return tie[0] if kind == "winner" else tie[1]
-        return None
+        return pairs
 
     def _tables(
         self,
         stage: _Stage,
         rng: random.Random,
         counts: Counts,
-        group_order: dict[tuple[int, str], list[int]],
-        thirds: dict[int, dict[int, int]],
+        feeds: _RunFeeds,
     ) -> int | None:
         played, open_fixtures = self._split(stage)
         records = {g: list(r) for g, r in played.items()}
@@ -250,7 +247,7 @@ class Simulator:
                 draw_lots=self._drawer(stage, name, rng),
             )
             tables[name] = table
-            group_order[(stage.id, name)] = [r.team for r in table]
+            feeds.orders[(stage.id, name)] = [r.team for r in table]
             for pos, row in enumerate(table):
                 hist = positions.get(row.team)
                 if hist is None:
@@ -262,7 +259,7 @@ class Simulator:
                 through += [r.team for r in table[: stage.advance_per_group]]
             if stage.best_thirds:
                 chosen = self._best_thirds(stage, tables, rng)
-                thirds[stage.id] = chosen
+                feeds.thirds[stage.id] = chosen
                 through += list(chosen.values())
             qualified = counts["qualified"]
             for team in through:
@@ -304,38 +301,29 @@ class Simulator:
         rank = stage.advance_per_group + 1
         group_of = {table[rank - 1].team: name for name, table in tables.items() if len(table) >= rank}
         rows = [table[rank - 1] for _name, table in sorted(tables.items()) if len(table) >= rank]
-        ordered = rank_across_groups(rows=rows, draw_lots=lambda tied: rng.sample(sorted(tied), len(tied)))
+        # Lots drawn across the groups are recorded by the league without a group (key "|ids").
+        ordered = rank_across_groups(rows=rows, draw_lots=self._drawer(stage, "", rng))
         ranked = [(row.team, group_of[row.team]) for row in ordered][: stage.best_thirds]
-        slots = sorted(stage.third_slots)
-        if stage.third_table in UEFA_THIRDS_TABLES:
-            # 24 teams: UEFA's fixed table by the combination of groups the thirds come from.
-            placed = uefa_euro_thirds(
-                qualified=[g for _t, g in ranked], group_names=sorted(tables), table=stage.third_table
-            )
-            team_of = {g: t for t, g in ranked}
-            return {s: team_of[g] for s, g in placed.items() if s in stage.third_slots}
-        for perm in permutations(ranked, len(slots)):
-            if all(name != stage.third_slots[s] for (_t, name), s in zip(perm, slots, strict=True)):
-                return {s: team for (team, _n), s in zip(perm, slots, strict=True)}
-        return {}
+        return place_best_thirds(
+            ranked=ranked, slots=stage.third_slots, table=stage.third_table, group_names=sorted(tables)
+        )
 
     def _knockout(
         self,
         stage: _Stage,
         rng: random.Random,
         counts: Counts,
-        group_order: dict[tuple[int, str], list[int]],
-        thirds: dict[int, dict[int, int]],
-        ties: dict[int, tuple[int, int]],
+        feeds: _RunFeeds,
+        pairs: dict[int, tuple[int, int]],
     ) -> int | None:
-        first_legs: dict[int, Score] = {}
-        awarded: dict[int, tuple[int, int]] = {}
+        first_legs: dict[int, Leg] = {}
         champion: int | None = None
         for f in stage.fixtures:
-            home = self._resolve(f.home, f.home_source, group_order, thirds, ties)
-            away = self._resolve(f.away, f.away_source, group_order, thirds, ties)
+            home = f.home if f.home is not None else slot_team(f.home_source, feeds)
+            away = f.away if f.away is not None else slot_team(f.away_source, feeds)
             if home is None or away is None:
                 continue
+            pairs[f.id] = (home, away)
             if f.leg == 1 and f.round_name != "Third place":
                 reached = counts["rounds"].setdefault(f.round_name or f"Round {f.round}", {})
                 reached[home] = reached.get(home, 0) + 1
@@ -343,23 +331,26 @@ class Simulator:
             number = f.match_number if f.match_number is not None else -f.id
             deciding = f.leg >= stage.legs
             first = first_legs.get(number) if stage.legs == 2 and deciding else None
+            awarded = False
             if f.result is not None:
-                hg, ag, _hfp, _afp, aet, hp, ap, was_awarded = f.result
+                hg, ag, _hfp, _afp, aet, hp, ap, awarded = f.result
                 score = Score(hg, ag, aet, hp, ap)
-                if was_awarded and hg != ag:
-                    awarded[number] = (home, away) if hg > ag else (away, home)
             else:
-                score = self._play_knockout(stage, home, away, first if deciding else None, deciding, rng)
+                first_score = first.score if first is not None else None
+                score = self._play_knockout(stage, home, away, first_score, deciding, rng)
+            leg = Leg(home, away, score, bool(awarded))
             if not deciding:
-                first_legs[number] = score
+                first_legs[number] = leg
                 continue
-            if number in awarded:
-                winner, loser = awarded[number]
-            else:
-                winner, loser = self._tie_winner(stage, home, away, first, score, rng)
-            ties[number] = (winner, loser)
+            outcome = tie_decision(
+                away_goals_rule=stage.away_goals_rule, legs=[first, leg] if first is not None else [leg]
+            )
+            if outcome is None:  # a level stored tie that cannot be (refused by the services): a coin
+                home_wins = rng.random() < 0.5
+                outcome = TieOutcome(home, away, "coin") if home_wins else TieOutcome(away, home, "coin")
+            feeds.ties[number] = outcome
             if f.round_name == "Final" and stage is self.knockouts[-1]:
-                champion = winner
+                champion = outcome.winner_id
         return champion
 
     def _play_knockout(
@@ -370,28 +361,19 @@ class Simulator:
         if not deciding:
             return Score(hg, ag)
         aet = False
-        h, a = level_after_goals(away_goals_rule=stage.away_goals_rule, first=first, last=Score(hg, ag))
+        h, a, _how = level_after_goals(away_goals_rule=stage.away_goals_rule, first=first, last=Score(hg, ag))
         if h == a and stage.extra_time:
             # Two halves of 15 minutes (I-38): a third of the 90-minute rates.
             hg += self.goals(lh / 3, rng)
             ag += self.goals(la / 3, rng)
             aet = True
-            h, a = level_after_goals(away_goals_rule=stage.away_goals_rule, first=first, last=Score(hg, ag))
+            h, a, _how = level_after_goals(
+                away_goals_rule=stage.away_goals_rule, first=first, last=Score(hg, ag)
+            )
         if h == a:
             # Rulebook 3 has no shoot-out of its own; its penalty kicks make it close to a coin toss.
             return Score(hg, ag, aet, *((5, 4) if rng.random() < 0.5 else (4, 5)))
         return Score(hg, ag, aet)
-
-    def _tie_winner(
-        self, stage: _Stage, home: int, away: int, first: Score | None, last: Score, rng: random.Random
-    ) -> tuple[int, int]:
-        h, a = level_after_goals(away_goals_rule=stage.away_goals_rule, first=first, last=last)
-        if h == a:
-            if last.home_penalties is not None and last.away_penalties is not None:
-                h, a = last.home_penalties, last.away_penalties
-            if h == a:  # a level stored tie that cannot be (refused by the services): a coin
-                h, a = (1, 0) if rng.random() < 0.5 else (0, 1)
-        return (home, away) if h > a else (away, home)
 
 
 def simulate_chunk(scenario: dict[str, Any], *, seed: int, chunk: int, runs: int) -> Counts:

@@ -1,18 +1,27 @@
 """The competition rules a Monte Carlo run applies: the small interface the simulation core needs.
 
-Everything comes from the tournaments code itself (tie-break criteria and table computation,
-the knockout tie arithmetic), so a run ranks and decides exactly like the real standings and
-brackets. This module is the only one of the chances app that imports them: when the standings
-code moves, only these imports follow.
+Everything comes from the tournaments code itself (tie-break criteria and table computation;
+tournaments.bracket for the knockout slots, the best thirds' placing and the tie outcomes), so a
+run ranks and decides exactly like the real standings and brackets. This module is the only
+one of the chances app that imports them: when the standings code moves, only these imports
+follow.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from tournaments.fixtures import UEFA_EURO_TABLE, UEFA_THIRDS_TABLES, uefa_euro_thirds
-from tournaments.knockout import Score, _level_after_goals
+from tournaments.bracket import (
+    Leg,
+    Score,
+    TieOutcome,
+    best_third_slots,
+    level_after_goals,
+    needs_decider,
+    place_best_thirds,
+    slot_team,
+    tie_decision,
+)
 from tournaments.standings import cache as standings_cache
 from tournaments.standings.criteria import ACROSS_GROUPS
 from tournaments.standings.selectors import points_of, tiebreak_order
@@ -20,28 +29,24 @@ from tournaments.standings.table import compute_table, rank_across
 from tournaments.standings.tally import MatchRecord, Points, Row
 
 __all__ = [
-    "UEFA_EURO_TABLE",
-    "UEFA_THIRDS_TABLES",
+    "Leg",
     "MatchRecord",
     "Points",
     "Row",
     "Score",
+    "TieOutcome",
+    "best_third_slots",
     "level_after_goals",
+    "needs_decider",
     "pages_changed",
+    "place_best_thirds",
     "points_of",
     "rank_across_groups",
     "rank_table",
+    "slot_team",
+    "tie_decision",
     "tiebreak_order",
-    "uefa_euro_thirds",
 ]
-
-
-@dataclass(frozen=True)
-class _StageRules:
-    away_goals_rule: bool
-
-
-_RULES = {True: _StageRules(True), False: _StageRules(False)}
 
 
 def rank_table(
@@ -53,12 +58,6 @@ def rank_table(
     draw_lots: Callable[[Sequence[int]], Sequence[int] | None],
 ) -> list[Row]:
     return compute_table(teams=teams, matches=matches, criteria=criteria, points=points, draw_lots=draw_lots)
-
-
-def level_after_goals(*, away_goals_rule: bool, first: Score | None, last: Score) -> tuple[int, int]:
-    """Goals of the deciding match's home side and away side over the tie (aggregate/away goals)."""
-    h, a, _how = _level_after_goals(_RULES[away_goals_rule], first, last)  # type: ignore[arg-type]
-    return h, a
 
 
 def rank_across_groups(

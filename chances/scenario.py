@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chances.rules import points_of, tiebreak_order
+from chances.rules import best_third_slots, points_of, tiebreak_order
 from kernel.errors import ApplicationError, NotFound
 from matches.engine import ROLE_KEYS
 from matches.models import FAIR_PLAY_POINTS, Card, CardKind, Result
@@ -45,13 +45,14 @@ def _stage_data(stage: Stage, competition: Competition) -> dict[str, Any]:
         groups[""] = sorted(stage.teams.values_list("id", flat=True))
     for draw in LotDraw.objects.filter(stage=stage).select_related("group"):
         lots[f"{draw.group.name if draw.group else ''}|{draw.key}"] = list(draw.order)
-    third_slots: dict[str, str] = {}
-    third_table = ""
-    for f in competition.fixtures.filter(stage__order__gt=stage.order):
-        for src in (f.home_source, f.away_source):
-            if src and src.get("type") == "best_third" and src.get("stage") == stage.id:
-                third_slots[str(int(src["slot"]))] = str(src.get("against_group", ""))
-                third_table = third_table or str(src.get("table", ""))
+    sources = [
+        src
+        for f in competition.fixtures.filter(stage__order__gt=stage.order)
+        for src in (f.home_source, f.away_source)
+        if src
+    ]
+    slots, third_table = best_third_slots(sources, stage.id)
+    third_slots = {str(slot): group for slot, group in slots.items()}
     points = points_of(competition)
     return {
         "id": stage.id,

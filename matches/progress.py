@@ -8,7 +8,6 @@ admin override changes it — unless the fixture they feed already has a result,
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from itertools import permutations
 from typing import Any
 
 from django.db import transaction
@@ -16,8 +15,8 @@ from django.db.models import Q
 
 from kernel.errors import ApplicationError, Conflict
 from matches.discipline import discipline_recompute
-from tournaments.fixtures import UEFA_THIRDS_TABLES, uefa_euro_thirds
-from tournaments.knockout import TieOutcome, tie_outcome
+from tournaments.bracket import TieOutcome, best_third_slots, place_best_thirds, slot_team
+from tournaments.knockout import tie_outcome
 from tournaments.models import Competition, Fixture, Group, Stage, Team
 from tournaments.services.swiss_rounds import swiss_round_create
 from tournaments.skills import skill_losses_reassign
@@ -26,6 +25,8 @@ from tournaments.standings.services import best_thirds_compute, standings_comput
 
 
 class _Resolver:
+    """The slots' feeds read from the database (tournaments.bracket.SlotFeeds), each read once."""
+
     def __init__(self, competition: Competition) -> None:
         self.competition = competition
         self._thirds: dict[int, dict[int, int]] = {}
@@ -35,79 +36,50 @@ class _Resolver:
         return fixtures.exists() and not fixtures.exclude(status__in=Fixture.DONE_STATUSES).exists()
 
     def team_for(self, source: dict[str, Any]) -> int | None:
-        kind = source.get("type")
-        if kind == "group":
-            group = (
-                Group.objects.filter(stage_id=source["stage"], name=source["group"])
-                .select_related("stage")
-                .first()
-            )
-            if group is None or not self._complete(group.fixtures.all()):
-                return None
-            table = standings_compute(stage=group.stage, group=group)
-            rank = int(source["rank"])
-            return table[rank - 1].team if len(table) >= rank else None
-        if kind == "best_third":
-            return self._best_thirds(int(source["stage"])).get(int(source["slot"]))
-        if kind in ("winner", "loser"):
-            legs = list(
-                self.competition.fixtures.filter(match_number=source["match"])
-                .select_related("stage", "result")
-                .order_by("leg")
-            )
-            if not legs:
-                return None
-            outcome = tie_outcome(legs[0].stage, legs)
-            if outcome is None:
-                return None
-            return outcome.winner_id if kind == "winner" else outcome.loser_id
-        return None
+        return slot_team(source, self)
 
-    def _group_order(self, stage_id: int, name: str) -> list[int] | None:
-        key = (stage_id, name)
+    def tie(self, match: int) -> TieOutcome | None:
+        legs = list(
+            self.competition.fixtures.filter(match_number=match)
+            .select_related("stage", "result")
+            .order_by("leg")
+        )
+        return tie_outcome(legs[0].stage, legs) if legs else None
+
+    def group_order(self, stage: int, group: str) -> list[int] | None:
+        key = (stage, group)
         if key not in self._tables:
-            group = Group.objects.filter(stage_id=stage_id, name=name).select_related("stage").first()
-            if group is None or not self._complete(group.fixtures.all()):
+            found = Group.objects.filter(stage_id=stage, name=group).select_related("stage").first()
+            if found is None or not self._complete(found.fixtures.all()):
                 self._tables[key] = None
             else:
-                self._tables[key] = [r.team for r in standings_compute(stage=group.stage, group=group)]
+                self._tables[key] = [r.team for r in standings_compute(stage=found.stage, group=found)]
         return self._tables[key]
 
-    def _best_thirds(self, stage_id: int) -> dict[int, int]:
-        if stage_id in self._thirds:
-            return self._thirds[stage_id]
-        stage = Stage.objects.get(id=stage_id)
-        assignment: dict[int, int] = {}
-        if self._complete(stage.fixtures.all()):
-            slots: dict[int, str] = {}
-            tables: dict[int, str] = {}
+    def best_thirds(self, stage: int) -> dict[int, int]:
+        if stage not in self._thirds:
+            self._thirds[stage] = self._place_thirds(Stage.objects.get(id=stage))
+        return self._thirds[stage]
+
+    def _place_thirds(self, stage: Stage) -> dict[int, int]:
+        if not self._complete(stage.fixtures.all()):
+            return {}
+        sources = [
+            src
             for f in self.competition.fixtures.filter(
                 Q(home_source__type="best_third") | Q(away_source__type="best_third")
-            ):
-                for src in (f.home_source, f.away_source):
-                    if src and src.get("type") == "best_third" and src.get("stage") == stage_id:
-                        slots[int(src["slot"])] = src.get("against_group", "")
-                        tables[int(src["slot"])] = src.get("table", "")
-            thirds = best_thirds_compute(stage=stage)[: stage.best_thirds]
-            table = next((t for t in tables.values() if t in UEFA_THIRDS_TABLES), "")
-            if table:
-                # 24 teams: UEFA's fixed table by the combination of groups the thirds come from.
-                names = list(stage.groups.order_by("name").values_list("name", flat=True))
-                placed = uefa_euro_thirds(
-                    qualified=[t.group.name for t in thirds], group_names=names, table=table
-                )
-                from_group = {t.group.name: t.row.team for t in thirds}
-                assignment = {s: from_group[g] for s, g in placed.items() if s in slots}
-                self._thirds[stage_id] = assignment
-                return assignment
-            order = sorted(slots)
-            # Best-ranked thirds take the first slots they can, never meeting their own group's winner.
-            for perm in permutations(thirds, len(order)):
-                if all(t.group.name != slots[s] for t, s in zip(perm, order, strict=True)):
-                    assignment = {s: t.row.team for t, s in zip(perm, order, strict=True)}
-                    break
-        self._thirds[stage_id] = assignment
-        return assignment
+            )
+            for src in (f.home_source, f.away_source)
+            if src
+        ]
+        slots, table = best_third_slots(sources, stage.id)
+        thirds = best_thirds_compute(stage=stage)[: stage.best_thirds]
+        return place_best_thirds(
+            ranked=[(t.row.team, t.group.name) for t in thirds],
+            slots=slots,
+            table=table,
+            group_names=list(stage.groups.order_by("name").values_list("name", flat=True)),
+        )
 
 
 def _dependents(fixture: Fixture) -> Q:

@@ -27,8 +27,9 @@ from matches.turn_logs import turn_log_size_check
 
 # Imported here (not lazily) so a worker that loads the services registers the task as well.
 from matches.validation_tasks import enqueue_validation
+from tournaments.bracket import Score
 from tournaments.game_systems import SENT_OFF_KINDS, rules_of, send_off_loss
-from tournaments.knockout import Score, first_leg_of, knockout_score_check
+from tournaments.knockout import first_leg_of, knockout_score_check
 from tournaments.models import Fixture, Skill, SkillLoss, Stage, TeamSkill
 from tournaments.selectors import fixture_banned_shirts, user_club_team_ids
 from tournaments.skills import skill_gain_record, skill_loss_record

@@ -9,6 +9,13 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from tournaments.bracket import (
+    UEFA_EURO_2016_TABLE,
+    UEFA_EURO_2016_THIRD_OPPONENTS,
+    UEFA_EURO_TABLE,
+    UEFA_EURO_THIRD_OPPONENTS,
+)
+
 T = TypeVar("T", bound=Hashable)
 
 
@@ -149,31 +156,6 @@ def groups_to_knockout_slots(
     return ties
 
 
-# UEFA EURO 2020 / 2024 regulations (art. 20/21, table of the round of 16): which best third-placed
-# team meets which group winner, by the groups the four qualifying thirds come from. The columns
-# are the opponents of the winners of groups B, C, E and F, in that order.
-UEFA_EURO_THIRDS: dict[str, tuple[str, str, str, str]] = {
-    "ABCD": ("A", "D", "B", "C"),
-    "ABCE": ("A", "E", "B", "C"),
-    "ABCF": ("A", "F", "B", "C"),
-    "ABDE": ("D", "E", "A", "B"),
-    "ABDF": ("D", "F", "A", "B"),
-    "ABEF": ("E", "F", "B", "A"),
-    "ACDE": ("E", "D", "C", "A"),
-    "ACDF": ("F", "D", "C", "A"),
-    "ACEF": ("E", "F", "C", "A"),
-    "ADEF": ("E", "F", "D", "A"),
-    "BCDE": ("E", "D", "B", "C"),
-    "BCDF": ("F", "D", "C", "B"),
-    "BCEF": ("F", "E", "C", "B"),
-    "BDEF": ("F", "E", "D", "B"),
-    "CDEF": ("F", "E", "D", "C"),
-}
-# The winners (by letter) whose opponents are best thirds, in the columns' order.
-UEFA_EURO_THIRD_OPPONENTS = ("B", "C", "E", "F")
-UEFA_EURO_TABLE = "uefa_euro"
-
-
 def _uefa_euro_round_of_16(
     stage_id: int, group_names: Sequence[str], rank_slot: Any
 ) -> list[tuple[Slot, Slot]]:
@@ -212,31 +194,6 @@ def _uefa_euro_round_of_16(
     ]
 
 
-# UEFA EURO 2016 regulations (art. 18, the round of 16's table): the same idea with the winners of
-# groups A, B, C and D meeting the thirds. Columns: the opponents of the winners of A, B, C and D.
-UEFA_EURO_2016_THIRDS: dict[str, tuple[str, str, str, str]] = {
-    "ABCD": ("C", "D", "A", "B"),
-    "ABCE": ("C", "A", "B", "E"),
-    "ABCF": ("C", "A", "B", "F"),
-    "ABDE": ("D", "A", "B", "E"),
-    "ABDF": ("D", "A", "B", "F"),
-    "ABEF": ("E", "A", "B", "F"),
-    "ACDE": ("C", "D", "A", "E"),
-    "ACDF": ("C", "D", "A", "F"),
-    "ACEF": ("C", "A", "F", "E"),
-    "ADEF": ("D", "A", "F", "E"),
-    "BCDE": ("C", "D", "B", "E"),
-    "BCDF": ("C", "D", "B", "F"),
-    "BCEF": ("E", "C", "B", "F"),
-    "BDEF": ("E", "D", "B", "F"),
-    "CDEF": ("C", "D", "F", "E"),
-}
-UEFA_EURO_2016_THIRD_OPPONENTS = ("A", "B", "C", "D")
-UEFA_EURO_2016_TABLE = "uefa_euro_2016"
-# A best-third slot's "table" → UEFA's placing table.
-UEFA_THIRDS_TABLES = {UEFA_EURO_TABLE: UEFA_EURO_THIRDS, UEFA_EURO_2016_TABLE: UEFA_EURO_2016_THIRDS}
-
-
 def _uefa_euro_2016_round_of_16(
     stage_id: int, group_names: Sequence[str], rank_slot: Any
 ) -> list[tuple[Slot, Slot]]:
@@ -268,14 +225,3 @@ def _uefa_euro_2016_round_of_16(
         (r("A", 1), third("A")),
         (r("B", 2), r("F", 2)),
     ]
-
-
-def uefa_euro_thirds(
-    *, qualified: Sequence[str], group_names: Sequence[str], table: str = UEFA_EURO_TABLE
-) -> dict[int, str]:
-    """Slot (0–3, the columns of the table) → the group whose third-placed team fills it."""
-    letters = {name: chr(ord("A") + i) for i, name in enumerate(group_names)}
-    key = "".join(sorted(letters[g] for g in qualified))
-    row = UEFA_THIRDS_TABLES[table][key]
-    by_letter = {v: k for k, v in letters.items()}
-    return {k: by_letter[g] for k, g in enumerate(row)}

@@ -2,41 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kernel.errors import ApplicationError, Conflict
+from tournaments.bracket import Leg, Score, TieOutcome, level_after_goals, needs_decider, tie_decision
 from tournaments.game_systems import FUBA_3, game_system_rules, rules_of
 from tournaments.models import Fixture, Stage
 
 if TYPE_CHECKING:
     from matches.models import Result
-
-
-@dataclass(frozen=True)
-class Score:
-    home_goals: int
-    away_goals: int
-    extra_time: bool = False
-    home_penalties: int | None = None
-    away_penalties: int | None = None
-
-    @classmethod
-    def of(cls, result: Result) -> Score:
-        return cls(
-            result.home_goals,
-            result.away_goals,
-            result.extra_time,
-            result.home_penalties,
-            result.away_penalties,
-        )
-
-
-@dataclass(frozen=True)
-class TieOutcome:
-    winner_id: int
-    loser_id: int
-    decided_by: str  # "score", "aggregate", "away_goals", "penalties" or "awarded"
 
 
 def _counted_result(fixture: Fixture) -> Result | None:
@@ -45,55 +19,28 @@ def _counted_result(fixture: Fixture) -> Result | None:
     return getattr(fixture, "result", None)
 
 
-def _level_after_goals(stage: Stage, first: Score | None, last: Score) -> tuple[int, int, str]:
-    """(goals of the last match's home side, goals of its away side, how) after goals and away goals.
-
-    For a two-legged tie, the last match's home side was the away side of the first leg.
-    """
-    if first is None:
-        return last.home_goals, last.away_goals, "score"
-    home_total = last.home_goals + first.away_goals
-    away_total = last.away_goals + first.home_goals
-    if home_total != away_total or not stage.away_goals_rule:
-        return home_total, away_total, "aggregate"
-    # Away goals: the second leg's home side scored its away goals in the first leg.
-    return first.away_goals, last.away_goals, "away_goals"
+def score_of(result: Result) -> Score:
+    return Score(
+        result.home_goals, result.away_goals, result.extra_time, result.home_penalties, result.away_penalties
+    )
 
 
 def tie_outcome(stage: Stage, legs: list[Fixture]) -> TieOutcome | None:
     """The outcome of a tie whose fixtures (ordered by leg) all have counted results, else None."""
-    results = [_counted_result(f) for f in legs]
-    # A forfeit loses the tie outright, whatever the other leg says (the awarded score, e.g. 3-0,
-    # could otherwise be overturned on aggregate or away goals).
-    for fixture, result in zip(legs, results, strict=True):
-        if result is not None and result.source == "awarded" and result.home_goals != result.away_goals:
-            home_won = result.home_goals > result.away_goals
-            winner, loser = (
-                (fixture.home_team_id, fixture.away_team_id)
-                if home_won
-                else (fixture.away_team_id, fixture.home_team_id)
-            )
-            return TieOutcome(winner, loser, "awarded")  # type: ignore[arg-type]
-    if not legs or any(r is None for r in results):
-        return None
-    last_fixture = legs[-1]
-    last = Score.of(results[-1])  # type: ignore[arg-type]
-    first = Score.of(results[0]) if len(legs) == 2 else None  # type: ignore[arg-type]
-    home_side, away_side = last_fixture.home_team_id, last_fixture.away_team_id
-    h, a, how = _level_after_goals(stage, first, last)
-    if h == a:
-        if (
-            last.home_penalties is None
-            or last.away_penalties is None
-            or last.home_penalties == last.away_penalties
-        ):
+    rows = []
+    for fixture in legs:
+        if fixture.home_team_id is None or fixture.away_team_id is None:
             return None
-        h, a, how = last.home_penalties, last.away_penalties, "penalties"
-    if how == "aggregate" and first is None:
-        how = "score"
-    if h > a:
-        return TieOutcome(home_side, away_side, how)  # type: ignore[arg-type]
-    return TieOutcome(away_side, home_side, how)  # type: ignore[arg-type]
+        result = _counted_result(fixture)
+        rows.append(
+            Leg(
+                home=fixture.home_team_id,
+                away=fixture.away_team_id,
+                score=score_of(result) if result is not None else None,
+                awarded=result is not None and result.source == "awarded",
+            )
+        )
+    return tie_decision(away_goals_rule=stage.away_goals_rule, legs=rows)
 
 
 def knockout_score_check(*, fixture: Fixture, score: Score, first_leg: Fixture | None) -> None:
@@ -122,8 +69,8 @@ def knockout_score_check(*, fixture: Fixture, score: Score, first_leg: Fixture |
         result = _counted_result(first_leg) if first_leg is not None else None
         if result is None:
             raise Conflict(f"{fixture}: the first leg's result must count before the second leg's.")
-        first = Score.of(result)
-    h, a, _how = _level_after_goals(stage, first, score)
+        first = score_of(result)
+    h, a, _how = level_after_goals(away_goals_rule=stage.away_goals_rule, first=first, last=score)
     if h != a:
         if has_shootout:
             raise ApplicationError(f"{fixture}: the tie is decided without a penalty shoot-out; remove it.")
@@ -185,6 +132,7 @@ def tie_needs_decider(*, fixture: Fixture, home_goals: int, away_goals: int) -> 
         result = _counted_result(first_leg) if first_leg is not None else None
         if result is None:
             return False  # result_record_system refuses the second leg with a clear message
-        first = Score.of(result)
-    h, a, _how = _level_after_goals(stage, first, Score(home_goals, away_goals))
-    return h == a
+        first = score_of(result)
+    return needs_decider(
+        away_goals_rule=stage.away_goals_rule, first=first, last=Score(home_goals, away_goals)
+    )

@@ -17,7 +17,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import AdminFactory
-from tournaments.fixtures import (
+from tournaments.bracket import (
     UEFA_EURO_2016_THIRD_OPPONENTS,
     UEFA_EURO_2016_THIRDS,
     UEFA_EURO_THIRD_OPPONENTS,
