@@ -52,6 +52,7 @@ from rules_engine.api import (
     simulate_match,
     skill_weight,
     snapshot,
+    towards_goal,
     validate_log,
 )
 
@@ -98,6 +99,7 @@ __all__ = [
     "simulate_match",
     "skill_weight",
     "snapshot",
+    "towards_goal",
     "validate_log",
 ]
 

@@ -56,7 +56,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import board, decisions
-from .areas import AREAS, Area, area_name, area_place, board_areas, in_words
+from .areas import AREAS, Area, area_name, area_place, board_areas, in_words, towards_goal
 from .autoplay import example_log, play_random
 from .coaches import Coach, HeuristicCoach, RandomCoach, make_coach
 from .errors import (
@@ -157,6 +157,7 @@ __all__ = [
     "simulate_match",
     "skill_weight",
     "snapshot",
+    "towards_goal",
     "validate_log",
     "versus_random",
 ]

@@ -112,6 +112,18 @@ def area_place(code: str, home: str, away: str) -> str:
     return area_name(code, home, away)
 
 
+def towards_goal(src: str, dst: str, side: str) -> int:
+    """1 when a move from area ``src`` to ``dst`` takes a ``side`` ("home" | "away") player
+    towards the goal it attacks, -1 back towards its own, 0 across (or an unknown area). The home
+    team attacks the A end (rulebook 3, 1.4), whose rows are the higher ones of the board."""
+    a, b = B.INDEX.get(src), B.INDEX.get(dst)
+    if a is None or b is None:
+        return 0
+    step = (B.LO[b] + B.HI[b]) - (B.LO[a] + B.HI[a])
+    direction = 1 if step > 0 else -1 if step < 0 else 0
+    return direction if side == "home" else -direction
+
+
 def in_words(text: str, home: str, away: str) -> str:
     """An engine message with every area code replaced by its place name (the engine's errors
     name areas by their codes, as the log does); a move ``FROM>TO`` reads "from ... to ..."."""

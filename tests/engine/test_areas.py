@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from rules_engine import board as B
-from rules_engine.api import AREAS, area_name, area_place, board_areas, in_words
+from rules_engine.api import AREAS, area_name, area_place, board_areas, in_words, towards_goal
 
 
 def test_every_area_has_one_name_with_the_team_whose_end_it_lies_in() -> None:
@@ -41,3 +41,12 @@ def test_engine_messages_read_in_names() -> None:
     assert in_words("GK>H-FRONT+ball", "C", "P") == "(the goalkeeper to the C edge of the box with the ball)"
     assert not re.search(r"[HA]-[A-Z]+|CENTRE", in_words(" ".join(B.NAMES), "Canada", "Peru"))
     assert area_place("CENTRE", "C", "P") == "the centre circle"
+
+
+def test_towards_goal_is_seen_from_the_team_that_moves() -> None:
+    # home attacks the A end, away the H end (1.4); the centre circle sits between the halves
+    assert towards_goal("H-LM", "CENTRE", "home") == 1
+    assert towards_goal("H-LM", "CENTRE", "away") == -1
+    assert towards_goal("A-FRONT", "A-PEN", "away") == -1
+    assert towards_goal("A-LM", "A-RM", "away") == 0
+    assert towards_goal("GK", "H-PEN", "home") == 0
