@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from matches.engine import area_name, area_place, in_words
+from matches.engine import area_name, area_place, in_words, towards_goal
 
 Names = Mapping[str, str]  # {"home": "Brazil", "away": "Argentina"}
 
@@ -420,7 +420,7 @@ class _Line:
     def __init__(self, turn: Any, minute: Any, first: Any) -> None:
         self.turn, self.minute, self.first = turn, minute, first
         self.parts: list[tuple[str, list[str]]] = []
-        self.moves: tuple[str, int] | None = None
+        self.moves: tuple[str, int, int] | None = None  # side, players moved, of them forward
         self.key = False
 
     def add(self, side: str, phrase: str) -> None:
@@ -430,16 +430,23 @@ class _Line:
         else:
             self.parts.append((side, [phrase]))
 
-    def move(self, side: str) -> None:
+    def move(self, side: str, forward: bool) -> None:
         if self.moves is not None and self.moves[0] != side:
             self.flush_moves()
-        self.moves = (side, (self.moves[1] if self.moves else 0) + 1)
+        n, f = (self.moves[1], self.moves[2]) if self.moves else (0, 0)
+        self.moves = (side, n + 1, f + forward)
 
     def flush_moves(self) -> None:
         if self.moves is not None:
-            side, n = self.moves
+            side, n, forward = self.moves
             self.moves = None
-            self.add(side, f"{_players(n)} moved")
+            if forward == n:
+                self.add(side, f"{_players(n)} forward")
+            elif forward:
+                count = "one" if forward == 1 else _COUNT_WORDS[forward] if forward < 11 else str(forward)
+                self.add(side, f"{_players(n)} moved, {count} forward")
+            else:
+                self.add(side, f"{_players(n)} moved")
 
     def text(self, names: Names) -> str:
         self.flush_moves()
@@ -464,7 +471,8 @@ def turn_feed(entries: Sequence[Mapping[str, Any]], names: Names) -> list[dict[s
             side = str(event.get("by"))
             name = event.get("decide")
             if name in _MOVE_DECISIONS and event.get("choice") != "done":
-                line.move(side)
+                src, _, dst = str(event.get("choice")).partition(">")
+                line.move(side, towards_goal(src, dst.removesuffix("+ball"), side) > 0)
             elif name == "action":
                 action[side] = str(event.get("choice"))
                 if event.get("choice") != "goal_attempt":

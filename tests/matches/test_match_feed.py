@@ -58,9 +58,12 @@ def test_a_turn_reads_as_one_line() -> None:
     feed = turn_feed(entries, NAMES)
     assert [line["turn"] for line in feed] == [8, 9]
     assert feed[0]["text"] == (
-        "Turn 8 · 27' · Canada: movement 3+6, two players moved, shot from the Brazil box — saved, corner"
+        "Turn 8 · 27' · Canada: movement 3+6, two players forward, shot from the Brazil box — saved, corner"
     )
     assert feed[0]["key"] and not feed[1]["key"]
+    # Brazil's moves: one back to its own box, one across its half, one towards the Canada goal.
+    back = [_decide(9, "free_move", "away", m) for m in ("A-FRONT>A-PEN", "A-LM>A-RM", "A-LC>A-FRONT")]
+    assert turn_feed(back, NAMES)[0]["text"] == "Turn 9 · 27' · Brazil: three players moved, one forward"
     assert feed[1]["text"] == "Turn 9 · 30'"
 
 

@@ -44,7 +44,9 @@ def test_the_sweep_leaves_a_live_match_alone_and_simulates_it_once_abandoned(
 ) -> None:
     s = _past_deadline()
     assert 'data-testid="overdue"' in _page(s)
+    assert APIClient().get(f"/api/v1/fixtures/{s.fixture.id}").json()["overdue"] is True
     session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
+    assert APIClient().get(f"/api/v1/fixtures/{s.fixture.id}").json()["overdue"] is False
     with django_capture_on_commit_callbacks(execute=True):
         assert forfeits.forfeits_sweep() == []
     assert Fixture.objects.get(id=s.fixture.id).status == Fixture.Status.SCHEDULED

@@ -8,6 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from matches.holds import hold_of
 from matches.progress import competition_champion
 from tournaments.models import (
     Club,
@@ -204,8 +205,8 @@ class FixtureSerializer(serializers.ModelSerializer):
         slug_field="name", read_only=True, allow_null=True
     )
     result = serializers.SerializerMethodField()
-    overdue = serializers.BooleanField(
-        source="is_overdue", read_only=True, help_text="Past its reporting deadline without a result"
+    overdue = serializers.SerializerMethodField(
+        help_text="Past its reporting deadline with no result reported and not being scored live"
     )
 
     class Meta:
@@ -229,6 +230,10 @@ class FixtureSerializer(serializers.ModelSerializer):
             "status",
             "result",
         ]
+
+    def get_overdue(self, fixture: Fixture) -> bool:
+        # Asked only of the few fixtures past their deadline: one query each, not one per row.
+        return fixture.is_overdue and hold_of(fixture.id) is None
 
     @extend_schema_field(ResultBriefSerializer(allow_null=True))
     def get_result(self, fixture: Fixture) -> dict[str, Any] | None:
