@@ -33,12 +33,14 @@ def _no_area_code(page, selector: str) -> None:
     assert not found, f"area codes on screen in {selector}: {sorted(set(found))}"
 
 
-def _shots(page, name: str) -> None:
+def _shots(page, name: str, part: str) -> None:
+    """The whole page at both sizes, and the part a spectator follows on a phone (docs/images)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(viewport)
         page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}.png"), full_page=True)
     page.set_viewport_size(PHONE)
+    page.locator(part).screenshot(path=str(SCREENSHOTS / f"{name}-part-phone.png"))
 
 
 def test_a_spectator_follows_a_live_match(browser, live_server) -> None:
@@ -88,7 +90,7 @@ def test_a_spectator_follows_a_live_match(browser, live_server) -> None:
             arrow.get_attribute("class") or ""
         )
         _no_area_code(page, '[data-testid="live-panel"]')
-        _shots(page, "live-panel")
+        _shots(page, "live-panel", '[data-testid="live-panel"]')
     finally:
         context.close()
 
@@ -190,6 +192,6 @@ def test_the_replay_autoplays_marks_goals_and_steps_by_turn(browser, live_server
         )
         expect(page.locator("#replay-pitch .arrow")).to_have_count(1)
         _no_area_code(page, '[data-testid="replay"]')
-        _shots(page, "match-replay")
+        _shots(page, "match-replay", '[data-testid="replay"]')
     finally:
         context.close()
