@@ -15,6 +15,7 @@ from django.contrib.admin.widgets import FilteredSelectMultiple
 from kernel.admin_actions import ServiceForm
 from matches.discipline import DisciplineChange, competition_discipline_set
 from tournaments.models import Competition, Fixture, Group, Skill, Stage, Team, TeamSkill
+from tournaments.rule_names import advanced_rule_label
 from tournaments.services.clubs import TEAM_SETTINGS, team_create, team_update
 from tournaments.services.competitions import (
     ADVANCED_RULES,
@@ -29,23 +30,6 @@ from tournaments.skills import team_skills_set
 from tournaments.standings.criteria import CRITERIA
 
 TIEBREAK_SLOTS = 10
-
-# Chapter titles of rulebook 3 (A12 is referred to but missing from the text).
-ADVANCED_RULE_NAMES = {
-    "A1": "Team condition and tiredness",
-    "A2": "Advanced formations – player roles",
-    "A3": "Player substitutions",
-    "A4": "Injuries",
-    "A5": "Goalkeeper charge",
-    "A6": "Aggressive pressing",
-    "A7": "Advanced offside / offside risk",
-    "A8": "Slowing down game play",
-    "A9": "Weather",
-    "A10": "V.A.R.",
-    "A11": "Skills",
-    "A12": "(referred to, missing from the text; read as A13)",
-    "A13": "Special events",
-}
 
 
 class CompetitionTeamChoice(forms.ModelMultipleChoiceField):
@@ -126,7 +110,7 @@ class CompetitionForm(ServiceForm):
     """Advanced rules as checkboxes, the tie-break order as ordered choices; the services check both."""
 
     advanced_rules = forms.MultipleChoiceField(
-        choices=[(code, f"{code}: {ADVANCED_RULE_NAMES.get(code, '')}") for code in ADVANCED_RULES],
+        choices=[(code, advanced_rule_label(code)) for code in ADVANCED_RULES],
         widget=forms.CheckboxSelectMultiple,
         required=False,
         help_text="Advanced rules of rulebook 3 in force",

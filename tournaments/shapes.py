@@ -184,6 +184,7 @@ def competition_create_from_shape(
     shape: Shape,
     teams: Sequence[Mapping[str, Any]] = (),
     game_system: str = Competition.GameSystem.FUBA_3,
+    advanced_rules: Sequence[str] = (),
 ) -> Competition:
     """The competition, its teams and its stages; a group stage's groups stay empty, to be drawn."""
     shape_preview(shape)
@@ -192,7 +193,11 @@ def competition_create_from_shape(
     if shape.structure != "groups" and not teams:
         raise _invalid("Enter the teams: a league, a knockout or Swiss rounds start with them.", "teams")
     competition = competition_create(
-        name=name, slug=slug, game_system=game_system, tiebreak_preset=shape.tiebreak_preset
+        name=name,
+        slug=slug,
+        game_system=game_system,
+        advanced_rules=list(advanced_rules),
+        tiebreak_preset=shape.tiebreak_preset,
     )
     entered = teams_bulk_create(competition=competition, rows=list(teams)) if teams else []
     knockout: dict[str, Any] = {

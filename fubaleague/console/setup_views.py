@@ -23,7 +23,9 @@ from django.utils.http import urlsafe_base64_encode
 from fubaleague.console.access import competition_of, organiser_required
 from kernel.errors import ApplicationError
 from matches.progress import competition_champion
+from tournaments.game_systems import game_system_rules
 from tournaments.models import Club, Competition, Stage, TiebreakPreset
+from tournaments.rule_names import advanced_rule_label
 from tournaments.services.clubs import club_create, teams_bulk_create
 from tournaments.shapes import SHAPE_PRESETS, STRUCTURES, Shape, competition_create_from_shape, shape_preview
 
@@ -43,6 +45,12 @@ class ShapeForm(forms.Form):
     name = forms.CharField(max_length=160)
     slug = forms.SlugField(max_length=80, label="Address", help_text="The competition's page: /c/<address>/")
     game_system = forms.ChoiceField(choices=Competition.GameSystem.choices)
+    advanced_rules = forms.MultipleChoiceField(
+        choices=[(code, advanced_rule_label(code)) for code in game_system_rules("fuba-3").advanced_rules],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        label="Advanced rules in force (FUBA 3 only)",
+    )
     structure = forms.ChoiceField(choices=list(STRUCTURES.items()), widget=forms.RadioSelect)
     teams = forms.IntegerField(min_value=2, max_value=256, label="Number of teams")
     groups = forms.IntegerField(min_value=0, max_value=26, required=False, initial=2, label="Groups")
@@ -132,6 +140,7 @@ def new_competition(request: HttpRequest) -> HttpResponse:
                     shape=shape,
                     teams=team_rows(form.cleaned_data["team_list"]),
                     game_system=form.cleaned_data["game_system"],
+                    advanced_rules=form.cleaned_data["advanced_rules"],
                 )
                 messages.success(request, f"{competition} is set up: enter its teams and clubs next.")
                 return redirect("console:teams", slug=competition.slug)
