@@ -13,7 +13,7 @@ from kernel.errors import ApplicationError
 from matches import services as results
 from matches.progress import competition_champion
 from tests.factories import AdminFactory
-from tournaments.fixtures import (
+from tournaments.bracket import (
     UEFA_EURO_2016_THIRD_OPPONENTS,
     UEFA_EURO_2016_THIRDS,
     UEFA_EURO_THIRD_OPPONENTS,
