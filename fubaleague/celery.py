@@ -10,6 +10,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fubaleague.settings")
 
 app = Celery("fubaleague", include=["fubaleague.tasks"])
 app.config_from_object("django.conf:settings", namespace="CELERY")
+# A consumer that survives a broker outage while it holds unacknowledged tasks (fubaleague/worker.py).
+app.conf.worker_consumer = "fubaleague.worker:Consumer"
+app.steps["consumer"].add("fubaleague.worker:Heartbeat")
 app.autodiscover_tasks()
 
 

@@ -18,6 +18,7 @@ from django.db import connection
 
 from fubaleague.celery import app
 from fubaleague.tasks import BEAT_KEY
+from fubaleague.worker import WORKER_HEARTBEAT_KEY, heartbeat_seconds
 from kernel.fail_open import fail_open_counts
 
 Probe = dict[str, Any]
@@ -80,6 +81,24 @@ def check_broker() -> Probe:
     return _timed(probe)
 
 
+def check_worker() -> Probe:
+    """A Celery worker is consuming: the heartbeat its consumer writes (fubaleague/worker.py) is
+    fresh. Without one, queued work waits, so the service is degraded even though every request
+    is still answered."""
+
+    def probe() -> str:
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            return "eager (tasks run in-process, no worker)"
+        beat = cache.get(WORKER_HEARTBEAT_KEY)
+        if not isinstance(beat, dict):
+            raise RuntimeError(
+                f"no worker heartbeat in the last {3 * heartbeat_seconds()} s: no worker is consuming"
+            )
+        return f"{beat.get('hostname')}, {time.time() - float(beat.get('at', 0)):.0f} s ago"
+
+    return _timed(probe)
+
+
 def beat_info() -> dict[str, Any]:
     """When beat last had a heartbeat executed; informational, since beat may run elsewhere."""
     try:
@@ -89,7 +108,12 @@ def beat_info() -> dict[str, Any]:
 
 
 def run_checks() -> tuple[bool, dict[str, Probe]]:
-    checks = {"database": check_database(), "cache": check_cache(), "broker": check_broker()}
+    checks = {
+        "database": check_database(),
+        "cache": check_cache(),
+        "broker": check_broker(),
+        "worker": check_worker(),
+    }
     healthy = all(item["status"] == "up" for item in checks.values())
     return healthy, checks
 

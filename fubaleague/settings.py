@@ -160,6 +160,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_mutex_expire": env_int("CELERY_UNACKED_MUTEX_EXPIRE", 300, minimum=1),
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker that lost the broker keeps trying to reconnect, however long the outage (Celery's
+# default gives up after 100 attempts and the worker exits).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # A forfeit claim older than this is taken over: longer than the hard limit, so its holder is gone.
 FORFEIT_CLAIM_TIMEOUT = env_int("FORFEIT_CLAIM_TIMEOUT", CELERY_TASK_TIME_LIMIT + 30, minimum=1)
 # The same for the claim of a turn-log validation; and a submission still waiting for its

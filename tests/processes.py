@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -41,19 +42,25 @@ def _wait_port(port: int, up: bool, timeout: float = 15.0) -> None:
 
 
 class RedisServer:
-    """redis-server on its own port, without persistence; stop() and start() again at will."""
+    """redis-server on its own port; stop() and start() again at will. Without persistence, or
+    ``durable`` (an append-only file written at every change, as a production broker keeps its
+    queue across a restart)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        self.persistence = ["--save", "", "--appendonly", "no"]
+        if durable:
+            self.persistence = ["--save", "", "--appendonly", "yes", "--appendfsync", "always",
+                                "--dir", tempfile.mkdtemp(prefix="fuba-redis-")]  # fmt: skip
 
     def url(self, db: int) -> str:
         return f"redis://127.0.0.1:{self.port}/{db}"
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning"],
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", *self.persistence,
+             "--daemonize", "no", "--loglevel", "warning"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         _wait_port(self.port, up=True)

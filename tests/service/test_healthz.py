@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from unittest import mock
 
 import pytest
+from django.core.cache import cache
 from django.db import OperationalError
 from django.test import Client, override_settings
 
 from fubaleague.celery import app as celery_app
+from fubaleague.worker import WORKER_HEARTBEAT_KEY
 
 pytestmark = pytest.mark.django_db
 
@@ -22,6 +25,7 @@ def test_all_up(admin_client: Client) -> None:
         "database": "up",
         "cache": "up",
         "broker": "up",
+        "worker": "up",
     }
     assert body["checks"]["database"]["detail"] == "postgresql"
 
@@ -77,16 +81,34 @@ def test_broker_down(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_public_sees_the_states_staff_the_details(client: Client, admin_client: Client) -> None:
     """The finding: /healthz showed everyone the broker URL and the exception text."""
+    cache.set(WORKER_HEARTBEAT_KEY, {"hostname": "w@test", "at": time.time()})
     with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
         public = client.get("/healthz").json()
         staff = admin_client.get("/healthz").json()
     assert public == {
         "status": "ok",
-        "checks": {"database": {"status": "up"}, "cache": {"status": "up"}, "broker": {"status": "up"}},
+        "checks": {
+            "database": {"status": "up"},
+            "cache": {"status": "up"},
+            "broker": {"status": "up"},
+            "worker": {"status": "up"},
+        },
     }
+    assert staff["checks"]["worker"]["detail"].startswith("w@test")
     assert "redis://" in staff["checks"]["broker"]["detail"]
     assert {"beat", "fail_open"} <= set(staff)
     with mock.patch("fubaleague.health.connection.cursor", side_effect=OperationalError("secret host")):
         down = client.get("/healthz")
     assert down.status_code == 503 and "secret host" not in down.content.decode()
     assert down.json()["checks"]["database"] == {"status": "down"}
+
+
+def test_no_worker_heartbeat_is_degraded(client: Client, admin_client: Client) -> None:
+    """The finding: /healthz answered 200 "ok" with no worker alive."""
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
+        response = client.get("/healthz")
+        assert response.status_code == 503
+        assert response.json()["checks"]["worker"] == {"status": "down"}
+        assert "no worker is consuming" in admin_client.get("/healthz").json()["checks"]["worker"]["error"]
+        cache.set(WORKER_HEARTBEAT_KEY, {"hostname": "w@test", "at": time.time()})
+        assert client.get("/healthz").status_code == 200
