@@ -5,7 +5,7 @@ Nothing here touches the database; tournaments.services turns the pairings into 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -84,6 +84,30 @@ class Slot:
 
 def group_letter(index: int) -> str:
     return chr(ord("A") + index)
+
+
+def group_qualifiers_problem(*, sizes: Mapping[str, int], advance: int, best_thirds: int) -> str | None:
+    """Why these groups cannot produce the knockout's qualifiers, or None.
+
+    Each group sends its first ``advance`` teams, and the best ``best_thirds`` teams placed
+    ``advance + 1`` come from the groups that have such a place: a group of two has no third.
+    """
+    short = sorted(name for name, n in sizes.items() if 0 < n < advance)
+    if short:
+        return (
+            f"group {', '.join(short)} has fewer than {advance} teams, so it cannot send {advance} "
+            "to the knockout"
+        )
+    rank = advance + 1
+    with_rank = sorted(name for name, n in sizes.items() if n >= rank)
+    if best_thirds > len(with_rank):
+        placed = {1: "first", 2: "second", 3: "third"}.get(rank, f"No. {rank}")
+        return (
+            f"{best_thirds} best {placed}-placed teams are to go through, but only {len(with_rank)} "
+            f"group(s) have a {placed} place ({', '.join(with_rank) or 'none'}: groups of "
+            f"{', '.join(f'{name} {n}' for name, n in sorted(sizes.items()))} teams)"
+        )
+    return None
 
 
 def groups_to_knockout_slots(

@@ -237,3 +237,40 @@ def test_admin_group_picker_offers_only_the_competitions_teams_labelled(staff) -
     )
     assert response.status_code == 200
     assert set(group.teams.values_list("name", flat=True)) == {"Mine 0", "Mine 1"}
+
+
+def test_a_knockout_fed_by_best_thirds_no_group_has_is_a_400_saying_why(api) -> None:
+    # 3 groups of 2, two per group and two best thirds into a knockout of 8: no group has a third.
+    competition = CompetitionFactory(slug="thirds")
+    teams = [TeamFactory(competition=competition, name=f"T{i}") for i in range(6)]
+    groups = {"A": teams[0:2], "B": teams[2:4], "C": teams[4:6]}
+    with pytest.raises(
+        ApplicationError, match=r"2 best third-placed teams .* only 0 group\(s\) have a third"
+    ):
+        stage_create(competition=competition, name="Groups", kind="groups", groups=groups, best_thirds=2)
+    response = api.post(
+        "/api/v1/stages",
+        {
+            "competition": "thirds",
+            "name": "Groups",
+            "kind": "groups",
+            "groups": {name: [t.id for t in members] for name, members in groups.items()},
+            "best_thirds": 2,
+        },
+        format="json",
+    )
+    assert response.status_code == 400, response.content
+    assert "have a third place" in response.json()["error"]["message"]
+    assert not Stage.objects.filter(competition=competition).exists()
+
+    # Drawn groups start empty: the knockout's generation checks what the groups can produce.
+    stage = stage_create(
+        competition=competition, name="Groups", kind="groups", groups={g: [] for g in "ABC"}, best_thirds=2
+    )
+    for name, members in groups.items():
+        stage.groups.get(name=name).teams.set(members)
+    knockout = stage_create(competition=competition, name="Knockout", kind="knockout")
+    response = api.post(f"/api/v1/stages/{knockout.id}/generate-fixtures", {}, format="json")
+    assert response.status_code == 400, response.content
+    assert "only 0 group(s) have a third place" in response.json()["error"]["message"]
+    assert not Fixture.objects.filter(stage=knockout).exists()

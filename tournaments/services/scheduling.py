@@ -14,6 +14,7 @@ from django.db.models import Count
 from kernel.errors import ApplicationError, Conflict, NotFound
 from tournaments.fixtures import (
     Slot,
+    group_qualifiers_problem,
     groups_to_knockout_slots,
     round_name,
     round_robin_rounds,
@@ -169,6 +170,12 @@ def _knockout_first_round(stage: Stage) -> tuple[list[tuple[Side, Side]], list[i
     names = list(feeder.groups.order_by("name").values_list("name", flat=True))
     if not names:
         raise ApplicationError(f"{stage}: the stage before it, {feeder.name}, has no groups yet.")
+    sizes = dict(feeder.groups.annotate(n=Count("teams")).values_list("name", "n"))
+    problem = group_qualifiers_problem(
+        sizes=sizes, advance=feeder.advance_per_group, best_thirds=feeder.best_thirds
+    )
+    if problem:
+        raise ApplicationError(f"{stage}: {feeder.name}: {problem}.", details={"field": "feeder"})
     try:
         slots = groups_to_knockout_slots(
             stage_id=feeder.id,

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from kernel.errors import ApplicationError, Conflict
+from tournaments.fixtures import group_qualifiers_problem
 from tournaments.game_systems import (
     rules_of,
 )
@@ -150,6 +151,14 @@ def stage_create(
         bad = [g for g in groups if not isinstance(g, str) or not 0 < len(g) <= 10]
         if bad:
             raise invalid(f"{where}: group names are 1 to 10 characters: {bad}.", "groups")
+        if all(groups.values()):  # drawn groups are checked when the knockout is generated
+            problem = group_qualifiers_problem(
+                sizes={name: len(g) for name, g in groups.items()},
+                advance=advance_per_group,
+                best_thirds=best_thirds,
+            )
+            if problem:
+                raise invalid(f"{where}: {problem}.", "best_thirds")
     else:
         teams_check(competition, teams, where)
         if kind in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS) and len(teams) < 2:
