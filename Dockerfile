@@ -5,7 +5,7 @@ WORKDIR /app
 COPY requirements.txt requirements-dev.txt ./
 RUN pip install --no-cache-dir -r requirements-dev.txt
 COPY rules_engine rules_engine
-COPY scripts/build_engine.py scripts/build_engine.py
+COPY scripts/build_engine.py scripts/mypyc-engine.ini scripts/
 RUN python scripts/build_engine.py
 
 FROM python:3.11-slim

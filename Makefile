@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EMBEDDED := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: run test test-slow worker beat bench bench-deps lint format install engine web-engine node-deps browser-deps clean
+.PHONY: check-services run test test-slow worker beat bench bench-deps lint format install engine web-engine node-deps browser-deps clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -53,12 +53,15 @@ browser-deps:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
+## check-services: PostgreSQL and Redis reachable, said before anything long runs
+check-services: install
+	source scripts/test-env.sh && $(BIN)/python scripts/check-services.py
+
 ## test: the whole suite against the real PostgreSQL and Redis on 127.0.0.1 and a real Celery worker
-# The lint runs first (CI runs only `make test`). The suite runs on the compiled engine
+# The services are checked first, then the lint (CI runs only `make test`). The suite runs on the compiled engine
 # (FUBA_ENGINE=native refuses a missing or stale build), then the engine tests once more on the
 # pure-Python source, which must behave the same.
-test: install lint engine web-engine browser-deps
-	source scripts/test-env.sh && $(BIN)/python scripts/check-services.py
+test: install check-services lint engine web-engine browser-deps
 	source scripts/test-env.sh && $(BIN)/python manage.py collectstatic --noinput -v0
 	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/pytest
 	source scripts/test-env.sh && FUBA_ENGINE=pure $(BIN)/pytest -q tests/engine
@@ -82,7 +85,11 @@ bench-deps:
 	  $$SUDO service nginx stop >/dev/null 2>&1 || true; }
 
 ## bench: engine, simulator and web benchmarks, each printed as a table
-bench: install engine web-engine bench-deps browser-deps
+# Each run has its own database, Redis database and key prefix (bench/isolation.py): it can run
+# beside `make test`.
+bench: install check-services engine web-engine bench-deps browser-deps
+	mkdir -p var
+	source scripts/test-env.sh && $(BIN)/python manage.py collectstatic --noinput -v0
 	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/python bench/run.py
 
 ## lint: style, types, the import contracts of .importlinter, and no imports hidden in functions

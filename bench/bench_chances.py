@@ -22,12 +22,12 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from urllib.parse import urlparse, urlunparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BENCH_DB = "fubaleague_bench_chances"
+from isolation import create_database, isolate  # noqa: E402
+
 SLUG = "bench-chances-cup"
 TARGET_S = 20.0
 SPEEDUP_TARGET = 1.8
@@ -45,11 +45,9 @@ def bench_env() -> dict[str, str]:
         raise SystemExit(
             fail("needs DATABASE_URL (PostgreSQL) and REDIS_URL: source scripts/test-env.sh first.")
         )
-    parts = urlparse(database_url)
     env = dict(os.environ)
     env.update(
         {
-            "DATABASE_URL": urlunparse(parts._replace(path="/" + BENCH_DB)),
             "DEBUG": "0",
             "SECRET_KEY": env.get("SECRET_KEY") or "bench-only-secret-key-0123456789abcdefghijklmnop",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -57,19 +55,9 @@ def bench_env() -> dict[str, str]:
             "CHANCES_AUTO_RECOMPUTE": "0",
             "CHANCES_CHUNK_RUNS": env.get("CHANCES_CHUNK_RUNS", "250"),
             "LOG_LEVEL": "WARNING",
-            "CACHE_KEY_PREFIX": "bench-chances",
         }
     )
-    return env
-
-
-def recreate_database(env: dict[str, str]) -> None:
-    import psycopg
-
-    parts = urlparse(env["DATABASE_URL"])
-    with psycopg.connect(urlunparse(parts._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{BENCH_DB}"')
+    return isolate(env, "chances")
 
 
 def start_workers(env: dict[str, str], count: int) -> list[subprocess.Popen[bytes]]:
@@ -149,7 +137,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=10_000)
     args = parser.parse_args()
     env = bench_env()
-    recreate_database(env)
+    database = create_database(env)
     os.environ.update(env)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fubaleague.settings")
     import django
@@ -171,7 +159,7 @@ def main() -> int:
     broker = env.get("CELERY_BROKER_URL") or env["REDIS_URL"]
     engine = os.environ.get("FUBA_ENGINE", "auto")
     print(
-        f"database {BENCH_DB} (recreated), broker {broker}, engine {engine}, "
+        f"database {database} (its own), broker {broker}, engine {engine}, "
         f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} CPUs"
     )
 

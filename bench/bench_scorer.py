@@ -110,7 +110,6 @@ def proxy_check(url: str) -> str:
 def setup_sessions(n: int) -> list[tuple[int, str]]:
     """n fixtures of 2n teams, a club member with a token for each home team, a session each."""
     from django.contrib.auth import get_user_model
-    from django.core.cache import cache
     from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
@@ -120,7 +119,6 @@ def setup_sessions(n: int) -> list[tuple[int, str]]:
     from tournaments.services.stages import stage_create
 
     call_command("migrate", verbosity=0)
-    cache.clear()
     competition = competition_create(name="Bench scorer", slug="bench-scorer")
     teams = []
     users = []
@@ -266,12 +264,12 @@ def main() -> int:
     if not args.no_proxy and shutil.which("nginx") is None:
         return web.fail("nginx is not installed: `apt-get install nginx` (or run with --no-proxy).")
 
-    web.BENCH_DB = "fubaleague_bench_scorer"
+    web.BENCH_NAME = "scorer"
     env = web.bench_env()
-    env["CACHE_KEY_PREFIX"] = "bench-scorer"
     kind = f"{args.threads}-thread gthread" if args.threads > 1 else "sync"
     shape = f"gunicorn ({args.workers} {kind} workers)" + ("" if args.no_proxy else " behind nginx")
-    print(f"database {web.BENCH_DB} on 127.0.0.1 (recreated), Redis cache, {shape}")
+    database = env["DATABASE_URL"].rsplit("/", 1)[-1]
+    print(f"database {database} on 127.0.0.1 (its own), Redis db {web.BENCH_REDIS_DB}, {shape}")
     web.recreate_database(env)
     web.setup_django(env)
     sessions = setup_sessions(SESSIONS + 1)

@@ -30,12 +30,14 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlparse, urlunparse
+from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BENCH_DB = "fubaleague_bench_web"
+from isolation import BENCH_REDIS_DB, create_database, isolate  # noqa: E402
+
+BENCH_NAME = "web"
 SLUG = "bench-world-cup"
 P99_TARGET_MS = 50.0
 RATIO_TARGET = 0.70
@@ -61,12 +63,10 @@ def bench_env() -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         {
-            "DATABASE_URL": urlunparse(parts._replace(path="/" + BENCH_DB)),
             "DEBUG": "0",
             "SECRET_KEY": env.get("SECRET_KEY") or "bench-only-secret-key-0123456789abcdefghijklmnop",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "SECURE_SSL_REDIRECT": "0",
-            "CACHE_KEY_PREFIX": "bench-web",
             "CELERY_TASK_ALWAYS_EAGER": "1",
             # wrk sends thousands of requests a second from one address: production rates would
             # measure 429s. The throttle stays on (its Redis round trip is part of the cost) with
@@ -77,17 +77,12 @@ def bench_env() -> dict[str, str]:
             "DB_CONN_MAX_AGE": "600",
         }
     )
-    return env
+    return isolate(env, BENCH_NAME)
 
 
 def recreate_database(env: dict[str, str]) -> None:
-    import psycopg
-
-    parts = urlparse(env["DATABASE_URL"])
-    admin_url = urlunparse(parts._replace(path="/postgres"))
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{BENCH_DB}"')
+    """This run's own database (bench/isolation.py), dropped when the run ends."""
+    create_database(env)
 
 
 def setup_django(env: dict[str, str]) -> None:
@@ -99,13 +94,11 @@ def setup_django(env: dict[str, str]) -> None:
 
 
 def load_world_cup() -> float:
-    from django.core.cache import cache
     from django.core.management import call_command
 
     from tournaments import demo
 
     call_command("migrate", verbosity=0)
-    cache.clear()
     started = time.perf_counter()
     demo.build_world_cup(slug=SLUG, name="Bench World Cup")
     return time.perf_counter() - started
@@ -296,7 +289,11 @@ def main() -> int:
         return fail("wrk is not installed: `apt-get install wrk` (Debian/Ubuntu), then run again.")
 
     env = bench_env()
-    print(f"database {BENCH_DB} on 127.0.0.1 (recreated), Redis cache, gunicorn {args.workers} sync workers")
+    database = env["DATABASE_URL"].rsplit("/", 1)[-1]
+    print(
+        f"database {database} on 127.0.0.1 (its own), Redis db {BENCH_REDIS_DB}, "
+        f"gunicorn {args.workers} workers"
+    )
     recreate_database(env)
     setup_django(env)
     load_seconds = load_world_cup()

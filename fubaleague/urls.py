@@ -7,6 +7,7 @@ handler404 = "fubaleague.views.page_not_found"
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("fubaleague.api_urls")),
     path("console/", include("fubaleague.console.urls")),

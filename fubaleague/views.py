@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.templatetags.static import static
 from django.views import defaults
-from django.views.decorators.cache import never_cache
+from django.views.decorators.cache import cache_control, never_cache
 
 from fubaleague.health import beat_info, fail_open_report, run_checks
 from kernel.api_errors import error_body
@@ -30,3 +31,9 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse(error_body("not_found", f"No API endpoint at {request.path}."), status=404)
     return defaults.page_not_found(request, exception)
+
+
+@cache_control(max_age=86400, public=True)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page links: send them to the site's icon."""
+    return HttpResponseRedirect(static("fubaleague/favicon.svg"))

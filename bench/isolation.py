@@ -1,0 +1,59 @@
+"""What keeps a benchmark run out of the way of `make test` and of another benchmark run.
+
+Each run gets a database of its own (``fubaleague_bench_<name>_<pid>``, created here and dropped
+when the run ends, never a shared name), a Redis database of its own (``BENCH_REDIS_DB``, 13 by
+default: the tests use 15 and 14, see scripts/test-env.sh) and a cache key prefix naming the run, so it never
+has to clear a cache another process reads.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH_REDIS_DB = os.environ.get("BENCH_REDIS_DB", "13")
+
+
+def run_name(bench: str) -> str:
+    return f"fubaleague_bench_{bench}_{os.getpid()}"
+
+
+def redis_for_bench(url: str) -> str:
+    """The same Redis server, on the benchmarks' own database number."""
+    return urlunparse(urlparse(url)._replace(path=f"/{BENCH_REDIS_DB}"))
+
+
+def isolate(env: dict[str, str], bench: str) -> dict[str, str]:
+    """``env`` pointed at this run's own database, Redis database and key prefix."""
+    name = run_name(bench)
+    parts = urlparse(env["DATABASE_URL"])
+    env["DATABASE_URL"] = urlunparse(parts._replace(path="/" + name))
+    env["REDIS_URL"] = redis_for_bench(env["REDIS_URL"])
+    if env.get("CELERY_BROKER_URL"):
+        env["CELERY_BROKER_URL"] = redis_for_bench(env["CELERY_BROKER_URL"])
+    env["CACHE_KEY_PREFIX"] = name
+    (ROOT / "var").mkdir(exist_ok=True)
+    return env
+
+
+def create_database(env: dict[str, str]) -> str:
+    """Create this run's database (dropped at exit) and return its name."""
+    import psycopg
+
+    parts = urlparse(env["DATABASE_URL"])
+    name = parts.path.lstrip("/")
+    admin_url = urlunparse(parts._replace(path="/postgres"))
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+    def drop() -> None:
+        # The run's own database: whatever of this run still holds a connection goes with it.
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    atexit.register(drop)
+    return name
