@@ -162,3 +162,18 @@ def test_the_live_panel_reads_the_story_once_per_version() -> None:
     etag = response["ETag"]
     assert client.get(f"/score/{session.id}/story.json", HTTP_IF_NONE_MATCH=etag).status_code == 304
     assert client.get("/score/999999/story.json").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_story_of_an_unconfirmed_result_is_the_clubs_only() -> None:
+    s = make_fixture()
+    session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
+    play(session.id, {"home": s.home_user, "away": s.home_user})
+    url = f"/score/{session.id}/story.json"
+    refused = Client().get(url)
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "result_unconfirmed"
+    club = Client()
+    club.force_login(s.away_user)
+    story = club.get(url)
+    assert story.status_code == 200 and story.json()["feed"]
+    assert cache.get(story_key(session.id, story.json()["version"])) is None
