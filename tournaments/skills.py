@@ -106,6 +106,18 @@ def match_skills_select(*, fixture: Fixture, team: Team, skills: Sequence[Skill]
             f"{team}: {weight} skill choices for {fixture} exceed the limit of {limit} "
             "(a skill marked 'counts as two' counts double, A11)."
         )
+    # A11: "Teams can choose an equal number of skills for a match": the club choosing second
+    # matches the other's number (counted as the limit counts them); the first one is free.
+    opponent_id = fixture.away_team_id if team.id == fixture.home_team_id else fixture.home_team_id
+    theirs = [
+        m.skill
+        for m in MatchSkill.objects.filter(fixture=fixture, team_id=opponent_id).select_related("skill")
+    ]
+    if theirs and skills_weight(theirs) != weight:
+        raise ApplicationError(
+            f"{team}: teams choose an equal number of skills for a match (A11); the opponent chose "
+            f"{skills_weight(theirs)} skill choices for {fixture}, you chose {weight}."
+        )
     MatchSkill.objects.filter(fixture=fixture, team=team).delete()
     return MatchSkill.objects.bulk_create([MatchSkill(fixture=fixture, team=team, skill=s) for s in skills])
 

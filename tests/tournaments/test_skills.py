@@ -42,6 +42,26 @@ def test_match_selection_respects_the_limit_with_double_weight_skills() -> None:
         match_skills_select(fixture=fixture, team=team, skills=_skills("Diver"))
 
 
+def test_the_second_club_to_choose_matches_the_first_ones_number_of_skills() -> None:
+    # A11: "Teams can choose an equal number of skills for a match" (a skill with footnote 1
+    # "counts as two skill choices").
+    competition = CompetitionFactory(skill_limit=5)
+    blues, _ = team_with_member(competition, "Blues")
+    reds, _ = team_with_member(competition, "Reds")
+    stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[blues, reds])
+    (fixture,) = fixture_generate(stage=stage)
+    team_skills_set(team=blues, skills=_skills("Shot stopper", "Runner", "Regista"))
+    team_skills_set(team=reds, skills=_skills("Diver", "Tackler", "Runner"))
+    match_skills_select(fixture=fixture, team=blues, skills=_skills("Shot stopper"))  # counts as two
+    with pytest.raises(
+        ApplicationError, match=r"equal number of skills .* chose 2 skill choices .* you chose 1"
+    ):
+        match_skills_select(fixture=fixture, team=reds, skills=_skills("Diver"))
+    assert not MatchSkill.objects.filter(team=reds).exists()
+    match_skills_select(fixture=fixture, team=reds, skills=_skills("Diver", "Tackler"))
+    assert MatchSkill.objects.filter(team=reds).count() == 2
+
+
 def test_catenaccio_only_for_2019_world_cup_coaches_in_world_cups() -> None:
     world_cup = CompetitionFactory(is_world_cup=True)
     rookie = TeamFactory(competition=world_cup, coach=CoachFactory(played_world_cup_2019=False))
