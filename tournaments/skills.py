@@ -108,10 +108,8 @@ def match_skills_select(*, fixture: Fixture, team: Team, skills: Sequence[Skill]
         )
     # A11: "Teams can choose an equal number of skills for a match": the club choosing second
     # matches the other's number (counted as the limit counts them); the first one is free.
-    opponent_id = fixture.away_team_id if team.id == fixture.home_team_id else fixture.home_team_id
     theirs = [
-        m.skill
-        for m in MatchSkill.objects.filter(fixture=fixture, team_id=opponent_id).select_related("skill")
+        m.skill for m in MatchSkill.objects.filter(fixture=fixture).exclude(team=team).select_related("skill")
     ]
     if theirs and skills_weight(theirs) != weight:
         raise ApplicationError(
