@@ -11,7 +11,7 @@
   var names = { home: root.getAttribute("data-home"), away: root.getAttribute("data-away") };
   var POLL_MS = 1500;
   var storyUrl = root.getAttribute("data-story-url");
-  var etag = null, codes = null, areaNames = {}, storyVersion = null;
+  var etag = null, codes = null, areaNames = {}, storyVersion = null, marked = null;
   var $ = function (id) { return root.querySelector('[data-testid="' + id + '"]'); };
 
   function list(id, items, text) {
@@ -39,9 +39,12 @@
     $("live-turn").textContent = String(st.turn);
     var control = names[st.control] || st.control;
     $("live-ball").textContent = st.ball ? "Ball: " + areaNames[st.ball] + " · value " + st.value + " · " + control + " has it" : "";
+    // A roll moves nothing by itself: the move, pass or shot before it this turn stays marked.
+    if (st.last && st.last.areas && st.last.areas.length) marked = { turn: st.turn, last: st.last };
     pitch.draw({
       codes: codes, home: st.teams.home.pieces, away: st.teams.away.pieces, ball: st.ball, value: st.value,
-      gk: { home: st.teams.home.gk, away: st.teams.away.gk }, last: st.last
+      gk: { home: st.teams.home.gk, away: st.teams.away.gk },
+      last: marked && marked.turn === st.turn ? marked.last : null
     });
     var now = d.status === "live" ? d.question : d.status === "full_time" ? "Full time: the clubs confirm the result." :
       d.status === "abandoned" ? "The scoring of this match was abandoned." : "The result is submitted.";

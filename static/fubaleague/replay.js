@@ -15,11 +15,22 @@
 
   function teamName(side) { return data.teams && data.teams[side] ? data.teams[side].name : side; }
 
+  /* The last action that concerned areas: a roll moves nothing on the pitch by itself, so the
+     move, pass or shot before it in the same turn stays marked (as lichess keeps the last move). */
+  function lastOnPitch(at) {
+    var turn = data.frames[at].turn;
+    for (var i = at; i >= 0 && data.frames[i].turn === turn; i--) {
+      var last = data.frames[i].last;
+      if (last && last.areas && last.areas.length) return last;
+    }
+    return null;
+  }
+
   function draw(frame) {
     pitch.draw({
       codes: data.areas, home: frame.home, away: frame.away, ball: frame.ball, value: frame.value,
       gk: { home: frame.gk[0] >= 0 ? data.areas[frame.gk[0]] : null, away: frame.gk[1] >= 0 ? data.areas[frame.gk[1]] : null },
-      last: frame.last
+      last: lastOnPitch(pos)
     });
     $("replay-score").textContent = frame.score[0] + " – " + frame.score[1];
     $("replay-minute").textContent = frame.minute + "'";
