@@ -18,13 +18,14 @@ from kernel.errors import ApplicationError
 from matches import progress
 from matches import services as results
 from matches.discipline import competition_discipline_set
-from matches.models import Result
+from matches.models import Result, ResultSubmission
 from tournaments.game_systems import rules_of
 from tournaments.models import Fixture, Stage, Suspension
 
 CARD_ROWS = 4
 ACTIONS = {
     "enter": "Enter or correct the result",
+    "confirm": "Confirm the result the club reported",
     "resolve": "Resolve the dispute with this result",
     "award": "Award the match",
     "void": "Void the match",
@@ -108,6 +109,12 @@ def _call(fixture: Fixture, form: ResultForm, user: Any) -> Any:
         return results.result_award(
             fixture_id=fixture.pk, user=user, team_id=team_id, note=note or "Awarded by staff", reopen=reopen
         )
+    if action == "confirm":
+        reported = reported_submission(fixture)
+        if reported is None or reported.status != ResultSubmission.Status.OPEN:
+            raise ApplicationError(f"{fixture}: no reported result is waiting to be confirmed.")
+        confirmed = {**submission_score(reported), "note": note or "The reported result confirmed by staff"}
+        return results.result_override(fixture_id=fixture.pk, user=user, reopen=reopen, **confirmed)
     if d.get("home_goals") is None or d.get("away_goals") is None:
         raise ApplicationError("Give both teams' goals.", details={"field": "home_goals"})
     score = {
@@ -128,11 +135,56 @@ def _call(fixture: Fixture, form: ResultForm, user: Any) -> Any:
     return results.result_override(fixture_id=fixture.pk, user=user, reopen=reopen, **score)
 
 
+def reported_submission(fixture: Fixture) -> ResultSubmission | None:
+    """The club's report waiting for the opponent, or the disputed one."""
+    waiting = (ResultSubmission.Status.OPEN, ResultSubmission.Status.DISPUTED)
+    return fixture.submissions.filter(status__in=waiting).order_by("-id").first()
+
+
+def submission_score(sub: ResultSubmission) -> dict[str, Any]:
+    return {
+        "home_goals": sub.home_goals,
+        "away_goals": sub.away_goals,
+        "cards": list(sub.cards or []),
+        "extra_time": sub.extra_time,
+        "home_penalties": sub.home_penalties,
+        "away_penalties": sub.away_penalties,
+    }
+
+
+def _form_initial(
+    fixture: Fixture, result: Result | None, reported: ResultSubmission | None
+) -> dict[str, Any]:
+    """The reported score and cards to start from (a dispute, a report waiting), else the result."""
+    initial: dict[str, Any] = {"action": "enter"}
+    if fixture.status == Fixture.Status.DISPUTED:
+        initial["action"] = "resolve"
+    elif fixture.status == Fixture.Status.SUBMITTED:
+        initial["action"] = "confirm"
+    if reported is not None:
+        data = submission_score(reported)
+        initial |= {k: v for k, v in data.items() if k != "cards"}
+        for i, card in enumerate(data["cards"][:CARD_ROWS]):
+            initial |= {f"card_{i}_team": card.get("team"), f"card_{i}_kind": card.get("kind")}
+            if card.get("shirt_number"):
+                initial[f"card_{i}_shirt"] = str(card["shirt_number"])
+    elif result is not None:
+        initial |= {"home_goals": result.home_goals, "away_goals": result.away_goals}
+    return initial
+
+
 def _consequences(fixture: Fixture, form: ResultForm) -> str:
     d = form.cleaned_data
     home, away = str(fixture.home_team), str(fixture.away_team)
     if d["action"] == "void":
         return f"{home} v {away} will count for nothing: standings and bans are recomputed without it."
+    if d["action"] == "confirm":
+        reported = reported_submission(fixture)
+        if reported is not None:
+            return (
+                f"{home} {reported.home_goals}–{reported.away_goals} {away}, as reported, will count: "
+                "the tables, the knockout places and the suspensions follow from it."
+            )
     if d["action"] == "award":
         winner = home if d.get("award_to") == "home" else away
         c = fixture.competition
@@ -180,11 +232,9 @@ def result_desk(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespons
         pk=fixture_id,
         competition=competition,
     )
-    initial: dict[str, Any] = {"action": "resolve" if fixture.status == Fixture.Status.DISPUTED else "enter"}
     result = Result.objects.filter(fixture=fixture).first()
-    if result is not None:
-        initial |= {"home_goals": result.home_goals, "away_goals": result.away_goals}
-    form = ResultForm(request.POST or None, fixture=fixture, initial=initial)
+    reported = reported_submission(fixture)
+    form = ResultForm(request.POST or None, fixture=fixture, initial=_form_initial(fixture, result, reported))
     consequences = ""
     if request.method == "POST" and form.is_valid():
         user = signed_in_user(request.user)
@@ -204,9 +254,7 @@ def result_desk(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespons
         "form": form,
         "consequences": consequences,
         "audit": audit_sentences(fixture),
-        "submission": fixture.submissions.order_by("-id").first()
-        if hasattr(fixture, "submissions")
-        else None,
+        "reported": reported,
     }
     return TemplateResponse(request, "console/result.html", context)
 

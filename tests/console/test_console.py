@@ -4,9 +4,11 @@ of 20 teams over 5 rounds, each run from the console's pages to the end."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 
 from kernel.errors import ApplicationError
@@ -19,7 +21,7 @@ from tournaments.bracket import (
     UEFA_EURO_THIRD_OPPONENTS,
     UEFA_EURO_THIRDS,
 )
-from tournaments.models import Competition, Fixture, Stage
+from tournaments.models import Competition, Fixture, Stage, Suspension
 from tournaments.shapes import SHAPE_PRESETS, Shape, shape_preview
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +60,7 @@ def test_the_console_is_for_organisers_only(client: Client) -> None:
     assert client.get("/console/").status_code == 403
 
 
-def _new(console: Client, preset: str, name: str, teams: list[str], **extra: Any) -> Competition:
+def _new(console: Client, preset: str, name: str, lines: list[str], **extra: Any) -> Competition:
     shape = SHAPE_PRESETS[preset][1]
     data = {
         "name": name,
@@ -76,7 +78,7 @@ def _new(console: Client, preset: str, name: str, teams: list[str], **extra: Any
         "extra_time": "on",
         "penalties": "on",
         "tiebreak_preset": shape.tiebreak_preset,
-        "team_list": "\n".join(teams),
+        "team_list": "\n".join(lines),
         "create": "1",
         **extra,
     }
@@ -189,3 +191,55 @@ def test_an_impossible_constraint_is_a_message_in_the_console_until_relaxing_is_
     assert console.post(url, body | {"relax": "on"}).status_code == 302
     page = console.get(url).content.decode()
     assert "was drawn without them" in page and "seed 3" in page
+
+
+def test_a_club_is_invited_by_a_one_time_link_e_mailed_or_copied(console, mailoutbox) -> None:
+    competition = _new(console, "cup_8", "Invite Cup", [f"T{i}, Country {i}, Club {i}" for i in range(8)])
+    url = f"/console/c/{competition.slug}/teams/"
+    body = {"invite": "1", "club": "Club 1", "username": "club1", "email": "one@example.org"}
+    page = console.post(url, body).content.decode()
+    link = re.search(r'data-testid="invite-link">([^<]+)<', page).group(1)
+    assert mailoutbox and link in mailoutbox[0].body
+    member = get_user_model().objects.get(username="club1")
+    assert not member.has_usable_password() and member.fuba_clubs.get().name == "Club 1"
+    assert "club1 (invited, no password yet)" in console.get(url).content.decode()
+    visitor = Client()
+    form_url = visitor.get(link, follow=True).redirect_chain[-1][0]
+    new = {"new_password1": "a-long-pass-2027!", "new_password2": "a-long-pass-2027!"}
+    assert visitor.post(form_url, new).status_code == 302
+    member.refresh_from_db()
+    assert member.check_password("a-long-pass-2027!")
+    assert "invalid" in Client().get(link, follow=True).content.decode().lower()  # used once only
+
+
+def test_the_desk_confirms_a_reported_result_and_the_discipline_desk_sets_the_bans(
+    console, organiser
+) -> None:
+    teams = [f"L{i}, Country {i}, Club {i}" for i in range(4)]
+    competition = _new(console, "league", "Desk League", teams, teams=4)
+    _schedule(console, competition.slug)
+    fixture = Fixture.objects.filter(competition=competition).order_by("match_number").first()
+    member = get_user_model().objects.create_user("reporter")
+    fixture.home_team.club.members.add(member)
+    results.result_submit(
+        fixture_id=fixture.pk,
+        user=member,
+        home_goals=2,
+        away_goals=0,
+        cards=[{"team": "away", "kind": "red"}],
+    )
+    url = f"/console/c/{competition.slug}/results/{fixture.pk}/"
+    form = console.get(url).context["form"]
+    assert form.initial["action"] == "confirm" and form.initial["card_0_kind"] == "red"
+    assert "Direct red card" in console.get(url).content.decode()  # card kinds in words
+    response = console.post(url, {"action": "confirm", "check": "1"})
+    page = response.content.decode()
+    assert "2–0 " in page and "as reported, will count" in page, response.context["form"].errors
+    assert console.post(url, {"action": "confirm", "confirm": "1"}).status_code == 302
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.CONFIRMED and fixture.result.cards.get().kind == "red"
+    discipline = f"/console/c/{competition.slug}/discipline/"
+    assert "red card" in console.get(discipline).content.decode().lower()
+    body = {"yellow_card_threshold": 3, "red_card_ban_matches": 0}
+    assert console.post(discipline, body).status_code == 302
+    assert Suspension.objects.filter(competition=competition).count() == 0  # recomputed by the service
