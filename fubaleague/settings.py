@@ -109,6 +109,10 @@ else:
             "NAME": str(VAR_DIR / "fubaleague.sqlite3"),
         }
     }
+    # SQLite cannot create Suspension's suspension_unique (NULLs not distinct). The embedded
+    # default is one process in which the discipline service is the only writer of suspensions;
+    # PostgreSQL, the production database, enforces the constraint.
+    SILENCED_SYSTEM_CHECKS = ["models.W047"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache and Celery -----------------------------------------------------------
@@ -135,7 +139,9 @@ else:
 
 # The broker defaults to the same Redis as the cache; CELERY_BROKER_URL can split them.
 CELERY_BROKER_URL = (
-    env_url("CELERY_BROKER_URL", schemes=("redis", "rediss", "amqp", "pyamqp")) or REDIS_URL or "memory://"
+    env_url("CELERY_BROKER_URL", schemes=("redis", "rediss", "amqp", "pyamqp"))
+    or REDIS_URL
+    or "memory://localhost/"
 )
 # Without a broker the embedded default runs tasks in-process, so a first run needs no worker.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from celery.signals import task_postrun
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
@@ -12,6 +17,25 @@ from django.db import transaction
 
 from tournaments import demo
 from tournaments.models import Competition
+
+
+@contextmanager
+def _tasks_summarised() -> Iterator[Counter[str]]:
+    """Count the tasks run in-process instead of logging a line for each (the demo runs dozens)."""
+    ran: Counter[str] = Counter()
+
+    def count(sender: Any = None, **_kwargs: Any) -> None:
+        ran[getattr(sender, "name", "?")] += 1
+
+    trace = logging.getLogger("celery.app.trace")
+    level = trace.level
+    trace.setLevel(logging.WARNING)
+    task_postrun.connect(count, weak=False)
+    try:
+        yield ran
+    finally:
+        task_postrun.disconnect(count)
+        trace.setLevel(level)
 
 
 class Command(BaseCommand):
@@ -39,7 +63,7 @@ class Command(BaseCommand):
         else:
             started = time.monotonic()
             # All or nothing: a failure must not leave half a demo that the next run calls loaded.
-            with transaction.atomic():
+            with _tasks_summarised() as ran, transaction.atomic():
                 built = demo.build_world_cup(slug=slug)
             self.stdout.write(
                 self.style.SUCCESS(
@@ -51,7 +75,12 @@ class Command(BaseCommand):
             for note in built.notes:
                 self.stdout.write(self.style.WARNING(f"  note: {note}"))
             # By name: the league does not import the chances app that sits on top of it.
-            call_command("chances_compute", slug, stdout=self.stdout)
+            with _tasks_summarised() as chances_ran:
+                call_command("chances_compute", slug, stdout=self.stdout)
+            ran.update(chances_ran)
+            if ran:
+                tasks = ", ".join(f"{count} {name}" for name, count in sorted(ran.items()))
+                self.stdout.write(f"  Background tasks run in-process: {sum(ran.values())} ({tasks}).")
         self.stdout.write("")
         self.stdout.write(f"  Public pages: http://127.0.0.1:8000/c/{slug}/")
         self.stdout.write(

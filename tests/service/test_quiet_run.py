@@ -1,0 +1,53 @@
+"""`make run` says only what the user needs: no warning about SQLite or a missing broker host, and
+the demo's in-process tasks summarised in one line instead of one INFO line each."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fubaleague.tasks import heartbeat
+from tournaments.management.commands.load_demo import _tasks_summarised
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def test_the_embedded_default_starts_without_the_sqlite_or_broker_warnings(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")}
+    env |= {"DEBUG": "1", "CELERY_TASK_ALWAYS_EAGER": "1"}
+    code = (
+        "import django; django.setup()\n"
+        "from django.core.management import call_command; call_command('check')\n"
+        # A task run in-process still takes a producer, which reads the broker's address.
+        "from fubaleague.tasks import heartbeat\n"
+        "heartbeat.delay('quiet-run')\n"
+    )
+    env["DJANGO_SETTINGS_MODULE"] = "fubaleague.settings"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    output = done.stdout + done.stderr
+    assert "W047" not in output and "suspension_unique" not in output
+    assert "No hostname" not in output
+
+
+@pytest.mark.django_db
+def test_the_demo_counts_its_tasks_instead_of_logging_each(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO), _tasks_summarised() as ran:
+        heartbeat.delay("quiet-run")
+        heartbeat.delay("quiet-run")
+    assert ran == {"fubaleague.heartbeat": 2}
+    assert not [r for r in caplog.records if r.name == "celery.app.trace" and r.levelno < logging.WARNING]
+    assert logging.getLogger("celery.app.trace").level == logging.NOTSET
