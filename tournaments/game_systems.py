@@ -46,7 +46,7 @@ ADVANCED_RULES_3: Final = tuple(f"A{i}" for i in range(1, 14))
 SHOOTOUT_KICKS: Final = 5
 
 ShootoutKind = Literal["football", "five_then_sudden_death"]
-ChancesModel = Literal["engine", "poisson"]
+ChancesModel = Literal["engine", "none"]
 
 
 @dataclass(frozen=True)
@@ -139,8 +139,9 @@ class GameSystemRules:
 
     @property
     def chances_model(self) -> ChancesModel:
-        """Chances come from the engine's match model only where the engine plays the game."""
-        return "engine" if self.engine_backed else "poisson"
+        """Chances come from the engine's match model only where the engine plays the game; other
+        games get none (chances.services refuses them) rather than FUBA 3 odds."""
+        return "engine" if self.engine_backed else "none"
 
     @property
     def rating_pool(self) -> str:

@@ -8,6 +8,7 @@ engine, whatever the forfeit policy says.
 from __future__ import annotations
 
 import pytest
+from rest_framework.test import APIClient
 
 from kernel.errors import ApplicationError
 from matches import forfeits
@@ -57,7 +58,7 @@ def test_only_fuba_3_is_engine_backed_and_the_rest_is_answered_per_game() -> Non
         code for code in (FUBA_3, FUBA_2, SOCCER_CITY, SUPER_TEAM) if game_system_rules(code).engine_backed
     ] == [FUBA_3]
     assert game_system_rules(FUBA_3).chances_model == "engine"
-    assert game_system_rules(FUBA_2).chances_model == "poisson"
+    assert game_system_rules(FUBA_2).chances_model == "none"
     assert game_system_rules(FUBA_2).advanced_rules == () and not game_system_rules(FUBA_2).skills
     super_team = game_system_rules(SUPER_TEAM)
     assert not super_team.cards.allowed and super_team.shootout is None and not super_team.extra_time
@@ -181,3 +182,11 @@ def test_the_forfeit_sweep_never_simulates_another_game_with_the_fuba_3_engine(
         competition.award_goals_for,
         competition.award_goals_against,
     )
+
+
+def test_the_api_says_what_a_competitions_game_system_allows() -> None:
+    competition_create(name="City Cup", slug="city-cup", game_system=SOCCER_CITY, cup_mode=True)
+    rules = APIClient().get("/api/v1/competitions/city-cup").json()["game_system_rules"]
+    assert rules["engine_ruleset"] is None and rules["shootout"] == "five_then_sudden_death"
+    assert rules["cards"]["per_player"] and rules["cards"]["shirt_numbers"][-2:] == [12, 14]
+    assert rules["away_goals"] and rules["chances_model"] == "none"

@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from matches.holds import hold_of
 from matches.progress import competition_champion
+from tournaments.game_systems import rules_of
 from tournaments.models import (
     Club,
     Coach,
@@ -145,9 +146,37 @@ class StageBriefSerializer(serializers.ModelSerializer):
         fields = ["id", "order", "name", "kind", "status"]
 
 
+class GameSystemCardsSerializer(serializers.Serializer):
+    kinds = serializers.ListField(child=serializers.CharField(), help_text="Card kinds a result may record")
+    per_player = serializers.BooleanField(help_text="Booked by shirt number (Soccer City), else the team")
+    shirt_numbers = serializers.ListField(child=serializers.IntegerField())
+    send_offs_lose = serializers.IntegerField(
+        allow_null=True, help_text="Players of one side sent off that end the match with a 5-0 loss"
+    )
+
+
+class GameSystemRulesSerializer(serializers.Serializer):
+    """What the competition's game system allows (tournaments/game_systems.py)."""
+
+    code = serializers.CharField()
+    name = serializers.CharField()
+    rulebook = serializers.CharField()
+    engine_ruleset = serializers.CharField(allow_null=True, help_text="null: results only, no rules engine")
+    cards = GameSystemCardsSerializer()
+    extra_time = serializers.BooleanField()
+    shootout = serializers.CharField(allow_null=True)
+    away_goals = serializers.BooleanField()
+    advanced_rules = serializers.ListField(child=serializers.CharField())
+    skills = serializers.BooleanField()
+    chances_model = serializers.CharField()
+    cup_mode_allowed = serializers.BooleanField()
+    cup_mode = serializers.BooleanField()
+
+
 class CompetitionSerializer(serializers.ModelSerializer):
     stages = StageBriefSerializer(many=True, read_only=True)
     champion = serializers.SerializerMethodField()
+    game_system_rules = serializers.SerializerMethodField()
 
     class Meta:
         model = Competition
@@ -172,9 +201,15 @@ class CompetitionSerializer(serializers.ModelSerializer):
             "red_card_ban_matches",
             "yellow_wipe_after_stage",
             "cup_mode",
+            "game_system_rules",
             "stages",
             "champion",
         ]
+
+    @extend_schema_field(GameSystemRulesSerializer)
+    def get_game_system_rules(self, competition: Competition) -> dict[str, object]:
+        """What the game system allows: cards, shirt numbers, extra time, shoot-out, engine."""
+        return rules_of(competition).as_dict()
 
     @extend_schema_field(TeamBriefSerializer(allow_null=True))
     def get_champion(self, competition: Competition) -> dict[str, Any] | None:
