@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -329,5 +330,7 @@ def test_a_two_legged_group_still_counts_away_goals_and_says_so() -> None:
     table = standings_table(stage=stage, group=stage.groups.get())
     assert [r.team for r in table] == [ajax.id, benfica.id, celtic.id]
     assert table[1].decided_by == "head_to_head"
+    rows = Client().get(f"/api/v1/competitions/{competition.slug}/standings").json()[0]["rows"]
+    assert "head-to-head record (points, goal difference, goals scored, away goals)" in rows[1]["explanation"]
     assert "away goals" in CRITERIA["head_to_head"].label
     assert "away goals" not in CRITERIA["head_to_head_neutral"].label
