@@ -10,12 +10,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tournaments.standings.criteria import ACROSS_GROUPS, CRITERIA, PRESETS, Criterion, label, validate_order
 from tournaments.standings.presentation import explain
-from tournaments.standings.table import compute_table, rank_across
+from tournaments.standings.table import Ranking, compute_table, rank_across
 from tournaments.standings.tally import MatchRecord as M
-from tournaments.standings.tally import Row
+from tournaments.standings.tally import Points, Row, tally
 
 
 @dataclass(frozen=True)
@@ -146,3 +148,40 @@ def test_rank_across_groups_uses_the_overall_record_then_lots() -> None:
     assert all(r.position == 3 for r in rows), "the rows keep their own table's position"
     with pytest.raises(ValueError, match="no head-to-head"):
         rank_across(rows=rows, criteria=PRESETS["fifa_world_cup"], draw_lots=lots)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    teams=st.integers(min_value=2, max_value=12),
+    scores=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 2)), max_size=30),
+    preset=st.sampled_from(["swiss", "uefa", "fifa_world_cup"]),
+    with_lots=st.booleans(),
+)
+def test_one_sort_ranks_like_the_criterion_by_criterion_split(
+    teams: int, scores: list[tuple[int, int, int]], preset: str, with_lots: bool
+) -> None:
+    """Orders of overall criteria are ranked in one O(n log n) sort: the same places, the same
+    criterion deciding each place and the same drawing of lots as the split criterion by criterion."""
+    ids = list(range(1, teams + 1))
+    matches = [
+        M(ids[i % teams], ids[(i + 1 + s) % teams], hg, ag)
+        for i, (hg, ag, s) in enumerate(scores)
+        if ids[i % teams] != ids[(i + 1 + s) % teams]
+    ]
+    order = [c for c in PRESETS[preset] if with_lots or c != "lots"]
+    criteria = [CRITERIA[c] for c in order]
+    rows = tally(ids, matches, Points())
+    for row in rows.values():
+        row.buchholz = sum(rows[o].points for o in row.opponents)
+
+    def reverse_lots(tied: Sequence[int]) -> Sequence[int]:
+        return sorted(tied, reverse=True)
+
+    by_sort = Ranking(rows, matches, criteria, Points(), reverse_lots)
+    by_split = Ranking(rows, matches, criteria, Points(), reverse_lots)
+    sorted_order = by_sort.rank_by_sorting(list(ids))
+    if any(c.head_to_head for c in criteria):
+        assert sorted_order is None
+        return
+    assert sorted_order == by_split.rank(list(ids))
+    assert by_sort.decided == by_split.decided

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from kernel.errors import Conflict
 from matches.progress import swiss_round_generate
-from tests.factories import AdminFactory, CompetitionFactory, TeamFactory
-from tournaments.models import Bye, Fixture, Stage
+from tests.factories import AdminFactory, CompetitionFactory, TeamFactory, play, team_with_member
+from tournaments.models import Bye, Fixture, LotDraw, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
 from tournaments.standings.selectors import standings_table
+from tournaments.standings.services import standings_compute
 from tournaments.swiss import PairingImpossible, swiss_pair
 
 
@@ -107,3 +110,21 @@ def test_large_fields_are_paired_block_by_block_without_rematches() -> None:
             points[a if rng.random() < 0.5 else b] += 3
             # Pairs come from the same score group or a neighbouring one.
             assert abs(points[a] - points[b]) <= 6
+
+
+@pytest.mark.django_db
+def test_the_draws_of_record_of_a_table_are_read_in_one_query() -> None:
+    competition = CompetitionFactory()
+    teams = [team_with_member(competition, f"S{i}", seed=i + 1)[0] for i in range(8)]
+    stage = stage_create(
+        competition=competition, name="Swiss", kind=Stage.Kind.SWISS, swiss_rounds=3, teams=teams
+    )
+    for fixture in fixture_generate(stage=stage):
+        play(fixture.id, 1, 0)
+    # Winners level with winners, losers with losers: two drawings of lots, recorded the first time.
+    standings_compute(stage=stage)
+    assert LotDraw.objects.filter(stage=stage).count() == 2
+    with CaptureQueriesContext(connection) as queries:
+        again = standings_compute(stage=stage)
+    assert len([q for q in queries if "tournaments_lotdraw" in q["sql"]]) == 1
+    assert [r.team for r in again] == [r.team for r in standings_compute(stage=stage)]

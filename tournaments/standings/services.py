@@ -28,11 +28,13 @@ def lots_order_from_seed(*, seed: int, teams: Sequence[int]) -> list[int]:
 
 
 def _drawing_lots(stage: Stage, group: Group | None, user: User | None) -> LotDrawer:
+    # Every draw of record of this table in one query: a big Swiss table has hundreds of tied sets.
+    recorded = {d.key: d.order for d in LotDraw.objects.filter(stage=stage, group=group).only("key", "order")}
+
     def drawer(tied: Sequence[int]) -> Sequence[int]:
         key = lot_key(tied)
-        existing = LotDraw.objects.filter(stage=stage, group=group, key=key).first()
-        if existing:
-            return existing.order
+        if key in recorded:
+            return recorded[key]
         seed = secrets.randbits(62)
         # The order follows from the stored seed, so anyone can re-derive the draw.
         order = lots_order_from_seed(seed=seed, teams=tied)
@@ -49,6 +51,7 @@ def _drawing_lots(stage: Stage, group: Group | None, user: User | None) -> LotDr
         except IntegrityError:
             # Someone else drew these lots a moment ago: theirs is the draw of record.
             draw = LotDraw.objects.get(stage=stage, group=group, key=key)
+        recorded[key] = draw.order
         return draw.order
 
     return drawer

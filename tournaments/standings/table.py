@@ -19,7 +19,7 @@ THREE_ONE_ZERO = Points()
 LotDrawer = Callable[[Sequence[int]], Sequence[int] | None]
 
 
-class _Ranking:
+class Ranking:
     """Splits sets of level teams criterion by criterion; remembers what decided each place."""
 
     def __init__(
@@ -87,6 +87,51 @@ class _Ranking:
             out += ranked
         return out
 
+    def rank_by_sorting(self, teams: list[int]) -> list[list[int]] | None:
+        """The same order as ``rank`` in one sort, for orders of overall criteria only (a Swiss or
+        a round robin's table without head-to-head): O(n log n) however many teams are level.
+
+        None when the order has a head-to-head criterion (those look at the matches among the
+        teams level) or lots anywhere but last.
+        """
+        drawn = [c.value is None for c in self.order]
+        if any(c.head_to_head for c in self.order) or any(drawn[:-1]):
+            return None
+        values = [c.value for c in self.order if c.value is not None]
+
+        def key(team: int) -> tuple[Value, ...]:
+            row = self.rows[team]
+            return tuple(value(row) for value in values)
+
+        keys = {t: key(t) for t in teams}
+        # Stable: teams level on every criterion keep the order they came in (by id), as in rank.
+        ordered = sorted(teams, key=keys.__getitem__, reverse=True)
+        out: list[list[int]] = []
+        previous: tuple[Value, ...] | None = None
+        for team in ordered:
+            if keys[team] == previous:
+                out[-1].append(team)
+                continue
+            if previous is not None:
+                split = next(i for i, (a, b) in enumerate(zip(keys[team], previous, strict=True)) if a != b)
+                self.decided[team] = self.order[split].key
+            out.append([team])
+            previous = keys[team]
+        if not drawn or not drawn[-1]:
+            return out
+        ranked: list[list[int]] = []
+        for bucket in out:
+            if len(bucket) == 1:
+                ranked.append(bucket)
+                continue
+            above = self.decided.get(bucket[0])
+            drawn_bucket = self._lots(bucket)
+            # What split the bucket from the one above belongs to the team drawn first.
+            if above is not None:
+                self.decided[drawn_bucket[0][0]] = above
+            ranked += drawn_bucket
+        return ranked
+
     def _lots(self, group: list[int]) -> list[list[int]]:
         if self.draw_lots is None:
             return [group]
@@ -126,8 +171,8 @@ def compute_table(
             rows[team].points += change
     for r in rows.values():
         r.buchholz = sum(rows[o].points for o in r.opponents if o in rows)
-    ranking = _Ranking(rows, matches, order, points, draw_lots)
-    ordered = ranking.rank(sorted(rows))
+    ranking = Ranking(rows, matches, order, points, draw_lots)
+    ordered = ranking.rank_by_sorting(sorted(rows)) or ranking.rank(sorted(rows))
     # Stable presentation: a bucket that is still level lists its teams by id.
     table: list[Row] = []
     position = 0
@@ -156,5 +201,5 @@ def rank_across(
     if any(c.head_to_head for c in order):
         raise ValueError("teams ranked across groups have no head-to-head record")
     by_team = {r.team: r for r in rows}
-    ranked = _Ranking(by_team, (), order, Points(), draw_lots).rank(sorted(by_team))
+    ranked = Ranking(by_team, (), order, Points(), draw_lots).rank(sorted(by_team))
     return [[by_team[t] for t in bucket] for bucket in ranked]
