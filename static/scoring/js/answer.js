@@ -1,42 +1,71 @@
 /* The question on screen and its answers: dice faces, places and moves on the pitch, chips for
-   the other options, and the usual answer ("done", "no") in the dock at the bottom.
+   the other options, the set-up editor (setup.js), and the usual answer ("done", "no") in the
+   dock at the bottom.
 
-   Nothing here decides what is legal: the options come from the server's pending question. An
-   option whose value is an area code is a place (tapped on the pitch), one of the form
-   "FROM>TO" (or "GK>TO", "+ball") is a move (a tap on FROM then on TO, or a drag); the server may
-   also send pending.board = { sources, targets: {from: [to]}, reasons: {code: text} } and then
-   the reasons for areas that are not legal are its words. */
+   Nothing here decides what is legal: the server's pending question says it. pending.board (the
+   engine's pitch input, docs/scorer.md) lists the legal move sources and destinations, the answer
+   areas and a reason in words for every other area; without it, an option whose value is an area
+   code is a place and one of the form "FROM>TO" ("GK>TO", "+ball") a move. A move is a tap on
+   FROM then on TO, or a drag. */
 import { byId, clear, el } from "./dom.js";
+import { createSetup } from "./setup.js";
 
 const MOVE = /^([A-Z]+(?:-[A-Z]+)?)>([A-Z]+(?:-[A-Z]+)?)(\+ball)?$/;
 
-/* What the pending decision offers, sorted by how it is answered. */
+function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+
+/* What the pending decision offers, sorted by how it is answered: places and moves on the pitch,
+   chips, the usual answer. From pending.board when the server sends it (the engine's own checks,
+   with a reason for every area that is not an answer), else from the options' values. */
 export function choices(p, state, areas) {
   const codes = {};
   (areas || []).forEach((a) => { codes[a.code] = a; });
-  const out = { places: {}, moves: {}, chips: [], def: null, answers: 0 };
-  const gk = state && state.teams[p.actor] ? state.teams[p.actor].gk : null;
+  const out = { places: {}, moves: {}, chips: [], def: null, answers: 0, why: {}, whyTo: {}, far: null, setup: false };
   const hasDefault = p.default !== null && p.default !== undefined;
   if (hasDefault) out.def = { value: p.default, label: p.default_label || String(p.default) };
-  (p.options || []).forEach((o) => {
-    out.answers += 1;
-    if (hasDefault && JSON.stringify(o.value) === JSON.stringify(p.default)) { out.answers -= 1; return; }
+  const options = p.options || [];
+  const label = (value, fallback) => {
+    const o = options.find((x) => same(x.value, value));
+    return o ? o.label : fallback;
+  };
+  const addMove = (from, to, value, fallback) => {
+    (out.moves[from] = out.moves[from] || {});
+    (out.moves[from][to] = out.moves[from][to] || []).push({ value: value, label: label(value, fallback) });
+  };
+  const b = p.board;
+  if (b) {
+    out.why = b.why_not || {};
+    out.whyTo = b.why_not_to || {};
+    out.far = b.far || null;
+    out.setup = b.kind === "setup";
+    Object.keys(b.sources || {}).forEach((from) => b.sources[from].forEach((to) => addMove(from, to, from + ">" + to, "a player")));
+    Object.keys(b.dribbles || {}).forEach((from) => b.dribbles[from].forEach((to) => addMove(from, to, from + ">" + to + "+ball", "with the ball")));
+    if (b.keeper) b.keeper.to.forEach((to) => addMove(b.keeper.from, to, "GK>" + to, "the goalkeeper"));
+    (b.areas || []).forEach((code) => { out.places[code] = { value: code, label: label(code, code) }; });
+  }
+  if (!b) out.setup = options.some((o) => o.value && typeof o.value === "object" && o.value.players);
+  const onPitch = (v) => typeof v === "string" && (!!out.places[v] || /^[A-Z-]+>[A-Z-]+(\+ball)?$/.test(v));
+  const gk = state && state.teams[p.actor] ? state.teams[p.actor].gk : null;
+  options.forEach((o) => {
     const v = o.value;
-    if (typeof v === "string" && codes[v]) { out.places[v] = o; return; }
-    const m = typeof v === "string" ? MOVE.exec(v) : null;
+    if (hasDefault && same(v, p.default)) return;
+    if (out.setup) return; // set-ups are made on the board editor; the presets are its starting points
+    if (b && onPitch(v)) return;
+    if (!b && typeof v === "string" && codes[v]) { out.places[v] = o; return; }
+    const m = !b && typeof v === "string" ? MOVE.exec(v) : null;
     if (m && codes[m[2]] && (codes[m[1]] || (m[1] === "GK" && gk))) {
-      const from = m[1] === "GK" ? gk : m[1];
-      (out.moves[from] = out.moves[from] || {});
-      (out.moves[from][m[2]] = out.moves[from][m[2]] || []).push(o);
+      addMove(m[1] === "GK" ? gk : m[1], m[2], v, o.label);
       return;
     }
     out.chips.push(o);
   });
-  if (hasDefault) out.answers += 1;
+  let n = out.chips.length + Object.keys(out.places).length + (hasDefault ? 1 : 0);
+  Object.keys(out.moves).forEach((f) => Object.keys(out.moves[f]).forEach((t) => { n += out.moves[f][t].length; }));
+  out.answers = typeof p.only_answer === "boolean" ? (p.only_answer ? 1 : Math.max(n, 2)) : n;
   return out;
 }
 
-export function createAsk(root, board, { canWrite, names, send, say }) {
+export function createAsk(root, board, { canWrite, names, send, say, check }) {
   const box = byId(root, "sc-answer");
   const dock = byId(root, "sc-dock-answer");
   let data = null;
@@ -47,12 +76,15 @@ export function createAsk(root, board, { canWrite, names, send, say }) {
   let appDice = false;
 
   function p() { return data && data.status === "live" ? data.pending : null; }
+  const setup = createSetup({ board: board, check: check, decide: (v) => decide(v), say: say });
   function decide(value, opt) {
     const q = p();
     send({ event: { decide: q.name, by: q.actor, choice: value } }, opt);
   }
   function chip(o, extra) {
-    const b = el("button", Object.assign({ type: "button", "class": "chip", "data-testid": "sc-option" }, extra || {}), o.label);
+    const b = el("button", Object.assign({
+      type: "button", "class": "chip", "data-testid": "sc-option", "data-choice": JSON.stringify(o.value),
+    }, extra || {}), o.label);
     b.addEventListener("click", () => decide(o.value));
     return b;
   }
@@ -61,14 +93,12 @@ export function createAsk(root, board, { canWrite, names, send, say }) {
     const q = p();
     const marks = {};
     if (canWrite && q && q.kind === "decision" && c) {
-      const hint = q.board;
       if (from) {
         marks[from] = "from";
         Object.keys(c.moves[from] || {}).forEach((to) => { marks[to] = "target"; });
       } else {
         Object.keys(c.places).forEach((code) => { marks[code] = "pick"; });
         Object.keys(c.moves).forEach((code) => { marks[code] = "pick"; });
-        if (hint && hint.sources) hint.sources.forEach((code) => { marks[code] = "pick"; });
       }
     }
     board.mark(marks);
@@ -150,10 +180,13 @@ export function createAsk(root, board, { canWrite, names, send, say }) {
     // any decision); once per version, so a poll does not send it twice.
     if (c.answers === 1 && autoAnswered !== d.version) {
       autoAnswered = d.version;
-      const only = c.def ? c.def.value : q.options[0].value;
+      const first = (q.options || [])[0];
+      const only = first && (q.only_answer || !c.def) ? first.value : c.def.value;
       decide(only, { auto: true });
       return;
     }
+    if (c.setup) { setup.render(box, dock, d, q); return; }
+    setup.stop();
     if (from && c.moves[from]) {
       box.appendChild(el("p", { "class": "sc-hint" }, "Now tap where it goes."));
     }
@@ -165,25 +198,27 @@ export function createAsk(root, board, { canWrite, names, send, say }) {
     if (c.def) dockButton(c.def.label, "sc-default", () => decide(c.def.value));
   }
 
-  function refuse(code) {
-    const q = p();
-    const reasons = q && q.board && q.board.reasons;
+  // A tap that answers nothing says why in one line: the engine's reason when it gave one.
+  function refuse(code, fromCode) {
     const area = (data.areas || []).find((a) => a.code === code);
-    if (reasons && reasons[code]) { say(reasons[code]); return; }
-    say((area ? area.name.charAt(0).toUpperCase() + area.name.slice(1) : "That area") +
-      " is not an answer now: tap a highlighted area.");
+    const name = area ? area.name : "that area";
+    const reason = (fromCode && c.whyTo[fromCode] && c.whyTo[fromCode][code]) ||
+      (fromCode && c.far && !c.why[code] ? c.far : null) || c.why[code];
+    const text = reason ? name + ": " + reason : name + " is not an answer now: tap a highlighted area.";
+    say(text.charAt(0).toUpperCase() + text.slice(1));
   }
 
   function onTap(code) {
     const q = p();
     if (!canWrite || !q || q.kind !== "decision" || !c) return;
+    if (c.setup) { setup.onTap(code); return; }
     say(null);
     if (from) {
       if (code === from) { from = null; render(data); return; }
       const picked = (c.moves[from] || {})[code];
       if (picked) { move(picked); return; }
       if (c.moves[code]) { from = code; render(data); return; }
-      refuse(code);
+      refuse(code, from);
       return;
     }
     if (c.places[code]) { decide(c.places[code].value); return; }
@@ -192,11 +227,11 @@ export function createAsk(root, board, { canWrite, names, send, say }) {
   }
   function onDrag(a, b) {
     const q = p();
-    if (!canWrite || !q || q.kind !== "decision" || !c) return;
+    if (!canWrite || !q || q.kind !== "decision" || !c || c.setup) return;
     say(null);
     const picked = (c.moves[a] || {})[b];
     if (picked) { from = a; move(picked); return; }
-    refuse(c.moves[a] ? b : a);
+    if (c.moves[a]) refuse(b, a); else refuse(a);
   }
   // Two options for one from→to (with or without the ball): the chips ask which.
   function move(opts) {

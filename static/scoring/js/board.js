@@ -37,19 +37,27 @@ export function createBoard(svgEl, { onTap, onDrag }) {
     });
   }
 
-  function draw(state, areas) {
+  /* draft (a set-up being edited): { side, players: {code: n}, gk } drawn instead of that side's
+     pieces; the keeper is counted with the players of its area, as the state's pieces are. */
+  function draw(state, areas, draft) {
     label(areas);
     if (!layer || !areas) return;
     clear(layer);
     const home = state.teams.home, away = state.teams.away;
+    const count = (side, team, a) => {
+      if (!draft || draft.side !== side) return team.pieces[a.index];
+      return (draft.players[a.code] || 0) + (draft.gk === a.code ? 1 : 0);
+    };
+    const keeper = (side, team) => (draft && draft.side === side ? draft.gk : team.gk);
     areas.forEach((a) => {
       const c = centre(a.code);
       if (!c) return;
-      const h = home.pieces[a.index], w = away.pieces[a.index];
+      const h = count("home", home, a), w = count("away", away, a);
       const spread = c.w > 40 ? 14 : 0;
-      if (h) layer.appendChild(piece("home", h, home.gk === a.code, c, w ? -spread : 0));
-      if (w) layer.appendChild(piece("away", w, away.gk === a.code, c, h ? spread : 0));
+      if (h) layer.appendChild(piece("home", h, keeper("home", home) === a.code, c, w ? -spread : 0));
+      if (w) layer.appendChild(piece("away", w, keeper("away", away) === a.code, c, h ? spread : 0));
     });
+    if (draft) return;
     Object.keys(shapes).forEach((n) => shapes[n].classList.toggle("area--ball", n === state.ball));
     const b = centre(state.ball);
     if (b) {

@@ -6,6 +6,7 @@
                    transport replaces: its interface is documented at its top)
      board.js      the pitch: pieces, ball, highlights, taps and drags on areas
      answer.js     the question's answers: dice faces, places and moves, chips, the dock button
+     setup.js      the set-up editor: pieces placed area by area, checked by the server
      panels.js     score bar, facts, feed, undo note, full time, connection status */
 import { byId } from "./dom.js";
 import { createAsk } from "./answer.js";
@@ -40,6 +41,7 @@ function start(root) {
     names: names,
     say: say,
     send: (body, opt) => { say(null); transport.send(body, opt); },
+    check: (choice) => transport.post("/setup-check", { choice: choice }).then((res) => (res.ok ? res.body : null)),
   });
 
   function render(d) {
