@@ -21,7 +21,7 @@ PHONE = {"width": 390, "height": 844}
 PASSWORD = "scorer-test-password"
 
 # Answers what the page asks with its own controls: "roll for me" for dice, the one-tap default in
-# the dock, else the first chip, else the first highlighted area of the pitch (a tap there); waits
+# the dock (a set-up's first preset as it stands), else the first chip, else the first highlighted area of the pitch (a tap there); waits
 # for the server's answer (data-seq changes, nothing queued; a gesture that asks one more thing,
 # such as "with the ball?" after a move, is a step too). Questions with one legal answer are
 # answered by the page itself, so the loop also waits for those.
@@ -45,6 +45,7 @@ TAPS = """async ([n, stopAtRoll]) => {
     for (let t = 0; t < 200; t++) {
       roll = root.querySelector('[data-testid="sc-roll-for-me"]');
       b = roll || root.querySelector('[data-testid="sc-default"]')
+        || root.querySelector('[data-testid="sc-setup-use"]:not([disabled])')
         || root.querySelector('[data-testid="sc-option"]');
       area = b ? null : root.querySelector("[data-area].area--pick");
       if (b || area || root.dataset.seq !== seq || root.dataset.status !== "live") break;

@@ -153,6 +153,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
     c = q && q.kind === "decision" ? choices(q, d.state, d.areas) : null;
     markBoard();
     root.classList.toggle("is-rolling", !!(q && q.kind === "roll"));
+    root.classList.toggle("is-editing", !!(canWrite && c && c.setup));
     if (!canWrite || !q) return;
     if (waiting) {
       box.appendChild(el("p", { "class": "sc-wait", "data-testid": "sc-waiting" },

@@ -82,9 +82,15 @@ export function createBoard(svgEl, { onTap, onDrag }) {
     svgEl.classList.toggle("pitch--asking", Object.keys(classes).length > 0);
   }
 
-  function areaAt(x, y) {
-    const hit = document.elementFromPoint(x, y);
-    const a = hit && hit.closest && hit.closest("[data-area]");
+  // The area under a pointer event: its target when that is an area (pieces let the pointer
+  // through), else what lies at its point (a touch's pointerup is aimed at where it started).
+  function areaAt(e) {
+    let a = e.target && e.target.closest ? e.target.closest("[data-area]") : null;
+    if (!a || e.type === "pointerup") {
+      const hit = document.elementFromPoint(e.clientX, e.clientY);
+      const under = hit && hit.closest && hit.closest("[data-area]");
+      if (under) a = under;
+    }
     return a && svgEl.contains(a) ? a.getAttribute("data-area") : null;
   }
 
@@ -92,7 +98,7 @@ export function createBoard(svgEl, { onTap, onDrag }) {
   // ball are drawn above the areas and let the pointer through, see scorer.css).
   let down = null;
   svgEl.addEventListener("pointerdown", (e) => {
-    const code = areaAt(e.clientX, e.clientY);
+    const code = areaAt(e);
     if (!code) return;
     down = code;
     if (svgEl.releasePointerCapture && e.pointerId !== undefined) {
@@ -103,7 +109,7 @@ export function createBoard(svgEl, { onTap, onDrag }) {
     if (down === null) return;
     const from = down;
     down = null;
-    const to = areaAt(e.clientX, e.clientY);
+    const to = areaAt(e);
     if (!to) return;
     if (to === from) onTap(to);
     else onDrag(from, to);

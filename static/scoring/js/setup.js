@@ -53,6 +53,9 @@ export function createSetup({ board, check, decide, say }) {
     const head = el("p", { "class": "sc-setup__count", "data-testid": "sc-setup-count" },
       placed() + (outfield ? " of " + outfield : "") + " players placed" + (draft.gk ? "" : ", no keeper"));
     box.appendChild(head);
+    const list = el("ul", { "class": "sc-problems", "data-testid": "sc-setup-problems" });
+    (problems || []).forEach((t) => list.appendChild(el("li", {}, t)));
+    if (problems && problems.length) box.appendChild(list);
     if (selected) {
       const area = data.areas.find((a) => a.code === selected);
       const row = el("div", { "class": "sc-stepper", "data-testid": "sc-stepper" });
@@ -82,9 +85,6 @@ export function createSetup({ board, check, decide, say }) {
       presets.appendChild(b);
     });
     box.appendChild(presets);
-    const list = el("ul", { "class": "sc-problems", "data-testid": "sc-setup-problems" });
-    (problems || []).forEach((t) => list.appendChild(el("li", {}, t)));
-    if (problems && problems.length) box.appendChild(list);
     const use = el("button", { type: "button", "class": "button dock-main", "data-testid": "sc-setup-use" }, "Use this set-up");
     use.disabled = !!(problems && problems.length);
     use.addEventListener("click", () => decide(choice()));
