@@ -20,11 +20,12 @@ from tournaments.standings import presentation
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "scorer-test-password"
 
-# Answers what the page asks with its own controls: "roll for me" for dice, the one-tap default in
-# the dock (a set-up's first preset as it stands), else the first chip, else the first highlighted area of the pitch (a tap there); waits
-# for the server's answer (data-seq changes, nothing queued; a gesture that asks one more thing,
-# such as "with the ball?" after a move, is a step too). Questions with one legal answer are
-# answered by the page itself, so the loop also waits for those.
+# Answers what the page asks with its own controls: "roll for me" for dice, the one-tap default
+# in the dock (a set-up's first preset as it stands), else the first chip, else the first
+# highlighted area of the pitch (a tap there); waits for the server's answer (data-seq changes,
+# nothing queued; a gesture that asks one more thing, such as "with the ball?" after a move, is a
+# step too). Questions with one legal answer are answered by the page itself, so the loop also
+# waits for those.
 TAPS = """async ([n, stopAtRoll]) => {
   const root = document.getElementById("scorer");
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
