@@ -18,6 +18,7 @@ from kernel.errors import ApplicationError
 from matches import engine
 from matches.models import CardKind
 from matches.services import CardInput
+from tournaments.game_systems import rules_of
 from tournaments.knockout import tie_needs_decider
 from tournaments.models import Fixture, Team
 from tournaments.selectors import fixture_players_short
@@ -85,6 +86,9 @@ def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedM
     """Play the fixture with AI coaches on both sides; the returned log validates by construction."""
     if fixture.home_team is None or fixture.away_team is None:
         raise ApplicationError(f"{fixture}: both teams must be known before the match can be simulated.")
+    game = rules_of(fixture.competition)
+    if game.engine_ruleset != "fuba-3":
+        raise ApplicationError(f"{fixture}: {game.name} matches are not simulated (the engine plays FUBA 3).")
     rules = list(fixture.competition.advanced_rules or [])
     seed = fixture_seed(fixture) if seed is None else seed
     home = team_engine_setup(team=fixture.home_team, fixture=fixture, advanced_rules=rules)

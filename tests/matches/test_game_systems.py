@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from kernel.errors import ApplicationError
 from matches import forfeits
 from matches.models import Forfeit, Result
+from matches.simulation import fixture_simulate
 from tests.factories import CompetitionFactory, member_of, play, team_with_member
 from tests.matches.forfeit_helpers import overdue_fixture
 from tournaments.game_systems import (
@@ -190,3 +191,10 @@ def test_the_api_says_what_a_competitions_game_system_allows() -> None:
     assert rules["engine_ruleset"] is None and rules["shootout"] == "five_then_sudden_death"
     assert rules["cards"]["per_player"] and rules["cards"]["shirt_numbers"][-2:] == [12, 14]
     assert rules["away_goals"] and rules["chances_model"] == "none"
+
+
+@pytest.mark.parametrize("game_system", [FUBA_2, SOCCER_CITY, SUPER_TEAM])
+def test_the_simulation_itself_refuses_a_fixture_of_another_game(game_system: str) -> None:
+    fixture = overdue_fixture(game_system=game_system, slug=f"sim-{game_system}", rules=())
+    with pytest.raises(ApplicationError, match="matches are not simulated"):
+        fixture_simulate(fixture=fixture)
