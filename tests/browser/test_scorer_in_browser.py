@@ -17,6 +17,8 @@ from tournaments.models import Fixture
 from tournaments.standings import cache as standings_cache
 from tournaments.standings import presentation
 
+pytestmark = pytest.mark.browser
+
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "scorer-test-password"
 

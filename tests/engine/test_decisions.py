@@ -28,6 +28,7 @@ def test_simulated_match_asks_only_named_decisions() -> None:
         seed=7,
     )
     asked = {e["decide"] for e in log["events"] if "decide" in e}
+    assert asked, "the simulated match asked no decision"
     assert asked <= D.ALL, asked - D.ALL
 
 

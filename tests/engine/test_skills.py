@@ -297,7 +297,13 @@ def test_catenaccio() -> None:
     dec(m, "target_area", "CENTRE")
     roll(m, "situation", 6, 5)
     dec(m, "use_skill", "catenaccio")
+    away = m.st.teams[B.TEAM_NAMES.index("away")]
+    before = list(away.field)
     dec(m, "skill_move", "A-LC>A-LM")  # the second lowest player (A-LC, goalkeeper lowest)
+    # One player of the back line moved up one area, and nobody else moved.
+    assert away.field[B.INDEX["A-LC"]] == before[B.INDEX["A-LC"]] - 1 == 3
+    assert away.field[B.INDEX["A-LM"]] == before[B.INDEX["A-LM"]] + 1 == 1
+    assert sum(away.field) == sum(before)
 
 
 def test_midfield_general() -> None:

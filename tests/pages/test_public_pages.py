@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -24,10 +26,33 @@ def test_home_lists_competitions(client: Client, cup) -> None:
     assert f"/c/{cup.competition.slug}/" in html
 
 
+def _listed(html: str, heading_id: str) -> list[int]:
+    """The fixtures listed in the section with this heading, in page order."""
+    section = html.split(f'id="{heading_id}"', 1)[1].split("</section>", 1)[0]
+    return [int(pk) for pk in re.findall(r'<li class="fixture" data-fixture="(\d+)"', section)]
+
+
 def test_competition_home(client: Client, cup) -> None:
     html = get(client, f"/c/{cup.competition.slug}/")
-    assert "Latest results" in html and "Next fixtures" in html
-    assert "Group A" in html
+    counted = Fixture.objects.filter(competition=cup.competition, status__in=Fixture.COUNTED_STATUSES)
+    latest = list(counted.order_by("-result__updated_at", "-id").values_list("id", flat=True)[:8])
+    assert latest and _listed(html, "recent-h") == latest
+    open_fixtures = Fixture.objects.filter(competition=cup.competition).exclude(
+        status__in=Fixture.DONE_STATUSES
+    )
+    following = list(
+        open_fixtures.order_by("kickoff", "stage__order", "round", "match_number", "id").values_list(
+            "id", flat=True
+        )[:8]
+    )
+    assert following and _listed(html, "next-h") == following
+    # A result shows its score and the teams link to their pages.
+    shown = Fixture.objects.select_related("result", "home_team").get(pk=latest[0])
+    item = html.split(f'data-fixture="{shown.pk}"', 1)[1].split("</li>", 1)[0]
+    assert f"{shown.result.home_goals}–{shown.result.away_goals}" in item
+    assert f"/c/{cup.competition.slug}/teams/{shown.home_team_id}/" in item
+    # The group tables of the front page: one per group of the demo's group stage.
+    assert re.findall(r"<caption[^>]*>\s*Group ([A-H])", html) == list("ABCDEFGH")
 
 
 def test_standings_page_groups_and_chart(client: Client, cup) -> None:
