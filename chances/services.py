@@ -28,6 +28,7 @@ from chances.model import GAMMA, base_rate, factorised, shrunk_rates, strength
 from chances.models import ChancesChunk, ChancesJob, SetupPairEstimate
 from chances.rules import pages_changed
 from chances.scenario import competition_scenario, counted_results, team_setup
+from kernel.broker import publish
 from kernel.errors import ApplicationError, NotFound, PermissionDenied
 from ratings.selectors import skills_of
 from tournaments.game_systems import rules_of
@@ -112,7 +113,7 @@ def chances_start(
     else:
         from chances.tasks import pair_estimate
 
-        transaction.on_commit(lambda: group(pair_estimate.si(job_id, h, a) for h, a in missing).apply_async())
+        transaction.on_commit(lambda: publish(group(pair_estimate.si(job_id, h, a) for h, a in missing)))
     return job
 
 
@@ -193,7 +194,7 @@ def job_estimates_check(*, job_id: int) -> bool:
         chunks = job.chunks
     from chances.tasks import chunk_run
 
-    transaction.on_commit(lambda: group(chunk_run.si(job_id, i) for i in range(chunks)).apply_async())
+    transaction.on_commit(lambda: publish(group(chunk_run.si(job_id, i) for i in range(chunks))))
     return True
 
 

@@ -15,6 +15,7 @@ from django.db.models.signals import post_delete, post_save
 
 from chances import conf
 from chances.tasks import DEBOUNCE_KEY, competition_recompute
+from kernel.broker import publish
 from matches.models import Result
 
 
@@ -28,7 +29,7 @@ def _result_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
         return
     delay = conf.debounce_seconds()
     if cache.add(DEBOUNCE_KEY.format(competition_id=competition_id), 1, timeout=delay + 300):
-        transaction.on_commit(lambda: competition_recompute.apply_async((competition_id,), countdown=delay))
+        transaction.on_commit(lambda: publish(competition_recompute, (competition_id,), countdown=delay))
 
 
 def connect() -> None:

@@ -19,6 +19,7 @@ from django.db import connection
 from fubaleague.celery import app
 from fubaleague.tasks import BEAT_KEY
 from fubaleague.worker import WORKER_HEARTBEAT_KEY, heartbeat_seconds
+from kernel import broker
 from kernel.fail_open import fail_open_counts
 
 Probe = dict[str, Any]
@@ -74,9 +75,7 @@ def check_broker() -> Probe:
     def probe() -> str:
         if settings.CELERY_TASK_ALWAYS_EAGER:
             return "eager (tasks run in-process, no broker)"
-        with app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, timeout=2)
-            return f"{conn.transport_cls} at {conn.as_uri()}"
+        return broker.probe(app)
 
     return _timed(probe)
 

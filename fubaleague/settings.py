@@ -125,9 +125,11 @@ if REDIS_URL:
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "fubaleague"),
             # A Redis that hangs must not hang the requests: they go on without it (fail open).
+            # A healthy Redis answers in well under a millisecond; a request that meets a hung one
+            # waits this once for the cache (then its breaker opens) and as long for the broker.
             "OPTIONS": {
-                "socket_connect_timeout": env_float("REDIS_SOCKET_TIMEOUT", 0.5),
-                "socket_timeout": env_float("REDIS_SOCKET_TIMEOUT", 0.5),
+                "socket_connect_timeout": env_float("REDIS_SOCKET_TIMEOUT", 0.25),
+                "socket_timeout": env_float("REDIS_SOCKET_TIMEOUT", 0.25),
             },
         }
     }

@@ -37,6 +37,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from kernel.broker import publish
 from kernel.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches.holds import hold_of, holds
 from matches.models import Forfeit, Result, ResultSubmission
@@ -63,7 +64,9 @@ def claim_timeout() -> timedelta:
 def _enqueue(fixture_id: int) -> None:
     from matches.tasks import forfeit_process
 
-    transaction.on_commit(lambda: forfeit_process.delay(fixture_id))
+    # Bounded and never an error for the request (kernel.broker); the sweep takes over a claim
+    # whose task was not queued.
+    transaction.on_commit(lambda: publish(forfeit_process, (fixture_id,)))
 
 
 def _forfeit_open(

@@ -438,6 +438,17 @@ def result_submit(
     team = fixture.home_team if team_id == fixture.home_team_id else fixture.away_team
     if team is None:
         raise Conflict(f"{fixture}: the teams of this fixture are not known yet.")
+    if (
+        previous is not None
+        and not replace
+        and previous.submitted_by_id == user.pk
+        and _same_report(previous, score, parsed, turn_log)
+    ):
+        # The same report again: a client resending after a timeout (its first request may have
+        # been stored, then the answer lost). It gets the stored report, not a 409.
+        previous.resent = True  # type: ignore[attr-defined]
+        previous.validation_queued = None  # type: ignore[attr-defined]
+        return previous
     log_bytes = 0
     if turn_log is not None:
         log_bytes = turn_log_size_check(turn_log)
@@ -535,6 +546,31 @@ def _drop_replaced_logs(fixture: Fixture, *, team_id: int) -> None:
     replaced.filter(
         validation_status__in=[ResultSubmission.Validation.PENDING, ResultSubmission.Validation.VALIDATING]
     ).update(validation_status=ResultSubmission.Validation.NOT_REQUIRED)
+
+
+def _same_report(
+    previous: ResultSubmission, score: Score, cards: Sequence[CardInput], turn_log: Mapping[str, Any] | None
+) -> bool:
+    """Whether a new report says exactly what the club's open one says: the score, and the turn
+    log it sent (whose cards replace the typed ones once valid) or, without a log, the cards."""
+    if (
+        previous.home_goals,
+        previous.away_goals,
+        previous.extra_time,
+        previous.home_penalties,
+        previous.away_penalties,
+    ) != (
+        score.home_goals,
+        score.away_goals,
+        bool(score.extra_time),
+        score.home_penalties,
+        score.away_penalties,
+    ):
+        return False
+    stored = MatchLog.objects.filter(submission=previous).values_list("data", flat=True).first()
+    if turn_log is not None or stored is not None:
+        return stored == (dict(turn_log) if turn_log is not None else None)
+    return bool(previous.cards == _cards_as_json(cards))
 
 
 def _on_commit_enqueue_validation(submission: ResultSubmission) -> None:

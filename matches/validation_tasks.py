@@ -28,7 +28,7 @@ from django.db import OperationalError
 from django.db.models import F, Q
 from django.utils import timezone
 
-from kernel.fail_open import record_fail_open
+from kernel.broker import publish
 from matches import engine
 from matches.models import ResultSubmission
 from tournaments.models import Fixture
@@ -37,28 +37,15 @@ from tournaments.skills import log_skill_errors
 
 logger = logging.getLogger(__name__)
 
-# A broker that is down must not hold the request: two quick retries, then the sweep's turn.
-PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
-
 
 def claim_timeout() -> timedelta:
     return timedelta(seconds=settings.VALIDATION_CLAIM_TIMEOUT)
 
 
 def enqueue_validation(submission_id: int) -> bool:
-    """Queue the validation task; False (logged, counted in /healthz) when the broker refuses."""
-    try:
-        submission_log_validate.apply_async((submission_id,), retry_policy=PUBLISH_RETRY)
-    except Exception as exc:  # noqa: BLE001 - whatever the transport raises, the sweep queues it later
-        logger.warning(
-            "validation of submission %s not queued (%s: %s); the sweep will queue it",
-            submission_id,
-            type(exc).__name__,
-            exc,
-        )
-        record_fail_open("broker_publish")
-        return False
-    return True
+    """Queue the validation task; False (logged, counted in /healthz) when the broker refuses or
+    does not answer in time (kernel.broker): the sweep queues it later."""
+    return publish(submission_log_validate, (submission_id,))
 
 
 def lineup_errors(log: Any, players_short: dict[str, int]) -> list[dict[str, Any]]:

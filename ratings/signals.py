@@ -12,12 +12,14 @@ from typing import Any
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
+from kernel.broker import publish
 from matches.models import Result
 from ratings.tasks import fixture_rating_apply
 
 
 def _queue(fixture_id: int) -> None:
-    transaction.on_commit(lambda: fixture_rating_apply.delay(fixture_id))
+    # Bounded and never an error for the request that counted the result (kernel.broker).
+    transaction.on_commit(lambda: publish(fixture_rating_apply, (fixture_id,)))
 
 
 def _result_changed(sender: Any, instance: Any, **kwargs: Any) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -71,6 +72,15 @@ class RedisServer:
             self.proc.wait(timeout=10)
         _wait_port(self.port, up=False)
 
+    def pause(self) -> None:
+        """SIGSTOP: the server keeps its port (connections are accepted) but answers nothing."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGCONT)
+
 
 def database_url_of_tests() -> str:
     db = connection.settings_dict
@@ -93,14 +103,14 @@ def service_env(redis: RedisServer, **extra: str) -> dict[str, str]:
 class WebProcess:
     """gunicorn serving the project, as in production (one worker: its /healthz counts are ours)."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], *, workers: int = 1) -> None:
         self.port = free_port()
         self.log_path = ROOT / "var" / f"web-{self.port}.log"
         self.log_path.parent.mkdir(exist_ok=True)
         self._log = self.log_path.open("w")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "fubaleague.wsgi", "--bind", f"127.0.0.1:{self.port}",
-             "--workers", "1", "--timeout", "120"],
+             "--workers", str(workers), "--timeout", "120"],
             cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         deadline = time.monotonic() + 30

@@ -111,7 +111,11 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
             turn_log=v.get("turn_log"),
             replace=v["replace"],
         )
+        resent = getattr(submission, "resent", False)
         submission.refresh_from_db()
+        if resent:
+            # The same report again (a retry after a timeout): the stored one, changed in nothing.
+            return Response(ms.SubmissionSerializer(submission).data, status=status.HTTP_200_OK)
         if getattr(submission, "validation_queued", None) is False:
             # Stored, but the task queue is down: the validation sweep queues it when it is back
             # (docs/reliability.md). 202: accepted, its validation still to come.

@@ -202,3 +202,18 @@ def test_a_second_report_replaces_the_first_only_when_asked(cup, fixture_c) -> N
     assert replaced.status_code == 201, replaced.content
     statuses = dict(ResultSubmission.objects.filter(fixture=fixture_c).values_list("home_goals", "status"))
     assert statuses == {1: "superseded", 2: "open"}, "the earlier report stays in the history"
+
+
+def test_the_same_report_again_is_answered_with_the_stored_one(cup, fixture_c) -> None:
+    """A client retrying after a timeout (its report stored, the answer lost) got a 409."""
+    home = client_for(cup.users[fixture_c.home_team.name])
+    url = f"/api/v1/fixtures/{fixture_c.pk}/submit-result"
+    body = {"home_goals": 1, "away_goals": 0, "cards": [{"team": "home", "kind": "yellow"}]}
+    first = home.post(url, body, format="json")
+    assert first.status_code == 201, first.content
+    again = home.post(url, body, format="json")
+    assert again.status_code == 200, again.content
+    assert again.json()["id"] == first.json()["id"]
+    assert ResultSubmission.objects.filter(fixture=fixture_c).count() == 1
+    other_cards = {**body, "cards": []}
+    assert home.post(url, other_cards, format="json").status_code == 409, "a different report is no resend"
