@@ -92,13 +92,14 @@ bench: install check-services engine web-engine bench-deps browser-deps
 	source scripts/test-env.sh && $(BIN)/python manage.py collectstatic --noinput -v0
 	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/python bench/run.py
 
-## lint: style, types, the import contracts of .importlinter, and no imports hidden in functions
+## lint: style, types, the import contracts of .importlinter (every module in one), and no imports hidden in functions
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	# files and flags in pyproject.toml: strict on the engine, the Django and DRF stubs on the apps
 	$(EMBEDDED) $(BIN)/mypy
 	$(BIN)/lint-imports
+	$(BIN)/python scripts/check_contracts.py
 	$(BIN)/python scripts/check_local_imports.py
 
 format: install
