@@ -13,14 +13,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from matches import narrate
-from matches.engine import Match, Pending, board_areas, only_answer, pitch_input, snapshot
+from matches.engine import Match, Pending, auto_answer, board_areas, only_answer, pitch_input, snapshot
 
 MOMENTS_SHOWN = 30
 
 
 def pending_dict(match: Match) -> dict[str, Any] | None:
     """The pending request as JSON, with ``board`` (what a tap on the pitch may answer, the
-    engine's pitch_input) and ``only_answer`` (True when exactly one answer is legal)."""
+    engine's pitch_input), ``only_answer`` (True when exactly one answer is legal) and
+    ``auto_answer`` (the answer a page posts without asking: the one legal answer, or the default
+    of a moot prompt; None when the player chooses)."""
     p: Pending | None = match.pending()
     if p is None:
         return None
@@ -28,6 +30,8 @@ def pending_dict(match: Match) -> dict[str, Any] | None:
     board = pitch_input(match)
     out["board"] = board.to_dict() if board is not None else None
     out["only_answer"] = only_answer(p)[0]
+    auto, answer = auto_answer(p)
+    out["auto_answer"] = answer if auto else None
     return out
 
 

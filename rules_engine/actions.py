@@ -282,8 +282,15 @@ def positioning(m: MatchContext, team: int, mediano: bool = False) -> Flow:
         steps = max(0, steps - 1)
     limit = 2
     if (steps < 2 or _limit_lifted(m, team)) and can_spend(m, team):
+        # a step the ball value cannot take (it is at 1 or 6 already, or the limit of two steps
+        # holds) changes nothing in play: the question is moot (a page answers "no" itself,
+        # issue 20); it is still asked, since a team may spend the point all the same
+        bonus = 1 if mediano else 0
+        lifted = 6 if _limit_lifted(m, team) else limit
+        without = min(6, max(1, v + sign * min(steps + bonus, limit)))
+        moot = without == min(6, max(1, v + sign * min(steps + 1 + bonus, lifted)))
         c = answer_choice(
-            (yield m.ask_yes_no(D.USE_CP, team, "A1", "use a condition point for one more step?"))
+            (yield m.ask_yes_no(D.USE_CP, team, "A1", "use a condition point for one more step?", moot))
         )
         if c == "yes":
             yield from spend(m, team)
@@ -415,6 +422,9 @@ def free_movements(m: MatchContext, team: int) -> Flow:
         return (*ctx.options(), D.DONE)
 
     while True:
+        if not ctx.any_move():
+            m.skip(D.FREE_MOVE, team, D.DONE)  # "done" is the only answer: not asked (issue 20)
+            return
         ev = yield m.ask(D.FREE_MOVE, team, "4.3.1", options, ctx.verify, "free movement", False, D.DONE)
         c = answer_choice(ev)
         if c == D.DONE:

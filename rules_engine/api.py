@@ -74,7 +74,7 @@ from .errors import (
 from .events import Decision, Event, Pending, Roll
 from .logformat import ROLE_KEYS, event_to_dict, header_from_dict, parse, parse_event
 from .machine import Match
-from .pitch_input import PitchInput, SetupCheck, only_answer, pitch_input, setup_check
+from .pitch_input import PitchInput, SetupCheck, auto_answer, only_answer, pitch_input, setup_check
 from .result import GoalScored, MatchResult, TeamResult
 from .rng import Dice
 from .rules import PENALTY_SIDES, PENALTY_TABLE
@@ -137,6 +137,7 @@ __all__ = [
     "ValidationReport",
     "area_name",
     "area_place",
+    "auto_answer",
     "board",
     "board_areas",
     "decisions",

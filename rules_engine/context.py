@@ -36,6 +36,8 @@ class MatchContext:
         self.header = header
         self.st: MatchState = new_state(header)
         self.log: list[dict[str, Any]] = []  # notable happenings (goals, cards, injuries)
+        # optional prompts passed over since the last event: (name, actor, default answer)
+        self.skipped: list[tuple[str, str, Any]] = []
 
     def ask(
         self,
@@ -67,9 +69,34 @@ class MatchContext:
             default,
         )
 
-    def ask_yes_no(self, name: str, actor: int, rule: str, prompt: str = "") -> Pending:
-        """A yes/no decision whose answer a log may leave out ("no")."""
+    def ask_yes_no(self, name: str, actor: int, rule: str, prompt: str = "", moot: bool = False) -> Pending:
+        """A yes/no decision whose answer a log may leave out ("no"); ``moot`` when "yes"
+        would change nothing in play (Pending.moot)."""
+        if moot:
+            st = self.st
+            return Pending(
+                "decision",
+                name,
+                _TEAM_NAMES[actor],
+                st.turn,
+                st.stage,
+                rule,
+                prompt,
+                0,
+                6,
+                False,
+                _YES_NO,
+                None,
+                "no",
+                True,
+            )
         return self.ask(name, actor, rule, _YES_NO, None, prompt, False, "no")
+
+    def skip(self, name: str, actor: int, default: Any) -> None:
+        """Pass over an optional prompt that has no real choice (its default is the only
+        answer). A log written when the prompt was still asked may answer it here with its
+        default: ``Match.apply`` takes that answer as read, so such logs still replay."""
+        self.skipped.append((name, _TEAM_NAMES[actor], default))
 
     def roll(
         self, name: str, actor: int | None, n: int, rule: str, prompt: str = "", sides: int = 6

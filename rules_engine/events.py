@@ -96,6 +96,9 @@ class Pending:
     default  the choice taken when a log leaves this decision out ("done" for
              optional move sequences, "no" for yes/no questions and skill
              offers); None when the decision must be written.
+    moot     True for an optional prompt whose answers change nothing in play (a
+             condition point for a step the ball value cannot take): a page
+             may take the default without asking; any legal answer is kept.
     options  (property) for decisions: every legal choice, computed lazily.
              For the set-up decisions (3.3) the tuple holds a few ready-made
              legal set-ups; any other legal set-up is accepted too.
@@ -110,6 +113,7 @@ class Pending:
         "default",
         "dice",
         "kind",
+        "moot",
         "name",
         "open",
         "options_fn",
@@ -136,6 +140,7 @@ class Pending:
         options_fn: Callable[[], tuple[Any, ...]] | None = None,
         verify_fn: Callable[[Any], None] | None = None,
         default: Any = None,
+        moot: bool = False,
     ) -> None:
         self.kind: Final = kind
         self.name: Final = name
@@ -150,6 +155,7 @@ class Pending:
         self.options_fn: Final = options_fn
         self.verify_fn: Final = verify_fn
         self.default: Final = default
+        self.moot: Final = moot
 
     def __repr__(self) -> str:
         return (
@@ -181,6 +187,7 @@ class Pending:
             out["options"] = list(self.options)
             out["open"] = self.open
             out["default"] = self.default
+            out["moot"] = self.moot
         return out
 
 

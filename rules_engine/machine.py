@@ -51,14 +51,20 @@ class Match(MatchContext):
 
         A decision with a ``default`` that the event does not answer (another
         name or another team) is taken with its default first ("done", "no"):
-        logs may leave those out.  Those defaults stay applied when the event
+        logs may leave those out.  An event that answers with its default a
+        prompt the rules passed over for want of a real choice (logs written
+        when it was asked) is kept and changes nothing.  Those defaults stay applied when the event
         itself is then refused; a caller that must keep the earlier state
         (the live scorer) rebuilds the match from its stored events instead."""
         p = self._pending
         name = ev.name
+        if self.skipped and self._absorbed(ev):
+            return
         if p is not None and p.default is not None and (p.name != name or p.actor != ev.by):
             while p is not None and p.default is not None and (p.name != name or p.actor != ev.by):
                 self._apply_one(Decision(p.name, p.actor, p.default), p)
+                if self.skipped and self._absorbed(ev):
+                    return
                 p = self._pending
         # the common case inline (same checks as _apply_one)
         if p is not None and p.name == name and p.actor == ev.by:
@@ -71,6 +77,8 @@ class Match(MatchContext):
                         self._locate(e, p)
                         raise
                     self.events.append(ev)
+                    if self.skipped:
+                        self.skipped = []
                     try:
                         self._pending = self._gen.send(ev)
                     except StopIteration:
@@ -85,12 +93,26 @@ class Match(MatchContext):
                             break
                     else:
                         self.events.append(ev)
+                        if self.skipped:
+                            self.skipped = []
                         try:
                             self._pending = self._gen.send(ev)
                         except StopIteration:
                             self._pending = None
                         return
         self._apply_one(ev, p)
+
+    def _absorbed(self, ev: Event) -> bool:
+        """True when ``ev`` answers, with its default, a prompt the flow passed over since the
+        last event (``MatchContext.skip``): it is kept in the log and changes nothing."""
+        if type(ev) is not Decision:
+            return False
+        for i, (name, actor, default) in enumerate(self.skipped):
+            if name == ev.name and actor == ev.by and default == ev.choice:
+                del self.skipped[: i + 1]
+                self.events.append(ev)
+                return True
+        return False
 
     def finish_defaults(self) -> None:
         """Take the defaults of trailing left-out decisions (end of a log)."""
@@ -135,6 +157,8 @@ class Match(MatchContext):
                 opts = ", ".join(str(o) for o in p.options)
                 raise self._err(p, f"{ev.choice!r} is not a legal {p.name}; legal: {opts}")
         self.events.append(ev)
+        if self.skipped:
+            self.skipped = []
         try:
             self._pending = self._gen.send(ev)
         except StopIteration:

@@ -167,6 +167,24 @@ class MoveCtx:
                     out.append(fmt(ts.gk, dst, True))
         return tuple(out)
 
+    def any_move(self) -> bool:
+        """Whether at least one move is legal (``options`` without listing them all)."""
+        ts = self.m.st.teams[self.team]
+        dribble = self.dribble is not None and not self.dribbled
+        for src in self.sources() if self.sources is not None else range(B.N_LOC):
+            if ts.field[src] > 0:
+                for dst in B.ADJ[src]:
+                    if dst < B.N_AREAS and (
+                        self.check(src, dst, False, False) is None
+                        or (dribble and self.check(src, dst, False, True) is None)
+                    ):
+                        return True
+        if ts.gk >= 0 and self.gk_allowed:
+            for dst in B.ADJ[ts.gk]:
+                if dst < B.N_AREAS and self.check(ts.gk, dst, True, False) is None:
+                    return True
+        return False
+
     def verify(self, choice: Any, allow_done: bool = True) -> None:
         if choice == D.DONE and allow_done:
             return
@@ -224,6 +242,10 @@ def move_seq(
 
     default = D.DONE if optional else None
     while n < limit:
+        if optional and not ctx.any_move():
+            # "done" is the only answer: not asked (issue 20), a log may still answer it
+            m.skip(name, ctx.team, D.DONE)
+            break
         ev = yield m.ask(name, ctx.team, ctx.rule, options, verify, prompt, False, default)
         c = answer_choice(ev)
         if c == D.DONE:

@@ -202,6 +202,18 @@ def pitch_input(m: Match) -> PitchInput | None:
     return None
 
 
+def auto_answer(p: Pending) -> tuple[bool, Any]:
+    """(True, the answer) when a page may answer a decision without asking the player: its one
+    legal answer, or the default of a moot prompt (``Pending.moot``: the other answers change
+    nothing in play); else (False, None)."""
+    single, answer = only_answer(p)
+    if single:
+        return single, answer
+    if p.kind == "decision" and p.moot and p.default is not None:
+        return True, p.default
+    return False, None
+
+
 def only_answer(p: Pending) -> tuple[bool, Any]:
     """(True, the answer) when a decision has exactly one legal answer (a page may take it
     itself; the log records it like any other decision), else (False, None)."""
