@@ -20,6 +20,7 @@ from fubaleague.celery import app
 from fubaleague.tasks import BEAT_KEY
 from fubaleague.worker import WORKER_HEARTBEAT_KEY, heartbeat_seconds
 from kernel import broker
+from kernel.cache import redis_cache
 from kernel.fail_open import fail_open_counts
 
 Probe = dict[str, Any]
@@ -50,11 +51,11 @@ def check_database() -> Probe:
 
 def check_cache() -> Probe:
     def probe() -> str:
-        backend = getattr(cache, "_cache", None)
-        if backend is not None and hasattr(backend, "get_client"):
+        backend = redis_cache()
+        if backend is not None:
             # Redis itself, past the fail-open backend (which would answer a miss, not an error).
-            client = backend.get_client(write=True)
-            key = cache.make_and_validate_key(f"healthz:{uuid.uuid4().hex}")
+            client = backend.raw_client()
+            key = backend.make_and_validate_key(f"healthz:{uuid.uuid4().hex}")
             client.set(key, b"ok", ex=5)
             if client.get(key) != b"ok":
                 raise RuntimeError("value written to the cache could not be read back")

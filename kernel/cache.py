@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import redis
+from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
@@ -37,13 +39,20 @@ BREAKER_SECONDS = 2.0
 
 
 class PooledRedisCacheClient(RedisCacheClient):
+    """Django's client with one redis client per pool.
+
+    The only module that touches Django's private client API (``_get_connection_pool``,
+    ``_client``, and the backend's ``_class`` and ``_cache`` below); tests/service/
+    test_cache_fail_open.py checks they are still there, so a Django upgrade that changes them
+    fails a test instead of silently building a client per operation again.
+    """
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._clients: dict[int, Any] = {}
+        self._clients: dict[int, redis.Redis] = {}
 
-    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        # Django's private client API, absent from django-stubs.
-        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
+    def get_client(self, key: Any = None, *, write: bool = False) -> redis.Redis:
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # Django's private API
         client = self._clients.get(id(pool))
         if client is None:
             client = self._clients[id(pool)] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
@@ -56,6 +65,15 @@ class RedisCache(DjangoRedisCache):
         self._class = PooledRedisCacheClient
         self._down_until = 0.0
         self._lock = threading.Lock()
+
+    def raw_client(self, key: str | None = None) -> redis.Redis:
+        """The redis client for writes (pipelines, scripts, probes past the fail-open methods)."""
+        client = self._cache  # Django's cached client, built from self._class
+        if not isinstance(client, PooledRedisCacheClient):
+            raise TypeError(
+                f"Django's RedisCache no longer builds its client from _class: got {type(client)}"
+            )
+        return client.get_client(key, write=True)
 
     @property
     def is_down(self) -> bool:
@@ -121,3 +139,10 @@ class RedisCache(DjangoRedisCache):
 
     def clear(self) -> None:
         self._guard("clear", lambda: super(RedisCache, self).clear(), None)
+
+
+def redis_cache(backend: object = None) -> RedisCache | None:
+    """The default cache (or ``backend``) when it is this Redis backend, None otherwise (the
+    local-memory cache of the embedded default)."""
+    found = caches["default"] if backend is None else backend
+    return found if isinstance(found, RedisCache) else None

@@ -10,6 +10,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client, override_settings
 
+from kernel.cache import PooledRedisCacheClient, redis_cache
 from kernel.fail_open import fail_open_counts
 
 pytestmark = pytest.mark.django_db
@@ -53,3 +54,23 @@ def test_throttled_api_and_health_with_the_cache_down(client: Client) -> None:
         response = client.get("/healthz")
         assert response.status_code == 503
         assert response.json()["checks"]["cache"]["status"] == "down", "the probe goes past the breaker"
+
+
+def test_the_django_internals_the_redis_wrapper_uses_are_still_there() -> None:
+    """kernel.cache reaches into Django's Redis backend in one place (the client class it builds
+    from ``_class``, the pool from ``_get_connection_pool``, redis' class from ``_client``): a
+    Django upgrade that changes them fails here instead of silently dropping the pooled client
+    and the raw client that the throttle's pipeline and /healthz use."""
+    backend = redis_cache()
+    assert backend is not None, "the test settings use the Redis cache"
+    assert isinstance(backend._cache, PooledRedisCacheClient)
+    client = backend.raw_client()
+    assert client is backend.raw_client(), "one redis client per connection pool"
+    key = backend.make_and_validate_key("wrapper-check")
+    pipe = client.pipeline(transaction=False)
+    pipe.incr(key)
+    pipe.expire(key, 5)
+    assert pipe.execute()[0] == 1 and backend.get("wrapper-check") == 1
+    backend.delete("wrapper-check")
+    with override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}):
+        assert redis_cache() is None
