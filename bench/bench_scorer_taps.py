@@ -1,0 +1,60 @@
+"""Benchmark: what scoring a whole match costs a club on the phone (docs/scorer.md).
+
+Runs the slow browser test tests/browser/test_scorer_taps.py: a scripted player that chooses like
+the heuristic coach scores a whole match through the scorer page at 390×844, once with app dice
+and once with typed dice, counting taps (a drag is one), the text read per question (the question
+and the text options on screen) and whether each question fits the screen with the pitch in view.
+The test writes var/bench/scorer_taps.json; this prints it as a table against the targets.
+
+Targets: <= 10 taps a turn with app dice (<= 400 a match), <= 14 with typed dice (<= 550); median
+text per question <= 80 characters; no question with more than 8 text options; the questions fit
+390×844 with the pitch in view.
+
+Run: ``. scripts/test-env.sh && .venv/bin/python bench/bench_scorer_taps.py`` (PostgreSQL, Redis
+and chromium as for the browser tests; collectstatic first).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "var" / "bench" / "scorer_taps.json"
+TARGETS = {"app": (10.0, 400), "typed": (14.0, 550)}
+
+
+def main() -> int:
+    RESULTS.unlink(missing_ok=True)
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, check=True)
+    test = [
+        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "slow",
+        "tests/browser/test_scorer_taps.py::test_a_whole_match_costs_few_taps",
+    ]  # fmt: skip
+    run = subprocess.run(test, cwd=ROOT, env=os.environ.copy(), check=False)
+    if not RESULTS.exists():
+        print("no figures: the tap-count run did not finish")
+        return 1
+    results = json.loads(RESULTS.read_text())
+    print(f"{'dice':<7}{'taps':>6}{'turns':>7}{'taps/turn':>11}{'target':>14}{'by page':>9}"
+          f"{'median chars':>14}{'max options':>13}{'fits 390x844':>14}")  # fmt: skip
+    for dice in ("app", "typed"):
+        r = results.get(dice)
+        if r is None:
+            print(f"{dice:<7} (not run)")
+            continue
+        per_turn, per_match = TARGETS[dice]
+        print(
+            f"{dice:<7}{r['taps']:>6}{r['turns']:>7}{r['taps_per_turn']:>11.2f}"
+            f"{f'<={per_turn:g} (<={per_match})':>14}{r['answered_by_page']:>9}"
+            f"{r['median_chars']:>14}{r['max_text_options']:>13}{r['fit_share'] * 100:>13.0f}%"
+        )
+    print("targets: median chars <= 80, max text options <= 8, every question fits (100%)")
+    return run.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

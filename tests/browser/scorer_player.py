@@ -1,0 +1,246 @@
+"""A scripted player of the scorer page: it answers every question through the page as a table
+would and counts what that costs (taps, the text read per question, whether the question fits the
+screen with the pitch in view).
+
+It chooses like the engine's heuristic coach, not the first option: the coach reads the match the
+server holds (rebuilt here from the session's stored events) and the player enters its answer with
+the page's own controls: a drag for a move (one tap), a tap on an area for a place, a chip, the
+dock's usual answer, the set-up editor (a preset, then area by area), one tap per die face with
+typed dice or "Roll" with app dice. What the page answers itself (one legal answer, rolls that
+follow a roll with app dice) costs no tap. Used by tests/browser/test_scorer_taps.py (a few turns
+in the default run, whole matches under the slow marker for `make bench`)."""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+from dataclasses import dataclass, field
+from typing import Any
+
+from matches.engine import Dice, Match, event_from_dict, new_match, only_answer, snapshot
+from rules_engine.api import HeuristicCoach
+from scoring.models import ScoringEvent, ScoringSession
+
+# What the page shows for the open question, read in one round trip: the question, the text
+# options (chips and the dock's answer), where the pitch and the controls are on the screen.
+READ = """() => {
+  const root = document.getElementById("scorer");
+  const q = (s) => Array.from(root.querySelectorAll(s)).filter((e) => e.offsetParent !== null);
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; };
+  const pitch = root.querySelector("[data-pitch]");
+  const dock = root.querySelector('[data-testid="sc-dock"]');
+  const controls = q('.chip, [data-testid="sc-dock-answer"] button, .face');
+  return {
+    seq: +root.dataset.seq, queue: root.dataset.queue, status: root.dataset.status,
+    question: root.querySelector('[data-testid="sc-question"]').textContent,
+    chips: q('[data-testid="sc-option"]').map((e) => e.textContent),
+    dock: q('[data-testid="sc-dock-answer"] button').map((e) => e.textContent),
+    scrollY: window.scrollY, height: window.innerHeight,
+    pitch: pitch ? box(pitch) : null, dockTop: dock ? dock.getBoundingClientRect().top : null,
+    controls: controls.map(box),
+  };
+}"""
+
+
+@dataclass
+class Tally:
+    """What a run cost: taps, the text of each question, the fit on the screen."""
+
+    taps: int = 0
+    turns: int = 0
+    questions: int = 0
+    answered_by_page: int = 0
+    chars: list[int] = field(default_factory=list)
+    text_options: list[int] = field(default_factory=list)
+    fits: list[bool] = field(default_factory=list)
+    misfits: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        turns = max(self.turns, 1)
+        return {
+            "taps": self.taps,
+            "turns": self.turns,
+            "taps_per_turn": round(self.taps / turns, 2),
+            "questions": self.questions,
+            "answered_by_page": self.answered_by_page,
+            "median_chars": statistics.median(self.chars) if self.chars else 0,
+            "max_text_options": max(self.text_options, default=0),
+            "fit_share": round(sum(self.fits) / len(self.fits), 3) if self.fits else 1.0,
+            "misfits": self.misfits[:5],
+        }
+
+
+class Player:
+    def __init__(self, page: Any, session_id: int, *, app_dice: bool, seed: int = 1) -> None:
+        self.page = page
+        self.session_id = session_id
+        self.app_dice = app_dice
+        self.dice = Dice(f"typed:{seed}")
+        self.coaches = {side: HeuristicCoach(random.Random(f"{side}:{seed}")) for side in ("home", "away")}
+        session = ScoringSession.objects.get(id=session_id)
+        self.match: Match = new_match(dict(session.header))
+        self.applied = 0
+        self.tally = Tally()
+
+    # ------------------------------------------------------------------ the server's match
+    def _sync(self, seq: int) -> None:
+        rows = ScoringEvent.objects.filter(
+            session_id=self.session_id, undone_at__isnull=True, seq__gt=self.applied, seq__lte=seq
+        ).order_by("seq")
+        for row in rows.values_list("data", flat=True):
+            self.match.apply(event_from_dict(dict(row)))
+            self.applied += 1
+
+    def _settled(self) -> dict[str, Any]:
+        self.page.wait_for_function(
+            "() => { const r = document.getElementById('scorer'); return r.dataset.queue === '0'; }"
+        )
+        return self.page.evaluate(READ)
+
+    def _wait_past(self, seq: int) -> None:
+        self.page.wait_for_function(
+            "(s) => { const r = document.getElementById('scorer');"
+            " return (+r.dataset.seq > s && r.dataset.queue === '0') || r.dataset.status !== 'live'; }",
+            arg=seq,
+        )
+
+    # ------------------------------------------------------------------ gestures
+    def _tap(self, selector: str) -> None:
+        self.page.locator(selector).first.click()
+        self.tally.taps += 1
+
+    def _centre(self, code: str) -> tuple[float, float]:
+        b = self.page.locator(f'[data-area="{code}"]').bounding_box()
+        assert b is not None, code
+        return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+
+    def _tap_area(self, code: str) -> None:
+        x, y = self._centre(code)
+        self.page.mouse.click(x, y)
+        self.tally.taps += 1
+
+    def _drag(self, src: str, dst: str) -> None:
+        (x1, y1), (x2, y2) = self._centre(src), self._centre(dst)
+        self.page.mouse.move(x1, y1)
+        self.page.mouse.down()
+        self.page.mouse.move(x2, y2, steps=3)
+        self.page.mouse.up()
+        self.tally.taps += 1  # a drag counts as one tap
+
+    # ------------------------------------------------------------------ one question
+    def _measure(self, shown: dict[str, Any]) -> None:
+        text_options = [*shown["chips"], *shown["dock"]]
+        self.tally.questions += 1
+        self.tally.texts.append(" ".join([shown["question"], *text_options]))
+        self.tally.chars.append(len(shown["question"]) + sum(len(t) for t in text_options))
+        self.tally.text_options.append(len(text_options))
+        height, dock_top = shown["height"], shown["dockTop"] or shown["height"]
+        pitch = shown["pitch"]
+        fits = (
+            shown["scrollY"] == 0
+            and pitch is not None
+            and pitch[0] >= 0
+            and pitch[1] <= dock_top + 1
+            and all(c[0] >= 0 and c[1] <= height + 1 for c in shown["controls"])
+        )
+        self.tally.fits.append(fits)
+        if not fits:
+            self.tally.misfits.append(shown["question"])
+
+    def _answer(self, p: Any, shown: dict[str, Any]) -> None:
+        if p.kind == "roll":
+            if self.app_dice:
+                self._tap('[data-testid="sc-roll-for-me"]')
+                return
+            for i, face in enumerate(self.dice.roll_for(p).dice):
+                self._tap(f'[data-die="{i}"][data-face="{face}"]')
+            return
+        choice = self.coaches[p.actor].choose(self.match, p)
+        if p.default is not None and choice == p.default:
+            self._tap('[data-testid="sc-default"]')
+        elif isinstance(choice, dict):
+            self._setup(p, choice)
+        elif isinstance(choice, str) and ">" in choice:
+            src, dst = choice.removesuffix("+ball").split(">")
+            if src == "GK":
+                team = snapshot(self.match).home if p.actor == "home" else snapshot(self.match).away
+                src = team.gk or src
+            self._drag(src, dst)
+            chip = self.page.locator(f"[data-testid=sc-option][data-choice='{json.dumps(choice)}']")
+            if chip.count():  # one more question: with the ball or without
+                chip.first.click()
+                self.tally.taps += 1
+        elif isinstance(choice, str) and self.page.locator(f'[data-area="{choice}"].area--pick').count():
+            self._tap_area(choice)
+        else:
+            self._tap(f"[data-testid=sc-option][data-choice='{json.dumps(choice)}']")
+
+    def _setup(self, p: Any, choice: dict[str, Any]) -> None:
+        """From the closest preset, area by area: select it, then + or - per player."""
+        presets = [o for o in p.options if isinstance(o, dict)]
+
+        def cost(preset: dict[str, Any]) -> int:
+            areas = set(preset["players"]) | set(choice["players"])
+            diff = sum(abs(preset["players"].get(a, 0) - choice["players"].get(a, 0)) for a in areas)
+            return diff + sum(1 for a in areas if preset["players"].get(a, 0) != choice["players"].get(a, 0))
+
+        best = min(range(len(presets)), key=lambda i: cost(presets[i])) if presets else None
+        start: dict[str, Any] = presets[best] if best is not None else {"gk": None, "players": {}}
+        if best is not None and best != 0:
+            self._tap(f'[data-testid="sc-setup-preset"] >> nth={best}')
+        for code in sorted(set(start["players"]) | set(choice["players"])):
+            have, want = start["players"].get(code, 0), choice["players"].get(code, 0)
+            if have == want:
+                continue
+            self._tap_area(code)
+            for _ in range(abs(want - have)):
+                self._tap(
+                    '[data-testid="sc-setup-plus"]' if want > have else '[data-testid="sc-setup-minus"]'
+                )
+        if choice.get("gk") != start.get("gk"):
+            self._tap_area(choice["gk"])
+            self._tap('[data-testid="sc-setup-keeper"]')
+        self.page.wait_for_selector('[data-testid="sc-setup-use"]:not([disabled])')
+        self._tap('[data-testid="sc-setup-use"]')
+
+    # ------------------------------------------------------------------ the loop
+    def choose_dice(self) -> None:
+        if self.app_dice:
+            self._tap('[data-testid="sc-dice-app"]')
+            self.page.wait_for_function(
+                "() => document.querySelector('[data-testid=sc-dice-app]')"
+                ".getAttribute('aria-pressed') === 'true'"
+            )
+
+    def step(self, *, turns: int | None = None) -> bool:
+        """Answer the open question (or wait for the page to answer it); False at full time or
+        once ``turns`` turns were played."""
+        shown = self._settled()
+        self._sync(shown["seq"])
+        p = self.match.pending()
+        st = snapshot(self.match)
+        self.tally.turns = st.turn
+        if p is None or shown["status"] != "live" or (turns is not None and st.turn > turns):
+            return False
+        last = ScoringEvent.objects.filter(
+            session_id=self.session_id, undone_at__isnull=True, seq=shown["seq"]
+        ).first()
+        by_page = (p.kind == "decision" and only_answer(p)[0]) or (
+            p.kind == "roll" and self.app_dice and last is not None and last.rolled_by_app
+        )
+        if by_page:
+            self.tally.answered_by_page += 1
+        else:
+            self._measure(shown)
+            self._answer(p, shown)
+        self._wait_past(shown["seq"])
+        return True
+
+    def play(self, *, turns: int | None = None) -> Tally:
+        """Answer questions until full time (or until ``turns`` turns were played)."""
+        self.choose_dice()
+        while self.step(turns=turns):
+            pass
+        return self.tally
