@@ -381,8 +381,6 @@ def _phrase(event: Mapping[str, Any], names: Names) -> str | None:
     choice = event.get("choice")
     if name == "target_area":
         return f"ball to {area(str(choice), names)}"
-    if name == "action" and choice != "goal_attempt":
-        return _ACTIONS.get(str(choice), words(str(choice)))
     if name == "use_skill" and choice not in (None, "no"):
         return f"skill: {words(str(choice))}"
     if name == "formation_change" and choice not in (None, "none"):
@@ -457,7 +455,7 @@ class _Line:
 
 def turn_feed(entries: Sequence[Mapping[str, Any]], names: Names) -> list[dict[str, Any]]:
     """One line per turn, e.g. "Turn 8 · 27' · Canada: ball to the Brazil box, movement 3+6,
-    two players moved, shot from the Brazil box — saved, corner"; ``key`` marks a turn with a
+    two players forward, shot from the Brazil box — saved, corner"; ``key`` marks a turn with a
     goal, a card, an injury, a shot or a V.A.R. check; ``first`` is the first entry's ``i``."""
     outcomes = shot_outcomes(entries)
     lines: list[_Line] = []
@@ -474,19 +472,15 @@ def turn_feed(entries: Sequence[Mapping[str, Any]], names: Names) -> list[dict[s
                 src, _, dst = str(event.get("choice")).partition(">")
                 line.move(side, towards_goal(src, dst.removesuffix("+ball"), side) > 0)
             elif name == "action":
-                action[side] = str(event.get("choice"))
-                if event.get("choice") != "goal_attempt":
-                    action[side] = _ACTIONS.get(str(event.get("choice")), "")
-            elif "roll" in event and event.get("roll") == "var":
+                action[side] = _ACTIONS.get(str(event.get("choice")), words(str(event.get("choice"))))
+            elif event.get("roll") == "var":
                 line.add(side, "V.A.R. check")
                 line.key = True
-            elif "roll" in event and action.get(side) and event.get("roll") in _ACTIONS:
-                if event.get("roll") != "goal_attempt":
-                    dice = "+".join(str(d) for d in event.get("dice") or [])
-                    line.add(side, f"{action.pop(side)} {dice}".strip())
-                else:
-                    action.pop(side, None)
-            elif (phrase := _phrase(event, names)) is not None and name != "action":
+            elif event.get("roll") in _ACTIONS and side in action:
+                what = action.pop(side)
+                if event.get("roll") != "goal_attempt":  # a shot is said with its outcome (notes)
+                    line.add(side, f"{what} {'+'.join(str(d) for d in event.get('dice') or [])}")
+            elif (phrase := _phrase(event, names)) is not None:
                 line.add(side, phrase)
         for j, note in enumerate(entry.get("notes") or ()):
             phrase = _note_phrase(note, outcomes.get((i, j)), names)

@@ -157,7 +157,7 @@ def test_staff_has_a_fixture_simulated_now(cup, fixture_c, django_capture_on_com
     # The public match page marks it, says why, and replays the simulated log.
     html = APIClient().get(f"/c/{cup.competition.slug}/matches/{fixture_c.pk}/").content.decode()
     assert "Simulated result." in html and "started by an administrator" in html
-    assert 'id="pitch"' in html
+    assert 'id="replay-pitch"' in html
     replay = APIClient().get(f"/c/{cup.competition.slug}/matches/{fixture_c.pk}/replay.json").json()
     assert replay["error"] is None and replay["finished"] is True
     final = replay["frames"][-1]["score"]

@@ -189,7 +189,7 @@ def test_match_page_of_simulated_match_has_replay(client: Client, cup) -> None:
 def test_match_without_log_has_no_replay(client: Client, cup) -> None:
     fixture = Fixture.objects.filter(status="confirmed").first()
     html = get(client, f"/c/{cup.competition.slug}/matches/{fixture.pk}/")
-    assert 'id="pitch"' not in html
+    assert 'id="replay-pitch"' not in html
     get(client, f"/c/{cup.competition.slug}/matches/{fixture.pk}/replay.json", status=404)
 
 
