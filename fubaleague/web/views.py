@@ -103,9 +103,9 @@ def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     context = _nav(competition, "fixtures")
     context["rounds"] = ps.fixtures_by_round(competition, team_id=team_id)
     # Being scored live is not late: no "overdue" on those (matches.holds).
-    context["held_ids"] = set(
-        holds([row.fixture.pk for block in context["rounds"] for row in block.rows if not row.result])
-    )
+    unplayed = [row.fixture.pk for block in context["rounds"] for row in block.rows if not row.result]
+    context["held_ids"] = set(holds(unplayed))
+    context["live_ids"] = live_fixture_ids(fixture_ids=unplayed)
     context["teams"] = competition.teams.order_by("name")
     context["team_id"] = team_id
     return render(request, "tournaments/fixtures.html", context)

@@ -54,6 +54,9 @@ def test_the_sweep_leaves_a_live_match_alone_and_simulates_it_once_abandoned(
     page = _page(s)
     assert 'data-testid="overdue"' not in page and "will be simulated" not in page
     assert "Being played live" in page
+    listed = Client().get(reverse("tournaments:fixtures", args=[s.fixture.competition.slug])).content.decode()
+    row = listed[listed.index(f'data-fixture="{s.fixture.id}"') :].split("</li>", 1)[0]
+    assert 'data-testid="live-mark"' in row and 'data-testid="overdue"' not in row
 
     services.session_abandon(session_id=session.id, user=s.home_user, reason="the table was needed")
     with django_capture_on_commit_callbacks(execute=True):
