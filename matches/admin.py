@@ -25,9 +25,9 @@ from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
 from matches import forfeits
 from matches import services as results
+from matches.forms import add_card_rows, card_rows_initial, card_text, cards_from_rows
 from matches.models import (
     Card,
-    CardKind,
     Forfeit,
     MatchLog,
     PointAdjustment,
@@ -47,7 +47,7 @@ def _result_fields(d: dict[str, Any]) -> dict[str, Any]:
         "extra_time": bool(d.get("extra_time")),
         "home_penalties": d.get("home_penalties"),
         "away_penalties": d.get("away_penalties"),
-        "cards": d["cards"],
+        "cards": d.get("cards", []),
     }
 
 
@@ -266,48 +266,32 @@ class ResultAuditAdmin(admin.ModelAdmin):
         return False
 
 
-def cards_as_text(cards: list[dict[str, Any]]) -> str:
-    """Card lines for the admin's text box: "home yellow", "away red 7" (side, kind, shirt number)."""
-    return "\n".join(
-        " ".join(str(p) for p in (c.get("team"), c.get("kind"), c.get("shirt_number")) if p is not None)
-        for c in cards
-    )
-
-
-def cards_from_text(text: str) -> list[dict[str, Any]]:
-    """The admin's card lines back into the services' card input; the services check kinds and numbers."""
-    cards: list[dict[str, Any]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        parts = line.split()
-        if not parts:
-            continue
-        if len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].isdigit()):
-            raise forms.ValidationError(
-                f"Card line {number} ({line.strip()!r}): write side, kind and an optional shirt number, "
-                "e.g. 'away yellow' or 'home red 7'."
-            )
-        cards.append(
-            {"team": parts[0], "kind": parts[1], "shirt_number": int(parts[2]) if len(parts) == 3 else None}
-        )
-    return cards
-
-
 class ResolveForm(forms.Form):
+    """The score with the teams' names on its fields; cards picked by team, player and kind."""
+
     home_goals = forms.IntegerField(min_value=0, max_value=99)
     away_goals = forms.IntegerField(min_value=0, max_value=99)
-    extra_time = forms.BooleanField(required=False)
+    extra_time = forms.BooleanField(required=False, label="After extra time")
     home_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
     away_penalties = forms.IntegerField(min_value=0, max_value=99, required=False)
-    cards = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 4}),
-        required=False,
-        help_text="One card per line: side, kind, optional shirt number (e.g. 'away yellow', "
-        "'home red 7'). Kinds: " + ", ".join(CardKind.values) + ". These cards replace the reported ones.",
-    )
     note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
 
-    def clean_cards(self) -> list[dict[str, Any]]:
-        return cards_from_text(self.cleaned_data.get("cards") or "")
+    def __init__(self, *args: Any, fixture: Fixture, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        home, away = str(fixture.home_team or "Home side"), str(fixture.away_team or "Away side")
+        for side, name in (("home", home), ("away", away)):
+            self.fields[f"{side}_goals"].label = f"{name} goals"
+            self.fields[f"{side}_penalties"].label = f"{name} penalties (shoot-out)"
+        self.card_rows = add_card_rows(self, fixture)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        try:
+            # These cards replace the reported ones.
+            data["cards"] = cards_from_rows(data, self.card_rows)
+        except forms.ValidationError as exc:
+            self.add_error(None, exc)
+        return data
 
 
 REOPEN_HELP = (
@@ -450,7 +434,7 @@ class FixtureResultActions(admin.ModelAdmin):
                 "extra_time": result.extra_time,
                 "home_penalties": result.home_penalties,
                 "away_penalties": result.away_penalties,
-                "cards": cards_as_text(
+                **card_rows_initial(
                     [
                         {
                             "team": "home" if c.team_id == fixture.home_team_id else "away",
@@ -461,7 +445,7 @@ class FixtureResultActions(admin.ModelAdmin):
                     ]
                 ),
             }
-        form = CorrectForm(request.POST or None, initial=initial)
+        form = CorrectForm(request.POST or None, initial=initial, fixture=fixture)
         if request.method == "POST" and form.is_valid():
             d = form.cleaned_data
             try:
@@ -567,7 +551,7 @@ class FixtureResultActions(admin.ModelAdmin):
             .select_related("team", "submitted_by", "disputed_by")
             .first()
         )
-        initial = {}
+        initial: dict[str, Any] = {}
         if submission is not None:
             initial = {
                 "home_goals": submission.home_goals,
@@ -575,9 +559,9 @@ class FixtureResultActions(admin.ModelAdmin):
                 "extra_time": submission.extra_time,
                 "home_penalties": submission.home_penalties,
                 "away_penalties": submission.away_penalties,
-                "cards": cards_as_text(submission.cards),
+                **card_rows_initial(submission.cards),
             }
-        form = ResolveForm(request.POST or None, initial=initial)
+        form = ResolveForm(request.POST or None, initial=initial, fixture=fixture)
         if request.method == "POST" and form.is_valid():
             d = form.cleaned_data
             try:
@@ -599,7 +583,7 @@ class FixtureResultActions(admin.ModelAdmin):
             "fixture": fixture,
             "submission": submission,
             "disputed_cards": [
-                cards_as_text([submission.cards[i]])
+                card_text(fixture, submission.cards[i])
                 for i in submission.disputed_cards
                 if 0 <= i < len(submission.cards)
             ]

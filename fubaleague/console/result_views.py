@@ -11,18 +11,17 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 
 from fubaleague.console.access import competition_of, organiser_required
-from fubaleague.console.words import CARD_WORDS, audit_sentences
+from fubaleague.console.words import audit_sentences
 from kernel.admin_actions import service_dry_run
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
 from matches import progress
 from matches import services as results
 from matches.discipline import competition_discipline_set
+from matches.forms import CARD_WORDS, add_card_rows, card_rows_initial, cards_from_rows
 from matches.models import Result, ResultSubmission
-from tournaments.game_systems import rules_of
 from tournaments.models import Fixture, Stage, Suspension
 
-CARD_ROWS = 4
 ACTIONS = {
     "enter": "Enter or correct the result",
     "confirm": "Confirm the result the club reported",
@@ -51,22 +50,7 @@ class ResultForm(forms.Form):
         self.fields["home_penalties"].label = f"{home} penalties"
         self.fields["away_penalties"].label = f"{away} penalties"
         self.fields["award_to"].choices = [("", "—"), ("home", home), ("away", away)]  # type: ignore[attr-defined]
-        rules = rules_of(fixture.competition).cards
-        self.card_rows = CARD_ROWS if rules.kinds else 0
-        shirts = [("", "—")] + [(str(n), f"#{n}") for n in rules.shirt_numbers] if rules.per_player else []
-        for i in range(self.card_rows):
-            self.fields[f"card_{i}_team"] = forms.ChoiceField(
-                required=False, choices=[("", "—"), ("home", home), ("away", away)], label="Team"
-            )
-            self.fields[f"card_{i}_kind"] = forms.ChoiceField(
-                required=False,
-                choices=[("", "—")] + [(k, CARD_WORDS.get(k, k)) for k in rules.kinds],
-                label="Card",
-            )
-            if shirts:
-                self.fields[f"card_{i}_shirt"] = forms.ChoiceField(
-                    required=False, choices=shirts, label="Player"
-                )
+        self.card_rows = add_card_rows(self, fixture)
 
     def card_fields(self) -> list[list[forms.BoundField]]:
         names = ("team", "shirt", "kind")
@@ -75,20 +59,16 @@ class ResultForm(forms.Form):
             for i in range(self.card_rows)
         ]
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        try:
+            data["cards"] = cards_from_rows(data, self.card_rows)
+        except forms.ValidationError as exc:
+            self.add_error(None, exc)
+        return data
+
     def cards(self) -> list[dict[str, Any]]:
-        d = self.cleaned_data
-        out = []
-        for i in range(self.card_rows):
-            if d.get(f"card_{i}_team") and d.get(f"card_{i}_kind"):
-                shirt = d.get(f"card_{i}_shirt")
-                out.append(
-                    {
-                        "team": d[f"card_{i}_team"],
-                        "kind": d[f"card_{i}_kind"],
-                        "shirt_number": int(shirt) if shirt else None,
-                    }
-                )
-        return out
+        return list(self.cleaned_data.get("cards") or [])
 
 
 def _call(fixture: Fixture, form: ResultForm, user: Any) -> Any:
@@ -164,10 +144,7 @@ def _form_initial(
     if reported is not None:
         data = submission_score(reported)
         initial |= {k: v for k, v in data.items() if k != "cards"}
-        for i, card in enumerate(data["cards"][:CARD_ROWS]):
-            initial |= {f"card_{i}_team": card.get("team"), f"card_{i}_kind": card.get("kind")}
-            if card.get("shirt_number"):
-                initial[f"card_{i}_shirt"] = str(card["shirt_number"])
+        initial |= card_rows_initial(data["cards"])
     elif result is not None:
         initial |= {"home_goals": result.home_goals, "away_goals": result.away_goals}
     return initial

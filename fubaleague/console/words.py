@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches.models import CardKind, ResultAudit, ResultSubmission
+from matches.forms import CARD_WORDS
+from matches.models import ResultAudit, ResultSubmission
 from tournaments.models import Fixture
-
-CARD_WORDS = dict(CardKind.choices)
 
 
 def score(data: dict[str, Any] | None) -> str:

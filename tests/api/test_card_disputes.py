@@ -105,10 +105,16 @@ def test_match_page_shows_cards_to_the_opponent_and_admin_resolves_the_card(cup,
     client.force_login(cup.admin)
     resolve_url = reverse("admin:tournaments_fixture_resolve", args=[fixture_c.pk])
     form = client.get(resolve_url).content.decode()
-    assert "away red" in form and "Card lines disputed" in form
-    response = client.post(
-        resolve_url, {"home_goals": 1, "away_goals": 0, "cards": "away yellow", "note": "a yellow"}
-    )
+    # The disputed card in words; the cards are picked by team and kind.
+    assert "Direct red card" in form and "Card lines disputed" in form
+    body = {
+        "home_goals": 1,
+        "away_goals": 0,
+        "card_0_team": "away",
+        "card_0_kind": "yellow",
+        "note": "a yellow",
+    }
+    response = client.post(resolve_url, body)
     assert response.status_code == 302, response.content.decode()[-2000:]
     assert Fixture.objects.get(pk=fixture_c.pk).result.cards.get().kind == "yellow"
     assert _suspensions(fixture_c) == []

@@ -154,6 +154,7 @@ def test_new_organiser_runs_an_eight_team_cup_in_the_console(page, live_server, 
     # The reported score and card are filled in; staff agree with Australia and drop the card.
     assert page.input_value("#id_home_goals") == str(goals["home_goals"])
     assert page.locator("#id_card_0_kind").input_value() == "yellow"
+    page.select_option("#id_card_0_team", "")
     page.select_option("#id_card_0_kind", "")
     page.click("[data-testid=check]")
     assert "will count, without cards" in page.locator("[data-testid=consequences]").inner_text()
