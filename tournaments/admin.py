@@ -19,6 +19,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from fubaleague.console.words import audit_sentences
 from kernel.admin_actions import ReadOnlyAdminInline, ServiceAdmin, form_error, run_service
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
@@ -512,7 +513,13 @@ class FixtureAdmin(ServiceAdmin, FixtureResultActions):
         "away_placeholder",
         "status",
         "updated_at",
+        "what_happened",
     )
+
+    @admin.display(description="What happened")
+    def what_happened(self, obj: Fixture) -> str:
+        """The audit trail in words, as the console shows it."""
+        return " · ".join(audit_sentences(obj)) or "–"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -238,6 +238,10 @@ def test_the_desk_confirms_a_reported_result_and_the_discipline_desk_sets_the_ba
     assert console.post(url, {"action": "confirm", "confirm": "1"}).status_code == 302
     fixture.refresh_from_db()
     assert fixture.status == Fixture.Status.CONFIRMED and fixture.result.cards.get().kind == "red"
+    # The audit trail in words, on the console's desk and on the admin's fixture page alike.
+    trail = f"{fixture.home_team.name} reported {fixture.home_team.name} 2–0 {fixture.away_team.name}"
+    assert trail in console.get(url).content.decode()
+    assert trail in console.get(f"/admin/tournaments/fixture/{fixture.pk}/change/").content.decode()
     discipline = f"/console/c/{competition.slug}/discipline/"
     assert "red card" in console.get(discipline).content.decode().lower()
     body = {"yellow_card_threshold": 3, "red_card_ban_matches": 0}
