@@ -168,7 +168,7 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 class InviteForm(forms.Form):
-    club = forms.CharField(max_length=120, help_text="A new club is created with this name")
+    club = forms.CharField(max_length=120, help_text="The club of this name (created when new)")
     username = forms.CharField(max_length=150, label="Member's user name")
     email = forms.EmailField(required=False, help_text="The link is e-mailed when given; copy it otherwise")
 
