@@ -384,6 +384,17 @@ def _apply_skill_changes(fixture: Fixture, derived: Mapping[str, Any] | None) ->
                 skill_gain_record(team=team, skill=by_code[code], fixture=fixture)  # type: ignore[arg-type]
 
 
+@dataclass
+class Submitted:
+    """What result_submit did: the submission, whether it was the same report sent again (the
+    stored one is returned unchanged) and whether its log's validation was queued (None until the
+    transaction commits; False: the task queue was down, the sweep queues it later)."""
+
+    submission: ResultSubmission
+    resent: bool = False
+    validation_queued: bool | None = None
+
+
 @transaction.atomic
 def result_submit(
     *,
@@ -399,7 +410,7 @@ def result_submit(
     log_format: str = FUBA_3_LOG_FORMAT,
     replace: bool = False,
     hold_key: str = "",
-) -> ResultSubmission:
+) -> Submitted:
     """A club in the fixture reports its result; the opponent then confirms or disputes it.
 
     While its report waits for the opponent, the club may replace it, but only by saying so
@@ -446,9 +457,7 @@ def result_submit(
     ):
         # The same report again: a client resending after a timeout (its first request may have
         # been stored, then the answer lost). It gets the stored report, not a 409.
-        previous.resent = True  # type: ignore[attr-defined]
-        previous.validation_queued = None  # type: ignore[attr-defined]
-        return previous
+        return Submitted(previous, resent=True)
     log_bytes = 0
     if turn_log is not None:
         log_bytes = turn_log_size_check(turn_log)
@@ -491,10 +500,9 @@ def result_submit(
             else ResultSubmission.Validation.NOT_REQUIRED
         ),
     )
-    # Marked on the instance for the API (202 when False); None until the hook has run.
-    submission.validation_queued = None  # type: ignore[attr-defined]
+    submitted = Submitted(submission)
     if needs_validation:
-        _on_commit_enqueue_validation(submission)
+        _on_commit_enqueue_validation(submitted)
     if turn_log is not None:
         MatchLog.objects.create(
             fixture=fixture,
@@ -507,7 +515,7 @@ def result_submit(
     fixture.status = Fixture.Status.SUBMITTED
     fixture.save(update_fields=["status", "updated_at"])
     _audit(fixture, ResultAudit.Action.SUBMIT, user, before, _submission_snapshot(submission))
-    return submission
+    return submitted
 
 
 def _check_log_quota(fixture: Fixture, *, club_id: int | None, log_bytes: int) -> None:
@@ -573,7 +581,7 @@ def _same_report(
     return bool(previous.cards == _cards_as_json(cards))
 
 
-def _on_commit_enqueue_validation(submission: ResultSubmission) -> None:
+def _on_commit_enqueue_validation(submitted: Submitted) -> None:
     """Queue the log's validation after commit, whatever other commit hooks do.
 
     Registered before the fixture is saved, so it runs before the standings-cache hooks that the
@@ -583,7 +591,7 @@ def _on_commit_enqueue_validation(submission: ResultSubmission) -> None:
     """
 
     def enqueue() -> None:
-        submission.validation_queued = enqueue_validation(submission.id)  # type: ignore[attr-defined]
+        submitted.validation_queued = enqueue_validation(submitted.submission.id)
 
     transaction.on_commit(enqueue, robust=True)
 

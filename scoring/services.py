@@ -617,7 +617,7 @@ def session_confirm(
                 away_penalties=away_penalties,
                 turn_log=scored_log(session),
                 hold_key=hold_key(session.id),
-            )
+            ).submission
             # The engine judged every event as it was entered: validate now rather than in the
             # background, so the other club's confirmation can count the result at once. The claim
             # token is the session's; the task enqueued on commit finds the submission validated

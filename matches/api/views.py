@@ -99,7 +99,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         data = ms.SubmitResultSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        submission = services.result_submit(
+        submitted = services.result_submit(
             fixture_id=fixture.pk,
             user=signed_in_user(request.user),
             home_goals=v["home_goals"],
@@ -111,12 +111,12 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
             turn_log=v.get("turn_log"),
             replace=v["replace"],
         )
-        resent = getattr(submission, "resent", False)
+        submission = submitted.submission
         submission.refresh_from_db()
-        if resent:
+        if submitted.resent:
             # The same report again (a retry after a timeout): the stored one, changed in nothing.
             return Response(ms.SubmissionSerializer(submission).data, status=status.HTTP_200_OK)
-        if getattr(submission, "validation_queued", None) is False:
+        if submitted.validation_queued is False:
             # Stored, but the task queue is down: the validation sweep queues it when it is back
             # (docs/reliability.md). 202: accepted, its validation still to come.
             return Response(ms.SubmissionSerializer(submission).data, status=status.HTTP_202_ACCEPTED)

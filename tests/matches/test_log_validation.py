@@ -78,7 +78,7 @@ def test_a_valid_log_with_the_submitted_score_is_accepted(
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         submission = result_submit(
             fixture_id=fixture.id, user=setup["home_user"], home_goals=home, away_goals=away, turn_log=log
-        )
+        ).submission
     assert submission.validation_status == ResultSubmission.Validation.PENDING
     assert submission.turn_log == log
     with pytest.raises(Conflict, match="still being validated"):
@@ -118,7 +118,7 @@ def test_a_log_whose_score_differs_from_the_submission_is_rejected(
     with django_capture_on_commit_callbacks(execute=True):
         submission = result_submit(
             fixture_id=fixture.id, user=setup["home_user"], home_goals=5, away_goals=0, turn_log=setup["log"]
-        )
+        ).submission
     submission.refresh_from_db()
     assert submission.validation_status == ResultSubmission.Validation.INVALID
     assert submission.status == ResultSubmission.Status.REJECTED
@@ -136,7 +136,7 @@ def test_an_illegal_log_reports_the_engine_errors(setup: dict, django_capture_on
     with django_capture_on_commit_callbacks(execute=True):
         submission = result_submit(
             fixture_id=fixture.id, user=setup["home_user"], home_goals=0, away_goals=0, turn_log=broken
-        )
+        ).submission
     submission.refresh_from_db()
     assert submission.validation_status == ResultSubmission.Validation.INVALID
     assert submission.validation_errors
@@ -220,7 +220,7 @@ def test_a_log_with_extra_time_needs_a_submission_with_extra_time(
     with django_capture_on_commit_callbacks(execute=False):
         submission = result_submit(
             fixture_id=fixture.id, user=setup["home_user"], home_goals=1, away_goals=1, turn_log=setup["log"]
-        )
+        ).submission
     derived = {"final_score": [1, 1], "extra_time": True, "score_after_90": {"home": 1, "away": 1}}
     submission = submission_validation_record(
         submission_id=submission.id, engine_valid=True, errors=[], derived=derived

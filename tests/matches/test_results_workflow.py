@@ -228,8 +228,8 @@ def test_concurrent_submissions_and_confirmations_never_produce_two_results() ->
 
     outcomes = race(
         [
-            lambda: result_submit(fixture_id=fixture.id, user=first, home_goals=1, away_goals=0),
-            lambda: result_submit(fixture_id=fixture.id, user=second, home_goals=0, away_goals=1),
+            lambda: result_submit(fixture_id=fixture.id, user=first, home_goals=1, away_goals=0).submission,
+            lambda: result_submit(fixture_id=fixture.id, user=second, home_goals=0, away_goals=1).submission,
         ]
     )
     assert sum(isinstance(o, ResultSubmission) for o in outcomes) == 1
@@ -247,7 +247,9 @@ def test_selectors_list_what_awaits_the_opponent_and_the_audit_trail(league: dic
     from matches.selectors import audit_trail, result_for_fixture, submissions_awaiting_user
 
     fixture = league["fixture"]
-    submission = result_submit(fixture_id=fixture.id, user=league["home_user"], home_goals=1, away_goals=1)
+    submission = result_submit(
+        fixture_id=fixture.id, user=league["home_user"], home_goals=1, away_goals=1
+    ).submission
     assert list(submissions_awaiting_user(user=league["away_user"])) == [submission]
     assert not submissions_awaiting_user(user=league["home_user"]).exists()
     assert result_for_fixture(fixture=fixture) is None

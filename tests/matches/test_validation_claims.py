@@ -59,7 +59,7 @@ def _pending_submission(data: dict[str, Any], django_capture_on_commit_callbacks
             home_goals=home,
             away_goals=away,
             turn_log=data["log"],
-        )
+        ).submission
 
 
 def _validations(submission: ResultSubmission) -> int:

@@ -44,7 +44,7 @@ def test_a_real_worker_validates_the_log(real_celery: None) -> None:
             home_goals=score["home"],
             away_goals=score["away"],
             turn_log=log,
-        )
+        ).submission
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             submission.refresh_from_db()
@@ -87,7 +87,7 @@ def test_pool_process_killed_mid_validation_is_validated_exactly_once(real_celer
             home_goals=score["home"],
             away_goals=score["away"],
             turn_log=log,
-        )
+        ).submission
         wait_for(
             lambda: ResultSubmission.objects.get(id=submission.id).validation_status == "validating",
             30, "the worker to claim the submission", worker,
