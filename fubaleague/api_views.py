@@ -26,7 +26,8 @@ class PingView(APIView):
 
 class TokenView(ObtainAuthToken):
     # DRF's username/password → token exchange, reading JSON with the API's parser: ObtainAuthToken
-    # names its own parsers, so DEFAULT_PARSER_CLASSES did not reach it (a deeply nested body was a 500).
+    # names its own parsers, which DEFAULT_PARSER_CLASSES does not reach, and the API's parser is
+    # the one that answers a deeply nested body with a 400.
     # A comment, not a docstring: the docstring would become the operation's public description.
     parser_classes = (parsers.FormParser, parsers.MultiPartParser, JSONParser)
     # ObtainAuthToken has no throttles at all: limit password guessing per address

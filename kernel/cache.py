@@ -6,7 +6,7 @@ dominated the cost of a cached page and of DRF throttling (two cache operations 
 The client object is thread-safe (it only holds the pool), so one per pool is enough.
 
 The cache only makes reads faster, so Redis being down must not take the site down with it
-(every API call and the competition pages answered 500). Every operation that
+(every API call and the competition pages use the cache). Every operation that
 fails with a Redis or socket error answers as a miss (get → default, add → False, set and
 delete do nothing), is logged (once per outage) and counted for /healthz; for BREAKER_SECONDS
 after a failure the backend does not try Redis at all, so an outage costs no connection attempt

@@ -1,10 +1,13 @@
 """Live scoring sessions: start, post an event, undo, confirm at full time, abandon.
 
-Every write locks the session row (SELECT … FOR UPDATE) and checks the sequence number the client
-expects, so two devices posting at the same moment give one event and one 409; the unique
-constraints on (session, client_id) and on (session, seq) of live events are the last line of
-defence. The engine state is rebuilt from the stored events (scoring.engine keeps a per-process
-copy keyed by (seq, version)); the client's idea of the state is never used.
+A post reads the session without a lock, judges the event with the engine, then stores it with
+one compare-and-set statement that succeeds only if the session's version is unchanged and the
+sequence number is the one the client expects: two devices posting at the same moment give one
+event and one 409 (a lost race reads again). Choosing the dice, undoing, confirming and
+abandoning lock the session row. The unique constraints on (session, client_id) and on
+(session, seq) of live events are the last line of defence. The engine state is rebuilt from
+the stored events (scoring.engine keeps a per-process copy keyed by (seq, version)); the
+client's idea of the state is never used.
 
 At full time the session becomes a result submission through matches.services (the log attached,
 score and cards derived from it). When members of both clubs entered events, each side confirms

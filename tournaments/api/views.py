@@ -107,8 +107,8 @@ class CompetitionViewSet(CompetitionSetupMixin, viewsets.ReadOnlyModelViewSet):
 
 
 def _slug_or_404(slug: str) -> str:
-    # Anything but a slug names no competition; PostgreSQL even refuses a NUL in the query (was a 500),
-    # and the standings cache keeps no entry for such a name.
+    # Anything but a slug names no competition; PostgreSQL refuses a NUL in the query, and the
+    # standings cache keeps no entry for such a name.
     if not slug_re.match(slug):
         raise NotFound(f"No competition '{slug}'.")
     return slug

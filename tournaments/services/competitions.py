@@ -60,8 +60,9 @@ def advanced_rules_check(rules: object, *, game: GameSystemRules | None = None) 
 def tiebreak_check(*, preset: object, order: object) -> list[str]:
     """A tie-break preset, and for "custom" an order of known criteria starting with `points`.
 
-    An order stored unchecked (e.g. ["goal_difference", "points"], or the string "points") made
-    every standings page answer 500; every writer (API, admin, commands) checks it here first.
+    The standings cannot rank with an order that is not a list of known criteria starting with
+    points (e.g. ["goal_difference", "points"], or the string "points"): every writer (API,
+    admin, commands) checks it here first.
     """
     if preset not in TiebreakPreset.values:
         raise invalid(

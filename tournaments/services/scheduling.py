@@ -61,7 +61,7 @@ class _Schedule:
 
     @staticmethod
     def _past_the_calendar(rnd: int) -> ApplicationError:
-        # A start near the year 9999 or a huge interval: datetime cannot hold the date (was a 500).
+        # A start near the year 9999 or a huge interval: datetime cannot hold the date.
         return ApplicationError(
             f"Round {rnd} would kick off or be due after the last date there is (31 December 9999): "
             "choose an earlier start, a shorter interval or a shorter deadline.",
@@ -330,7 +330,7 @@ def fixture_generate(
 
 
 def _generation_check(stage: Stage) -> None:
-    """An empty stage is refused with what to add (a group stage without groups was a 500)."""
+    """An empty stage is refused with what to add (teams, Swiss rounds, groups of two or more)."""
     if stage.kind in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS):
         n = stage.teams.count()
         if n < 2:
