@@ -19,7 +19,7 @@ from .areas import GOALKEEPER, in_words
 from .errors import IllegalEventError
 from .events import Pending
 from .machine import Match
-from .setpieces import SETUP_RULE, setup_problems
+from .setpieces import SETUP_RULE, area_problem, setup_problems
 
 _SETUP_KIND: Final[dict[str, str]] = {rule: kind for kind, rule in SETUP_RULE.items()}
 _NOT_ASKED: Final = "not a choice in this question"
@@ -42,7 +42,8 @@ class PitchInput:
     """What a tap on the pitch may answer to the pending decision.
 
     ``kind``: "move" (sources → destinations), "area" (one area is the answer) or "setup" (the
-    board editor: ``outfield`` players and the goalkeeper to place, checked by ``setup_check``).
+    board editor: ``outfield`` players and the goalkeeper to place in ``areas``, the whole
+    set-up checked by ``setup_check``).
     Areas are codes (the keys the page draws); the reasons are in words."""
 
     kind: str
@@ -184,6 +185,23 @@ def _areas(m: Match, p: Pending, team: int, home: str, away: str) -> PitchInput:
     return PitchInput("area", p.actor, (), (), None, legal, tuple(why_not), (), False, 0)
 
 
+def _setup(m: Match, p: Pending, team: int, home: str, away: str) -> PitchInput:
+    """The board editor: the areas where an outfield player may stand (whatever the others do)
+    and why not elsewhere; the counts are checked by setup_check."""
+    kind = _SETUP_KIND.get(p.rule, "")
+    team_name = m.header.teams[team].name
+    allowed: list[str] = []
+    why_not: list[tuple[str, str]] = []
+    for a in range(B.N_LOC):
+        why = area_problem(m, kind, team, a, m.st.ball) if kind else None
+        if why is None:
+            allowed.append(B.NAMES[a])
+        else:
+            why_not.append((B.NAMES[a], _words(IllegalEventError(why), "", team_name, home, away)))
+    outfield = m.st.teams[team].outfield()
+    return PitchInput("setup", p.actor, (), (), None, tuple(allowed), tuple(why_not), (), False, outfield)
+
+
 def pitch_input(m: Match) -> PitchInput | None:
     """How the pitch answers the pending decision, or None when it is not answered on the pitch
     (a roll, a yes/no question, a list of other choices)."""
@@ -195,7 +213,7 @@ def pitch_input(m: Match) -> PitchInput | None:
     if p.name in D.MOVE_DECISIONS:
         return _moves(m, p, team, home, away)
     if p.name == D.SETUP:
-        return PitchInput("setup", p.actor, (), (), None, (), (), (), False, m.st.teams[team].outfield())
+        return _setup(m, p, team, home, away)
     options = p.options
     if options and all(isinstance(o, str) and (o in B.INDEX or o == GOALKEEPER) for o in options):
         return _areas(m, p, team, home, away)

@@ -27,6 +27,21 @@ def placement_problem(
     return problems[0] if problems else None
 
 
+def area_problem(m: MatchContext, kind: str, team: int, area: int, spot: int) -> str | None:
+    """Why no outfield player of `team` may be set up in `area` for a set-up of `kind`, whatever
+    the rest of the set-up (3.3.1: own half; 5.3.1: corner spots; 5.5.1: the penalty area)."""
+    if kind == "kick_off":
+        if area >= B.N_AREAS or not B.in_own_half_partly(team, area):
+            return f"{B.NAMES[area]} is not at least partly in your own half (3.3.1)"
+        return None
+    is_ct = team == m.st.ct
+    if area in B.CORNER_SPOTS and not (kind == "corner" and is_ct and area == spot):
+        return f"no player can be set up on the corner spot {B.NAMES[area]} (5.3.1)"
+    if kind == "penalty" and not is_ct and area == B.PEN[1 - m.st.ct]:
+        return f"only the goalkeeper can be set up in {B.NAMES[area]} (5.5.1)"
+    return None
+
+
 def placement_problems(
     m: MatchContext, kind: str, team: int, field: list[int], gk: int, spot: int
 ) -> list[str]:
@@ -37,16 +52,18 @@ def placement_problems(
     out: list[str] = []
     if kind == "kick_off":
         for a in range(B.N_LOC):
-            if field[a] and (a >= B.N_AREAS or not B.in_own_half_partly(team, a)):
-                out.append(f"{B.NAMES[a]} is not at least partly in your own half (3.3.1)")
+            why = area_problem(m, kind, team, a, spot) if field[a] else None
+            if why:
+                out.append(why)
         if gk != B.PEN[team]:
             out.append("the goalkeeper must be placed in your own penalty area (3.3.1)")
         if is_ct and field[B.CENTRE] < 2:
             out.append("the controlling team must place two players in the centre area (3.3.1)")
         return out
     for a in B.CORNER_SPOTS:
-        if field[a] and not (kind == "corner" and is_ct and a == spot):
-            out.append(f"no player can be set up on the corner spot {B.NAMES[a]} (5.3.1)")
+        why = area_problem(m, kind, team, a, spot) if field[a] else None
+        if why:
+            out.append(why)
     if gk >= B.N_AREAS:
         out.append("the goalkeeper cannot be set up on a corner spot (5.3.1)")
     if kind == "free_kick" and is_ct and field[spot] + (1 if gk == spot else 0) < 1:

@@ -121,6 +121,13 @@ def test_setup_check_names_every_problem_in_words() -> None:
     assert "box is not at least partly in" in text and "goalkeeper must be placed" in text
     assert not any(code in text for code in CODES)
     assert setup_check(m, p.options[0]).ok
+    # the board editor's areas: where an outfield player may stand at a kick-off (3.3.1)
+    board = pitch_input(m)
+    assert board is not None and board.kind == "setup" and board.outfield == 10
+    side = B.TEAM_NAMES.index(p.actor)
+    assert set(board.areas) == {B.NAMES[a] for a in range(B.N_AREAS) if B.in_own_half_partly(side, a)}
+    other_box = "A-PEN" if side == 0 else "H-PEN"
+    assert "is not at least partly in" in dict(board.why_not)[other_box]
 
 
 def test_setup_check_agrees_with_the_setup_decision() -> None:
