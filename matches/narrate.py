@@ -34,7 +34,7 @@ _DECISIONS = {
     "move": "move players (or done)",
     "use_cp": "use a condition point for one more step?",
     "second_actions": "play second actions?",
-    "corner_spot": "choose the corner spot",
+    "corner_spot": "choose the corner flag to kick from",
     "quick_free_kick_move": "quick free kick: move a player (or done)",
     "goal_kick_move": "goal kick: move players (or done)",
     "free_kick_attempt": "shoot directly from the free kick?",
@@ -133,6 +133,19 @@ def _move(choice: str, names: Names) -> str:
     return f"{who} to {area(dst, names)}" + (" with the ball (dribbling)" if ball else "")
 
 
+# decisions that name a player by the area he stands in: the label says so ("the player in the
+# Canada box"), so that an area never reads as a team's player
+_PLAYER_IN_AREA = frozenset(
+    {
+        "closest_player",
+        "injured_player",
+        "injured_player_instead",
+        "sent_off_player",
+        "sent_off_player_instead",
+    }
+)
+
+
 def choice_text(name: str, choice: Any, names: Names) -> str:
     """One option or answer of a decision in words (also the label of its button)."""
     if isinstance(choice, Mapping):  # a set-up: {"gk": AREA, "players": {AREA: n}}
@@ -174,6 +187,8 @@ def choice_text(name: str, choice: Any, names: Names) -> str:
         return f"a player from {_ZONES.get(a, a)} to {_ZONES.get(b, b)}"
     if name == "use_skill":
         return words(text)
+    if name in _PLAYER_IN_AREA and text != "GK":
+        return f"the player in {area(text, names)}"
     if ">" in text:
         return _move_label(text, names)
     if text.startswith(("H-", "A-")) or text in ("CENTRE", "GK"):

@@ -45,6 +45,12 @@ Drive a match (simulator, web scorer)::
                         the next event answers something else)
     describe()          JSON-friendly dict of the above
 
+For pages (the scorer, the live panel, the replay): ``snapshot(m)`` is the state as they draw
+it (a frozen :class:`MatchSnapshot`, ``to_dict()`` for JSON), ``board_areas(home, away)`` and
+``area_name`` the one vocabulary of the areas, ``pitch_input(m)`` what a tap on the pitch may
+answer to the pending decision (with reasons for the other areas), ``setup_check(m, choice)``
+every problem of a proposed set-up, ``auto_answer(p)`` the answer a page may post itself.
+
 ``Match.apply(event)`` applies a :class:`Decision` or :class:`Roll` or raises
 :class:`IllegalEventError` (subclass of :class:`FubaError`; attributes
 ``turn``, ``stage``, ``rule``, ``reason``, ``message``) and leaves the state

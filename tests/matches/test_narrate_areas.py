@@ -48,3 +48,10 @@ def test_a_move_names_places_not_a_team_of_players() -> None:
         " with the ball (dribbling)"
     )
     assert narrate.choice_text("target_area", "A-PEN", NAMES) == "Peru box"
+
+
+def test_a_player_named_by_his_area_reads_as_a_player_in_a_place() -> None:
+    assert narrate.choice_text("injured_player", "H-LM", NAMES) == "the player in the Canada left midfield"
+    assert narrate.choice_text("injured_player", "GK", NAMES) == "goalkeeper"
+    line = narrate.event_text({"decide": "sent_off_player", "by": "away", "choice": "H-FRONT"}, NAMES)
+    assert line.startswith("Peru") and line.endswith("the player in the Canada edge of the box")
