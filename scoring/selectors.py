@@ -220,14 +220,18 @@ def live_encode(state: dict[str, Any]) -> bytes:
     return json.dumps(state, separators=(",", ":")).encode()
 
 
-def state_is_public(state: dict[str, Any]) -> bool:
-    """Whether anyone may read this state. After full time it carries the final score and the
-    whole log of a result the clubs have yet to confirm: like the audit trail, only the two clubs
-    and staff see that until the result counts (docs/reliability.md)."""
-    if state["status"] not in (ScoringSession.Status.FULL_TIME, ScoringSession.Status.SUBMITTED):
+def _public(status: str, submission_status: str | None) -> bool:
+    """After full time a session carries the final score and the whole log of a result the clubs
+    have yet to confirm: like the audit trail, only the two clubs and staff see that until the
+    result counts (docs/reliability.md)."""
+    if status not in (ScoringSession.Status.FULL_TIME, ScoringSession.Status.SUBMITTED):
         return True
-    submission = state.get("submission")
-    return bool(submission and submission["status"] == ResultSubmission.Status.ACCEPTED)
+    return submission_status == ResultSubmission.Status.ACCEPTED
+
+
+def state_is_public(state: dict[str, Any]) -> bool:
+    """Whether anyone may read this state (or the session's log)."""
+    return _public(state["status"], (state.get("submission") or {}).get("status"))
 
 
 def state_readable_by(state: dict[str, Any], *, fixture_id: int, user: Any) -> bool:
@@ -235,6 +239,14 @@ def state_readable_by(state: dict[str, Any], *, fixture_id: int, user: Any) -> b
         return True
     fixture = Fixture.objects.filter(id=fixture_id).first()
     return fixture is not None and audit_trail_is_full_for(fixture=fixture, user=user)
+
+
+def session_readable_by(session: ScoringSession, *, user: Any) -> bool:
+    """The same rule for the session itself (its stored log)."""
+    submission = session.submission if session.submission_id else None
+    if _public(session.status, submission.status if submission is not None else None):
+        return True
+    return audit_trail_is_full_for(fixture=session.fixture, user=user)
 
 
 def live_publish(state: dict[str, Any]) -> None:

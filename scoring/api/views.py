@@ -26,6 +26,7 @@ from scoring.api import serializers as ss
 from scoring.models import ScoringSession
 from tournaments.standings import cache as standings_cache
 
+UNCONFIRMED = "The match is over; its result and log are public once the clubs have confirmed it."
 ERRORS = {
     400: OpenApiResponse(description="Invalid input: {error: {code, message, details}}"),
     403: OpenApiResponse(description="Not a member of either club"),
@@ -117,10 +118,7 @@ class ScoringSessionViewSet(viewsets.ViewSet):
         counts)."""
         state = _state(_pk(pk))
         if not selectors.state_readable_by(state, fixture_id=state["fixture"], user=request.user):
-            raise PermissionDenied(
-                "The match is over; its result and log are public once the clubs have confirmed it.",
-                code="result_unconfirmed",
-            )
+            raise PermissionDenied(UNCONFIRMED, code="result_unconfirmed")
         return Response(state)
 
     @extend_schema(
@@ -228,9 +226,13 @@ class ScoringSessionViewSet(viewsets.ViewSet):
     @extend_schema(responses={200: ss.SessionLogSerializer, 404: ERRORS[404]})
     @action(detail=True, methods=["get"])
     def log(self, request: Request, pk: str | None = None) -> Response:
-        """The header and every live event as stored, numbered, with client ids (public): what a
-        phone's local engine replays before it scores."""
-        return Response(selectors.session_log(selectors.session_get(session_id=_pk(pk))))
+        """The header and every live event as stored, numbered, with client ids: what a phone's
+        local engine replays before it scores (public while the match is played; after full time
+        the clubs and staff alone read it until the result counts)."""
+        session = selectors.session_get(session_id=_pk(pk))
+        if not selectors.session_readable_by(session, user=request.user):
+            raise PermissionDenied(UNCONFIRMED, code="result_unconfirmed")
+        return Response(selectors.session_log(session))
 
     @extend_schema(
         request=ss.SideBranchSerializer,

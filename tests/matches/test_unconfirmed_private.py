@@ -153,9 +153,11 @@ def test_the_live_document_after_full_time_is_for_the_clubs_and_staff(settings) 
     for user in (None, s.other_user, UserFactory()):
         assert _live(session.id, user) == 403
         assert _api(user).get(f"/api/v1/scoring-sessions/{session.id}").status_code == 403
+        assert _api(user).get(f"/api/v1/scoring-sessions/{session.id}/log").status_code == 403
     for user in (s.home_user, s.away_user, staff):
         assert _live(session.id, user) == 200
         assert _api(user).get(f"/api/v1/scoring-sessions/{session.id}").status_code == 200
+        assert _api(user).get(f"/api/v1/scoring-sessions/{session.id}/log").status_code == 200
     # One club scored: its confirmation submits the result, which the opponent confirms as usual.
     done = services.session_confirm(session_id=session.id, user=s.home_user)
     assert done.status == ScoringSession.Status.SUBMITTED
@@ -163,3 +165,4 @@ def test_the_live_document_after_full_time_is_for_the_clubs_and_staff(settings) 
     result_confirm(fixture_id=s.fixture.id, user=s.away_user)
     assert _live(session.id, None) == 200
     assert _api(None).get(f"/api/v1/scoring-sessions/{session.id}").status_code == 200
+    assert _api(None).get(f"/api/v1/scoring-sessions/{session.id}/log").status_code == 200
