@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
-from chances.model import pair_rates
+from chances.match_model import pair_rates
 from chances.rules import (
     Leg,
     MatchRecord,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from chances.model import outcome_probabilities, pair_rates
+from chances.match_model import outcome_probabilities, pair_rates
 from chances.models import ChancesJob
 from tournaments.models import Competition, Team
 

@@ -23,8 +23,8 @@ from django.utils import timezone
 
 from chances import conf
 from chances.core import merge_counts, simulate_chunk
-from chances.engine import REFERENCE, PairOutcome, setup_key, simulate_pair
-from chances.model import GAMMA, base_rate, factorised, shrunk_rates, strength
+from chances.estimates import REFERENCE, PairOutcome, setup_key, simulate_pair
+from chances.match_model import GAMMA, base_rate, factorised, shrunk_rates, strength
 from chances.models import ChancesChunk, ChancesJob, SetupPairEstimate
 from chances.rules import pages_changed
 from chances.scenario import competition_scenario, counted_results, team_setup

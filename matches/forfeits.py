@@ -52,7 +52,7 @@ from matches.simulation import (
 from tournaments.game_systems import GAME_SYSTEMS, rules_of
 from tournaments.knockout import tie_needs_decider
 from tournaments.models import Competition, Fixture
-from tournaments.selectors import user_club_team_ids
+from tournaments.selectors import fixture_first_leg, user_club_team_ids
 
 logger = logging.getLogger(__name__)
 
@@ -342,7 +342,8 @@ def _knockout_decider(fixture: Fixture, sim: SimulatedMatch) -> dict[str, Any]:
     """
     home, away = sim.score
     extra_time = bool(sim.result.get("extra_time"))
-    if not tie_needs_decider(fixture=fixture, home_goals=home, away_goals=away):
+    first_leg = fixture_first_leg(fixture=fixture)
+    if not tie_needs_decider(fixture=fixture, first_leg=first_leg, home_goals=home, away_goals=away):
         return {"extra_time": True} if extra_time else {}
     skills = {side: sim.log["teams"][side].get("skills", []) for side in ("home", "away")}
     home_pens, away_pens = shootout_simulate(

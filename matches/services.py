@@ -29,9 +29,9 @@ from matches.turn_logs import turn_log_size_check
 from matches.validation_tasks import enqueue_validation
 from tournaments.bracket import Score
 from tournaments.game_systems import SENT_OFF_KINDS, rules_of, send_off_loss
-from tournaments.knockout import first_leg_of, knockout_score_check
+from tournaments.knockout import knockout_score_check
 from tournaments.models import Fixture, Skill, SkillLoss, Stage, TeamSkill
-from tournaments.selectors import fixture_banned_shirts, user_club_team_ids
+from tournaments.selectors import fixture_banned_shirts, fixture_first_leg, user_club_team_ids
 from tournaments.skills import skill_gain_record, skill_loss_record
 
 FUBA_3_LOG_FORMAT = "fuba-log/1"
@@ -152,7 +152,7 @@ def _checked_result(
 
 
 def _first_leg(fixture: Fixture) -> Fixture | None:
-    return first_leg_of(fixture)
+    return fixture_first_leg(fixture=fixture)
 
 
 def _check_score(fixture: Fixture, score: Score, *, awarded: bool = False) -> None:

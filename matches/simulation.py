@@ -21,7 +21,7 @@ from matches.services import CardInput
 from tournaments.game_systems import rules_of
 from tournaments.knockout import tie_needs_decider
 from tournaments.models import Fixture, Team
-from tournaments.selectors import fixture_players_short
+from tournaments.selectors import fixture_first_leg, fixture_players_short
 from tournaments.skills import fixture_roster_skills
 
 
@@ -125,8 +125,12 @@ def _extra_time_rule(fixture: Fixture) -> Callable[[int, int], bool] | None:
     if stage is None or not stage.extra_time:
         return None
 
+    first_leg = fixture_first_leg(fixture=fixture)
+
     def level(home_goals: int, away_goals: int) -> bool:
-        return tie_needs_decider(fixture=fixture, home_goals=home_goals, away_goals=away_goals)
+        return tie_needs_decider(
+            fixture=fixture, first_leg=first_leg, home_goals=home_goals, away_goals=away_goals
+        )
 
     return level
 

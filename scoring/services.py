@@ -35,8 +35,9 @@ from matches.validation_tasks import submission_validate
 from scoring import engine, published, quotas
 from scoring.models import ScoringEvent, ScoringSession
 from tournaments.game_systems import rules_of
-from tournaments.knockout import first_leg_of, tie_needs_decider
+from tournaments.knockout import tie_needs_decider
 from tournaments.models import Club, Fixture, Team
+from tournaments.selectors import fixture_first_leg
 
 CLIENT_ID_MAX = 64
 RECENT_EVENTS = 12
@@ -452,11 +453,14 @@ def extra_time_answer(fixture: Fixture, home_goals: int, away_goals: int) -> str
     exactly when the tie is level (a second leg counts the first, with away goals where the
     stage says so), so a level knockout match is never ended at 90 minutes; None when the league
     cannot tell yet (a second leg whose first leg has no counted result)."""
-    if fixture.stage.legs == 2 and fixture.leg == 2:
-        first = first_leg_of(fixture)
-        if first is None or first.status not in Fixture.COUNTED_STATUSES:
-            return None
-    level = tie_needs_decider(fixture=fixture, home_goals=home_goals, away_goals=away_goals)
+    first = fixture_first_leg(fixture=fixture)
+    if (
+        fixture.stage.legs == 2
+        and fixture.leg == 2
+        and (first is None or first.status not in Fixture.COUNTED_STATUSES)
+    ):
+        return None
+    level = tie_needs_decider(fixture=fixture, first_leg=first, home_goals=home_goals, away_goals=away_goals)
     return "yes" if level else "no"
 
 

@@ -1,4 +1,5 @@
-"""Knockout ties: who goes through, and whether a submitted knockout score is complete."""
+"""Knockout ties of model rows: who goes through (through tournaments.bracket) and whether a submitted
+knockout score is complete. The rows come from the caller: nothing here queries the database."""
 
 from __future__ import annotations
 
@@ -107,19 +108,12 @@ def shootout_possible(home: int, away: int) -> bool:
     return game_system_rules(FUBA_3).shootout.possible(home, away)  # type: ignore[union-attr]
 
 
-def first_leg_of(fixture: Fixture) -> Fixture | None:
-    """The first leg of a two-legged tie's second leg; None for any other fixture."""
-    if fixture.stage.legs != 2 or fixture.leg != 2:
-        return None
-    return (
-        Fixture.objects.select_related("result")
-        .filter(competition=fixture.competition, match_number=fixture.match_number, leg=1)
-        .first()
-    )
-
-
-def tie_needs_decider(*, fixture: Fixture, home_goals: int, away_goals: int) -> bool:
-    """Whether this score leaves the tie level, so extra time and a shoot-out must follow.
+def tie_needs_decider(
+    *, fixture: Fixture, first_leg: Fixture | None, home_goals: int, away_goals: int
+) -> bool:
+    """Whether this score leaves the tie level, so extra time and a shoot-out must follow
+    (``first_leg``: the tie's first leg when ``fixture`` is a second leg,
+    ``tournaments.selectors.fixture_first_leg``).
 
     Used by the forfeit simulation, which plays 90 minutes and must then decide a knockout tie.
     """
@@ -128,7 +122,6 @@ def tie_needs_decider(*, fixture: Fixture, home_goals: int, away_goals: int) -> 
         return False
     first: Score | None = None
     if stage.legs == 2:
-        first_leg = first_leg_of(fixture)
         result = _counted_result(first_leg) if first_leg is not None else None
         if result is None:
             return False  # result_record_system refuses the second leg with a clear message

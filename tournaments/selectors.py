@@ -40,6 +40,17 @@ def fixture_get(*, fixture_id: int) -> Fixture:
         raise NotFound(f"No fixture {fixture_id}.") from None
 
 
+def fixture_first_leg(*, fixture: Fixture) -> Fixture | None:
+    """The first leg of a two-legged tie's second leg, with its result; None for any other fixture."""
+    if fixture.stage.legs != 2 or fixture.leg != 2:
+        return None
+    return (
+        Fixture.objects.select_related("result")
+        .filter(competition=fixture.competition, match_number=fixture.match_number, leg=1)
+        .first()
+    )
+
+
 def fixture_list(
     *,
     competition: Competition,

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import pytest
 
-from chances.engine import REFERENCE, simulate_pair
-from chances.model import base_rate, factorised, outcome_probabilities, shrunk_rates, strength
+from chances.estimates import REFERENCE, simulate_pair
+from chances.match_model import base_rate, factorised, outcome_probabilities, shrunk_rates, strength
 
 # Five formations, and a side a suspended player short (3.3), which the engine should punish.
 SETUPS = [{"formation": f} for f in ("4-4-2", "4-3-3", "3-5-2", "4-5-1", "5-3-2")] + [

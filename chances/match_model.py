@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
-from chances.engine import PairOutcome
+from chances.estimates import PairOutcome
 
 PRIOR_MATCHES: Final = 8.0
 GAMMA: Final = 0.05

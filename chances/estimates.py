@@ -3,7 +3,7 @@ app that runs the rules engine.
 
 Both sides are played by the engine's heuristic AI coach, so the goals measure what the set-ups
 (formation, A2 roles, A11 skills) are worth against each other over 90 minutes; the coaches'
-own strength is added later from their ratings (chances.model).
+own strength is added later from their ratings (chances.match_model).
 """
 
 from __future__ import annotations
