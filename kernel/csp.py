@@ -10,6 +10,7 @@ web worker from a blob: they get inline styles and blob: workers, never inline s
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -25,7 +26,20 @@ THIRD_PARTY = (
 )
 
 
+# The scorer page runs the rules engine in a Web Worker made from a blob of its script (the page
+# reads it, and Pyodide's files, through its service worker's cache, so the engine also starts
+# offline): the worker inherits this policy, loads Pyodide's scripts from blobs too and compiles
+# WebAssembly. Still no inline code and nothing from another origin.
+SCORER_PAGE = re.compile(r"^/score/\d+/$")
+SCORER = (
+    STRICT.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval' blob:")
+    + "; worker-src 'self' blob:"
+)
+
+
 def policy_for(path: str) -> str:
+    if SCORER_PAGE.match(path):
+        return SCORER
     return THIRD_PARTY if path.startswith(THIRD_PARTY_PAGES) else STRICT
 
 

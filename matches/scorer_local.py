@@ -103,6 +103,11 @@ def roll(seed: int) -> str:
     return _dump({"ok": True, "event": event_to_dict(Dice(seed).roll_for(p))})
 
 
+def lines(text: str) -> str:
+    """Rows ``[{seq, data, side, rolled_by_app}]`` in words, as the server's state lists its events."""
+    return _dump(scorer_view.event_lines(json.loads(text), _names))
+
+
 def view() -> str:
     return _dump(_view())
 

@@ -208,10 +208,12 @@ def session_log(session: ScoringSession) -> dict[str, Any]:
         "version": session.version,
         "header": session.header,
         "events": [
-            {"seq": seq, "client_id": client_id, "event": data}
-            for seq, client_id, data in ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
+            {"seq": seq, "client_id": client_id, "event": data, "side": side, "rolled_by_app": rolled}
+            for seq, client_id, data, side, rolled in ScoringEvent.objects.filter(
+                session=session, undone_at__isnull=True
+            )
             .order_by("seq")
-            .values_list("seq", "client_id", "data")
+            .values_list("seq", "client_id", "data", "side", "rolled_by_app")
         ],
     }
 

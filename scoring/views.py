@@ -126,7 +126,7 @@ def scorer(request: HttpRequest, session_id: int) -> HttpResponse:
 
 def _local_engine() -> dict[str, str] | None:
     """Where the page finds the local engine (docs/scorer.md), or None: server-driven mode."""
-    manifest = web_engine.current()
+    manifest = web_engine.current() if settings.SCORER_LOCAL_ENGINE else None
     if manifest is None:
         return None
     return {
@@ -135,6 +135,39 @@ def _local_engine() -> dict[str, str] | None:
         "worker": static("scoring/local/engine-worker.js"),
         "pyodide": f"{settings.STATIC_URL}{settings.PYODIDE_STATIC_PREFIX}/",
     }
+
+
+# Serves the scorer's app shell from the cache the page filled (static/scoring/js/local-first.js):
+# the scorer page network first, static files and the engine bundle cache first (their names
+# carry their content hash or version). Served from /score/ so that its scope covers the pages.
+_SERVICE_WORKER = """'use strict';
+const CACHE = 'fuba-scorer-v1';
+const PAGE = /^\\/score\\/\\d+\\/$/;
+self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
+self.addEventListener('fetch', (e) => {
+  const req = e.request;
+  if (req.method !== 'GET') return;
+  const url = new URL(req.url);
+  if (url.origin !== self.location.origin) return;
+  if (req.mode === 'navigate' && PAGE.test(url.pathname)) {
+    e.respondWith(fetch(req).then((r) => {
+      if (r.ok) { const copy = r.clone(); caches.open(CACHE).then((c) => c.put(url.pathname, copy)); }
+      return r;
+    }).catch(() => caches.match(url.pathname).then((hit) => hit || Response.error())));
+  } else if (url.pathname.startsWith(%(static)s) || url.pathname.startsWith('/score/engine/')) {
+    e.respondWith(caches.match(url.pathname).then((hit) => hit || fetch(req)));
+  }
+});
+"""
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    body = _SERVICE_WORKER % {"static": json.dumps(settings.STATIC_URL)}
+    response = HttpResponse(body, content_type="application/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @require_GET

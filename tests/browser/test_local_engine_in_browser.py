@@ -56,7 +56,7 @@ def engine_config(live_server: Any) -> dict[str, Any]:
     manifest = web_engine.current()
     assert manifest is not None, "the engine bundle was just built"
     return {
-        "module": f"{live_server.url}{settings.STATIC_URL}scoring/local/engine.js",
+        "module": f"{live_server.url}{settings.STATIC_URL}scoring/js/local-engine.js",
         "worker": f"{settings.STATIC_URL}scoring/local/engine-worker.js",
         "pyodide": f"{settings.STATIC_URL}{settings.PYODIDE_STATIC_PREFIX}/",
         "bundle": reverse("scoring:engine_bundle", args=[manifest["file"]]),

@@ -119,6 +119,7 @@ def _taps(page, n: int, stop_at_roll: bool = False) -> str:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_whole_match_scored_on_two_phones(browser, live_server, shot, settings) -> None:
+    settings.SCORER_LOCAL_ENGINE = False  # the server-driven mode (the local engine's fallback)
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     s = make_fixture(advanced_rules=["A1", "A11"], skills=1)
     for user in (s.home_user, s.away_user):

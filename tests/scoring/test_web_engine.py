@@ -66,13 +66,17 @@ def test_a_stale_or_missing_bundle_is_not_offered(tmp_path: Path) -> None:
 
 
 @pytest.mark.django_db
-def test_the_scorer_page_offers_the_current_bundle_for_a_year(client) -> None:
+def test_the_scorer_page_offers_the_current_bundle_for_a_year(client, settings) -> None:
     web_engine.build()
     web_engine.current.cache_clear()
     s = make_fixture()
     session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
     client.force_login(s.home_user)
-    page = client.get(f"/score/{session.id}/").content.decode()
+    response = client.get(f"/score/{session.id}/")
+    page = response.content.decode()
+    # the engine's worker is made from a blob and compiles WebAssembly: on the scorer page only
+    assert "'wasm-unsafe-eval' blob:" in response["Content-Security-Policy"]
+    assert "wasm" not in client.get("/").get("Content-Security-Policy", "")
     manifest = web_engine.current()
     assert manifest is not None
     url = f"/score/engine/{manifest['file']}"
@@ -81,8 +85,13 @@ def test_the_scorer_page_offers_the_current_bundle_for_a_year(client) -> None:
     assert r.status_code == 200 and r["Cache-Control"] == "public, max-age=31536000, immutable"
     assert b"".join(r.streaming_content) == (web_engine.OUT / manifest["file"]).read_bytes()
     assert client.get("/score/engine/engine-00000000000000000000.zip").status_code == 404
+    settings.SCORER_LOCAL_ENGINE = False
+    assert "data-engine-bundle" not in client.get(f"/score/{session.id}/").content.decode()
+    settings.SCORER_LOCAL_ENGINE = True
     client.logout()
     assert "data-engine-bundle" not in client.get(f"/score/{session.id}/").content.decode()
+    sw = client.get("/score/sw.js")
+    assert sw["Content-Type"] == "application/javascript" and b"caches.match" in sw.content
 
 
 @pytest.mark.django_db

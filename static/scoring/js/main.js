@@ -4,6 +4,8 @@
    which answers are legal and how areas are named. The modules:
      transport.js  taps queued, sent in order, kept offline; polling (the seam a local-first
                    transport replaces: its interface is documented at its top)
+     local-first.js the same interface with the rules engine on the phone (local-engine.js,
+                   local-store.js): every tap answered at once, a whole match offline
      board.js      the pitch: pieces, ball, highlights, taps and drags on areas
      answer.js     the question's answers: dice faces, places and moves, chips, the dock button
      setup.js      the set-up editor: pieces placed area by area, checked by the server
@@ -13,16 +15,29 @@ import { createAsk } from "./answer.js";
 import { createBoard } from "./board.js";
 import { bar, feed, finalBox, netStatus, teamRows } from "./panels.js";
 import { createTransport } from "./transport.js";
+import { createLocalFirstTransport } from "./local-first.js";
+import { engineConfig } from "./local-engine.js";
 
 function start(root) {
   const canWrite = root.getAttribute("data-can-write") === "1";
   const names = { home: root.getAttribute("data-home"), away: root.getAttribute("data-away") };
-  const transport = createTransport({
+  const options = {
     apiUrl: root.getAttribute("data-api-url"),
     liveUrl: root.getAttribute("data-live-url"),
     csrf: root.getAttribute("data-csrf"),
     storeKey: "fuba-scorer-queue-" + root.getAttribute("data-session"),
-  });
+  };
+  // A club's phone scores on its own rules engine when the server offers one (local-first.js).
+  const engine = canWrite ? engineConfig(root) : null;
+  const transport = engine ? createLocalFirstTransport(Object.assign({}, options, {
+    session: root.getAttribute("data-session"),
+    side: root.getAttribute("data-side"),
+    names: names,
+    staticUrl: root.getAttribute("data-static-url"),
+    serviceWorker: root.getAttribute("data-service-worker"),
+  }), engine) : createTransport(options);
+  // Taps waiting for the server block the answers only when the server asks the next question.
+  const blocking = () => (transport.local ? 0 : transport.waiting());
   let data = null;
 
   function say(message) {
@@ -54,7 +69,7 @@ function start(root) {
     teamRows(root, d.state);
     feed(root, d);
     finalBox(root, d, names);
-    ask.render(d, { waiting: transport.waiting() });
+    ask.render(d, { waiting: blocking() });
     diceChoice(d);
     undoButton();
   }
@@ -78,7 +93,7 @@ function start(root) {
   transport.onState(render);
   transport.onStatus((s) => {
     netStatus(root, s, !!data);
-    if (data && s.waiting) ask.render(data, { waiting: s.waiting });
+    if (data && blocking()) ask.render(data, { waiting: blocking() });
     undoButton();
   });
   transport.onRefused(({ message, stale, auto }) => {

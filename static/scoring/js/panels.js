@@ -105,13 +105,16 @@ export function finalBox(root, d, names) {
   }
 }
 
-export function netStatus(root, { waiting, offline }, hasData) {
+export function netStatus(root, { waiting, offline, local, note }, hasData) {
   root.setAttribute("data-queue", String(waiting));
+  root.setAttribute("data-engine", local ? "local" : "server");
+  const mode = byId(root, "sc-mode");
+  if (mode) { mode.hidden = !note; mode.textContent = note || ""; }
   const net = byId(root, "sc-net");
   if (!net) return;
   const taps = waiting + " tap" + (waiting > 1 ? "s" : "");
   if (offline) {
-    net.textContent = "Offline" + (waiting ? " · " + taps + " waiting" : "");
+    net.textContent = "Offline" + (waiting ? " · " + taps + (local ? " saved on this phone" : " waiting") : "");
     net.className = "sc-net small sc-net--off";
   } else if (waiting) {
     net.textContent = "Sending " + taps + "…";

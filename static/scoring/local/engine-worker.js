@@ -4,11 +4,13 @@
 
    Protocol (docs/scorer.md, "The local engine"): the page posts {id, op, arg}; the worker answers
    {id, ok: true, result} or {id, ok: false, error}. Ops:
-     init   {pyodide, bundle, digest}  load Pyodide and the engine bundle -> {digest, python, ms}
+     init   {pyodide, bundle, digest, files}  start Pyodide and the engine bundle from the bytes in
+                                       files ({absolute url: ArrayBuffer}) -> {digest, python, ms}
      open   {header, names, events}    the match after these events -> {ok, seq, view}
      apply  <fuba-log/1 event>         -> {ok, seq, view, event} or {ok: false, error{turn, stage, rule, reason}}
      undo                              the last event taken back -> {ok, seq, view}
      roll   <seed>                     dice for the pending roll -> {ok, event}
+     lines  [{seq, data, side, rolled_by_app}]  events in words, as the server's state lists them
      view / log                        the current view / the fuba-log/1 document held
      replay_digest {header, names, events}  digests of every pending question and the final view
      memory                            bytes of the interpreter's WebAssembly memory */
@@ -18,15 +20,37 @@ var py = null;
 var entry = null;
 var loadedDigest = null;
 
+// The page hands over Pyodide's files and the engine bundle as bytes (read through its service
+// worker's cache, so this works offline); the worker serves them to Pyodide from memory.
+var TYPES = { wasm: "application/wasm", json: "application/json", zip: "application/zip", js: "text/javascript" };
+
+function served(files) {
+  var network = self.fetch.bind(self);
+  self.fetch = function (input, init) {
+    var url = typeof input === "string" ? input : input.url;
+    var bytes = files[url];
+    if (!bytes) return network(input, init);
+    var type = TYPES[url.slice(url.lastIndexOf(".") + 1)] || "application/octet-stream";
+    return Promise.resolve(new Response(bytes, { status: 200, headers: { "Content-Type": type } }));
+  };
+}
+
+function runScript(bytes) {
+  var url = URL.createObjectURL(new Blob([bytes], { type: "text/javascript" }));
+  try { importScripts(url); } finally { URL.revokeObjectURL(url); }
+}
+
 async function init(arg) {
   var t0 = performance.now();
-  importScripts(arg.pyodide + "pyodide.js");
+  served(arg.files);
+  runScript(arg.files[arg.pyodide + "pyodide.js"]);
+  // Defines _createPyodideModule, so loadPyodide does not fetch pyodide.asm.js again.
+  runScript(arg.files[arg.pyodide + "pyodide.asm.js"]);
   // eslint-disable-next-line no-undef
-  py = await loadPyodide({ indexURL: arg.pyodide, fullStdLib: false });
+  py = await loadPyodide({ indexURL: arg.pyodide });
   var response = await fetch(arg.bundle);
   if (!response.ok) throw new Error("engine bundle " + arg.bundle + ": HTTP " + response.status);
-  var buffer = await response.arrayBuffer();
-  py.unpackArchive(buffer, "zip", { extractDir: "/engine" });
+  py.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/engine" });
   py.runPython("import sys\nif '/engine' not in sys.path: sys.path.insert(0, '/engine')");
   entry = py.pyimport("matches.scorer_local");
   loadedDigest = arg.digest;
@@ -46,6 +70,7 @@ var ops = {
   undo: function () { return call("undo"); },
   roll: function (arg) { return call("roll", arg); },
   view: function () { return call("view"); },
+  lines: function (arg) { return call("lines", arg); },
   log: function () { return call("log"); },
   replay_digest: function (arg) { return call("replay_digest", arg); },
   // The size of the WebAssembly memory: Pyodide has no public call for it, HEAP8 views all of it.

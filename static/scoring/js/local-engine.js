@@ -1,5 +1,8 @@
 /* The page's side of the local engine: starts the worker (static/scoring/local/engine-worker.js)
-   and turns its messages into promises. startEngine() rejects when the engine cannot start (no
+   and turns its messages into promises. The page reads the worker's script, Pyodide's files and
+   the engine bundle itself (through the service worker's cache when offline: a dedicated worker's
+   own requests are not always routed through it) and hands them over as bytes; the worker is made
+   from a blob of its script. startEngine() rejects when the engine cannot start (no
    Worker or WebAssembly, Pyodide or the bundle failing to load, out of memory, too slow): the
    scorer then works in the server-driven mode and says so. */
 
@@ -14,13 +17,33 @@ export function engineConfig(root) {
   };
 }
 
+const PYODIDE_FILES = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
+function bytes(url) {
+  return fetch(url, { credentials: "same-origin" }).then(function (r) {
+    if (!r.ok) throw new Error(url + ": HTTP " + r.status);
+    return r.arrayBuffer();
+  });
+}
+
 export function startEngine(config, options) {
-  var timeoutMs = (options && options.timeoutMs) || 60000;
   if (!config) return Promise.reject(new Error("this server offers no local engine"));
   if (typeof Worker === "undefined" || typeof WebAssembly === "undefined") {
     return Promise.reject(new Error("this browser cannot run the engine (no Web Worker or WebAssembly)"));
   }
-  var worker = new Worker(config.worker);
+  var pyodide = new URL(config.pyodide, location.href).href;
+  var bundle = new URL(config.bundle, location.href).href;
+  var urls = PYODIDE_FILES.map(function (f) { return pyodide + f; }).concat([bundle]);
+  return Promise.all([bytes(config.worker)].concat(urls.map(bytes))).then(function (all) {
+    var files = {};
+    urls.forEach(function (u, i) { files[u] = all[i + 1]; });
+    var script = URL.createObjectURL(new Blob([all[0]], { type: "text/javascript" }));
+    return run(new Worker(script), { pyodide: pyodide, bundle: bundle, digest: config.digest, files: files }, options);
+  });
+}
+
+function run(worker, init, options) {
+  var timeoutMs = (options && options.timeoutMs) || 60000;
   var next = 1;
   var waiting = {};
   worker.onmessage = function (e) {
@@ -41,7 +64,7 @@ export function startEngine(config, options) {
     });
   }
   var engine = {
-    digest: config.digest,
+    digest: init.digest,
     call: call,
     open: function (header, names, events) { return call("open", { header: header, names: names, events: events }); },
     apply: function (event) { return call("apply", event); },
@@ -58,7 +81,12 @@ export function startEngine(config, options) {
   var timeout = new Promise(function (_, reject) {
     timer = setTimeout(function () { reject(new Error("the engine took longer than " + timeoutMs / 1000 + " s to start")); }, timeoutMs);
   });
-  return Promise.race([call("init", { pyodide: config.pyodide, bundle: config.bundle, digest: config.digest }), timeout])
+  var transfer = Object.keys(init.files).map(function (u) { return init.files[u]; });
+  var started = new Promise(function (resolve, reject) {
+    waiting[0] = { resolve: resolve, reject: reject };
+    worker.postMessage({ id: 0, op: "init", arg: init }, transfer);
+  });
+  return Promise.race([started, timeout])
     .then(function (info) { clearTimeout(timer); engine.info = info; return engine; },
           function (err) { clearTimeout(timer); worker.terminate(); throw err; });
 }
