@@ -22,6 +22,9 @@ from matches.engine import (
     event_to_dict,
     new_match,
 )
+from matches.engine import (
+    setup_check as engine_setup_check,
+)
 
 _match: Match | None = None
 _header: dict[str, Any] = {}
@@ -106,6 +109,17 @@ def roll(seed: int) -> str:
 def lines(text: str) -> str:
     """Rows ``[{seq, data, side, rolled_by_app}]`` in words, as the server's state lists its events."""
     return _dump(scorer_view.event_lines(json.loads(text), _names))
+
+
+def setup_check(text: str) -> str:
+    """A proposed set-up judged for the pending set-up decision, as the server's setup-check
+    answers it (``seq``, ``ok``, ``problems``, ``placed``, ``outfield``); nothing is applied."""
+    assert _match is not None, "open() first"
+    try:
+        check = engine_setup_check(_match, json.loads(text)).to_dict()
+    except FubaError as exc:
+        return _dump(_error(exc))
+    return _dump({"ok": True, "check": {"seq": len(_events), **check}})
 
 
 def view() -> str:

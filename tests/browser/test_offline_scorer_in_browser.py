@@ -49,6 +49,7 @@ TAPS = """async ([n, untilSeq]) => {
     let b = null, area = null;
     for (let t = 0; t < 300; t++) {
       b = root.querySelector('[data-testid="sc-roll-for-me"]')
+        || root.querySelector('[data-testid="sc-setup-use"]:not([disabled])')
         || root.querySelector('[data-testid="sc-default"]')
         || root.querySelector('[data-testid="sc-option"]');
       area = b ? null : root.querySelector("[data-area].area--pick");

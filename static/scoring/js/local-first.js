@@ -343,6 +343,12 @@ export function createLocalFirstTransport(options, config) {
 
   function postOrQueue(path, body) {
     if (fallback) return fallback.post(path, body);
+    if (path === "/setup-check") {
+      // the set-up editor's check, answered by the phone's engine as the server would
+      return engine.call("setup_check", body.choice).then((r) => (r.ok
+        ? { ok: true, status: 200, body: r.check }
+        : { ok: false, status: 422, body: { error: r.error } }));
+    }
     if (path !== "/finish" || (!ops.length && navigator.onLine && !offline)) {
       return post(path, body).then((res) => {
         if (!res.ok || path === "/abandon" || path === "/dice") return res;

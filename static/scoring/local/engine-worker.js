@@ -11,6 +11,7 @@
      undo                              the last event taken back -> {ok, seq, view}
      roll   <seed>                     dice for the pending roll -> {ok, event}
      lines  [{seq, data, side, rolled_by_app}]  events in words, as the server's state lists them
+     setup_check <set-up>              the pending set-up judged -> {ok, check{seq, ok, problems, ...}}
      view / log                        the current view / the fuba-log/1 document held
      replay_digest {header, names, events}  digests of every pending question and the final view
      memory                            bytes of the interpreter's WebAssembly memory */
@@ -71,6 +72,7 @@ var ops = {
   roll: function (arg) { return call("roll", arg); },
   view: function () { return call("view"); },
   lines: function (arg) { return call("lines", arg); },
+  setup_check: function (arg) { return call("setup_check", arg); },
   log: function () { return call("log"); },
   replay_digest: function (arg) { return call("replay_digest", arg); },
   // The size of the WebAssembly memory: Pyodide has no public call for it, HEAP8 views all of it.
