@@ -22,7 +22,6 @@ from tournaments.bracket import (
     slot_team,
     tie_decision,
 )
-from tournaments.standings import cache as standings_cache
 from tournaments.standings.criteria import ACROSS_GROUPS
 from tournaments.standings.selectors import points_of, tiebreak_order
 from tournaments.standings.table import compute_table, rank_across
@@ -38,7 +37,6 @@ __all__ = [
     "best_third_slots",
     "level_after_goals",
     "needs_decider",
-    "pages_changed",
     "place_best_thirds",
     "points_of",
     "rank_across_groups",
@@ -67,8 +65,3 @@ def rank_across_groups(
     the standings use across groups; teams level on all of them are put in the drawn order."""
     ranked = rank_across(rows=rows, criteria=ACROSS_GROUPS, draw_lots=draw_lots)
     return [row for bucket in ranked for row in bucket]
-
-
-def pages_changed(competition_id: int) -> None:
-    """New chances are on the standings page: its cached rendering is stale."""
-    standings_cache.invalidate(competition_id)

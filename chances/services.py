@@ -26,7 +26,6 @@ from chances.core import merge_counts, simulate_chunk
 from chances.estimates import REFERENCE, PairOutcome, setup_key, simulate_pair
 from chances.match_model import GAMMA, base_rate, factorised, shrunk_rates, strength
 from chances.models import ChancesChunk, ChancesJob, SetupPairEstimate
-from chances.rules import pages_changed
 from chances.scenario import competition_scenario, counted_results, team_setup
 from kernel.broker import publish
 from kernel.errors import ApplicationError, NotFound, PermissionDenied
@@ -260,8 +259,6 @@ def job_merge(*, job_id: int) -> bool:
         job.save(update_fields=["result", "chunks_done", "status", "finished_at"])
         # The chunks' counts live on in the merged result (gone in the same commit as "done").
         ChancesChunk.objects.filter(job_id=job_id).delete()
-    if not job.what_if:
-        transaction.on_commit(lambda: pages_changed(job.competition_id))
     _SCENARIOS.pop(job_id, None)
     return True
 

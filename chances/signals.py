@@ -14,9 +14,11 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
 from chances import conf
+from chances.models import ChancesJob
 from chances.tasks import DEBOUNCE_KEY, competition_recompute
 from kernel.broker import publish
 from matches.models import Result
+from tournaments.standings.signals import register_feed
 
 
 def _result_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
@@ -32,6 +34,13 @@ def _result_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
         transaction.on_commit(lambda: publish(competition_recompute, (competition_id,), countdown=delay))
 
 
+def _shown_competition(job: ChancesJob) -> int | None:
+    """The competition whose standings page shows this job's figures: a finished job that is not a
+    what-if (what-ifs are answered to whoever asked, not shown on the page)."""
+    return job.competition_id if job.status == ChancesJob.Status.DONE and not job.what_if else None
+
+
 def connect() -> None:
+    register_feed(ChancesJob, _shown_competition)
     post_save.connect(_result_changed, sender=Result, dispatch_uid="chances.result_saved")
     post_delete.connect(_result_changed, sender=Result, dispatch_uid="chances.result_deleted")

@@ -24,7 +24,6 @@ from kernel.errors import NotFound, PermissionDenied
 from scoring import branches, selectors, services
 from scoring.api import serializers as ss
 from scoring.models import ScoringSession
-from tournaments.standings import cache as standings_cache
 
 UNCONFIRMED = "The match is over; its result and log are public once the clubs have confirmed it."
 ERRORS = {
@@ -197,7 +196,6 @@ class ScoringSessionViewSet(viewsets.ViewSet):
             home_penalties=data.validated_data.get("home_penalties"),
             away_penalties=data.validated_data.get("away_penalties"),
         )
-        standings_cache.invalidate(session.fixture.competition_id)
         return Response(_published(session))
 
     @extend_schema(

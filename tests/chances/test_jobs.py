@@ -14,6 +14,7 @@ from tournaments import demo
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
+from tournaments.standings import cache as standings_cache
 
 pytestmark = pytest.mark.django_db
 
@@ -146,3 +147,21 @@ def test_chances_of_another_game_are_refused_not_computed_with_the_fuba_3_engine
         services.chances_start(competition_id=competition.id)
     assert services.competition_recompute(competition_id=competition.id) is None
     assert not ChancesJob.objects.exists() and not SetupPairEstimate.objects.exists()
+
+
+def test_finished_chances_make_the_cached_standings_page_stale(django_capture_on_commit_callbacks) -> None:
+    """The standings page shows the chances: their job's end bumps the page's cache version,
+    through the standings signals (tournaments.standings.signals.register_feed); a what-if does not."""
+    stage, fixtures = _league(4)
+    before = standings_cache.version(stage.competition_id)
+    with django_capture_on_commit_callbacks(execute=True):
+        job = services.chances_start(competition_id=stage.competition_id, runs=100, seed=3)
+    job.refresh_from_db()
+    assert job.status == ChancesJob.Status.DONE, job.error
+    after = standings_cache.version(stage.competition_id)
+    assert after > before
+    with django_capture_on_commit_callbacks(execute=True):
+        services.chances_start(
+            competition_id=stage.competition_id, runs=100, seed=4, what_if={fixtures[0].id: [1, 0]}
+        )
+    assert standings_cache.version(stage.competition_id) == after

@@ -2,23 +2,42 @@
 competition's version. Connected by TournamentsConfig.ready.
 
 This is the only place that invalidates: services, views and the admin change the data and the
-signals follow. Writes without signals are either in the same transaction as a signalled save (the
-bump is repeated on commit) or do not feed a table (bulk-created fixtures have no result yet).
+signals follow. A feature on top whose rows show on the standings pages (the chances) registers
+its model here (``register_feed``) rather than invalidating itself. Writes without signals are
+either in the same transaction as a signalled save (the bump is repeated on commit) or do not
+feed a table (bulk-created fixtures have no result yet).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Model
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from matches.models import Card, PointAdjustment, Result
 from tournaments.models import Bye, Competition, Fixture, Group, LotDraw, Stage, Team
 from tournaments.standings.cache import invalidate
 
+# Models of the features on top that show on the standings pages -> which competition a row changes
+# (None: this row changes no page).
+_FEEDS: dict[type[Model], Callable[[Any], int | None]] = {}
+
+
+def register_feed(model: type[Model], competition_of: Callable[[Any], int | None]) -> None:
+    """Bump a competition's version when a row of ``model`` that shows on its pages is saved or
+    deleted (``competition_of`` names the competition, or None when the row changes no page)."""
+    _FEEDS[model] = competition_of
+    post_save.connect(_bump, sender=model, dispatch_uid=f"standings_feed_save_{model.__name__}")
+    post_delete.connect(_bump, sender=model, dispatch_uid=f"standings_feed_delete_{model.__name__}")
+
 
 def _competition_of(instance: Any) -> int | None:
+    feed = _FEEDS.get(type(instance))
+    if feed is not None:
+        return feed(instance)
     if isinstance(instance, Competition):
         return instance.pk
     if isinstance(instance, Fixture | Team | Stage | PointAdjustment):
