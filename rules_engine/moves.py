@@ -260,15 +260,18 @@ def move_seq(
 def closest_player(m: MatchContext, team: int) -> Flow:
     """4.2.2.1: the team with the ball must move its closest player to the target area.
 
-    1.2: "A goalkeeper counts as a player unless the rules state otherwise": a keeper closer than
-    every outfield player is the one that moves (from an area holding both, an outfield player).
+    1.2: "A goalkeeper counts as a player unless the rules state otherwise": a keeper strictly
+    closer than every outfield player is the one that moves (I-48); at equal distance the team
+    moves "one of them", an outfield player, and keeps its keeper in goal.
     """
     st = m.st
     ts = st.teams[team]
     target = st.ball
     if ts.has(target):
         return
-    cands = closest_areas(ts, target, include_gk=True)
+    cands = closest_areas(ts, target)
+    if ts.gk >= 0 and (not cands or B.DIST[ts.gk][target] < B.DIST[cands[0]][target]):
+        cands = [ts.gk]
     if not cands:
         return
     opts = tuple(B.NAMES[a] for a in cands)
