@@ -123,17 +123,30 @@ def fixture_header(fixture: Fixture) -> dict[str, Any]:
     return header
 
 
+def _difference(path: str, rule: str, reason: str) -> dict[str, Any]:
+    return {"turn": None, "stage": None, "rule": rule, "path": path, "reason": reason}
+
+
 def log_fixture_differences(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
     """Every way the log's header disagrees with the fixture, one error per difference
     (``path``, ``rule``, ``reason``, with ``turn``/``stage`` None like the engine's header errors)."""
-    errors: list[dict[str, Any]] = []
-
-    def differ(path: str, rule: str, reason: str) -> None:
-        errors.append({"turn": None, "stage": None, "rule": rule, "path": path, "reason": reason})
-
     if not isinstance(log, Mapping) or not isinstance(log.get("teams"), Mapping):
-        return errors  # not a readable header: the rules engine reports what is wrong with it
+        return []  # not a readable header: the rules engine reports what is wrong with it
     rules = competition_rules(fixture)
+    errors = _competition_differences(fixture, log, rules)
+    for side, team in (("home", fixture.home_team), ("away", fixture.away_team)):
+        entry = log["teams"].get(side)
+        if team is not None and isinstance(entry, Mapping):
+            errors += _team_differences(fixture, team, entry, f"$.teams.{side}", side, rules)
+            errors += _skill_differences(fixture, team, entry, f"$.teams.{side}", rules)
+    return errors
+
+
+def _competition_differences(
+    fixture: Fixture, log: Mapping[str, Any], rules: set[str]
+) -> list[dict[str, Any]]:
+    """The advanced rules and the extra time the log's header declares."""
+    errors = []
     declared = _rules(log.get("advanced_rules"))
     if declared is not None and declared != rules:
         extra, missing = declared - rules, rules - declared
@@ -142,45 +155,53 @@ def log_fixture_differences(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
             parts.append(f"the log plays {', '.join(_rule_sort(extra))}, which the competition does not")
         if missing:
             parts.append(f"the competition plays {', '.join(_rule_sort(missing))}, which the log does not")
-        differ("$.advanced_rules", "advanced rules", "; ".join(parts))
+        errors.append(_difference("$.advanced_rules", "advanced rules", "; ".join(parts)))
     et_expected = plays_extra_time(fixture)
     # Outside knockout stages the question is asked and answered "no" at most (the simulator writes
     # extra_time: true for every stage that has extra time set); a result with extra time is
     # refused there by the results workflow anyway.
     knockout = fixture.stage.kind == Stage.Kind.KNOCKOUT
     if knockout and bool(log.get("extra_time")) != et_expected:
-        differ(
-            "$.extra_time",
-            "I-38",
-            "this knockout tie plays extra time when level, the log's header does not say extra_time: true"
-            if et_expected
-            else "this fixture plays no extra time, the log's header says extra_time: true",
+        errors.append(
+            _difference(
+                "$.extra_time",
+                "I-38",
+                "this knockout tie plays extra time when level, "
+                "the log's header does not say extra_time: true"
+                if et_expected
+                else "this fixture plays no extra time, the log's header says extra_time: true",
+            )
         )
-    teams = log["teams"]
-    for side, team in (("home", fixture.home_team), ("away", fixture.away_team)):
-        if team is None:
-            continue
-        entry = teams.get(side)
-        if not isinstance(entry, Mapping):
-            continue
-        path = f"$.teams.{side}"
-        if entry.get("name") != team.name:
-            differ(
+    return errors
+
+
+def _team_differences(
+    fixture: Fixture, team: Team, entry: Mapping[str, Any], path: str, side: str, rules: set[str]
+) -> list[dict[str, Any]]:
+    """A team's name, formation, player roles (A2) and suspension as the log's header gives them."""
+    errors = []
+    if entry.get("name") != team.name:
+        errors.append(
+            _difference(
                 f"{path}.name",
                 "fixture",
                 f"the {side} team is {team.name}, the log says {entry.get('name')!r}",
             )
-        formation = team.default_formation or "4-4-2"
-        if entry.get("formation") != formation:
-            differ(
+        )
+    formation = team.default_formation or "4-4-2"
+    if entry.get("formation") != formation:
+        errors.append(
+            _difference(
                 f"{path}.formation",
                 "2.1",
                 f"{team.name} plays {formation} in this competition, the log says {entry.get('formation')!r}",
             )
-        roles = _roles(entry.get("roles"))
-        expected_roles = _roles(team.player_roles) if "A2" in rules else {}
-        if roles != expected_roles:
-            differ(
+        )
+    roles = _roles(entry.get("roles"))
+    expected_roles = _roles(team.player_roles) if "A2" in rules else {}
+    if roles != expected_roles:
+        errors.append(
+            _difference(
                 f"{path}.roles",
                 "A2",
                 f"{team.name}'s player roles are {_roles_text(expected_roles)}, "
@@ -189,9 +210,11 @@ def log_fixture_differences(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
                 else f"the competition does not play A2, the log gives {team.name} "
                 f"roles {_roles_text(roles)}",
             )
-        short = 1 if fixture_players_short(fixture=fixture, team=team) else 0
-        if entry.get("players_short", 0) != short:
-            differ(
+        )
+    short = 1 if fixture_players_short(fixture=fixture, team=team) else 0
+    if entry.get("players_short", 0) != short:
+        errors.append(
+            _difference(
                 f"{path}.players_short",
                 "suspension",
                 f"{team.name} serves a suspension here and starts one player short (players_short 1), "
@@ -200,35 +223,50 @@ def log_fixture_differences(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
                 else f"{team.name} serves no suspension here, "
                 f"the log says players_short {entry.get('players_short')!r}",
             )
-        skills = entry.get("skills") or []
-        codes = [str(s) for s in skills] if isinstance(skills, list) else []
-        if "A11" not in rules:
-            if codes:
-                differ(
-                    f"{path}.skills",
-                    "A11",
-                    f"the competition does not play A11, the log gives {team.name} skills {', '.join(codes)}",
-                )
-            continue
-        chosen = sorted(s.code for s in _match_skills(fixture, team))
-        if chosen and sorted(codes) != chosen:
-            differ(
+        )
+    return errors
+
+
+def _skill_differences(
+    fixture: Fixture, team: Team, entry: Mapping[str, Any], path: str, rules: set[str]
+) -> list[dict[str, Any]]:
+    """A team's skills (A11) as the log's header gives them: the ones chosen for the match, else
+    the roster's still available."""
+    skills = entry.get("skills") or []
+    codes = [str(s) for s in skills] if isinstance(skills, list) else []
+    if "A11" not in rules:
+        if not codes:
+            return []
+        return [
+            _difference(
+                f"{path}.skills",
+                "A11",
+                f"the competition does not play A11, the log gives {team.name} skills {', '.join(codes)}",
+            )
+        ]
+    chosen = sorted(s.code for s in _match_skills(fixture, team))
+    if chosen and sorted(codes) != chosen:
+        return [
+            _difference(
                 f"{path}.skills",
                 "A11",
                 f"{team.name} chose {', '.join(chosen)} for this match, "
                 f"the log says {', '.join(codes) or 'none'}",
             )
-        elif not chosen and TeamSkill.objects.filter(team=team).exists():
-            available = {s.code for s in _available_roster(fixture, team)}
-            outside = [c for c in codes if c not in available]
-            if outside:
-                differ(
+        ]
+    if not chosen and TeamSkill.objects.filter(team=team).exists():
+        available = {s.code for s in _available_roster(fixture, team)}
+        outside = [c for c in codes if c not in available]
+        if outside:
+            return [
+                _difference(
                     f"{path}.skills",
                     "A11",
                     f"{', '.join(outside)} not among {team.name}'s skills for this match "
                     f"(roster without skills lost: {', '.join(sorted(available)) or 'none'})",
                 )
-    return errors
+            ]
+    return []
 
 
 def _roles_text(roles: Mapping[str, int]) -> str:

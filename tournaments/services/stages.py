@@ -96,6 +96,44 @@ def stage_settings_check(competition: Competition, kind: str, values: Mapping[st
 
 
 @transaction.atomic
+def _groups_check(
+    competition: Competition,
+    groups: Mapping[str, Sequence[Team]] | None,
+    advance_per_group: int,
+    best_thirds: int,
+    where: str,
+) -> None:
+    """A new group stage's groups: named, of two teams or more (or empty, to be drawn), able to
+    send the stage's qualifiers on."""
+    if not groups:
+        raise invalid(f"{where}: a group stage needs its groups.", "groups")
+    teams_check(competition, [t for g in groups.values() for t in g], where, "groups")
+    if any(len(g) == 1 for g in groups.values()):
+        raise invalid(f"{where}: every group needs at least two teams (or none yet, to draw).", "groups")
+    bad = [g for g in groups if not isinstance(g, str) or not 0 < len(g) <= 10]
+    if bad:
+        raise invalid(f"{where}: group names are 1 to 10 characters: {bad}.", "groups")
+    if all(groups.values()):  # drawn groups are checked when the knockout is generated
+        problem = group_qualifiers_problem(
+            sizes={name: len(g) for name, g in groups.items()},
+            advance=advance_per_group,
+            best_thirds=best_thirds,
+        )
+        if problem:
+            raise invalid(f"{where}: {problem}.", "best_thirds")
+
+
+def _free_order(competition: Competition, order: int | None, where: str) -> int:
+    """The stage's number in its competition: the next one, or the one asked for if it is free."""
+    if order is None:
+        return (competition.stages.aggregate(m=Max("order"))["m"] or 0) + 1
+    if competition.stages.filter(order=order).exists():
+        raise Conflict(
+            f"{where}: '{competition}' already has a stage number {order}.", details={"field": "order"}
+        )
+    return order
+
+
 def stage_create(
     *,
     competition: Competition,
@@ -142,33 +180,12 @@ def stage_create(
     }
     stage_settings_check(competition, kind, values, where)
     if kind == Stage.Kind.GROUPS:
-        if not groups:
-            raise invalid(f"{where}: a group stage needs its groups.", "groups")
-        all_teams = [t for g in groups.values() for t in g]
-        teams_check(competition, all_teams, where, "groups")
-        if any(len(g) == 1 for g in groups.values()):
-            raise invalid(f"{where}: every group needs at least two teams (or none yet, to draw).", "groups")
-        bad = [g for g in groups if not isinstance(g, str) or not 0 < len(g) <= 10]
-        if bad:
-            raise invalid(f"{where}: group names are 1 to 10 characters: {bad}.", "groups")
-        if all(groups.values()):  # drawn groups are checked when the knockout is generated
-            problem = group_qualifiers_problem(
-                sizes={name: len(g) for name, g in groups.items()},
-                advance=advance_per_group,
-                best_thirds=best_thirds,
-            )
-            if problem:
-                raise invalid(f"{where}: {problem}.", "best_thirds")
+        _groups_check(competition, groups, advance_per_group, best_thirds, where)
     else:
         teams_check(competition, teams, where)
         if kind in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS) and len(teams) < 2:
             raise invalid(f"{where}: needs at least two teams.", "teams")
-    if order is None:
-        order = (competition.stages.aggregate(m=Max("order"))["m"] or 0) + 1
-    if competition.stages.filter(order=order).exists():
-        raise Conflict(
-            f"{where}: '{competition}' already has a stage number {order}.", details={"field": "order"}
-        )
+    order = _free_order(competition, order, where)
     stage = Stage.objects.create(
         competition=competition,
         name=name,
