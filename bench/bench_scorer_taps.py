@@ -53,7 +53,16 @@ def main() -> int:
             f"{r['median_chars']:>14}{r['max_text_options']:>13}{r['fit_share'] * 100:>13.0f}%"
         )
     print("targets: median chars <= 80, max text options <= 8, every question fits (100%)")
-    return run.returncode
+    met = all(
+        dice in results
+        and results[dice]["taps_per_turn"] <= TARGETS[dice][0]
+        and results[dice]["taps"] <= TARGETS[dice][1]
+        for dice in TARGETS
+    )
+    print("tap targets:", "met" if met else "NOT met")
+    for dice, r in results.items():
+        print(f"  {dice}: taps by question {r['taps_by_question']}")
+    return run.returncode or (0 if met else 1)
 
 
 if __name__ == "__main__":

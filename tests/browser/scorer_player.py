@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import statistics
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.engine import Dice, Match, event_from_dict, new_match, only_answer, snapshot
+from matches.engine import Dice, Match, event_from_dict, new_match, snapshot
 from rules_engine.api import HeuristicCoach
 from scoring.models import ScoringEvent, ScoringSession
 
@@ -43,6 +45,10 @@ READ = """() => {
 }"""
 
 
+# a move's answer: FROM>TO between area codes (GK: the keeper), +ball for a dribble
+MOVE = re.compile(r"^(?:[HA]-[A-Z]+|CENTRE|GK)>(?:[HA]-[A-Z]+|CENTRE)(?:\+ball)?$")
+
+
 @dataclass
 class Tally:
     """What a run cost: taps, the text of each question, the fit on the screen."""
@@ -56,6 +62,8 @@ class Tally:
     fits: list[bool] = field(default_factory=list)
     misfits: list[str] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
+    taps_by_question: Counter[str] = field(default_factory=Counter)
+    events: int = 0
 
     def summary(self) -> dict[str, Any]:
         turns = max(self.turns, 1)
@@ -69,6 +77,8 @@ class Tally:
             "max_text_options": max(self.text_options, default=0),
             "fit_share": round(sum(self.fits) / len(self.fits), 3) if self.fits else 1.0,
             "misfits": self.misfits[:5],
+            "events": self.events,
+            "taps_by_question": dict(self.taps_by_question.most_common(12)),
         }
 
 
@@ -162,7 +172,7 @@ class Player:
             self._tap('[data-testid="sc-default"]')
         elif isinstance(choice, dict):
             self._setup(p, choice)
-        elif isinstance(choice, str) and ">" in choice:
+        elif isinstance(choice, str) and MOVE.match(choice):
             src, dst = choice.removesuffix("+ball").split(">")
             if src == "GK":
                 team = snapshot(self.match).home if p.actor == "home" else snapshot(self.match).away
@@ -178,30 +188,29 @@ class Player:
             self._tap(f"[data-testid=sc-option][data-choice='{json.dumps(choice)}']")
 
     def _setup(self, p: Any, choice: dict[str, Any]) -> None:
-        """From the closest preset, area by area: select it, then + or - per player."""
+        """From the closest preset: one drag per player moved, the keeper dragged too."""
         presets = [o for o in p.options if isinstance(o, dict)]
 
-        def cost(preset: dict[str, Any]) -> int:
+        def surplus(preset: dict[str, Any]) -> dict[str, int]:
             areas = set(preset["players"]) | set(choice["players"])
-            diff = sum(abs(preset["players"].get(a, 0) - choice["players"].get(a, 0)) for a in areas)
-            return diff + sum(1 for a in areas if preset["players"].get(a, 0) != choice["players"].get(a, 0))
+            return {a: preset["players"].get(a, 0) - choice["players"].get(a, 0) for a in areas}
 
-        best = min(range(len(presets)), key=lambda i: cost(presets[i])) if presets else None
-        start: dict[str, Any] = presets[best] if best is not None else {"gk": None, "players": {}}
-        if best is not None and best != 0:
+        def cost(preset: dict[str, Any]) -> int:
+            moved = sum(n for n in surplus(preset).values() if n > 0)
+            return moved + 2 * (preset.get("gk") != choice.get("gk"))
+
+        best = min(range(len(presets)), key=lambda i: cost(presets[i]))
+        if best != 0:
             self._tap(f'[data-testid="sc-setup-preset"] >> nth={best}')
-        for code in sorted(set(start["players"]) | set(choice["players"])):
-            have, want = start["players"].get(code, 0), choice["players"].get(code, 0)
-            if have == want:
-                continue
-            self._tap_area(code)
-            for _ in range(abs(want - have)):
-                self._tap(
-                    '[data-testid="sc-setup-plus"]' if want > have else '[data-testid="sc-setup-minus"]'
-                )
+        start = presets[best]
         if choice.get("gk") != start.get("gk"):
             self._tap_area(choice["gk"])
             self._tap('[data-testid="sc-setup-keeper"]')
+        diff = surplus(start)
+        sources = [a for a, n in sorted(diff.items()) for _ in range(n) if n > 0]
+        targets = [a for a, n in sorted(diff.items()) for _ in range(-n) if n < 0]
+        for src, dst in zip(sources, targets, strict=False):
+            self._drag(src, dst)
         self.page.wait_for_selector('[data-testid="sc-setup-use"]:not([disabled])')
         self._tap('[data-testid="sc-setup-use"]')
 
@@ -222,19 +231,15 @@ class Player:
         p = self.match.pending()
         st = snapshot(self.match)
         self.tally.turns = st.turn
+        self.tally.events = shown["seq"]
+        # what the page answered itself: the events stored that no tap of this player made
+        self.tally.answered_by_page = shown["seq"] - self.tally.questions
         if p is None or shown["status"] != "live" or (turns is not None and st.turn > turns):
             return False
-        last = ScoringEvent.objects.filter(
-            session_id=self.session_id, undone_at__isnull=True, seq=shown["seq"]
-        ).first()
-        by_page = (p.kind == "decision" and only_answer(p)[0]) or (
-            p.kind == "roll" and self.app_dice and last is not None and last.rolled_by_app
-        )
-        if by_page:
-            self.tally.answered_by_page += 1
-        else:
-            self._measure(shown)
-            self._answer(p, shown)
+        self._measure(shown)
+        before = self.tally.taps
+        self._answer(p, shown)
+        self.tally.taps_by_question[p.name] += self.tally.taps - before
         self._wait_past(shown["seq"])
         return True
 

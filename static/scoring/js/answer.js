@@ -154,6 +154,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
     markBoard();
     root.classList.toggle("is-rolling", !!(q && q.kind === "roll"));
     root.classList.toggle("is-editing", !!(canWrite && c && c.setup));
+    root.classList.remove("has-many");
     if (!canWrite || !q) return;
     if (waiting) {
       box.appendChild(el("p", { "class": "sc-wait", "data-testid": "sc-waiting" },
@@ -191,6 +192,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
     if (from && c.moves[from]) {
       box.appendChild(el("p", { "class": "sc-hint" }, "Now tap where it goes."));
     }
+    root.classList.toggle("has-many", c.chips.length > 4);
     if (c.chips.length) {
       const wrap = el("div", { "class": "chips" });
       c.chips.forEach((o) => wrap.appendChild(chip(o)));
@@ -228,7 +230,8 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
   }
   function onDrag(a, b) {
     const q = p();
-    if (!canWrite || !q || q.kind !== "decision" || !c || c.setup) return;
+    if (!canWrite || !q || q.kind !== "decision" || !c) return;
+    if (c.setup) { setup.onDrag(a, b); return; }
     say(null);
     const picked = (c.moves[a] || {})[b];
     if (picked) { from = a; move(picked); return; }

@@ -1,5 +1,6 @@
 /* The set-up editor (rulebook 3, 3.3 and 3.3.1): any legal set-up, placed area by area on the
-   board, with the presets as one-tap starting points. What is still wrong comes from the server
+   board (a drag moves one player, a tapped area gets a − / + counter and "keeper here"), with
+   the presets as one-tap starting points. What is still wrong comes from the server
    (POST …/setup-check, which stores nothing) as the pieces are placed; the result goes out as
    the same `setup` decision the engine accepts. The editor counts pieces, it judges nothing. */
 import { clear, el } from "./dom.js";
@@ -76,7 +77,7 @@ export function createSetup({ board, check, decide, say }) {
       }
       box.appendChild(row);
     } else {
-      box.appendChild(el("p", { "class": "sc-hint" }, "Tap an area to change its players, or start from a preset."));
+      box.appendChild(el("p", { "class": "sc-hint" }, "Drag a player to move him, tap an area to count its players, or start from a preset."));
     }
     const presets = el("div", { "class": "chips" });
     (q.options || []).forEach((o, i) => {
@@ -111,6 +112,17 @@ export function createSetup({ board, check, decide, say }) {
       say(null);
       selected = selected === code ? null : code;
       paint();
+    },
+    /* A drag moves one player from an area to another (the keeper when the area has no other
+       player): a table rearranging a preset moves pieces, it does not count them again. */
+    onDrag(a, b) {
+      if (!ui || !draft) return;
+      const to = ui.data.areas.find((x) => x.code === b);
+      if (!to || to.corner_spot) { say("Players are set up in the areas, not on the corner spots."); return; }
+      say(null);
+      selected = null;
+      if (draft.players[a]) change(() => { draft.players[a] -= 1; draft.players[b] = (draft.players[b] || 0) + 1; });
+      else if (draft.gk === a) change(() => { draft.gk = b; });
     },
     stop() { ui = null; key = null; },
   };
