@@ -58,7 +58,8 @@ def team_engine_setup(*, team: Team, fixture: Fixture, advanced_rules: list[str]
         setup["skills"] = [skill_code(s.name) for s in fixture_roster_skills(team=team, fixture=fixture)]
     short = fixture_players_short(fixture=fixture, team=team)
     if short:
-        # 3.3: a suspended team starts one player short; the engine models at most one.
+        # A house rule, not rulebook 3 (docs/rules-interpretations.md, "House rules"): a suspended
+        # team starts one player short; the engine models at most one.
         setup["players_short"] = 1
     return setup
 

@@ -25,7 +25,7 @@ import pytest
 from chances.estimates import REFERENCE, simulate_pair
 from chances.match_model import base_rate, factorised, outcome_probabilities, shrunk_rates, strength
 
-# Five formations, and a side a suspended player short (3.3), which the engine should punish.
+# Five formations, and a side a suspended player short (a house rule), which the engine should punish.
 SETUPS = [{"formation": f} for f in ("4-4-2", "4-3-3", "3-5-2", "4-5-1", "5-3-2")] + [
     {"formation": "4-4-2", "players_short": 1}
 ]
