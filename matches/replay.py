@@ -20,6 +20,7 @@ from matches.engine import (
     Match,
     area_name,
     board_areas,
+    clock,
     event_to_dict,
     parse,
     snapshot,
@@ -159,7 +160,7 @@ def replay_frames(log: Mapping[str, Any], *, with_frames: bool = True) -> dict[s
         ]
         for note, raw in zip(notes, m.log[seen:], strict=True):
             note["text"] = note_text(raw, names)
-        turn = m.st.turn
+        turn, minute = clock(m)
         keep = draw and (step == 1 or notes or turn != last_turn or i == len(events) or i % step == 0)
         last_turn = turn
         if keep:
@@ -167,7 +168,7 @@ def replay_frames(log: Mapping[str, Any], *, with_frames: bool = True) -> dict[s
         entries.append(
             {
                 "turn": turn,
-                "minute": frames[-1]["minute"] if keep else m.st.minute_label(),
+                "minute": minute,
                 "event": event_to_dict(ev),
                 "notes": notes,
                 # a thinned-out event shows the next frame that is kept

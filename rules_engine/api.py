@@ -96,7 +96,7 @@ from .simulate import (
     versus_random,
 )
 from .skills import SKILL_NAMES, skill_weight
-from .snapshot import Injury, LastAction, MatchSnapshot, TeamSnapshot, snapshot
+from .snapshot import Injury, LastAction, MatchSnapshot, TeamSnapshot, clock, snapshot
 from .state import Header
 from .validator import ValidationReport, validate_log
 
@@ -146,6 +146,7 @@ __all__ = [
     "auto_answer",
     "board",
     "board_areas",
+    "clock",
     "decisions",
     "event_from_dict",
     "event_to_dict",

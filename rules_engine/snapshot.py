@@ -230,6 +230,12 @@ def last_action(m: Match) -> LastAction | None:
     return LastAction("choice", name, ev.by, None, area, (area,) if area else (), choice)
 
 
+def clock(m: Match) -> tuple[int, str]:
+    """The turn and the minute as the clock shows it ("45+2"): what a feed line needs of every
+    event, without the whole snapshot."""
+    return m.st.turn, m.st.minute_label()
+
+
 def snapshot(m: Match) -> MatchSnapshot:
     """The state of ``m`` as the pages draw it."""
     st = m.st

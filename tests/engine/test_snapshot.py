@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from rules_engine import board as B
-from rules_engine.api import Decision, Dice, MatchSnapshot, new_match, snapshot
+from rules_engine.api import Decision, Dice, MatchSnapshot, clock, new_match, snapshot
 
 from .helpers import dec, header, put, start
 
@@ -20,6 +20,7 @@ def test_snapshot_reads_pieces_ball_and_clock_of_the_state() -> None:
     assert snap.ball == "CENTRE" and snap.value == 2 and snap.control == "home"
     assert snap.turn == 1 and snap.half == 1 and snap.minute == "0" and snap.score == (0, 0)
     assert snap.home.condition_points == (4, 4, 2) and not snap.finished
+    assert clock(m) == (snap.turn, snap.minute)
     data = snap.to_dict()
     assert data["teams"]["home"]["on"] == {"H-PEN": 1, "H-LC": 3, "H-LM": 3, "CENTRE": 4}
     assert data["teams"]["home"]["condition_points"] == {"defence": 4, "midfield": 4, "forward": 2}
