@@ -19,6 +19,11 @@ rule computations); ``condition`` (condition points A1); ``context``
 ``areas`` (the names of the areas people read); ``board``, ``events``,
 ``errors``, ``decisions`` (every decision name).
 
+``fuba2/`` holds the rules of FUBA rulebook 2.0 (ruleset ``fuba-2``) as pure
+computations, in the layer of ``rules``; FUBA 3's rule modules and it never
+import each other.  It is not wired into ``machine`` yet: a ``fuba-2`` header is
+refused until its turn flow exists (docs/fuba2-engine.md).
+
 Glossary (names used throughout the engine):
 
 - ``m``: the match as a rule module sees it (``context.MatchContext``).

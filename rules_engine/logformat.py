@@ -25,6 +25,8 @@ except ImportError:  # pragma: no cover - the engine needs nothing beyond the st
 
 FORMAT: Final = "fuba-log/1"
 RULESET: Final = "fuba-3"
+# rulebook 2.0: its rules are in rules_engine.fuba2, its turn flow is not written yet (docs/fuba2-engine.md)
+RULESET_FUBA2: Final = "fuba-2"
 ROLE_KEYS: Final = tuple(Roles.__dataclass_fields__)
 _EVENT_KEYS: Final = frozenset({"roll", "decide", "by", "dice", "choice", "check", "note"})
 _CHECK_KEYS: Final = frozenset({"score", "minute", "ball", "area", "control", "half", "digest"})
@@ -153,7 +155,15 @@ def parse_header(data: Any, errors: list[FubaError]) -> Header | None:
     n0 = len(errors)
     if data.get("format") != FORMAT:
         errors.append(_err(f'"format" must be "{FORMAT}"', "$.format"))
-    if data.get("ruleset") != RULESET:
+    if data.get("ruleset") == RULESET_FUBA2:
+        errors.append(
+            _err(
+                f'"ruleset": "{RULESET_FUBA2}" (FUBA rulebook 2.0) cannot be validated yet: '
+                f'the engine plays only "{RULESET}" matches',
+                "$.ruleset",
+            )
+        )
+    elif data.get("ruleset") != RULESET:
         errors.append(_err(f'"ruleset" must be "{RULESET}"', "$.ruleset"))
     for k in data:
         if k not in ("format", "ruleset", "advanced_rules", "extra_time", "teams", "events", "meta"):

@@ -1,0 +1,23 @@
+"""FUBA rulebook 2.0 (ruleset ``fuba-2``): the rules of each chapter as pure computations.
+
+Not wired into ``rules_engine.machine`` yet: a log whose header says
+``"ruleset": "fuba-2"`` is refused (``logformat.parse_header``) until the
+FUBA 2 turn flow is complete.  The design (docs/fuba2-engine.md): the board,
+dice, RNG, event plumbing, errors and log I/O of ``rules_engine`` are shared;
+the rules of rulebook 2.0 live here, never as ``if ruleset == ...`` in FUBA 3's
+rule modules.
+
+Modules, top to bottom (the import-linter contract ``engine-fuba2-layers``):
+``ball`` (4.1 target area, 4.4 control check, 4.5 new ball value, 4.9 ball
+value adjustment and pressing), ``goal`` (4.7 goal attempts and their
+modifiers table, 5.5.2 penalty kick), ``special`` (4.4.3 special event table,
+the yellow card roll, 5.4 red card test); ``offside`` (``Side``: a team on the
+board, 4.1.1 offside), ``clock`` (4.2-4.3 dice and time), ``condition`` (A1
+condition points and tiredness, A2 roles, A3 fresh player, A4 injury roll);
+``styles`` (A6 playing styles).
+
+Glossary: ``ct`` / ``pt``: the controlling / passive team (1.2; rulebook 3
+says "defending team"); ``I2-n``: FUBA 2 interpretation n in
+docs/rules-interpretations.md; other numbers are chapters of rulebook 2.0
+(``shared/seeds/001_...``, OCR ``000_...``).
+"""

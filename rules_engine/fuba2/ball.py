@@ -1,0 +1,157 @@
+"""The ball in rulebook 2.0: the target area (4.1), the control check (4.4),
+the new ball value (4.5), the ball value adjustment (4.9) and pressing (4.9.1).
+
+Every function is a pure computation; the turn's flow asks the decisions and
+rolls the dice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from .. import board as B
+from .offside import Side, offside_position
+
+MIN_VALUE: Final = 1
+MAX_VALUE: Final = 6
+
+
+def target_areas(ct: Side, pt: Side, start: int, offside_applies: bool, free_kick: bool) -> tuple[int, ...]:
+    """4.1: the areas the controlling team may play the ball into.
+
+    "any area where the team has a player or an area adjacent to such an area";
+    not "a target area where it has a player in an offside position or where it
+    has no players and all its players in adjacent areas are in offside
+    positions".  ``offside_applies`` is False at a goal kick and a corner kick
+    (4.1.1); the offside rule also does not apply to a target "fully in the
+    controlling team's own half".  After a free kick the start area is a target
+    only with two of the team's players in it (5.1).
+    """
+    out = []
+    for area in range(B.N_AREAS):
+        near = [a for a in (area, *B.ADJ[area]) if a < B.N_AREAS and ct.players(a)]
+        if not near:
+            continue
+        if free_kick and area == start and ct.players(start) < 2:
+            continue
+        if offside_applies and not _own_half(ct.team, area):
+            if ct.players(area):
+                if offside_position(pt, area, start):
+                    continue
+            elif all(offside_position(pt, a, start) for a in near):
+                continue
+        out.append(area)
+    return tuple(out)
+
+
+def _own_half(team: int, area: int) -> bool:
+    return B.in_opp_half_entirely(1 - team, area)
+
+
+@dataclass(frozen=True, slots=True)
+class ControlCheck:
+    """4.4: whether the controlling team keeps the ball, and whether a special event is rolled first."""
+
+    kept: bool
+    special_event: bool
+
+
+def control_check(ct_die: int, value: int, automatic: bool) -> ControlCheck:
+    """4.4: "If the die value is higher than the ball die value, the controlling
+    team remains in control"; lower turns the ball over; equal rolls a special
+    event, after which "The controlling team retains ball control ... unless
+    otherwise noted" (4.4.3).  ``automatic``: the target area holds the
+    controlling team's players and none of the passive team's (4.4.1), or the
+    opponent's pressing failed last turn (4.9.1); "Special events might occur".
+    """
+    _check_value(value)
+    if ct_die == value:
+        return ControlCheck(True, True)
+    return ControlCheck(automatic or ct_die > value, False)
+
+
+def automatic_pass(ct: Side, pt: Side, target: int) -> bool:
+    """4.4.1: "If the passive team has no player in the target area and the
+    controlling team has at least one player"."""
+    return pt.players(target) == 0 and ct.players(target) > 0
+
+
+def long_pass_areas(start: int, target: int) -> int:
+    """4.5.2: "each area between the area where the ball starts and the target
+    area"; a corner spot is an area of its own for a corner kick (5.2)."""
+    d = B.DIST[start][target]
+    return d - 1 if d > 1 else 0
+
+
+@dataclass(frozen=True, slots=True)
+class NewValue:
+    """4.5: the ball value after the control check, and whether the ball changed hands."""
+
+    value: int
+    turnover: bool
+
+
+def new_ball_value(
+    ct_die: int,
+    pt_die: int,
+    kept: bool,
+    between: int,
+    pt_in_start: bool,
+    set_piece: bool,
+    special: int,
+) -> NewValue:
+    """4.5.1-4.5.4: the new ball value.
+
+    Kept: the passive team's die, +1 per area between start and target
+    (4.5.2), -1 when the passive team has nobody in the start area unless a
+    free kick, corner kick or goal kick is taken (4.5.3), plus the special
+    event's ball value step (4.4.3), all "applied simultaneously".  Above 6 the
+    ball goes to the passive team (4.5.4); whenever the ball changes hands the
+    new value is the die of the new passive team, the former controlling team
+    (4.5.1).  Not below 1: the ball die has no lower face (I2-4).
+    """
+    for d in (ct_die, pt_die):
+        if not 1 <= d <= 6:
+            raise ValueError(f"4.2: a die shows 1-6, not {d}")
+    if not kept:
+        return NewValue(ct_die, True)
+    v = pt_die + between + special - (0 if pt_in_start or set_piece else 1)
+    if v > MAX_VALUE:
+        return NewValue(ct_die, True)
+    return NewValue(max(MIN_VALUE, v), False)
+
+
+def adjusted_value(value: int, ct_players: int, pt_players: int) -> int:
+    """4.9: after a team's moves, the controlling team's surplus of players in
+    the ball area lowers the value by the difference "but only by a maximum of
+    2 and not below 1"; a deficit raises it, at most 2 and not above 6.  The
+    goalkeeper counts (1.1)."""
+    _check_value(value)
+    diff = ct_players - pt_players
+    if diff > 0:
+        return max(MIN_VALUE, value - min(diff, 2))
+    if diff < 0:
+        return min(MAX_VALUE, value + min(-diff, 2))
+    return value
+
+
+def can_press(pt_players_in_ball_area: int, before_goal_kick: bool) -> bool:
+    """4.9.1: "The team must have at least one player in the area where the ball
+    exists"; 5.3: before a goal kick is taken the passive team "cannot try to press"."""
+    return pt_players_in_ball_area > 0 and not before_goal_kick
+
+
+def pressing_wins(die: int, value: int) -> bool:
+    """4.9.1: "If the die value is lower than the ball value, then the team gets
+    the ball control"; the die becomes the new ball value.  Otherwise the
+    opponent passes its next control check automatically."""
+    _check_value(value)
+    if not 1 <= die <= 6:
+        raise ValueError(f"4.9.1: a die shows 1-6, not {die}")
+    return die < value
+
+
+def _check_value(value: int) -> None:
+    if not MIN_VALUE <= value <= MAX_VALUE:
+        raise ValueError(f"4.5: a ball value is 1-6, not {value}")
