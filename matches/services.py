@@ -30,7 +30,7 @@ from matches.validation_tasks import enqueue_validation
 from tournaments.bracket import Score
 from tournaments.game_systems import SENT_OFF_KINDS, rules_of, send_off_loss
 from tournaments.knockout import knockout_score_check
-from tournaments.models import Fixture, Skill, SkillLoss, Stage, TeamSkill
+from tournaments.models import Fixture, Skill, SkillLoss, Stage, Team, TeamSkill
 from tournaments.selectors import fixture_banned_shirts, fixture_first_leg, user_club_team_ids
 from tournaments.skills import skill_gain_record, skill_loss_record
 
@@ -384,6 +384,27 @@ def _apply_skill_changes(fixture: Fixture, derived: Mapping[str, Any] | None) ->
                 skill_gain_record(team=team, skill=by_code[code], fixture=fixture)  # type: ignore[arg-type]
 
 
+def _reporting_sides(fixture: Fixture, user: User, hold_key: str) -> set[int]:
+    """The user's teams in the fixture, once the fixture is one that takes a club's report now."""
+    if not fixture.is_resolved:
+        raise Conflict(f"{fixture}: both teams must be known before a result can be submitted.")
+    sides = user_club_team_ids(user=user, fixture=fixture)
+    if not sides:
+        raise PermissionDenied(f"{fixture}: only a member of one of the two clubs can submit its result.")
+    hold = hold_of(fixture.id)
+    if hold is not None and hold.key != hold_key:
+        raise Conflict(f"{fixture}: {hold.message}", details=dict(hold.details))
+    if fixture.status in Fixture.COUNTED_STATUSES:
+        raise Conflict(f"{fixture}: the result already counts ({fixture.get_status_display()}).")
+    if fixture.status == Fixture.Status.SIMULATING:
+        raise Conflict(f"{fixture}: the match is being simulated after its deadline.")
+    if fixture.status == Fixture.Status.DISPUTED:
+        raise Conflict(f"{fixture}: the result is disputed; an administrator resolves it.")
+    if fixture.status == Fixture.Status.VOID:
+        raise Conflict(f"{fixture}: the organisers voided this match; it takes no result.")
+    return sides
+
+
 @dataclass
 class Submitted:
     """What result_submit did: the submission, whether it was the same report sent again (the
@@ -419,27 +440,10 @@ def result_submit(
     a report typed by hand is refused (matches.holds).
     """
     fixture = _lock_fixture(fixture_id)
-    if not fixture.is_resolved:
-        raise Conflict(f"{fixture}: both teams must be known before a result can be submitted.")
-    sides = user_club_team_ids(user=user, fixture=fixture)
-    if not sides:
-        raise PermissionDenied(f"{fixture}: only a member of one of the two clubs can submit its result.")
-    hold = hold_of(fixture.id)
-    if hold is not None and hold.key != hold_key:
-        raise Conflict(f"{fixture}: {hold.message}", details=dict(hold.details))
-    if fixture.status in Fixture.COUNTED_STATUSES:
-        raise Conflict(f"{fixture}: the result already counts ({fixture.get_status_display()}).")
-    if fixture.status == Fixture.Status.SIMULATING:
-        raise Conflict(f"{fixture}: the match is being simulated after its deadline.")
-    if fixture.status == Fixture.Status.DISPUTED:
-        raise Conflict(f"{fixture}: the result is disputed; an administrator resolves it.")
-    if fixture.status == Fixture.Status.VOID:
-        raise Conflict(f"{fixture}: the organisers voided this match; it takes no result.")
+    sides = _reporting_sides(fixture, user, hold_key)
     score, parsed = _checked_result(
         fixture, Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties), cards
     )
-    home_goals, away_goals, extra_time = score.home_goals, score.away_goals, score.extra_time
-    home_penalties, away_penalties = score.home_penalties, score.away_penalties
     if turn_log is not None and not isinstance(turn_log, Mapping):
         raise ApplicationError(f"{fixture}: the turn log must be a JSON object.")
     previous = _open_submission(fixture)
@@ -463,21 +467,28 @@ def result_submit(
         log_bytes = turn_log_size_check(turn_log)
         _check_log_quota(fixture, club_id=team.club_id, log_bytes=log_bytes)
     if previous is not None:
-        if previous.team_id != team_id or (len(sides) > 1 and previous.submitted_by_id != user.pk):
-            raise Conflict(
-                f"{fixture}: the other side already submitted {previous.home_goals}-{previous.away_goals}; "
-                "confirm or dispute it."
-            )
-        if not replace:
-            raise Conflict(
-                f"{fixture}: your club already reported {previous.home_goals}-{previous.away_goals}, "
-                "waiting for the opponent. Replace that report explicitly (replace: true; on the match "
-                "page, “Replace my report”); the earlier one stays in the history.",
-                details={"submission": previous.pk, "replace": ["required to replace your report"]},
-            )
-        previous.status = ResultSubmission.Status.SUPERSEDED
-        previous.save(update_fields=["status", "updated_at"])
+        _supersede(
+            fixture, previous, team_id=team_id, by_both_sides=len(sides) > 1, user=user, replace=replace
+        )
     _drop_replaced_logs(fixture, team_id=team_id)
+    return _submission_store(
+        fixture, user, team, score, parsed, turn_log=turn_log, log_bytes=log_bytes, log_format=log_format
+    )
+
+
+def _submission_store(
+    fixture: Fixture,
+    user: User,
+    team: Team,
+    score: Score,
+    parsed: Sequence[CardInput],
+    *,
+    turn_log: Mapping[str, Any] | None,
+    log_bytes: int,
+    log_format: str,
+) -> Submitted:
+    """Store the report (its log checked against the fixture when the engine validates it), queue
+    the validation after commit and mark the fixture submitted, with the audit trail."""
     needs_validation = turn_log is not None and rules_of(fixture.competition).engine_backed
     if needs_validation:
         # the log must be a record of this fixture, whatever its source
@@ -486,13 +497,13 @@ def result_submit(
         fixture=fixture,
         submitted_by=user,
         club_id=team.club_id,
-        team_id=team_id,
+        team_id=team.pk,
         log_bytes=log_bytes,
-        home_goals=home_goals,
-        away_goals=away_goals,
-        extra_time=bool(extra_time),
-        home_penalties=home_penalties,
-        away_penalties=away_penalties,
+        home_goals=score.home_goals,
+        away_goals=score.away_goals,
+        extra_time=bool(score.extra_time),
+        home_penalties=score.home_penalties,
+        away_penalties=score.away_penalties,
         cards=_cards_as_json(parsed),
         validation_status=(
             ResultSubmission.Validation.PENDING
@@ -516,6 +527,32 @@ def result_submit(
     fixture.save(update_fields=["status", "updated_at"])
     _audit(fixture, ResultAudit.Action.SUBMIT, user, before, _submission_snapshot(submission))
     return submitted
+
+
+def _supersede(
+    fixture: Fixture,
+    previous: ResultSubmission,
+    *,
+    team_id: int,
+    by_both_sides: bool,
+    user: User,
+    replace: bool,
+) -> None:
+    """The club's open report gives way to the new one, when the club asked for that (``replace``)."""
+    if previous.team_id != team_id or (by_both_sides and previous.submitted_by_id != user.pk):
+        raise Conflict(
+            f"{fixture}: the other side already submitted {previous.home_goals}-{previous.away_goals}; "
+            "confirm or dispute it."
+        )
+    if not replace:
+        raise Conflict(
+            f"{fixture}: your club already reported {previous.home_goals}-{previous.away_goals}, "
+            "waiting for the opponent. Replace that report explicitly (replace: true; on the match "
+            "page, “Replace my report”); the earlier one stays in the history.",
+            details={"submission": previous.pk, "replace": ["required to replace your report"]},
+        )
+    previous.status = ResultSubmission.Status.SUPERSEDED
+    previous.save(update_fields=["status", "updated_at"])
 
 
 def _check_log_quota(fixture: Fixture, *, club_id: int | None, log_bytes: int) -> None:
