@@ -83,8 +83,12 @@ class Tally:
 
 
 class Player:
-    def __init__(self, page: Any, session_id: int, *, app_dice: bool, seed: int = 1) -> None:
+    def __init__(
+        self, page: Any, session_id: int, *, app_dice: bool, seed: int = 1, shots: Any = None
+    ) -> None:
         self.page = page
+        self.shots = shots  # a folder: one screenshot of the first question of each kind
+        self.shot_names: set[str] = set()
         self.session_id = session_id
         self.app_dice = app_dice
         self.dice = Dice(f"typed:{seed}")
@@ -122,7 +126,9 @@ class Player:
         self.tally.taps += 1
 
     def _centre(self, code: str) -> tuple[float, float]:
-        b = self.page.locator(f'[data-area="{code}"]').bounding_box()
+        area = self.page.locator(f'[data-area="{code}"]')
+        area.scroll_into_view_if_needed()  # a question that did not fit may have scrolled it away
+        b = area.bounding_box()
         assert b is not None, code
         return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
 
@@ -237,6 +243,9 @@ class Player:
         if p is None or shown["status"] != "live" or (turns is not None and st.turn > turns):
             return False
         self._measure(shown)
+        if self.shots is not None and p.name not in self.shot_names:
+            self.shot_names.add(p.name)
+            self.page.screenshot(path=str(self.shots / f"scorer-phone-q-{p.name}.png"))
         before = self.tally.taps
         self._answer(p, shown)
         self.tally.taps_by_question[p.name] += self.tally.taps - before

@@ -50,7 +50,8 @@ def _open_scorer(browser, live_server, settings, *, advanced_rules=None):
 def test_the_first_turns_fit_the_phone_and_read_at_a_glance(browser, live_server, settings) -> None:
     context, page, session = _open_scorer(browser, live_server, settings)
     try:
-        player = Player(page, session.id, app_dice=True)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        player = Player(page, session.id, app_dice=True, shots=SCREENSHOTS)
         tally = player.play(turns=3)
         summary = tally.summary()
         assert summary["questions"] >= 10, summary
@@ -83,6 +84,11 @@ def test_the_first_turns_fit_the_phone_and_read_at_a_glance(browser, live_server
 
         body = page.locator("#scorer").inner_text()
         assert not AREA_CODE.search(body), AREA_CODE.search(body)
+
+        # the same question at desktop size (the pitch beside the question and its answers)
+        page.set_viewport_size({"width": 1366, "height": 900})
+        page.screenshot(path=str(SCREENSHOTS / "scorer-desktop-question.png"))
+        assert not AREA_CODE.search(page.locator("#scorer").inner_text())
     finally:
         context.close()
 
