@@ -105,6 +105,7 @@ def test_phone_and_server_agree_on_20_simulated_matches(engine_page: Any) -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 def test_phone_and_server_agree_on_1000_simulated_matches(engine_page: Any) -> None:
     for first in range(1, 1001, 50):
         _agree(engine_page, simulated(50, first))

@@ -114,8 +114,8 @@ def _login(browser: Any, live_server: Any, user: Any) -> tuple[Any, Any]:
 
 def _open_scorer(page: Any, url: str) -> None:
     page.goto(url)
-    expect(page.locator("#scorer")).to_have_attribute("data-engine", "local", timeout=60000)
-    expect(page.get_by_test_id("sc-question")).not_to_have_text("Loading the match…")
+    expect(page.get_by_test_id("sc-question")).not_to_have_text("Loading the match…", timeout=60000)
+    expect(page.locator("#scorer")).to_have_attribute("data-engine", "local")
 
 
 def _seq(page: Any) -> int:

@@ -121,6 +121,15 @@ export function createLocalFirstTransport(options, config) {
     }).then((log) => {
       record.header = log.header;
       record.base = log.events;
+      // Taps whose answer was lost but which the server stored: they are in the base now.
+      const held = new Set(log.events.map((e) => e.client_id));
+      const settled = ops.filter((o) => o.kind === "event" && held.has(o.client_id)).map((o) => o.n);
+      if (settled.length) {
+        ops = ops.filter((o) => settled.indexOf(o.n) < 0);
+        return store.removeOps(settled).then(() => log);
+      }
+      return log;
+    }).then(() => {
       return getJSON(options.apiUrl).then((r) => r.ok ? r.json() : record.server);
     }).then((server) => { record.server = server; return persist(); });
   }
@@ -144,17 +153,18 @@ export function createLocalFirstTransport(options, config) {
     request.then((res) => {
       offline = false;
       tries = 0;
-      if (res.ok) return stored(op, res.body);
-      if (res.status === 409 && op.kind !== "finish") return conflict(op, res);
-      return refusedByServer(op, res);
+      if (res.ok) return stored(op, res.body).then(() => true);
+      if (res.status === 409 && op.kind !== "finish") return conflict(op, res).then(() => true);
+      return refusedByServer(op, res).then(() => true);
     }, () => {
       // No answer: the server may have stored it all the same, so Undo no longer drops it
-      // silently; the resend (same client id) or a queued undo settles it.
+      // silently; the resend (same client id) or a queued undo settles it. The next try waits
+      // for the backoff or the browser's "online" event.
       offline = true;
-      status();
       later();
-      if (op.kind === "event" && !op.sent) { op.sent = true; return store.addOp(op); }
-    }).then(() => { sending = false; status(); flush(); }, (err) => {
+      if (op.kind === "event" && !op.sent) { op.sent = true; return store.addOp(op).then(() => false); }
+      return false;
+    }).then((goOn) => { sending = false; status(); if (goOn) flush(); }, (err) => {
       sending = false;
       emit("refused", { message: "This phone could not save the server's answer: " + err.message, stale: false, auto: false });
       status();
@@ -273,6 +283,8 @@ export function createLocalFirstTransport(options, config) {
   }
 
   function begin() {
+    note = "Starting the rules engine on this phone…";
+    status();
     return openStore(session).then((s) => { store = s; return Promise.all([store.loadMatch(), store.loadOps()]); })
       .then(([saved, savedOps]) => {
         ops = (savedOps || []).sort((a, b) => a.n - b.n);
@@ -289,6 +301,7 @@ export function createLocalFirstTransport(options, config) {
           engine.stop();
           return useServer("the server rolls the dice in this session, so each tap needs the connection.");
         }
+        note = "";
         return reopen().then(show).then(() => {
           window.addEventListener("online", () => { offline = false; status(); flush(); });
           window.addEventListener("offline", () => { offline = true; status(); });
