@@ -1,0 +1,123 @@
+"""Rulebook 2.0's action stage order (4.6) and player movement (4.8-4.8.8), as checks of one move.
+
+A ``*_problem`` function returns None for a legal move and otherwise the
+reason, quoting the chapter, that the flow turns into the error of the move.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .. import board as B
+from .offside import Side, offside_position
+
+DEFENCE: Final = "defence"
+MIDFIELD: Final = "midfield"
+FORWARD: Final = "forward"
+OPTIONS: Final = (DEFENCE, MIDFIELD, FORWARD)  # 4.8, indexed like the formation's lines
+GK_MAX_AREAS: Final = (
+    2  # 4.8.4: "it cannot move more than two areas if it is using forward or defence movement"
+)
+
+
+def first_action_team(
+    last_first: int, last_moves: tuple[int, int], set_piece_at_start: bool, only_pt_in_target: bool, pt: int
+) -> int:
+    """4.6: who plays the first action stage.  "The team which played a team
+    action stage first in the last turn will take again the first team action
+    stage if it moved fewer number of players (exc. the any free movements) in
+    the last turn than the opponent. Otherwise the opponent"; the passive team
+    first after "a corner kick, kick off, a penalty kick or a free kick" at the
+    beginning of the turn, or with only its players in the target area."""
+    if set_piece_at_start or only_pt_in_target:
+        return pt
+    return last_first if last_moves[last_first] < last_moves[1 - last_first] else 1 - last_first
+
+
+def moves_allowed(formation: tuple[int, int, int], option: str, tired: bool) -> int:
+    """4.8.1-4.8.3: as many players as the formation has in the line of the
+    option; A1.3: a tired team's formation loses one player in each line."""
+    if option not in OPTIONS:
+        raise ValueError(f"4.8: a movement option is one of {', '.join(OPTIONS)}, not {option!r}")
+    return max(0, formation[OPTIONS.index(option)] - (1 if tired else 0))
+
+
+def straight_path(team: int, start: int, end: int) -> tuple[int, ...] | None:
+    """The areas a straight forward (or backward) move of `team` enters from
+    `start` to `end`, in order, `end` last; None if `end` is not straight ahead
+    of (or behind) `start`."""
+    if start == end or B.COL[start] != B.COL[end] or max(start, end) >= B.N_AREAS:
+        return None
+    ahead = B.beyond(team, end, start)
+    if not ahead and not B.beyond(1 - team, end, start):
+        return None
+    sign = 1.0 if ahead else -1.0
+    lo, hi = sign * B.depth_from(team, start), sign * B.depth_from(team, end)
+    col = [
+        a for a in range(B.N_AREAS) if B.COL[a] == B.COL[start] and lo < sign * B.depth_from(team, a) <= hi
+    ]
+    return tuple(sorted(col, key=lambda a: sign * B.depth_from(team, a)))
+
+
+def move_problem(
+    own: Side, opp: Side, option: str, start: int, end: int, goalkeeper: bool, ball: int
+) -> str | None:
+    """One player's move of the chosen option (4.8.1-4.8.5), on the board as it
+    stands before the move."""
+    if option == MIDFIELD:
+        if end not in B.ADJ_SET[start] or end >= B.N_AREAS:
+            return "4.8.1: a midfield move goes to an adjacent area"
+        if B.COL[start] == B.COL[end]:
+            return "4.8.1: a midfield move goes sideways or diagonally, not straight forward or backwards"
+    else:
+        forward = option == FORWARD
+        path = straight_path(own.team, start, end)
+        if path is None or B.beyond(own.team, end, start) != forward:
+            where = "straight forward" if forward else "straight backwards"
+            return f"4.8.{2 if forward else 3}: a {option} move goes {where}"
+        if goalkeeper and len(path) > GK_MAX_AREAS:
+            return "4.8.4: the goalkeeper moves at most two areas"
+        for area in path[:-1]:
+            if opp.players(area) > own.players(area):
+                chapter = "4.8.2" if forward else "4.8.3"
+                return f"{chapter}: the move stops in {B.NAMES[area]}, where the opponent has more players"
+    backward = B.backward(own.team, start, end)
+    if not backward and offside_position(opp, end, ball):
+        return "4.8.5: a player cannot be moved into an offside position"
+    return None
+
+
+def free_move_problem(own: Side, start: int, end: int, ball: int) -> str | None:
+    """4.8.7: a player "in an area touching either goal line, can be moved
+    straight forward/backward one area away from the goal line ... cannot
+    however move to an area where the ball is currently located"; goalkeepers
+    and players moved this turn are the flow's to refuse."""
+    if not B.away_from_goal_line(start, end) or own.players(start, with_gk=False) == 0:
+        return "4.8.7: a free move goes straight one area away from a goal line"
+    if end == ball:
+        return "4.8.7: a free move cannot go into the ball's area"
+    return None
+
+
+def dribble_problem(opp: Side, start: int, end: int, dribbled: bool) -> str | None:
+    """4.8.8: "The ball can be moved (dribbled) with a player from one area to an
+    adjacent area once in the movement stage, but only if this movement starts
+    from an area where there are no passive team players" (the move itself
+    follows the chosen option: ``move_problem``)."""
+    if dribbled:
+        return "4.8.8: the ball is dribbled once in a movement stage"
+    if end not in B.ADJ_SET[start]:
+        return "4.8.8: the ball is dribbled to an adjacent area"
+    if opp.players(start):
+        return "4.8.8: the ball is dribbled only from an area without passive team players"
+    return None
+
+
+def ball_kept_problem(ct: Side, ball: int) -> str | None:
+    """4.8.9: "The controlling team must always have at least one player in the
+    same area as the ball after the team has finished its moves"."""
+    return (
+        None
+        if ct.players(ball)
+        else "4.8.9: the controlling team ends its moves with a player beside the ball"
+    )
