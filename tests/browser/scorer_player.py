@@ -23,6 +23,10 @@ from typing import Any
 from matches.engine import Dice, Match, event_from_dict, new_match, snapshot
 from rules_engine.api import HeuristicCoach
 from scoring.models import ScoringEvent, ScoringSession
+from tests.scoring.helpers import make_fixture
+
+PHONE = {"width": 390, "height": 844}
+PASSWORD = "scorer-player-password"
 
 # What the page shows for the open question, read in one round trip: the question, the text
 # options (chips and the dock's answer), where the pitch and the controls are on the screen.
@@ -258,3 +262,26 @@ class Player:
         while self.step(turns=turns):
             pass
         return self.tally
+
+
+def open_scorer(browser: Any, live_server: Any, settings: Any, *, advanced_rules: Any = None) -> Any:
+    """A new fixture's scorer on a phone (390×844), opened by a member of the home club from the
+    match page: (browser context, page, session)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    s = make_fixture(advanced_rules=advanced_rules or ["A1", "A11"], skills=1)
+    s.home_user.set_password(PASSWORD)
+    s.home_user.save()
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    page.goto(f"{live_server.url}/login/?next=/")
+    page.fill("input[name=username]", s.home_user.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit], input[type=submit]")
+    page.wait_for_load_state()
+    page.goto(f"{live_server.url}/c/{s.fixture.competition.slug}/matches/{s.fixture.id}/")
+    page.get_by_test_id("score-live").click()
+    page.wait_for_url("**/score/*/")
+    page.wait_for_selector("#scorer[data-ready='1']")
+    session = ScoringSession.objects.get(fixture=s.fixture)
+    return context, page, session

@@ -16,39 +16,15 @@ from playwright.sync_api import expect
 
 from scoring.models import ScoringSession
 from tests.browser.conftest import SCREENSHOTS
-from tests.browser.scorer_player import Player
-from tests.scoring.helpers import make_fixture
+from tests.browser.scorer_player import Player, open_scorer
 
-PHONE = {"width": 390, "height": 844}
-PASSWORD = "scorer-taps-password"
 AREA_CODE = re.compile(r"\b(?:[HA]-(?:PEN|LC|RC|FRONT|LM|RM|LCK|RCK)|CENTRE)\b")
 RESULTS = SCREENSHOTS.parent / "bench" / "scorer_taps.json"
 
 
-def _open_scorer(browser, live_server, settings, *, advanced_rules=None):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    s = make_fixture(advanced_rules=advanced_rules or ["A1", "A11"], skills=1)
-    s.home_user.set_password(PASSWORD)
-    s.home_user.save()
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(20000)
-    page.goto(f"{live_server.url}/login/?next=/")
-    page.fill("input[name=username]", s.home_user.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit], input[type=submit]")
-    page.wait_for_load_state()
-    page.goto(f"{live_server.url}/c/{s.fixture.competition.slug}/matches/{s.fixture.id}/")
-    page.get_by_test_id("score-live").click()
-    page.wait_for_url("**/score/*/")
-    page.wait_for_selector("#scorer[data-ready='1']")
-    session = ScoringSession.objects.get(fixture=s.fixture)
-    return context, page, session
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_first_turns_fit_the_phone_and_read_at_a_glance(browser, live_server, settings) -> None:
-    context, page, session = _open_scorer(browser, live_server, settings)
+    context, page, session = open_scorer(browser, live_server, settings)
     try:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         player = Player(page, session.id, app_dice=True, shots=SCREENSHOTS)
@@ -97,7 +73,7 @@ def test_the_first_turns_fit_the_phone_and_read_at_a_glance(browser, live_server
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("dice", ["app", "typed"])
 def test_a_whole_match_costs_few_taps(browser, live_server, settings, dice) -> None:
-    context, page, session = _open_scorer(browser, live_server, settings)
+    context, page, session = open_scorer(browser, live_server, settings)
     try:
         tally = Player(page, session.id, app_dice=dice == "app").play()
     except Exception:
