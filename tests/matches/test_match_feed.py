@@ -11,7 +11,7 @@ from django.test import Client
 
 from matches.narrate import key_moments, shot_outcomes, turn_feed
 from matches.replay import match_story, replay_frames
-from rules_engine.api import example_log
+from rules_engine.api import example_log, validate_log
 from scoring import services
 from scoring.selectors import story_key
 from tests.scoring.helpers import make_fixture, play
@@ -125,8 +125,22 @@ def test_key_moments_name_shots_cards_and_var_checks() -> None:
     assert [m["kind"] for m in moments] == ["goal_attempt", "var", "yellow", "goal"]
 
 
+def _eventful_example() -> dict[str, object]:
+    """An example match with a goal or a card to mark (the first seed that has one: rule changes
+    move what a given seed plays)."""
+    for seed in range(7, 40):
+        log = example_log(seed)
+        report = validate_log(log)
+        result = report.result
+        assert result is not None
+        if result.score != (0, 0) or result.home.yellow_cards + result.away.yellow_cards:
+            return log
+    raise AssertionError("no example match with a goal or a card")
+
+
 def test_the_replay_tells_the_whole_match_by_turn_with_marks() -> None:
-    replay = replay_frames(example_log(7))
+    log = _eventful_example()
+    replay = replay_frames(log)
     frames, feed = replay["frames"], replay["feed"]
     turns = [line["turn"] for line in feed]
     assert turns == sorted(set(turns)) and turns[-1] == frames[-1]["turn"]
@@ -146,7 +160,7 @@ def test_the_replay_tells_the_whole_match_by_turn_with_marks() -> None:
     shown = [line["text"] for line in feed] + [m["text"] for m in replay["moments"]]
     assert not AREA_CODE.findall(" ".join(shown))
     # The live panel's story is the same story, counted in events instead of frames.
-    story = match_story(example_log(7))
+    story = match_story(log)
     assert [line["text"] for line in story["feed"]] == [line["text"] for line in feed]
 
 
