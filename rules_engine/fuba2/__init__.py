@@ -11,8 +11,9 @@ Modules, top to bottom (the import-linter contract ``engine-fuba2-layers``):
 ``ball`` (4.1 target area, 4.4 control check, 4.5 new ball value, 4.9 ball
 value adjustment and pressing), ``goal`` (4.7 goal attempts and their
 modifiers table, 5.5.2 penalty kick), ``special`` (4.4.3 special event table,
-the yellow card roll, 5.4 red card test), ``movement`` (4.6 the order of
-the action stages, 4.8 one player's move); ``offside`` (``Side``: a team on the
+the yellow card roll, 5.4 red card test), ``movement`` (4.4.2 the closest
+player, 4.6 the order of the action stages, 4.8 one player's move),
+``setup`` (3.2, 5.1.1, 5.2.1, 5.5.1 set-ups); ``offside`` (``Side``: a team on the
 board, 4.1.1 offside), ``clock`` (4.2-4.3 dice and time), ``condition`` (A1
 condition points and tiredness, A2 roles, A3 fresh player, A4 injury roll);
 ``styles`` (A6 playing styles).

@@ -121,3 +121,23 @@ def ball_kept_problem(ct: Side, ball: int) -> str | None:
         if ct.players(ball)
         else "4.8.9: the controlling team ends its moves with a player beside the ball"
     )
+
+
+GOALKEEPER: Final = -1  # the goalkeeper as a candidate of closest_players
+
+
+def closest_players(s: Side, target: int, started_passive: bool) -> tuple[int, ...]:
+    """4.4.2: the areas a team with the ball but no player in the target area may
+    move its player from: "it must move its closest player" (any of several at the
+    same distance; the goalkeeper counts, 1.1, and is named ``GOALKEEPER``).  "The
+    team which started the turn as a passive team, but got the ball control, can
+    choose to move their second closest player if the goalkeeper is currently the
+    closest player"."""
+    dist = B.DIST[target]
+    outfield = sorted((dist[a], a) for a in range(B.N_AREAS) if s.field[a])
+    gk = dist[s.gk]
+    near = outfield[0][0] if outfield else None
+    if near is None or gk < near:
+        second = tuple(a for d, a in outfield if d == near) if started_passive and near is not None else ()
+        return (GOALKEEPER, *second)
+    return tuple(a for d, a in outfield if d == near) + ((GOALKEEPER,) if gk == near else ())

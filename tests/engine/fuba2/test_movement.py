@@ -105,3 +105,18 @@ def test_free_moves_dribble_and_the_ball_4_8_7_to_4_8_9() -> None:
     assert dribble_problem(opp, I["H-LC"], I["H-LM"], True) is not None
     # 4.8.9 "at least one player in the same area as the ball after the team has finished its moves"
     assert ball_kept_problem(own, I["CENTRE"]) is None and ball_kept_problem(own, I["A-PEN"]) is not None
+
+
+def test_closest_player_into_an_empty_target_area_4_4_2() -> None:
+    # "it must move its closest player to the target area. The team which started the turn as a passive
+    # team, but got the ball control, can choose to move their second closest player if the goalkeeper is
+    # currently the closest player."
+    from rules_engine.fuba2.movement import GOALKEEPER, closest_players
+
+    s = side(HOME, {"CENTRE": 5, "A-LM": 5}, gk="H-PEN")
+    assert closest_players(s, I["A-LC"], False) == (I["A-LM"],)
+    back = side(HOME, {"CENTRE": 5, "A-LM": 5}, gk="H-FRONT")
+    assert closest_players(back, I["H-PEN"], False) == (GOALKEEPER,)
+    assert closest_players(back, I["H-PEN"], True) == (GOALKEEPER, I["CENTRE"])
+    level = side(HOME, {"H-LM": 1, "H-RM": 1, "A-FRONT": 8}, gk="H-PEN")
+    assert closest_players(level, I["H-FRONT"], False) == (I["H-LM"], I["H-RM"], GOALKEEPER)
