@@ -17,6 +17,23 @@ KICK_OFF_CENTRE: Final = 2  # 3.2.1: "The controlling team must place two player
 ADJUSTMENTS: Final = 2  # 3.2: "moving 0-2 players up to one area from their initial starting area"
 
 
+def kick_off_chooser(home_die: int, away_die: int) -> int | None:
+    """3.1: "Both teams roll a die. The team with the higher result chooses which
+    team will start with the ball"; None on equal dice: rolled again (I2-13)."""
+    for d in (home_die, away_die):
+        if not 1 <= d <= 6:
+            raise ValueError(f"3.1: a die shows 1-6, not {d}")
+    if home_die == away_die:
+        return None
+    return B.HOME if home_die > away_die else B.AWAY
+
+
+def second_half_kick_off(first_half: int) -> int:
+    """4.3.2: "The team that started the first half as the controlling team now
+    starts as the passive team"."""
+    return 1 - first_half
+
+
 def kick_off_problem(s: Side, kicking: bool) -> str | None:
     """3.2.1: outfield players "in any area that is at least partly in the team's
     half", "The goalkeeper is placed in the team's penalty area", and the

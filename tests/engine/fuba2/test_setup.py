@@ -6,12 +6,24 @@ from rules_engine.fuba2.setup import (
     adjustment_problem,
     corner_problem,
     free_kick_problem,
+    kick_off_chooser,
     kick_off_problem,
     penalty_problem,
+    second_half_kick_off,
 )
 
 I = B.INDEX  # noqa: E741
 HOME, AWAY = B.HOME, B.AWAY
+
+
+def test_kick_off_roll_worked_example_3_1_4_3_2() -> None:
+    # "Heidi and Otto begins the game. Both roll a die. Heidi gets 5 and Otto 3. Thus Heidi decides who
+    # will start as a controlling team. She chooses to start as a controlling team ... (In the second
+    # half Otto will then start as a controlling team)."
+    heidi, otto = HOME, AWAY
+    assert kick_off_chooser(5, 3) == heidi and kick_off_chooser(2, 6) == otto
+    assert kick_off_chooser(4, 4) is None  # I2-13
+    assert second_half_kick_off(heidi) == otto
 
 
 def test_kick_off_set_up_worked_example_3_2_1() -> None:
