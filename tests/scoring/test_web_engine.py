@@ -14,7 +14,7 @@ import pytest
 
 from fubaleague.static_cache import immutable_file
 from matches import scorer_local
-from scoring import services, web_engine
+from scoring import selectors, services, web_engine
 from scoring.selectors import session_get, session_state
 from tests.scoring.helpers import make_fixture, play
 
@@ -124,3 +124,22 @@ def test_pyodide_and_hashed_files_are_cached_for_a_year(settings) -> None:
     assert immutable_file("", "/static/scoring/scorer.0123456789ab.js")
     assert not immutable_file("", "/static/scoring/scorer.js")
     assert not immutable_file("", "/static/pyodide/other/pyodide.js")
+
+
+@pytest.mark.django_db
+def test_the_phone_checks_a_set_up_as_the_server_does(django_capture_on_commit_callbacks) -> None:
+    s = make_fixture()
+    session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
+    users = {"home": s.home_user, "away": s.away_user}
+    state = session_state(session)
+    with django_capture_on_commit_callbacks(execute=True):
+        while state["pending"]["name"] != "setup":
+            state = play(session.id, users, until=state["seq"] + 1)
+    session = session_get(session_id=session.id)
+    events = [e.data for e in session.events.filter(undone_at__isnull=True).order_by("seq")]
+    names = {side: state["teams"][side]["name"] for side in ("home", "away")}
+    scorer_local.open_match(json.dumps({"header": session.header, "names": names, "events": events}))
+    legal = state["pending"]["options"][0]["value"]
+    for choice in (legal, {"gk": legal["gk"], "players": {}}):
+        local = json.loads(scorer_local.setup_check(json.dumps(choice)))
+        assert local["ok"] and local["check"] == selectors.setup_check(session_id=session.id, choice=choice)
