@@ -1021,6 +1021,37 @@ def result_record_system(
     return result
 
 
+def _log_against_report(submission: ResultSubmission, derived: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Where a valid log disagrees with the report it came with: its final score, its extra time."""
+    problems: list[dict[str, Any]] = []
+    score = derived.get("final_score")
+    if score is None:
+        problems.append(
+            {"turn": None, "stage": None, "rule": "result", "reason": "the log yields no final score"}
+        )
+    elif list(score) != [submission.home_goals, submission.away_goals]:
+        problems.append(
+            {
+                "turn": None,
+                "stage": None,
+                "rule": "result",
+                "reason": f"the log ends {score[0]}-{score[1]}, the submission says "
+                f"{submission.home_goals}-{submission.away_goals}",
+            }
+        )
+    if derived.get("extra_time") and not submission.extra_time:
+        # (the other way round is allowed: logs of 90 minutes came before extra time could be logged)
+        problems.append(
+            {
+                "turn": None,
+                "stage": None,
+                "rule": "I-38",
+                "reason": "the log plays extra time, the submission says the match ended after 90 minutes",
+            }
+        )
+    return problems
+
+
 @transaction.atomic
 def submission_validation_record(
     *,
@@ -1051,33 +1082,8 @@ def submission_validation_record(
     if task_id is not None and submission.validation_task_id != task_id:
         return submission  # another task took the claim over; it records the verdict
     problems = [dict(e) for e in errors]
-    score = (derived or {}).get("final_score")
-    if engine_valid and score is not None:
-        submitted = [submission.home_goals, submission.away_goals]
-        if list(score) != submitted:
-            problems.append(
-                {
-                    "turn": None,
-                    "stage": None,
-                    "rule": "result",
-                    "reason": f"the log ends {score[0]}-{score[1]}, the submission says "
-                    f"{submitted[0]}-{submitted[1]}",
-                }
-            )
-    elif engine_valid:
-        problems.append(
-            {"turn": None, "stage": None, "rule": "result", "reason": "the log yields no final score"}
-        )
-    if engine_valid and (derived or {}).get("extra_time") and not submission.extra_time:
-        # (the other way round is allowed: logs of 90 minutes came before extra time could be logged)
-        problems.append(
-            {
-                "turn": None,
-                "stage": None,
-                "rule": "I-38",
-                "reason": "the log plays extra time, the submission says the match ended after 90 minutes",
-            }
-        )
+    if engine_valid:
+        problems += _log_against_report(submission, derived or {})
     valid = engine_valid and not problems
     before = _submission_snapshot(submission)
     submission.validation_status = (

@@ -95,7 +95,6 @@ def stage_settings_check(competition: Competition, kind: str, values: Mapping[st
         raise invalid(f"{where}: only a knockout stage has losers to feed another stage.", "feed")
 
 
-@transaction.atomic
 def _groups_check(
     competition: Competition,
     groups: Mapping[str, Sequence[Team]] | None,
@@ -134,6 +133,7 @@ def _free_order(competition: Competition, order: int | None, where: str) -> int:
     return order
 
 
+@transaction.atomic
 def stage_create(
     *,
     competition: Competition,
