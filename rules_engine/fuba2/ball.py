@@ -142,6 +142,16 @@ def can_press(pt_players_in_ball_area: int, before_goal_kick: bool) -> bool:
     return pt_players_in_ball_area > 0 and not before_goal_kick
 
 
+# A5: a goalkeeper out of its goal area "will give -1 modifier for pressing die rolls"
+A5_PRESSING: Final = -1
+
+
+def pressing_die(die: int, gk_outside_goal_area: bool) -> int:
+    """A5: the pressing team's die with its goalkeeper outside the goal area
+    (the sweeping keeper helps its own pressing, I2-14); a 1 stays 1."""
+    return max(1, die + A5_PRESSING) if gk_outside_goal_area else die
+
+
 def pressing_wins(die: int, value: int) -> bool:
     """4.9.1: "If the die value is lower than the ball value, then the team gets
     the ball control"; the die becomes the new ball value.  Otherwise the

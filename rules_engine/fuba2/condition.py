@@ -141,3 +141,32 @@ def injury_turns_out(die: int, modifier: int) -> int:
         raise ValueError(f"A4: a die shows 1-6, not {die}")
     result = max(1, die + modifier)
     return INJURY_OUT_FOR_GOOD if result >= 4 else result - 1
+
+
+MAX_SUBSTITUTIONS: Final = 3  # A3: "up to three times during a game"
+FORMATION_CHANGE: Final = "formation_change"
+REMOVE_YELLOW: Final = "remove_yellow"
+FRESH_PLAYER: Final = "fresh_player"
+SUBSTITUTIONS: Final = (FORMATION_CHANGE, REMOVE_YELLOW, FRESH_PLAYER)
+
+
+def substitution_problem(kind: str, made: int, yellows: int, after_injury: bool) -> str | None:
+    """A3: "A team can perform a player substitution up to three times during a
+    game" with one of three options; "Remove one yellow card" needs a booked
+    player; after an injury "The substitution type must be a fresh player" (A4)."""
+    if kind not in SUBSTITUTIONS:
+        return f"A3: a substitution is one of {', '.join(SUBSTITUTIONS)}"
+    if made >= MAX_SUBSTITUTIONS:
+        return "A3: a team makes at most three substitutions"
+    if kind == REMOVE_YELLOW and yellows == 0:
+        return "A3: the team has no yellow card to remove"
+    if after_injury and kind != FRESH_PLAYER:
+        return "A4: the substitution after an injury brings on a fresh player"
+    return None
+
+
+def formation_change_points(points: Points, to_zone: int, second_half: bool) -> Points:
+    """A3 note *: "A formation change does not affect the available number of
+    condition points. If the change is done in the second half, then one
+    condition point is added to the area where the formation is strengthened"."""
+    return add_points(points, to_zone, 1) if second_half else points

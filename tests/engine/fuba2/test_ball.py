@@ -11,6 +11,7 @@ from rules_engine.fuba2.ball import (
     control_check,
     long_pass_areas,
     new_ball_value,
+    pressing_die,
     pressing_wins,
     target_areas,
 )
@@ -145,3 +146,10 @@ def test_pressing_worked_example_4_9_1() -> None:
     assert not can_press(0, False) and can_press(1, False) and not can_press(2, True)
     with pytest.raises(ValueError, match=r"4\.5"):
         pressing_wins(2, 7)
+
+
+def test_advanced_goalkeeper_helps_its_pressing_a5() -> None:
+    # "If the goal keeper is outside of the goal keeper's area it will give -1 modifier for pressing die
+    # rolls." (I2-14)
+    assert pressing_die(3, True) == 2 and pressing_wins(pressing_die(3, True), 3)
+    assert pressing_die(3, False) == 3 and pressing_die(1, True) == 1

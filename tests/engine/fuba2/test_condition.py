@@ -92,3 +92,20 @@ def test_injury_roll_a4_with_a6() -> None:
     assert [C.injury_turns_out(d, 0) for d in range(1, 7)] == [0, 1, 2, -1, -1, -1]
     assert C.injury_turns_out(3, 1) == C.INJURY_OUT_FOR_GOOD
     assert C.injury_turns_out(1, -1) == 0  # I2-6
+
+
+def test_substitutions_a3_a4() -> None:
+    # "A team can perform a player substitution up to three times during a game"; "Remove one yellow card:
+    # One of the players with a yellow card is substituted"; A4 "The substitution type must be a fresh
+    # player."
+    assert C.substitution_problem("fresh_player", 2, 0, False) is None
+    fourth = C.substitution_problem("fresh_player", 3, 0, False)
+    assert fourth == "A3: a team makes at most three substitutions"
+    assert C.substitution_problem("remove_yellow", 0, 0, False) == "A3: the team has no yellow card to remove"
+    assert C.substitution_problem("remove_yellow", 0, 1, False) is None
+    after_injury = C.substitution_problem("formation_change", 0, 0, True)
+    assert after_injury == "A4: the substitution after an injury brings on a fresh player"
+    # "If the change is done in the second half, then one condition point is added to the area where the
+    # formation is strengthened."
+    assert C.formation_change_points((4, 4, 2), 2, second_half=False) == (4, 4, 2)
+    assert C.formation_change_points((4, 4, 2), 2, second_half=True) == (4, 4, 3)
