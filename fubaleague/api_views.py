@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import parsers, serializers
+from rest_framework import serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from kernel.api_json import JSONParser
+from kernel.api_json import FormParser, JSONParser, MultiPartParser
 from kernel.throttling import LoginRateThrottle
 
 
@@ -29,6 +29,6 @@ class TokenView(ObtainAuthToken):
     # names its own parsers, which DEFAULT_PARSER_CLASSES does not reach, and the API's parser is
     # the one that answers a deeply nested body with a 400.
     # A comment, not a docstring: the docstring would become the operation's public description.
-    parser_classes = (parsers.FormParser, parsers.MultiPartParser, JSONParser)
+    parser_classes = (FormParser, MultiPartParser, JSONParser)
     # ObtainAuthToken has no throttles at all: limit password guessing per address
     throttle_classes = (LoginRateThrottle,)

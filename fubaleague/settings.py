@@ -280,8 +280,8 @@ REST_FRAMEWORK = {
     # DRF's JSON parser, answering a body nested too deeply with a 400 (kernel/api_json.py).
     "DEFAULT_PARSER_CLASSES": [
         "kernel.api_json.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "kernel.api_json.FormParser",
+        "kernel.api_json.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "kernel.api_errors.exception_handler",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],

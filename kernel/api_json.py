@@ -14,6 +14,7 @@ the field, before any view sees it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rest_framework import parsers, serializers
@@ -73,15 +74,24 @@ def unencodable_text(value: Any, path: str = "") -> tuple[str, str] | None:
     named by its parent's path. Called only once _walk found one, on a document whose depth is
     already bounded.
     """
+    return _first_text(value, lambda text: not _text_ok(text), path)
+
+
+def nul_text(value: Any, path: str = "") -> tuple[str, str] | None:
+    """(field path, the text) of the first string or key holding a NUL character, or None."""
+    return _first_text(value, lambda text: "\x00" in text, path)
+
+
+def _first_text(value: Any, bad: Callable[[str], bool], path: str = "") -> tuple[str, str] | None:
     stack: list[tuple[str, Any]] = [(path, value)]
     while stack:
         where, item = stack.pop()
         if isinstance(item, str):
-            if not _text_ok(item):
+            if bad(item):
                 return where, item
         elif isinstance(item, dict):
             for key, child in reversed(item.items()):
-                if not _text_ok(str(key)):
+                if bad(str(key)):
                     return where, str(key)
                 stack.append((f"{where}.{key}" if where else str(key), child))
         elif isinstance(item, list):
@@ -96,6 +106,9 @@ NOT_UTF8 = (
 )
 
 
+NUL = "Text may not contain the NUL character (\\u0000): PostgreSQL cannot store it."
+
+
 def _refuse_unencodable(data: Any) -> None:
     found = unencodable_text(data)
     if found is not None:
@@ -104,18 +117,51 @@ def _refuse_unencodable(data: Any) -> None:
         raise ValidationError({where or "non_field_errors": [NOT_UTF8]})
 
 
+def _refuse_nul(data: Any) -> None:
+    found = nul_text(data)
+    if found is not None:
+        raise ValidationError({found[0] or "non_field_errors": [NUL]})
+
+
 class JSONParser(parsers.JSONParser):
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise ParseError(f"JSON parse error - {TOO_DEEP}") from None
-        deepest, _nul, unencodable = _walk(data)
+        deepest, nul, unencodable = _walk(data)
         if deepest > MAX_DEPTH:
             raise ParseError(f"JSON parse error - {TOO_DEEP}")
         if unencodable:
             _refuse_unencodable(data)
+        if nul:
+            # Any text field: a slug or name holding one reached a query (a 500 from PostgreSQL).
+            _refuse_nul(data)
         return data
+
+
+def _refuse_nul_fields(data: Any) -> None:
+    for key, values in data.lists():
+        if "\x00" in key or any("\x00" in value for value in values):
+            raise ValidationError({key.replace("\x00", "") or "non_field_errors": [NUL]})
+
+
+class FormParser(parsers.FormParser):
+    """Form bodies: no NUL character either (%00 decodes to one)."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        data = super().parse(stream, media_type, parser_context)
+        _refuse_nul_fields(data)
+        return data
+
+
+class MultiPartParser(parsers.MultiPartParser):
+    """Multipart bodies: the same for their fields (files are read as files)."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        parsed = super().parse(stream, media_type, parser_context)
+        _refuse_nul_fields(parsed.data)
+        return parsed
 
 
 class JSONDocumentField(serializers.JSONField):
