@@ -3,12 +3,25 @@ words as it is placed and cannot be sent; put right, it is stored as the setup d
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
 from scoring.selectors import session_get, session_state
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.scorer_player import open_scorer
+
+
+def _stored(session_id: int, seq: int) -> dict:
+    """The server's state once it holds ``seq`` events (a phone with its own engine shows an
+    answer before the server has stored it)."""
+    for _ in range(200):
+        state = session_state(session_get(session_id=session_id))
+        if state["seq"] >= seq:
+            return state
+        time.sleep(0.05)
+    raise AssertionError(f"the server did not reach event {seq}")
 
 
 def _drag(page, src: str, dst: str) -> None:
@@ -29,8 +42,7 @@ def test_an_illegal_set_up_is_explained_and_not_stored(browser, live_server, set
         expect(page.locator("#scorer")).to_have_attribute("data-seq", "1")
         page.get_by_test_id("sc-option").first.click()
         expect(page.get_by_test_id("sc-setup-use")).to_be_enabled()
-        state = session_state(session_get(session_id=session.id))
-        pending = state["pending"]
+        pending = _stored(session.id, 2)["pending"]
         assert pending["name"] == "setup"
         preset = pending["options"][0]["value"]
         src = next(code for code, n in preset["players"].items() if n and code != "CENTRE")
@@ -49,7 +61,7 @@ def test_an_illegal_set_up_is_explained_and_not_stored(browser, live_server, set
         expect(problems).to_be_hidden()
         page.get_by_test_id("sc-setup-use").click()
         expect(page.locator("#scorer")).to_have_attribute("data-seq", "3")
-        stored = session_state(session_get(session_id=session.id))["events"][0]
+        stored = _stored(session.id, 3)["events"][0]
         assert "set up" in stored["text"] or "set-up" in stored["text"], stored
     finally:
         context.close()

@@ -114,7 +114,11 @@ function start(root) {
       confirm(t);
     } else if (action === "dice") {
       transport.post("/dice", { app_dice: t.getAttribute("data-dice") === "app" }).then((res) => {
-        if (res.ok) render(res.body); else say(res.body && res.body.error ? res.body.error.message : "Refused.");
+        if (!res.ok) { say(res.body && res.body.error ? res.body.error.message : "Refused."); return; }
+        // The phone's own engine cannot roll for the server: with app dice every tap goes through
+        // the server, so a page running the local engine starts again in the server's mode.
+        if (transport.local && res.body.app_dice) { window.location.reload(); return; }
+        render(res.body);
       }, () => say("No connection: try again when you are back online."));
     } else if (action === "abandon") {
       abandon();
