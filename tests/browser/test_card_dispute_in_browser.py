@@ -64,8 +64,10 @@ def test_club_dashboard_card_dispute_and_resolution(browser, live_server, cup, s
         page.fill("#id_password", DEMO_ADMIN[1])
         page.click("input[type=submit]")
         page.wait_for_url(f"**/admin/tournaments/fixture/{fixture.pk}/resolve/")
-        assert "away red" in page.locator("#id_cards").input_value()
-        page.fill("#id_cards", "away yellow")
+        # The disputed card is filled in by team and kind, in words; staff change its kind.
+        assert page.locator("#id_card_0_team").input_value() == "away"
+        assert page.locator("#id_card_0_kind").input_value() == "red"
+        page.select_option("#id_card_0_kind", label="Yellow card")
         page.fill("#id_note", "the card was a yellow")
         shot(page, "admin-resolve-card")
         page.click("input[type=submit][value^='Resolve']")
