@@ -199,25 +199,8 @@ class StageForm(ServiceForm):
 
     class Meta:
         model = Stage
-        fields = [
-            "competition",
-            "order",
-            "name",
-            "kind",
-            "legs",
-            "away_goals_rule",
-            "extra_time",
-            "penalties",
-            "third_place_match",
-            "advance_per_group",
-            "best_thirds",
-            "thirds_placing",
-            "swiss_rounds",
-            "knockout_rounds",
-            "feeder",
-            "feed",
-            "teams",
-        ]
+        # the settings the stage services take, as one list (tournaments.services.stages)
+        fields = ["competition", "order", "kind", *STAGE_SETTINGS, "teams"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

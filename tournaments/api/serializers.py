@@ -22,6 +22,7 @@ from tournaments.models import (
     Suspension,
     Team,
 )
+from tournaments.services.stages import STAGE_SETTINGS
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -120,21 +121,9 @@ class StageSerializer(serializers.ModelSerializer):
             "id",
             "competition",
             "order",
-            "name",
             "kind",
             "status",
-            "legs",
-            "away_goals_rule",
-            "extra_time",
-            "penalties",
-            "third_place_match",
-            "advance_per_group",
-            "best_thirds",
-            "thirds_placing",
-            "swiss_rounds",
-            "knockout_rounds",
-            "feeder",
-            "feed",
+            *STAGE_SETTINGS,
             "teams",
             "groups",
         ]
