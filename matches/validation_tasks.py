@@ -122,7 +122,7 @@ def _claim(*, submission_id: int, task_id: str, now: datetime) -> bool:
 
 def submission_validate(*, submission_id: int, task_id: str = "") -> str:
     """Validate one submission's log. Safe to call any number of times for the same submission."""
-    from matches.services import submission_validation_record
+    from matches.services.validation import submission_validation_record
 
     if not _claim(submission_id=submission_id, task_id=task_id, now=timezone.now()):
         return "skipped"

@@ -167,7 +167,7 @@ def test_a_suspended_team_must_start_one_player_short_in_the_log(
 
 
 def test_skills_lost_and_gained_in_a_logged_match_carry_over(setup: dict) -> None:
-    from matches.services import _apply_skill_changes
+    from matches.services.recording import apply_skill_changes
     from tournaments.models import TeamSkill
 
     fixture = Fixture.objects.select_related("home_team", "away_team").get(id=setup["fixture"].id)
@@ -177,7 +177,7 @@ def test_skills_lost_and_gained_in_a_logged_match_carry_over(setup: dict) -> Non
             "away": {"skills_lost": [], "skills_gained": ["diver"]},
         }
     }
-    _apply_skill_changes(fixture, derived)
+    apply_skill_changes(fixture, derived)
     lost = SkillLoss.objects.get(team=fixture.home_team)
     assert lost.skill.name == "Great condition"
     assert lost.unavailable_for == team_fixtures_in_order(team=fixture.home_team)[1]
