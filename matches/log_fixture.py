@@ -1,5 +1,5 @@
-"""A turn log must belong to its fixture: teams, formations, roles, skills, players short, advanced
-rules and extra time as the fixture and its competition say.
+"""A turn log must belong to its fixture: ruleset, teams, formations, roles, playing styles, skills,
+players short, advanced rules and extra time as the fixture and its competition say.
 
 The rules engine judges whether a log is a legal match; this module judges whether it is a record
 of *this* match. Used by every way a log arrives (result submission through the API or the upload
@@ -13,19 +13,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from kernel.errors import ApplicationError
+from tournaments.game_systems import FUBA_3, ROLE_KEYS_3, STYLE_LINES, GameSystemRules, rules_of
 from tournaments.models import Fixture, MatchSkill, Skill, Stage, Team, TeamSkill
 from tournaments.selectors import fixture_players_short, team_skills_unavailable
 
-# Rulebook 3's advanced rules; "all" in a header means every one of them, A12 is another name of A13
-# (docs/turn-log-format.md, interpretation I-12).
-ALL_ADVANCED_RULES = ("A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A13")
-ROLE_KEYS = (
-    "attacking_midfielders",
-    "defending_midfielders",
-    "attacking_centre_back",
-    "withdrawn_striker",
-    "offensive_wing_backs",
-)
+# "all" in a header means every advanced rule of its rulebook; in rulebook 3 A12 is another name of
+# A13 (docs/turn-log-format.md, interpretation I-12).
+ROLE_KEYS = ROLE_KEYS_3
 
 
 class LogNotForFixture(ApplicationError):
@@ -33,14 +27,20 @@ class LogNotForFixture(ApplicationError):
     code = "log_not_for_fixture"
 
 
-def _rules(value: Any) -> set[str] | None:
+def _rules(value: Any, game: GameSystemRules) -> set[str] | None:
     if value == "all":
-        return set(ALL_ADVANCED_RULES)
+        return {r for r in game.advanced_rules if r != "A12"}
     if value is None:
         return set()
     if not isinstance(value, list):
         return None
+    if game.code != FUBA_3:
+        return {str(r) for r in value}
     return {"A13" if r == "A12" else str(r) for r in value}
+
+
+def _game(fixture: Fixture) -> GameSystemRules:
+    return rules_of(fixture.competition)
 
 
 def _rule_sort(rules: set[str]) -> list[str]:
@@ -48,7 +48,7 @@ def _rule_sort(rules: set[str]) -> list[str]:
 
 
 def competition_rules(fixture: Fixture) -> set[str]:
-    return _rules(list(fixture.competition.advanced_rules or [])) or set()
+    return _rules(list(fixture.competition.advanced_rules or []), _game(fixture)) or set()
 
 
 def plays_extra_time(fixture: Fixture) -> bool:
@@ -57,10 +57,18 @@ def plays_extra_time(fixture: Fixture) -> bool:
     return bool(fixture.stage.kind == Stage.Kind.KNOCKOUT and fixture.stage.extra_time)
 
 
-def _roles(value: Any) -> dict[str, int]:
+def _roles(value: Any, game: GameSystemRules) -> dict[str, int]:
+    """The A2 roles by the names of the game's rulebook (FUBA 3's plural, FUBA 2's singular)."""
     if not isinstance(value, Mapping):
         return {}
-    return {k: v for k, v in value.items() if k in ROLE_KEYS and v}
+    keys = game.role_keys or ROLE_KEYS
+    return {k: v for k, v in value.items() if k in keys and v}
+
+
+def _styles(value: Any) -> dict[str, str]:
+    """Rulebook 2.0, A6: a style per line, "normal" where the entry leaves the line out."""
+    given = value if isinstance(value, Mapping) else {}
+    return {line: str(given.get(line, "normal")) for line in STYLE_LINES}
 
 
 def _match_skills(fixture: Fixture, team: Team) -> list[Skill]:
@@ -88,13 +96,16 @@ def fixture_header(fixture: Fixture) -> dict[str, Any]:
     side drops skills from the end of its alphabetical list until both match and fit the
     competition's limit, as the simulator does (docs/forfeits.md)."""
     rules = competition_rules(fixture)
+    game = _game(fixture)
     teams: dict[str, dict[str, Any]] = {}
     weights: dict[str, list[tuple[str, int]]] = {}
     for side, team in (("home", fixture.home_team), ("away", fixture.away_team)):
         assert team is not None
         entry: dict[str, Any] = {"name": team.name, "formation": team.default_formation or "4-4-2"}
-        if "A2" in rules and _roles(team.player_roles):
-            entry["roles"] = _roles(team.player_roles)
+        if "A2" in rules and _roles(team.player_roles, game):
+            entry["roles"] = _roles(team.player_roles, game)
+        if game.playing_styles and "A6" in rules:
+            entry["styles"] = _styles(team.playing_styles)
         if "A11" in rules:
             skills = _match_skills(fixture, team) or _available_roster(fixture, team)
             weights[side] = sorted((s.code, s.weight) for s in skills)
@@ -114,7 +125,7 @@ def fixture_header(fixture: Fixture) -> dict[str, Any]:
             teams[side]["skills"] = [code for code, _ in weights[side]]
     header: dict[str, Any] = {
         "format": "fuba-log/1",
-        "ruleset": "fuba-3",
+        "ruleset": game.engine_ruleset or FUBA_3,
         "advanced_rules": _rule_sort(rules),
         "teams": teams,
     }
@@ -133,11 +144,23 @@ def log_fixture_differences(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
     if not isinstance(log, Mapping) or not isinstance(log.get("teams"), Mapping):
         return []  # not a readable header: the rules engine reports what is wrong with it
     rules = competition_rules(fixture)
+    game = _game(fixture)
+    if log.get("ruleset", FUBA_3) != game.engine_ruleset:
+        # Another game's log: every other difference would follow from this one.
+        return [
+            _difference(
+                "$.ruleset",
+                "ruleset",
+                f"{fixture.competition} plays {game.name} (ruleset {game.engine_ruleset!r}), "
+                f"the log says {log.get('ruleset', FUBA_3)!r}",
+            )
+        ]
     errors = _competition_differences(fixture, log, rules)
     for side, team in (("home", fixture.home_team), ("away", fixture.away_team)):
         entry = log["teams"].get(side)
         if team is not None and isinstance(entry, Mapping):
             errors += _team_differences(fixture, team, entry, f"$.teams.{side}", side, rules)
+            errors += _style_differences(team, entry, f"$.teams.{side}", rules, game)
             errors += _skill_differences(fixture, team, entry, f"$.teams.{side}", rules)
     return errors
 
@@ -147,7 +170,7 @@ def _competition_differences(
 ) -> list[dict[str, Any]]:
     """The advanced rules and the extra time the log's header declares."""
     errors = []
-    declared = _rules(log.get("advanced_rules"))
+    declared = _rules(log.get("advanced_rules"), _game(fixture))
     if declared is not None and declared != rules:
         extra, missing = declared - rules, rules - declared
         parts = []
@@ -197,8 +220,9 @@ def _team_differences(
                 f"{team.name} plays {formation} in this competition, the log says {entry.get('formation')!r}",
             )
         )
-    roles = _roles(entry.get("roles"))
-    expected_roles = _roles(team.player_roles) if "A2" in rules else {}
+    game = _game(fixture)
+    roles = _roles(entry.get("roles"), game)
+    expected_roles = _roles(team.player_roles, game) if "A2" in rules else {}
     if roles != expected_roles:
         errors.append(
             _difference(
@@ -225,6 +249,39 @@ def _team_differences(
             )
         )
     return errors
+
+
+def _style_differences(
+    team: Team, entry: Mapping[str, Any], path: str, rules: set[str], game: GameSystemRules
+) -> list[dict[str, Any]]:
+    """A team's playing styles (rulebook 2.0, A6) as the log's header gives them."""
+    given = entry.get("styles")
+    if not game.playing_styles or "A6" not in rules:
+        if not given:
+            return []
+        return [
+            _difference(
+                f"{path}.styles",
+                "A6",
+                f"the competition does not play the playing styles (A6), the log gives {team.name} "
+                f"styles {_styles_text(_styles(given))}",
+            )
+        ]
+    expected = _styles(team.playing_styles)
+    if _styles(given) == expected:
+        return []
+    return [
+        _difference(
+            f"{path}.styles",
+            "A6",
+            f"{team.name}'s playing styles are {_styles_text(expected)}, "
+            f"the log says {_styles_text(_styles(given))}",
+        )
+    ]
+
+
+def _styles_text(styles: Mapping[str, str]) -> str:
+    return ", ".join(f"{line} {style}" for line, style in styles.items())
 
 
 def _skill_differences(

@@ -1,4 +1,5 @@
-"""Turn a fixture's registered teams into a simulated FUBA 3 match through the rules engine.
+"""Turn a fixture's registered teams into a simulated match through the rules engine, by the
+ruleset of the competition's game system (FUBA 3: ``fuba-3``; FUBA 2: ``fuba-2``, rulebook 2.0).
 
 The engine is pure Python; this module is the only place that translates Django rows (teams,
 skill rosters, suspensions, the competition's advanced rules) into the engine's header, and the
@@ -18,7 +19,7 @@ from kernel.errors import ApplicationError
 from matches import engine
 from matches.models import CardKind
 from matches.services import CardInput
-from tournaments.game_systems import rules_of
+from tournaments.game_systems import GameSystemRules, rules_of
 from tournaments.knockout import tie_needs_decider
 from tournaments.models import Fixture, Team
 from tournaments.selectors import fixture_first_leg, fixture_players_short
@@ -47,14 +48,21 @@ def fixture_seed(fixture: Fixture) -> int:
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
 
-def team_engine_setup(*, team: Team, fixture: Fixture, advanced_rules: list[str]) -> dict[str, Any]:
-    """The team's header entry of a fuba-log/1 document for this fixture."""
+def team_engine_setup(
+    *, team: Team, fixture: Fixture, advanced_rules: list[str], game: GameSystemRules | None = None
+) -> dict[str, Any]:
+    """The team's header entry of a fuba-log/1 document for this fixture (FUBA 3 unless ``game``
+    says otherwise: FUBA 2 names its A2 roles in the singular and has the A6 playing styles)."""
+    game = game or rules_of(fixture.competition)
     setup: dict[str, Any] = {"name": team.name, "formation": team.default_formation or "4-4-2"}
     if "A2" in advanced_rules:
-        roles = {k: v for k, v in (team.player_roles or {}).items() if k in engine.ROLE_KEYS}
+        keys = game.role_keys or engine.ROLE_KEYS
+        roles = {k: v for k, v in (team.player_roles or {}).items() if k in keys and v}
         if roles:
             setup["roles"] = roles
-    if "A11" in advanced_rules:
+    if game.playing_styles and "A6" in advanced_rules and team.playing_styles:
+        setup["styles"] = dict(team.playing_styles)
+    if game.skills and "A11" in advanced_rules:
         setup["skills"] = [skill_code(s.name) for s in fixture_roster_skills(team=team, fixture=fixture)]
     short = fixture_players_short(fixture=fixture, team=team)
     if short:
@@ -88,21 +96,33 @@ def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedM
     if fixture.home_team is None or fixture.away_team is None:
         raise ApplicationError(f"{fixture}: both teams must be known before the match can be simulated.")
     game = rules_of(fixture.competition)
-    if game.engine_ruleset != "fuba-3":
-        raise ApplicationError(f"{fixture}: {game.name} matches are not simulated (the engine plays FUBA 3).")
+    if game.engine_ruleset is None:
+        raise ApplicationError(
+            f"{fixture}: {game.name} matches are not simulated (no rules engine plays {game.name})."
+        )
     rules = list(fixture.competition.advanced_rules or [])
     seed = fixture_seed(fixture) if seed is None else seed
-    home = team_engine_setup(team=fixture.home_team, fixture=fixture, advanced_rules=rules)
-    away = team_engine_setup(team=fixture.away_team, fixture=fixture, advanced_rules=rules)
+    home = team_engine_setup(team=fixture.home_team, fixture=fixture, advanced_rules=rules, game=game)
+    away = team_engine_setup(team=fixture.away_team, fixture=fixture, advanced_rules=rules, game=game)
     balance_skills(home, away)
     options = engine.SimulationOptions(
         advanced_rules=tuple(rules),
         meta=(("competition", fixture.competition.name), ("fixture", str(fixture.id)), ("simulated", "yes")),
         extra_time=_extra_time_rule(fixture),
+        ruleset=game.engine_ruleset,
     )
-    log = engine.simulate_match(
-        engine.TeamSetup.from_dict(home), engine.TeamSetup.from_dict(away), options, seed
-    )
+    try:
+        log = engine.simulate_match(
+            engine.TeamSetup.from_dict(home), engine.TeamSetup.from_dict(away), options, seed
+        )
+    except engine.HeaderError as exc:
+        # The engine cannot play this set-up (e.g. a ruleset it cannot read yet): never let another
+        # ruleset's engine invent the result instead.
+        raise ApplicationError(
+            f"{fixture}: the rules engine cannot simulate this {game.name} match "
+            f"(ruleset {game.engine_ruleset!r}): {exc.reason}",
+            code="simulation_unavailable",
+        ) from None
     report = engine.validate_log(log)
     if not report.valid:
         # A simulator bug must never become a stored result: fail loudly with the engine's words.

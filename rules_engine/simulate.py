@@ -22,7 +22,7 @@ from . import decisions as D
 from .coaches import Coach, make_coach
 from .errors import IllegalEventError, SimulationError, SimulationLimitError
 from .events import Decision, Event
-from .logformat import header_from_dict
+from .logformat import RULESET, RULESET_FUBA2, header_from_dict
 from .machine import Match
 from .rng import Dice
 
@@ -48,14 +48,17 @@ class TeamSetup:
     """A team as registered for a match (the ``teams.*`` part of a log header).
 
     ``formation`` is ``"D-M-F"``; ``roles`` maps A2 role names to counts
-    (e.g. ``(("attacking_midfielders", 2),)`` or a dict); ``skills`` are A11
-    skill names; ``players_short`` is 0 or 1 (a suspended player)."""
+    (e.g. ``(("attacking_midfielders", 2),)`` or a dict; FUBA 2 names them
+    in the singular); ``skills`` are A11 skill names; ``players_short`` is 0
+    or 1 (a suspended player); ``styles`` the A6 playing styles of rulebook
+    2.0 per line (``(("midfield", "aggressive"),)``; FUBA 2 only)."""
 
     name: str
     formation: str = "4-4-2"
     roles: tuple[tuple[str, int], ...] = ()
     skills: tuple[str, ...] = ()
     players_short: int = 0
+    styles: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TeamSetup:
@@ -67,6 +70,7 @@ class TeamSetup:
             roles=tuple(sorted((str(k), int(v)) for k, v in roles.items())),
             skills=tuple(data.get("skills") or ()),
             players_short=int(data.get("players_short", 0)),
+            styles=tuple(sorted((str(k), str(v)) for k, v in (data.get("styles") or {}).items())),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -79,6 +83,8 @@ class TeamSetup:
             out["skills"] = list(self.skills)
         if self.players_short:
             out["players_short"] = int(self.players_short)
+        if self.styles:
+            out["styles"] = dict(self.styles)
         return out
 
 
@@ -90,7 +96,9 @@ class SimulationOptions:
     illegal coach answer instead of falling back to the first legal option;
     ``meta``: copied into the log header; ``extra_time``: the competition's
     rule, given the 90-minute score (home, away), says whether extra time is
-    played (a second leg counts the first; I-38); None: no extra time."""
+    played (a second leg counts the first; I-38); None: no extra time;
+    ``ruleset``: ``"fuba-3"`` or ``"fuba-2"`` (rulebook 2.0), which the
+    header names and so which flow the match plays (docs/fuba2-engine.md)."""
 
     advanced_rules: str | tuple[str, ...] | list[str] = "all"
     home_coach: str = "heuristic"
@@ -100,6 +108,7 @@ class SimulationOptions:
     compact_log: bool = False
     meta: tuple[tuple[str, str], ...] = field(default=())
     extra_time: Callable[[int, int], bool] | None = None
+    ruleset: str = RULESET
 
     def __post_init__(self) -> None:
         for kind in (self.home_coach, self.away_coach):
@@ -117,7 +126,7 @@ def header_for(home: TeamSetup, away: TeamSetup, options: SimulationOptions) -> 
         rules = [] if options.advanced_rules in ("", "none") else options.advanced_rules
     else:
         rules = list(options.advanced_rules)
-    uses = set(rules) if isinstance(rules, list) else {"A2", "A11"}
+    uses = set(rules) if isinstance(rules, list) else {"A2", "A6", "A11"}
     teams = {}
     for side, team in (("home", home), ("away", away)):
         data = team.to_dict()
@@ -126,10 +135,12 @@ def header_for(home: TeamSetup, away: TeamSetup, options: SimulationOptions) -> 
             data.pop("roles", None)
         if "A11" not in uses:
             data.pop("skills", None)
+        if "A6" not in uses or options.ruleset != RULESET_FUBA2:
+            data.pop("styles", None)  # the playing styles are rulebook 2.0's A6
         teams[side] = data
     header: dict[str, Any] = {
         "format": "fuba-log/1",
-        "ruleset": "fuba-3",
+        "ruleset": options.ruleset,
         "advanced_rules": rules,
         "teams": teams,
     }

@@ -14,11 +14,11 @@ from django.contrib.admin.widgets import FilteredSelectMultiple
 
 from kernel.admin_actions import ServiceForm
 from matches.discipline import DisciplineChange, competition_discipline_set
+from tournaments.game_systems import FUBA_3, game_system_rules
 from tournaments.models import Competition, Fixture, Group, Skill, Stage, Team, TeamSkill
-from tournaments.rule_names import advanced_rule_label
+from tournaments.rule_names import advanced_rule_choices
 from tournaments.services.clubs import TEAM_SETTINGS, team_create, team_update
 from tournaments.services.competitions import (
-    ADVANCED_RULES,
     COMPETITION_SETTINGS,
     DISCIPLINE_SETTINGS,
     competition_create,
@@ -76,6 +76,7 @@ class TeamForm(ServiceForm):
             "seed",
             "default_formation",
             "player_roles",
+            "playing_styles",
             "withdrawn",
         ]
 
@@ -107,13 +108,16 @@ class TeamForm(ServiceForm):
 
 
 class CompetitionForm(ServiceForm):
-    """Advanced rules as checkboxes, the tie-break order as ordered choices; the services check both."""
+    """Advanced rules as checkboxes, the tie-break order as ordered choices; the services check both.
+
+    The advanced rules offered are the game system's own (rulebook 3's A1-A13 for FUBA 3, rulebook
+    2.0's A1-A6 for FUBA 2, none for the others): the game system posted, else the stored one, else
+    the one the add page was opened with (``?game_system=fuba-2``)."""
 
     advanced_rules = forms.MultipleChoiceField(
-        choices=[(code, advanced_rule_label(code)) for code in ADVANCED_RULES],
+        choices=advanced_rule_choices(FUBA_3),
         widget=forms.CheckboxSelectMultiple,
         required=False,
-        help_text="Advanced rules of rulebook 3 in force",
     )
     discipline_change: DisciplineChange | None = None
 
@@ -129,6 +133,7 @@ class CompetitionForm(ServiceForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._offer_advanced_rules()
         current = list(self.instance.tiebreak_order or []) if self.instance.pk else []
         choices = [("", "—")] + [(key, c.label.capitalize()) for key, c in CRITERIA.items()]
         for i in range(TIEBREAK_SLOTS):
@@ -148,6 +153,22 @@ class CompetitionForm(ServiceForm):
             )
         if self.instance.pk and "slug" in self.fields:
             self.fields["slug"].disabled = True  # the competition's address stays
+
+    def _offer_advanced_rules(self) -> None:
+        posted = self.data.get("game_system") if self.is_bound else None
+        code = posted or (self.instance.game_system if self.instance.pk else None)
+        code = code or self.initial.get("game_system") or FUBA_3
+        if code not in Competition.GameSystem.values:
+            code = FUBA_3  # the game system field refuses it itself
+        game = game_system_rules(code)
+        field = self.fields["advanced_rules"]
+        field.choices = advanced_rule_choices(code)  # type: ignore[attr-defined]
+        field.help_text = (
+            f"Advanced rules of the {game.rulebook} in force (change the game system and save to see "
+            "another game's)"
+            if game.advanced_rules
+            else f"{game.name} has no advanced rules"
+        )
 
     def tiebreak_order(self) -> list[str]:
         picked = [self.cleaned_data.get(f"tiebreak_{i + 1}") or "" for i in range(TIEBREAK_SLOTS)]

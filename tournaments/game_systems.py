@@ -7,8 +7,9 @@ rulebooks state:
 - FUBA 3 (seed 002): turn logs validated and forfeits simulated by the engine's ``fuba-3`` ruleset,
   advanced rules A1-A13 and A11 skills, team cards (rulebook 3 books the team, not a player). Extra
   time and the shoot-out of knockout ties are house rules (docs/rules-interpretations.md, I-38).
-- FUBA 2 (seeds 000/001): team cards; no engine yet (a ``fuba-2`` ruleset is planned: set
-  ``engine_ruleset`` here when it exists), no advanced rules or skills of rulebook 3.
+- FUBA 2 (seeds 000/001): turn logs validated and forfeits simulated by the engine's ``fuba-2``
+  ruleset (docs/fuba2-engine.md), team cards, rulebook 2.0's advanced rules A1-A6 (A5 the advanced
+  goalkeeper, A6 the playing styles: a team attribute per line) and no skills, weather or V.A.R.
 - Soccer City (seed 003): cards per player by shirt number. "Booking area, numbered from 1 to 9";
   "Numbers 12 and 14 are only used in Cup mode"; "Two players sent off from the same side ends the
   match with a 5-0 loss for the team" (Match Progress, Red card); its shoot-out: "Each team shoots
@@ -43,6 +44,27 @@ ALL_CARD_KINDS: Final = (YELLOW, SECOND_YELLOW, RED, YELLOW_RED)
 SENT_OFF_KINDS: Final = frozenset({SECOND_YELLOW, RED, YELLOW_RED})
 
 ADVANCED_RULES_3: Final = tuple(f"A{i}" for i in range(1, 14))
+ADVANCED_RULES_2: Final = tuple(f"A{i}" for i in range(1, 7))  # rulebook 2.0, "ADVANCED RULES"
+# A2 player roles as the log header names them (docs/turn-log-format.md; FUBA 2: docs/fuba2-engine.md).
+ROLE_KEYS_3: Final = (
+    "attacking_midfielders",
+    "defending_midfielders",
+    "attacking_centre_back",
+    "withdrawn_striker",
+    "offensive_wing_backs",
+)
+ROLE_KEYS_2: Final = (
+    "attacking_midfielder",
+    "defending_midfielder",
+    "attacking_centre_back",
+    "withdrawn_striker",
+    "offensive_wing_back",
+)
+# Rulebook 2.0, A6: "Teams choose their playing style for each area of the formation: defence,
+# midfield and forwards. Each of these areas must use one of following playing styles: easy, normal
+# or aggressive."
+STYLE_LINES: Final = ("defence", "midfield", "forward")
+PLAYING_STYLES: Final = ("easy", "normal", "aggressive")
 SHOOTOUT_KICKS: Final = 5
 
 ShootoutKind = Literal["football", "five_then_sudden_death"]
@@ -128,6 +150,8 @@ class GameSystemRules:
     away_goals: bool  # two-legged ties count away goals unless the stage says otherwise
     advanced_rules: tuple[str, ...]  # advanced rules a competition may put in force
     skills: bool  # A11 skills are offered
+    role_keys: tuple[str, ...] = ()  # the A2 player roles of its rulebook, as the log header names them
+    playing_styles: bool = False  # a team has a playing style per line (rulebook 2.0, A6)
     # The engine ruleset that validates turn logs and simulates matches; None: results only.
     engine_ruleset: str | None = None
     cup_mode_allowed: bool = False
@@ -139,9 +163,10 @@ class GameSystemRules:
 
     @property
     def chances_model(self) -> ChancesModel:
-        """Chances come from the engine's match model only where the engine plays the game; other
-        games get none (chances.services refuses them) rather than FUBA 3 odds."""
-        return "engine" if self.engine_backed else "none"
+        """Chances come from the engine's FUBA 3 match model (chances.estimates) only for FUBA 3;
+        other games, FUBA 2 included, get none (chances.services refuses them) rather than FUBA 3
+        odds."""
+        return "engine" if self.engine_ruleset == FUBA_3 else "none"
 
     @property
     def rating_pool(self) -> str:
@@ -179,6 +204,8 @@ class GameSystemRules:
             "away_goals": self.away_goals,
             "advanced_rules": list(self.advanced_rules),
             "skills": self.skills,
+            "role_keys": list(self.role_keys),
+            "playing_styles": list(PLAYING_STYLES) if self.playing_styles else [],
             "chances_model": self.chances_model,
             "cup_mode_allowed": self.cup_mode_allowed,
             "cup_mode": self.cup_mode,
@@ -200,6 +227,7 @@ GAME_SYSTEMS: Final[Mapping[str, GameSystemRules]] = {
         away_goals=False,
         advanced_rules=ADVANCED_RULES_3,
         skills=True,
+        role_keys=ROLE_KEYS_3,
         engine_ruleset="fuba-3",
     ),
     FUBA_2: GameSystemRules(
@@ -210,8 +238,11 @@ GAME_SYSTEMS: Final[Mapping[str, GameSystemRules]] = {
         extra_time=True,
         shootout=_HOUSE_SHOOTOUT,
         away_goals=False,
-        advanced_rules=(),
+        advanced_rules=ADVANCED_RULES_2,
         skills=False,
+        role_keys=ROLE_KEYS_2,
+        playing_styles=True,
+        engine_ruleset="fuba-2",
     ),
     SOCCER_CITY: GameSystemRules(
         code=SOCCER_CITY,

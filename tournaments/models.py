@@ -106,7 +106,7 @@ class TiebreakPreset(models.TextChoices):
 class Competition(models.Model):
     class GameSystem(models.TextChoices):
         FUBA_3 = "fuba-3", "FUBA 3 (turn logs validated by the rules engine)"
-        FUBA_2 = "fuba-2", "FUBA 2"
+        FUBA_2 = "fuba-2", "FUBA 2 (rulebook 2.0; turn logs validated by the rules engine)"
         SOCCER_CITY = "soccer-city", "Soccer City"
         SUPER_TEAM = "super-team", "Super Team"
 
@@ -122,7 +122,7 @@ class Competition(models.Model):
     name = models.CharField(max_length=160)
     slug = models.SlugField(max_length=80, unique=True)
     game_system = models.CharField(max_length=16, choices=GameSystem.choices, default=GameSystem.FUBA_3)
-    # Advanced rules in force, by chapter code of rulebook 3 ("A1", "A10", "A11", ...).
+    # Advanced rules in force, by chapter code of the game's rulebook ("A1", "A10", "A11", ...).
     advanced_rules = models.JSONField(default=list, blank=True)
     is_world_cup = models.BooleanField(default=False, help_text="A11 restrictions for World Cup tournaments")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
@@ -183,8 +183,12 @@ class Team(models.Model):
     confederation = models.CharField(max_length=20, blank=True)
     seed = models.PositiveSmallIntegerField(null=True, blank=True)
     default_formation = models.CharField(max_length=20, blank=True, default="4-4-2")
-    # A2 player roles, e.g. {"captain": "...", "playmaker": "..."}; the rules engine reads them.
+    # A2 player roles by the header's names of the game's rulebook, e.g. {"attacking_midfielders": 1}
+    # (FUBA 3) or {"attacking_midfielder": 1} (FUBA 2); the rules engine reads them.
     player_roles = models.JSONField(default=dict, blank=True)
+    # Rulebook 2.0, A6: a playing style per line, e.g. {"defence": "easy", "forward": "aggressive"};
+    # a line left out plays "normal". FUBA 2 only.
+    playing_styles = models.JSONField(default=dict, blank=True)
     withdrawn = models.BooleanField(default=False)
 
     class Meta:

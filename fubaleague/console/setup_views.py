@@ -23,9 +23,9 @@ from django.utils.http import urlsafe_base64_encode
 from fubaleague.console.access import competition_of, organiser_required
 from kernel.errors import ApplicationError
 from matches.progress import competition_champion
-from tournaments.game_systems import game_system_rules
+from tournaments.game_systems import FUBA_2, FUBA_3, game_system_rules
 from tournaments.models import Club, Competition, Stage, TiebreakPreset
-from tournaments.rule_names import advanced_rule_label
+from tournaments.rule_names import advanced_rule_choices
 from tournaments.services.clubs import club_create, teams_bulk_create
 from tournaments.shapes import SHAPE_PRESETS, STRUCTURES, Shape, competition_create_from_shape, shape_preview
 
@@ -45,11 +45,19 @@ class ShapeForm(forms.Form):
     name = forms.CharField(max_length=160)
     slug = forms.SlugField(max_length=80, label="Address", help_text="The competition's page: /c/<address>/")
     game_system = forms.ChoiceField(choices=Competition.GameSystem.choices)
+    # One list per rulebook: the codes overlap but name other rules (A6 is aggressive pressing in
+    # rulebook 3, the playing styles in rulebook 2.0).
     advanced_rules = forms.MultipleChoiceField(
-        choices=[(code, advanced_rule_label(code)) for code in game_system_rules("fuba-3").advanced_rules],
+        choices=advanced_rule_choices(FUBA_3),
         widget=forms.CheckboxSelectMultiple,
         required=False,
         label="Advanced rules in force (FUBA 3 only)",
+    )
+    advanced_rules_fuba2 = forms.MultipleChoiceField(
+        choices=advanced_rule_choices(FUBA_2),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        label="Advanced rules in force (FUBA 2 only)",
     )
     structure = forms.ChoiceField(choices=list(STRUCTURES.items()), widget=forms.RadioSelect)
     teams = forms.IntegerField(min_value=2, max_value=256, label="Number of teams")
@@ -82,6 +90,20 @@ class ShapeForm(forms.Form):
         label="Teams (optional for groups: enter them later)",
         help_text="One a line: name, country, club, confederation, formation, skills (separated by ;)",
     )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        lists = {FUBA_3: "advanced_rules", FUBA_2: "advanced_rules_fuba2"}
+        for code, field in lists.items():
+            if data.get(field) and data.get("game_system") != code:
+                game = game_system_rules(code)
+                self.add_error(field, f"These are the advanced rules of {game.name} ({game.rulebook}).")
+        return data
+
+    def chosen_advanced_rules(self) -> list[str]:
+        """The advanced rules ticked in the list of the game system chosen."""
+        field = "advanced_rules_fuba2" if self.cleaned_data["game_system"] == FUBA_2 else "advanced_rules"
+        return list(self.cleaned_data.get(field) or [])
 
     def shape(self) -> Shape:
         d = self.cleaned_data
@@ -140,7 +162,7 @@ def new_competition(request: HttpRequest) -> HttpResponse:
                     shape=shape,
                     teams=team_rows(form.cleaned_data["team_list"]),
                     game_system=form.cleaned_data["game_system"],
-                    advanced_rules=form.cleaned_data["advanced_rules"],
+                    advanced_rules=form.chosen_advanced_rules(),
                 )
                 messages.success(request, f"{competition} is set up: enter its teams and clubs next.")
                 return redirect("console:teams", slug=competition.slug)
@@ -194,6 +216,7 @@ def teams(request: HttpRequest, slug: str) -> HttpResponse:
     clubs = Club.objects.filter(teams__competition=competition).distinct().prefetch_related("members")
     context = {
         "competition": competition,
+        "game": game_system_rules(competition.game_system),
         "teams": competition.teams.select_related("club").prefetch_related("roster_skills__skill"),
         "clubs": clubs,
         "invite": invite,

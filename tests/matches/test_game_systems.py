@@ -1,8 +1,8 @@
 """Game systems as one rule set (tournaments.game_systems): every service asks it.
 
-FUBA 3 alone is played by the rules engine; Soccer City (seed 003) and Super Team (seed 004)
-results follow their own rulebooks; a fixture of another game is never simulated by the FUBA 3
-engine, whatever the forfeit policy says.
+FUBA 3 and FUBA 2 are played by the rules engine, each by its own ruleset; Soccer City (seed 003)
+and Super Team (seed 004) results follow their own rulebooks; a fixture of another game is never
+simulated by the FUBA 3 engine, whatever the forfeit policy says.
 """
 
 from __future__ import annotations
@@ -54,13 +54,18 @@ def test_each_game_shoots_its_own_shoot_out(code: str, home: int, away: int, pos
     assert shootout is not None and shootout.possible(home, away) is possible
 
 
-def test_only_fuba_3_is_engine_backed_and_the_rest_is_answered_per_game() -> None:
-    assert [
-        code for code in (FUBA_3, FUBA_2, SOCCER_CITY, SUPER_TEAM) if game_system_rules(code).engine_backed
-    ] == [FUBA_3]
+def test_fuba_3_and_fuba_2_are_engine_backed_and_the_rest_is_answered_per_game() -> None:
+    assert [game_system_rules(code).engine_ruleset for code in (FUBA_3, FUBA_2, SOCCER_CITY, SUPER_TEAM)] == [
+        "fuba-3",
+        "fuba-2",
+        None,
+        None,
+    ]
     assert game_system_rules(FUBA_3).chances_model == "engine"
+    # the chances' match model is FUBA 3's: no FUBA 3 odds for a FUBA 2 competition
     assert game_system_rules(FUBA_2).chances_model == "none"
-    assert game_system_rules(FUBA_2).advanced_rules == () and not game_system_rules(FUBA_2).skills
+    fuba2 = game_system_rules(FUBA_2)
+    assert fuba2.advanced_rules == ("A1", "A2", "A3", "A4", "A5", "A6") and not fuba2.skills
     super_team = game_system_rules(SUPER_TEAM)
     assert not super_team.cards.allowed and super_team.shootout is None and not super_team.extra_time
     city, cup = game_system_rules(SOCCER_CITY), game_system_rules(SOCCER_CITY, cup_mode=True)
@@ -143,8 +148,8 @@ def test_super_team_has_no_cards_and_no_extra_time_or_shoot_out() -> None:
 
 
 def test_fuba_2_is_offered_neither_advanced_rules_nor_skills_of_rulebook_3() -> None:
-    with pytest.raises(ApplicationError, match="FUBA 2 has no advanced rules of FUBA rulebook 3"):
-        competition_create(name="Old rules", slug="old-rules", game_system=FUBA_2, advanced_rules=["A1"])
+    with pytest.raises(ApplicationError, match=r"FUBA 2 \(FUBA rulebook 2.0 \(seeds 000/001\)\) has A1"):
+        competition_create(name="Old rules", slug="old-rules", game_system=FUBA_2, advanced_rules=["A7"])
     competition = competition_create(name="Old rules", slug="old-rules", game_system=FUBA_2)
     assert rules_of(competition).code == FUBA_2
     team, _ = team_with_member(competition, "Reds")
@@ -154,7 +159,7 @@ def test_fuba_2_is_offered_neither_advanced_rules_nor_skills_of_rulebook_3() -> 
         team_skills_set(team=team, skills=list(Skill.objects.all()[:1]))
 
 
-@pytest.mark.parametrize("game_system", [FUBA_2, SOCCER_CITY, SUPER_TEAM])
+@pytest.mark.parametrize("game_system", [SOCCER_CITY, SUPER_TEAM])
 def test_the_forfeit_sweep_never_simulates_another_game_with_the_fuba_3_engine(
     game_system: str, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
@@ -193,7 +198,7 @@ def test_the_api_says_what_a_competitions_game_system_allows() -> None:
     assert rules["away_goals"] and rules["chances_model"] == "none"
 
 
-@pytest.mark.parametrize("game_system", [FUBA_2, SOCCER_CITY, SUPER_TEAM])
+@pytest.mark.parametrize("game_system", [SOCCER_CITY, SUPER_TEAM])
 def test_the_simulation_itself_refuses_a_fixture_of_another_game(game_system: str) -> None:
     fixture = overdue_fixture(game_system=game_system, slug=f"sim-{game_system}", rules=())
     with pytest.raises(ApplicationError, match="matches are not simulated"):

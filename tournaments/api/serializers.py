@@ -82,6 +82,7 @@ class TeamSerializer(serializers.ModelSerializer):
             "club",
             "default_formation",
             "player_roles",
+            "playing_styles",
             "withdrawn",
             "skills",
         ]
@@ -157,6 +158,13 @@ class GameSystemRulesSerializer(serializers.Serializer):
     away_goals = serializers.BooleanField()
     advanced_rules = serializers.ListField(child=serializers.CharField())
     skills = serializers.BooleanField()
+    role_keys = serializers.ListField(
+        child=serializers.CharField(), help_text="A2 player roles, as a team's player_roles names them"
+    )
+    playing_styles = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="A6 playing styles of rulebook 2.0 a team may choose per line (FUBA 2); empty: none",
+    )
     chances_model = serializers.CharField()
     cup_mode_allowed = serializers.BooleanField()
     cup_mode = serializers.BooleanField()

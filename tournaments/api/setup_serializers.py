@@ -12,6 +12,7 @@ from typing import Any
 from rest_framework import serializers
 
 from tournaments.formats import FORMATS
+from tournaments.game_systems import PLAYING_STYLES
 from tournaments.models import Club, Coach, Competition, Skill, Stage, Team, TiebreakPreset
 from tournaments.services.competitions import ADVANCED_RULES
 from tournaments.standings.criteria import CRITERIA
@@ -37,7 +38,10 @@ class CompetitionWriteSerializer(serializers.Serializer):
     slug = serializers.SlugField(max_length=80)
     game_system = serializers.ChoiceField(choices=Competition.GameSystem.choices, required=False)
     advanced_rules = serializers.ListField(
-        child=serializers.ChoiceField(choices=ADVANCED_RULES), required=False
+        child=serializers.ChoiceField(choices=ADVANCED_RULES),
+        required=False,
+        help_text="Chapter codes of the game system's rulebook: FUBA 3 A1-A13 (rulebook 3), "
+        "FUBA 2 A1-A6 (rulebook 2.0: A5 advanced goalkeeper, A6 playing styles), none for the others",
     )
     is_world_cup = serializers.BooleanField(required=False)
     points_win = serializers.IntegerField(min_value=0, max_value=100, required=False)
@@ -202,7 +206,14 @@ class _TeamFields(serializers.Serializer):
     player_roles = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=10),
         required=False,
-        help_text='A2 roles, e.g. {"attacking_midfielders": 1}',
+        help_text='A2 roles by the names of the game\'s rulebook: FUBA 3 {"attacking_midfielders": 1}, '
+        'FUBA 2 {"attacking_midfielder": 1} (game_system_rules.role_keys)',
+    )
+    playing_styles = serializers.DictField(
+        child=serializers.ChoiceField(choices=PLAYING_STYLES),
+        required=False,
+        help_text='FUBA 2 only (rulebook 2.0, A6): a style per line, e.g. {"defence": "easy", '
+        '"midfield": "normal", "forward": "aggressive"}; a line left out plays normal',
     )
     skills = serializers.ListField(
         child=SkillNameField(), required=False, help_text="A11 roster: skill names or codes"

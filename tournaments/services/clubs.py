@@ -15,6 +15,10 @@ from matches.engine import parse as parse_log
 from tournaments.game_systems import (
     FUBA_2,
     FUBA_3,
+    PLAYING_STYLES,
+    ROLE_KEYS_3,
+    STYLE_LINES,
+    GameSystemRules,
     rules_of,
 )
 from tournaments.models import (
@@ -64,6 +68,7 @@ def team_create(
     seed: int | None = None,
     default_formation: str = "4-4-2",
     player_roles: Mapping[str, Any] | None = None,
+    playing_styles: Mapping[str, Any] | None = None,
 ) -> Team:
     if competition.teams.filter(name=name).exists():
         raise Conflict(f"'{competition}' already has a team named '{name}'.")
@@ -73,6 +78,7 @@ def team_create(
         competition=competition,
         default_formation=default_formation,
         player_roles=player_roles or {},
+        playing_styles=playing_styles or {},
         coach=coach,
         club=club,
         where=f"Team '{name}'",
@@ -87,6 +93,7 @@ def team_create(
         seed=seed,
         default_formation=default_formation,
         player_roles=dict(player_roles or {}),
+        playing_styles=dict(playing_styles or {}),
     )
 
 
@@ -101,21 +108,64 @@ def formation_check(formation: object, *, where: str) -> None:
         )
 
 
-def _roles_check(formation: object, roles: Mapping[str, Any], where: str) -> None:
-    """A2 roles as the rules engine will read them from the team's log header, checked on entry."""
-    team = {"name": "x", "formation": formation, "roles": dict(roles)}
-    away = {"name": "y", "formation": "4-4-2"}
+def _roles_check(game: GameSystemRules, formation: object, roles: Mapping[str, Any], where: str) -> None:
+    """A2 roles as the rules engine will read them from the team's log header, checked on entry:
+    the names of the game's rulebook (FUBA 3 and FUBA 2 name them differently), then the engine's
+    own check of the header (how many of each a formation allows)."""
+    keys = game.role_keys or ROLE_KEYS_3
+    unknown = [k for k in roles if k not in keys]
+    if unknown:
+        raise invalid(
+            f"{where}: unknown player roles {', '.join(map(str, unknown))} (A2 of the {game.rulebook}: "
+            f"{', '.join(keys)}).",
+            "player_roles",
+        )
+    _header_check(game, {"formation": formation, "roles": dict(roles)}, ["A2"], where)
+
+
+def _styles_check(game: GameSystemRules, formation: object, styles: object, where: str) -> None:
+    """Rulebook 2.0, A6: "Each of these areas must use one of following playing styles: easy,
+    normal or aggressive"; a line left out plays normal."""
+    if not isinstance(styles, Mapping):
+        raise invalid(
+            f'{where}: playing styles must be an object such as {{"midfield": "aggressive"}}.',
+            "playing_styles",
+        )
+    if not styles:
+        return
+    if not game.playing_styles:
+        raise invalid(
+            f"{where}: {game.name} has no playing styles (they are advanced rule A6 of FUBA rulebook 2.0).",
+            "playing_styles",
+        )
+    for line, style in styles.items():
+        if line not in STYLE_LINES or style not in PLAYING_STYLES:
+            raise invalid(
+                f"{where}: playing styles (A6) are one of {', '.join(PLAYING_STYLES)} for each of "
+                f"{', '.join(STYLE_LINES)}; got {line!r}: {style!r}.",
+                "playing_styles",
+            )
+    _header_check(game, {"formation": formation, "styles": dict(styles)}, ["A6"], where)
+
+
+def _header_check(game: GameSystemRules, team: dict[str, Any], rules: list[str], where: str) -> None:
+    """The engine's reading of the team's entry in a log header of its game (an error about the
+    header as a whole, e.g. a ruleset the engine cannot read yet, is not the team's)."""
     header = {
         "format": "fuba-log/1",
-        "ruleset": "fuba-3",
-        "advanced_rules": ["A2"],
-        "teams": {"home": team, "away": away},
+        "ruleset": game.engine_ruleset or FUBA_3,
+        "advanced_rules": rules,
+        "teams": {"home": {"name": "x", **team}, "away": {"name": "y", "formation": "4-4-2"}},
     }
     _header, _events, errors = parse_log({**header, "events": []})
+    if any(e.path == "$.ruleset" for e in errors):
+        return  # an engine that cannot read the game's ruleset has nothing to say of its teams
     mine = [e for e in errors if (e.path or "").startswith("$.teams.home")]
     if mine:
         path = (mine[0].path or "").replace("$.teams.home.", "")
-        field = "player_roles" if path.startswith("roles") else "default_formation"
+        field = {"roles": "player_roles", "styles": "playing_styles"}.get(
+            path.split(".")[0], "default_formation"
+        )
         raise invalid(f"{where}: {path}: {mine[0].reason}.", field)
 
 
@@ -127,9 +177,11 @@ def team_fields_check(
     coach: Coach | None,
     club: Club | None,
     where: str,
+    playing_styles: object = None,
 ) -> None:
     """The checks on a team's entry shared by the API, the admin and the commands."""
-    if rules_of(competition).code in (FUBA_3, FUBA_2):  # the formations of rulebooks 2 and 3
+    game = rules_of(competition)
+    if game.code in (FUBA_3, FUBA_2):  # the formations of rulebooks 2 and 3
         formation_check(default_formation, where=where)
     if not isinstance(player_roles, Mapping):
         raise invalid(
@@ -137,7 +189,8 @@ def team_fields_check(
             "player_roles",
         )
     if player_roles:
-        _roles_check(default_formation, player_roles, where)
+        _roles_check(game, default_formation, player_roles, where)
+    _styles_check(game, default_formation, playing_styles or {}, where)
     if coach is not None and club is not None and coach.club_id not in (None, club.id):
         raise invalid(f"{where}: coach {coach.name} plays for another club than {club.name}.", "club")
 
@@ -199,6 +252,7 @@ TEAM_SETTINGS = (
     "seed",
     "default_formation",
     "player_roles",
+    "playing_styles",
     "withdrawn",
 )
 
@@ -223,6 +277,7 @@ def team_update(*, team: Team, skills: Sequence[Skill] | None = None, **changes:
         competition=team.competition,
         default_formation=values["default_formation"],
         player_roles=values["player_roles"],
+        playing_styles=values["playing_styles"],
         coach=values["coach"],
         club=values["club"],
         where=where,
@@ -286,6 +341,7 @@ def teams_bulk_create(*, competition: Competition, rows: Sequence[Mapping[str, A
                 seed=int(seed) if seed is not None else None,
                 default_formation=str(row.get("default_formation") or row.get("formation") or "4-4-2"),
                 player_roles=row.get("player_roles") or {},
+                playing_styles=row.get("playing_styles") or {},
             )
             skill_names = row.get("skills") or []
             if isinstance(skill_names, str):

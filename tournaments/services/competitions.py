@@ -33,8 +33,9 @@ ADVANCED_RULES = ADVANCED_RULES_3
 
 
 def advanced_rules_check(rules: object, *, game: GameSystemRules | None = None) -> list[str]:
-    """The advanced rules in force: chapter codes of rulebook 3 (A1–A13), each once, and only in a
-    game system that has them (``tournaments.game_systems``: FUBA 3)."""
+    """The advanced rules in force: chapter codes of the game system's rulebook (FUBA 3: A1–A13 of
+    rulebook 3; FUBA 2: A1–A6 of rulebook 2.0), each once, and only in a game system that has them
+    (``tournaments.game_systems``)."""
     game = game or game_system_rules(FUBA_3)
     if not isinstance(rules, list | tuple) or not all(isinstance(r, str) for r in rules):
         raise invalid(
@@ -44,12 +45,13 @@ def advanced_rules_check(rules: object, *, game: GameSystemRules | None = None) 
     unknown = [r for r in rules if r not in game.advanced_rules]
     if unknown and not game.advanced_rules:
         raise invalid(
-            f"{game.name} has no advanced rules of FUBA rulebook 3 ({game.rulebook}); got {unknown}.",
+            f"{game.name} has no advanced rules ({game.rulebook}); got {unknown}.",
             "advanced_rules",
         )
     if unknown:
         raise invalid(
-            f"unknown advanced rules {unknown}; rulebook 3 has {', '.join(game.advanced_rules)}.",
+            f"unknown advanced rules {unknown}; {game.name} ({game.rulebook}) has "
+            f"{', '.join(game.advanced_rules)}.",
             "advanced_rules",
         )
     if len(set(rules)) != len(rules):
