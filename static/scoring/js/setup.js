@@ -1,5 +1,5 @@
 /* The set-up editor (rulebook 3, 3.3 and 3.3.1): any legal set-up, placed area by area on the
-   board (a drag moves one player, a tapped area gets a − / + counter and "keeper here"), with
+   board (a drag moves one player, a tapped area gets a − / + counter and "keeper"), with
    the presets as one-tap starting points. What is still wrong comes from the server
    (POST …/setup-check, which stores nothing) as the pieces are placed; the result goes out as
    the same `setup` decision the engine accepts. The editor counts pieces, it judges nothing. */
@@ -40,6 +40,9 @@ export function createSetup({ board, check, decide, say }) {
     paint();
   }
 
+  /* Three short rows under the pitch, so the editor fits a phone with the pitch in view: the
+     count with the presets, what is still wrong (one line: the first problem, a tap shows all),
+     and the tapped area's counter (or how to start). */
   function paint() {
     if (!ui) return;
     const { box, dock, data, q } = ui;
@@ -51,45 +54,58 @@ export function createSetup({ board, check, decide, say }) {
     if (selected) marks[selected] = "from";
     board.mark(marks);
     const outfield = q.board && q.board.outfield;
-    const head = el("p", { "class": "sc-setup__count", "data-testid": "sc-setup-count" },
-      placed() + (outfield ? " of " + outfield : "") + " players placed" + (draft.gk ? "" : ", no keeper"));
-    box.appendChild(head);
-    const list = el("ul", { "class": "sc-problems", "data-testid": "sc-setup-problems" });
-    (problems || []).forEach((t) => list.appendChild(el("li", {}, t)));
-    if (problems && problems.length) box.appendChild(list);
-    if (selected) {
-      const area = data.areas.find((a) => a.code === selected);
-      const row = el("div", { "class": "sc-stepper", "data-testid": "sc-stepper" });
-      row.appendChild(el("span", { "class": "sc-stepper__name" }, area ? area.name : selected));
-      const minus = el("button", { type: "button", "class": "chip", "data-testid": "sc-setup-minus", "aria-label": "One player fewer" }, "−");
-      const n = el("strong", { "data-testid": "sc-setup-n" }, String(draft.players[selected] || 0));
-      const plus = el("button", { type: "button", "class": "chip", "data-testid": "sc-setup-plus", "aria-label": "One player more" }, "+");
-      minus.disabled = !draft.players[selected];
-      minus.addEventListener("click", () => change(() => { draft.players[selected] = Math.max(0, (draft.players[selected] || 0) - 1); }));
-      plus.addEventListener("click", () => change(() => { draft.players[selected] = (draft.players[selected] || 0) + 1; }));
-      row.appendChild(minus);
-      row.appendChild(n);
-      row.appendChild(plus);
-      if (draft.gk !== selected) {
-        const gk = el("button", { type: "button", "class": "chip", "data-testid": "sc-setup-keeper" }, "keeper here");
-        gk.addEventListener("click", () => change(() => { draft.gk = selected; }));
-        row.appendChild(gk);
-      }
-      box.appendChild(row);
-    } else {
-      box.appendChild(el("p", { "class": "sc-hint" }, "Drag a player to move him, tap an area to count its players, or start from a preset."));
-    }
-    const presets = el("div", { "class": "chips" });
+    const head = el("div", { "class": "sc-setup__head" });
+    head.appendChild(el("span", { "class": "sc-setup__count", "data-testid": "sc-setup-count" },
+      placed() + (outfield ? "/" + outfield : "") + " placed" + (draft.gk ? "" : ", no keeper")));
+    head.appendChild(el("span", { "class": "small muted" }, "presets"));
     (q.options || []).forEach((o, i) => {
-      const b = el("button", { type: "button", "class": "chip", "data-testid": "sc-setup-preset" }, "preset " + (i + 1));
+      const b = el("button", { type: "button", "class": "chip chip--small", "data-testid": "sc-setup-preset",
+        "aria-label": "Start from preset " + (i + 1) }, String(i + 1));
       b.addEventListener("click", () => { selected = null; change(() => { draft = fromPreset(q.actor, o.value); }); });
-      presets.appendChild(b);
+      head.appendChild(b);
     });
-    box.appendChild(presets);
+    box.appendChild(head);
+    if (problems && problems.length) box.appendChild(problemLine(problems));
+    box.appendChild(selected ? stepper() : el("p", { "class": "sc-hint sc-setup__hint" },
+      "Drag a player, or tap an area to count its players."));
     const use = el("button", { type: "button", "class": "button dock-main", "data-testid": "sc-setup-use" }, "Use this set-up");
     use.disabled = !!(problems && problems.length);
     use.addEventListener("click", () => decide(choice()));
     dock.appendChild(use);
+  }
+  function problemLine(list) {
+    // the question already names its chapter: the line leaves it out when it is the same
+    const rule = " (" + ui.q.rule + ")";
+    const first = list[0].endsWith(rule) ? list[0].slice(0, -rule.length) : list[0];
+    const text = first + (list.length > 1 ? " (+" + (list.length - 1) + " more)" : "");
+    const line = el("p", { "class": "sc-problems", "data-testid": "sc-setup-problems", title: list.join("; "),
+      role: "button", tabindex: "0", "aria-expanded": "false" }, text);
+    line.addEventListener("click", () => {
+      const open = line.getAttribute("aria-expanded") !== "true";
+      line.setAttribute("aria-expanded", String(open));
+      line.textContent = open ? list.join("; ") : text;
+    });
+    return line;
+  }
+  function stepper() {
+    const area = ui.data.areas.find((a) => a.code === selected);
+    const row = el("div", { "class": "sc-stepper", "data-testid": "sc-stepper" });
+    row.appendChild(el("span", { "class": "sc-stepper__name" }, area ? area.name : selected));
+    const minus = el("button", { type: "button", "class": "chip chip--small", "data-testid": "sc-setup-minus", "aria-label": "One player fewer" }, "−");
+    const n = el("strong", { "data-testid": "sc-setup-n" }, String(draft.players[selected] || 0));
+    const plus = el("button", { type: "button", "class": "chip chip--small", "data-testid": "sc-setup-plus", "aria-label": "One player more" }, "+");
+    minus.disabled = !draft.players[selected];
+    minus.addEventListener("click", () => change(() => { draft.players[selected] = Math.max(0, (draft.players[selected] || 0) - 1); }));
+    plus.addEventListener("click", () => change(() => { draft.players[selected] = (draft.players[selected] || 0) + 1; }));
+    row.appendChild(minus);
+    row.appendChild(n);
+    row.appendChild(plus);
+    if (draft.gk !== selected) {
+      const gk = el("button", { type: "button", "class": "chip chip--small", "data-testid": "sc-setup-keeper", "aria-label": "The keeper here" }, "keeper");
+      gk.addEventListener("click", () => change(() => { draft.gk = selected; }));
+      row.appendChild(gk);
+    }
+    return row;
   }
 
   return {
