@@ -388,6 +388,42 @@ def test_dribbler() -> None:
     assert cp(m, "home") == before - 1
 
 
+def test_dribbler_pays_in_the_zone_it_dribbled_from() -> None:
+    """A11 dribbler: the point is paid where the ball was when the skill was used (A1), so a
+    dribble out of midfield into a zone where the team has no point left still costs the
+    midfield point; listing the possible dribbles uses nothing."""
+    m = scene(hdr(["dribbler"]), {"A-RM": 2, "H-FRONT": 8}, {"A-RM": 1, "A-LC": 9}, "A-RM", 3)
+    home = m.st.teams[B.TEAM_NAMES.index("home")]
+    home.cp[:] = [0, 1, 0]  # defence, midfield, attack: only the midfield point
+    act(m, "home")
+    dec(m, "action", "movement")
+    roll(m, "movement", 5, 5)
+    assert "A-RM>A-FRONT+ball" in m.pending().options  # type: ignore[union-attr]
+    assert "home:dribbler" not in m.st.flags.skills_used  # offered, not yet used
+    dec(m, "move", "A-RM>A-FRONT+ball")  # an away defender in A-RM: only the dribbler may
+    while pend(m)[1] == "move":
+        dec(m, "move", "done")
+    assert m.st.ball == B.INDEX["A-FRONT"]
+    assert home.field[B.INDEX["A-FRONT"]] == 1 and home.field[B.INDEX["A-RM"]] == 1
+    assert home.cp == [0, 0, 0]  # the midfield point, not one from the empty attack zone
+    assert "home:dribbler" in m.st.flags.skills_used
+
+
+def test_dribbler_not_used_when_no_defender_is_passed() -> None:
+    """A dribble out of an area without defenders needs no skill: no point, no use."""
+    m = scene(hdr(["dribbler"]), {"A-RM": 2, "H-FRONT": 8}, {"A-LC": 10}, "A-RM", 3)
+    home = m.st.teams[B.TEAM_NAMES.index("home")]
+    before = list(home.cp)
+    act(m, "home")
+    dec(m, "action", "movement")
+    roll(m, "movement", 5, 5)
+    dec(m, "move", "A-RM>A-FRONT+ball")
+    while pend(m)[1] == "move":
+        dec(m, "move", "done")
+    assert m.st.ball == B.INDEX["A-FRONT"]
+    assert home.cp == before and "home:dribbler" not in m.st.flags.skills_used
+
+
 def test_il_mediano() -> None:
     m = scene(hdr([], ["il_mediano"]), {"CENTRE": 3, "H-FRONT": 7}, {"CENTRE": 3, "A-FRONT": 7}, "CENTRE", 3)
     act(m, "away")

@@ -5,7 +5,7 @@ import pytest
 from rules_engine import board as B
 from rules_engine.special_events import ALL_EVENTS, event_name
 
-from .helpers import dec, header, pend, put_exact, roll, start
+from .helpers import dec, header, pend, put_exact, roll, skip_free_moves, start
 
 
 def test_table_has_every_row_and_the_3_6_row_a13() -> None:
@@ -109,9 +109,24 @@ def test_ball_over_goal_line_only_from_goal_line_areas() -> None:
     assert pend(m)[1] != "corner_spot"
 
 
+def _dribbles(m) -> list[str]:  # type: ignore[no-untyped-def]
+    """The dribbles the controlling team is offered in a movement action (4.5.2)."""
+    skip_free_moves(m)
+    dec(m, "action", "movement")
+    roll(m, "movement", 3, 3)
+    p = m.pending()
+    assert p is not None and p.name == "move", p
+    return [o for o in p.options if o.endswith("+ball")]
+
+
 def test_momentum_allows_dribbling_past_defenders() -> None:
+    # Two away defenders stand in A-LM, the ball area: without momentum home cannot dribble out.
+    assert _dribbles(_event(4, 4)) == []  # ball over the goal line: no effect from A-LM
     m = _event(4, 5)
-    assert m.st.flags.momentum == 0
+    assert _dribbles(m) == ["A-LM>H-LM+ball", "A-LM>CENTRE+ball", "A-LM>A-FRONT+ball", "A-LM>A-LC+ball"]
+    dec(m, "move", "A-LM>A-FRONT+ball")
+    assert m.st.ball == B.A_FRONT and m.st.ct == 0
+    assert m.st.teams[0].field[B.A_LM] == 1 and m.st.teams[0].field[B.A_FRONT] == 1
 
 
 def test_aggressive_defence_free_pressing() -> None:

@@ -6,10 +6,13 @@ import re
 
 import pytest
 from django.db import connection
+from django.db.models import Q
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tournaments.models import Fixture
+from tests.page_tree import Node, parse
+from tournaments.models import Fixture, Stage, Team
+from tournaments.standings.selectors import standings_table
 
 pytestmark = pytest.mark.django_db
 
@@ -56,12 +59,46 @@ def test_competition_home(client: Client, cup) -> None:
 
 
 def test_standings_page_groups_and_chart(client: Client, cup) -> None:
-    html = get(client, f"/c/{cup.competition.slug}/standings/")
-    for group in "ABCDEFGH":
-        assert f"Group {group}" in html
-    assert "Tie-break order: points" in html
-    assert "League positions by round" in html and "<polyline" in html
-    assert 'class="qualified"' in html
+    slug = cup.competition.slug
+    page = parse(get(client, f"/c/{slug}/standings/"))
+    stage = cup.competition.stages.get(kind=Stage.Kind.GROUPS)
+    assert not stage.best_thirds  # so exactly the first advance_per_group of a group qualify
+    tables = page.select("table.standings")
+    groups = list(stage.groups.order_by("name"))
+    assert [t.attrs["data-group"] for t in tables] == [g.name for g in groups] == list("ABCDEFGH")
+    for table, group in zip(tables, groups, strict=True):
+        assert table.one("caption").text == f"Group {group.name}"
+        expected = standings_table(stage=stage, group=group)
+        rows = table.select("tbody tr")
+        assert [
+            (r.one("td.pos").text, r.one("th.team a").attrs["href"], r.one("td.pts").text) for r in rows
+        ] == [
+            ("=" if e.level_with_previous else str(e.position), f"/c/{slug}/teams/{e.team}/", str(e.points))
+            for e in expected
+        ]
+        assert ["qualified" in r.classes for r in rows] == [
+            e.position <= stage.advance_per_group for e in expected
+        ]
+    assert page.one("p.legend").text.startswith("Tie-break order: points → goal difference → goals scored")
+    # One chart a group that has played two rounds or more; a team's line ends at its place in
+    # the table (group A has played its three rounds).
+    charts = page.select("figure svg.chart")
+    counted = Fixture.objects.filter(stage=stage, status__in=Fixture.COUNTED_STATUSES)
+    rounds = {g.name: set(counted.filter(group=g).values_list("round", flat=True)) for g in groups}
+    assert rounds["A"] == {1, 2, 3}
+    assert [c.attrs["aria-label"] for c in charts] == [
+        f"Positions by round, Group stage – Group {name}"
+        for name, played in rounds.items()
+        if len(played) >= 2
+    ]
+    lines = charts[0].select("g")
+    final_places = {g.select("title")[0].text: g.select("circle title")[-1].text for g in lines}
+    group_a = standings_table(stage=stage, group=groups[0])
+    names = dict(Team.objects.filter(pk__in=[r.team for r in group_a]).values_list("pk", "name"))
+    assert final_places == {
+        names[r.team]: f"{names[r.team]}: position {r.position} after round 3" for r in group_a
+    }
+    assert all(len(g.select("polyline")) == 1 for g in lines)
 
 
 def test_standings_page_is_cached_for_anonymous_visitors(client: Client, cup) -> None:
@@ -103,18 +140,48 @@ def test_unknown_competitions_leave_nothing_in_the_cache(client: Client, cup) ->
 
 
 def test_bracket_is_svg_with_round_titles(client: Client, cup) -> None:
-    html = get(client, f"/c/{cup.competition.slug}/bracket/")
-    assert "<svg" in html and 'class="bracket"' in html
-    for title in ("Round of 16", "Quarter-finals", "Semi-finals", "Final", "Third place"):
-        assert title in html
-    assert "Winner match" in html  # unresolved slots are shown as placeholders
+    slug = cup.competition.slug
+    svg = parse(get(client, f"/c/{slug}/bracket/")).one("svg.bracket")
+    titles = [t.text for t in svg.select("text.round-title")]
+    assert titles == ["Round of 16", "Quarter-finals", "Semi-finals", "Final", "Third place"]
+    knockout = Fixture.objects.filter(
+        competition=cup.competition, stage__kind=Stage.Kind.KNOCKOUT
+    ).select_related("home_team", "away_team")
+    ties = {int(a.attrs["data-match"]): a for a in svg.select("a.tie")}
+    assert sorted(ties) == sorted(f.match_number for f in knockout)
+    for fixture in knockout:
+        tie = ties[fixture.match_number]
+        assert tie.attrs["href"] == f"/c/{slug}/matches/{fixture.pk}/"
+        home, away = (t for t in tie.select("text") if not t.classes & {"score", "bracket-note"})
+        # A known team is named; an unresolved slot shows its placeholder, marked as one.
+        for text, team, placeholder in (
+            (home, fixture.home_team, fixture.home_placeholder),
+            (away, fixture.away_team, fixture.away_placeholder),
+        ):
+            assert (text.text, "ph" in text.classes) == ((team.name, False) if team else (placeholder, True))
+    assert any(not f.home_team for f in knockout)  # the demo's bracket is not complete
+
+
+def _fixture_items(page: Node) -> dict[int, Node]:
+    return {int(li.attrs["data-fixture"]): li for li in page.select("li.fixture")}
 
 
 def test_fixtures_by_round_marks_simulated_results(client: Client, cup) -> None:
-    html = get(client, f"/c/{cup.competition.slug}/fixtures/")
-    assert "Matchday 1" in html and "Round of 16" in html
-    assert "badge--sim" in html and "Simulated" in html
-    assert "Disputed" in html and "Awaiting confirmation" in html
+    page = parse(get(client, f"/c/{cup.competition.slug}/fixtures/"))
+    headings = [section.one("h2").text for section in page.select("section.round")]
+    assert headings[0] == "Matchday 1 · Group stage" and "Round of 16 · Knockout stage" in headings
+    items = _fixture_items(page)
+    fixtures = Fixture.objects.filter(competition=cup.competition).select_related("result")
+    assert sorted(items) == sorted(f.pk for f in fixtures)  # every fixture, once
+    badges = {
+        Fixture.Status.SIMULATED: "Simulated",
+        Fixture.Status.DISPUTED: "Disputed",
+        Fixture.Status.SUBMITTED: "Awaiting confirmation",
+    }
+    for fixture in fixtures:
+        shown = [b.text for b in items[fixture.pk].select(".fixture__status .badge") if b.text != "Overdue"]
+        assert shown == ([badges[fixture.status]] if fixture.status in badges else []), fixture
+    assert {f.status for f in fixtures} >= set(badges)  # the demo has one of each
 
 
 def test_fixtures_query_count_is_bounded(client: Client, cup) -> None:
@@ -149,26 +216,46 @@ def test_csv_export(client: Client, cup) -> None:
 
 def test_team_filter_on_fixtures_and_exports(client: Client, cup) -> None:
     team = cup.teams["Brazil"]
-    html = get(client, f"/c/{cup.competition.slug}/fixtures/?team={team.pk}")
-    assert html.count('class="fixture"') >= 3
+    page = parse(get(client, f"/c/{cup.competition.slug}/fixtures/?team={team.pk}"))
+    theirs = Fixture.objects.filter(Q(home_team=team) | Q(away_team=team))
+    assert len(theirs) >= 3 and sorted(_fixture_items(page)) == sorted(f.pk for f in theirs)
     get(client, f"/c/{cup.competition.slug}/fixtures/?team=abc", status=400)
     get(client, f"/c/{cup.competition.slug}/fixtures.csv?team=abc", status=400)
 
 
 def test_team_page(client: Client, cup) -> None:
+    slug = cup.competition.slug
     team = cup.teams["Brazil"]
-    html = get(client, f"/c/{cup.competition.slug}/teams/{team.pk}/")
-    assert "Brazil" in html and "Results and fixtures" in html and "Suspensions" in html and "Skills" in html
-    assert html.count('class="chip"') == 3  # the three skills of the demo roster
-    get(client, f"/c/{cup.competition.slug}/teams/999999/", status=404)
+    page = parse(get(client, f"/c/{slug}/teams/{team.pk}/"))
+    assert page.one("h1").text == "Brazil"
+    # Results and fixtures: one row a fixture of the team, in date order, with the match link.
+    theirs = Fixture.objects.filter(Q(home_team=team) | Q(away_team=team)).order_by("kickoff", "id")
+    rows = page.select("table tbody tr")
+    opponents = [f.away_team if f.home_team_id == team.pk else f.home_team for f in theirs]
+    assert [r.one("td.team").text for r in rows] == [o.name for o in opponents]
+    assert [r.select("a")[0].attrs["href"] for r in rows] == [f"/c/{slug}/matches/{f.pk}/" for f in theirs]
+    assert [s.one("h2").text for s in page.select("section.card")] == ["Suspensions", "Skills"]
+    chips = [chip.text for chip in page.select("ul.chips li.chip")]
+    roster = sorted(ts.skill.name for ts in team.roster_skills.select_related("skill"))
+    assert sorted(chips) == roster and len(roster) == 3  # the three skills of the demo roster
+    get(client, f"/c/{slug}/teams/999999/", status=404)
 
 
 def test_teams_and_coach_pages(client: Client, cup) -> None:
-    html = get(client, f"/c/{cup.competition.slug}/teams/")
-    coach = cup.teams["Japan"].coach
-    assert coach.name in html
-    html = get(client, f"/coaches/{coach.pk}/")
-    assert "Japan" in html and cup.competition.name in html
+    slug = cup.competition.slug
+    page = parse(get(client, f"/c/{slug}/teams/"))
+    teams = cup.competition.teams.select_related("coach").order_by("name")
+    rows = page.select("table tbody tr")
+    assert [r.one("th.team a").attrs["href"] for r in rows] == [f"/c/{slug}/teams/{t.pk}/" for t in teams]
+    assert [r.one("td a").attrs["href"] for r in rows] == [f"/coaches/{t.coach_id}/" for t in teams]
+    japan = cup.teams["Japan"]
+    page = parse(get(client, f"/coaches/{japan.coach_id}/"))
+    assert page.one("h1").text == japan.coach.name
+    (row,) = page.select("table tbody tr")
+    assert (
+        row.select("a")[0].attrs["href"] == f"/c/{slug}/" and row.select("a")[0].text == cup.competition.name
+    )
+    assert row.one("th.team a").attrs["href"] == f"/c/{slug}/teams/{japan.pk}/"
 
 
 def test_match_page_of_simulated_match_has_replay(client: Client, cup) -> None:
