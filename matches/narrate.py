@@ -3,6 +3,10 @@
 One renderer for the scorer, the live page and the replay: team names instead of home/away,
 football words instead of engine names, never a Python repr. Pure functions over the JSON forms
 (fuba-log/1 events, ``Pending.describe()`` dicts, the engine's notes) plus the two team names.
+
+Both rulesets share the vocabulary: FUBA 2 (rulebook 2.0) asks some of FUBA 3's questions under
+their names and has names of its own (``turn_dice``, ``movement_option``, ``goalkeeper_position``...)
+that FUBA 3 never uses, so no text needs to know which ruleset a match plays.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ _DECISIONS = {
     "free_move": "free movement: move a player (or done)",
     "action": "choose the action",
     "move": "move players (or done)",
-    "use_cp": "use a condition point for one more step?",
+    "use_cp": "use a condition point?",
     "second_actions": "play second actions?",
     "corner_spot": "choose the corner flag to kick from",
     "quick_free_kick_move": "quick free kick: move a player (or done)",
@@ -51,6 +55,13 @@ _DECISIONS = {
     "skill_ball_area": "skill: choose the ball's area",
     "formation_change": "skill: change the formation",
     "gegenpressing_aggressive": "gegenpressing: press aggressively?",
+    # rulebook 2.0 (FUBA 2)
+    "slow_goal_kick": "take the goal kick slowly (one extra movement each)?",
+    "goal_attempt": "try a goal attempt?",
+    "movement_option": "choose the movement: defence, midfield or forward",
+    "pressing": "press for the ball?",
+    "tiredness_zone": "which line loses the condition point?",
+    "goalkeeper_position": "goalkeeper inside or outside the goal area?",
 }
 _ROLLS = {
     "kick_off": "roll for kick-off",
@@ -79,6 +90,26 @@ _ROLLS = {
     "fanatic_fans": "roll for the fanatic fans",
     "injured_star_player": "roll for the injured star player",
     "new_talent": "roll for the new talent",
+    # rulebook 2.0 (FUBA 2)
+    "turn_dice": "roll each team's die",
+    "yellow_card": "roll for a yellow card",
+    "red_card": "roll the red card test",
+    "condition_point": "roll for the condition point's moves",
+    "difficult_attempt": "roll the difficult shot's second die",
+}
+# Rulebook 2.0's special event table (4.4.3) in words: {ct} the team in control, {pt} the other.
+_SPECIAL_EVENTS_2 = {
+    "pt_moves_two": "{pt} move two players",
+    "failed_control_check": "{ct} lose control, the ball stays where it was",
+    "pt_moves_one": "{pt} move a player",
+    "ball_value_plus_one": "the ball value goes up by one",
+    "free_kick_ct": "foul, free kick for {ct}",
+    "action_stages_skipped": "play stops, no actions this turn",
+    "free_kick_pt": "foul by {ct}, free kick for {pt}",
+    "ball_value_minus_one": "the ball value goes down by one",
+    "ct_moves_one": "{ct} move a player",
+    "ball_value_minus_two": "the ball value goes down by two",
+    "pt_no_defence_movement": "{pt} may not make a defence movement",
 }
 _ACTIONS = {
     "goal_attempt": "a shot at goal",
@@ -187,6 +218,10 @@ def choice_text(name: str, choice: Any, names: Names) -> str:
         return f"a player from {_ZONES.get(a, a)} to {_ZONES.get(b, b)}"
     if name == "use_skill":
         return words(text)
+    if name == "movement_option":
+        return f"{_ZONES.get(text, text)} movement"
+    if name == "goalkeeper_position":
+        return f"goalkeeper {text} the goal area"
     if name in _PLAYER_IN_AREA and text != "GK":
         return f"the player in {area(text, names)}"
     if ">" in text:
@@ -276,16 +311,17 @@ def note_text(note: Mapping[str, Any], names: Names) -> str | None:
         why = f" ({note['why']})" if note.get("why") else ""
         return f"{at} Red card for {who}{why}"
     if kind == "injury":
-        length = (
-            "for the rest of the match" if note.get("permanent") else f"for {note.get('out_minutes')} minutes"
-        )
-        return f"{at} {who} player injured, out {length}"
+        if note.get("permanent"):
+            return f"{at} {who} player injured, out for the rest of the match"
+        if note.get("out_minutes") is None:  # rulebook 2.0 (A4) counts turns, not minutes
+            return f"{at} {who} player injured"
+        return f"{at} {who} player injured, out for {note.get('out_minutes')} minutes"
     if kind == "substitution":
         return f"{at} {who} substitution: {choice_text('substitution', note.get('type', ''), names)}"
     if kind == "goal_attempt":
         return f"{at} {who} shot from {area(str(note.get('area')), names)} — no goal"
     if kind == "special_event":
-        return f"{at} Special event: {words(str(note.get('event', '')))}"
+        return f"{at} Special event: {special_event_words(note, names)}"
     if kind == "pressing_won":
         return f"{at} {who} won the ball by pressing in {area(str(note.get('area')), names)}"
     if kind == "extra_time":
@@ -300,6 +336,16 @@ def note_text(note: Mapping[str, Any], names: Names) -> str | None:
             f"{at} {who + ': ' if who else ''}{words(kind)}{' (' + details + ')' if details else ''}".strip()
         )
     return None
+
+
+def special_event_words(note: Mapping[str, Any], names: Names) -> str:
+    """A special event as people say it; rulebook 2.0's rows name the teams they are about."""
+    event = str(note.get("event", ""))
+    text = _SPECIAL_EVENTS_2.get(event)
+    if text is None:
+        return words(event)
+    ct = str(note.get("team") or "home")
+    return text.format(ct=team(ct, names), pt=team("away" if ct == "home" else "home", names))
 
 
 # ------------------------------------------------------------------ following a match, turn by turn
@@ -400,6 +446,8 @@ def _phrase(event: Mapping[str, Any], names: Names) -> str | None:
         return f"skill: {words(str(choice))}"
     if name == "formation_change" and choice not in (None, "none"):
         return "formation changed"
+    if name == "movement_option":
+        return f"{_ZONES.get(str(choice), str(choice))} movement"
     return None
 
 
@@ -421,7 +469,7 @@ def _note_phrase(note: Mapping[str, Any], outcome: str | None, names: Names) -> 
     if kind in ("free_kick", "penalty"):  # a corner is said with the shot it follows
         return words(str(kind))
     if kind == "special_event":
-        return f"special event: {words(str(note.get('event', '')))}"
+        return f"special event: {special_event_words(note, names)}"
     if kind == "coach_sent_off":
         return "coach sent off"
     return None
@@ -488,6 +536,8 @@ def turn_feed(entries: Sequence[Mapping[str, Any]], names: Names) -> list[dict[s
                 line.move(side, towards_goal(src, dst.removesuffix("+ball"), side) > 0)
             elif name == "action":
                 action[side] = _ACTIONS.get(str(event.get("choice")), words(str(event.get("choice"))))
+            elif name in ("goal_attempt", "pressing") and event.get("choice") == "yes":  # rulebook 2.0
+                action[side] = _ACTIONS[str(name)]
             elif event.get("roll") == "var":
                 line.add(side, "V.A.R. check")
                 line.key = True
