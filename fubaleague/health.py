@@ -20,7 +20,7 @@ from fubaleague.celery import app
 from fubaleague.tasks import BEAT_KEY
 from fubaleague.worker import WORKER_HEARTBEAT_KEY, heartbeat_seconds
 from kernel import broker
-from kernel.cache import redis_cache
+from kernel.cache import redis_link
 from kernel.fail_open import fail_open_counts
 
 Probe = dict[str, Any]
@@ -51,11 +51,11 @@ def check_database() -> Probe:
 
 def check_cache() -> Probe:
     def probe() -> str:
-        backend = redis_cache()
-        if backend is not None:
+        link = redis_link()
+        if link is not None:
+            client = link.client
             # Redis itself, past the fail-open backend (which would answer a miss, not an error).
-            client = backend.raw_client()
-            key = backend.make_and_validate_key(f"healthz:{uuid.uuid4().hex}")
+            key = cache.make_and_validate_key(f"healthz:{uuid.uuid4().hex}")
             client.set(key, b"ok", ex=5)
             if client.get(key) != b"ok":
                 raise RuntimeError("value written to the cache could not be read back")

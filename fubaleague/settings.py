@@ -120,7 +120,7 @@ REDIS_URL = env_url("REDIS_URL", schemes=("redis", "rediss"))
 if REDIS_URL:
     CACHES = {
         "default": {
-            # Django's backend with one redis client per pool instead of one per call.
+            # Django's Redis backend, failing open when Redis is away (kernel/cache.py).
             "BACKEND": "kernel.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "fubaleague"),

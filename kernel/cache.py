@@ -1,16 +1,18 @@
-"""Django's Redis cache backend: one redis client per connection pool, failing open.
-
-django.core.cache.backends.redis builds a new ``redis.Redis`` object for every cache operation;
-with redis-py 8 that constructor copies ~170 response callbacks (about 0.5 ms of CPU), which
-dominated the cost of a cached page and of DRF throttling (two cache operations per throttle).
-The client object is thread-safe (it only holds the pool), so one per pool is enough.
+"""The cache: Django's Redis cache backend failing open, and the process's own redis-py client
+for the few operations the cache API has no method for.
 
 The cache only makes reads faster, so Redis being down must not take the site down with it
-(every API call and the competition pages use the cache). Every operation that
-fails with a Redis or socket error answers as a miss (get → default, add → False, set and
-delete do nothing), is logged (once per outage) and counted for /healthz; for BREAKER_SECONDS
-after a failure the backend does not try Redis at all, so an outage costs no connection attempt
-per operation. /healthz probes Redis itself, past the breaker (fubaleague/health.py).
+(every API call and the competition pages use the cache). Every operation that fails with a
+Redis or socket error answers as a miss (get → default, add → False, set and delete do nothing),
+is logged (once per outage) and counted for /healthz; for BREAKER_SECONDS after a failure
+nothing tries Redis at all, so an outage costs no connection attempt per operation. /healthz
+probes Redis itself, past the breaker (fubaleague/health.py).
+
+``redis_link()`` is a redis-py client built here from the cache's settings (LOCATION and the
+socket timeouts of OPTIONS), with redis-py's public API: the rate limits' INCR and EXPIRE in one
+round trip and the /healthz probe use it. Nothing here reaches into the backend's private
+attributes, so a Django upgrade cannot silently change what these do
+(tests/service/test_cache_fail_open.py checks both against a real Redis).
 """
 
 from __future__ import annotations
@@ -19,13 +21,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import redis
+from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
-from django.core.cache.backends.redis import RedisCacheClient
 from redis.exceptions import RedisError
 
 from kernel.fail_open import record_fail_open
@@ -38,68 +41,61 @@ REDIS_DOWN = (RedisError, OSError)
 BREAKER_SECONDS = 2.0
 
 
-class PooledRedisCacheClient(RedisCacheClient):
-    """Django's client with one redis client per pool.
+class _Breaker:
+    """Open for BREAKER_SECONDS after a failed operation on one Redis, for the whole process."""
 
-    The only module that touches Django's private client API (``_get_connection_pool``,
-    ``_client``, and the backend's ``_class`` and ``_cache`` below); tests/service/
-    test_cache_fail_open.py checks they are still there, so a Django upgrade that changes them
-    fails a test instead of silently building a client per operation again.
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._clients: dict[int, redis.Redis] = {}
-
-    def get_client(self, key: Any = None, *, write: bool = False) -> redis.Redis:
-        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # Django's private API
-        client = self._clients.get(id(pool))
-        if client is None:
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
-        return client
-
-
-class RedisCache(DjangoRedisCache):
-    def __init__(self, server: str, params: dict[str, Any]) -> None:
-        super().__init__(server, params)
-        self._class = PooledRedisCacheClient
-        self._down_until = 0.0
-        self._lock = threading.Lock()
-
-    def raw_client(self, key: str | None = None) -> redis.Redis:
-        """The redis client for writes (pipelines, scripts, probes past the fail-open methods)."""
-        client = self._cache  # Django's cached client, built from self._class
-        if not isinstance(client, PooledRedisCacheClient):
-            raise TypeError(
-                f"Django's RedisCache no longer builds its client from _class: got {type(client)}"
-            )
-        return client.get_client(key, write=True)
+    def __init__(self) -> None:
+        self.down_until = 0.0
+        self.lock = threading.Lock()
 
     @property
-    def is_down(self) -> bool:
-        """True while the breaker is open after a failed operation."""
-        return time.monotonic() < self._down_until
+    def is_open(self) -> bool:
+        return time.monotonic() < self.down_until
 
-    def redis_failed(self, operation: str, exc: BaseException) -> None:
+    def failed(self, operation: str, exc: BaseException) -> None:
         """Open the breaker, count the operation in /healthz, log once per outage."""
-        with self._lock:
-            was_up = not self.is_down
-            self._down_until = time.monotonic() + BREAKER_SECONDS
+        with self.lock:
+            was_closed = not self.is_open
+            self.down_until = time.monotonic() + BREAKER_SECONDS
         record_fail_open("cache")
-        if was_up:
+        if was_closed:
             logger.warning(
                 "Redis cache unavailable (%s: %s: %s); serving without it for %ss before trying again",
                 operation, type(exc).__name__, exc, BREAKER_SECONDS,
             )  # fmt: skip
 
+
+_breakers: dict[str, _Breaker] = {}
+_lock = threading.Lock()
+
+
+def _breaker_for(location: str) -> _Breaker:
+    with _lock:
+        return _breakers.setdefault(location, _Breaker())
+
+
+def _first_server(location: Any) -> str:
+    # LOCATION is a URL, or several (a string split on "," or ";", or a list): the first writes.
+    servers = location if isinstance(location, list | tuple) else str(location).replace(";", ",").split(",")
+    return str(servers[0]).strip()
+
+
+class RedisCache(DjangoRedisCache):
+    """Django's Redis cache with every operation failing open (its public methods only)."""
+
+    def __init__(self, server: Any, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        # Shared with redis_link() on the same Redis: an outage the throttle meets opens it too.
+        self.breaker = _breaker_for(_first_server(server))
+
     def _guard(self, operation: str, call: Callable[[], T], default: T) -> T:
-        if self.is_down:
+        if self.breaker.is_open:
             record_fail_open("cache")
             return default
         try:
             return call()
         except REDIS_DOWN as exc:
-            self.redis_failed(operation, exc)
+            self.breaker.failed(operation, exc)
             return default
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
@@ -146,3 +142,33 @@ def redis_cache(backend: object = None) -> RedisCache | None:
     local-memory cache of the embedded default)."""
     found = caches["default"] if backend is None else backend
     return found if isinstance(found, RedisCache) else None
+
+
+@dataclass(frozen=True)
+class RedisLink:
+    """A redis-py client on the default cache's Redis, and that Redis' breaker."""
+
+    client: redis.Redis
+    breaker: _Breaker
+
+
+_links: dict[tuple[str, Any, Any], RedisLink] = {}
+
+
+def redis_link() -> RedisLink | None:
+    """The process's redis-py client (one connection pool, thread safe) on the default cache's
+    Redis, built from its LOCATION and socket timeouts, or None when the cache is not Redis. Its
+    keys are the cache's: ``cache.make_and_validate_key(name)``."""
+    backend = redis_cache()
+    if backend is None:
+        return None
+    config: dict[str, Any] = settings.CACHES["default"]
+    options: dict[str, Any] = config.get("OPTIONS") or {}
+    location = _first_server(config["LOCATION"])
+    key = (location, options.get("socket_timeout"), options.get("socket_connect_timeout"))
+    link = _links.get(key)
+    if link is None:
+        client = redis.Redis.from_url(location, socket_timeout=key[1], socket_connect_timeout=key[2])
+        with _lock:
+            link = _links.setdefault(key, RedisLink(client, backend.breaker))
+    return link

@@ -27,7 +27,7 @@ from django.core.cache import cache
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-from kernel.cache import REDIS_DOWN, redis_cache
+from kernel.cache import REDIS_DOWN, redis_link
 from kernel.client_ip import client_ip
 from kernel.fail_open import record_fail_open
 
@@ -43,20 +43,20 @@ def parse_rate(rate: str) -> tuple[int, int]:
 def window_count(key: str, duration: int) -> int:
     """Count this request in the window's counter and return the window's total (0: unknown,
     Redis is down)."""
-    backend = redis_cache()
-    if backend is not None:
-        if backend.is_down:
+    link = redis_link()
+    if link is not None:
+        if link.breaker.is_open:
             record_fail_open("throttle")
             return 0
         # Redis: INCR and EXPIRE in one round trip.
-        redis_key = backend.make_and_validate_key(key)
+        redis_key = cache.make_and_validate_key(key)
         try:
-            pipe = backend.raw_client(redis_key).pipeline(transaction=False)
+            pipe = link.client.pipeline(transaction=False)
             pipe.incr(redis_key)
             pipe.expire(redis_key, duration + 1)
             return int(pipe.execute()[0])
         except REDIS_DOWN as exc:
-            backend.redis_failed("throttle", exc)
+            link.breaker.failed("throttle", exc)
             record_fail_open("throttle")
             return 0
     cache.add(key, 0, duration + 1)

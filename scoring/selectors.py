@@ -1,4 +1,10 @@
-"""Reads of scoring sessions: the state a scorer or a spectator sees, and which fixtures are live."""
+"""Reads of scoring sessions: the state a scorer or a spectator sees, the documents the live
+endpoints serve, and which fixtures are live.
+
+Nothing here writes: the services store and the live module (scoring.live) caches what is read
+here. The one exception is the engine's per-process copy of a session's match (scoring.engine),
+a memo of a pure computation that any reader may fill.
+"""
 
 from __future__ import annotations
 
@@ -7,28 +13,127 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
 from django.db.models import Q
 
-from kernel.errors import NotFound
+from kernel.errors import Conflict, NotFound
 from matches import narrate, scorer_view
 from matches.holds import Hold
 from matches.models import ResultSubmission
 from matches.replay import match_story
 from matches.selectors import audit_trail_is_full_for
-from scoring import engine, published
+from scoring import engine
 from scoring.models import ScoringEvent, ScoringSession
-from scoring.published import LIVE_CACHE_SECONDS, live_key
-from scoring.services import (
-    SessionChanged,
-    cache_key,
-    extra_time_answer,
-    hold_key,
-    match_of,
-    participants,
-    scored_log,
-)
+from tournaments.knockout import tie_needs_decider
 from tournaments.models import Fixture
+from tournaments.selectors import fixture_first_leg
+
+
+class StaleSequence(Conflict):
+    """The client is behind (or ahead): it must catch up with the current state (HTTP 409)."""
+
+    code = "stale_sequence"
+
+
+def _live_events(session: ScoringSession) -> list[dict[str, Any]]:
+    return list(
+        ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
+        .order_by("seq")
+        .values_list("data", flat=True)
+    )
+
+
+class SessionChanged(StaleSequence):
+    """Another write changed the session's events after this request read the session row: the
+    request reads again (scoring.selectors), or the client catches up (409)."""
+
+
+def cache_key(session: ScoringSession) -> engine.CacheKey:
+    return (session.seq, session.head)
+
+
+def match_of(session: ScoringSession) -> Any:
+    """The engine Match after the session's live events as the row ``session`` was read (taken
+    out of the process cache: give it back with engine.keep once done with it unchanged or
+    committed). Raises SessionChanged when the stored events are no longer those of that row."""
+    cached = engine.take(session.id)
+    if cached is not None:
+        (seq, head), match = cached
+        if (seq, head) == cache_key(session):
+            return match
+        if seq < session.seq:
+            caught_up = _catch_up(session, match, seq, head)
+            if caught_up is not None:
+                return caught_up
+    # Read without a lock, so the events stored now may have gone past the row read before:
+    # the events up to its seq must end with its head.
+    rows = list(
+        ScoringEvent.objects.filter(session=session, undone_at__isnull=True, seq__lte=session.seq)
+        .order_by("seq")
+        .values_list("seq", "client_id", "data")
+    )
+    if [r[0] for r in rows] != list(range(1, session.seq + 1)) or (rows and rows[-1][1] != session.head):
+        raise SessionChanged(
+            "The session changed while it was read; catch up and try again.",
+            details={"seq": session.seq, "version": session.version, "session": session.id},
+        )
+    return engine.rebuild(session.header, [data for _, _, data in rows])
+
+
+def _catch_up(session: ScoringSession, match: Any, seq: int, head: str) -> Any | None:
+    """``match`` (the state after live event ``seq`` with client id ``head``) brought up to the
+    session's seq, or None when its events are no longer the session's (an undo since). The
+    session row's recent events usually hold the few missing ones; else they are read."""
+    rows = [
+        (r["seq"], r.get("client_id"), r["data"])
+        for r in reversed(session.recent)
+        if max(seq, 1) <= r["seq"] <= session.seq
+    ]
+    if not rows or rows[0][0] != max(seq, 1) or any(r[1] is None for r in rows):
+        rows = list(
+            ScoringEvent.objects.filter(
+                session=session, undone_at__isnull=True, seq__gte=max(seq, 1), seq__lte=session.seq
+            )
+            .order_by("seq")
+            .values_list("seq", "client_id", "data")
+        )
+    if seq:
+        if not rows or rows[0][:2] != (seq, head):
+            return None
+        rows = rows[1:]
+    if [r[0] for r in rows] != list(range(seq + 1, session.seq + 1)) or rows[-1][1] != session.head:
+        return None
+    return engine.catch_up(match, (data for _, _, data in rows))
+
+
+def hold_key(session_id: int) -> str:
+    """The key of the session's hold on its fixture (matches.holds): its own report passes it."""
+    return f"scoring-session:{session_id}"
+
+
+def extra_time_answer(fixture: Fixture, home_goals: int, away_goals: int) -> str | None:
+    """The one legal answer to the extra-time question (I-38) after these 90 minutes: "yes"
+    exactly when the tie is level (a second leg counts the first, with away goals where the
+    stage says so), so a level knockout match is never ended at 90 minutes; None when the league
+    cannot tell yet (a second leg whose first leg has no counted result)."""
+    first = fixture_first_leg(fixture=fixture)
+    if (
+        fixture.stage.legs == 2
+        and fixture.leg == 2
+        and (first is None or first.status not in Fixture.COUNTED_STATUSES)
+    ):
+        return None
+    level = tie_needs_decider(fixture=fixture, first_leg=first, home_goals=home_goals, away_goals=away_goals)
+    return "yes" if level else "no"
+
+
+def scored_log(session: ScoringSession) -> dict[str, Any]:
+    """The fuba-log/1 document of the session: its header and live events as entered."""
+    return {**session.header, "events": _live_events(session)}
+
+
+def participants(session: ScoringSession) -> set[str]:
+    """The clubs ("home"/"away") whose members entered events."""
+    return {side for side in ("home", "away") if getattr(session, f"{side}_entered")}
 
 
 def session_get(*, session_id: int) -> ScoringSession:
@@ -91,13 +196,8 @@ def fixture_holds(fixture_ids: Collection[int]) -> dict[int, Hold]:
 
 
 def current_version(*, session_id: int) -> int | None:
-    """The session's version from the cache (one round trip), else from the database."""
-    version = cache.get(published.version_key(session_id))
-    if version is None:
-        version = ScoringSession.objects.filter(id=session_id).values_list("version", flat=True).first()
-        if version is not None:
-            published.publish(session_id, version)
-    return version
+    """The session's version (the live endpoints' ETag), as committed."""
+    return ScoringSession.objects.filter(id=session_id).values_list("version", flat=True).first()
 
 
 def session_names(session: ScoringSession) -> dict[str, str]:
@@ -251,60 +351,29 @@ def session_readable_by(session: ScoringSession, *, user: Any) -> bool:
     return audit_trail_is_full_for(fixture=session.fixture, user=user)
 
 
-def live_publish(state: dict[str, Any]) -> None:
-    """Publish the state a write just computed: its version, and its document cached so that no
-    spectator's poll builds it again (scoring.live serves it without Django's request cycle).
-    A document only the clubs may read is not cached: their polls go through the view, which
-    checks who asks."""
-    document = live_encode(state) if state_is_public(state) else None
-    published.publish(state["session"], state["version"], document)
-
-
 @dataclass(frozen=True)
 class LiveDocument:
     body: bytes
+    version: int
     # The fixture whose clubs and staff alone may read it; None when it is public.
     private_to_fixture: int | None = None
 
 
-def live_document(*, session_id: int, version: int) -> LiveDocument:
-    """The JSON of the state at ``version``, cached per version when public: spectators share one
-    computation."""
-    key = live_key(session_id, version)
-    body = cache.get(key)
-    if isinstance(body, bytes):
-        return LiveDocument(body)
+def live_document(*, session_id: int) -> LiveDocument:
+    """The live endpoint's JSON of the session as it is now: the state the scorer draws."""
     state = session_state(session_get(session_id=session_id))
-    body = live_encode(state)
-    if not state_is_public(state):
-        return LiveDocument(body, private_to_fixture=state["fixture"])
-    if state["version"] == version:
-        cache.set(key, body, LIVE_CACHE_SECONDS)
-    return LiveDocument(body)
+    private_to = None if state_is_public(state) else state["fixture"]
+    return LiveDocument(live_encode(state), state["version"], private_to)
 
 
-def story_key(session_id: int, version: int) -> str:
-    return f"scoring:story:{session_id}:{version}"
-
-
-def live_story(*, session_id: int, version: int) -> LiveDocument:
+def live_story(*, session_id: int) -> LiveDocument:
     """The feed by turn and the key moments of the session as scored so far (matches.replay's
-    story of its log), as JSON cached per version while public: the engine replays the log once
-    for all the spectators of a version, and never on a scorer's post. From full time until the
-    result counts it is the clubs' and staff's only, as the live document is."""
-    key = story_key(session_id, version)
-    body = cache.get(key)
-    if isinstance(body, bytes):
-        return LiveDocument(body)
+    story of its log), as JSON: the engine replays the log, so the live module caches it per
+    version. From full time until the result counts it is the clubs' and staff's only, as the
+    live document is."""
     session = session_get(session_id=session_id)
     submission = session.submission if session.submission_id else None
-    public = state_is_public(
-        {"status": session.status, "submission": {"status": submission.status} if submission else None}
-    )
+    public = _public(session.status, submission.status if submission is not None else None)
     story = match_story(scored_log(session))
     body = json.dumps({"version": session.version, **story}, separators=(",", ":")).encode()
-    if not public:
-        return LiveDocument(body, private_to_fixture=session.fixture_id)
-    if session.version == version:
-        cache.set(key, body, LIVE_CACHE_SECONDS)
-    return LiveDocument(body)
+    return LiveDocument(body, session.version, None if public else session.fixture_id)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
-from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -32,21 +31,23 @@ from kernel.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches import services as results
 from matches.log_fixture import fixture_header
 from matches.validation_tasks import submission_validate
-from scoring import engine, published, quotas
+from scoring import engine, quotas
 from scoring.models import ScoringEvent, ScoringSession
+from scoring.selectors import (
+    SessionChanged,
+    StaleSequence,
+    cache_key,
+    extra_time_answer,
+    hold_key,
+    match_of,
+    participants,
+    scored_log,
+)
 from tournaments.game_systems import rules_of
-from tournaments.knockout import tie_needs_decider
 from tournaments.models import Club, Fixture, Team
-from tournaments.selectors import fixture_first_leg
 
 CLIENT_ID_MAX = 64
 RECENT_EVENTS = 12
-
-
-class StaleSequence(Conflict):
-    """The client is behind (or ahead): it must catch up with the current state (HTTP 409)."""
-
-    code = "stale_sequence"
 
 
 def writer_side(
@@ -165,80 +166,9 @@ def _recent(session: ScoringSession) -> list[dict[str, Any]]:
     ]
 
 
-def _live_events(session: ScoringSession) -> list[dict[str, Any]]:
-    return list(
-        ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
-        .order_by("seq")
-        .values_list("data", flat=True)
-    )
-
-
-class SessionChanged(StaleSequence):
-    """Another write changed the session's events after this request read the session row: the
-    request reads again (scoring.selectors), or the client catches up (409)."""
-
-
-def cache_key(session: ScoringSession) -> engine.CacheKey:
-    return (session.seq, session.head)
-
-
-def match_of(session: ScoringSession) -> Any:
-    """The engine Match after the session's live events as the row ``session`` was read (taken
-    out of the process cache: give it back with engine.keep once done with it unchanged or
-    committed). Raises SessionChanged when the stored events are no longer those of that row."""
-    cached = engine.take(session.id)
-    if cached is not None:
-        (seq, head), match = cached
-        if (seq, head) == cache_key(session):
-            return match
-        if seq < session.seq:
-            caught_up = _catch_up(session, match, seq, head)
-            if caught_up is not None:
-                return caught_up
-    # Read without a lock, so the events stored now may have gone past the row read before:
-    # the events up to its seq must end with its head.
-    rows = list(
-        ScoringEvent.objects.filter(session=session, undone_at__isnull=True, seq__lte=session.seq)
-        .order_by("seq")
-        .values_list("seq", "client_id", "data")
-    )
-    if [r[0] for r in rows] != list(range(1, session.seq + 1)) or (rows and rows[-1][1] != session.head):
-        raise SessionChanged(
-            "The session changed while it was read; catch up and try again.",
-            details={"seq": session.seq, "version": session.version, "session": session.id},
-        )
-    return engine.rebuild(session.header, [data for _, _, data in rows])
-
-
-def _catch_up(session: ScoringSession, match: Any, seq: int, head: str) -> Any | None:
-    """``match`` (the state after live event ``seq`` with client id ``head``) brought up to the
-    session's seq, or None when its events are no longer the session's (an undo since). The
-    session row's recent events usually hold the few missing ones; else they are read."""
-    rows = [
-        (r["seq"], r.get("client_id"), r["data"])
-        for r in reversed(session.recent)
-        if max(seq, 1) <= r["seq"] <= session.seq
-    ]
-    if not rows or rows[0][0] != max(seq, 1) or any(r[1] is None for r in rows):
-        rows = list(
-            ScoringEvent.objects.filter(
-                session=session, undone_at__isnull=True, seq__gte=max(seq, 1), seq__lte=session.seq
-            )
-            .order_by("seq")
-            .values_list("seq", "client_id", "data")
-        )
-    if seq:
-        if not rows or rows[0][:2] != (seq, head):
-            return None
-        rows = rows[1:]
-    if [r[0] for r in rows] != list(range(seq + 1, session.seq + 1)) or rows[-1][1] != session.head:
-        return None
-    return engine.catch_up(match, (data for _, _, data in rows))
-
-
 def _changed(session: ScoringSession, fields: list[str], match: Any | None = None) -> None:
-    """Save the session with a new version; once committed, publish the version (the live
-    endpoint's ETag) and keep the engine state for the next request."""
+    """Save the session with a new version (the live endpoints' ETag) and keep the engine state
+    for the next request."""
     session.version += 1
     session.updated_at = timezone.now()
     # An UPDATE of just these columns (Model.save costs twice as much on every tap; the session
@@ -246,15 +176,8 @@ def _changed(session: ScoringSession, fields: list[str], match: Any | None = Non
     ScoringSession.objects.filter(pk=session.pk).update(
         **{name: getattr(session, name) for name in [*fields, "version", "updated_at"]}
     )
-    session_id, version = session.id, session.version
     if match is not None:
-        engine.keep(session_id, cache_key(session), match)
-    transaction.on_commit(lambda: published.publish(session_id, version))
-
-
-def hold_key(session_id: int) -> str:
-    """The key of the session's hold on its fixture (matches.holds): its own report passes it."""
-    return f"scoring-session:{session_id}"
+        engine.keep(session.id, cache_key(session), match)
 
 
 @transaction.atomic
@@ -298,7 +221,6 @@ def session_start(*, fixture_id: int, user: User, app_dice: bool = False) -> Sco
         app_dice_by=user if app_dice else None,
         app_dice_at=timezone.now() if app_dice else None,
     )
-    transaction.on_commit(lambda: published.publish(session.id, 0))
     return session
 
 
@@ -352,14 +274,9 @@ def event_post(
     expected_seq: int,
     event: Mapping[str, Any] | None = None,
     roll_for_me: bool = False,
-    publish: bool = True,
 ) -> tuple[ScoringSession, bool]:
     """Add one event (or let the server roll the pending dice). Returns (session, created):
     ``created`` is False for a resend of a client id already stored, which changes nothing.
-
-    The new version is published for the live endpoint; ``publish=False`` leaves that to the
-    caller, which publishes it with its document in the same cache round trip
-    (scoring.selectors.live_publish, as the API does).
 
     No lock is held while the engine judges the event: the session is read, the event applied to
     the engine state of what was read, and the write stores it only if the session's version is
@@ -372,9 +289,6 @@ def event_post(
     for _ in range(3):
         outcome = _event_post(session_id, user, client_id, expected_seq, event, roll_for_me)
         if outcome is not None:
-            session, created = outcome
-            if created and publish:
-                transaction.on_commit(partial(published.publish, session.id, session.version))
             return outcome
     raise StaleSequence("Other devices kept changing the session; catch up and try again.")
 
@@ -446,22 +360,6 @@ def _event_post(
     session.version += 1
     engine.keep(session.id, cache_key(session), match)
     return session, True
-
-
-def extra_time_answer(fixture: Fixture, home_goals: int, away_goals: int) -> str | None:
-    """The one legal answer to the extra-time question (I-38) after these 90 minutes: "yes"
-    exactly when the tie is level (a second leg counts the first, with away goals where the
-    stage says so), so a level knockout match is never ended at 90 minutes; None when the league
-    cannot tell yet (a second leg whose first leg has no counted result)."""
-    first = fixture_first_leg(fixture=fixture)
-    if (
-        fixture.stage.legs == 2
-        and fixture.leg == 2
-        and (first is None or first.status not in Fixture.COUNTED_STATUSES)
-    ):
-        return None
-    level = tie_needs_decider(fixture=fixture, first_leg=first, home_goals=home_goals, away_goals=away_goals)
-    return "yes" if level else "no"
 
 
 def _check_extra_time(session: ScoringSession, match: Any, choice: Any) -> None:
@@ -567,16 +465,6 @@ def event_undo(*, session_id: int, user: User, expected_seq: int, reason: str = 
             ["seq", "head", "recent", "status", "home_confirmed_by", "away_confirmed_by", "last_undo"],
         )
     return session
-
-
-def scored_log(session: ScoringSession) -> dict[str, Any]:
-    """The fuba-log/1 document of the session: its header and live events as entered."""
-    return {**session.header, "events": _live_events(session)}
-
-
-def participants(session: ScoringSession) -> set[str]:
-    """The clubs ("home"/"away") whose members entered events."""
-    return {side for side in ("home", "away") if getattr(session, f"{side}_entered")}
 
 
 def session_confirm(

@@ -2,7 +2,7 @@
 
 The page talks to /api/v1/scoring-sessions for every write (the same operations a native app
 uses). Spectators and the other club's device poll ``live.json``: a versioned document with an
-ETag, answered 304 from one cache read while nothing changed (docs/scorer.md says why polling).
+ETag, answered 304 from one database read while nothing changed (docs/scorer.md says why polling).
 """
 
 from __future__ import annotations
@@ -47,13 +47,10 @@ def live_json(request: HttpRequest, session_id: int) -> HttpResponse:
     if request.headers.get("If-None-Match") == etag:
         response: HttpResponse = HttpResponseNotModified()
     else:
-        document = selectors.live_document(session_id=session_id, version=version)
-        private_to = document.private_to_fixture
-        fixture = Fixture.objects.filter(id=private_to).first() if private_to is not None else None
-        if private_to is not None and (
-            fixture is None or not audit_trail_is_full_for(fixture=fixture, user=request.user)
-        ):
-            return HttpResponse(json.dumps(_UNCONFIRMED), status=403, content_type="application/json")
+        document = live.document(session_id=session_id, version=version)
+        refused = _unconfirmed_for(request, document)
+        if refused is not None:
+            return refused
         response = HttpResponse(document.body, content_type="application/json")
     response["ETag"] = etag
     # Every poll revalidates: a stale copy would hide an entry from the other device.
@@ -79,7 +76,7 @@ def live_story(request: HttpRequest, session_id: int) -> HttpResponse:
     if version is None:
         raise NotFound(f"No scoring session {session_id}.")
     etag = f'"story-s{session_id}v{version}"'
-    document = selectors.live_story(session_id=session_id, version=version)
+    document = live.story(session_id=session_id, version=version)
     refused = _unconfirmed_for(request, document)
     if refused is not None:
         return refused

@@ -7,8 +7,6 @@ current state in ``details.state`` so a client catches up without another reques
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -46,28 +44,6 @@ ILLEGAL = {
 
 def _state(session_id: int) -> dict[str, Any]:
     return selectors.session_state(selectors.session_get(session_id=session_id))
-
-
-def _published(session: ScoringSession) -> dict[str, Any]:
-    """The state after a write, cached at once as the live document of its version."""
-    body = selectors.session_state(session)
-    selectors.live_publish(body)
-    return body
-
-
-class ThenResponse(Response):
-    """A response that runs ``then`` once the server has sent it: the WSGI server calls close()
-    after the last byte went out (Django's documented end of a request)."""
-
-    def __init__(self, data: Any, *, status: int, then: Callable[[], None]) -> None:
-        super().__init__(data, status=status)
-        self._then = then
-
-    def close(self) -> None:
-        try:
-            self._then()
-        finally:
-            super().close()
 
 
 def _pk(pk: str | None) -> int:
@@ -140,17 +116,10 @@ class ScoringSessionViewSet(viewsets.ViewSet):
                 expected_seq=v["expected_seq"],
                 event=v.get("event"),
                 roll_for_me=v["roll_for_me"],
-                publish=False,  # published below with its document, in one round trip
             ),
         )
-        body = selectors.session_state(session)
-        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        if not created:
-            return Response({**body, "created": False}, status=code)
-        # Published once the answer is on its way, so the phone that tapped does not wait for
-        # this cache round trip.
-        publish = partial(selectors.live_publish, body)
-        return ThenResponse({**body, "created": True}, status=code, then=publish)
+        body = {**selectors.session_state(session), "created": created}
+        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
     @extend_schema(request=ss.UndoSerializer, responses={200: ss.SessionStateSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
@@ -169,7 +138,7 @@ class ScoringSessionViewSet(viewsets.ViewSet):
                 reason=v["reason"],
             ),
         )
-        return Response(_published(session))
+        return Response(selectors.session_state(session))
 
     @extend_schema(request=ss.DiceSerializer, responses={200: ss.SessionStateSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
@@ -181,7 +150,7 @@ class ScoringSessionViewSet(viewsets.ViewSet):
         session = services.session_dice(
             session_id=session_id, user=signed_in_user(request.user), app_dice=data.validated_data["app_dice"]
         )
-        return Response(_published(session))
+        return Response(selectors.session_state(session))
 
     @extend_schema(request=ss.FinishSerializer, responses={200: ss.SessionStateSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
@@ -196,7 +165,7 @@ class ScoringSessionViewSet(viewsets.ViewSet):
             home_penalties=data.validated_data.get("home_penalties"),
             away_penalties=data.validated_data.get("away_penalties"),
         )
-        return Response(_published(session))
+        return Response(selectors.session_state(session))
 
     @extend_schema(
         request=ss.SetupCheckSerializer, responses={200: ss.SetupCheckResultSerializer, **ERRORS, **ILLEGAL}
@@ -219,7 +188,7 @@ class ScoringSessionViewSet(viewsets.ViewSet):
         session = services.session_abandon(
             session_id=session_id, user=signed_in_user(request.user), reason=data.validated_data["reason"]
         )
-        return Response(_published(session))
+        return Response(selectors.session_state(session))
 
     @extend_schema(responses={200: ss.SessionLogSerializer, 404: ERRORS[404]})
     @action(detail=True, methods=["get"])

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from matches import scorer_view
-from scoring import engine, services
+from scoring import engine, selectors, services
 from scoring.models import ScoringEvent
 from scoring.selectors import session_get, session_state
 from tests.scoring.helpers import make_fixture, next_event, play
@@ -61,7 +61,7 @@ def test_a_post_that_lost_the_race_is_a_409_and_stores_nothing(
     current = session_get(session_id=session.id)
     assert (current.seq, current.head, current.version) == (6, "theirs", other.version)
     # The process's engine copy is the stored one, not the one the lost write applied its event to.
-    fresh = engine.rebuild(current.header, services._live_events(current))
+    fresh = engine.rebuild(current.header, selectors.scored_log(current)["events"])
     assert session_state(current)["state"] == scorer_view.state(fresh)
 
 

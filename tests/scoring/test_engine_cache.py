@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from matches import scorer_view
-from scoring import engine, services
+from scoring import engine, selectors, services
 from scoring.models import ScoringEvent
 from scoring.selectors import session_get
 from tests.scoring.helpers import make_fixture, next_event, play
@@ -18,12 +18,12 @@ pytestmark = pytest.mark.django_db
 def fresh(session_id: int) -> tuple[object, object, int]:
     """What a process that never saw the session computes."""
     session = session_get(session_id=session_id)
-    match = engine.rebuild(session.header, services._live_events(session))
+    match = engine.rebuild(session.header, selectors.scored_log(session)["events"])
     return scorer_view.state(match), scorer_view.pending_dict(match), len(match.log)
 
 
 def used(session_id: int) -> tuple[object, object, int]:
-    match = services.match_of(session_get(session_id=session_id))
+    match = selectors.match_of(session_get(session_id=session_id))
     return scorer_view.state(match), scorer_view.pending_dict(match), len(match.log)
 
 
@@ -52,7 +52,7 @@ def test_a_copy_some_events_behind_catches_up_to_the_same_state() -> None:
         # the caught-up copy is the one handed out (not a rebuild from scratch)
         key, match = copy_at(session.id, behind)
         engine.keep(session.id, key, match)
-        assert services.match_of(session_get(session_id=session.id)) is match
+        assert selectors.match_of(session_get(session_id=session.id)) is match
 
 
 def test_a_copy_whose_events_were_undone_is_not_used() -> None:
@@ -66,9 +66,9 @@ def test_a_copy_whose_events_were_undone_is_not_used() -> None:
     # other taps at 9, 10 and 11: the copy at 9 names an event that is no longer live
     play(session.id, users, until=11)
     engine.keep(session.id, stale_key, stale)
-    match = services.match_of(session_get(session_id=session.id))
+    match = selectors.match_of(session_get(session_id=session.id))
     assert match is not stale
-    engine.keep(session.id, services.cache_key(session_get(session_id=session.id)), match)
+    engine.keep(session.id, selectors.cache_key(session_get(session_id=session.id)), match)
     assert used(session.id) == fresh(session.id)
 
 

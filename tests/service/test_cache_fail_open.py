@@ -10,7 +10,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client, override_settings
 
-from kernel.cache import PooledRedisCacheClient, redis_cache
+from kernel.cache import RedisCache, redis_cache, redis_link
 from kernel.fail_open import fail_open_counts
 
 pytestmark = pytest.mark.django_db
@@ -56,21 +56,38 @@ def test_throttled_api_and_health_with_the_cache_down(client: Client) -> None:
         assert response.json()["checks"]["cache"]["status"] == "down", "the probe goes past the breaker"
 
 
-def test_the_django_internals_the_redis_wrapper_uses_are_still_there() -> None:
-    """kernel.cache reaches into Django's Redis backend in one place (the client class it builds
-    from ``_class``, the pool from ``_get_connection_pool``, redis' class from ``_client``): a
-    Django upgrade that changes them fails here instead of silently dropping the pooled client
-    and the raw client that the throttle's pipeline and /healthz use."""
+def test_the_redis_link_shares_the_cache_s_keys_and_breaker() -> None:
+    """kernel.cache builds its own redis-py client from the cache's settings (public APIs only):
+    the throttle's pipeline and /healthz use it on the cache's own keys. A Django or redis-py
+    upgrade that changes how the cache names or stores a key, or how the client is built, fails
+    here rather than in production."""
+    link = redis_link()
     backend = redis_cache()
-    assert backend is not None, "the test settings use the Redis cache"
-    assert isinstance(backend._cache, PooledRedisCacheClient)
-    client = backend.raw_client()
-    assert client is backend.raw_client(), "one redis client per connection pool"
-    key = backend.make_and_validate_key("wrapper-check")
-    pipe = client.pipeline(transaction=False)
+    assert link is not None and backend is not None, "the test settings use the Redis cache"
+    assert link is redis_link(), "one client a process"
+    assert link.breaker is backend.breaker, "an outage the throttle meets opens the cache's breaker"
+    key = cache.make_and_validate_key("wrapper-check")
+    pipe = link.client.pipeline(transaction=False)
     pipe.incr(key)
     pipe.expire(key, 5)
-    assert pipe.execute()[0] == 1 and backend.get("wrapper-check") == 1
-    backend.delete("wrapper-check")
+    assert pipe.execute()[0] == 1
+    assert cache.incr("wrapper-check") == 2, "the counter is the cache's own key"
+    assert 0 < link.client.ttl(key) <= 5
+    cache.set("wrapper-check", b"doc", 5)
+    assert cache.get("wrapper-check") == b"doc"
+    cache.delete("wrapper-check")
+    assert link.client.exists(key) == 0
     with override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}):
-        assert redis_cache() is None
+        assert redis_cache() is None and redis_link() is None
+
+
+def test_the_backend_overrides_only_public_methods() -> None:
+    """The fail-open backend wraps the public methods of Django's RedisCache, each of which must
+    still exist on the base class with the same name (a renamed one would skip the wrapper)."""
+    from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
+
+    overridden = {
+        name for name in vars(RedisCache) if not name.startswith("_") and callable(vars(RedisCache)[name])
+    }
+    assert overridden <= {name for name in dir(DjangoRedisCache) if not name.startswith("_")}
+    assert {"get", "set", "add", "delete", "get_many", "set_many", "incr", "touch"} <= overridden
