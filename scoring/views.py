@@ -18,7 +18,6 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from fubaleague.web.views import match_url
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError, NotFound, PermissionDenied
 from matches.replay import pitch_geometry
@@ -33,6 +32,11 @@ _UNCONFIRMED = {
         "details": {},
     }
 }
+
+
+def _match_url(fixture: Fixture) -> str:
+    # By the URL's name: the public pages sit above the apps, so the scorer does not import them.
+    return reverse("tournaments:match", args=[fixture.competition.slug, fixture.pk])
 
 
 @require_GET
@@ -115,7 +119,7 @@ def scorer(request: HttpRequest, session_id: int) -> HttpResponse:
             "can_write": side is not None,
             "side": side or "",
             "names": names,
-            "match_url": match_url(fixture),
+            "match_url": _match_url(fixture),
             "engine": _local_engine() if side is not None else None,
         },
     )
@@ -188,5 +192,5 @@ def start(request: HttpRequest, fixture_id: int) -> HttpResponse:
         session = services.session_start(fixture_id=fixture.id, user=signed_in_user(request.user))
     except ApplicationError as exc:
         messages.error(request, exc.message)
-        return redirect(match_url(fixture))
+        return redirect(_match_url(fixture))
     return redirect(reverse("scoring:scorer", args=[session.id]))

@@ -1,16 +1,24 @@
-"""List the league's modules that no layers contract of .importlinter places (`make lint` fails on any).
+"""List the league's modules that no layers contract of .importlinter places, and the package-level
+import cycles that CONTRIBUTING.md does not list (`make lint` fails on either).
 
 lint-imports checks only the modules a contract names: a module outside every layers contract may
 import anything. A module is placed when it, or a package above it, is a layer of a layers
 contract (a container's layers count under the container's name), or an exhaustive container.
+
+Two top-level packages that import each other form a package-level cycle even when every module
+keeps to its layer; the few the layers allow are listed, each with its reason, in the table
+"Package-level cycles" of CONTRIBUTING.md, and a row that no longer applies fails too.
 """
 
 from __future__ import annotations
 
 import ast
 import configparser
+import re
 import sys
 from pathlib import Path
+
+import grimp  # import-linter's import graph
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIP_PARTS = {"migrations", "__pycache__"}
@@ -72,11 +80,50 @@ def _empty_package(module: str) -> bool:
     return all(isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) for node in body)
 
 
+CYCLE_ROW = re.compile(r"^\|\s*`(?P<a>[\w.]+)`\s*\|\s*`(?P<b>[\w.]+)`\s*\|")
+
+
+def listed_cycles() -> set[frozenset[str]]:
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text.split("### Package-level cycles", 1)[1].split("\n#", 1)[0]
+    return {frozenset((m["a"], m["b"])) for line in section.splitlines() if (m := CYCLE_ROW.match(line))}
+
+
+def package_cycles(packages: list[str]) -> dict[frozenset[str], list[str]]:
+    """Pairs of top-level packages that import each other, with the imports of each direction."""
+    sys.path.insert(0, str(ROOT))
+    graph = grimp.build_graph(*packages)
+    edges: dict[tuple[str, str], list[str]] = {}
+    for module in sorted(graph.modules):
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            pair = (module.split(".")[0], imported.split(".")[0])
+            if pair[0] != pair[1]:
+                edges.setdefault(pair, []).append(f"{module} -> {imported}")
+    cycles = [(a, b) for a, b in edges if a < b and (b, a) in edges]
+    return {frozenset((a, b)): edges[(a, b)][:3] + edges[(b, a)][:3] for a, b in cycles}
+
+
 def main() -> int:
     missing = unplaced()
     for module in missing:
         print(f"{module}: in no layers contract of .importlinter; give it its layer")
-    return 1 if missing else 0
+    config = configparser.ConfigParser()
+    config.read(ROOT / ".importlinter")
+    found = package_cycles(config["importlinter"]["root_packages"].split())
+    listed = listed_cycles()
+    problems = [
+        f"{' <-> '.join(sorted(pair))}: a package-level cycle that CONTRIBUTING.md does not list "
+        f"({'; '.join(why)})"
+        for pair, why in found.items()
+        if pair not in listed
+    ]
+    problems += [
+        f"CONTRIBUTING.md lists the cycle {' <-> '.join(sorted(pair))}, which no longer exists"
+        for pair in listed - set(found)
+    ]
+    for problem in problems:
+        print(problem)
+    return 1 if missing or problems else 0
 
 
 if __name__ == "__main__":

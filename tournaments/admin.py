@@ -19,12 +19,12 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from fubaleague.console.words import audit_sentences
 from kernel.admin_actions import ReadOnlyAdminInline, ServiceAdmin, form_error, run_service
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
 from matches import progress
 from matches.admin import FixtureResultActions
+from matches.audit_words import audit_sentences
 from tournaments.admin_forms import (
     TIEBREAK_SLOTS,
     CompetitionForm,

@@ -11,12 +11,12 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 
 from fubaleague.console.access import competition_of, organiser_required
-from fubaleague.console.words import audit_sentences
 from kernel.admin_actions import service_dry_run
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
 from matches import progress
 from matches import services as results
+from matches.audit_words import audit_sentences
 from matches.discipline import competition_discipline_set
 from matches.forms import CARD_WORDS, add_card_rows, card_rows_initial, cards_from_rows
 from matches.models import Result, ResultSubmission

@@ -1,4 +1,4 @@
-"""Words instead of codes: card kinds, the audit trail as sentences."""
+"""The result audit trail in words: card kinds by name, each audit entry as a sentence."""
 
 from __future__ import annotations
 
