@@ -172,7 +172,6 @@ _PLAYER_IN_AREA = frozenset(
         "injured_player",
         "injured_player_instead",
         "sent_off_player",
-        "sent_off_player_instead",
     }
 )
 

@@ -14,8 +14,9 @@ from .events import Event, Pending, answer_choice, answer_dice
 from .rules import closest_areas, yellow_from_test
 
 Flow = Generator[Pending, Event, Any]
-# the decision that picks the outfield player removed instead of a named goalkeeper
-_INSTEAD: Final = {D.INJURED_PLAYER: D.INJURED_PLAYER_INSTEAD, D.SENT_OFF_PLAYER: D.SENT_OFF_PLAYER_INSTEAD}
+# the decision that picks the outfield player removed instead of a named goalkeeper: only an
+# injury may name the keeper (A4); a red card always removes an outfield player (5.6.2)
+_INSTEAD: Final = {D.INJURED_PLAYER: D.INJURED_PLAYER_INSTEAD}
 
 
 def yellow_test(m: MatchContext, team: int, why: str, die_modifier: int = 0) -> Flow:

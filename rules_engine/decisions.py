@@ -33,7 +33,6 @@ PENALTY_SHOT: Final = "penalty_shot"
 
 # cards and injuries (5.6, A4)
 SENT_OFF_PLAYER: Final = "sent_off_player"
-SENT_OFF_PLAYER_INSTEAD: Final = "sent_off_player_instead"
 INJURED_PLAYER: Final = "injured_player"
 INJURED_PLAYER_INSTEAD: Final = "injured_player_instead"
 INJURY_SUBSTITUTION: Final = "injury_substitution"
@@ -112,7 +111,6 @@ ALL: Final = frozenset(
         PENALTY_KEEPER,
         PENALTY_SHOT,
         SENT_OFF_PLAYER,
-        SENT_OFF_PLAYER_INSTEAD,
         INJURED_PLAYER,
         INJURED_PLAYER_INSTEAD,
         INJURY_SUBSTITUTION,

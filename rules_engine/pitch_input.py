@@ -32,7 +32,6 @@ _FIXED_REASONS: Final[dict[str, str]] = {
     D.SENT_OFF_PLAYER: "no {team} outfield player there (5.6.2)",
     D.INJURED_PLAYER: "no {team} player there who can be the injured one (A4)",
     D.INJURED_PLAYER_INSTEAD: "not one of {team}'s players closest to the goalkeeper (A4)",
-    D.SENT_OFF_PLAYER_INSTEAD: "not one of {team}'s players closest to the goalkeeper (A4)",
     D.SKILL_BALL_AREA: "the skill cannot put the ball there (A11)",
 }
 
