@@ -60,6 +60,18 @@ GOAL_KICK_MOVE: Final = "goal_kick_move"
 SETUP_ADJUST: Final = "setup_adjust"
 SKILL_MOVE: Final = "skill_move"
 
+# FUBA rulebook 2.0 (ruleset fuba-2, rules_engine.fuba2): its own decisions; it asks the ones
+# above whose meaning is the same under their FUBA 3 names (target_area, setup, move, use_cp...)
+SLOW_GOAL_KICK: Final = "slow_goal_kick"  # 5.3.1
+GOAL_ATTEMPT: Final = "goal_attempt"  # 4.7 (optional, the controlling team)
+MOVEMENT_OPTION: Final = "movement_option"  # 4.8: defence, midfield or forward
+PRESSING: Final = "pressing"  # 4.9.1 (optional, the passive team)
+TIREDNESS_ZONE: Final = "tiredness_zone"  # A1.2, I2-7
+GOALKEEPER_POSITION: Final = "goalkeeper_position"  # A5: inside or outside the goal area
+FUBA2: Final = frozenset(
+    {SLOW_GOAL_KICK, GOAL_ATTEMPT, MOVEMENT_OPTION, PRESSING, TIREDNESS_ZONE, GOALKEEPER_POSITION}
+)
+
 # the answer that ends a sequence of optional moves
 DONE: Final = "done"
 
@@ -124,5 +136,6 @@ ALL: Final = frozenset(
         FORMATION_CHANGE,
         PLAY_FIERY_COACH,
         *MOVE_DECISIONS,
+        *FUBA2,
     }
 )

@@ -25,8 +25,13 @@ except ImportError:  # pragma: no cover - the engine needs nothing beyond the st
 
 FORMAT: Final = "fuba-log/1"
 RULESET: Final = "fuba-3"
-# rulebook 2.0: its rules are in rules_engine.fuba2, its turn flow is not written yet (docs/fuba2-engine.md)
+# rulebook 2.0 (rules_engine.fuba2, docs/fuba2-engine.md): advanced rules A1-A6, no skills, no
+# weather; a team may name its A6 playing styles
 RULESET_FUBA2: Final = "fuba-2"
+RULESETS: Final = (RULESET, RULESET_FUBA2)
+ADVANCED_RULES_FUBA2: Final = ("A1", "A2", "A3", "A4", "A5", "A6")
+STYLE_LINES: Final = ("defence", "midfield", "forward")
+STYLES: Final = ("easy", "normal", "aggressive")  # A6 (fuba2.styles.STYLES)
 ROLE_KEYS: Final = tuple(Roles.__dataclass_fields__)
 _EVENT_KEYS: Final = frozenset({"roll", "decide", "by", "dice", "choice", "check", "note"})
 _CHECK_KEYS: Final = frozenset({"score", "minute", "ball", "area", "control", "half", "digest"})
@@ -64,7 +69,9 @@ def parse_formation(text: Any, path: str, errors: list[FubaError]) -> tuple[int,
     return d, mi, f
 
 
-def parse_team(data: Any, path: str, advanced: frozenset[str], errors: list[FubaError]) -> TeamSpec | None:
+def parse_team(
+    data: Any, path: str, advanced: frozenset[str], errors: list[FubaError], ruleset: str = RULESET
+) -> TeamSpec | None:
     if not isinstance(data, dict):
         errors.append(_err("a team must be an object", path))
         return None
@@ -72,8 +79,11 @@ def parse_team(data: Any, path: str, advanced: frozenset[str], errors: list[Fuba
     name = data.get("name")
     if not isinstance(name, str) or not name:
         errors.append(_err("team name must be a non-empty string", f"{path}.name"))
+    fuba2 = ruleset == RULESET_FUBA2
     for k in data:
-        if k not in ("name", "formation", "roles", "skills", "players_short"):
+        if k not in ("name", "formation", "roles", "skills", "players_short") and not (
+            fuba2 and k == "styles"
+        ):
             errors.append(_err(f"unknown team field {k!r}", f"{path}.{k}"))
     form = parse_formation(data.get("formation"), f"{path}.formation", errors)
     roles_raw = data.get("roles", {})
@@ -125,7 +135,14 @@ def parse_team(data: Any, path: str, advanced: frozenset[str], errors: list[Fuba
                 )
     skills_raw = data.get("skills", [])
     skills: list[str] = []
-    if not isinstance(skills_raw, list):
+    styles = _parse_styles(data.get("styles"), f"{path}.styles", advanced, errors) if fuba2 else None
+    if fuba2 and skills_raw != []:
+        errors.append(
+            HeaderError(
+                "rulebook 2.0 has no skills (A11 is rulebook 3's)", rule="A1-A6", path=f"{path}.skills"
+            )
+        )
+    elif not isinstance(skills_raw, list):
         errors.append(_err("skills must be a list", f"{path}.skills"))
     else:
         for i, s in enumerate(skills_raw):
@@ -145,7 +162,36 @@ def parse_team(data: Any, path: str, advanced: frozenset[str], errors: list[Fuba
         short = 0
     if len(errors) != n0 or form is None:
         return None
+    if styles is not None:
+        return TeamSpec(str(name), form, roles, tuple(skills), short, styles)
     return TeamSpec(str(name), form, roles, tuple(skills), short)
+
+
+def _parse_styles(
+    raw: Any, path: str, advanced: frozenset[str], errors: list[FubaError]
+) -> tuple[str, str, str] | None:
+    """A6 of rulebook 2.0: "Each of these areas must use one of following playing styles: easy,
+    normal or aggressive" (all normal when left out)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        errors.append(_err("styles must be an object: {defence, midfield, forward}", path))
+        return None
+    out = ["normal", "normal", "normal"]
+    for k, v in raw.items():
+        if k not in STYLE_LINES:
+            errors.append(_err(f"unknown line {k!r}; lines: {', '.join(STYLE_LINES)}", f"{path}.{k}"))
+        elif v not in STYLES:
+            errors.append(
+                HeaderError(
+                    f"a playing style is one of {', '.join(STYLES)}, not {v!r}", rule="A6", path=f"{path}.{k}"
+                )
+            )
+        else:
+            out[STYLE_LINES.index(k)] = str(v)
+    if out != ["normal"] * 3 and "A6" not in advanced:
+        errors.append(HeaderError("playing styles need advanced rule A6", rule="A6", path=path))
+    return out[0], out[1], out[2]
 
 
 def parse_header(data: Any, errors: list[FubaError]) -> Header | None:
@@ -155,30 +201,26 @@ def parse_header(data: Any, errors: list[FubaError]) -> Header | None:
     n0 = len(errors)
     if data.get("format") != FORMAT:
         errors.append(_err(f'"format" must be "{FORMAT}"', "$.format"))
-    if data.get("ruleset") == RULESET_FUBA2:
-        errors.append(
-            _err(
-                f'"ruleset": "{RULESET_FUBA2}" (FUBA rulebook 2.0) cannot be validated yet: '
-                f'the engine plays only "{RULESET}" matches',
-                "$.ruleset",
-            )
-        )
-    elif data.get("ruleset") != RULESET:
-        errors.append(_err(f'"ruleset" must be "{RULESET}"', "$.ruleset"))
+    ruleset = data.get("ruleset")
+    if ruleset not in RULESETS:
+        errors.append(_err(f'"ruleset" must be "{RULESET}" or "{RULESET_FUBA2}"', "$.ruleset"))
+        ruleset = RULESET
+    known = ADVANCED_RULES_FUBA2 if ruleset == RULESET_FUBA2 else ADVANCED_RULES
+    aliases = {} if ruleset == RULESET_FUBA2 else ADVANCED_ALIASES
     for k in data:
         if k not in ("format", "ruleset", "advanced_rules", "extra_time", "teams", "events", "meta"):
             errors.append(_err(f"unknown field {k!r}", f"$.{k}"))
     adv_raw = data.get("advanced_rules", [])
     adv: set[str] = set()
     if adv_raw == "all":
-        adv = set(ADVANCED_RULES)
+        adv = set(known)
     elif isinstance(adv_raw, list):
         for i, r in enumerate(adv_raw):
-            r2 = ADVANCED_ALIASES.get(r, r) if isinstance(r, str) else r
-            if r2 not in ADVANCED_RULES:
+            r2 = aliases.get(r, r) if isinstance(r, str) else r
+            if r2 not in known:
                 errors.append(
                     _err(
-                        f"unknown advanced rule {r!r}; known: {', '.join(ADVANCED_RULES)}",
+                        f"unknown advanced rule {r!r}; known: {', '.join(known)}",
                         f"$.advanced_rules[{i}]",
                     )
                 )
@@ -200,7 +242,7 @@ def parse_header(data: Any, errors: list[FubaError]) -> Header | None:
                 errors.append(_err(f"missing team {side!r}", f"$.teams.{side}"))
                 specs.append(None)
             else:
-                specs.append(parse_team(teams[side], f"$.teams.{side}", advanced, errors))
+                specs.append(parse_team(teams[side], f"$.teams.{side}", advanced, errors, str(ruleset)))
     if len(errors) != n0 or len(specs) != 2 or specs[0] is None or specs[1] is None:
         return None
     if "A11" in advanced and skill_weight(specs[0].skills) != skill_weight(specs[1].skills):
@@ -213,7 +255,9 @@ def parse_header(data: Any, errors: list[FubaError]) -> Header | None:
         errors.append(_err('"extra_time" must be true or false', "$.extra_time"))
         return None
     meta = data.get("meta", {})
-    return Header((specs[0], specs[1]), advanced, extra_time, extra={"meta": meta} if meta else {})
+    return Header(
+        (specs[0], specs[1]), advanced, extra_time, str(ruleset), extra={"meta": meta} if meta else {}
+    )
 
 
 def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
@@ -382,11 +426,14 @@ def header_to_dict(h: Header) -> dict[str, Any]:
             d["skills"] = list(t.skills)
         if t.players_short:
             d["players_short"] = t.players_short
+        if h.ruleset == RULESET_FUBA2 and t.styles != ("normal", "normal", "normal"):
+            d["styles"] = dict(zip(STYLE_LINES, t.styles, strict=True))
         teams[side] = d
+    known = ADVANCED_RULES_FUBA2 if h.ruleset == RULESET_FUBA2 else ADVANCED_RULES
     out: dict[str, Any] = {
         "format": FORMAT,
-        "ruleset": RULESET,
-        "advanced_rules": "all" if set(adv) == set(ADVANCED_RULES) else adv,
+        "ruleset": h.ruleset,
+        "advanced_rules": "all" if set(adv) == set(known) else adv,
         "teams": teams,
     }
     if h.extra_time:
@@ -412,6 +459,11 @@ DEFAULT_CHOICES: Final[dict[str, str]] = {
     **{n: "no" for n in sorted(D.DEFAULT_NO_DECISIONS)},
     **{n: "yes" for n in sorted(D.DEFAULT_YES_DECISIONS)},
 }
+# rulebook 2.0's (rules_engine.fuba2): its moves, its optional questions, its substitutions
+DEFAULT_CHOICES_FUBA2: Final[dict[str, str]] = {
+    **{n: D.DONE for n in (D.MOVE, D.FREE_MOVE, D.SPECIAL_EVENT_MOVE, D.SETUP_ADJUST, D.SUBSTITUTION)},
+    **{n: "no" for n in (D.USE_CP, D.FREE_KICK_ATTEMPT, D.GOAL_ATTEMPT, D.PRESSING, D.SLOW_GOAL_KICK)},
+}
 
 
 def serialize(h: Header, events: list[Event], compact: bool = True) -> dict[str, Any]:
@@ -419,6 +471,7 @@ def serialize(h: Header, events: list[Event], compact: bool = True) -> dict[str,
     that a replay supplies itself: those not followed by an event of the same
     decision by the same team, and without a written-down check."""
     out = header_to_dict(h)
+    defaults = DEFAULT_CHOICES_FUBA2 if h.ruleset == RULESET_FUBA2 else DEFAULT_CHOICES
     kept: list[Event] = []
     nxt: Event | None = None  # the next event that stays in the log
     for i in range(len(events) - 1, -1, -1):  # (not reversed(): mypyc cannot compile that here)
@@ -427,7 +480,7 @@ def serialize(h: Header, events: list[Event], compact: bool = True) -> dict[str,
             compact
             and isinstance(e, Decision)
             and not e.check
-            and DEFAULT_CHOICES.get(e.name) == e.choice
+            and defaults.get(e.name) == e.choice
             and (nxt is None or nxt.name != e.name or nxt.by != e.by)
         ):
             continue  # the replay takes this default when it meets `nxt`

@@ -9,18 +9,21 @@ never changes the state) and keeps the event for :meth:`Match.to_log`.
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import Any
+from collections.abc import Callable, Generator
+from typing import Any, Final
 
 from .context import MatchContext
 from .errors import IllegalEventError, MatchOverError, UnexpectedEventError
 from .events import Decision, Event, Pending, Roll
 from .flow import match_flow
+from .fuba2.flow import match_flow as fuba2_match_flow
 from .logformat import serialize
 from .result import MatchResult, derive_result
 from .state import Header
 
 Flow = Generator[Pending, Event, Any]
+# the flow of each ruleset (Header.ruleset, checked by logformat.parse_header): chosen once, here
+FLOWS: Final[dict[str, Callable[[MatchContext], Flow]]] = {"fuba-3": match_flow, "fuba-2": fuba2_match_flow}
 
 
 class Match(MatchContext):
@@ -34,7 +37,7 @@ class Match(MatchContext):
     def __init__(self, header: Header) -> None:
         super().__init__(header)
         self.events: list[Event] = []
-        self._gen: Flow = match_flow(self)
+        self._gen: Flow = FLOWS[header.ruleset](self)
         self._pending: Pending | None = next(self._gen)
 
     # ------------------------------------------------------------------ API

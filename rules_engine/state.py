@@ -33,6 +33,8 @@ class TeamSpec:
     roles: Roles = Roles()
     skills: tuple[str, ...] = ()
     players_short: int = 0
+    # FUBA 2 (rulebook 2.0, A6): the playing style of each line (defence, midfield, forward)
+    styles: tuple[str, str, str] = ("normal", "normal", "normal")
 
     @property
     def formation_text(self) -> str:

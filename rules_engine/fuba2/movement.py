@@ -60,10 +60,11 @@ def straight_path(team: int, start: int, end: int) -> tuple[int, ...] | None:
 
 
 def move_problem(
-    own: Side, opp: Side, option: str, start: int, end: int, goalkeeper: bool, ball: int
+    own: Side, opp: Side, option: str, start: int, end: int, goalkeeper: bool, ball: int, offside: bool = True
 ) -> str | None:
     """One player's move of the chosen option (4.8.1-4.8.5), on the board as it
-    stands before the move."""
+    stands before the move.  ``offside``: the mover is the controlling team, the
+    only one whose players can be in an offside position (4.1.1)."""
     if option == MIDFIELD:
         if end not in B.ADJ_SET[start] or end >= B.N_AREAS:
             return "4.8.1: a midfield move goes to an adjacent area"
@@ -82,7 +83,7 @@ def move_problem(
                 chapter = "4.8.2" if forward else "4.8.3"
                 return f"{chapter}: the move stops in {B.NAMES[area]}, where the opponent has more players"
     backward = B.backward(own.team, start, end)
-    if not backward and offside_position(opp, end, ball):
+    if offside and not backward and offside_position(opp, end, ball):
         return "4.8.5: a player cannot be moved into an offside position"
     return None
 

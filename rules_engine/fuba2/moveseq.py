@@ -1,0 +1,282 @@
+"""Sequences of single player moves in rulebook 2.0: the movement stage's moves of one option
+(4.8.1-4.8.5) or mixed with a condition point (A1.1), dribbling (4.8.8), free movements
+(4.8.7), the special events' moves (4.4.3), the closest player (4.4.2) and the set-up
+adjustment (3.2).
+
+A move is written as in FUBA 3's logs: ``"FROM>TO"`` (an outfield player; a forward or
+defence move may cross several areas), ``"GK>TO"`` (the goalkeeper), ``"FROM>TO+ball"``
+(dribbling); ``"done"`` ends a sequence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from typing import Any, Final
+
+from .. import board as B
+from .. import decisions as D
+from ..context import MatchContext
+from ..errors import IllegalEventError
+from ..events import Event, Pending, answer_choice
+from .movement import (
+    GOALKEEPER,
+    OPTIONS,
+    closest_players,
+    dribble_problem,
+    free_move_problem,
+    move_problem,
+)
+from .offside import Side, offside_position
+from .turnstate import F2, players, side
+
+Flow = Generator[Pending, Event, Any]
+Move = tuple[int, int, bool, bool]  # from, to, goalkeeper?, with the ball?
+
+OPTION: Final = "option"  # the moves of one movement option (4.8.1-4.8.3)
+MIXED: Final = "mixed"  # with a condition point: "the team can mix the movement types" (4.8.9, A1.1)
+FREE: Final = "free"  # 4.8.7
+SPECIAL: Final = "special"  # 4.4.3 rows -5, -3, 3: to adjacent areas
+ADJUST: Final = "adjust"  # 3.2: the controlling team's 0-2 moves after the set-ups
+
+_PARSE: Final[dict[str, Move]] = {}
+for _s in range(B.N_LOC):
+    for _d in range(B.N_AREAS):
+        _PARSE[f"{B.NAMES[_s]}>{B.NAMES[_d]}"] = (_s, _d, False, False)
+        _PARSE[f"{B.NAMES[_s]}>{B.NAMES[_d]}+ball"] = (_s, _d, False, True)
+_GK_PARSE: Final[dict[str, int]] = {f"GK>{n}": i for i, n in enumerate(B.NAMES[: B.N_AREAS])}
+
+Legal = Callable[[list[int], int], str | None]  # a set-up still legal after an adjustment (3.2)
+
+
+def fmt(src: int, dst: int, gk: bool, ball: bool) -> str:
+    if gk:
+        return f"GK>{B.NAMES[dst]}"
+    return f"{B.NAMES[src]}>{B.NAMES[dst]}" + ("+ball" if ball else "")
+
+
+class Moves:
+    """The constraints of one sequence of moves by one team."""
+
+    __slots__ = (
+        "arrived",
+        "dribbled",
+        "g",
+        "gk_moved",
+        "kind",
+        "legal",
+        "m",
+        "option",
+        "rule",
+        "sides",
+        "team",
+    )
+
+    def __init__(
+        self, m: MatchContext, g: F2, team: int, kind: str, option: str, rule: str, legal: Legal | None = None
+    ) -> None:
+        self.m = m
+        self.g = g
+        self.team = team
+        self.kind = kind
+        self.option = option
+        self.rule = rule
+        self.legal = legal
+        self.arrived = [0] * B.N_LOC  # players that came by a move of this sequence (each moves once)
+        self.gk_moved = False
+        self.dribbled = False
+        self.sides: tuple[Side, Side] | None = None
+
+    def parse(self, choice: Any) -> Move | None:
+        if type(choice) is not str:
+            return None
+        mv = _PARSE.get(choice)
+        if mv is not None:
+            return mv
+        dst = _GK_PARSE.get(choice)
+        if dst is not None:
+            return (self.m.st.teams[self.team].gk, dst, True, False)
+        return None
+
+    def _sides(self) -> tuple[Side, Side]:
+        if self.sides is None:
+            st = self.m.st
+            self.sides = (side(st, self.team), side(st, 1 - self.team))
+        return self.sides
+
+    def check(self, src: int, dst: int, gk: bool, ball: bool) -> str | None:
+        """Why the move is not legal here ("chapter: reason"), or None."""
+        st = self.m.st
+        team = self.team
+        ts = st.teams[team]
+        kind = self.kind
+        if gk:
+            if kind == FREE:
+                return "4.8.7: goalkeepers have no free movement"
+            if self.gk_moved:
+                return "4.8: the goalkeeper has already moved"
+            src = ts.gk
+        elif src >= B.N_LOC or ts.field[src] - self.arrived[src] <= 0:
+            return f"4.8: no player of yours in {B.NAMES[src]} can move now"
+        if dst == src or dst >= B.N_AREAS:
+            return f"4.8: {B.NAMES[dst]} is not a move from {B.NAMES[src]}"
+        ct = team == st.ct
+        if kind == ADJUST:
+            return self._adjust(src, dst, gk)
+        own, opp = self._sides()
+        if src >= B.N_AREAS:  # a corner taker before the corner is taken
+            return "5.2.1: the corner taker stays on its spot until the corner is taken"
+        if kind == FREE:
+            why = free_move_problem(own, src, dst, st.ball)
+        elif kind == SPECIAL:
+            why = None if dst in B.ADJ_SET[src] else "4.4.3: the player moves to an adjacent area"
+            if why is None and ct and not B.backward(team, src, dst) and offside_position(opp, dst, st.ball):
+                why = "4.8.5: a player cannot be moved into an offside position"
+        else:
+            why = self._ordinary(own, opp, src, dst, gk, ct)
+        if why is None and ball:
+            why = self._dribble(opp, src, dst, ct)
+        if why is None and ct and src == st.ball and not ball and players(st, team, src) <= 1:
+            why = "4.8.9: the controlling team keeps a player in the same area as the ball"
+        return why
+
+    def _ordinary(self, own: Side, opp: Side, src: int, dst: int, gk: bool, ct: bool) -> str | None:
+        ball = self.m.st.ball
+        if self.kind == OPTION:
+            return move_problem(own, opp, self.option, src, dst, gk, ball, ct)
+        first = None
+        for option in OPTIONS:
+            why = move_problem(own, opp, option, src, dst, gk, ball, ct)
+            if why is None:
+                return None
+            first = first or why
+        return first
+
+    def _dribble(self, opp: Side, src: int, dst: int, ct: bool) -> str | None:
+        if not ct or src != self.m.st.ball or self.kind not in (OPTION, MIXED):
+            return "4.8.8: only the controlling team's player beside the ball dribbles, in its movement"
+        if self.g.before_goal_kick:
+            return "5.3: the controlling team cannot move the ball with a player before the goal kick"
+        return dribble_problem(opp, src, dst, self.dribbled)
+
+    def _adjust(self, src: int, dst: int, gk: bool) -> str | None:
+        if dst not in B.ADJ_SET[src]:
+            return "3.2: an adjusted player moves to an adjacent area"
+        ts = self.m.st.teams[self.team]
+        field = list(ts.field)
+        keeper = ts.gk
+        if gk:
+            keeper = dst
+        else:
+            field[src] -= 1
+            field[dst] += 1
+        return self.legal(field, keeper) if self.legal is not None else None
+
+    def candidates(self, src: int) -> tuple[int, ...]:
+        if self.kind in (OPTION, MIXED) and self.option != OPTIONS[1]:
+            return tuple(range(B.N_AREAS))  # a forward or defence move may cross several areas
+        return tuple(a for a in B.ADJ[src] if a < B.N_AREAS)
+
+    def options(self) -> tuple[str, ...]:
+        out: list[str] = []
+        ts = self.m.st.teams[self.team]
+        dribble = self.kind in (OPTION, MIXED) and self.team == self.m.st.ct and not self.dribbled
+        for src in range(B.N_LOC):
+            if ts.field[src] - self.arrived[src] <= 0:
+                continue
+            for dst in self.candidates(src):
+                if self.check(src, dst, False, False) is None:
+                    out.append(fmt(src, dst, False, False))
+                if dribble and src == self.m.st.ball and self.check(src, dst, False, True) is None:
+                    out.append(fmt(src, dst, False, True))
+        if self.kind != FREE and not self.gk_moved and 0 <= ts.gk < B.N_AREAS:
+            for dst in self.candidates(ts.gk):
+                if self.check(ts.gk, dst, True, False) is None:
+                    out.append(fmt(ts.gk, dst, True, False))
+        return tuple(out)
+
+    def verify(self, choice: Any) -> None:
+        if choice == D.DONE:
+            return
+        mv = self.parse(choice)
+        if mv is None:
+            raise IllegalEventError(
+                f"{choice!r} is not a move; write FROM>TO, GK>TO or FROM>TO+ball", rule="4.8"
+            )
+        src, dst, gk, ball = mv
+        why = self.check(src, dst, gk, ball)
+        if why is not None:
+            rule, _, reason = why.partition(": ")
+            raise IllegalEventError(f"move {choice} is illegal: {reason}", rule=rule)
+
+    def do(self, mv: Move) -> None:
+        src, dst, gk, ball = mv
+        st = self.m.st
+        ts = st.teams[self.team]
+        if gk:
+            ts.gk = dst
+            self.gk_moved = True
+        else:
+            ts.field[src] -= 1
+            ts.field[dst] += 1
+            self.arrived[dst] += 1
+            if self.arrived[src] > ts.field[src]:
+                self.arrived[src] = ts.field[src]
+        if ball:
+            st.ball = dst
+            self.dribbled = True
+        if self.kind in (OPTION, MIXED):
+            self.g.turn.moved[self.team] += 1
+        self.sides = None
+
+
+def move_seq(
+    m: MatchContext, mv: Moves, name: str, limit: int, prompt: str
+) -> Generator[Pending, Event, int]:
+    """Ask for up to `limit` moves, ended by "done" (the default); returns how many were made."""
+    n = 0
+
+    def options() -> tuple[str, ...]:
+        return (*mv.options(), D.DONE)
+
+    while n < limit:
+        if not mv.options():
+            m.skip(name, mv.team, D.DONE)  # "done" is the only answer: not asked
+            break
+        c = answer_choice((yield m.ask(name, mv.team, mv.rule, options, mv.verify, prompt, False, D.DONE)))
+        if c == D.DONE:
+            break
+        move = mv.parse(c)
+        assert move is not None
+        mv.do(move)
+        n += 1
+    return n
+
+
+GK_NAME: Final = "GK"
+
+
+def closest_player(m: MatchContext, g: F2, team: int, started_passive: bool) -> Flow:
+    """4.4.2: the team with the ball and no player in the ball's area moves its closest player
+    there ("this move is deducted from the number of moves the team is allowed")."""
+    st = m.st
+    target = st.ball
+    if target >= B.N_AREAS or players(st, team, target):
+        return
+    cands = closest_players(side(st, team), target, started_passive)
+    names = tuple(GK_NAME if a == GOALKEEPER else B.NAMES[a] for a in cands)
+    pick = names[0]
+    if len(names) > 1:
+        pick = answer_choice(
+            (
+                yield m.ask(
+                    D.CLOSEST_PLAYER, team, "4.4.2", lambda: names, None, "which player goes to the ball?"
+                )
+            )
+        )
+    ts = st.teams[team]
+    if pick == GK_NAME:
+        ts.gk = target
+    else:
+        ts.field[B.INDEX[pick]] -= 1
+        ts.field[target] += 1
+    g.turn.moved[team] += 1
