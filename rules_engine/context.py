@@ -38,6 +38,9 @@ class MatchContext:
         self.log: list[dict[str, Any]] = []  # notable happenings (goals, cards, injuries)
         # optional prompts passed over since the last event: (name, actor, default answer)
         self.skipped: list[tuple[str, str, Any]] = []
+        # what the ruleset's flow keeps besides ``st`` (FUBA 2: ``fuba2.turnstate.F2``), for
+        # the pages and the tests; None for FUBA 3
+        self.extra: Any = None
 
     def ask(
         self,

@@ -63,6 +63,7 @@ def match_flow(m: MatchContext) -> Flow:
     league's house rule (I2-18)."""
     st = m.st
     g = F2()
+    m.extra = g
     st.stage = "preparation"
     for team, ts in enumerate(st.teams):
         ts.field[B.CENTRE] = 10 - ts.spec.players_short  # placed by the kick-off set-up
@@ -196,12 +197,14 @@ def _stage1(m: MatchContext, g: F2) -> Flow:
     st.stage = 1
     t = g.turn
     ct = st.ct
-    restart = t.restart
-    offside = restart not in (N.GOAL_KICK_START, N.CORNER_START)
-    legal = target_areas(side(st, ct), side(st, 1 - ct), t.start, offside, restart == N.FREE_KICK_START)
-    opts = tuple(B.NAMES[a] for a in legal)
+
+    def options() -> tuple[str, ...]:
+        offside = t.restart not in (N.GOAL_KICK_START, N.CORNER_START)
+        legal = target_areas(side(st, ct), side(st, 1 - ct), t.start, offside, t.restart == N.FREE_KICK_START)
+        return tuple(B.NAMES[a] for a in legal)
 
     def verify(c: Any) -> None:
+        opts = options()
         if c not in opts:
             raise IllegalEventError(
                 f"{c!r} is not a legal target area: it needs a player of yours there or next to it, "
@@ -209,7 +212,7 @@ def _stage1(m: MatchContext, g: F2) -> Flow:
                 rule="4.1",
             )
 
-    c = answer_choice((yield m.ask(D.TARGET_AREA, ct, "4.1", lambda: opts, verify, "target area")))
+    c = answer_choice((yield m.ask(D.TARGET_AREA, ct, "4.1", options, verify, "target area")))
     t.target = B.INDEX[c]
     t.only_pt_in_target = players(st, 1 - ct, t.target) > 0 and players(st, ct, t.target) == 0
 

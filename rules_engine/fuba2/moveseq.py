@@ -121,7 +121,7 @@ class Moves:
             return f"4.8: {B.NAMES[dst]} is not a move from {B.NAMES[src]}"
         ct = team == st.ct
         if kind == ADJUST:
-            return self._adjust(src, dst, gk)
+            return "3.2: the ball is not moved in a set-up" if ball else self._adjust(src, dst, gk)
         own, opp = self._sides()
         if src >= B.N_AREAS:  # a corner taker before the corner is taken
             return "5.2.1: the corner taker stays on its spot until the corner is taken"
