@@ -136,6 +136,29 @@ ALL: Final = frozenset(
         FORMATION_CHANGE,
         PLAY_FIERY_COACH,
         *MOVE_DECISIONS,
+    }
+)
+# every decision a FUBA 2 match asks (rules_engine.fuba2): its own and the shared ones
+ALL_FUBA2: Final = frozenset(
+    {
         *FUBA2,
+        KICK_OFF_TEAM,
+        SETUP,
+        SETUP_ADJUST,
+        HALF_TIME_FORMATION,
+        EXTRA_TIME,
+        TARGET_AREA,
+        CLOSEST_PLAYER,
+        SPECIAL_EVENT_MOVE,
+        FREE_KICK_ATTEMPT,
+        USE_CP,
+        MOVE,
+        FREE_MOVE,
+        SUBSTITUTION,
+        CORNER_SPOT,
+        PENALTY_KEEPER,
+        PENALTY_SHOT,
+        INJURED_PLAYER,
+        SENT_OFF_PLAYER,
     }
 )

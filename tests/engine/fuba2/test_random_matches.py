@@ -9,6 +9,7 @@ import pytest
 
 from rules_engine import decisions as D
 from rules_engine.autoplay import play_random
+from rules_engine.events import Decision
 from rules_engine.fuba2.names import ROLLS
 from rules_engine.validator import validate_log
 
@@ -66,7 +67,16 @@ def test_random_matches_reach_full_time_and_their_logs_validate(chunk: int) -> N
             assert report.valid, (seed, [e.message for e in report.errors][:3])
             assert report.result == m.result()
         names = {e.name for e in m.events}
-        assert names <= D.ALL | ROLLS, names - D.ALL - ROLLS
+        assert names <= D.ALL_FUBA2 | ROLLS, names - D.ALL_FUBA2 - ROLLS
+
+
+def test_random_matches_ask_exactly_the_named_decisions() -> None:
+    """Every name of ``decisions.ALL_FUBA2`` is asked by some match and nothing else is."""
+    asked: set[str] = set()
+    for seed in range(DEFAULT):
+        m = play_random({"ruleset": "fuba-2", **HEADERS[seed % len(HEADERS)]}, seed)
+        asked |= {e.name for e in m.events if isinstance(e, Decision)}
+    assert asked == D.ALL_FUBA2, {"not named": asked - D.ALL_FUBA2, "never asked": D.ALL_FUBA2 - asked}
 
 
 def test_a_random_log_with_written_down_checks_validates() -> None:
