@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -110,3 +112,67 @@ def test_deploy_check_passes_with_production_like_environment() -> None:
         cwd=ROOT, env=environ, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _environment_reads() -> dict[str, str]:
+    """Every variable the code reads by name (the `kernel.env` helpers, `os.environ.get`,
+    `os.getenv`, `os.environ[...]`), with the file that reads it; migrations and tests left out."""
+    reads: dict[str, str] = {}
+    packages = [
+        "kernel",
+        "fubaleague",
+        "tournaments",
+        "matches",
+        "scoring",
+        "ratings",
+        "chances",
+        "rules_engine",
+    ]
+    for path in sorted(
+        p for package in [*packages, "bench", "scripts"] for p in (ROOT / package).rglob("*.py")
+    ):
+        if "migrations" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = None
+            if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+                func = node.func
+                called = (
+                    func.id
+                    if isinstance(func, ast.Name)
+                    else func.attr
+                    if isinstance(func, ast.Attribute)
+                    else ""
+                )
+                on_environ = isinstance(func, ast.Attribute) and ast.unparse(func.value) == "os.environ"
+                if called.startswith("env_") or called == "getenv" or (on_environ and called == "get"):
+                    name = node.args[0].value
+            elif (
+                isinstance(node, ast.Subscript)
+                and ast.unparse(node.value) == "os.environ"
+                and isinstance(node.slice, ast.Constant)
+            ):
+                name = node.slice.value
+            if isinstance(name, str):
+                reads.setdefault(name, str(path.relative_to(ROOT)))
+    return reads
+
+
+def _readme_variables() -> set[str]:
+    section = (
+        (ROOT / "README.md").read_text(encoding="utf-8").split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    )
+    rows = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
+    return {name for row in rows for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", row)}
+
+
+def test_every_variable_the_code_reads_is_in_the_readme_table() -> None:
+    reads = _environment_reads()
+    assert {"DEBUG", "DB_CONN_MAX_AGE", "CACHE_KEY_PREFIX", "FUBA_ENGINE", "CHANCES_RUNS"} <= set(reads)
+    # scripts/test-env.sh reads the TEST_* overrides that let two runs share PostgreSQL and Redis.
+    test_env = (ROOT / "scripts" / "test-env.sh").read_text(encoding="utf-8")
+    overrides = set(re.findall(r"\$\{(TEST_\w+):-", test_env))
+    assert overrides
+    missing = {name: where for name, where in reads.items() if name not in _readme_variables()}
+    missing |= {name: "scripts/test-env.sh" for name in overrides - _readme_variables()}
+    assert not missing, f"read by the code but not in README.md's Configuration table: {missing}"
