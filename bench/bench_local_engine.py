@@ -1,4 +1,4 @@
-"""The rules engine on the phone (docs/scorer.md, "The local engine"), in headless Chromium.
+"""The rules engine on the phone (docs/scorer-internals.md, "The local engine"), in headless Chromium.
 
 The app runs as in production (gunicorn, DEBUG off, collectstatic's compressed files served by
 whitenoise, the engine bundle built), and a page of its origin starts the scorer's engine the way
@@ -14,8 +14,8 @@ the scorer does (static/scoring/js/local-engine.js). Printed:
   the page: whether Chromium applies it to the page's dedicated worker too is not documented,
   and the figures suggest it does not, so they are printed as measured, not as a throttled worker).
 
-Targets (issue 21): cold start < 4 s (throttled < 10 s), tap p99 < 50 ms (throttled < 150 ms),
-worker memory < 150 MB.
+Targets (a club waits for the start once a match, and for a tap between every two): cold start
+< 4 s (throttled < 10 s), tap p99 < 50 ms (throttled < 150 ms), worker memory < 150 MB.
 """
 
 from __future__ import annotations

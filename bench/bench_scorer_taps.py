@@ -1,4 +1,4 @@
-"""Benchmark: what scoring a whole match costs a club on the phone (docs/scorer.md).
+"""Benchmark: what scoring a whole match costs a club on the phone (docs/scorer-internals.md).
 
 Runs the slow browser test tests/browser/test_scorer_taps.py: a scripted player that chooses like
 the heuristic coach scores a whole match through the scorer page at 390×844, once with app dice

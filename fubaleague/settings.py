@@ -240,7 +240,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # rules engine in the scorer's Web Worker; served by the app under a versioned path so that its
 # 11 MB are cached for a year (WHITENOISE_IMMUTABLE_FILE_TEST) and a new version gets new URLs.
 PYODIDE_VERSION = "0.29.5"
-# Clubs' phones score on their own engine when a bundle is built (docs/scorer.md); off: every
+# Clubs' phones score on their own engine when a bundle is built (docs/scorer-internals.md); off: every
 # phone works in the server-driven mode.
 SCORER_LOCAL_ENGINE = env_bool("SCORER_LOCAL_ENGINE", default=True)
 PYODIDE_STATIC_PREFIX = f"pyodide/{PYODIDE_VERSION}"

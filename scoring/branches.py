@@ -3,7 +3,7 @@
 Two phones scoring the same match without a connection both record events from the same point;
 the first to sync wins (its events are stored as usual). The other phone's taps from that point are
 kept here on record, never applied, and the phone is told plainly which of its taps were not used
-(docs/scorer.md, "The local engine"). A resend of the same branch (same branch id) changes nothing.
+(docs/scorer-internals.md, "The local engine"). A resend of the same branch (same branch id) changes nothing.
 """
 
 from __future__ import annotations

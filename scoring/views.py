@@ -2,7 +2,7 @@
 
 The page talks to /api/v1/scoring-sessions for every write (the same operations a native app
 uses). Spectators and the other club's device poll ``live.json``: a versioned document with an
-ETag, answered 304 from one database read while nothing changed (docs/scorer.md says why polling).
+ETag, answered 304 from one database read while nothing changed (docs/scorer-internals.md says why polling).
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def scorer(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 def _local_engine() -> dict[str, str] | None:
-    """Where the page finds the local engine (docs/scorer.md), or None: server-driven mode."""
+    """Where the page finds the local engine (docs/scorer-internals.md), or None: server-driven mode."""
     manifest = web_engine.current() if settings.SCORER_LOCAL_ENGINE else None
     if manifest is None:
         return None

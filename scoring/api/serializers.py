@@ -93,7 +93,7 @@ class AbandonSerializer(serializers.Serializer):
 
 
 class SessionStateSerializer(serializers.Serializer):
-    """The session as the engine sees it after its events (documented shape; see docs/scorer.md)."""
+    """The session as the engine sees it after its events (documented shape; see docs/scorer-internals.md)."""
 
     session = serializers.IntegerField()
     fixture = serializers.IntegerField()
@@ -110,7 +110,7 @@ class SessionStateSerializer(serializers.Serializer):
         allow_null=True,
         help_text="What the match waits for: kind, name, actor, turn, stage, rule, text, "
         "options [{value, label}] / dice, sides, default; board (what a tap on the pitch answers), "
-        "only_answer (docs/scorer.md)",
+        "only_answer (docs/scorer-internals.md)",
     )
     question = serializers.CharField()
     events = serializers.ListField(child=serializers.DictField())

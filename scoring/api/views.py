@@ -57,7 +57,7 @@ def _pk(pk: str | None) -> int:
 
 
 class ScoringSessionViewSet(viewsets.ViewSet):
-    """Live scoring sessions (docs/scorer.md)."""
+    """Live scoring sessions (docs/scorer-internals.md)."""
 
     # Only for the schema (the id's type); every action reads through scoring.selectors/services.
     queryset = ScoringSession.objects.none()

@@ -1,17 +1,18 @@
-"""Server errors (500) a schemathesis run against a live server found, each kept fixed here.
+"""Inputs that must be refused with a 4xx naming what is wrong, never a server error (each found
+by a schemathesis run against a live server).
 
-- An id filter given a huge number crashed SQLite with a 500 ("Python int too large"), and a
-  fraction silently matched the id below it: both are a 400 naming the parameter now.
-- Generating fixtures with a start near the year 9999 or a huge interval overflowed datetime: a
-  500, now a 400 (and nothing is created); a negative interval or deadline is refused too.
-- On PostgreSQL, a competition slug or a turn log holding a NUL character (U+0000) was a 500
-  (PostgreSQL refuses it in a query and in jsonb): a 404 and a 400 now.
-- A JSON body (or a turn log sent as form text) nested a few thousand levels deep raised
-  RecursionError in the JSON decoder: a 500 on every endpoint that reads a body; a 400 now.
-- A lone UTF-16 surrogate escape ("\\ud800") in any JSON string decodes into text that cannot be
-  encoded as UTF-8: PostgreSQL, the cache and the logger failed on it wherever it went (a 500 on
-  auth/token, the turn-log validation, submissions, scorer events, competition create, resolve
-  and the draws). The parser answers a 400 naming the field.
+- An id filter given a huge number (SQLite cannot bind it: "Python int too large") or a fraction
+  (a Decimal would match the id below it): a 400 naming the parameter.
+- Generating fixtures with a start near the year 9999 or a huge interval (datetime overflows), a
+  negative interval or deadline: a 400, and nothing is created.
+- A competition slug or a turn log holding a NUL character (U+0000), which PostgreSQL refuses in
+  a query and in jsonb: a 404 and a 400.
+- A JSON body (or a turn log sent as form text) nested a few thousand levels deep, which makes
+  the JSON decoder raise RecursionError: a 400 on every endpoint that reads a body.
+- A lone UTF-16 surrogate escape ("\\ud800") in any JSON string, which decodes into text that
+  cannot be encoded as UTF-8 (PostgreSQL, the cache and the logger fail on it: auth/token, the
+  turn-log validation, submissions, scorer events, competition create, resolve and the draws):
+  the parser answers a 400 naming the field.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A whole FUBA match scored on phones (390×844): dice taps, "roll for me", undo, a reload, a second
 club's device, a dropped connection with queued taps, the live panel of the match page, both
-confirmations; the stored log validates and the standings change, "Done when"). Every
+confirmations; the stored log validates and the standings change. Every
 page runs under the strict Content-Security-Policy with no violation."""
 
 from __future__ import annotations

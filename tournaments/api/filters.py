@@ -17,8 +17,9 @@ ID_MIN, ID_MAX = -(2**63), 2**63 - 1
 class IdFilter(django_filters.NumberFilter):
     """A row id: a whole number a 64-bit key can hold.
 
-    NumberFilter alone reads a Decimal, so `1.5` silently matched id 1 and a huge number crashed SQLite
-    ("Python int too large") with a 500; both are now a 400 that names the parameter.
+    NumberFilter alone reads a Decimal, which would let `1.5` match id 1 and hand SQLite a number it
+    cannot bind ("Python int too large"): whole numbers in the 64-bit range only, else a 400 that
+    names the parameter.
     """
 
     field_class = forms.IntegerField

@@ -3,7 +3,7 @@
    dock at the bottom.
 
    Nothing here decides what is legal: the server's pending question says it. pending.board (the
-   engine's pitch input, docs/scorer.md) lists the legal move sources and destinations, the answer
+   engine's pitch input, docs/scorer-internals.md) lists the legal move sources and destinations, the answer
    areas and a reason in words for every other area; without it, an option whose value is an area
    code is a place and one of the form "FROM>TO" ("GK>TO", "+ball") a move. A move is a tap on
    FROM then on TO, or a drag. */

@@ -14,7 +14,7 @@
               such; the taps stay on the phone and nothing more is sent.
    "Confirm this result" at full time is queued like a tap. If the engine cannot start (no Worker or
    WebAssembly, Pyodide or the engine failing to load) or the session rolls its dice on the server
-   (app dice), the server-driven transport takes over and the bar says so (docs/scorer.md). */
+   (app dice), the server-driven transport takes over and the bar says so (docs/scorer-internals.md). */
 import { createTransport } from "./transport.js";
 import { startEngine } from "./local-engine.js";
 import { openStore } from "./local-store.js";

@@ -21,7 +21,7 @@
 
    Taps are kept in localStorage (storeKey) until the server stored them, and sent one at a time in
    order; the server answers each with the whole state. Spectators use the same object with no
-   writes: polling live.json with ETags (docs/scorer.md). */
+   writes: polling live.json with ETags (docs/scorer-internals.md). */
 
 const POLL_MS = 1500;
 

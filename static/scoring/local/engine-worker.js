@@ -2,7 +2,7 @@
    (the bundle of scoring/web_engine.py; entry module matches.scorer_local). No rule is written
    here: every answer comes from the Python engine.
 
-   Protocol (docs/scorer.md, "The local engine"): the page posts {id, op, arg}; the worker answers
+   Protocol (docs/scorer-internals.md, "The local engine"): the page posts {id, op, arg}; the worker answers
    {id, ok: true, result} or {id, ok: false, error}. Ops:
      init   {pyodide, bundle, digest, files}  start Pyodide and the engine bundle from the bytes in
                                        files ({absolute url: ArrayBuffer}) -> {digest, python, ms}
