@@ -58,7 +58,7 @@ def chances_recompute(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _competition(slug)
     if not request.user.is_authenticated:
         raise Http404("No such page.")
-    # A refused permission answers 403 (fubaleague/page_errors.py); anything else is shown.
+    # A refused permission answers 403 (kernel/page_errors.py); anything else is shown.
     try:
         job, new = services.chances_recompute(
             competition_id=competition.id, user=signed_in_user(request.user)
