@@ -92,7 +92,7 @@ bench: install check-services engine web-engine bench-deps browser-deps
 	source scripts/test-env.sh && $(BIN)/python manage.py collectstatic --noinput -v0
 	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/python bench/run.py
 
-## lint: style, types, the import contracts of .importlinter (every module in one), and no imports hidden in functions
+## lint: style, types, the import contracts of .importlinter (every module in one, no unlisted package cycle), and no imports hidden in functions
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
