@@ -19,10 +19,10 @@ rule computations); ``condition`` (condition points A1); ``context``
 ``areas`` (the names of the areas people read); ``board``, ``events``,
 ``errors``, ``decisions`` (every decision name).
 
-``fuba2/`` holds the rules of FUBA rulebook 2.0 (ruleset ``fuba-2``) as pure
-computations, in the layer of ``rules``; FUBA 3's rule modules and it never
-import each other.  It is not wired into ``machine`` yet: a ``fuba-2`` header is
-refused until its turn flow exists (docs/fuba2-engine.md).
+``fuba2/`` plays FUBA rulebook 2.0 (ruleset ``fuba-2``): its turn flow and its
+rules, in a layer of its own under ``flow``; FUBA 3's rule modules and it never
+import each other.  ``machine`` plays the flow the header's ruleset names
+(``machine.FLOWS``; docs/fuba2-engine.md).
 
 Glossary (names used throughout the engine):
 

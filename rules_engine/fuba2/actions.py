@@ -68,8 +68,10 @@ def goal_attempt(m: MatchContext, g: F2, team: int, free_kick: bool) -> Flow:
         outcome = attempt_outcome(die, value, mod, ct.players(B.PEN[opp]))
     m.note("goal_attempt", team=B.TEAM_NAMES[team], area=B.NAMES[area], die=die, modifier=mod, ball=value)
     if outcome == REBOUND:
-        d = answer_dice((yield m.roll(N.REBOUND, None, 2, "4.7.3", "rebound: each team's die")))
-        ct_die, pt_die = (d[0], d[1]) if team == B.HOME else (d[1], d[0])
+        d = answer_dice(
+            (yield m.roll(N.REBOUND, None, 2, "4.7.3", "rebound: controlling, passive team's die"))
+        )
+        ct_die, pt_die = d[0], d[1]
         pen = B.PEN[opp]
         outcome = rebound_outcome(ct_die, pt_die, players(st, team, pen), st.teams[opp].field[pen])
         if outcome not in (GOAL, CORNER_KICK):

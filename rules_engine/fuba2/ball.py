@@ -12,6 +12,7 @@ from typing import Final
 
 from .. import board as B
 from .offside import Side, offside_position
+from .problems import illegal
 
 MIN_VALUE: Final = 1
 MAX_VALUE: Final = 6
@@ -113,7 +114,7 @@ def new_ball_value(
     """
     for d in (ct_die, pt_die):
         if not 1 <= d <= 6:
-            raise ValueError(f"4.2: a die shows 1-6, not {d}")
+            raise illegal(f"4.2: a die shows 1-6, not {d}")
     if not kept:
         return NewValue(ct_die, True)
     v = pt_die + between + special - (0 if pt_in_start or set_piece else 1)
@@ -158,10 +159,10 @@ def pressing_wins(die: int, value: int) -> bool:
     opponent passes its next control check automatically."""
     _check_value(value)
     if not 1 <= die <= 6:
-        raise ValueError(f"4.9.1: a die shows 1-6, not {die}")
+        raise illegal(f"4.9.1: a die shows 1-6, not {die}")
     return die < value
 
 
 def _check_value(value: int) -> None:
     if not MIN_VALUE <= value <= MAX_VALUE:
-        raise ValueError(f"4.5: a ball value is 1-6, not {value}")
+        raise illegal(f"4.5: a ball value is 1-6, not {value}")

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from .problems import illegal
+
 HALF_MINUTES: Final = 45
 LAST_STOPPAGE: Final = 5  # "When the time marker reaches the +5 square the half is finished"
 TIREDNESS_MINUTES: Final = 5  # "moved 5 or more squares in a turn" (4.3, A1.2)
@@ -20,7 +22,7 @@ TIREDNESS_MINUTES: Final = 5  # "moved 5 or more squares in a turn" (4.3, A1.2)
 def first_square(half: int) -> int:
     """Where the time marker starts a half (3.3: "square 1 ... square 46 in the second half")."""
     if half not in (1, 2):
-        raise ValueError(f"4.3.2: a match has halves 1 and 2, not {half}")
+        raise illegal(f"4.3.2: a match has halves 1 and 2, not {half}")
     return 1 if half == 1 else HALF_MINUTES + 1
 
 
@@ -47,7 +49,7 @@ def dice_difference(ct_die: int, pt_die: int) -> int:
     """4.3: "the difference of the teams dice scores"."""
     for d in (ct_die, pt_die):
         if not 1 <= d <= 6:
-            raise ValueError(f"4.2: a die shows 1-6, not {d}")
+            raise illegal(f"4.2: a die shows 1-6, not {d}")
     return abs(ct_die - pt_die)
 
 
@@ -65,9 +67,9 @@ def advance_time(half: int, minute: int, stoppage: int, carried: int, ct_die: in
     diff = dice_difference(ct_die, pt_die)
     end = last_minute(half)
     if not first_square(half) <= minute <= end or not 0 <= stoppage <= LAST_STOPPAGE or carried < 0:
-        raise ValueError(f"4.3: no time square {minute}+{stoppage} in half {half} (carrying {carried})")
+        raise illegal(f"4.3: no time square {minute}+{stoppage} in half {half} (carrying {carried})")
     if stoppage == LAST_STOPPAGE:
-        raise ValueError("4.3.1: the half is over on the +5 square")
+        raise illegal("4.3.1: the half is over on the +5 square")
     if stoppage:
         if diff < stoppage:
             return TimeStep(minute, stoppage, 0, 0, True, False, False)

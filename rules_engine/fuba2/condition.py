@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from .problems import bad_header, illegal
+
 Points = tuple[int, int, int]
 
 MAX_ZONE_POINTS: Final = 6  # A3 note **: "Condition points cannot be increased above 6 in any zone"
@@ -35,7 +37,7 @@ ROLE_LIMIT: Final[dict[str, int]] = {ATTACKING_CENTRE_BACK: 1, WITHDRAWN_STRIKER
 def check_formation(formation: Points) -> None:
     """2.1: "The total number of outfield players must still be 10"."""
     if min(formation) < 0 or sum(formation) != 10:
-        raise ValueError(f"2.1: a formation has 10 outfield players, not {'-'.join(map(str, formation))}")
+        raise bad_header(f"2.1: a formation has 10 outfield players, not {'-'.join(map(str, formation))}")
 
 
 def initial_points(formation: Points, roles: dict[str, int]) -> Points:
@@ -45,11 +47,11 @@ def initial_points(formation: Points, roles: dict[str, int]) -> Points:
     pts = list(formation)
     for role, n in roles.items():
         if role not in ROLE_SHIFT:
-            raise ValueError(f"A2: no player role {role!r}")
+            raise bad_header(f"A2: no player role {role!r}")
         src, dst = ROLE_SHIFT[role]
         if n < 0 or n > ROLE_LIMIT.get(role, formation[src]):
             shape = "-".join(map(str, formation))
-            raise ValueError(f"A2: {n} {role.replace('_', ' ')}s is not allowed in a {shape}")
+            raise bad_header(f"A2: {n} {role.replace('_', ' ')}s is not allowed in a {shape}")
         pts[src] -= n
         pts[dst] += n
     # a line's players can take one role each (a midfielder attacks or defends, a defender is one back)
@@ -58,7 +60,7 @@ def initial_points(formation: Points, roles: dict[str, int]) -> Points:
         from_line[ROLE_SHIFT[role][0]] += n
     for line, n in enumerate(from_line):
         if n > formation[line]:
-            raise ValueError(f"A2: {n} roles named for the {formation[line]} players of one line")
+            raise bad_header(f"A2: {n} roles named for the {formation[line]} players of one line")
     return pts[0], pts[1], pts[2]
 
 
@@ -81,12 +83,12 @@ def tiredness_test(rolls: tuple[int, ...], game_minute: int, modifier: int) -> T
     total = 0
     for used, die in enumerate(rolls[:TIREDNESS_ROLLS], start=1):
         if not 1 <= die <= 6:
-            raise ValueError(f"A1.2: a tiredness die shows 1-6, not {die}")
+            raise illegal(f"A1.2: a tiredness die shows 1-6, not {die}")
         total += die + modifier
         if total * 10 >= game_minute:
             return TirednessTest(used - 1, used)
     if len(rolls) < TIREDNESS_ROLLS:
-        raise ValueError(f"A1.2: the tiredness test needs another die after {len(rolls)}")
+        raise illegal(f"A1.2: the tiredness test needs another die after {len(rolls)}")
     return TirednessTest(TIREDNESS_ROLLS, TIREDNESS_ROLLS)
 
 
@@ -108,7 +110,7 @@ def condition_point_moves(die: int, zone_players: int) -> int:
     die rolled; the number of players in the formation in the zone"; the table
     is missing from both texts: the lower of the two (I2-8)."""
     if not 1 <= die <= 6:
-        raise ValueError(f"A1.1: a die shows 1-6, not {die}")
+        raise illegal(f"A1.1: a die shows 1-6, not {die}")
     return min(die, zone_players)
 
 
@@ -125,7 +127,7 @@ def fresh_player_points(die1: int, die2: int, game_minute: int) -> int:
     one point ... Otherwise add two points"."""
     for d in (die1, die2):
         if not 1 <= d <= 6:
-            raise ValueError(f"A3: a die shows 1-6, not {d}")
+            raise illegal(f"A3: a die shows 1-6, not {d}")
     return 1 if (die1 + die2) * 10 > game_minute else 2
 
 
@@ -138,7 +140,7 @@ def injury_turns_out(die: int, modifier: int) -> int:
     1 -> 0 (back next turn), 2 -> 1, 3 -> 2, 4+ -> INJURY_OUT_FOR_GOOD.
     ``modifier``: A6's +1 aggressive / -1 easy; a result below 1 reads as 1 (I2-6)."""
     if not 1 <= die <= 6:
-        raise ValueError(f"A4: a die shows 1-6, not {die}")
+        raise illegal(f"A4: a die shows 1-6, not {die}")
     result = max(1, die + modifier)
     return INJURY_OUT_FOR_GOOD if result >= 4 else result - 1
 

@@ -9,6 +9,7 @@ from typing import Final
 
 from .. import board as B
 from .offside import Side, offside_position
+from .problems import illegal
 
 GOAL: Final = "goal"
 CORNER_KICK: Final = "corner_kick"
@@ -58,7 +59,7 @@ def attempt_modifier(ct: Side, pt: Side, area: int, free_kick: bool, gk_outside_
     gk_in_pen = pt.gk == pen
     mod = area_modifier(ct.team, area, gk_in_pen)
     if mod is None:
-        raise ValueError(f"4.7: no goal attempt from {B.NAMES[area]}")
+        raise illegal(f"4.7: no goal attempt from {B.NAMES[area]}")
     count_gk = gk_in_pen and gk_outside_goal_area
     if area != pen:
         mod += _compare(ct.players(area), pt.players(area, count_gk))
@@ -85,7 +86,7 @@ def attempt_outcome(die: int, value: int, modifier: int, ct_in_penalty_area: int
     current ball value and the controlling team has at least one player in the
     penalty area" a rebound, otherwise a miss (then a goal kick)."""
     if not 1 <= die <= 6:
-        raise ValueError(f"4.7: a die shows 1-6, not {die}")
+        raise illegal(f"4.7: a die shows 1-6, not {die}")
     shot = die + modifier
     if shot > value:
         return GOAL
@@ -108,7 +109,7 @@ def difficult_outcome(first: int, second: int | None, area_mod: int) -> str:
     if first != 6:
         return MISS
     if second is None or not 1 <= second <= 6:
-        raise ValueError("4.7.1: a first 6 is followed by a second die (1-6)")
+        raise illegal("4.7.1: a first 6 is followed by a second die (1-6)")
     need = abs(area_mod)
     return GOAL if second > need else CORNER_KICK if second == need else MISS
 
@@ -120,7 +121,7 @@ def rebound_outcome(ct_die: int, pt_die: int, ct_in_pen: int, pt_outfield_in_pen
     controlling team's rebound die as the new ball value (``SAVED``)."""
     for d in (ct_die, pt_die):
         if not 1 <= d <= 6:
-            raise ValueError(f"4.7.3: a die shows 1-6, not {d}")
+            raise illegal(f"4.7.3: a die shows 1-6, not {d}")
     ours, theirs = ct_die + ct_in_pen, pt_die + pt_outfield_in_pen
     return GOAL if ours > theirs else CORNER_KICK if ours == theirs else SAVED
 
@@ -128,5 +129,5 @@ def rebound_outcome(ct_die: int, pt_die: int, ct_in_pen: int, pt_outfield_in_pen
 def penalty_scores(die: int, kick: str, dive: str) -> bool:
     """5.5.2: "A goal is scored if the die result is the same or higher than the value shown in the table"."""
     if kick not in PENALTY_TABLE or dive not in PENALTY_TABLE:
-        raise ValueError(f"5.5.2: kick and dive are one of {', '.join(PENALTY_SIDES)}")
+        raise illegal(f"5.5.2: kick and dive are one of {', '.join(PENALTY_SIDES)}")
     return die >= PENALTY_TABLE[kick][dive]

@@ -10,6 +10,7 @@ from typing import Final
 
 from .. import board as B
 from .offside import Side, offside_position
+from .problems import illegal
 
 DEFENCE: Final = "defence"
 MIDFIELD: Final = "midfield"
@@ -38,14 +39,11 @@ def moves_allowed(formation: tuple[int, int, int], option: str, tired: bool) -> 
     """4.8.1-4.8.3: as many players as the formation has in the line of the
     option; A1.3: a tired team's formation loses one player in each line."""
     if option not in OPTIONS:
-        raise ValueError(f"4.8: a movement option is one of {', '.join(OPTIONS)}, not {option!r}")
+        raise illegal(f"4.8: a movement option is one of {', '.join(OPTIONS)}, not {option!r}")
     return max(0, formation[OPTIONS.index(option)] - (1 if tired else 0))
 
 
-def straight_path(team: int, start: int, end: int) -> tuple[int, ...] | None:
-    """The areas a straight forward (or backward) move of `team` enters from
-    `start` to `end`, in order, `end` last; None if `end` is not straight ahead
-    of (or behind) `start`."""
+def _straight_path(team: int, start: int, end: int) -> tuple[int, ...] | None:
     if start == end or B.COL[start] != B.COL[end] or max(start, end) >= B.N_AREAS:
         return None
     ahead = B.beyond(team, end, start)
@@ -57,6 +55,29 @@ def straight_path(team: int, start: int, end: int) -> tuple[int, ...] | None:
         a for a in range(B.N_AREAS) if B.COL[a] == B.COL[start] and lo < sign * B.depth_from(team, a) <= hi
     ]
     return tuple(sorted(col, key=lambda a: sign * B.depth_from(team, a)))
+
+
+# every straight move of each team, computed once (the board does not change)
+_PATHS: Final[tuple[dict[tuple[int, int], tuple[int, ...]], ...]] = tuple(
+    {
+        (a, b): path
+        for a in range(B.N_AREAS)
+        for b in range(B.N_AREAS)
+        if (path := _straight_path(team, a, b)) is not None
+    }
+    for team in (B.HOME, B.AWAY)
+)
+# the areas straight ahead of or behind each area (a forward or defence move's ends)
+STRAIGHT_ENDS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(b for b in range(B.N_AREAS) if (a, b) in _PATHS[B.HOME]) for a in range(B.N_AREAS)
+)
+
+
+def straight_path(team: int, start: int, end: int) -> tuple[int, ...] | None:
+    """The areas a straight forward (or backward) move of `team` enters from
+    `start` to `end`, in order, `end` last; None if `end` is not straight ahead
+    of (or behind) `start`."""
+    return _PATHS[team].get((start, end))
 
 
 def move_problem(

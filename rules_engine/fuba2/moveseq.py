@@ -21,6 +21,7 @@ from ..events import Event, Pending, answer_choice
 from .movement import (
     GOALKEEPER,
     OPTIONS,
+    STRAIGHT_ENDS,
     closest_players,
     dribble_problem,
     free_move_problem,
@@ -44,6 +45,9 @@ for _s in range(B.N_LOC):
         _PARSE[f"{B.NAMES[_s]}>{B.NAMES[_d]}"] = (_s, _d, False, False)
         _PARSE[f"{B.NAMES[_s]}>{B.NAMES[_d]}+ball"] = (_s, _d, False, True)
 _GK_PARSE: Final[dict[str, int]] = {f"GK>{n}": i for i, n in enumerate(B.NAMES[: B.N_AREAS])}
+
+_ADJACENT: Final = tuple(tuple(a for a in B.ADJ[s] if a < B.N_AREAS) for s in range(B.N_AREAS))
+_MIXED_ENDS: Final = tuple(tuple(sorted(set(_ADJACENT[s]) | set(STRAIGHT_ENDS[s]))) for s in range(B.N_AREAS))
 
 Legal = Callable[[list[int], int], str | None]  # a set-up still legal after an adjustment (3.2)
 
@@ -172,9 +176,15 @@ class Moves:
         return self.legal(field, keeper) if self.legal is not None else None
 
     def candidates(self, src: int) -> tuple[int, ...]:
-        if self.kind in (OPTION, MIXED) and self.option != OPTIONS[1]:
-            return tuple(range(B.N_AREAS))  # a forward or defence move may cross several areas
-        return tuple(a for a in B.ADJ[src] if a < B.N_AREAS)
+        """Where a player in `src` might go: a forward or defence move goes straight, maybe
+        across several areas (4.8.2, 4.8.3), every other move to an adjacent area."""
+        if src >= B.N_AREAS:
+            return ()
+        if self.kind == OPTION and self.option != OPTIONS[1]:
+            return STRAIGHT_ENDS[src]
+        if self.kind == MIXED:
+            return _MIXED_ENDS[src]
+        return _ADJACENT[src]
 
     def options(self) -> tuple[str, ...]:
         out: list[str] = []
@@ -193,6 +203,20 @@ class Moves:
                 if self.check(ts.gk, dst, True, False) is None:
                     out.append(fmt(ts.gk, dst, True, False))
         return tuple(out)
+
+    def any_move(self) -> bool:
+        """Whether some move is legal (``options`` without listing them all)."""
+        ts = self.m.st.teams[self.team]
+        for src in range(B.N_AREAS):
+            if ts.field[src] - self.arrived[src] > 0:
+                for dst in self.candidates(src):
+                    if self.check(src, dst, False, False) is None:
+                        return True
+        if self.kind != FREE and not self.gk_moved and 0 <= ts.gk < B.N_AREAS:
+            for dst in self.candidates(ts.gk):
+                if self.check(ts.gk, dst, True, False) is None:
+                    return True
+        return False
 
     def verify(self, choice: Any) -> None:
         if choice == D.DONE:
@@ -239,7 +263,7 @@ def move_seq(
         return (*mv.options(), D.DONE)
 
     while n < limit:
-        if not mv.options():
+        if not mv.any_move():
             m.skip(name, mv.team, D.DONE)  # "done" is the only answer: not asked
             break
         c = answer_choice((yield m.ask(name, mv.team, mv.rule, options, mv.verify, prompt, False, D.DONE)))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .. import board as B
+from .problems import illegal
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,9 +23,9 @@ class Side:
 
     def __post_init__(self) -> None:
         if len(self.field) != B.N_AREAS or min(self.field) < 0:
-            raise ValueError(f"1.3: a side lists its players on the {B.N_AREAS} areas")
+            raise illegal(f"1.3: a side lists its players on the {B.N_AREAS} areas")
         if not 0 <= self.gk < B.N_AREAS:
-            raise ValueError(f"1.3: no area {self.gk} for the goalkeeper")
+            raise illegal(f"1.3: no area {self.gk} for the goalkeeper")
 
     def players(self, area: int, with_gk: bool = True) -> int:
         """Players in `area`; the goalkeeper "counts as a player unless the rules state otherwise" (1.1)."""

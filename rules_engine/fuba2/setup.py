@@ -12,6 +12,7 @@ from typing import Final
 
 from .. import board as B
 from .offside import Side
+from .problems import illegal
 
 KICK_OFF_CENTRE: Final = 2  # 3.2.1: "The controlling team must place two players in the middle area"
 ADJUSTMENTS: Final = 2  # 3.2: "moving 0-2 players up to one area from their initial starting area"
@@ -22,7 +23,7 @@ def kick_off_chooser(home_die: int, away_die: int) -> int | None:
     team will start with the ball"; None on equal dice: rolled again (I2-13)."""
     for d in (home_die, away_die):
         if not 1 <= d <= 6:
-            raise ValueError(f"3.1: a die shows 1-6, not {d}")
+            raise illegal(f"3.1: a die shows 1-6, not {d}")
     if home_die == away_die:
         return None
     return B.HOME if home_die > away_die else B.AWAY

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .. import board as B
+from .problems import illegal
 
 # 4.4.3: "The passive team's die value is subtracted from the controlling team's die value"
 PT_MOVES_TWO: Final = "pt_moves_two"
@@ -55,7 +56,7 @@ def special_event(ct_die: int, pt_die: int) -> str:
     chosen by the team's playing style, A6)."""
     for d in (ct_die, pt_die):
         if not 1 <= d <= 6:
-            raise ValueError(f"4.4.3: a special event die shows 1-6, not {d}")
+            raise illegal(f"4.4.3: a special event die shows 1-6, not {d}")
     return SPECIAL_EVENT_TABLE[ct_die - pt_die]
 
 
@@ -92,7 +93,7 @@ def yellow_card_roll(die: int, team: int, target: int) -> YellowRoll:
     that team's side of the pitch. 4-5: Yellow card 6: Yellow card, +1 for the
     red card test; opponent suffers an injury"."""
     if not 1 <= die <= 6:
-        raise ValueError(f"4.4.3: a yellow card roll shows 1-6, not {die}")
+        raise illegal(f"4.4.3: a yellow card roll shows 1-6, not {die}")
     if die <= 2:
         return YellowRoll(False, 0, False)
     if die == 3:
@@ -124,9 +125,9 @@ def red_card_test(die: int, yellows: int, reds: int, bonus: int) -> RedCardTest:
     card)."  ``bonus`` (the yellow roll's 6) is added to the yellow cards the die
     is compared with (I2-5)."""
     if not 1 <= die <= 6:
-        raise ValueError(f"5.4: a red card test die shows 1-6, not {die}")
+        raise illegal(f"5.4: a red card test die shows 1-6, not {die}")
     if yellows < 2:
-        raise ValueError(f"5.4: a red card test follows a second yellow card, not {yellows}")
+        raise illegal(f"5.4: a red card test follows a second yellow card, not {yellows}")
     if die >= yellows + bonus:
         return RedCardTest(False, yellows, reds)
     return RedCardTest(True, yellows - (1 if die == 1 else 2), reds + 1)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from .problems import bad_header, illegal
+
 EASY: Final = "easy"
 NORMAL: Final = "normal"
 AGGRESSIVE: Final = "aggressive"
@@ -19,7 +21,7 @@ STYLES: Final = (EASY, NORMAL, AGGRESSIVE)
 
 def check_style(style: str) -> None:
     if style not in STYLES:
-        raise ValueError(f"A6: a playing style is one of {', '.join(STYLES)}, not {style!r}")
+        raise bad_header(f"A6: a playing style is one of {', '.join(STYLES)}, not {style!r}")
 
 
 def special_event_dice(style: str) -> int:
@@ -35,7 +37,7 @@ def special_event_die(style: str, dice: tuple[int, ...]) -> int:
     aggressive keeps the highest of two, easy the lowest, normal its one die."""
     want = special_event_dice(style)
     if len(dice) != want:
-        raise ValueError(f"A6: the {style} style rolls {want} special event dice, not {len(dice)}")
+        raise illegal(f"A6: the {style} style rolls {want} special event dice, not {len(dice)}")
     if style == AGGRESSIVE:
         return max(dice)
     if style == EASY:

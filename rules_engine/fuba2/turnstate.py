@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Final
 
 from .. import board as B
-from ..errors import IllegalEventError
 from ..state import MatchState
 from .offside import Side
 
@@ -84,12 +83,6 @@ def side(st: MatchState, team: int) -> Side:
 def players(st: MatchState, team: int, area: int) -> int:
     """The team's players in `area`, the goalkeeper included (1.1), without FUBA 3's cap of six."""
     return st.teams[team].raw(area)
-
-
-def problem_error(problem: str) -> IllegalEventError:
-    """The engine's error for a ``*_problem`` text of this package ("4.8.1: why")."""
-    rule, _, reason = problem.partition(": ")
-    return IllegalEventError(reason or problem, rule=rule if reason else "")
 
 
 def style(st: MatchState, team: int, area: int) -> str:

@@ -4,6 +4,7 @@
 import pytest
 
 from rules_engine import board as B
+from rules_engine.errors import FubaError
 from rules_engine.fuba2.ball import (
     adjusted_value,
     automatic_pass,
@@ -144,7 +145,7 @@ def test_pressing_worked_example_4_9_1() -> None:
     assert not pressing_wins(3, 3) and not pressing_wins(5, 3)
     # "The team must have at least one player in the area where the ball exists"; 5.3 goal kick
     assert not can_press(0, False) and can_press(1, False) and not can_press(2, True)
-    with pytest.raises(ValueError, match=r"4\.5"):
+    with pytest.raises(FubaError, match=r"4\.5"):
         pressing_wins(2, 7)
 
 

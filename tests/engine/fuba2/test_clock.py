@@ -2,6 +2,7 @@
 
 import pytest
 
+from rules_engine.errors import FubaError
 from rules_engine.fuba2.clock import advance_time, dice_difference, first_square, game_time
 
 
@@ -48,13 +49,13 @@ def test_stoppage_time_one_square_a_turn_and_the_yellow_number_4_3_1() -> None:
     # "When the time marker reaches the +5 square the half is finished at the end of turn."
     last = advance_time(2, 90, 4, 0, 6, 1)
     assert last.stoppage == 5 and last.half_ends_after_turn and not last.half_ends_now
-    with pytest.raises(ValueError, match=r"4\.3\.1"):
+    with pytest.raises(FubaError, match=r"4\.3\.1"):
         advance_time(2, 90, 5, 0, 6, 1)
 
 
 def test_halves_start_on_squares_1_and_46_3_3() -> None:
     # "One referee is set up on square 1 of the time track (and on square 46 in the second half of the game)."
     assert (first_square(1), first_square(2)) == (1, 46)
-    with pytest.raises(ValueError, match="square 30"):
+    with pytest.raises(FubaError, match="square 30"):
         advance_time(2, 30, 0, 0, 2, 1)
     assert game_time(45, 2) == 47

@@ -2,6 +2,7 @@
 
 import pytest
 
+from rules_engine.errors import FubaError
 from rules_engine.fuba2 import condition as C
 
 
@@ -28,15 +29,15 @@ def test_every_role_moves_one_point_a2() -> None:
 
 def test_role_limits_a2() -> None:
     # "Teams can specify 0-1 defender as an attacking centre back"; "0-2 defenders as offensive wing back(s)"
-    with pytest.raises(ValueError, match="A2: 2 attacking centre backs"):
+    with pytest.raises(FubaError, match="2 attacking centre backs"):
         C.initial_points((4, 4, 2), {"attacking_centre_back": 2})
-    with pytest.raises(ValueError, match="A2: 3 offensive wing backs"):
+    with pytest.raises(FubaError, match="3 offensive wing backs"):
         C.initial_points((4, 4, 2), {"offensive_wing_back": 3})
-    with pytest.raises(ValueError, match="A2: 3 roles named for the 2 players"):
+    with pytest.raises(FubaError, match="3 roles named for the 2 players"):
         C.initial_points((2, 6, 2), {"offensive_wing_back": 2, "attacking_centre_back": 1})
-    with pytest.raises(ValueError, match="A2: no player role 'sweeper'"):
+    with pytest.raises(FubaError, match="no player role 'sweeper'"):
         C.initial_points((4, 4, 2), {"sweeper": 1})
-    with pytest.raises(ValueError, match=r"2\.1: a formation has 10"):
+    with pytest.raises(FubaError, match=r"a formation has 10"):
         C.initial_points((4, 4, 3), {})
 
 
@@ -56,7 +57,7 @@ def test_tiredness_test_zero_to_three_points_a1_2_and_a6() -> None:
     # A6: "one is added to each die result" (aggressive) / "one is reduced from each die" (easy)
     assert C.tiredness_test((2, 2, 2), 85, 1) == C.TirednessTest(2, 3)  # 90 >= 85
     assert C.tiredness_test((6, 2, 1), 60, -1) == C.TirednessTest(1, 2)  # 50, then 60
-    with pytest.raises(ValueError, match="another die"):
+    with pytest.raises(FubaError, match="another die"):
         C.tiredness_test((1,), 85, 0)
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 from rules_engine import board as B
+from rules_engine.errors import FubaError
 from rules_engine.fuba2 import goal as G
 from rules_engine.fuba2.offside import side
 
@@ -73,7 +74,7 @@ def test_difficult_goal_attempt_4_7_1() -> None:
     assert G.is_difficult(4, -2) and not G.is_difficult(3, -2)
     assert G.difficult_outcome(5, None, -5) == "miss"
     assert [G.difficult_outcome(6, d, -5) for d in (4, 5, 6)] == ["miss", "corner_kick", "goal"]
-    with pytest.raises(ValueError, match=r"4\.7\.1"):
+    with pytest.raises(FubaError, match=r"4\.7\.1"):
         G.difficult_outcome(6, None, -4)
 
 
@@ -91,5 +92,5 @@ def test_penalty_table_5_5_2() -> None:
     # "A goal is scored if the die result is the same or higher than the value shown in the table."
     assert G.penalty_scores(6, "left", "left") and not G.penalty_scores(5, "left", "left")
     assert G.penalty_scores(2, "middle", "right") and not G.penalty_scores(1, "middle", "right")
-    with pytest.raises(ValueError, match=r"5\.5\.2"):
+    with pytest.raises(FubaError, match=r"5\.5\.2"):
         G.penalty_scores(6, "top", "left")

@@ -3,6 +3,7 @@
 import pytest
 
 from rules_engine import board as B
+from rules_engine.errors import FubaError
 from rules_engine.fuba2 import special as S
 
 I = B.INDEX  # noqa: E741
@@ -66,5 +67,5 @@ def test_red_card_test_needs_a_lower_die_and_a_1_is_a_direct_red_5_4() -> None:
     assert S.red_card_test(1, yellows=2, reds=0, bonus=0) == S.RedCardTest(True, 1, 1)
     # the yellow roll's 6: "+1 for the red card test" (I2-5)
     assert S.red_card_test(2, yellows=2, reds=0, bonus=1).red
-    with pytest.raises(ValueError, match=r"5\.4"):
+    with pytest.raises(FubaError, match=r"5\.4"):
         S.red_card_test(2, yellows=1, reds=0, bonus=0)
