@@ -54,7 +54,9 @@ at construction.  Use one coach object per team and match.
 
 Modules: ``base`` (the ``Coach`` protocol and the random coach), ``tables``
 (probabilities and board tables computed once per process), ``style``
-(``Style``: how a team plays), ``heuristic`` (``HeuristicCoach``) and
+(``Style``: how a team plays), ``heuristic`` (``HeuristicCoach``: the
+decisions), ``moves`` (its moves), ``targets`` (its target areas),
+``positions`` (the value of a placement: area weights and local contests) and
 ``setups`` (the heuristic coach's own set-ups of 3.3).
 
 The only decision with an open set of answers is the ``setup`` of 3.3 (the

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from itertools import compress as _compress
+from collections.abc import Callable
 from typing import Any
 
 from .. import board as B
@@ -15,48 +14,23 @@ from ..events import Pending
 from ..machine import Match
 from ..rules import (
     can_attempt_from,
-    crossing_applies,
     goal_attempt_modifier,
-    offside_risk_increase,
-    second_last_area,
 )
-from ..state import MatchState, TeamState
+from ..state import MatchState
+from .moves import move_candidates, pick_move
+from .positions import placement_utility, position_weights
 from .setups import SETUP_KIND, build_setup
 from .style import Style
 from .tables import (
-    ADJ_PLAY,
-    AREA_OF,
-    BALL_PART,
-    BEYOND,
-    BIT,
-    CORNER_SPOTS,
-    DIST,
-    DRIB_RANK,
-    EXTRA_FREE_MOVE_SKILLS,
-    GK_RANK,
-    IS_GOAL_LINE,
-    MOVE_NAME,
-    N_AREAS,
-    N_LOC,
-    NAMES,
-    NO_PEN_PART,
-    OPP_HALF,
     P_AGGR,
-    P_KEEP,
     P_PRESS,
     P_SLOW_CARD,
-    PEN,
-    PEN_PART,
-    SRC_AREA,
-    SRC_PAIRS,
-    STACK_GAIN,
     THREAT,
     WEIGHT_CACHE,
-    area_counts,
-    near_mask,
     play_area,
     stack_value,
 )
+from .targets import target_area
 
 
 class HeuristicCoach:
@@ -222,103 +196,7 @@ class HeuristicCoach:
 
     def _weights(self, st: MatchState, team: int) -> list[float]:
         """Value of one player of `team` in each playing area, given the ball."""
-        ball = play_area(st.ball)
-        ct = st.ct == team
-        ts = st.teams[team]
-        key = (team, ball, ct, *ts.formation)
-        cached = self._wcache.get(key)
-        if cached is not None:
-            return cached
-        cached = self._compute_weights(st, team, ball, ct, ts)
-        if len(self._wcache) > 4096:
-            self._wcache.clear()
-        self._wcache[key] = cached
-        return cached
-
-    def _compute_weights(self, st: MatchState, team: int, ball: int, ct: bool, ts: TeamState) -> list[float]:
-        style = self.style
-        # the coach's bias pushes up in attack and presses high, but does not
-        # pull a defence out of its own half (formations keep their depth)
-        push = style.attack if ct or OPP_HALF[team][ball] else style.deep
-        dist = B.DIST[ball]
-        form = ts.formation
-        tot = max(1, sum(form))
-        own_pen = B.PEN[team]
-        opp_pen = B.PEN[1 - team]
-        out = [0.0] * B.N_AREAS
-        for a in range(B.N_AREAS):
-            d = dist[a]
-            w = (3.0, 1.6, 0.7, 0.3, 0.15, 0.1, 0.1, 0.1)[d] if d < 8 else 0.1
-            depth = B.depth_from(team, a) / 10.5
-            # an attacking style pushes up (and stays up without the ball),
-            # a defensive style drops deep (and supports attacks less)
-            if ct:
-                w += (1.4 + 2.0 * push) * depth
-                if a == opp_pen and B.DIST[ball][opp_pen] <= 3:
-                    w += 1.2 + 2.0 * push
-            else:
-                w += (1.2 - 2.0 * push) * (1.0 - depth)
-                if a == own_pen and B.DIST[ball][own_pen] <= 3:
-                    w += 1.6 - push
-            w += 1.5 * form[B.zone_of(team, a)] / tot
-            if a == own_pen:
-                w -= 0.6 if ct else 0.0
-            out[a] = w
-        return out
-
-    def _utility(self, st: MatchState, team: int, field: Sequence[int], gk: int, w: Sequence[float]) -> float:
-        """Value of a whole placement (set-ups): positions plus the contests."""
-        u = 0.0
-        for a in range(B.N_AREAS):
-            n = field[a]
-            if n:
-                u += w[a] * stack_value(n)
-        ball = play_area(st.ball)
-        own_pen, opp_pen = B.PEN[team], B.PEN[1 - team]
-        return u + self._contest(
-            st,
-            team,
-            field[ball] + (1 if gk == ball else 0),
-            field[opp_pen],
-            field[own_pen] + (1 if gk == own_pen else 0),
-            gk == own_pen,
-        )
-
-    @staticmethod
-    def _contest(
-        st: MatchState, team: int, at_ball: int, at_opp_pen: int, at_own_pen: int, gk_home: bool
-    ) -> float:
-        """Value of the local contests: the ball area (pressing needs as many
-        players, outnumbering lowers ball values and allows free moves) and the
-        penalty areas (goal attempt modifiers, rebounds)."""
-        opp = st.teams[1 - team]
-        ball = play_area(st.ball)
-        ours = 6 if at_ball > 6 else at_ball
-        theirs = opp.count(ball)
-        u = 0.0
-        if st.ct == team:
-            if ours > theirs:
-                u += 2.2
-            elif ours == theirs:
-                u += 0.8
-            opp_pen = B.PEN[1 - team]
-            if B.DIST[ball][opp_pen] <= 2:
-                o = 6 if at_opp_pen > 6 else at_opp_pen
-                t = opp.count(opp_pen)
-                u += 1.2 if o > t else (0.4 if o == t else 0.0)
-        else:
-            if ours >= theirs:
-                u += 2.6
-            if ours > theirs:
-                u += 0.8
-            own_pen = B.PEN[team]
-            if B.DIST[ball][own_pen] <= 2:
-                o = 6 if at_own_pen > 6 else at_own_pen
-                u += 1.4 if o >= opp.count(own_pen) else 0.0
-        # the goalkeeper belongs in its penalty area (+4 for the opponent otherwise)
-        if not gk_home:
-            u -= 6.0
-        return u
+        return position_weights(st, team, self.style, self._wcache)
 
     def _move(self, match: Match, pending: Pending, team: int) -> Any:
         """One move of a sequence, or ``done``.
@@ -348,258 +226,20 @@ class HeuristicCoach:
             else:
                 return D.DONE
         free = name == D.FREE_MOVE
-        return self._pick(pending, self._move_candidates(st, name, team), free, 0.25 if free else 0.12)
-
-    def _move_candidates(self, st: MatchState, name: str, team: int) -> list[tuple[float, int]]:
-        """The single moves of ``team`` worth making in a ``name`` sequence, as
-        (gain, rank) pairs (see ``_move``)."""
-        ts = st.teams[team]
-        opp = st.teams[1 - team]
-        ts_field = ts.field
-        gk = ts.gk
-        own_pen = PEN[team]
-        opp_pen = PEN[1 - team]
-        gk_home = gk == own_pen
-        free = name == D.FREE_MOVE
-        style = self.style
-        n_loc = N_LOC
-        # runner, fast defender, box-to-box midfielder (A11): a free move from anywhere
-        extra_free = free and not style.skills.isdisjoint(EXTRA_FREE_MOVE_SKILLS) and st.uses("A11")
-        restricted = free and not extra_free
-        if restricted:
-            # 4.3.1: only from an outnumbering area (players per area as 1.4.1
-            # counts them: goalkeeper included, at most six) or straight off a goal line
-            of, og = opp.field, opp.gk
-            ids = []
-            for src in _compress(range(n_loc), ts_field):
-                a = AREA_OF[src]
-                o = ts_field[a] + (gk == a)
-                t = of[a] + (og == a)
-                if (6 if o > 6 else o) > (6 if t > 6 else t):
-                    ids.append(src)
-                elif IS_GOAL_LINE[src]:
-                    ids.append(src + n_loc)
-            if not ids and (gk < 0 or gk_home):
-                return []  # no candidate at all
-        else:
-            ids = list(_compress(range(n_loc), ts_field))  # every player may move
-        w = self._weights(st, team)
-        field = list(ts_field)
-        for s in CORNER_SPOTS:  # a corner taker counts in its corner area
-            if field[s]:
-                field[AREA_OF[s]] += field[s]
-                field[s] = 0
-        ball = AREA_OF[st.ball]
-        ct = st.ct == team
-        # the local contests (see _contest): the ball area and, near it, the
-        # penalty area that matters (the opponent's when in control, else the own)
-        pen = opp_pen if ct else own_pen
-        c_ball = field[ball] + (1 if gk == ball else 0)
-        c_pen = field[pen] + (1 if gk == pen and not ct else 0)  # never in the opponent's box
-        bpart = BALL_PART[ct][opp.count(ball)]
-        ppart = PEN_PART[ct][opp.count(pen)] if DIST[ball][pen] <= 2 else NO_PEN_PART
-        base = bpart[c_ball] + ppart[c_pen] - (0.0 if gk_home else 6.0)
-        # a move must be worth the trouble (keeps the sequences short)
-        threshold = 0.25 if free else 0.12
-        g_off = 0.0 if gk_home else 6.0
-        # value a player adds to each area (diminishing returns)
-        stack_gain = STACK_GAIN
-        wadd = [w[d] * stack_gain[field[d]] for d in range(N_AREAS)]
-        # contest gain of a move into each area from an area outside the contests
-        cdst = [0.0] * N_AREAS
-        ball_is_pen = ball == pen
-        cdst[ball] = bpart[c_ball + 1] + ppart[c_pen + ball_is_pen] - g_off - base
-        if not ball_is_pen:
-            cdst[pen] = bpart[c_ball] + ppart[c_pen + 1] - g_off - base
-        special = (ball, pen, opp_pen, own_pen)
-        drib_src = ball if ct and name == D.MOVE and not opp.has(ball) else -1
-        threat = THREAT[team]
-        dbonus = 0.3 if "dribbler" in style.skills else 0.0
-        cands: list[tuple[float, int]] = []
-        append = cands.append
-        extend = cands.extend
-        for sid in ids:
-            a_src = SRC_AREA[sid]
-            loss = w[a_src] * stack_gain[field[a_src] - 1]
-            if a_src not in special:
-                extend([(g, r) for d, r in SRC_PAIRS[sid] if (g := wadd[d] - loss + cdst[d]) > threshold])
-                continue
-            s_ball = a_src == ball
-            s_pen = a_src == pen
-            for d, r in SRC_PAIRS[sid]:
-                gain = wadd[d] - loss
-                db = (d == ball) - s_ball
-                dp = (d == pen) - s_pen
-                if db or dp:
-                    gain += bpart[c_ball + db] + ppart[c_pen + dp] - g_off - base
-                if gain > threshold:
-                    append((gain, r))
-                if sid == drib_src:
-                    # dribbling (4.5.2): the player in the ball area takes the ball along
-                    g2 = gain + 4.0 * (threat[d] - threat[a_src]) + dbonus
-                    if g2 > threshold:
-                        append((g2, DRIB_RANK[sid][d]))
-        if gk >= 0 and not gk_home:
-            for dst in ADJ_PLAY[gk]:
-                gkh = dst == own_pen
-                db = (dst == ball) - (gk == ball)
-                dp = 0 if ct else int(gkh)
-                g = bpart[c_ball + db] + ppart[c_pen + dp] - (0.0 if gkh else 6.0) - base
-                if g > threshold:
-                    append((g, GK_RANK[dst]))
-        return cands
-
-    @staticmethod
-    def _pick(pending: Pending, cands: list[tuple[float, int]], free: bool, threshold: float) -> Any:
-        """The best legal move of the (gain, rank) candidates, or ``done``."""
-        names = MOVE_NAME
-        verify = pending.verify_fn
-        if verify is not None:
-            cands.sort(reverse=True)
-            for _, r in cands[:6]:
-                c = names[r]
-                try:
-                    verify(c)
-                except FubaError:
-                    continue
-                return c
-            try:
-                verify(D.DONE)
-            except FubaError:
-                pass
-            else:
-                if not cands or free:
-                    return D.DONE
-        # list the options and take the best legal one
-        opts = pending.options
-        if len(opts) == 1:
-            return opts[0]
-        scores = {names[r]: g for g, r in cands}
-        best, best_gain = D.DONE, threshold
-        for o in opts:
-            sc = scores.get(o)
-            if sc is not None and sc > best_gain:
-                best, best_gain = o, sc
-        if best == D.DONE and D.DONE not in opts:
-            return opts[0]
-        return best
+        cands = move_candidates(st, name, team, self.style, self._wcache)
+        return pick_move(pending, cands, free, 0.25 if free else 0.12)
 
     # -------------------------------------------------------- decisions
     def _kick_off_team(self, match: Match, pending: Pending, team: int) -> Any:
         return pending.actor  # start with the ball
 
     def _target_area(self, match: Match, pending: Pending, team: int) -> Any:
-        """Where to play the ball (4.1.1): the chance to keep it (control check
-        against the modified ball value, 4.1.2/4.2.2; no risk in an easy
-        situation) times the threat from there, minus the chance to lose it
-        times the threat the opponent would have from there.  The best areas
-        are checked with the engine's legality check (``verify_fn``, which
-        defines ``options``); the options are listed only as a fallback.
-
-        The modified ball value is the engine's ``ball_value_after_target``
-        computed with the per-decision parts hoisted out of the loop (the
-        engine's own crossing and offside-risk functions are called only for
-        the long passes and the offside candidates)."""
-        st = match.st
-        start = st.flags.start
-        start_a = AREA_OF[start]
-        us, them = st.teams[team], st.teams[1 - team]
-        threat_us, threat_them = THREAT[team], THREAT[1 - team]
-        attack = self.style.attack
+        """Where to play the ball (4.1.1, ``targets``)."""
         # losing the ball costs less when a goal is needed, more when a lead is held
-        risk = 0.9 - 0.6 * attack + self.mode_risk[self._mode]
+        risk = 0.9 - 0.6 * self.style.attack + self.mode_risk[self._mode]
         if risk < self.risk_min:
             risk = self.risk_min
-        ours = area_counts(us)
-        theirs = area_counts(them)
-        near_ours = near_mask(ours)
-        near_theirs = near_mask(theirs)
-        # upper bounds first (no risk of losing the ball), then the exact score
-        # (needs the modified ball value) only while an area can still win
-        rnd = self.rng.random
-        dist_short = DIST[start_a]
-        bounds: list[tuple[float, int]] = []
-        # 4.1.1: a player there or in an adjacent area
-        reach = near_ours | (1 << start_a)
-        for t in _compress(range(N_AREAS), ours):
-            reach |= 1 << t
-        gains = self.style.target_gain
-        g0 = gains[team]
-        if g0 is None:
-            g0 = gains[team] = [threat_us[t] * (1.0 + 0.4 * attack) for t in range(N_AREAS)]
-        for t in _compress(range(N_AREAS), map(reach.__and__, BIT)):
-            o = ours[t]
-            gain = g0[t] + (0.05 if o and dist_short[t] <= 1 else 0.0)
-            if o > theirs[t]:
-                gain += 0.03
-            gain += rnd() * 0.01
-            bounds.append((gain, t))
-        bounds.sort(reverse=True)
-        # the per-decision part of ball_value_after_target (4.1.2, A7)
-        restart = st.flags.restart
-        v0 = st.value
-        if restart not in ("free_kick", "corner", "goal_kick") and start < N_AREAS and not them.has(start):
-            v0 -= 1  # no defender in the start area (4.1.2.1)
-        per = 2 if st.weather in ("windy", "storm") else 1
-        dist_long = DIST[start]
-        offside = st.uses("A7") and restart not in ("goal_kick", "corner")
-        beyond_start = BEYOND[team][start_a]
-        opp_half = OPP_HALF[team]
-        scored: list[tuple[float, str]] = []
-        best_exact = -1e9
-        cross: bool | None = None
-        sl: int | None = -2
-        risk_up: int | None = None
-        for gain, t in bounds:
-            if gain < best_exact and len(scored) >= 2:
-                break
-            c, d = ours[t], theirs[t]
-            v = v0
-            steps = dist_long[t] - 1
-            if steps > 0:
-                if cross is None:  # the same for every long pass
-                    cross = crossing_applies(st, team, start, t)
-                if cross:
-                    steps -= 1
-                if steps:
-                    v += per * steps
-                    if c >= 6 and d >= 6:
-                        v += 1  # crowded target area
-            if c > d:
-                v -= 1
-            elif d > c:
-                v += 1
-            if offside and c and opp_half[t] and beyond_start[t]:
-                # A7: the increase is the same for every target beyond the
-                # second-last defender, 0 for the others
-                if sl == -2:
-                    sl = second_last_area(them, 1 - team)
-                if sl is not None and BEYOND[team][sl][t]:
-                    if risk_up is None:
-                        risk_up = offside_risk_increase(st, team, start, t)
-                    v += risk_up
-            if v > 6 and t != start_a:
-                continue  # 4.1.2
-            v = 6 if v > 6 else (1 if v < 1 else v)
-            p = 1.0 if not d and not near_theirs >> t & 1 else P_KEEP[v]
-            score = p * gain - (1.0 - p) * threat_them[t] * risk
-            if score > best_exact:
-                best_exact = score
-            scored.append((score, NAMES[t]))
-        scored.sort(reverse=True)
-        verify = pending.verify_fn
-        if verify is not None:
-            for _, name in scored[:4]:
-                try:
-                    verify(name)
-                except FubaError:
-                    continue
-                return name
-        opts = pending.options
-        for _, name in scored:
-            if name in opts:
-                return name
-        return opts[0]
+        return target_area(match.st, pending, team, self.style, risk, self.rng.random)
 
     def _goalkeeper_charge(self, match: Match, pending: Pending, team: int) -> Any:
         st = match.st
@@ -903,6 +543,6 @@ class HeuristicCoach:
             field = [0] * B.N_LOC
             for name, n in o["players"].items():
                 field[play_area(B.INDEX[name])] += n
-            return self._utility(st, team, field, B.INDEX[o["gk"]], w)
+            return placement_utility(st, team, field, B.INDEX[o["gk"]], w)
 
         return max(opts, key=score)

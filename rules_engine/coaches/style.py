@@ -43,5 +43,5 @@ class Style:
         self.attack = self.deep + bias
         self.skills = frozenset(skills)
         self.formation = tuple(formation)
-        # threat-based gain of each target area (HeuristicCoach._target_area), by team
+        # threat-based gain of each target area (targets.target_area), by team
         self.target_gain: list[list[float] | None] = [None, None]

@@ -168,7 +168,7 @@ P_SLOW_CARD: Final = tuple(
 def _contest_value(
     ct: bool, at_ball: int, theirs: int, near_pen: bool, at_pen: int, theirs_pen: int, gk_home: bool
 ) -> float:
-    """``HeuristicCoach._contest`` from precomputed counts: ``at_ball`` / ``theirs``
+    """``positions.contest_value`` from precomputed counts: ``at_ball`` / ``theirs``
     players in the ball area, ``at_pen`` / ``theirs_pen`` in the penalty area that
     matters (the opponent's when in control, else the own; ``near_pen``: it is
     within two areas of the ball)."""
@@ -196,5 +196,5 @@ def _contest_value(
     return u
 
 
-# weights of one player per area (HeuristicCoach._weights), by style (deep, attack)
+# weights of one player per area (positions.position_weights), by style (deep, attack)
 WEIGHT_CACHE: Final[dict[tuple[float, float], dict[tuple[int, ...], list[float]]]] = {}

@@ -1,0 +1,223 @@
+"""The heuristic coach's moves (4.3.1, 4.5, 5.2.3, 5.4, set-up adjustment, skills): every single
+move of the team scored by the value of the two areas for the team plus the local contests, the
+best ones checked with the engine's own legality check.
+
+Hot path (about 200 decisions a match): candidates are (gain, rank) pairs of numbers (the names
+are looked up only for the few that are checked), scored per source by one comprehension over
+precomputed (destination, rank) pairs, with the contest values read from part tables; a free move
+without any eligible player is answered without scoring.
+"""
+
+from __future__ import annotations
+
+from itertools import compress as _compress
+from typing import Any
+
+from .. import decisions as D
+from ..errors import FubaError
+from ..events import Pending
+from ..state import MatchState, TeamState
+from .positions import position_weights
+from .style import Style
+from .tables import (
+    ADJ_PLAY,
+    AREA_OF,
+    BALL_PART,
+    CORNER_SPOTS,
+    DIST,
+    DRIB_RANK,
+    EXTRA_FREE_MOVE_SKILLS,
+    GK_RANK,
+    IS_GOAL_LINE,
+    MOVE_NAME,
+    N_AREAS,
+    N_LOC,
+    NO_PEN_PART,
+    PEN,
+    PEN_PART,
+    SRC_AREA,
+    SRC_PAIRS,
+    STACK_GAIN,
+    THREAT,
+)
+
+
+class _Contests:
+    """The local contests of one move decision (see ``positions.contest_value``): the ball area
+    and, near it, the penalty area that matters (the opponent's when in control, else the own),
+    as part tables indexed by the team's numbers there."""
+
+    def __init__(self, st: MatchState, team: int, field: list[int], gk: int) -> None:
+        opp = st.teams[1 - team]
+        ball = AREA_OF[st.ball]
+        ct = st.ct == team
+        pen = PEN[1 - team] if ct else PEN[team]
+        self.ball = ball
+        self.pen = pen
+        self.ct = ct
+        self.c_ball = field[ball] + (1 if gk == ball else 0)
+        self.c_pen = field[pen] + (1 if gk == pen and not ct else 0)  # never in the opponent's box
+        self.bpart: Any = BALL_PART[ct][opp.count(ball)]
+        self.ppart: Any = PEN_PART[ct][opp.count(pen)] if DIST[ball][pen] <= 2 else NO_PEN_PART
+        self.gk_home = gk == PEN[team]
+        self.g_off = 0.0 if self.gk_home else 6.0
+        self.base: float = self.bpart[self.c_ball] + self.ppart[self.c_pen] - (0.0 if self.gk_home else 6.0)
+
+
+def move_candidates(
+    st: MatchState, name: str, team: int, style: Style, cache: dict[tuple[int, ...], list[float]]
+) -> list[tuple[float, int]]:
+    """The single moves of ``team`` worth making in a ``name`` sequence, as (gain, rank) pairs."""
+    ts = st.teams[team]
+    opp = st.teams[1 - team]
+    gk = ts.gk
+    free = name == D.FREE_MOVE
+    # runner, fast defender, box-to-box midfielder (A11): a free move from anywhere
+    extra_free = free and not style.skills.isdisjoint(EXTRA_FREE_MOVE_SKILLS) and st.uses("A11")
+    if free and not extra_free:
+        ids = _free_movers(ts, opp)
+        if not ids and (gk < 0 or gk == PEN[team]):
+            return []  # no candidate at all
+    else:
+        ids = list(_compress(range(N_LOC), ts.field))  # every player may move
+    w = position_weights(st, team, style, cache)
+    field = list(ts.field)
+    for s in CORNER_SPOTS:  # a corner taker counts in its corner area
+        if field[s]:
+            field[AREA_OF[s]] += field[s]
+            field[s] = 0
+    contests = _Contests(st, team, field, gk)
+    # a move must be worth the trouble (keeps the sequences short)
+    threshold = 0.25 if free else 0.12
+    drib_src = contests.ball if contests.ct and name == D.MOVE and not opp.has(contests.ball) else -1
+    dbonus = 0.3 if "dribbler" in style.skills else 0.0
+    cands = _player_moves(
+        ids, w, field, contests, PEN[1 - team], PEN[team], threshold, drib_src, THREAT[team], dbonus
+    )
+    if gk >= 0 and not contests.gk_home:
+        cands += _goalkeeper_moves(gk, PEN[team], contests, threshold)
+    return cands
+
+
+def _free_movers(ts: TeamState, opp: TeamState) -> list[int]:
+    """4.3.1: a free move only from an outnumbering area (players per area as 1.4.1 counts them:
+    goalkeeper included, at most six) or straight off a goal line (ids past ``N_LOC``)."""
+    ts_field, gk = ts.field, ts.gk
+    of, og = opp.field, opp.gk
+    ids: list[int] = []
+    for src in _compress(range(N_LOC), ts_field):
+        a = AREA_OF[src]
+        o = ts_field[a] + (gk == a)
+        t = of[a] + (og == a)
+        if (6 if o > 6 else o) > (6 if t > 6 else t):
+            ids.append(src)
+        elif IS_GOAL_LINE[src]:
+            ids.append(src + N_LOC)
+    return ids
+
+
+def _player_moves(
+    ids: list[int],
+    w: list[float],
+    field: list[int],
+    contests: _Contests,
+    opp_pen: int,
+    own_pen: int,
+    threshold: float,
+    drib_src: int,
+    threat: tuple[float, ...],
+    dbonus: float,
+) -> list[tuple[float, int]]:
+    """The field players' moves: the value a player adds to the destination (diminishing returns)
+    minus what it leaves, plus the contests a move into or out of the ball or penalty area changes;
+    the player in the ball area may dribble (4.5.2) and take the ball along."""
+    ball, pen = contests.ball, contests.pen
+    c_ball, c_pen = contests.c_ball, contests.c_pen
+    bpart, ppart = contests.bpart, contests.ppart
+    base, g_off = contests.base, contests.g_off
+    stack_gain = STACK_GAIN
+    wadd = [w[d] * stack_gain[field[d]] for d in range(N_AREAS)]
+    # contest gain of a move into each area from an area outside the contests
+    cdst = [0.0] * N_AREAS
+    ball_is_pen = ball == pen
+    cdst[ball] = bpart[c_ball + 1] + ppart[c_pen + ball_is_pen] - g_off - base
+    if not ball_is_pen:
+        cdst[pen] = bpart[c_ball] + ppart[c_pen + 1] - g_off - base
+    special = (ball, pen, opp_pen, own_pen)
+    cands: list[tuple[float, int]] = []
+    append = cands.append
+    extend = cands.extend
+    for sid in ids:
+        a_src = SRC_AREA[sid]
+        loss = w[a_src] * stack_gain[field[a_src] - 1]
+        if a_src not in special:
+            extend([(g, r) for d, r in SRC_PAIRS[sid] if (g := wadd[d] - loss + cdst[d]) > threshold])
+            continue
+        s_ball = a_src == ball
+        s_pen = a_src == pen
+        for d, r in SRC_PAIRS[sid]:
+            gain = wadd[d] - loss
+            db = (d == ball) - s_ball
+            dp = (d == pen) - s_pen
+            if db or dp:
+                gain += bpart[c_ball + db] + ppart[c_pen + dp] - g_off - base
+            if gain > threshold:
+                append((gain, r))
+            if sid == drib_src:
+                # dribbling (4.5.2): the player in the ball area takes the ball along
+                g2 = gain + 4.0 * (threat[d] - threat[a_src]) + dbonus
+                if g2 > threshold:
+                    append((g2, DRIB_RANK[sid][d]))
+    return cands
+
+
+def _goalkeeper_moves(
+    gk: int, own_pen: int, contests: _Contests, threshold: float
+) -> list[tuple[float, int]]:
+    """A goalkeeper away from its penalty area goes back (the contests count it only there)."""
+    ball, ct = contests.ball, contests.ct
+    bpart, ppart = contests.bpart, contests.ppart
+    cands: list[tuple[float, int]] = []
+    for dst in ADJ_PLAY[gk]:
+        gkh = dst == own_pen
+        db = (dst == ball) - (gk == ball)
+        dp = 0 if ct else int(gkh)
+        g = bpart[contests.c_ball + db] + ppart[contests.c_pen + dp] - (0.0 if gkh else 6.0) - contests.base
+        if g > threshold:
+            cands.append((g, GK_RANK[dst]))
+    return cands
+
+
+def pick_move(pending: Pending, cands: list[tuple[float, int]], free: bool, threshold: float) -> Any:
+    """The best legal move of the (gain, rank) candidates, or ``done``."""
+    names = MOVE_NAME
+    verify = pending.verify_fn
+    if verify is not None:
+        cands.sort(reverse=True)
+        for _, r in cands[:6]:
+            c = names[r]
+            try:
+                verify(c)
+            except FubaError:
+                continue
+            return c
+        try:
+            verify(D.DONE)
+        except FubaError:
+            pass
+        else:
+            if not cands or free:
+                return D.DONE
+    # list the options and take the best legal one
+    opts = pending.options
+    if len(opts) == 1:
+        return opts[0]
+    scores = {names[r]: g for g, r in cands}
+    best, best_gain = D.DONE, threshold
+    for o in opts:
+        sc = scores.get(o)
+        if sc is not None and sc > best_gain:
+            best, best_gain = o, sc
+    if best == D.DONE and D.DONE not in opts:
+        return opts[0]
+    return best

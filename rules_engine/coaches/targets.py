@@ -1,0 +1,158 @@
+"""The heuristic coach's target area (4.1.1): where to play the ball.
+
+For every reachable area, the chance to keep the ball (control check against the modified ball
+value, 4.1.2/4.2.2; no risk in an easy situation) times the threat from there, minus the chance to
+lose it times the threat the opponent would have from there.  Upper bounds come first (no risk of
+losing the ball), then the exact score (it needs the modified ball value) only while an area can
+still win.  The modified ball value is the engine's ``ball_value_after_target`` computed with the
+per-decision parts hoisted out of the loop (the engine's own crossing and offside-risk functions
+are called only for the long passes and the offside candidates).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import compress as _compress
+from typing import Any
+
+from ..errors import FubaError
+from ..events import Pending
+from ..rules import crossing_applies, offside_risk_increase, second_last_area
+from ..state import MatchState
+from .style import Style
+from .tables import (
+    AREA_OF,
+    BEYOND,
+    BIT,
+    DIST,
+    N_AREAS,
+    NAMES,
+    OPP_HALF,
+    P_KEEP,
+    THREAT,
+    area_counts,
+    near_mask,
+)
+
+
+def target_area(
+    st: MatchState, pending: Pending, team: int, style: Style, risk: float, rnd: Callable[[], float]
+) -> Any:
+    """The best legal target area: the best scored areas are checked with the engine's legality
+    check (``verify_fn``, which defines ``options``); the options are listed only as a fallback.
+    ``risk`` weighs the opponent's threat when the ball is lost; ``rnd`` breaks ties."""
+    ours = area_counts(st.teams[team])
+    theirs = area_counts(st.teams[1 - team])
+    bounds = _target_bounds(st, team, style, ours, theirs, rnd)
+    scored = _scored_targets(st, team, bounds, ours, theirs, risk)
+    scored.sort(reverse=True)
+    verify = pending.verify_fn
+    if verify is not None:
+        for _, name in scored[:4]:
+            try:
+                verify(name)
+            except FubaError:
+                continue
+            return name
+    opts = pending.options
+    for _, name in scored:
+        if name in opts:
+            return name
+    return opts[0]
+
+
+def _target_bounds(
+    st: MatchState, team: int, style: Style, ours: list[int], theirs: list[int], rnd: Callable[[], float]
+) -> list[tuple[float, int]]:
+    """(upper bound of the score, area) of every reachable area, best first: the threat from
+    there, a little more near the start or where the team outnumbers, and a tie-breaking jitter."""
+    start_a = AREA_OF[st.flags.start]
+    threat_us = THREAT[team]
+    attack = style.attack
+    dist_short = DIST[start_a]
+    bounds: list[tuple[float, int]] = []
+    # 4.1.1: a player there or in an adjacent area
+    reach = near_mask(ours) | (1 << start_a)
+    for t in _compress(range(N_AREAS), ours):
+        reach |= 1 << t
+    gains = style.target_gain
+    g0 = gains[team]
+    if g0 is None:
+        g0 = gains[team] = [threat_us[t] * (1.0 + 0.4 * attack) for t in range(N_AREAS)]
+    for t in _compress(range(N_AREAS), map(reach.__and__, BIT)):
+        o = ours[t]
+        gain = g0[t] + (0.05 if o and dist_short[t] <= 1 else 0.0)
+        if o > theirs[t]:
+            gain += 0.03
+        gain += rnd() * 0.01
+        bounds.append((gain, t))
+    bounds.sort(reverse=True)
+    return bounds
+
+
+def _scored_targets(
+    st: MatchState,
+    team: int,
+    bounds: list[tuple[float, int]],
+    ours: list[int],
+    theirs: list[int],
+    risk: float,
+) -> list[tuple[float, str]]:
+    """(exact score, area name) of the areas whose bound can still beat the best exact score."""
+    start = st.flags.start
+    start_a = AREA_OF[start]
+    them = st.teams[1 - team]
+    threat_them = THREAT[1 - team]
+    near_theirs = near_mask(theirs)
+    # the per-decision part of ball_value_after_target (4.1.2, A7)
+    restart = st.flags.restart
+    v0 = st.value
+    if restart not in ("free_kick", "corner", "goal_kick") and start < N_AREAS and not them.has(start):
+        v0 -= 1  # no defender in the start area (4.1.2.1)
+    per = 2 if st.weather in ("windy", "storm") else 1
+    dist_long = DIST[start]
+    offside = st.uses("A7") and restart not in ("goal_kick", "corner")
+    beyond_start = BEYOND[team][start_a]
+    opp_half = OPP_HALF[team]
+    scored: list[tuple[float, str]] = []
+    best_exact = -1e9
+    cross: bool | None = None
+    sl: int | None = -2
+    risk_up: int | None = None
+    for gain, t in bounds:
+        if gain < best_exact and len(scored) >= 2:
+            break
+        c, d = ours[t], theirs[t]
+        v = v0
+        steps = dist_long[t] - 1
+        if steps > 0:
+            if cross is None:  # the same for every long pass
+                cross = crossing_applies(st, team, start, t)
+            if cross:
+                steps -= 1
+            if steps:
+                v += per * steps
+                if c >= 6 and d >= 6:
+                    v += 1  # crowded target area
+        if c > d:
+            v -= 1
+        elif d > c:
+            v += 1
+        if offside and c and opp_half[t] and beyond_start[t]:
+            # A7: the increase is the same for every target beyond the
+            # second-last defender, 0 for the others
+            if sl == -2:
+                sl = second_last_area(them, 1 - team)
+            if sl is not None and BEYOND[team][sl][t]:
+                if risk_up is None:
+                    risk_up = offside_risk_increase(st, team, start, t)
+                v += risk_up
+        if v > 6 and t != start_a:
+            continue  # 4.1.2
+        v = 6 if v > 6 else (1 if v < 1 else v)
+        p = 1.0 if not d and not near_theirs >> t & 1 else P_KEEP[v]
+        score = p * gain - (1.0 - p) * threat_them[t] * risk
+        if score > best_exact:
+            best_exact = score
+        scored.append((score, NAMES[t]))
+    return scored
