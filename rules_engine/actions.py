@@ -360,11 +360,10 @@ def movement(m: MatchContext, team: int) -> Flow:
 
 
 # -------------------------------------------------------------- free movements
-def free_movements(m: MatchContext, team: int) -> Flow:
-    """4.3.1 free movements at the beginning of a team's first action."""
+def _outnumbering_areas(m: MatchContext, team: int) -> set[int]:
+    """The areas where ``team`` outnumbers the opponent (1.4.1: goalkeepers count, at most six
+    players an area), the sources of free movements (4.3.1)."""
     st = m.st
-    if team in st.flags.no_free_moves:
-        return
     ts, os_ = st.teams[team], st.teams[1 - team]
     tf, of = ts.field, os_.field
     tg, og = ts.gk, os_.gk
@@ -377,6 +376,17 @@ def free_movements(m: MatchContext, team: int) -> Flow:
             o = of[a] + 1 if og == a else of[a]
             if (n if n < 6 else 6) > (o if o < 6 else 6):
                 outnumber.add(a)
+    return outnumber
+
+
+def free_movements(m: MatchContext, team: int) -> Flow:
+    """4.3.1 free movements at the beginning of a team's first action."""
+    st = m.st
+    if team in st.flags.no_free_moves:
+        return
+    ts = st.teams[team]
+    tf, tg = ts.field, ts.gk
+    outnumber = _outnumbering_areas(m, team)
     goal_line = {a: tf[a] for a in _GOAL_LINE_AREAS if tf[a] > 0}
     own_pen = B.PEN[team]
     gk_ok = tg >= 0 and tg != own_pen and own_pen in B.ADJ_SET[tg]

@@ -333,6 +333,40 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
         return None
     # 4.2.2 control check
     both = a >= v and b >= v
+    success = yield from _control_check(m, sp, a, b, v, dt0)
+    ct = st.ct
+    yield from closest_player(m, ct)
+    if sp.move_after_check:
+        team = ct if sp.move_after_check == "ct" else 1 - ct
+        ctx = MoveCtx(m, team, "A13")
+        yield from move_seq(m, ctx, D.SPECIAL_EVENT_MOVE, 1, "move one player to an adjacent area")
+    yield from _new_ball_value(m, sp, a, b, v, success, ct)
+    first = _first_to_act(m, sp, ct0 if both else dt0)
+    _corner_takers_leave(m)
+    if sp.fast:
+        team = st.ct if sp.fast == "ct" else st.dt
+        ctx = MoveCtx(m, team, "A13")
+        yield from move_seq(m, ctx, D.SPECIAL_EVENT_MOVE, 1, "fast situation: move one player")
+        return None
+    if sp.aggressive_defence and st.teams[st.dt].has(f.target):
+        yield from pressing(m, st.dt, aggressive=True, free=True)
+        if interrupted(m):
+            return None
+    if st.uses("A11"):
+        yield from end_of_stage2(m)
+        if interrupted(m):
+            return None
+        return (yield from before_actions(m, first, a, b, v))
+    return first
+
+
+def _control_check(
+    m: MatchContext, sp: Special, a: int, b: int, v: int, dt0: int
+) -> Generator[Pending, Event, bool]:
+    """4.2.2: who controls the ball after the game situation dice (a special event may decide it;
+    ``dt0`` defended when the dice were rolled); returns whether the control check succeeded."""
+    st = m.st
+    f = st.flags
     success = a >= v or b >= v
     if sp.control == "success":
         success = True
@@ -356,13 +390,16 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
             yield from move_seq(m, ctx, D.EASY_SITUATION_MOVE, 1, "move one player to an adjacent area")
         else:
             st.ct = dt0
-    ct = st.ct
-    yield from closest_player(m, ct)
-    if sp.move_after_check:
-        team = ct if sp.move_after_check == "ct" else 1 - ct
-        ctx = MoveCtx(m, team, "A13")
-        yield from move_seq(m, ctx, D.SPECIAL_EVENT_MOVE, 1, "move one player to an adjacent area")
-    # 4.2.3 new ball value
+    return success
+
+
+def _new_ball_value(
+    m: MatchContext, sp: Special, a: int, b: int, v: int, success: bool, ct: int
+) -> Generator[Pending, Event, None]:
+    """4.2.3: the new ball value (a special event's collision or touchline sets its own); ``ct``
+    controls the ball after the control check."""
+    st = m.st
+    f = st.flags
     if sp.control == "collision":
         nv = sp.collision_value
     elif sp.touchline:
@@ -376,8 +413,13 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
         if st.weather in ("rain", "storm"):
             nv += 1
     st.value = min(6, max(1, nv))
-    # 4.2.4 order of actions
-    first = ct0 if both else dt0
+
+
+def _first_to_act(m: MatchContext, sp: Special, first: int) -> int:
+    """4.2.4: the team that plays the first action (``first`` by the dice), and what a special
+    event ties to it (terrace chant: a free condition point; momentum)."""
+    st = m.st
+    f = st.flags
     if sp.control == "collision" or sp.touchline or sp.failed_opening or sp.first == "ct":
         first = st.ct
     elif sp.first == "dt":
@@ -386,7 +428,12 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
         f.free_cp = first
     if sp.name == "momentum":
         f.momentum = st.ct
-    # 5.3.2 the corner taker leaves the corner spot after stage 2
+    return first
+
+
+def _corner_takers_leave(m: MatchContext) -> None:
+    """5.3.2: the corner taker leaves the corner spot after stage 2."""
+    st = m.st
     for ts in st.teams:
         for s in B.CORNER_SPOTS:
             if ts.field[s]:
@@ -394,21 +441,6 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
                 ts.field[s] = 0
     if st.ball >= B.N_AREAS:
         st.ball = B.CORNER_OF_SPOT[st.ball]
-    if sp.fast:
-        team = st.ct if sp.fast == "ct" else st.dt
-        ctx = MoveCtx(m, team, "A13")
-        yield from move_seq(m, ctx, D.SPECIAL_EVENT_MOVE, 1, "fast situation: move one player")
-        return None
-    if sp.aggressive_defence and st.teams[st.dt].has(f.target):
-        yield from pressing(m, st.dt, aggressive=True, free=True)
-        if interrupted(m):
-            return None
-    if st.uses("A11"):
-        yield from end_of_stage2(m)
-        if interrupted(m):
-            return None
-        return (yield from before_actions(m, first, a, b, v))
-    return first
 
 
 def _value_skills(

@@ -86,7 +86,28 @@ def parse_team(
         ):
             errors.append(_err(f"unknown team field {k!r}", f"{path}.{k}"))
     form = parse_formation(data.get("formation"), f"{path}.formation", errors)
-    roles_raw = data.get("roles", {})
+    roles = _parse_roles(data.get("roles", {}), form, path, advanced, errors)
+    styles = _parse_styles(data.get("styles"), f"{path}.styles", advanced, errors) if fuba2 else None
+    skills = _parse_skills(data.get("skills", []), path, advanced, errors, fuba2)
+    short = data.get("players_short", 0)
+    if type(short) is not int or not 0 <= short <= 1:
+        errors.append(_err("players_short must be 0 or 1", f"{path}.players_short"))
+        short = 0
+    if len(errors) != n0 or form is None:
+        return None
+    if styles is not None:
+        return TeamSpec(str(name), form, roles, tuple(skills), short, styles)
+    return TeamSpec(str(name), form, roles, tuple(skills), short)
+
+
+def _parse_roles(
+    roles_raw: Any,
+    form: tuple[int, int, int] | None,
+    path: str,
+    advanced: frozenset[str],
+    errors: list[FubaError],
+) -> Roles:
+    """A2 player roles of a team: known roles, whole counts, that fit the formation."""
     roles = Roles()
     if not isinstance(roles_raw, dict):
         errors.append(_err("roles must be an object", f"{path}.roles"))
@@ -105,37 +126,40 @@ def parse_team(
         if any(vals.values()) and "A2" not in advanced:
             errors.append(HeaderError("player roles need advanced rule A2", rule="A2", path=f"{path}.roles"))
         if form is not None:
-            d, mi, f = form
-            if roles.attacking_midfielders + roles.defending_midfielders > mi:
-                errors.append(
-                    HeaderError(
-                        "more attacking/defending midfielders than midfielders",
-                        rule="A2",
-                        path=f"{path}.roles",
-                    )
-                )
-            if (
-                roles.attacking_centre_back > 1
-                or roles.withdrawn_striker > 1
-                or roles.offensive_wing_backs > 2
-            ):
-                errors.append(
-                    HeaderError(
-                        "at most one attacking centre-back, one withdrawn striker and two "
-                        "offensive wing backs",
-                        rule="A2",
-                        path=f"{path}.roles",
-                    )
-                )
-            if roles.attacking_centre_back + roles.offensive_wing_backs > d or roles.withdrawn_striker > f:
-                errors.append(
-                    HeaderError(
-                        "roles need players of that line in the formation", rule="A2", path=f"{path}.roles"
-                    )
-                )
-    skills_raw = data.get("skills", [])
+            _check_roles_fit(roles, form, path, errors)
+    return roles
+
+
+def _check_roles_fit(roles: Roles, form: tuple[int, int, int], path: str, errors: list[FubaError]) -> None:
+    """A2: no more role players than the formation has players of their line."""
+    d, mi, f = form
+    if roles.attacking_midfielders + roles.defending_midfielders > mi:
+        errors.append(
+            HeaderError(
+                "more attacking/defending midfielders than midfielders",
+                rule="A2",
+                path=f"{path}.roles",
+            )
+        )
+    if roles.attacking_centre_back > 1 or roles.withdrawn_striker > 1 or roles.offensive_wing_backs > 2:
+        errors.append(
+            HeaderError(
+                "at most one attacking centre-back, one withdrawn striker and two offensive wing backs",
+                rule="A2",
+                path=f"{path}.roles",
+            )
+        )
+    if roles.attacking_centre_back + roles.offensive_wing_backs > d or roles.withdrawn_striker > f:
+        errors.append(
+            HeaderError("roles need players of that line in the formation", rule="A2", path=f"{path}.roles")
+        )
+
+
+def _parse_skills(
+    skills_raw: Any, path: str, advanced: frozenset[str], errors: list[FubaError], fuba2: bool
+) -> list[str]:
+    """A11 skills of a team: known, each listed once (rulebook 2.0 has none)."""
     skills: list[str] = []
-    styles = _parse_styles(data.get("styles"), f"{path}.styles", advanced, errors) if fuba2 else None
     if fuba2 and skills_raw != []:
         errors.append(
             HeaderError(
@@ -156,15 +180,7 @@ def parse_team(
                 skills.append(s)
         if skills and "A11" not in advanced:
             errors.append(HeaderError("skills need advanced rule A11", rule="A11", path=f"{path}.skills"))
-    short = data.get("players_short", 0)
-    if type(short) is not int or not 0 <= short <= 1:
-        errors.append(_err("players_short must be 0 or 1", f"{path}.players_short"))
-        short = 0
-    if len(errors) != n0 or form is None:
-        return None
-    if styles is not None:
-        return TeamSpec(str(name), form, roles, tuple(skills), short, styles)
-    return TeamSpec(str(name), form, roles, tuple(skills), short)
+    return skills
 
 
 def _parse_styles(

@@ -98,6 +98,49 @@ def resolve(m: MatchContext, ct: int) -> Generator[Pending, Event, Special]:
     sp = Special(name=name)
     m.note("special_event", event=name, dice=list(d))
     target = st.flags.target
+    if _settled_at_once(m, sp, ct):
+        return sp
+    if name in ("defenders_foul", "attackers_foul"):
+        fouled = ct if name == "defenders_foul" else dt
+        yield from yellow_test(m, 1 - fouled, name)
+        st.pending_restart = ("free_kick", fouled, target)
+    elif name in ("defenders_rude_foul", "attackers_rude_foul"):
+        fouled = ct if name == "defenders_rude_foul" else dt
+        # "gets a yellow card and must make a red card test with a +1 die roll modifier" (I-10)
+        yield from give_yellow(m, 1 - fouled, name, red_test_always=True, red_modifier=1)
+        yield from injury(m, fouled, name)
+        st.pending_restart = ("free_kick", fouled, target)
+    elif name == "high_ball_head_collision":
+        while True:
+            h = answer_dice((yield m.roll("head_collision", None, 2, "A13", "CT die, DT die")))
+            if h[0] != h[1]:
+                break
+        sp.control = "collision"
+        sp.collision_winner = ct if h[0] > h[1] else dt
+        sp.collision_value = max(h)
+        yield from injury(m, ct, name)
+        yield from injury(m, dt, name)
+    elif name == "behind_referees_back":
+        yield from injury(m, ct, name)
+    elif name == "streaker":
+        s = answer_dice((yield m.roll("streaker", ct, 1, "A13", "streaker: D6+1 minutes")))[0]
+        advance_clock(m, s + 1)
+    elif name.startswith("injured_star_player"):
+        team = ct if name.endswith("ct") else dt
+        yield from _lose_skill(m, team)
+    elif name.startswith("new_talent"):
+        team = ct if name.endswith("ct") else dt
+        yield from _gain_skill(m, team)
+    return sp
+
+
+def _settled_at_once(m: MatchContext, sp: Special, ct: int) -> bool:
+    """The special events that ask for no roll and no decision: their effect is set on ``sp`` or
+    on the turn's flags here; False for the others (and for an unknown name)."""
+    st = m.st
+    dt = 1 - ct
+    name = sp.name
+    target = st.flags.target
     if name == "excellent_attack_move":
         sp.move_after_check = "ct"
     elif name == "excellent_defence_move":
@@ -114,16 +157,6 @@ def resolve(m: MatchContext, ct: int) -> Generator[Pending, Event, Special]:
         st.flags.no_free_moves.add(ct)
     elif name == "failed_man_marking":
         st.flags.no_free_moves.add(dt)
-    elif name in ("defenders_foul", "attackers_foul"):
-        fouled = ct if name == "defenders_foul" else dt
-        yield from yellow_test(m, 1 - fouled, name)
-        st.pending_restart = ("free_kick", fouled, target)
-    elif name in ("defenders_rude_foul", "attackers_rude_foul"):
-        fouled = ct if name == "defenders_rude_foul" else dt
-        # "gets a yellow card and must make a red card test with a +1 die roll modifier" (I-10)
-        yield from give_yellow(m, 1 - fouled, name, red_test_always=True, red_modifier=1)
-        yield from injury(m, fouled, name)
-        st.pending_restart = ("free_kick", fouled, target)
     elif name == "slow_play":
         advance_clock(m, 1)
         for team in (ct, dt):
@@ -141,38 +174,19 @@ def resolve(m: MatchContext, ct: int) -> Generator[Pending, Event, Special]:
         st.flags.momentum = -2  # resolved after the control check
     elif name == "aggressive_defence":
         sp.aggressive_defence = True
-    elif name == "high_ball_head_collision":
-        while True:
-            h = answer_dice((yield m.roll("head_collision", None, 2, "A13", "CT die, DT die")))
-            if h[0] != h[1]:
-                break
-        sp.control = "collision"
-        sp.collision_winner = ct if h[0] > h[1] else dt
-        sp.collision_value = max(h)
-        yield from injury(m, ct, name)
-        yield from injury(m, dt, name)
     elif name == "failed_opening":
         sp.failed_opening = True
     elif name == "perfect_pass":
         sp.control = "success"
         sp.first = "ct"
-    elif name == "behind_referees_back":
-        yield from injury(m, ct, name)
-    elif name == "streaker":
-        s = answer_dice((yield m.roll("streaker", ct, 1, "A13", "streaker: D6+1 minutes")))[0]
-        advance_clock(m, s + 1)
     elif name == "out_of_position_goalkeeper":
         st.flags.attempt_bonus[0] += 2
         st.flags.attempt_bonus[1] += 2
     elif name in ("terrace_chant_dt", "terrace_chant_ct"):
         sp.first = name[-2:]
-    elif name.startswith("injured_star_player"):
-        team = ct if name.endswith("ct") else dt
-        yield from _lose_skill(m, team)
-    elif name.startswith("new_talent"):
-        team = ct if name.endswith("ct") else dt
-        yield from _gain_skill(m, team)
-    return sp
+    else:
+        return False
+    return True
 
 
 def _lose_skill(m: MatchContext, team: int) -> Generator[Pending, Event, Any]:
