@@ -8,6 +8,8 @@ contract (a container's layers count under the container's name), or an exhausti
 Two top-level packages that import each other form a package-level cycle even when every module
 keeps to its layer; the few the layers allow are listed, each with its reason, in the table
 "Package-level cycles" of CONTRIBUTING.md, and a row that no longer applies fails too.
+It also runs `check_sizes` (no module over 700 lines, no function over 80 lines), so the limits
+hold wherever the contracts are checked.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import re
 import sys
 from pathlib import Path
 
+import check_sizes  # the size limits, checked with the contracts
 import grimp  # import-linter's import graph
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,7 +126,8 @@ def main() -> int:
     ]
     for problem in problems:
         print(problem)
-    return 1 if missing or problems else 0
+    sizes = check_sizes.main()
+    return 1 if missing or problems or sizes else 0
 
 
 if __name__ == "__main__":

@@ -224,36 +224,7 @@ def build_world_cup(
             yellow_card_threshold=2,
             red_card_ban_matches=1,
         )
-        demo_teams: dict[str, Team] = {}
-        users: dict[str, Any] = {}
-        groups: dict[str, list[Team]] = {}
-        seed_no = 0
-        for group, entries in GROUPS.items():
-            groups[group] = []
-            for i, (team_name, coach_name) in enumerate(entries):
-                seed_no += 1
-                club = club_create(name=f"{team_name} FUBA Club", country=team_name)
-                user = _user(club_username(team_name), CLUB_PASSWORD)
-                club.members.add(user)
-                coach = coach_create(
-                    name=coach_name,
-                    country=team_name,
-                    club=club,
-                    ranking_id=f"FUBA-{seed_no:04d}",
-                    played_world_cup_2019=i == 0,
-                )
-                team = team_create(
-                    competition=competition,
-                    name=team_name,
-                    coach=coach,
-                    club=club,
-                    country=team_name,
-                    seed=i + 1,
-                    default_formation=FORMATIONS[seed_no % len(FORMATIONS)],
-                )
-                demo_teams[team_name] = team
-                users[team_name] = user
-                groups[group].append(team)
+        demo_teams, users, groups = _create_teams(competition)
         _give_skills(list(demo_teams.values()), seed)
         groups_stage = stage_create(
             competition=competition,
@@ -287,6 +258,42 @@ def build_world_cup(
             knockout_ties=knockout_ties,
         )
     return demo
+
+
+def _create_teams(competition: Competition) -> tuple[dict[str, Team], dict[str, Any], dict[str, list[Team]]]:
+    """The 32 teams of GROUPS, each with its club, its club member (a demo user) and its coach:
+    (teams by name, users by team name, teams by group)."""
+    demo_teams: dict[str, Team] = {}
+    users: dict[str, Any] = {}
+    groups: dict[str, list[Team]] = {}
+    seed_no = 0
+    for group, entries in GROUPS.items():
+        groups[group] = []
+        for i, (team_name, coach_name) in enumerate(entries):
+            seed_no += 1
+            club = club_create(name=f"{team_name} FUBA Club", country=team_name)
+            user = _user(club_username(team_name), CLUB_PASSWORD)
+            club.members.add(user)
+            coach = coach_create(
+                name=coach_name,
+                country=team_name,
+                club=club,
+                ranking_id=f"FUBA-{seed_no:04d}",
+                played_world_cup_2019=i == 0,
+            )
+            team = team_create(
+                competition=competition,
+                name=team_name,
+                coach=coach,
+                club=club,
+                country=team_name,
+                seed=i + 1,
+                default_formation=FORMATIONS[seed_no % len(FORMATIONS)],
+            )
+            demo_teams[team_name] = team
+            users[team_name] = user
+            groups[group].append(team)
+    return demo_teams, users, groups
 
 
 def demo_start(today: datetime | None = None) -> datetime:

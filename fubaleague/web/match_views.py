@@ -183,6 +183,31 @@ def _competition(slug: str) -> Competition:
     return get_object_or_404(Competition, slug=slug)
 
 
+def _can_confirm(
+    fixture: Fixture, submission: ResultSubmission | None, my_sides: set[int], user_pk: int | None
+) -> bool:
+    """Whether the user's club may confirm (or dispute) the open report: it is the opponent's."""
+    return bool(
+        submission is not None
+        and submission.status == ResultSubmission.Status.OPEN
+        and fixture.status == Fixture.Status.SUBMITTED
+        and submission.submitted_by_id != user_pk
+        and (
+            (fixture.away_team_id if submission.team_id == fixture.home_team_id else fixture.home_team_id)
+            in my_sides
+        )
+    )
+
+
+def _earlier_reports(fixture: Fixture, submission: ResultSubmission | None) -> list[ResultSubmission]:
+    """The fixture's reports before the latest one, newest first."""
+    if submission is None:
+        return []
+    return list(
+        fixture.submissions.exclude(pk=submission.pk).select_related("team").order_by("-created_at", "-id")
+    )
+
+
 @require_GET
 def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     competition = _competition(slug)
@@ -195,16 +220,7 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     )
     log = ps.replay_log(fixture, full=bool(my_sides or request.user.is_staff))
     submission = ps.latest_submission(fixture) if (my_sides or request.user.is_staff) else None
-    can_confirm = bool(
-        submission is not None
-        and submission.status == ResultSubmission.Status.OPEN
-        and fixture.status == Fixture.Status.SUBMITTED
-        and submission.submitted_by_id != request.user.pk
-        and (
-            (fixture.away_team_id if submission.team_id == fixture.home_team_id else fixture.home_team_id)
-            in my_sides
-        )
-    )
+    can_confirm = _can_confirm(fixture, submission, my_sides, request.user.pk)
     live_session = active_session(fixture_id=fixture.pk)
     # While the match is scored live its result comes from the session: the page links to it
     # instead of offering the hand-typed report (which the service would refuse anyway).
@@ -222,15 +238,7 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
         and submission.status == ResultSubmission.Status.OPEN
         and submission.team_id in my_sides
     )
-    history = (
-        list(
-            fixture.submissions.exclude(pk=submission.pk)
-            .select_related("team")
-            .order_by("-created_at", "-id")
-        )
-        if submission is not None
-        else []
-    )
+    history = _earlier_reports(fixture, submission)
     context = _nav(competition, "fixtures")
     row = ps.fixture_row(fixture)
     names = {"home": row.home, "away": row.away}
