@@ -284,7 +284,7 @@ def positioning(m: MatchContext, team: int, mediano: bool = False) -> Flow:
     if (steps < 2 or _limit_lifted(m, team)) and can_spend(m, team):
         # a step the ball value cannot take (it is at 1 or 6 already, or the limit of two steps
         # holds) changes nothing in play: the question is moot (a page answers "no" itself,
-        # issue 20); it is still asked, since a team may spend the point all the same
+        # pending.moot); it is still asked, since a team may spend the point all the same
         bonus = 1 if mediano else 0
         lifted = 6 if _limit_lifted(m, team) else limit
         without = min(6, max(1, v + sign * min(steps + bonus, limit)))
@@ -433,7 +433,7 @@ def free_movements(m: MatchContext, team: int) -> Flow:
 
     while True:
         if not ctx.any_move():
-            m.skip(D.FREE_MOVE, team, D.DONE)  # "done" is the only answer: not asked (issue 20)
+            m.skip(D.FREE_MOVE, team, D.DONE)  # "done" is the only answer: asking would only cost a tap
             return
         ev = yield m.ask(D.FREE_MOVE, team, "4.3.1", options, ctx.verify, "free movement", False, D.DONE)
         c = answer_choice(ev)

@@ -243,7 +243,7 @@ def move_seq(
     default = D.DONE if optional else None
     while n < limit:
         if optional and not ctx.any_move():
-            # "done" is the only answer: not asked (issue 20), a log may still answer it
+            # "done" is the only answer: asking would only cost a tap; a log may still answer it
             m.skip(name, ctx.team, D.DONE)
             break
         ev = yield m.ask(name, ctx.team, ctx.rule, options, verify, prompt, False, default)

@@ -4,7 +4,7 @@ The scorer, the live panel and the replay all draw the same things (pieces per a
 its value, who controls it, clock, score, cards, condition points, injuries, substitutions,
 skills, weather) and the last action to mark on the pitch; :func:`snapshot` reads them from the
 engine's state once, here, so that no caller reads the state's internals. ``to_dict()`` gives
-the JSON form documented in docs/scorer.md (API).
+the JSON form documented in docs/scorer-internals.md (the session API).
 """
 
 from __future__ import annotations
