@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from matches import narrate
-from matches.engine import Match, Pending, auto_answer, board_areas, only_answer, pitch_input, snapshot
+from matches.engine import Match, Pending, after_default, auto_answer, board_areas, only_answer, pitch_input, snapshot
 
 MOMENTS_SHOWN = 30
 
@@ -22,7 +22,9 @@ def pending_dict(match: Match) -> dict[str, Any] | None:
     """The pending request as JSON, with ``board`` (what a tap on the pitch may answer, the
     engine's pitch_input), ``only_answer`` (True when exactly one answer is legal) and
     ``auto_answer`` (the answer a page posts without asking: the one legal answer, or the default
-    of a moot prompt; None when the player chooses)."""
+    of a moot prompt; None when the player chooses) and ``then`` (the decision asked right after
+    the usual answer, with its own ``board``, when a page may offer its answers beside these: one
+    tap answers both, rules_engine.lookahead; else None)."""
     p: Pending | None = match.pending()
     if p is None:
         return None
@@ -32,6 +34,8 @@ def pending_dict(match: Match) -> dict[str, Any] | None:
     out["only_answer"] = only_answer(p)[0]
     auto, answer = auto_answer(p)
     out["auto_answer"] = answer if auto else None
+    fork = after_default(match) if not auto else None
+    out["then"] = pending_dict(fork) if fork is not None else None
     return out
 
 
@@ -73,6 +77,8 @@ def narrated_pending(pending: dict[str, Any] | None, names: narrate.Names) -> di
     if pending.get("default") is not None:
         pending["default_label"] = narrate.choice_text(name, pending["default"], names)
     pending["text"] = narrate.pending_text(pending, names)
+    if pending.get("then") is not None:
+        pending["then"] = narrated_pending(pending["then"], names)
     return pending
 
 

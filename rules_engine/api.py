@@ -78,6 +78,7 @@ from .errors import (
     UnexpectedEventError,
 )
 from .events import Decision, Event, Pending, Roll
+from .lookahead import after_default
 from .logformat import ROLE_KEYS, event_to_dict, header_from_dict, parse, parse_event
 from .machine import Match
 from .pitch_input import PitchInput, SetupCheck, auto_answer, only_answer, pitch_input, setup_check
@@ -141,6 +142,7 @@ __all__ = [
     "TeamSnapshot",
     "UnexpectedEventError",
     "ValidationReport",
+    "after_default",
     "area_name",
     "area_place",
     "auto_answer",

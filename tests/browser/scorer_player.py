@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.engine import Dice, Match, event_from_dict, new_match, snapshot
+from matches.engine import Dice, Match, after_default, event_from_dict, new_match, snapshot
 from rules_engine.api import HeuristicCoach
 from scoring.models import ScoringEvent, ScoringSession
 from tests.scoring.helpers import make_fixture
@@ -39,7 +39,9 @@ READ = """() => {
   const controls = q('.chip, [data-testid="sc-dock-answer"] button, .face');
   return {
     seq: +root.dataset.seq, queue: root.dataset.queue, status: root.dataset.status,
-    question: root.querySelector('[data-testid="sc-question"]').textContent,
+    question: [root.querySelector('[data-testid="sc-question"]'), ...q('[data-testid="sc-then"]')]
+      .map((e) => e.textContent).join(" "),
+    auto: +root.dataset.auto || 0,
     chips: q('[data-testid="sc-option"]').map((e) => e.textContent),
     dock: q('[data-testid="sc-dock-answer"] button').map((e) => e.textContent),
     scrollY: window.scrollY, height: window.innerHeight,
@@ -49,6 +51,8 @@ READ = """() => {
 }"""
 
 
+# a chip of the open question (not one of the next decision's, pending.then)
+CHIP = "[data-testid=sc-option]:not([data-then])"
 # a move's answer: FROM>TO between area codes (GK: the keeper), +ball for a dribble
 MOVE = re.compile(r"^(?:[HA]-[A-Z]+|CENTRE|GK)>(?:[HA]-[A-Z]+|CENTRE)(?:\+ball)?$")
 
@@ -67,6 +71,7 @@ class Tally:
     misfits: list[str] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
     taps_by_question: Counter[str] = field(default_factory=Counter)
+    taps_by_answer: Counter[str] = field(default_factory=Counter)  # "free_move: done+action"...
     events: int = 0
 
     def summary(self) -> dict[str, Any]:
@@ -82,7 +87,8 @@ class Tally:
             "fit_share": round(sum(self.fits) / len(self.fits), 3) if self.fits else 1.0,
             "misfits": self.misfits[:5],
             "events": self.events,
-            "taps_by_question": dict(self.taps_by_question.most_common(12)),
+            "taps_by_question": dict(self.taps_by_question.most_common()),
+            "taps_by_answer": dict(self.taps_by_answer.most_common()),
         }
 
 
@@ -169,33 +175,55 @@ class Player:
         if not fits:
             self.tally.misfits.append(shown["question"])
 
-    def _answer(self, p: Any, shown: dict[str, Any]) -> None:
+    def _answer(self, p: Any, shown: dict[str, Any]) -> str:
+        """Answer ``p`` through the page; says how (for the breakdown of taps by answer)."""
         if p.kind == "roll":
             if self.app_dice:
                 self._tap('[data-testid="sc-roll-for-me"]')
-                return
+                return "roll"
             for i, face in enumerate(self.dice.roll_for(p).dice):
                 self._tap(f'[data-die="{i}"][data-face="{face}"]')
-            return
+            return "dice"
         choice = self.coaches[p.actor].choose(self.match, p)
         if p.default is not None and choice == p.default:
-            self._tap('[data-testid="sc-default"]')
-        elif isinstance(choice, dict):
+            return self._default(p)
+        if isinstance(choice, dict):
             self._setup(p, choice)
-        elif isinstance(choice, str) and MOVE.match(choice):
+            return "set-up"
+        if isinstance(choice, str) and MOVE.match(choice):
             src, dst = choice.removesuffix("+ball").split(">")
             if src == "GK":
                 team = snapshot(self.match).home if p.actor == "home" else snapshot(self.match).away
                 src = team.gk or src
             self._drag(src, dst)
-            chip = self.page.locator(f"[data-testid=sc-option][data-choice='{json.dumps(choice)}']")
+            chip = self.page.locator(f"{CHIP}[data-choice='{json.dumps(choice)}']")
             if chip.count():  # one more question: with the ball or without
                 chip.first.click()
                 self.tally.taps += 1
-        elif isinstance(choice, str) and self.page.locator(f'[data-area="{choice}"].area--pick').count():
+            return "move"
+        if isinstance(choice, str) and self.page.locator(f'[data-area="{choice}"].area--pick').count():
             self._tap_area(choice)
-        else:
-            self._tap(f"[data-testid=sc-option][data-choice='{json.dumps(choice)}']")
+            return "area"
+        self._tap(f"{CHIP}[data-choice='{json.dumps(choice)}']")
+        return "chip"
+
+    def _default(self, p: Any) -> str:
+        """The usual answer ("done", "no"): when the page offers the answers of the decision that
+        follows it (pending.then), the coach's answer to that one is tapped instead, one tap for
+        both, as a table would; else the dock's button."""
+        fork = after_default(self.match) if self.page.locator('[data-testid="sc-then"]').count() else None
+        nxt = fork.pending() if fork is not None else None
+        if nxt is not None:
+            then = self.coaches[nxt.actor].choose(fork, nxt)
+            chip = self.page.locator(f"[data-then][data-choice='{json.dumps(then)}']")
+            if chip.count():
+                self._tap(f"[data-then][data-choice='{json.dumps(then)}']")
+                return f"{p.default}+{nxt.name}"
+            if isinstance(then, str) and self.page.locator(f'[data-area="{then}"].area--pick').count():
+                self._tap_area(then)
+                return f"{p.default}+{nxt.name}"
+        self._tap('[data-testid="sc-default"]')
+        return str(p.default)
 
     def _setup(self, p: Any, choice: dict[str, Any]) -> None:
         """From the closest preset: one drag per player moved, the keeper dragged too."""
@@ -242,8 +270,8 @@ class Player:
         st = snapshot(self.match)
         self.tally.turns = st.turn
         self.tally.events = shown["seq"]
-        # what the page answered itself: the events stored that no tap of this player made
-        self.tally.answered_by_page = shown["seq"] - self.tally.questions
+        # what the page answered itself, as the page counts it (data-auto on the scorer's root)
+        self.tally.answered_by_page = shown["auto"]
         if p is None or shown["status"] != "live" or (turns is not None and st.turn > turns):
             return False
         self._measure(shown)
@@ -251,8 +279,9 @@ class Player:
             self.shot_names.add(p.name)
             self.page.screenshot(path=str(self.shots / f"scorer-phone-q-{p.name}.png"))
         before = self.tally.taps
-        self._answer(p, shown)
+        how = self._answer(p, shown)
         self.tally.taps_by_question[p.name] += self.tally.taps - before
+        self.tally.taps_by_answer[f"{p.name}: {how}"] += self.tally.taps - before
         self._wait_past(shown["seq"])
         return True
 

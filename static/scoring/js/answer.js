@@ -59,10 +59,36 @@ export function choices(p, state, areas) {
     }
     out.chips.push(o);
   });
+  addThen(out, p);
   let n = out.chips.length + Object.keys(out.places).length + (hasDefault ? 1 : 0);
   Object.keys(out.moves).forEach((f) => Object.keys(out.moves[f]).forEach((t) => { n += out.moves[f][t].length; }));
   out.answers = typeof p.only_answer === "boolean" ? (p.only_answer ? 1 : Math.max(n, 2)) : n;
   return out;
+}
+
+/* The decision the engine asks right after the usual answer (pending.then, rules_engine.lookahead):
+   its areas on the pitch when this question leaves the pitch free, else its chips when they are
+   not places. A tap on one answers both: the usual answer first, then this one. */
+function addThen(out, p) {
+  out.thenPlaces = {};
+  out.thenChips = [];
+  out.then = null;
+  const t = p.then;
+  if (!t || !out.def || out.setup) return;
+  const tb = t.board;
+  const pitchFree = !Object.keys(out.places).length && !Object.keys(out.moves).length;
+  if (tb && (tb.areas || []).length) {
+    if (!pitchFree || (tb.sources && Object.keys(tb.sources).length)) return;
+    tb.areas.forEach((code) => {
+      const o = (t.options || []).find((x) => x.value === code);
+      out.thenPlaces[code] = { value: code, label: o ? o.label : code };
+    });
+  } else if (!tb && (t.options || []).length + out.chips.length <= 7) {
+    out.thenChips = t.options.slice();
+  } else {
+    return;
+  }
+  out.then = t;
 }
 
 export function createAsk(root, board, { canWrite, names, send, say, check }) {
@@ -80,6 +106,17 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
   function decide(value, opt) {
     const q = p();
     send({ event: { decide: q.name, by: q.actor, choice: value } }, opt);
+  }
+  // What the page sends without a tap is counted on the root (data-auto), for the tap bench.
+  function auto(body) {
+    root.dataset.auto = String((+root.dataset.auto || 0) + 1);
+    send(body, { auto: true });
+  }
+  // One tap on an answer of the next decision: the usual answer of this one, then that answer.
+  function decideThen(value) {
+    const t = c.then;
+    decide(c.def.value);
+    send({ event: { decide: t.name, by: t.actor, choice: value } });
   }
   function chip(o, extra) {
     const b = el("button", Object.assign({
@@ -99,6 +136,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
       } else {
         Object.keys(c.places).forEach((code) => { marks[code] = "pick"; });
         Object.keys(c.moves).forEach((code) => { marks[code] = "pick"; });
+        Object.keys(c.thenPlaces).forEach((code) => { marks[code] = "pick"; });
       }
     }
     board.mark(marks);
@@ -164,12 +202,15 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
     if (q.kind === "roll") {
       if (dice.length !== q.dice) dice = new Array(q.dice).fill(null);
       if (appDice) {
-        // With app dice, rolls that follow a roll with no question in between are rolled
-        // together: the first takes the tap, the next go out by themselves (once per version).
+        // With app dice nobody rolls at the table: a roll that follows an entry (a roll or a
+        // decision, with no question in between) is rolled with that entry's tap, once per
+        // version. "Roll" is tapped for the first roll and after an undo (which must not roll
+        // again by itself).
         const last = d.events[0];
-        if (last && last.rolled_by_app && autoAnswered !== d.version) {
+        const undone = d.last_undo && d.last_undo.seq === d.seq + 1;
+        if (last && !undone && autoAnswered !== d.version) {
           autoAnswered = d.version;
-          send({ roll_for_me: true }, { auto: true });
+          auto({ roll_for_me: true });
           return;
         }
       } else {
@@ -178,13 +219,15 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
       dockButton(appDice ? "Roll" : "Roll for me", "sc-roll-for-me", rollForMe, appDice ? "" : " button--ghost");
       return;
     }
-    // A question with exactly one legal answer is answered by the page (the log records it as
-    // any decision); once per version, so a poll does not send it twice.
-    if (c.answers === 1 && autoAnswered !== d.version) {
+    // A question with exactly one legal answer, or a moot prompt (its other answers change
+    // nothing in play: pending.auto_answer), is answered by the page (the log records it as any
+    // decision); once per version, so a poll does not send it twice.
+    const hasAuto = q.auto_answer !== null && q.auto_answer !== undefined;
+    if ((hasAuto || c.answers === 1) && autoAnswered !== d.version) {
       autoAnswered = d.version;
       const first = (q.options || [])[0];
-      const only = first && (q.only_answer || !c.def) ? first.value : c.def.value;
-      decide(only, { auto: true });
+      const only = hasAuto ? q.auto_answer : first && (q.only_answer || !c.def) ? first.value : c.def.value;
+      auto({ event: { decide: q.name, by: q.actor, choice: only } });
       return;
     }
     if (c.setup) { setup.render(box, dock, d, q); return; }
@@ -192,13 +235,32 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
     if (from && c.moves[from]) {
       box.appendChild(el("p", { "class": "sc-hint" }, "Now tap where it goes."));
     }
-    root.classList.toggle("has-many", c.chips.length > 4);
+    root.classList.toggle("has-many", c.chips.length + c.thenChips.length > 4);
     if (c.chips.length) {
       const wrap = el("div", { "class": "chips" });
       c.chips.forEach((o) => wrap.appendChild(chip(o)));
       box.appendChild(wrap);
     }
+    if (c.then) thenBox(c);
     if (c.def) dockButton(c.def.label, "sc-default", () => decide(c.def.value));
+  }
+  function thenBox(ch) {
+    const t = ch.then;
+    const what = String(t.text || t.prompt || "").replace(/^[^:]*:\s*/, "");
+    const onPitch = Object.keys(ch.thenPlaces).length > 0;
+    box.appendChild(el("p", { "class": "sc-then", "data-testid": "sc-then" },
+      "Or " + what + (onPitch ? " on the pitch" : ":")));
+    if (!ch.thenChips.length) return;
+    const wrap = el("div", { "class": "chips" });
+    ch.thenChips.forEach((o) => {
+      const b = el("button", {
+        type: "button", "class": "chip", "data-testid": "sc-option", "data-then": "1",
+        "data-choice": JSON.stringify(o.value),
+      }, o.label);
+      b.addEventListener("click", () => decideThen(o.value));
+      wrap.appendChild(b);
+    });
+    box.appendChild(wrap);
   }
 
   // A tap that answers nothing says why in one line: the engine's reason when it gave one.
@@ -226,6 +288,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
     }
     if (c.places[code]) { decide(c.places[code].value); return; }
     if (c.moves[code]) { from = code; render(data); return; }
+    if (c.thenPlaces[code]) { decideThen(c.thenPlaces[code].value); return; }
     refuse(code);
   }
   function onDrag(a, b) {

@@ -109,7 +109,9 @@ export function createTransport({ apiUrl, liveUrl, csrf, storeKey }) {
       etag = r.headers.get("ETag");
       return r.json().then((d) => {
         offline = false;
-        if (!sending && !queue.length && (!data || d.version !== data.version)) accept(d);
+        // A poll sent before a post may be answered after it: an older version is not taken
+        // back (the page would ask an answered question again, and the next tap be refused).
+        if (!sending && !queue.length && (!data || d.version > data.version)) accept(d);
         else status();
       });
     }, () => { offline = true; status(); });

@@ -1,0 +1,48 @@
+"""The decision asked right after the usual answer (issue 20, one tap answers both): found on a
+copy of the match, it is exactly what the match asks once the usual answer is applied, and the
+match itself is left as it was."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from rules_engine import decisions as D
+from rules_engine.api import Decision, Dice, after_default, new_match
+
+from .helpers import header
+
+
+def test_the_next_decision_is_the_one_the_match_asks_after_the_usual_answer() -> None:
+    offered: Counter[tuple[str, str]] = Counter()
+    for seed in range(3):
+        m = new_match(header("all"))
+        dice = Dice(seed=seed)
+        rng = random.Random(seed)
+        while (p := m.pending()) is not None:
+            fork = after_default(m) if p.kind == "decision" else None
+            assert m.pending() is p  # the match is not touched
+            if fork is not None:
+                nxt = fork.pending()
+                assert nxt is not None and nxt.kind == "decision" and nxt.default is None
+                assert nxt.name not in D.MOVE_DECISIONS and nxt.name != D.SETUP
+                offered[(p.name, nxt.name)] += 1
+                m.apply(Decision(p.name, p.actor, p.default))  # the usual answer, as a page sends it
+                real = m.pending()
+                assert real is not None
+                assert (real.name, real.actor, tuple(real.options)) == (nxt.name, nxt.actor, tuple(nxt.options))
+                continue
+            if p.kind == "roll":
+                m.apply(dice.roll_for(p))
+            else:
+                m.apply(Decision(p.name, p.actor, rng.choice(p.options)))
+    # 4.3.1 then 4.3: a team that ends its free movements chooses its action at once
+    assert offered[(D.FREE_MOVE, D.ACTION)] > 10, offered
+    assert offered[(D.SECOND_ACTIONS, D.TARGET_AREA)] > 0, offered
+
+
+def test_no_next_decision_without_a_usual_answer() -> None:
+    m = new_match(header("all"))
+    p = m.pending()
+    assert p is not None and p.kind == "roll"
+    assert after_default(m) is None
