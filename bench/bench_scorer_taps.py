@@ -62,6 +62,8 @@ def main() -> int:
     print("tap targets:", "met" if met else "NOT met")
     for dice, r in results.items():
         print(f"  {dice}: taps by question {r['taps_by_question']}")
+        # "free_move: done+action": one tap answered "done" and the action after it (pending.then)
+        print(f"  {dice}: taps by answer {r.get('taps_by_answer', {})}")
     return run.returncode or (0 if met else 1)
 
 

@@ -61,8 +61,7 @@
     });
     var b = this.centre(state.ball);
     if (b) {
-      // below right of the pieces: the area's name runs along its top edge ("edge of the box")
-      var bx = b.x + (b.w > 40 ? 30 : 0), by = b.y + Math.min(b.h / 2 - 10, 16);
+      var bx = b.x + (b.w > 40 ? 30 : 0), by = b.y - Math.min(b.h / 2 - 10, 16);
       this.pieces.appendChild(node("circle", { cx: bx, cy: by, r: 8, "class": "ball" }));
       this.pieces.appendChild(node("text", { x: bx, y: by, "class": "ball-value" }, String(state.value)));
     }

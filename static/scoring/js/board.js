@@ -61,7 +61,8 @@ export function createBoard(svgEl, { onTap, onDrag }) {
     Object.keys(shapes).forEach((n) => shapes[n].classList.toggle("area--ball", n === state.ball));
     const b = centre(state.ball);
     if (b) {
-      const bx = b.x + (b.w > 40 ? b.w / 2 - 13 : 0), by = b.y - (b.h > 40 ? b.h / 2 - 13 : 0);
+      // in the area's bottom right corner: its name runs along the top ("edge of the box")
+      const bx = b.x + (b.w > 40 ? b.w / 2 - 13 : 0), by = b.y + (b.h > 40 ? b.h / 2 - 13 : 0);
       layer.appendChild(svg("circle", { cx: bx, cy: by, r: 10, "class": "ball" }));
       layer.appendChild(svg("text", { x: bx, y: by, "class": "ball-value" }, String(state.value)));
     }
