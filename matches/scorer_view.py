@@ -13,7 +13,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from matches import narrate
-from matches.engine import Match, Pending, after_default, auto_answer, board_areas, only_answer, pitch_input, snapshot
+from matches.engine import (
+    Match,
+    Pending,
+    after_default,
+    auto_answer,
+    board_areas,
+    only_answer,
+    pitch_input,
+    snapshot,
+)
 
 MOMENTS_SHOWN = 30
 

@@ -78,8 +78,8 @@ from .errors import (
     UnexpectedEventError,
 )
 from .events import Decision, Event, Pending, Roll
-from .lookahead import after_default
 from .logformat import ROLE_KEYS, event_to_dict, header_from_dict, parse, parse_event
+from .lookahead import after_default
 from .machine import Match
 from .pitch_input import PitchInput, SetupCheck, auto_answer, only_answer, pitch_input, setup_check
 from .result import GoalScored, MatchResult, TeamResult

@@ -17,6 +17,7 @@ from .errors import FubaError
 from .events import Decision
 from .machine import Match
 
+
 def after_default(m: Match) -> Match | None:
     """A copy of ``m`` with the pending decision answered by its usual answer (its default), when
     the engine then asks, with no roll in between, a decision that is answered in one tap: a

@@ -30,7 +30,11 @@ def test_the_next_decision_is_the_one_the_match_asks_after_the_usual_answer() ->
                 m.apply(Decision(p.name, p.actor, p.default))  # the usual answer, as a page sends it
                 real = m.pending()
                 assert real is not None
-                assert (real.name, real.actor, tuple(real.options)) == (nxt.name, nxt.actor, tuple(nxt.options))
+                assert (real.name, real.actor, tuple(real.options)) == (
+                    nxt.name,
+                    nxt.actor,
+                    tuple(nxt.options),
+                )
                 continue
             if p.kind == "roll":
                 m.apply(dice.roll_for(p))
