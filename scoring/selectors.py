@@ -126,6 +126,12 @@ def extra_time_answer(fixture: Fixture, home_goals: int, away_goals: int) -> str
     return "yes" if level else "no"
 
 
+def shootout_needed(fixture: Fixture, home_goals: int, away_goals: int) -> bool:
+    """Whether this final score leaves the knockout tie level, so the clubs give the penalty
+    shoot-out they played when they confirm (house rule I-38, I-42)."""
+    return extra_time_answer(fixture, home_goals, away_goals) == "yes"
+
+
 def scored_log(session: ScoringSession) -> dict[str, Any]:
     """The fuba-log/1 document of the session: its header and live events as entered."""
     return {**session.header, "events": _live_events(session)}
@@ -296,6 +302,9 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         else None,
         "abandon_reason": session.abandon_reason or None,
         "app_dice": session.app_dice,
+        # at full time of a level knockout tie the page asks for the shoot-out score at once
+        "shootout": session.status == ScoringSession.Status.FULL_TIME
+        and shootout_needed(session.fixture, *view["state"]["score"]),
     }
 
 

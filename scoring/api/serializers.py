@@ -122,6 +122,9 @@ class SessionStateSerializer(serializers.Serializer):
     submission = serializers.DictField(allow_null=True)
     abandon_reason = serializers.CharField(allow_null=True)
     app_dice = serializers.BooleanField(help_text="The server rolls every roll of this session")
+    shootout = serializers.BooleanField(
+        help_text="Full time of a level knockout tie: the confirmation gives the shoot-out score"
+    )
 
 
 class SessionLogSerializer(serializers.Serializer):

@@ -6,7 +6,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from scoring import services
+from matches.engine import Decision, Dice, new_match
+from scoring import engine, services
 from scoring.selectors import session_get, session_state
 from tests.factories import CompetitionFactory, team_with_member
 from tournaments.models import Fixture, Skill, Stage, TeamSkill
@@ -70,3 +71,48 @@ def play(session_id: int, users: dict[str, Any], *, until: int | None = None) ->
         )
         state = session_state(session)
     return state
+
+
+def knockout_final() -> tuple[Fixture, dict[str, Any]]:
+    """A one-match knockout stage with extra time (I-38) and its fixture: (fixture, {"home":
+    user, "away": user})."""
+    competition = CompetitionFactory()
+    (a, au), (b, bu) = (team_with_member(competition, n, seed=i) for i, n in ((1, "Uruguay"), (2, "Italy")))
+    stage = stage_create(
+        competition=competition, name="Final", kind=Stage.Kind.KNOCKOUT, teams=[a, b], extra_time=True
+    )
+    (fixture,) = fixture_generate(stage=stage)
+    users = {a.id: au, b.id: bu}
+    return fixture, {"home": users[fixture.home_team_id], "away": users[fixture.away_team_id]}
+
+
+def play_on(m: Any, dice: Any, *, to_extra_time: bool = True) -> list[dict[str, Any]]:
+    """Play ``m`` on with ``dice`` (the default or the first option at every decision) up to the
+    extra-time question (or full time); the events played."""
+    events: list[dict[str, Any]] = []
+    while (p := m.pending()) is not None and not (to_extra_time and p.name == engine.EXTRA_TIME):
+        if p.kind == "roll":
+            ev = dice.roll_for(p)
+            events.append({"roll": p.name, "by": p.actor, "dice": list(ev.dice)})
+        else:
+            choice = p.default if p.default is not None else p.options[0]
+            ev = Decision(p.name, p.actor, choice)
+            events.append({"decide": p.name, "by": p.actor, "choice": choice})
+        m.apply(ev)
+    return events
+
+
+def level_after_extra_time(header: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A seeded match level after 90 minutes and still level after extra time: the events up to
+    the extra-time question, and those of extra time (after the "yes")."""
+    for seed in range(300):
+        m = new_match(header)
+        before = play_on(m, Dice(seed=seed))
+        p = m.pending()
+        if p is None or engine.score(m)[0] != engine.score(m)[1]:
+            continue
+        m.apply(Decision(engine.EXTRA_TIME, p.actor, "yes"))
+        after = play_on(m, Dice(seed=seed), to_extra_time=False)
+        if engine.score(m)[0] == engine.score(m)[1]:
+            return before, after
+    raise AssertionError("no seed gave a level score after extra time")

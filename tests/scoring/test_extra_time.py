@@ -8,46 +8,22 @@ from typing import Any
 
 import pytest
 
-from matches.engine import Decision, Dice, new_match
+from matches.engine import Dice, new_match
 from scoring import engine, services
 from scoring.models import ScoringSession
 from scoring.selectors import session_get, session_state
-from tests.factories import CompetitionFactory, team_with_member
-from tournaments.models import Fixture, Stage
-from tournaments.services.scheduling import fixture_generate
-from tournaments.services.stages import stage_create
+from tests.scoring.helpers import knockout_final, play_on
 
 pytestmark = pytest.mark.django_db
 _ids = itertools.count(1)
-
-
-def _final() -> tuple[Fixture, dict[str, Any]]:
-    competition = CompetitionFactory()
-    (a, au), (b, bu) = (team_with_member(competition, n, seed=i) for i, n in ((1, "A"), (2, "B")))
-    stage = stage_create(
-        competition=competition, name="Final", kind=Stage.Kind.KNOCKOUT, teams=[a, b], extra_time=True
-    )
-    (fixture,) = fixture_generate(stage=stage)
-    users = {a.id: au, b.id: bu}
-    return fixture, {"home": users[fixture.home_team_id], "away": users[fixture.away_team_id]}
 
 
 def _events_to_a_level_extra_time_question(header: dict[str, Any]) -> list[dict[str, Any]]:
     """The events of a seeded match up to the extra-time question with the score level."""
     for seed in range(50):
         m = new_match(header)
-        dice = Dice(seed=seed)
-        events: list[dict[str, Any]] = []
-        while (p := m.pending()) is not None and p.name != engine.EXTRA_TIME:
-            if p.kind == "roll":
-                ev = dice.roll_for(p)
-                events.append({"roll": p.name, "by": p.actor, "dice": list(ev.dice)})
-            else:
-                choice = p.default if p.default is not None else p.options[0]
-                ev = Decision(p.name, p.actor, choice)
-                events.append({"decide": p.name, "by": p.actor, "choice": choice})
-            m.apply(ev)
-        if p is not None and engine.score(m)[0] == engine.score(m)[1]:
+        events = play_on(m, Dice(seed=seed))
+        if m.pending() is not None and engine.score(m)[0] == engine.score(m)[1]:
             return events
     raise AssertionError("no seed gave a level score")
 
@@ -65,7 +41,7 @@ def _post(session_id: int, user: Any, seq: int, event: dict[str, Any] | None) ->
 
 
 def test_a_level_knockout_match_plays_extra_time_and_can_be_finished() -> None:
-    fixture, users = _final()
+    fixture, users = knockout_final()
     session = services.session_start(fixture_id=fixture.id, user=users["home"])
     assert session.header["extra_time"] is True
     events = _events_to_a_level_extra_time_question(session.header)
@@ -103,6 +79,6 @@ def test_a_level_knockout_match_plays_extra_time_and_can_be_finished() -> None:
 
 
 def test_a_decided_tie_answers_no() -> None:
-    fixture, _users = _final()
+    fixture, _users = knockout_final()
     assert services.extra_time_answer(fixture, 2, 1) == "no"
     assert services.extra_time_answer(fixture, 1, 1) == "yes"

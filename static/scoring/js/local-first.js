@@ -71,6 +71,19 @@ export function createLocalFirstTransport(options, config) {
   }
   function localSeq() { return liveEvents().length; }
 
+  // The extra-time question is the league's (I-38): whether the tie is level counts a first leg
+  // and away goals, which only the server knows, so the phone shows the server's question (its
+  // one legal answer) and waits for it while the server has not reached this point.
+  function leagueAsks() { return !!(view && view.view.pending && view.view.pending.name === "extra_time"); }
+  function leagueQuestion(server, seq, pending) {
+    if (!leagueAsks()) return pending;
+    if (server.seq === seq && server.pending && server.pending.name === "extra_time") return server.pending;
+    return Object.assign({}, pending, {
+      text: pending.text + " (the league answers when this phone is online)",
+      options: [], default: null, default_label: null, only_answer: false,
+    });
+  }
+
   // The session state as main.js knows it: the server's fields, the match from the local engine.
   function compose() {
     const server = record.server || {};
@@ -85,7 +98,7 @@ export function createLocalFirstTransport(options, config) {
         seq: events.length,
         status: st,
         state: v.state,
-        pending: v.pending,
+        pending: leagueQuestion(server, events.length, v.pending),
         question: v.question,
         moments: v.moments,
         result: v.result || server.result || null,
@@ -179,7 +192,7 @@ export function createLocalFirstTransport(options, config) {
     }
     record.server = server;
     ops.shift();
-    return store.settle(op.n, record).then(() => { if (op.kind === "finish") return show(); });
+    return store.settle(op.n, record).then(() => { if (op.kind === "finish" || leagueAsks()) return show(); });
   }
 
   // Another device stored these sequence numbers first: the taps from here become a side branch.

@@ -89,7 +89,8 @@ export function finalBox(root, d, names) {
   if (box.hidden) return;
   const score = d.state.score;
   const c = d.confirmations;
-  let text = "Final score: " + names.home + " " + score[0] + "–" + score[1] + " " + names.away + ". ";
+  const aet = d.result && d.result.extra_time ? " after extra time" : "";
+  let text = "Final score: " + names.home + " " + score[0] + "–" + score[1] + " " + names.away + aet + ". ";
   if (d.status === "submitted") {
     text += d.submission && d.submission.status === "accepted" ? "Both clubs confirmed: the result counts."
       : "The result is submitted" + (d.participants.length < 2 ? "; the other club confirms or disputes it on the match page." : ".");
@@ -97,12 +98,20 @@ export function finalBox(root, d, names) {
     text += "Confirmed by: " + ([c.home ? names.home : null, c.away ? names.away : null].filter(Boolean).join(" and ") || "nobody yet") + ". ";
     text += d.participants.length === 2 ? "Both clubs scored this match: each confirms on its own device." : "Confirming submits the result to the other club.";
   }
+  const side = root.getAttribute("data-side");
+  const other = side === "home" ? "away" : "home";
+  // A level knockout tie: the confirmation that submits the result gives the shoot-out score
+  // (the other club's, when both scored, waits for it), asked at once rather than after a refusal.
+  const submits = d.participants.length < 2 || c[other];
+  const pens = root.querySelector("[data-penalties]");
+  if (d.status === "full_time" && d.shootout) {
+    text += submits ? " Level after extra time: give the penalty shoot-out score."
+      : " Level after extra time: the other club gives the shoot-out score when it confirms.";
+    if (pens && side && !c[side] && submits) pens.hidden = false;
+  }
   setText(root, "sc-final-text", text);
   const btn = byId(root, "sc-confirm");
-  if (btn) {
-    const side = root.getAttribute("data-side");
-    btn.hidden = d.status !== "full_time" || !!(side && c[side]);
-  }
+  if (btn) btn.hidden = d.status !== "full_time" || !!(side && c[side]);
 }
 
 export function netStatus(root, { waiting, offline, local, note }, hasData) {
