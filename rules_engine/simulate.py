@@ -172,8 +172,8 @@ def play_match(
     dice = dice if dice is not None else Dice(f"dice:{seed}")
     if coaches is None:
         coaches = (
-            make_coach(opts.home_coach, random.Random(f"home:{seed}"), home),
-            make_coach(opts.away_coach, random.Random(f"away:{seed}"), away),
+            make_coach(opts.home_coach, random.Random(f"home:{seed}"), home, match.st.header.ruleset),
+            make_coach(opts.away_coach, random.Random(f"away:{seed}"), away, match.st.header.ruleset),
         )
     home_choose, away_choose = coaches[0].choose, coaches[1].choose
     limit = opts.max_events

@@ -162,9 +162,10 @@ def session_start(*, fixture_id: int, user: User, app_dice: bool = False) -> Sco
     if side:
         quotas.check_sessions(fixture, club_id=getattr(fixture, f"{side}_team").club_id)
     game = rules_of(fixture.competition)
-    if game.engine_ruleset != "fuba-3":
+    if game.engine_ruleset is None:
         raise ApplicationError(
-            f"{fixture}: the live scorer plays FUBA rulebook 3 matches only, not {game.name} ones."
+            f"{fixture}: the live scorer plays the games of the rules engine (FUBA 3 and FUBA 2), "
+            f"not {game.name}."
         )
     if fixture.status != Fixture.Status.SCHEDULED:
         raise Conflict(f"{fixture}: a match can be scored live only before its result is reported "

@@ -45,20 +45,14 @@ SENT_OFF_KINDS: Final = frozenset({SECOND_YELLOW, RED, YELLOW_RED})
 
 ADVANCED_RULES_3: Final = tuple(f"A{i}" for i in range(1, 14))
 ADVANCED_RULES_2: Final = tuple(f"A{i}" for i in range(1, 7))  # rulebook 2.0, "ADVANCED RULES"
-# A2 player roles as the log header names them (docs/turn-log-format.md; FUBA 2: docs/fuba2-engine.md).
+# A2 player roles as the log header names them: rulebook 2.0 has the same five roles, and a FUBA 2
+# header names them with FUBA 3's keys (docs/turn-log-format.md, docs/fuba2-engine.md).
 ROLE_KEYS_3: Final = (
     "attacking_midfielders",
     "defending_midfielders",
     "attacking_centre_back",
     "withdrawn_striker",
     "offensive_wing_backs",
-)
-ROLE_KEYS_2: Final = (
-    "attacking_midfielder",
-    "defending_midfielder",
-    "attacking_centre_back",
-    "withdrawn_striker",
-    "offensive_wing_back",
 )
 # Rulebook 2.0, A6: "Teams choose their playing style for each area of the formation: defence,
 # midfield and forwards. Each of these areas must use one of following playing styles: easy, normal
@@ -240,7 +234,7 @@ GAME_SYSTEMS: Final[Mapping[str, GameSystemRules]] = {
         away_goals=False,
         advanced_rules=ADVANCED_RULES_2,
         skills=False,
-        role_keys=ROLE_KEYS_2,
+        role_keys=ROLE_KEYS_3,
         playing_styles=True,
         engine_ruleset="fuba-2",
     ),

@@ -183,8 +183,8 @@ class Team(models.Model):
     confederation = models.CharField(max_length=20, blank=True)
     seed = models.PositiveSmallIntegerField(null=True, blank=True)
     default_formation = models.CharField(max_length=20, blank=True, default="4-4-2")
-    # A2 player roles by the header's names of the game's rulebook, e.g. {"attacking_midfielders": 1}
-    # (FUBA 3) or {"attacking_midfielder": 1} (FUBA 2); the rules engine reads them.
+    # A2 player roles as the log header names them, e.g. {"attacking_midfielders": 1} (rulebooks 3
+    # and 2.0 alike); the rules engine reads them.
     player_roles = models.JSONField(default=dict, blank=True)
     # Rulebook 2.0, A6: a playing style per line, e.g. {"defence": "easy", "forward": "aggressive"};
     # a line left out plays "normal". FUBA 2 only.

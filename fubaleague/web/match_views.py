@@ -266,7 +266,7 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
                 my_sides
                 and live_session is None
                 and fixture.status == Fixture.Status.SCHEDULED
-                and game.engine_ruleset == "fuba-3"  # the live scorer plays FUBA 3
+                and game.engine_backed  # the live scorer plays the engine's games (FUBA 3, FUBA 2)
             ),
             "game": game,
             "form": result_form(fixture),

@@ -57,7 +57,9 @@ Modules: ``base`` (the ``Coach`` protocol and the random coach), ``tables``
 (``Style``: how a team plays), ``heuristic`` (``HeuristicCoach``: the
 decisions), ``moves`` (its moves), ``targets`` (its target areas),
 ``positions`` (the value of a placement: area weights and local contests) and
-``setups`` (the heuristic coach's own set-ups of 3.3).
+``setups`` (the heuristic coach's own set-ups of 3.3); ``fuba2_heuristic``
+(``Fuba2HeuristicCoach``: rulebook 2.0's questions, ruleset ``fuba-2``).
+The random coach plays both rulesets: it only reads ``pending.options``.
 
 The only decision with an open set of answers is the ``setup`` of 3.3 (the
 options are a few ready-made legal set-ups, any legal set-up is accepted):
@@ -83,14 +85,18 @@ import random
 from typing import Any
 
 from .base import Coach, RandomCoach
+from .fuba2_heuristic import Fuba2HeuristicCoach
 from .heuristic import HeuristicCoach
 from .style import Style
 
-__all__ = ["Coach", "HeuristicCoach", "RandomCoach", "Style", "make_coach"]
+__all__ = ["Coach", "Fuba2HeuristicCoach", "HeuristicCoach", "RandomCoach", "Style", "make_coach"]
 
 
-def make_coach(kind: str, rng: random.Random, team: Any = None) -> Coach:
-    """``"heuristic"`` or ``"random"``."""
+def make_coach(kind: str, rng: random.Random, team: Any = None, ruleset: str = "fuba-3") -> Coach:
+    """``"heuristic"`` or ``"random"``, for the ruleset the match header names (``"fuba-3"`` or
+    ``"fuba-2"``), as ``machine.Match`` chooses its flow."""
+    if kind == "heuristic" and ruleset == "fuba-2":
+        return Fuba2HeuristicCoach(rng, team)
     if kind == "heuristic":
         return HeuristicCoach(rng, team)
     if kind == "random":

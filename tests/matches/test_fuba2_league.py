@@ -26,7 +26,7 @@ def _fuba2_fixture(rules: tuple[str, ...] = ("A1", "A2", "A5", "A6")) -> Fixture
     home, away = fixture.home_team, fixture.away_team
     assert home is not None and away is not None
     team_update(
-        team=home, player_roles={"attacking_midfielder": 1}, playing_styles={"midfield": "aggressive"}
+        team=home, player_roles={"attacking_midfielders": 1}, playing_styles={"midfield": "aggressive"}
     )
     team_update(team=away, playing_styles={"defence": "easy", "forward": "aggressive"})
     return Fixture.objects.select_related("home_team", "away_team", "competition", "stage").get(id=fixture.id)
@@ -36,7 +36,7 @@ def test_the_header_of_a_fuba_2_fixture() -> None:
     header = fixture_header(_fuba2_fixture())
     assert header["ruleset"] == "fuba-2" and header["advanced_rules"] == ["A1", "A2", "A5", "A6"]
     home, away = header["teams"]["home"], header["teams"]["away"]
-    assert home["roles"] == {"attacking_midfielder": 1} and "skills" not in home
+    assert home["roles"] == {"attacking_midfielders": 1} and "skills" not in home
     assert home["styles"] == {"defence": "normal", "midfield": "aggressive", "forward": "normal"}
     assert away["styles"] == {"defence": "easy", "midfield": "normal", "forward": "aggressive"}
 
@@ -72,7 +72,7 @@ def test_a_fuba_3_log_is_not_a_log_of_a_fuba_2_fixture() -> None:
     assert error["path"] == "$.ruleset" and "plays FUBA 2 (ruleset 'fuba-2')" in error["reason"]
 
 
-def test_a_fuba_2_forfeit_is_played_by_the_fuba_2_engine_or_refused_never_by_fuba_3(monkeypatch) -> None:
+def test_a_fuba_2_forfeit_is_played_by_the_fuba_2_engine(monkeypatch) -> None:
     fixture = _fuba2_fixture()
     rulesets: list[str] = []
     real = engine.simulate_match
@@ -82,12 +82,23 @@ def test_a_fuba_2_forfeit_is_played_by_the_fuba_2_engine_or_refused_never_by_fub
         return real(home, away, options, seed)
 
     monkeypatch.setattr(engine, "simulate_match", spy)
-    try:
-        sim = fixture_simulate(fixture=fixture)
-    except ApplicationError as exc:  # the engine cannot play rulebook 2.0 yet: a clear refusal
-        assert exc.code == "simulation_unavailable"
-        assert "cannot simulate this FUBA 2 match (ruleset 'fuba-2')" in exc.message
-    else:
-        assert sim.log["ruleset"] == "fuba-2"
-        assert sim.log["teams"]["home"]["styles"]["midfield"] == "aggressive"
+    sim = fixture_simulate(fixture=fixture)
     assert rulesets == ["fuba-2"]
+    assert sim.log["ruleset"] == "fuba-2" and sim.log["advanced_rules"] == ["A1", "A2", "A5", "A6"]
+    assert sim.log["teams"]["home"]["styles"]["midfield"] == "aggressive"
+    assert sim.log["teams"]["home"]["roles"] == {"attacking_midfielders": 1}
+    assert log_fixture_differences(fixture, sim.log) == []
+
+
+def test_a_header_the_engine_refuses_is_a_clear_error_never_another_rulesets_match(monkeypatch) -> None:
+    fixture = _fuba2_fixture()
+
+    def refuse(*_: Any) -> dict[str, Any]:
+        raise engine.HeaderError('"ruleset": "fuba-2" cannot be validated', rule="fuba-log/1")
+
+    monkeypatch.setattr(engine, "simulate_match", refuse)
+    with pytest.raises(
+        ApplicationError, match=r"cannot simulate this FUBA 2 match \(ruleset 'fuba-2'\)"
+    ) as exc:
+        fixture_simulate(fixture=fixture)
+    assert exc.value.code == "simulation_unavailable"

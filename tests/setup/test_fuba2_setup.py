@@ -50,24 +50,25 @@ def test_the_api_sets_up_a_fuba_2_competition_and_its_teams(api: APIClient) -> N
         "A6",
     ]
     assert not rules["skills"] and rules["playing_styles"] == ["easy", "normal", "aggressive"]
-    assert "attacking_midfielder" in rules["role_keys"]
+    assert "attacking_midfielders" in rules["role_keys"]
     team = {
         "competition": "old",
         "name": "Heidi",
         "default_formation": "3-5-2",
-        "player_roles": {"attacking_midfielder": 1, "offensive_wing_back": 1},
+        "player_roles": {"attacking_midfielders": 1, "offensive_wing_backs": 1},
         "playing_styles": {"defence": "normal", "midfield": "aggressive", "forward": "easy"},
     }
     response = api.post("/api/v1/teams", team, format="json")
     assert response.status_code == 201, response.json()
     created = response.json()
     assert created["playing_styles"]["midfield"] == "aggressive"
-    assert created["player_roles"] == {"attacking_midfielder": 1, "offensive_wing_back": 1}
+    assert created["player_roles"] == {"attacking_midfielders": 1, "offensive_wing_backs": 1}
     bad = {"playing_styles": {"midfield": "reckless"}}
     response = api.patch(f"/api/v1/teams/{created['id']}", bad, format="json")
     assert response.status_code == 400
-    # FUBA 3's plural names are not rulebook 2.0's roles; skills are not offered at all
-    wrong = {**team, "name": "Otto", "player_roles": {"attacking_midfielders": 1}}
+    # A2: "Teams can specify 0-2 defenders as offensive wing back(s)" (the engine's header check);
+    # skills are not offered at all
+    wrong = {**team, "name": "Otto", "player_roles": {"offensive_wing_backs": 3}}
     response = api.post("/api/v1/teams", wrong, format="json")
     assert response.status_code == 400 and response.json()["error"]["details"] == {"field": "player_roles"}
     response = api.post("/api/v1/teams", {**team, "name": "Otto", "skills": ["Regista"]}, format="json")
@@ -85,6 +86,8 @@ def test_playing_styles_belong_to_fuba_2_and_name_a_line_and_a_style() -> None:
     with pytest.raises(ApplicationError, match="unknown player roles captain"):
         team_create(competition=fuba2, name="T", player_roles={"captain": 1})
     team = team_create(competition=fuba2, name="T", playing_styles={"forward": "aggressive"})
+    with pytest.raises(ApplicationError, match=r"playing styles \(A6\) are one of easy"):
+        team_create(competition=fuba2, name="U", playing_styles={"defence": "reckless"})
     team = team_update(team=team, playing_styles={"defence": "easy"}, player_roles={"withdrawn_striker": 1})
     assert team.playing_styles == {"defence": "easy"} and team.player_roles == {"withdrawn_striker": 1}
 

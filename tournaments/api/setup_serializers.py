@@ -206,8 +206,7 @@ class _TeamFields(serializers.Serializer):
     player_roles = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=10),
         required=False,
-        help_text='A2 roles by the names of the game\'s rulebook: FUBA 3 {"attacking_midfielders": 1}, '
-        'FUBA 2 {"attacking_midfielder": 1} (game_system_rules.role_keys)',
+        help_text='A2 roles, e.g. {"attacking_midfielders": 1} (FUBA 3 and FUBA 2 alike)',
     )
     playing_styles = serializers.DictField(
         child=serializers.ChoiceField(choices=PLAYING_STYLES),

@@ -1,0 +1,212 @@
+"""The heuristic coach of rulebook 2.0 (ruleset ``fuba-2``): rules of thumb on the dice odds.
+
+- target area (4.1): deeper towards the opponent's goal, where the team outnumbers the
+  opponent, without long passes (each area between start and target adds one to the new ball
+  value, 4.5.2, and above 6 the ball is lost, 4.5.4);
+- goal attempt (4.7): when the chance to score (the die above the ball value after the Goal
+  Attempt Modifiers Table, ``fuba2.goal``) plus a third of the chance of a corner reaches a
+  threshold, lower when behind late;
+- movement option (4.8): forward when in control outside the own defence zone, defence when the
+  ball is in the own defence zone without control, midfield otherwise; each move is scored by how
+  much closer it brings the player to the ball and towards the goal the team attacks (or
+  defends), and the sequence stops when no move gains enough;
+- pressing (4.9.1): when the die is likely to come up below the ball value (value 4 or more, 3
+  in the own defence zone), the chance being (value - 1) / 6;
+- condition points (A1.1) in the zone where the ball is when attacking there or defending the
+  own box; substitutions (A3) only for a tired zone (a fresh player) or a booked team late.
+
+Every other question is answered by its default or the first option; no decision reads more
+than the shared ``MatchState`` (``match.st``) and the pending question.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Final
+
+from .. import board as B
+from .. import decisions as D
+from ..events import Pending
+from ..fuba2.ball import long_pass_areas
+from ..fuba2.goal import attempt_modifier
+from ..fuba2.offside import Side
+from ..machine import Match
+
+SHOOT_AT: Final = 0.2  # the chance of a goal (plus a third of a corner's) worth a shot
+SHOOT_BEHIND_LATE: Final = 0.1
+MOVE_GAIN: Final = 0.1  # a move must gain at least this much to be made
+MAX_MOVES: Final = 6  # moves of one sequence the coach makes (4.8 allows up to the line's size)
+# the weights of a target area: its depth towards the attacked goal, the players' contest there,
+# each area a long pass crosses (4.5.2)
+DEPTH_W: Final = 2.0
+CONTEST_W: Final = 0.8
+LONG_W: Final = 1.0
+
+
+def _team(pending: Pending) -> int:
+    return 0 if pending.actor == "home" else 1
+
+
+def _side(match: Match, team: int) -> Side:
+    ts = match.st.teams[team]
+    return Side(team, tuple(ts.field[: B.N_AREAS]), ts.gk)
+
+
+class Fuba2HeuristicCoach:
+    """Answers one team's decisions of a FUBA 2 match (see the module's docstring)."""
+
+    def __init__(self, rng: random.Random, team: Any = None) -> None:
+        self.rng = rng
+        self.team = team
+        self.moves_made = 0
+        self.sequence: tuple[int, str] = (-1, "")
+        self.answers: dict[str, Callable[[Match, Pending], Any]] = {
+            D.KICK_OFF_TEAM: self._kick_off_team,
+            D.TARGET_AREA: self._target_area,
+            D.GOAL_ATTEMPT: self._goal_attempt,
+            D.FREE_KICK_ATTEMPT: self._goal_attempt,
+            D.MOVEMENT_OPTION: self._movement_option,
+            D.MOVE: self._move,
+            D.FREE_MOVE: self._move,
+            D.SPECIAL_EVENT_MOVE: self._move,
+            D.PRESSING: self._pressing,
+            D.USE_CP: self._use_cp,
+            D.TIREDNESS_ZONE: self._richest_zone,
+            D.SUBSTITUTION: self._substitution,
+            D.PENALTY_KEEPER: self._random_option,
+            D.PENALTY_SHOT: self._random_option,
+        }
+
+    def choose(self, match: Match, pending: Pending) -> Any:
+        answer = self.answers.get(pending.name)
+        if answer is not None:
+            return answer(match, pending)
+        if pending.default is not None:
+            return pending.default
+        if pending.name == D.GOALKEEPER_POSITION:
+            return "inside" if "inside" in pending.options else pending.options[0]
+        return pending.options[0]
+
+    # ------------------------------------------------------------- the ball
+    def _kick_off_team(self, match: Match, pending: Pending) -> Any:
+        return pending.actor if pending.actor in pending.options else pending.options[0]
+
+    def _target_area(self, match: Match, pending: Pending) -> Any:
+        st = match.st
+        team = _team(pending)
+        mine, theirs = st.teams[team], st.teams[1 - team]
+
+        def score(name: str) -> float:
+            a = B.INDEX[name]
+            between = long_pass_areas(st.ball, a) if st.ball < B.N_AREAS else 0
+            contest = mine.raw(a) - theirs.raw(a)
+            return (
+                B.depth_from(team, a) * DEPTH_W
+                + contest * CONTEST_W
+                - between * LONG_W
+                + self.rng.random() * 0.3
+            )
+
+        return max(pending.options, key=score)
+
+    def _shot_chance(self, match: Match, team: int, free_kick: bool) -> float:
+        st = match.st
+        try:
+            mod = attempt_modifier(_side(match, team), _side(match, 1 - team), st.ball, free_kick, False)
+        except ValueError:
+            return 0.0
+        need = st.value - mod + 1  # 4.7: the modified die must exceed the ball value
+        if need > 6:
+            return 1 / 36  # 4.7.1: a difficult attempt needs a 6 and a second good die
+        goal = (7 - max(need, 1)) / 6
+        corner = 1 / 6 if need >= 2 else 0.0  # the die equal to the ball value: a corner kick
+        return goal + corner / 3
+
+    def _goal_attempt(self, match: Match, pending: Pending) -> Any:
+        st = match.st
+        team = _team(pending)
+        chance = self._shot_chance(match, team, pending.name == D.FREE_KICK_ATTEMPT)
+        behind_late = st.half >= 2 and st.clock >= 30 and st.teams[team].goals < st.teams[1 - team].goals
+        return "yes" if chance >= (SHOOT_BEHIND_LATE if behind_late else SHOOT_AT) else "no"
+
+    def _pressing(self, match: Match, pending: Pending) -> Any:
+        st = match.st
+        team = _team(pending)
+        own_box = B.zone_of(team, st.ball) == B.ZONE_DEF if st.ball < B.N_AREAS else False
+        return "yes" if st.value >= (3 if own_box else 4) else "no"
+
+    # ------------------------------------------------------------- the players
+    def _movement_option(self, match: Match, pending: Pending) -> Any:
+        st = match.st
+        team = _team(pending)
+        zone = B.zone_of(team, st.ball) if st.ball < B.N_AREAS else B.ZONE_MID
+        want = "midfield"
+        if st.ct == team and zone != B.ZONE_DEF:
+            want = "forward"  # the forwards give the next target areas (4.1: a player there or next to it)
+        elif st.ct != team and zone == B.ZONE_DEF:
+            want = "defence"
+        if want in pending.options:
+            return want
+        return "midfield" if "midfield" in pending.options else pending.options[0]
+
+    def _move_gain(self, match: Match, team: int, move: str) -> float:
+        st = match.st
+        src_name, _, dst_name = move.partition(">")
+        with_ball = dst_name.endswith("+ball")
+        dst = B.INDEX[dst_name.removesuffix("+ball")]
+        if src_name == "GK":
+            return 1.0 if dst == B.PEN[team] else -5.0  # the keeper stays in (or goes back to) its box
+        src = B.INDEX[src_name]
+        ball = st.ball if st.ball < B.N_AREAS else B.CENTRE
+        closer = B.DIST[src][ball] - B.DIST[dst][ball]
+        ahead = B.depth_from(team, dst) - B.depth_from(team, src)
+        attacking = st.ct == team
+        gain = closer * (0.6 if attacking else 0.9) + ahead * (0.25 if attacking else -0.1)
+        if dst == ball:
+            gain += 0.5
+        if src == ball and st.teams[team].raw(src) <= st.teams[1 - team].raw(src):
+            gain -= 1.0  # do not leave the ball area outnumbered
+        if with_ball:
+            gain += 0.8
+        return gain + self.rng.random() * 0.1
+
+    def _move(self, match: Match, pending: Pending) -> Any:
+        key = (match.st.turn, f"{pending.name}:{pending.actor}")
+        if key != self.sequence:
+            self.sequence, self.moves_made = key, 0
+        moves = [o for o in pending.options if o != D.DONE]
+        if not moves or (D.DONE in pending.options and self.moves_made >= MAX_MOVES):
+            return D.DONE if D.DONE in pending.options else pending.options[0]
+        team = _team(pending)
+        best = max(moves, key=lambda mv: self._move_gain(match, team, str(mv)))
+        if D.DONE in pending.options and self._move_gain(match, team, str(best)) < MOVE_GAIN:
+            return D.DONE
+        self.moves_made += 1
+        return best
+
+    def _use_cp(self, match: Match, pending: Pending) -> Any:
+        st = match.st
+        team = _team(pending)
+        zone = B.zone_of(team, st.ball) if st.ball < B.N_AREAS else B.ZONE_MID
+        useful = (st.ct == team and zone == B.ZONE_FWD) or (st.ct != team and zone == B.ZONE_DEF)
+        return "yes" if useful and st.teams[team].cp[zone] >= 2 else "no"
+
+    def _richest_zone(self, match: Match, pending: Pending) -> Any:
+        cp = match.st.teams[_team(pending)].cp
+        return max(pending.options, key=lambda z: cp[B.ZONE_NAMES.index(str(z))] if z in B.ZONE_NAMES else -1)
+
+    def _substitution(self, match: Match, pending: Pending) -> Any:
+        st = match.st
+        ts = st.teams[_team(pending)]
+        if st.half >= 2 and ts.yellows and "yellow" in pending.options:
+            return "yellow"
+        empty = [z for z in range(3) if ts.cp[z] == 0]
+        for z in empty:
+            fresh = f"fresh:{B.ZONE_NAMES[z]}"
+            if fresh in pending.options:
+                return fresh
+        return D.DONE if D.DONE in pending.options else pending.options[0]
+
+    def _random_option(self, match: Match, pending: Pending) -> Any:
+        return pending.options[self.rng.randrange(len(pending.options))]
