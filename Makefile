@@ -44,7 +44,9 @@ run: install web-engine
 	mkdir -p var
 	$(EMBEDDED) $(BIN)/python manage.py migrate --noinput
 	$(EMBEDDED) $(BIN)/python manage.py load_demo
-	$(EMBEDDED) $(BIN)/python manage.py runserver 127.0.0.1:8000
+	# Django's "development server" warning is not news here: this target is the embedded default for
+	# a first look, the production shape (gunicorn behind nginx) is docker-compose.yml.
+	$(EMBEDDED) DJANGO_RUNSERVER_HIDE_WARNING=true $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 ## browser-deps: Debian's chromium for the Playwright browser tests (Playwright's own download does not work here)
 browser-deps:

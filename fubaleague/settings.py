@@ -327,4 +327,7 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # runserver's "Watching for file changes" reaches the console twice (Django's own handler and
+    # the root's) and tells the user nothing they asked for.
+    "loggers": {"django.utils.autoreload": {"level": "WARNING"}},
 }

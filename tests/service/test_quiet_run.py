@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -51,3 +52,13 @@ def test_the_demo_counts_its_tasks_instead_of_logging_each(caplog: pytest.LogCap
     assert ran == {"fubaleague.heartbeat": 2}
     assert not [r for r in caplog.records if r.name == "celery.app.trace" and r.levelno < logging.WARNING]
     assert logging.getLogger("celery.app.trace").level == logging.NOTSET
+
+
+def test_runserver_says_where_to_go_and_nothing_else() -> None:
+    # make run: no development-server warning (the target is the embedded default, production is
+    # docker-compose.yml) and the autoreloader's INFO line is not logged twice.
+    run = re.search(r"^run: .*\n((\t.*\n)+)", (ROOT / "Makefile").read_text(), re.M)
+    assert run is not None
+    runserver = next(line for line in run.group(1).splitlines() if "runserver" in line)
+    assert "DJANGO_RUNSERVER_HIDE_WARNING=true" in runserver
+    assert logging.getLogger("django.utils.autoreload").getEffectiveLevel() == logging.WARNING
