@@ -7,7 +7,7 @@ from typing import Any
 
 from chances.rules import best_third_slots, points_of, tiebreak_order
 from kernel.errors import ApplicationError, NotFound
-from matches.engine import ROLE_KEYS
+from matches.engine_door import ROLE_KEYS
 from matches.models import FAIR_PLAY_POINTS, Card, CardKind, Result
 from matches.simulation import skill_code
 from tournaments.models import Competition, Fixture, LotDraw, Stage, Team

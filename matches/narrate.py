@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from matches.engine import area_name, area_place, in_words, towards_goal
+from matches.engine_door import area_name, area_place, in_words, towards_goal
 
 Names = Mapping[str, str]  # {"home": "Brazil", "away": "Argentina"}
 

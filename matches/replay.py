@@ -1,7 +1,7 @@
 """Turn-by-turn replay of a match log for the match page: one frame per event, computed by the engine.
 
-The rules engine replays the log (``parse`` and ``Match`` of matches.engine); after each event
-we take the engine's snapshot (matches.engine.snapshot) of what the page draws: pieces per area,
+The rules engine replays the log (``parse`` and ``Match`` of matches.engine_door); after each event
+we take the engine's snapshot (matches.engine_door.snapshot) of what the page draws: pieces per area,
 the ball's area and value, score, minute, turn and stage, the last action, and what just happened
 in words. ``areas`` lists the area codes in board order (the index of ``home``/``away``/``gk``),
 ``board`` the same areas with the names people read. The page's script only steps through these
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from matches.engine import (
+from matches.engine_door import (
     Decision,
     Event,
     IllegalEventError,
@@ -25,7 +25,7 @@ from matches.engine import (
     parse,
     snapshot,
 )
-from matches.engine import board as B
+from matches.engine_door import board as B
 
 # One plain-language renderer for the scorer, the live page and the replay (pure functions over
 # the log's JSON form).

@@ -1,6 +1,6 @@
 """The rules engine on the phone: the entry points the scorer's Web Worker calls under Pyodide.
 
-Packaged with the engine, matches.engine, matches.narrate and matches.scorer_view by
+Packaged with the engine, matches.engine_door, matches.narrate and matches.scorer_view by
 scoring.web_engine and run unchanged in the browser, so a question asked offline is the question
 the server would ask. Pure Python, nothing of Django. Every entry point takes and returns JSON
 text: one string crosses the worker boundary instead of a tree of proxies.
@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from matches import scorer_view
-from matches.engine import (
+from matches.engine_door import (
     Dice,
     FubaError,
     IllegalEventError,
@@ -22,7 +22,7 @@ from matches.engine import (
     event_to_dict,
     new_match,
 )
-from matches.engine import (
+from matches.engine_door import (
     setup_check as engine_setup_check,
 )
 

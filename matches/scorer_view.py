@@ -1,7 +1,7 @@
 """What the scorer shows of a match: the pending question with its answers in words, the state
 (score, clock, ball, pieces, cards, condition points, injuries, skills) and the key moments.
 
-Pure Python over the engine (through matches.engine) and the plain-language renderer
+Pure Python over the engine (through matches.engine_door) and the plain-language renderer
 (matches.narrate): nothing of Django. The server's session state (scoring.selectors) and the
 phone's local engine (the Pyodide worker of the scorer page, which runs these very files packaged
 by scoring.web_engine) both build their view with :func:`match_view`, so the two cannot drift.
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from matches import narrate
-from matches.engine import (
+from matches.engine_door import (
     Match,
     Pending,
     after_default,

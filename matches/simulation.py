@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.text import slugify
 
 from kernel.errors import ApplicationError
-from matches import engine
+from matches import engine_door
 from matches.models import CardKind
 from matches.services import CardInput
 from tournaments.game_systems import GameSystemRules, rules_of
@@ -56,7 +56,7 @@ def team_engine_setup(
     game = game or rules_of(fixture.competition)
     setup: dict[str, Any] = {"name": team.name, "formation": team.default_formation or "4-4-2"}
     if "A2" in advanced_rules:
-        keys = game.role_keys or engine.ROLE_KEYS
+        keys = game.role_keys or engine_door.ROLE_KEYS
         roles = {k: v for k, v in (team.player_roles or {}).items() if k in keys and v}
         if roles:
             setup["roles"] = roles
@@ -86,8 +86,12 @@ def balance_skills(home: dict[str, Any], away: dict[str, Any]) -> None:
     away.setdefault("skills", [])
     for side in (home, away):
         side["skills"] = sorted(side["skills"])
-    while engine.skill_weight(home["skills"]) != engine.skill_weight(away["skills"]):
-        richer = home if engine.skill_weight(home["skills"]) > engine.skill_weight(away["skills"]) else away
+    while engine_door.skill_weight(home["skills"]) != engine_door.skill_weight(away["skills"]):
+        richer = (
+            home
+            if engine_door.skill_weight(home["skills"]) > engine_door.skill_weight(away["skills"])
+            else away
+        )
         richer["skills"].pop()
 
 
@@ -105,17 +109,17 @@ def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedM
     home = team_engine_setup(team=fixture.home_team, fixture=fixture, advanced_rules=rules, game=game)
     away = team_engine_setup(team=fixture.away_team, fixture=fixture, advanced_rules=rules, game=game)
     balance_skills(home, away)
-    options = engine.SimulationOptions(
+    options = engine_door.SimulationOptions(
         advanced_rules=tuple(rules),
         meta=(("competition", fixture.competition.name), ("fixture", str(fixture.id)), ("simulated", "yes")),
         extra_time=_extra_time_rule(fixture),
         ruleset=game.engine_ruleset,
     )
     try:
-        log = engine.simulate_match(
-            engine.TeamSetup.from_dict(home), engine.TeamSetup.from_dict(away), options, seed
+        log = engine_door.simulate_match(
+            engine_door.TeamSetup.from_dict(home), engine_door.TeamSetup.from_dict(away), options, seed
         )
-    except engine.HeaderError as exc:
+    except engine_door.HeaderError as exc:
         # The engine cannot play this set-up (e.g. a ruleset it cannot read yet): never let another
         # ruleset's engine invent the result instead.
         raise ApplicationError(
@@ -123,7 +127,7 @@ def fixture_simulate(*, fixture: Fixture, seed: int | None = None) -> SimulatedM
             f"(ruleset {game.engine_ruleset!r}): {exc.reason}",
             code="simulation_unavailable",
         ) from None
-    report = engine.validate_log(log)
+    report = engine_door.validate_log(log)
     if not report.valid:
         # A simulator bug must never become a stored result: fail loudly with the engine's words.
         first = report.errors[0]
@@ -169,7 +173,9 @@ def shootout_simulate(*, seed: int, home_saver: bool = False, away_saver: bool =
     rng = random.Random(f"shootout:{seed}")
 
     def kick(keeper_saves_skill: bool) -> int:
-        need = engine.PENALTY_TABLE[rng.choice(engine.PENALTY_SIDES)][rng.choice(engine.PENALTY_SIDES)]
+        need = engine_door.PENALTY_TABLE[rng.choice(engine_door.PENALTY_SIDES)][
+            rng.choice(engine_door.PENALTY_SIDES)
+        ]
         die = min(rng.randint(1, 6) for _ in range(2 if keeper_saves_skill else 1))
         return int(die >= need)
 

@@ -13,8 +13,8 @@ from typing import Any
 from django.conf import settings
 
 from kernel.errors import ApplicationError
-from matches import engine
-from matches.engine import FubaError
+from matches import engine_door
+from matches.engine_door import FubaError
 
 
 class InvalidTurnLog(ApplicationError):
@@ -53,7 +53,7 @@ def _error_dict(error: FubaError) -> dict[str, Any]:
 def validate_turn_log(log: Mapping[str, Any]) -> dict[str, Any]:
     """The derived result of a valid log; raises InvalidTurnLog listing every error found."""
     turn_log_size_check(log)
-    outcome = engine.validate_log(log)
+    outcome = engine_door.validate_log(log)
     if outcome.errors:
         items = [_error_dict(e) for e in outcome.errors]
         first = items[0]

@@ -29,7 +29,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from kernel.broker import publish
-from matches import engine
+from matches import engine_door
 from matches.models import ResultSubmission
 from tournaments.models import Fixture
 from tournaments.selectors import fixture_players_short
@@ -92,8 +92,8 @@ def roster_errors(fixture: Fixture, log: Any) -> list[dict[str, Any]]:
 
 def run_rules_engine(log: Any) -> tuple[bool, list[dict[str, Any]], dict[str, Any] | None]:
     """Call the rules engine; returns (valid, errors, derived result with a [home, away] 'final_score')."""
-    report = engine.validate_log(log)
-    errors = [engine.error_summary(e) for e in report.errors]
+    report = engine_door.validate_log(log)
+    errors = [engine_door.error_summary(e) for e in report.errors]
     if report.result is None:
         return report.valid, errors, None
     derived = report.result.to_dict()

@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from kernel.errors import ApplicationError, NotFound
-from scoring import engine
+from scoring import session_engine
 from scoring.models import ScoringSession, ScoringSideBranch
 from scoring.services import writer_side
 
@@ -33,10 +33,12 @@ def _checked_events(events: Any) -> list[dict[str, Any]]:
         if not isinstance(client_id, str) or not 0 < len(client_id) <= 64:
             raise ApplicationError(f"events[{i}].client_id: a string of 1 to 64 characters.")
         try:
-            parsed = engine.parse(item.get("event"))
-        except engine.MalformedEvent as exc:
-            raise engine.MalformedEvent(f"events[{i}].event: {exc.message}", details=exc.details) from None
-        out.append({"client_id": client_id, "event": engine.event_to_dict(parsed)})
+            parsed = session_engine.parse(item.get("event"))
+        except session_engine.MalformedEvent as exc:
+            raise session_engine.MalformedEvent(
+                f"events[{i}].event: {exc.message}", details=exc.details
+            ) from None
+        out.append({"client_id": client_id, "event": session_engine.event_to_dict(parsed)})
     return out
 
 

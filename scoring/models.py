@@ -1,6 +1,6 @@
 """A live scoring session: one fixture recorded turn by turn at the table.
 
-The session is the ordered list of its events; the engine state is rebuilt from them (scoring.engine),
+The session is the ordered list of its events; the engine state is rebuilt from them (scoring.session_engine),
 never taken from a client. An undone event stays in the table (undone_at set) as the record of what
 was entered and taken back; the live events are those not undone, numbered 1..seq without gaps.
 """
@@ -32,7 +32,7 @@ class ScoringSession(models.Model):
     # Bumped by every change (event, undo, confirmation, status): the live endpoint's ETag.
     version = models.PositiveIntegerField(default=0)
     # client_id of the last live event: with seq and version it names the engine state exactly, even
-    # across a rolled-back write (scoring.engine's per-process cache key).
+    # across a rolled-back write (scoring.session_engine's per-process cache key).
     head = models.CharField(max_length=64, blank=True)
     # Which clubs' members entered events (both: each side confirms the result on its own device).
     home_entered = models.BooleanField(default=False)

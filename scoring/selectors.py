@@ -2,7 +2,7 @@
 endpoints serve, and which fixtures are live.
 
 Nothing here writes: the services store and the live module (scoring.live) caches what is read
-here. The one exception is the engine's per-process copy of a session's match (scoring.engine),
+here. The one exception is the engine's per-process copy of a session's match (scoring.session_engine),
 a memo of a pure computation that any reader may fill.
 """
 
@@ -21,7 +21,7 @@ from matches.holds import Hold
 from matches.models import ResultSubmission
 from matches.replay import match_story
 from matches.selectors import audit_trail_is_full_for
-from scoring import engine
+from scoring import session_engine
 from scoring.models import ScoringEvent, ScoringSession
 from tournaments.knockout import tie_needs_decider
 from tournaments.models import Fixture
@@ -47,15 +47,15 @@ class SessionChanged(StaleSequence):
     request reads again (scoring.selectors), or the client catches up (409)."""
 
 
-def cache_key(session: ScoringSession) -> engine.CacheKey:
+def cache_key(session: ScoringSession) -> session_engine.CacheKey:
     return (session.seq, session.head)
 
 
 def match_of(session: ScoringSession) -> Any:
     """The engine Match after the session's live events as the row ``session`` was read (taken
-    out of the process cache: give it back with engine.keep once done with it unchanged or
+    out of the process cache: give it back with session_engine.keep once done with it unchanged or
     committed). Raises SessionChanged when the stored events are no longer those of that row."""
-    cached = engine.take(session.id)
+    cached = session_engine.take(session.id)
     if cached is not None:
         (seq, head), match = cached
         if (seq, head) == cache_key(session):
@@ -76,7 +76,7 @@ def match_of(session: ScoringSession) -> Any:
             "The session changed while it was read; catch up and try again.",
             details={"seq": session.seq, "version": session.version, "session": session.id},
         )
-    return engine.rebuild(session.header, [data for _, _, data in rows])
+    return session_engine.rebuild(session.header, [data for _, _, data in rows])
 
 
 def _catch_up(session: ScoringSession, match: Any, seq: int, head: str) -> Any | None:
@@ -102,7 +102,7 @@ def _catch_up(session: ScoringSession, match: Any, seq: int, head: str) -> Any |
         rows = rows[1:]
     if [r[0] for r in rows] != list(range(seq + 1, session.seq + 1)) or rows[-1][1] != session.head:
         return None
-    return engine.catch_up(match, (data for _, _, data in rows))
+    return session_engine.catch_up(match, (data for _, _, data in rows))
 
 
 def hold_key(session_id: int) -> str:
@@ -232,16 +232,16 @@ def setup_check(*, session_id: int, choice: Any) -> dict[str, Any]:
     ``ok`` and what is still wrong, in words; nothing is stored."""
     session, match = _current_match(session_get(session_id=session_id))
     try:
-        return {"seq": session.seq, **engine.check_setup(match, choice)}
+        return {"seq": session.seq, **session_engine.check_setup(match, choice)}
     finally:
-        engine.keep(session.id, cache_key(session), match)
+        session_engine.keep(session.id, cache_key(session), match)
 
 
 def _extra_time_only(session: ScoringSession, view: dict[str, Any]) -> None:
     """At the extra-time question (I-38) the competition's rules leave one answer: a level
     knockout tie plays extra time, so "no" is neither offered nor the default there."""
     pending = view["pending"]
-    if pending is None or pending.get("name") != engine.EXTRA_TIME:
+    if pending is None or pending.get("name") != session_engine.EXTRA_TIME:
         return
     home_goals, away_goals = view["state"]["score"]
     answer = extra_time_answer(session.fixture, home_goals, away_goals)
@@ -260,7 +260,7 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
     try:
         view = scorer_view.match_view(match, names)
     finally:
-        engine.keep(session.id, cache_key(session), match)
+        session_engine.keep(session.id, cache_key(session), match)
     _extra_time_only(session, view)
     rows = session.recent
     undone = session.last_undo

@@ -6,8 +6,8 @@ and the sequence number is the one the client expects: two devices posting at th
 give one event and one 409 (a lost race reads again). Choosing the dice, undoing, confirming and
 abandoning lock the session row. The unique constraints on (session, client_id) and on
 (session, seq) of live events are the last line of defence. The engine state is rebuilt from
-the stored events (scoring.engine keeps a per-process copy keyed by (seq, client id of the last event)); the
-client's idea of the state is never used.
+the stored events (scoring.session_engine keeps a per-process copy keyed by (seq, client id of
+the last event)); the client's idea of the state is never used.
 
 At full time the session becomes a result submission through matches.services (the log attached,
 score and cards derived from it). When members of both clubs entered events, each side confirms
@@ -29,7 +29,7 @@ from kernel.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches import services as results
 from matches.log_fixture import fixture_header
 from matches.validation_tasks import submission_validate
-from scoring import engine, quotas
+from scoring import quotas, session_engine
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import (
     SessionChanged,
@@ -136,7 +136,7 @@ def _changed(session: ScoringSession, fields: list[str], match: Any | None = Non
         **{name: getattr(session, name) for name in [*fields, "version", "updated_at"]}
     )
     if match is not None:
-        engine.keep(session.id, cache_key(session), match)
+        session_engine.keep(session.id, cache_key(session), match)
 
 
 @transaction.atomic
@@ -172,7 +172,7 @@ def session_start(*, fixture_id: int, user: User, app_dice: bool = False) -> Sco
                        f"(now: {fixture.get_status_display()}).")  # fmt: skip
     header = fixture_header(fixture)
     header["meta"] = {"competition": fixture.competition.name, "fixture": str(fixture.id), "scorer": "live"}
-    engine.start(header)  # refuses an illegal set-up now rather than at the first event
+    session_engine.start(header)  # refuses an illegal set-up now rather than at the first event
     session = ScoringSession.objects.create(
         fixture=fixture,
         header=header,
@@ -283,14 +283,14 @@ def _event_post(
         match = match_of(session)
     except SessionChanged:
         return None
-    parsed = engine.roll_for_me(match) if roll_for_me else engine.parse(event)
-    _check_extra_time(session, match, engine.extra_time_choice(parsed))
+    parsed = session_engine.roll_for_me(match) if roll_for_me else session_engine.parse(event)
+    _check_extra_time(session, match, session_engine.extra_time_choice(parsed))
     try:
-        data = engine.apply(match, parsed)
-    except engine.IllegalEvent:
+        data = session_engine.apply(match, parsed)
+    except session_engine.IllegalEvent:
         # A refused event may already have taken the defaults before it (Match.apply), so the
         # cached match is dropped and the next request rebuilds it from the stored events.
-        engine.forget(session.id)
+        session_engine.forget(session.id)
         raise
     if roll_for_me:
         data["note"] = "rolled by the app"
@@ -313,12 +313,12 @@ def _event_post(
         "updated_at": timezone.now(),
     }
     if not _store_event(session, after, row, user):
-        engine.forget(session.id)  # it holds an event that was not stored
+        session_engine.forget(session.id)  # it holds an event that was not stored
         return None
     for name, value in after.items():
         setattr(session, name, value)
     session.version += 1
-    engine.keep(session.id, cache_key(session), match)
+    session_engine.keep(session.id, cache_key(session), match)
     return session, True
 
 
@@ -326,7 +326,7 @@ def _check_extra_time(session: ScoringSession, match: Any, choice: Any) -> None:
     """Refuse the answer to the extra-time question that the competition's rules do not allow."""
     if choice is None:
         return
-    home_goals, away_goals = engine.score(match)
+    home_goals, away_goals = session_engine.score(match)
     answer = extra_time_answer(session.fixture, home_goals, away_goals)
     if answer is None or choice == answer:
         return
@@ -335,7 +335,7 @@ def _check_extra_time(session: ScoringSession, match: Any, choice: Any) -> None:
         if answer == "yes"
         else f"the tie is decided after 90 minutes ({home_goals}-{away_goals}): no extra time"
     )
-    raise engine.IllegalEvent(
+    raise session_engine.IllegalEvent(
         f"Answer {answer!r}: {reason} (I-38).",
         details={"rule": "I-38", "reason": reason, "answer": answer},
     )
@@ -397,7 +397,7 @@ def event_undo(*, session_id: int, user: User, expected_seq: int, reason: str = 
         session.status = ScoringSession.Status.LIVE
         session.home_confirmed_by = None
         session.away_confirmed_by = None
-        engine.forget(session.id)
+        session_engine.forget(session.id)
         _changed(
             session,
             ["seq", "head", "recent", "status", "home_confirmed_by", "away_confirmed_by", "last_undo"],
@@ -436,8 +436,8 @@ def session_confirm(
                 _changed(session, fields)  # waiting for the other club
                 return session
             match = match_of(session)
-            derived = engine.result(match)
-            engine.keep(session.id, cache_key(session), match)
+            derived = session_engine.result(match)
+            session_engine.keep(session.id, cache_key(session), match)
             submitter = first or user
             submission = results.result_submit(
                 fixture_id=fixture.id,
@@ -490,6 +490,6 @@ def session_abandon(*, session_id: int, user: User, reason: str) -> ScoringSessi
         session.status = ScoringSession.Status.ABANDONED
         session.abandoned_by = user
         session.abandon_reason = reason.strip()
-        engine.forget(session.id)
+        session_engine.forget(session.id)
         _changed(session, ["status", "abandoned_by", "abandon_reason"])
     return session

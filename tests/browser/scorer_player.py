@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.engine import Dice, Match, after_default, event_from_dict, new_match, snapshot
+from matches.engine_door import Dice, Match, after_default, event_from_dict, new_match, snapshot
 from rules_engine.api import HeuristicCoach
 from scoring.models import ScoringEvent, ScoringSession
 from tests.scoring.helpers import make_fixture

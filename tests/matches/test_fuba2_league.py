@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from kernel.errors import ApplicationError
-from matches import engine
+from matches import engine_door
 from matches.log_fixture import fixture_header, log_fixture_differences
 from matches.simulation import fixture_simulate
 from tests.matches.forfeit_helpers import overdue_fixture
@@ -75,13 +75,13 @@ def test_a_fuba_3_log_is_not_a_log_of_a_fuba_2_fixture() -> None:
 def test_a_fuba_2_forfeit_is_played_by_the_fuba_2_engine(monkeypatch) -> None:
     fixture = _fuba2_fixture()
     rulesets: list[str] = []
-    real = engine.simulate_match
+    real = engine_door.simulate_match
 
     def spy(home: Any, away: Any, options: Any, seed: Any) -> dict[str, Any]:
         rulesets.append(options.ruleset)
         return real(home, away, options, seed)
 
-    monkeypatch.setattr(engine, "simulate_match", spy)
+    monkeypatch.setattr(engine_door, "simulate_match", spy)
     sim = fixture_simulate(fixture=fixture)
     assert rulesets == ["fuba-2"]
     assert sim.log["ruleset"] == "fuba-2" and sim.log["advanced_rules"] == ["A1", "A2", "A5", "A6"]
@@ -94,9 +94,9 @@ def test_a_header_the_engine_refuses_is_a_clear_error_never_another_rulesets_mat
     fixture = _fuba2_fixture()
 
     def refuse(*_: Any) -> dict[str, Any]:
-        raise engine.HeaderError('"ruleset": "fuba-2" cannot be validated', rule="fuba-log/1")
+        raise engine_door.HeaderError('"ruleset": "fuba-2" cannot be validated', rule="fuba-log/1")
 
-    monkeypatch.setattr(engine, "simulate_match", refuse)
+    monkeypatch.setattr(engine_door, "simulate_match", refuse)
     with pytest.raises(
         ApplicationError, match=r"cannot simulate this FUBA 2 match \(ruleset 'fuba-2'\)"
     ) as exc:

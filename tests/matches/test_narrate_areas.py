@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from matches import narrate
-from matches.engine import Decision, Dice, event_to_dict, new_match
+from matches.engine_door import Decision, Dice, event_to_dict, new_match
 
 CODE = re.compile(r"\b(?:[HA]-(?:PEN|LC|RC|FRONT|LM|RM|LCK|RCK)|CENTRE|GK)\b")
 NAMES = {"home": "Canada", "away": "Peru"}

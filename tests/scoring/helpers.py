@@ -6,8 +6,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from matches.engine import Decision, Dice, new_match
-from scoring import engine, services
+from matches.engine_door import Decision, Dice, new_match
+from scoring import services, session_engine
 from scoring.selectors import session_get, session_state
 from tests.factories import CompetitionFactory, team_with_member
 from tournaments.models import Fixture, Skill, Stage, TeamSkill
@@ -90,7 +90,7 @@ def play_on(m: Any, dice: Any, *, to_extra_time: bool = True) -> list[dict[str, 
     """Play ``m`` on with ``dice`` (the default or the first option at every decision) up to the
     extra-time question (or full time); the events played."""
     events: list[dict[str, Any]] = []
-    while (p := m.pending()) is not None and not (to_extra_time and p.name == engine.EXTRA_TIME):
+    while (p := m.pending()) is not None and not (to_extra_time and p.name == session_engine.EXTRA_TIME):
         if p.kind == "roll":
             ev = dice.roll_for(p)
             events.append({"roll": p.name, "by": p.actor, "dice": list(ev.dice)})
@@ -109,10 +109,10 @@ def level_after_extra_time(header: dict[str, Any]) -> tuple[list[dict[str, Any]]
         m = new_match(header)
         before = play_on(m, Dice(seed=seed))
         p = m.pending()
-        if p is None or engine.score(m)[0] != engine.score(m)[1]:
+        if p is None or session_engine.score(m)[0] != session_engine.score(m)[1]:
             continue
-        m.apply(Decision(engine.EXTRA_TIME, p.actor, "yes"))
+        m.apply(Decision(session_engine.EXTRA_TIME, p.actor, "yes"))
         after = play_on(m, Dice(seed=seed), to_extra_time=False)
-        if engine.score(m)[0] == engine.score(m)[1]:
+        if session_engine.score(m)[0] == session_engine.score(m)[1]:
             return before, after
     raise AssertionError("no seed gave a level score after extra time")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from matches import scorer_view
-from scoring import engine, selectors, services
+from scoring import selectors, services, session_engine
 from scoring.models import ScoringEvent
 from scoring.selectors import session_get, session_state
 from tests.scoring.helpers import make_fixture, next_event, play
@@ -54,7 +54,7 @@ def test_a_post_that_lost_the_race_is_a_409_and_stores_nothing(monkeypatch: pyte
     current = session_get(session_id=session.id)
     assert (current.seq, current.head, current.version) == (6, "theirs", other.version)
     # The process's engine copy is the stored one, not the one the lost write applied its event to.
-    fresh = engine.rebuild(current.header, selectors.scored_log(current)["events"])
+    fresh = session_engine.rebuild(current.header, selectors.scored_log(current)["events"])
     assert session_state(current)["state"] == scorer_view.state(fresh)
 
 
@@ -90,7 +90,7 @@ def test_the_state_of_a_row_read_before_an_undo_is_built_from_the_session_as_it_
     services.event_post(
         session_id=session.id, user=s.home_user, client_id="again-4", expected_seq=4, **next_event(state)
     )
-    engine.forget(session.id)  # as in a process that never saw the session
+    session_engine.forget(session.id)  # as in a process that never saw the session
     with pytest.raises(services.SessionChanged):
         services.match_of(before)
     shown = session_state(before)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from matches import scorer_view
-from scoring import engine, selectors, services
+from scoring import selectors, services, session_engine
 from scoring.models import ScoringEvent
 from scoring.selectors import session_get
 from tests.scoring.helpers import make_fixture, next_event, play
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def fresh(session_id: int) -> tuple[object, object, int]:
     """What a process that never saw the session computes."""
     session = session_get(session_id=session_id)
-    match = engine.rebuild(session.header, selectors.scored_log(session)["events"])
+    match = session_engine.rebuild(session.header, selectors.scored_log(session)["events"])
     return scorer_view.state(match), scorer_view.pending_dict(match), len(match.log)
 
 
@@ -27,7 +27,7 @@ def used(session_id: int) -> tuple[object, object, int]:
     return scorer_view.state(match), scorer_view.pending_dict(match), len(match.log)
 
 
-def copy_at(session_id: int, seq: int) -> tuple[engine.CacheKey, engine.Match]:
+def copy_at(session_id: int, seq: int) -> tuple[session_engine.CacheKey, session_engine.Match]:
     """The state after the first ``seq`` live events, as another process would have kept it."""
     session = session_get(session_id=session_id)
     rows = list(
@@ -35,7 +35,7 @@ def copy_at(session_id: int, seq: int) -> tuple[engine.CacheKey, engine.Match]:
         .order_by("seq")
         .values_list("client_id", "data")
     )
-    match = engine.rebuild(session.header, [data for _, data in rows])
+    match = session_engine.rebuild(session.header, [data for _, data in rows])
     return (seq, rows[-1][0] if rows else ""), match
 
 
@@ -47,11 +47,11 @@ def test_a_copy_some_events_behind_catches_up_to_the_same_state() -> None:
     # 0 and 5: read from the events table; 12 and 19: from the session's recent events
     for behind in (0, 5, 12, 19):
         key, match = copy_at(session.id, behind)
-        engine.keep(session.id, key, match)
+        session_engine.keep(session.id, key, match)
         assert used(session.id) == fresh(session.id)
         # the caught-up copy is the one handed out (not a rebuild from scratch)
         key, match = copy_at(session.id, behind)
-        engine.keep(session.id, key, match)
+        session_engine.keep(session.id, key, match)
         assert selectors.match_of(session_get(session_id=session.id)) is match
 
 
@@ -65,10 +65,10 @@ def test_a_copy_whose_events_were_undone_is_not_used() -> None:
         services.event_undo(session_id=session.id, user=s.home_user, expected_seq=seq, reason="wrong")
     # other taps at 9, 10 and 11: the copy at 9 names an event that is no longer live
     play(session.id, users, until=11)
-    engine.keep(session.id, stale_key, stale)
+    session_engine.keep(session.id, stale_key, stale)
     match = selectors.match_of(session_get(session_id=session.id))
     assert match is not stale
-    engine.keep(session.id, selectors.cache_key(session_get(session_id=session.id)), match)
+    session_engine.keep(session.id, selectors.cache_key(session_get(session_id=session.id)), match)
     assert used(session.id) == fresh(session.id)
 
 
@@ -78,7 +78,7 @@ def test_a_post_on_a_process_with_an_old_copy_is_judged_on_the_current_state() -
     users = {"home": s.home_user, "away": s.away_user}
     state = play(session.id, users, until=6)
     key, match = copy_at(session.id, 2)
-    engine.keep(session.id, key, match)
+    session_engine.keep(session.id, key, match)
     actor = state["pending"]["actor"]
     posted, created = services.event_post(
         session_id=session.id,

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from matches.engine import Dice, new_match
-from scoring import engine, services
+from matches.engine_door import Dice, new_match
+from scoring import services, session_engine
 from scoring.models import ScoringSession
 from scoring.selectors import session_get, session_state
 from tests.scoring.helpers import knockout_final, play_on
@@ -23,7 +23,7 @@ def _events_to_a_level_extra_time_question(header: dict[str, Any]) -> list[dict[
     for seed in range(50):
         m = new_match(header)
         events = play_on(m, Dice(seed=seed))
-        if m.pending() is not None and engine.score(m)[0] == engine.score(m)[1]:
+        if m.pending() is not None and session_engine.score(m)[0] == session_engine.score(m)[1]:
             return events
     raise AssertionError("no seed gave a level score")
 
@@ -52,7 +52,7 @@ def test_a_level_knockout_match_plays_extra_time_and_can_be_finished() -> None:
     assert pending["name"] == "extra_time" and pending["only_answer"] is True
     assert [o["value"] for o in pending["options"]] == ["yes"] and pending["default"] is None
     seq = state["seq"] + 1
-    with pytest.raises(engine.IllegalEvent, match="level after 90 minutes") as info:
+    with pytest.raises(session_engine.IllegalEvent, match="level after 90 minutes") as info:
         _post(session.id, users["home"], seq, {"decide": "extra_time", "by": "home", "choice": "no"})
     assert info.value.details["rule"] == "I-38"
     assert session_get(session_id=session.id).seq == seq - 1  # nothing stored

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches.engine import (
+from matches.engine_door import (
     COACH_KINDS,
     FubaError,
     SimulationError,

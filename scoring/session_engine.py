@@ -1,4 +1,4 @@
-"""Every call the scorer makes into the rules engine, through the league's one door (matches.engine).
+"""Every call the scorer makes into the rules engine, through the league's one door (matches.engine_door).
 
 The engine state of a session is rebuilt from its stored events. Each server process keeps the
 last Match it built for recent sessions, keyed by the session's (seq, client id of the last
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from kernel.errors import ApplicationError
-from matches.engine import (
+from matches.engine_door import (
     Decision,
     Dice,
     FubaError,
