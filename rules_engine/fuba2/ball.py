@@ -19,7 +19,12 @@ MAX_VALUE: Final = 6
 
 
 def target_areas(ct: Side, pt: Side, start: int, offside_applies: bool, free_kick: bool) -> tuple[int, ...]:
-    """4.1: the areas the controlling team may play the ball into.
+    """4.1: the areas the controlling team may play the ball into (``target_area_ok``)."""
+    return tuple(a for a in range(B.N_AREAS) if target_area_ok(ct, pt, start, a, offside_applies, free_kick))
+
+
+def target_area_ok(ct: Side, pt: Side, start: int, area: int, offside_applies: bool, free_kick: bool) -> bool:
+    """4.1: may the controlling team play the ball into `area`?
 
     "any area where the team has a player or an area adjacent to such an area";
     not "a target area where it has a player in an offside position or where it
@@ -29,21 +34,14 @@ def target_areas(ct: Side, pt: Side, start: int, offside_applies: bool, free_kic
     controlling team's own half".  After a free kick the start area is a target
     only with two of the team's players in it (5.1).
     """
-    out = []
-    for area in range(B.N_AREAS):
-        near = [a for a in (area, *B.ADJ[area]) if a < B.N_AREAS and ct.players(a)]
-        if not near:
-            continue
-        if free_kick and area == start and ct.players(start) < 2:
-            continue
-        if offside_applies and not _own_half(ct.team, area):
-            if ct.players(area):
-                if offside_position(pt, area, start):
-                    continue
-            elif all(offside_position(pt, a, start) for a in near):
-                continue
-        out.append(area)
-    return tuple(out)
+    near = [a for a in (area, *B.ADJ[area]) if a < B.N_AREAS and ct.players(a)]
+    if not near or (free_kick and area == start and ct.players(start) < 2):
+        return False
+    if offside_applies and not _own_half(ct.team, area):
+        if ct.players(area):
+            return not offside_position(pt, area, start)
+        return not all(offside_position(pt, a, start) for a in near)
+    return True
 
 
 def _own_half(team: int, area: int) -> bool:

@@ -16,7 +16,7 @@ from ..errors import IllegalEventError
 from ..events import Event, Pending, answer_choice, answer_dice
 from . import names as N
 from .actions import action_stage, interrupted, movement
-from .ball import automatic_pass, control_check, long_pass_areas, new_ball_value, target_areas
+from .ball import automatic_pass, control_check, long_pass_areas, new_ball_value, target_area_ok, target_areas
 from .clock import advance_time, first_square
 from .condition import first_lost_point_zone
 from .movement import first_action_team
@@ -123,6 +123,7 @@ def _half(m: MatchContext, g: F2, half: int, ct: int) -> Flow:
         st.stage = "half_time"
         if half == 2:
             m.note("half_time", score=st.score())
+    if half in (2, 3):  # half time, and the break before extra time (I2-18)
         for team in (ct, 1 - ct):
             opts = ("none", *formation_changes(st.teams[team].formation))
             c = answer_choice((yield m.ask(D.HALF_TIME_FORMATION, team, "2.1.1", _const(opts), None)))
@@ -204,8 +205,13 @@ def _stage1(m: MatchContext, g: F2) -> Flow:
         return tuple(B.NAMES[a] for a in legal)
 
     def verify(c: Any) -> None:
-        opts = options()
-        if c not in opts:
+        offside = t.restart not in (N.GOAL_KICK_START, N.CORNER_START)
+        area = B.INDEX.get(c, -1) if type(c) is str else -1
+        ok = 0 <= area < B.N_AREAS and target_area_ok(
+            side(st, ct), side(st, 1 - ct), t.start, area, offside, t.restart == N.FREE_KICK_START
+        )
+        if not ok:
+            opts = options()
             raise IllegalEventError(
                 f"{c!r} is not a legal target area: it needs a player of yours there or next to it, "
                 f"none of them offside (4.1.1); legal: {', '.join(opts)}",

@@ -6,26 +6,40 @@ The board is FUBA 3's (``rules_engine.board``): rulebook 2.0 describes the same
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from .. import board as B
 from .problems import illegal
 
 
-@dataclass(frozen=True, slots=True)
 class Side:
-    """One team on the board: its outfield players per playing area and its goalkeeper's area."""
+    """One team on the board: its outfield players per playing area and its goalkeeper's area.
 
-    team: int  # board.HOME or board.AWAY (the goal line it defends)
-    field: tuple[int, ...]  # outfield players per area, board.N_AREAS entries
-    gk: int  # the goalkeeper's area
+    Read-only (mypy refuses assignments).  A plain class rather than a frozen dataclass: the
+    flow builds several per event and the compiled engine (mypyc) builds a native class's own
+    ``__init__`` many times faster than a dataclass's generated one."""
 
-    def __post_init__(self) -> None:
-        if len(self.field) != B.N_AREAS or min(self.field) < 0:
+    __slots__ = ("field", "gk", "team")
+
+    def __init__(self, team: int, field: tuple[int, ...], gk: int) -> None:
+        if len(field) != B.N_AREAS or min(field) < 0:
             raise illegal(f"1.3: a side lists its players on the {B.N_AREAS} areas")
-        if not 0 <= self.gk < B.N_AREAS:
-            raise illegal(f"1.3: no area {self.gk} for the goalkeeper")
+        if not 0 <= gk < B.N_AREAS:
+            raise illegal(f"1.3: no area {gk} for the goalkeeper")
+        self.team: Final = team  # board.HOME or board.AWAY (the goal line it defends)
+        self.field: Final = field  # outfield players per area, board.N_AREAS entries
+        self.gk: Final = gk  # the goalkeeper's area
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Side):
+            return NotImplemented
+        return (self.team, self.field, self.gk) == (other.team, other.field, other.gk)
+
+    def __hash__(self) -> int:
+        return hash((self.team, self.field, self.gk))
+
+    def __repr__(self) -> str:
+        return f"Side(team={self.team!r}, field={self.field!r}, gk={self.gk!r})"
 
     def players(self, area: int, with_gk: bool = True) -> int:
         """Players in `area`; the goalkeeper "counts as a player unless the rules state otherwise" (1.1)."""
