@@ -22,6 +22,20 @@ from .machine import Match
 from .setpieces import SETUP_RULE, area_problem, setup_problems
 
 _SETUP_KIND: Final[dict[str, str]] = {rule: kind for kind, rule in SETUP_RULE.items()}
+
+
+def _straight_lines() -> tuple[tuple[int, ...], ...]:
+    """Per area, the areas next to it and those further along its column."""
+    return tuple(
+        tuple(sorted(set(B.ADJ[a]) | {d for d in range(B.N_AREAS) if d != a and B.straight(a, d)}))
+        for a in range(B.N_LOC)
+    )
+
+
+# Where one move may take a player, by the header's ruleset: rulebook 3 moves a player to an area
+# next to his own (4.5); rulebook 2.0's defence and forward movements cross several areas in a
+# straight line (4.8). Chosen once per question, as machine.FLOWS chooses the flow.
+_REACH: Final[dict[str, tuple[tuple[int, ...], ...]]] = {"fuba-3": B.ADJ, "fuba-2": _straight_lines()}
 _NOT_ASKED: Final = "not a choice in this question"
 # why a destination that is not next to the chosen source is refused (every move of 4.5, 3.3, 5.x)
 _FAR: Final = "a player moves to an area next to his own"
@@ -110,7 +124,7 @@ def _source(
     legal: list[str] = []
     balls: list[str] = []
     refused: list[tuple[str, str]] = []
-    for dst in B.ADJ[src]:
+    for dst in _REACH.get(m.header.ruleset, B.ADJ)[src]:
         if dst >= B.N_AREAS:
             continue
         to = B.NAMES[dst]
@@ -148,7 +162,7 @@ def _moves(m: Match, p: Pending, team: int, home: str, away: str) -> PitchInput:
     keeper: tuple[str, tuple[str, ...]] | None = None
     if ts.gk >= 0:
         gk_code = B.NAMES[ts.gk]
-        to_gk = [B.NAMES[d] for d in B.ADJ[ts.gk] if d < B.N_AREAS]
+        to_gk = [B.NAMES[d] for d in _REACH.get(m.header.ruleset, B.ADJ)[ts.gk] if d < B.N_AREAS]
         legal_gk = tuple(d for d in to_gk if _reason(p, f"GK>{d}", home, away) is None)
         if legal_gk:
             keeper = (gk_code, legal_gk)
@@ -265,11 +279,14 @@ def setup_check(m: Match, choice: Any) -> SetupCheck:
     """Check a set-up for the pending ``setup`` decision without applying it; raises
     IllegalEventError when no set-up is asked now."""
     p = m.pending()
-    if p is None or p.kind != "decision" or p.name != D.SETUP or p.rule not in _SETUP_KIND:
+    if p is None or p.kind != "decision" or p.name != D.SETUP:
         raise IllegalEventError("no set-up is asked now", rule="3.3")
     team = B.TEAM_NAMES.index(p.actor)
     home, away = m.header.teams[0].name, m.header.teams[1].name
-    found = setup_problems(m, _SETUP_KIND[p.rule], team, choice, m.st.ball)
+    if p.rule in _SETUP_KIND:
+        found = setup_problems(m, _SETUP_KIND[p.rule], team, choice, m.st.ball)
+    else:  # another ruleset's set-up (rulebook 2.0: 3.2, 5.1.1, ...): its own check, first problem
+        found = _verified(p, choice)
     team_name = m.header.teams[team].name
     problems = tuple(
         _words(IllegalEventError(why, rule=rule), "", team_name, home, away).removeprefix("illegal set-up: ")
@@ -278,3 +295,14 @@ def setup_check(m: Match, choice: Any) -> SetupCheck:
     players = choice.get("players") if isinstance(choice, dict) else None
     placed = sum(n for n in players.values() if type(n) is int and n > 0) if isinstance(players, dict) else 0
     return SetupCheck(not problems, problems, placed, m.st.teams[team].outfield())
+
+
+def _verified(p: Pending, choice: Any) -> list[tuple[str, str]]:
+    """The problem the decision's own check finds with ``choice`` (none when it accepts it)."""
+    if p.verify_fn is None:
+        return [] if choice in p.options else [("not one of the set-ups offered", p.rule)]
+    try:
+        p.verify_fn(choice)
+    except IllegalEventError as e:
+        return [(e.reason, e.rule)]
+    return []
