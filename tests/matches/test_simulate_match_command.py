@@ -57,3 +57,24 @@ def test_simulate_match_without_advanced_rules_to_stdout() -> None:
 def test_simulate_match_reports_a_bad_formation() -> None:
     with pytest.raises(CommandError, match="formation"):
         call_command("simulate_match", "--home-formation", "4-4-3", stdout=StringIO())
+
+
+def test_simulate_match_plays_a_fuba_2_match(tmp_path: Path) -> None:
+    out = tmp_path / "fuba2.json"
+    call_command(
+        "simulate_match",
+        "--ruleset", "fuba-2",
+        "--rules", "A1,A2,A6",
+        "--home-styles", "midfield=aggressive,forward=easy",
+        "--away-roles", "attacking_midfielders=1",
+        "--seed", "3",
+        "--out", str(out),
+        stdout=StringIO(),
+    )  # fmt: skip
+    log = json.loads(out.read_text())
+    assert log["ruleset"] == "fuba-2" and validate_log(log).valid
+    assert log["teams"]["home"]["styles"]["midfield"] == "aggressive"
+    with pytest.raises(CommandError, match="LINE=STYLE"):
+        call_command(
+            "simulate_match", "--ruleset", "fuba-2", "--home-styles", "aggressive", stdout=StringIO()
+        )

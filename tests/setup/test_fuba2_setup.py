@@ -145,3 +145,10 @@ def test_the_console_creates_a_fuba_2_competition_with_its_own_rules(client: Cli
     assert competition.game_system == FUBA_2 and competition.advanced_rules == ["A1", "A6"]
     page = client.get("/console/c/old-league/teams/").content.decode()
     assert "Playing styles (A6)" in page and "<th>Skills</th>" not in page
+
+
+def test_the_team_page_shows_a_fuba_2_teams_playing_styles(client: Client) -> None:
+    old = competition_create(name="Old", slug="old", game_system=FUBA_2, advanced_rules=["A6"])
+    team = team_create(competition=old, name="Heidi", playing_styles={"midfield": "aggressive"})
+    page = client.get(f"/c/old/teams/{team.pk}/").content.decode()
+    assert "Playing styles (A6)" in page and "midfield aggressive" in page

@@ -2,6 +2,8 @@
 
     python manage.py simulate_match --home-formation 4-4-2 --away-formation 3-5-2 \\
         --seed 7 [--rules all] [--home-coach heuristic --away-coach random] --out match.json
+    python manage.py simulate_match --ruleset fuba-2 --rules A1,A6 --home-styles midfield=aggressive
+
 
 Prints the score (and where the log was written); the log is a fuba-log/1
 document accepted by ``manage.py validate_log``.  No database is used.
@@ -29,6 +31,16 @@ def _csv(text: str | None) -> tuple[str, ...]:
     return tuple(x.strip() for x in (text or "").split(",") if x.strip())
 
 
+def _styles(text: str | None) -> tuple[tuple[str, str], ...]:
+    out = []
+    for part in _csv(text):
+        line, sep, style = part.partition("=")
+        if not sep:
+            raise CommandError(f"style {part!r}: write LINE=STYLE, e.g. midfield=aggressive")
+        out.append((line.strip(), style.strip()))
+    return tuple(out)
+
+
 def _roles(text: str | None) -> tuple[tuple[str, int], ...]:
     out = []
     for part in _csv(text):
@@ -41,7 +53,10 @@ def _roles(text: str | None) -> tuple[tuple[str, int], ...]:
 
 
 class Command(BaseCommand):
-    help = "Simulate a FUBA match (rulebook 3) between two AI coaches; print the score and write the log."
+    help = (
+        "Simulate a FUBA match (rulebook 3, or rulebook 2.0 with --ruleset fuba-2) between two AI coaches; "
+        "print the score and write the log."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         for side in ("home", "away"):
@@ -50,6 +65,10 @@ class Command(BaseCommand):
             parser.add_argument(f"--{side}-skills", default="", help="comma-separated A11 skill names")
             parser.add_argument(f"--{side}-roles", default="", help="A2 roles, e.g. attacking_midfielders=2")
             parser.add_argument(f"--{side}-coach", default="heuristic", choices=COACH_KINDS)
+            parser.add_argument(
+                f"--{side}-styles", default="", help="FUBA 2, A6 playing styles, e.g. midfield=aggressive"
+            )
+        parser.add_argument("--ruleset", default="fuba-3", choices=("fuba-3", "fuba-2"))
         parser.add_argument("--seed", default="0", help="seed of the dice and the coaches (int or text)")
         parser.add_argument(
             "--rules", default="all", help='advanced rules: "all", "none" or a list such as A1,A3,A5'
@@ -76,6 +95,7 @@ class Command(BaseCommand):
                     formation=options[f"{side}_formation"],
                     roles=_roles(options[f"{side}_roles"]),
                     skills=_csv(options[f"{side}_skills"]),
+                    styles=_styles(options[f"{side}_styles"]),
                 )
             )
         try:
@@ -84,6 +104,7 @@ class Command(BaseCommand):
                 home_coach=options["home_coach"],
                 away_coach=options["away_coach"],
                 max_events=options["max_events"],
+                ruleset=options["ruleset"],
             )
             match = play_match(teams[0], teams[1], sim, seed)
         except (FubaError, SimulationError, ValueError) as e:
