@@ -5,7 +5,7 @@ last Match it built for recent sessions, keyed by the session's (seq, client id 
 live event): a key that names the events exactly, since client ids are never reused in a
 session, and that a rolled-back write never gives to the database (the next write at that
 sequence carries another client id). A process whose copy is a few events behind (another
-worker took the last posts) applies only the missing events (scoring.services.match_of). A cached
+worker took the last posts) applies only the missing events (scoring.selectors.match_of). A cached
 Match is taken out of the cache while an event is applied to it and put back under the key of
 the new state.
 """
