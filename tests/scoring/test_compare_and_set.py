@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 
 from matches import scorer_view
 from scoring import selectors, services, session_engine
@@ -31,7 +32,13 @@ def _stale_first_read(monkeypatch: pytest.MonkeyPatch, stale: tuple[Any, ...]) -
     return reads
 
 
-def test_a_post_that_lost_the_race_is_a_409_and_stores_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("vendor", ["postgresql", "other"])
+def test_a_post_that_lost_the_race_is_a_409_and_stores_nothing(
+    monkeypatch: pytest.MonkeyPatch, vendor: str
+) -> None:
+    if vendor == "other":
+        # The embedded default's path (an ORM update and insert in a transaction), here on PostgreSQL.
+        monkeypatch.setattr(connection, "vendor", "sqlite")
     s = make_fixture()
     users = {"home": s.home_user, "away": s.away_user}
     session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
