@@ -11,9 +11,9 @@ import re
 from typing import Any
 
 import pytest
-from matches.engine import Decision, Dice, new_match
 from playwright.sync_api import expect
 
+from matches.engine_door import Decision, Dice, new_match
 from rules_engine.api import AREAS
 from scoring import services
 from scoring.selectors import session_get, session_state
