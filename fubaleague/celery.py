@@ -1,4 +1,4 @@
-"""Celery application: tasks are autodiscovered from each app's tasks.py."""
+"""Celery application: tasks are autodiscovered from each app's tasks.py (and the ones included)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fubaleague.settings")
 
-app = Celery("fubaleague", include=["fubaleague.tasks"])
+# matches.validation_tasks is not a tasks.py: named here so that every worker registers its tasks.
+app = Celery("fubaleague", include=["fubaleague.tasks", "matches.validation_tasks"])
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # A consumer that survives a broker outage while it holds unacknowledged tasks (fubaleague/worker.py).
 app.conf.worker_consumer = "fubaleague.worker:Consumer"

@@ -30,7 +30,7 @@ from django.utils import timezone
 from kernel.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches import services as results
 from matches.log_fixture import fixture_header
-from matches.validation_tasks import submission_validate
+from matches.services.log_checks import submission_validate
 from scoring import quotas, session_engine
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import (

@@ -15,18 +15,18 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fubaleague.settings")
 django.setup()
 
-from matches import validation_tasks  # noqa: E402
+from matches.services import log_checks  # noqa: E402
 
 PAUSE = float(os.environ.get("SLOW_VALIDATION_SECONDS", "60"))
-_engine = validation_tasks.run_rules_engine
+_engine = log_checks.run_rules_engine
 
 
-def slow_engine(log):  # type: ignore[no-untyped-def]
+def slow_engine(*, log):  # type: ignore[no-untyped-def]
     time.sleep(PAUSE)
-    return _engine(log)
+    return _engine(log=log)
 
 
-validation_tasks.run_rules_engine = slow_engine  # type: ignore[assignment]
+log_checks.run_rules_engine = slow_engine  # type: ignore[assignment]
 
 from fubaleague.celery import app  # noqa: E402
 

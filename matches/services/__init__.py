@@ -2,7 +2,8 @@
 
 One module a concept: ``submissions`` (a club reports, the opponent confirms or disputes),
 ``corrections`` (staff resolve, override, award, clear, void), ``system`` (simulated and awarded
-results from the tasks), ``validation`` (the engine's verdict on a turn log), over ``recording``
+results from the tasks), ``log_checks`` (a turn log's checks and claim, run by the validation
+task and the live scorer) over ``validation`` (the engine's verdict on a turn log), over ``recording``
 (writing or clearing a result and what follows) and ``shared`` (the fixture lock, the checks, the
 audit trail). The services are named here for the views, the API, the admin, the console and the
 scorer, which call them as ``matches.services.result_*``.

@@ -35,7 +35,6 @@ from matches.services.shared import (
 from matches.turn_logs import turn_log_size_check
 
 # Imported here (not lazily) so a worker that loads the services registers the task as well.
-from matches.validation_tasks import enqueue_validation
 from tournaments.bracket import Score
 from tournaments.game_systems import rules_of
 from tournaments.models import Fixture, Team
@@ -291,6 +290,8 @@ def _on_commit_enqueue_validation(submitted: Submitted) -> None:
     """
 
     def enqueue() -> None:
+        from matches.validation_tasks import enqueue_validation
+
         submitted.validation_queued = enqueue_validation(submitted.submission.id)
 
     transaction.on_commit(enqueue, robust=True)

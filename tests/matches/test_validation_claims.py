@@ -20,8 +20,9 @@ from kernel.fail_open import fail_open_counts
 from matches import validation_tasks
 from matches.models import ResultAudit, ResultSubmission
 from matches.services import result_submit, submission_validation_record
+from matches.services.log_checks import submission_validate
 from matches.simulation import fixture_simulate
-from matches.validation_tasks import submission_validate, validations_sweep
+from matches.validation_tasks import validations_sweep
 from tests.factories import CompetitionFactory, team_with_member
 from tournaments.models import Stage
 from tournaments.services.scheduling import fixture_generate
