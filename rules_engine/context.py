@@ -38,6 +38,10 @@ class MatchContext:
         self.log: list[dict[str, Any]] = []  # notable happenings (goals, cards, injuries)
         # optional prompts passed over since the last event: (name, actor, default answer)
         self.skipped: list[tuple[str, str, Any]] = []
+        # each team's last set-up of each kind: (team, kind) -> (players per area, goalkeeper's
+        # area); offered again as a preset while it is legal (tables set up as they did before,
+        # and a set-up made on the board costs a tap per player moved)
+        self.setups: dict[tuple[int, str], tuple[list[int], int]] = {}
         # what the ruleset's flow keeps besides ``st`` (FUBA 2: ``fuba2.turnstate.F2``), for
         # the pages and the tests; None for FUBA 3
         self.extra: Any = None

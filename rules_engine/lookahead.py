@@ -2,8 +2,9 @@
 
 A team that ends its free movements ("done") chooses its action at once (4.3.1, 4.3); a team that
 plays no second actions ("no", 4.3.2) is asked the next turn's target area (4.2). A page may offer
-the answers of that next decision beside the pending ones, so that one tap answers both (issue
-20): the log records both decisions, the usual answer first, as if they were tapped one by one.
+the answers of that next decision beside the pending ones, so that one tap answers both (a tap
+saved at every free movement a table ends): the log records both decisions, the usual answer
+first, as if they were tapped one by one.
 
 The next decision is found by playing the usual answer on a copy of the match (the rules are
 generators, which cannot be copied: the copy replays the match's events, a few milliseconds for a

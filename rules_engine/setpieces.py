@@ -127,7 +127,8 @@ def setup_problems(m: MatchContext, kind: str, team: int, c: Any, spot: int) -> 
 
 
 def _suggest(m: MatchContext, kind: str, team: int, spot: int) -> tuple[Any, ...]:
-    """A few ready-made legal set-ups (for bots and the guided scorer)."""
+    """A few ready-made legal set-ups (for bots and the guided scorer); the team's last set-up of
+    this kind comes last, when it is still legal."""
     st = m.st
     ts = st.teams[team]
     n = ts.outfield()
@@ -174,6 +175,15 @@ def _suggest(m: MatchContext, kind: str, team: int, spot: int) -> tuple[Any, ...
             }
             if choice not in out:
                 out.append(choice)
+    last = m.setups.get((team, kind))
+    if (
+        last is not None
+        and sum(last[0]) == ts.outfield()  # (a player sent off or injured since: not offered)
+        and placement_problem(m, kind, team, last[0], last[1], spot) is None
+    ):
+        again = {"gk": B.NAMES[last[1]], "players": {B.NAMES[a]: n for a, n in enumerate(last[0]) if n}}
+        if again not in out:
+            out.append(again)  # last: the first preset stays the editor's starting point
     return tuple(out)
 
 
@@ -198,6 +208,7 @@ def setup(m: MatchContext, kind: str, ct: int, spot: int = B.CENTRE) -> Flow:
         ts = st.teams[team]
         ts.field[:] = field
         ts.gk = gk
+        m.setups[(team, kind)] = (list(field), gk)
 
     ts = st.teams[ct]
 

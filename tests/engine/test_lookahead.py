@@ -1,4 +1,4 @@
-"""The decision asked right after the usual answer (issue 20, one tap answers both): found on a
+"""The decision asked right after the usual answer (one tap answers both): found on a
 copy of the match, it is exactly what the match asks once the usual answer is applied, and the
 match itself is left as it was."""
 
