@@ -7,7 +7,6 @@ rolls the dice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from .. import board as B
@@ -48,12 +47,42 @@ def _own_half(team: int, area: int) -> bool:
     return B.in_opp_half_entirely(1 - team, area)
 
 
-@dataclass(frozen=True, slots=True)
 class ControlCheck:
-    """4.4: whether the controlling team keeps the ball, and whether a special event is rolled first."""
+    """4.4: whether the controlling team keeps the ball, and whether a special event is rolled first.
 
-    kept: bool
-    special_event: bool
+    Read-only; a plain class rather than a frozen dataclass: one is made every turn and the
+    compiled engine (mypyc) builds a native class's own ``__init__`` many times faster."""
+
+    __slots__ = (
+        "kept",
+        "special_event",
+    )
+
+    def __init__(self, kept: bool, special_event: bool) -> None:
+        self.kept: Final = kept
+        self.special_event: Final = special_event
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ControlCheck):
+            return NotImplemented
+        return (
+            self.kept,
+            self.special_event,
+        ) == (
+            other.kept,
+            other.special_event,
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.kept,
+                self.special_event,
+            )
+        )
+
+    def __repr__(self) -> str:
+        return f"ControlCheck(kept={self.kept!r}, special_event={self.special_event!r})"
 
 
 def control_check(ct_die: int, value: int, automatic: bool) -> ControlCheck:
@@ -83,12 +112,42 @@ def long_pass_areas(start: int, target: int) -> int:
     return d - 1 if d > 1 else 0
 
 
-@dataclass(frozen=True, slots=True)
 class NewValue:
-    """4.5: the ball value after the control check, and whether the ball changed hands."""
+    """4.5: the ball value after the control check, and whether the ball changed hands.
 
-    value: int
-    turnover: bool
+    Read-only; a plain class rather than a frozen dataclass: one is made every turn and the
+    compiled engine (mypyc) builds a native class's own ``__init__`` many times faster."""
+
+    __slots__ = (
+        "turnover",
+        "value",
+    )
+
+    def __init__(self, value: int, turnover: bool) -> None:
+        self.value: Final = value
+        self.turnover: Final = turnover
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, NewValue):
+            return NotImplemented
+        return (
+            self.value,
+            self.turnover,
+        ) == (
+            other.value,
+            other.turnover,
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.value,
+                self.turnover,
+            )
+        )
+
+    def __repr__(self) -> str:
+        return f"NewValue(value={self.value!r}, turnover={self.turnover!r})"
 
 
 def new_ball_value(

@@ -9,7 +9,6 @@ stays at the half's last minute (45 or 90).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from .problems import illegal
@@ -32,17 +31,88 @@ def last_minute(half: int) -> int:
     return HALF_MINUTES * half
 
 
-@dataclass(frozen=True, slots=True)
 class TimeStep:
-    """What stage 3 (4.3) does with the time marker in one turn."""
+    """What stage 3 (4.3) does with the time marker in one turn.
 
-    minute: int  # the marker's minute after the move
-    stoppage: int  # 0, or the yellow square 1..5 the marker stands on
-    moved: int  # squares moved this turn (extra minutes included)
-    carried: int  # extra minutes owed to the next turn with a difference above 0
-    half_ends_now: bool  # 4.3.1: "the half ends immediately. The rest of the stages are not played"
-    half_ends_after_turn: bool  # 4.3.1: the +5 square: "the half is finished at the end of turn"
-    tiredness_test: bool  # 4.3 / A1.2: moved 5 or more squares
+    Read-only; a plain class rather than a frozen dataclass: one is made every turn and the
+    compiled engine (mypyc) builds a native class's own ``__init__`` many times faster."""
+
+    __slots__ = (
+        "carried",
+        "half_ends_after_turn",
+        "half_ends_now",
+        "minute",
+        "moved",
+        "stoppage",
+        "tiredness_test",
+    )
+
+    def __init__(
+        self,
+        minute: int,
+        stoppage: int,
+        moved: int,
+        carried: int,
+        half_ends_now: bool,
+        half_ends_after_turn: bool,
+        tiredness_test: bool,
+    ) -> None:
+        self.minute: Final = minute  # the marker's minute after the move
+        self.stoppage: Final = stoppage  # 0, or the yellow square 1..5 the marker stands on
+        self.moved: Final = moved  # squares moved this turn (extra minutes included)
+        self.carried: Final = carried  # extra minutes owed to the next turn with a difference above 0
+        self.half_ends_now: Final = (
+            half_ends_now  # 4.3.1: "the half ends immediately. The rest of the stages are not played"
+        )
+        self.half_ends_after_turn: Final = (
+            half_ends_after_turn  # 4.3.1: the +5 square: "the half is finished at the end of turn"
+        )
+        self.tiredness_test: Final = tiredness_test  # 4.3 / A1.2: moved 5 or more squares
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TimeStep):
+            return NotImplemented
+        return (
+            self.minute,
+            self.stoppage,
+            self.moved,
+            self.carried,
+            self.half_ends_now,
+            self.half_ends_after_turn,
+            self.tiredness_test,
+        ) == (
+            other.minute,
+            other.stoppage,
+            other.moved,
+            other.carried,
+            other.half_ends_now,
+            other.half_ends_after_turn,
+            other.tiredness_test,
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.minute,
+                self.stoppage,
+                self.moved,
+                self.carried,
+                self.half_ends_now,
+                self.half_ends_after_turn,
+                self.tiredness_test,
+            )
+        )
+
+    def __repr__(self) -> str:
+        fields = (
+            self.minute,
+            self.stoppage,
+            self.moved,
+            self.carried,
+            self.half_ends_now,
+            self.half_ends_after_turn,
+        )
+        return f"TimeStep{(*fields, self.tiredness_test)!r}"
 
 
 def dice_difference(ct_die: int, pt_die: int) -> int:

@@ -47,6 +47,10 @@ for _s in range(B.N_LOC):
 _GK_PARSE: Final[dict[str, int]] = {f"GK>{n}": i for i, n in enumerate(B.NAMES[: B.N_AREAS])}
 
 _ADJACENT: Final = tuple(tuple(a for a in B.ADJ[s] if a < B.N_AREAS) for s in range(B.N_AREAS))
+# 4.8.7: "straight forward/backward one area away from the goal line"
+_FREE_ENDS: Final = tuple(
+    tuple(a for a in _ADJACENT[s] if B.away_from_goal_line(s, a)) for s in range(B.N_AREAS)
+)
 _MIXED_ENDS: Final = tuple(tuple(sorted(set(_ADJACENT[s]) | set(STRAIGHT_ENDS[s]))) for s in range(B.N_AREAS))
 
 Legal = Callable[[list[int], int], str | None]  # a set-up still legal after an adjustment (3.2)
@@ -184,6 +188,8 @@ class Moves:
             return STRAIGHT_ENDS[src]
         if self.kind == MIXED:
             return _MIXED_ENDS[src]
+        if self.kind == FREE:
+            return _FREE_ENDS[src]
         return _ADJACENT[src]
 
     def options(self) -> tuple[str, ...]:

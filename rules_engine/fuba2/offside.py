@@ -22,7 +22,7 @@ class Side:
     __slots__ = ("field", "gk", "team")
 
     def __init__(self, team: int, field: tuple[int, ...], gk: int) -> None:
-        if len(field) != B.N_AREAS or min(field) < 0:
+        if len(field) != B.N_AREAS:
             raise illegal(f"1.3: a side lists its players on the {B.N_AREAS} areas")
         if not 0 <= gk < B.N_AREAS:
             raise illegal(f"1.3: no area {gk} for the goalkeeper")
