@@ -13,7 +13,7 @@ from matches.narrate import key_moments, shot_outcomes, turn_feed
 from matches.replay import match_story, replay_frames
 from rules_engine.api import example_log, validate_log
 from scoring import services
-from scoring.selectors import story_key
+from scoring.live import story_key
 from tests.scoring.helpers import make_fixture, play
 
 NAMES = {"home": "Canada", "away": "Brazil"}
