@@ -97,12 +97,36 @@ def _play(home: TeamSetup, away: TeamSetup, seed: int, stats: SimulationStats, t
     return match
 
 
+def versus_random(n: int) -> tuple[int, int, int]:
+    """(wins, draws, losses) of the heuristic coach against the random coach, sides alternating."""
+    wins = draws = losses = 0
+    for i in range(n):
+        heuristic_home = i % 2 == 0
+        options = SimulationOptions(
+            advanced_rules=OPTIONS.advanced_rules,
+            ruleset="fuba-2",
+            home_coach="heuristic" if heuristic_home else "random",
+            away_coach="random" if heuristic_home else "heuristic",
+        )
+        home, away = PAIRS[i % len(PAIRS)]
+        h, a = play_match(home, away, options, 50_000 + i).st.score()
+        if h == a:
+            draws += 1
+        elif (h > a) == heuristic_home:
+            wins += 1
+        else:
+            losses += 1
+    return wins, draws, losses
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer matches (smoke run)")
     ap.add_argument("--matches", type=int, default=0, help="matches (default 300)")
+    ap.add_argument("--versus", type=int, default=0, help="heuristic-vs-random matches (default 200)")
     args = ap.parse_args()
     n = args.matches or (40 if args.quick else 300)
+    nv = args.versus or (20 if args.quick else 200)
     pinned = pin_one_core()
     sim_time, stats, tally, matches = simulate(n)
     texts = [json.dumps(log_of(m)) for m in matches]
@@ -110,6 +134,7 @@ def main() -> int:
     valid = sum(validate_log(t).valid for t in texts)
     val_time = time.process_time() - t0
     events = sum(len(m.events) for m in matches)
+    wins, draws, losses = versus_random(nv)
     specials = tally.special_events
     rows = (
         " ".join(f"{k:+d}:{tally.rows[k] / specials:.1%}/{(6 - abs(k)) / 36:.1%}" for k in range(-5, 6))
@@ -144,6 +169,11 @@ def main() -> int:
         ),
         ("goal attempts per match", f"{tally.rolls['goal_attempt'] / n:.2f}", ""),
         ("penalties per match", f"{tally.rolls['penalty'] / n:.2f}", ""),
+        (
+            f"heuristic vs random, {nv} matches: win rate",
+            f"{wins / nv:.1%}",
+            f"{draws} draws, {losses} losses",
+        ),
     ]
     width = max(len(r[0]) for r in table)
     for label, value, note in table:
