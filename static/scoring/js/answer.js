@@ -246,7 +246,9 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
   }
   function thenBox(ch) {
     const t = ch.then;
-    const what = String(t.text || t.prompt || "").replace(/^[^:]*:\s*/, "");
+    // the team is named when the next question is the other team's ("Or Brazil: choose …")
+    const text = String(t.text || t.prompt || "");
+    const what = t.actor === (p() || {}).actor ? text.replace(/^[^:]*:\s*/, "") : text;
     const onPitch = Object.keys(ch.thenPlaces).length > 0;
     box.appendChild(el("p", { "class": "sc-then", "data-testid": "sc-then" },
       "Or " + what + (onPitch ? " on the pitch" : ":")));
