@@ -13,6 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from fubaleague.static_cache import immutable_file
 from kernel.env import env_bool, env_float, env_int, env_list, env_rate, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -254,7 +255,8 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
-WHITENOISE_IMMUTABLE_FILE_TEST = "fubaleague.static_cache.immutable_file"
+# The function itself: whitenoise takes a string here for a regular expression over the URL.
+WHITENOISE_IMMUTABLE_FILE_TEST = immutable_file
 
 # --- Security (production shape) ---------------------------------------------------
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)

@@ -34,8 +34,10 @@ from rules_engine.api import (
     SimulationOptions,
     TeamSetup,
     TeamSnapshot,
+    Tie,
     ValidationReport,
     after_default,
+    app_roll,
     area_name,
     area_place,
     auto_answer,
@@ -44,6 +46,7 @@ from rules_engine.api import (
     clock,
     event_from_dict,
     event_to_dict,
+    extra_time_answers,
     in_words,
     log_of,
     new_match,
@@ -55,8 +58,11 @@ from rules_engine.api import (
     simulate_match,
     skill_weight,
     snapshot,
+    tie_from_dict,
+    tie_level,
     towards_goal,
     validate_log,
+    verify_extra_time,
 )
 
 __all__ = [
@@ -83,8 +89,10 @@ __all__ = [
     "SimulationOptions",
     "TeamSetup",
     "TeamSnapshot",
+    "Tie",
     "ValidationReport",
     "after_default",
+    "app_roll",
     "area_name",
     "area_place",
     "auto_answer",
@@ -94,6 +102,7 @@ __all__ = [
     "error_summary",
     "event_from_dict",
     "event_to_dict",
+    "extra_time_answers",
     "in_words",
     "log_of",
     "new_match",
@@ -105,8 +114,11 @@ __all__ = [
     "simulate_match",
     "skill_weight",
     "snapshot",
+    "tie_from_dict",
+    "tie_level",
     "towards_goal",
     "validate_log",
+    "verify_extra_time",
 ]
 
 

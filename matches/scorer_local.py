@@ -18,9 +18,13 @@ from matches.engine_door import (
     FubaError,
     IllegalEventError,
     Match,
+    Tie,
+    app_roll,
     event_from_dict,
     event_to_dict,
     new_match,
+    tie_from_dict,
+    verify_extra_time,
 )
 from matches.engine_door import (
     setup_check as engine_setup_check,
@@ -30,6 +34,9 @@ _match: Match | None = None
 _header: dict[str, Any] = {}
 _names: dict[str, str] = {}
 _events: list[dict[str, Any]] = []
+# The knockout tie the server's state names (None: not a knockout, or not known yet): the
+# extra-time question offers and accepts only what the engine leaves for it (I-38).
+_tie: Tie | None = None
 
 
 def _dump(value: Any) -> str:
@@ -52,7 +59,7 @@ def _error(exc: FubaError) -> dict[str, Any]:
 
 def _view() -> dict[str, Any]:
     assert _match is not None, "open() first"
-    return {"ok": True, "seq": len(_events), "view": scorer_view.match_view(_match, _names)}
+    return {"ok": True, "seq": len(_events), "view": scorer_view.match_view(_match, _names, _tie)}
 
 
 def _replayed(header: dict[str, Any], events: list[dict[str, Any]]) -> Match:
@@ -63,14 +70,17 @@ def _replayed(header: dict[str, Any], events: list[dict[str, Any]]) -> Match:
 
 
 def open_match(text: str) -> str:
-    """``{"header", "names", "events"}``: the match after the events the phone holds."""
-    global _match, _header, _names, _events
+    """``{"header", "names", "events", "tie"}``: the match after the events the phone holds, and
+    its knockout tie as the server's state gives it (optional)."""
+    global _match, _header, _names, _events, _tie
     data = json.loads(text)
     try:
         match = _replayed(data["header"], data["events"])
+        tie = tie_from_dict(data.get("tie"))
     except FubaError as exc:
         return _dump(_error(exc))
     _match, _header, _names, _events = match, data["header"], dict(data["names"]), list(data["events"])
+    _tie = tie
     return _dump(_view())
 
 
@@ -80,6 +90,7 @@ def apply(text: str) -> str:
     assert _match is not None, "open() first"
     try:
         event = event_from_dict(json.loads(text))
+        verify_extra_time(_match, _tie, event)
         _match.apply(event)
     except FubaError as exc:
         return _dump(_error(exc))
@@ -104,6 +115,17 @@ def roll(seed: int) -> str:
     if p is None or p.kind != "roll":
         return _dump({"ok": False, "error": {"code": "no_roll", "message": "There is no roll to make now."}})
     return _dump({"ok": True, "event": event_to_dict(Dice(seed).roll_for(p))})
+
+
+def app_dice(text: str) -> str:
+    """``{"seed", "seq"}``: the app's dice for the pending roll as event ``seq`` of a session with
+    app dice, the very roll the server makes for it (so taps with app dice work offline)."""
+    assert _match is not None, "open() first"
+    data = json.loads(text)
+    p = _match.pending()
+    if p is None or p.kind != "roll":
+        return _dump({"ok": False, "error": {"code": "no_roll", "message": "There is no roll to make now."}})
+    return _dump({"ok": True, "event": event_to_dict(app_roll(p, str(data["seed"]), int(data["seq"])))})
 
 
 def lines(text: str) -> str:

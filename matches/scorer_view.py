@@ -16,9 +16,11 @@ from matches import narrate
 from matches.engine_door import (
     Match,
     Pending,
+    Tie,
     after_default,
     auto_answer,
     board_areas,
+    extra_time_answers,
     only_answer,
     pitch_input,
     snapshot,
@@ -27,13 +29,14 @@ from matches.engine_door import (
 MOMENTS_SHOWN = 30
 
 
-def pending_dict(match: Match) -> dict[str, Any] | None:
+def pending_dict(match: Match, tie: Tie | None = None) -> dict[str, Any] | None:
     """The pending request as JSON, with ``board`` (what a tap on the pitch may answer, the
     engine's pitch_input), ``only_answer`` (True when exactly one answer is legal) and
     ``auto_answer`` (the answer a page posts without asking: the one legal answer, or the default
     of a moot prompt; None when the player chooses) and ``then`` (the decision asked right after
     the usual answer, with its own ``board``, when a page may offer its answers beside these: one
-    tap answers both, rules_engine.lookahead; else None)."""
+    tap answers both, rules_engine.lookahead; else None). At the extra-time question of a knockout
+    ``tie`` only the answers the engine leaves for it are offered, with no default (I-38)."""
     p: Pending | None = match.pending()
     if p is None:
         return None
@@ -45,6 +48,12 @@ def pending_dict(match: Match) -> dict[str, Any] | None:
     out["auto_answer"] = answer if auto else None
     fork = after_default(match) if not auto else None
     out["then"] = pending_dict(fork) if fork is not None else None
+    answers = list(extra_time_answers(match, tie))
+    if answers and answers != out.get("options"):
+        out["options"] = answers
+        out["default"] = None
+        out["then"] = None  # what follows the default, which is no longer offered
+        out["only_answer"] = len(answers) == 1
     return out
 
 
@@ -91,10 +100,11 @@ def narrated_pending(pending: dict[str, Any] | None, names: narrate.Names) -> di
     return pending
 
 
-def match_view(match: Match, names: narrate.Names) -> dict[str, Any]:
-    """The part of the scorer's state that follows from the match alone: ``pending`` (narrated),
-    ``question``, ``state``, ``moments`` (the latest 30) and ``result`` (at full time)."""
-    pending = narrated_pending(pending_dict(match), names)
+def match_view(match: Match, names: narrate.Names, tie: Tie | None = None) -> dict[str, Any]:
+    """The part of the scorer's state that follows from the match and its knockout ``tie`` alone:
+    ``pending`` (narrated), ``question``, ``state``, ``moments`` (the latest 30) and ``result``
+    (at full time)."""
+    pending = narrated_pending(pending_dict(match, tie), names)
     # Shots (with what the notes say of their outcome), goals, cards, injuries, substitutions,
     # V.A.R. checks: the spectators' feed by turn is built from the whole log (scoring's story).
     entries = [

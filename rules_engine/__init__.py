@@ -6,7 +6,8 @@ results, errors, log events); the modules below are its implementation.
 Modules, top to bottom (each imports only from the ones below it; the
 import-linter contract ``engine-layers`` in ``.importlinter`` checks this):
 ``api``; ``simulate``, ``validator``, ``autoplay``, ``snapshot`` (what the
-pages draw of a match), ``pitch_input`` (what a tap on the pitch may answer); ``coaches/`` (AI
+pages draw of a match), ``pitch_input`` (what a tap on the pitch may answer),
+``tie`` (the answers a knockout tie leaves at the extra-time question, I-38); ``coaches/`` (AI
 coaches); ``machine`` (``Match``: ``pending()`` / ``apply(event)``);
 ``flow`` (halves, turns, stages 1-3), ``logformat`` (fuba-log/1), ``result``
 (``MatchResult``); ``actions`` (the action stage, 4.3-4.7);  ``setpieces``

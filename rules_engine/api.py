@@ -49,7 +49,9 @@ For pages (the scorer, the live panel, the replay): ``snapshot(m)`` is the state
 it (a frozen :class:`MatchSnapshot`, ``to_dict()`` for JSON), ``board_areas(home, away)`` and
 ``area_name`` the one vocabulary of the areas, ``pitch_input(m)`` what a tap on the pitch may
 answer to the pending decision (with reasons for the other areas), ``setup_check(m, choice)``
-every problem of a proposed set-up, ``auto_answer(p)`` the answer a page may post itself.
+every problem of a proposed set-up, ``auto_answer(p)`` the answer a page may post itself,
+``extra_time_answers(m, tie)`` / ``verify_extra_time(m, tie, event)`` the answers a knockout
+:class:`Tie` leaves at the extra-time question (I-38).
 
 ``Match.apply(event)`` applies a :class:`Decision` or :class:`Roll` or raises
 :class:`IllegalEventError` (subclass of :class:`FubaError`; attributes
@@ -83,7 +85,7 @@ from .lookahead import after_default
 from .machine import Match
 from .pitch_input import PitchInput, SetupCheck, auto_answer, only_answer, pitch_input, setup_check
 from .result import GoalScored, MatchResult, TeamResult
-from .rng import Dice
+from .rng import Dice, app_roll
 from .rules import PENALTY_SIDES, PENALTY_TABLE
 from .simulate import (
     COACH_KINDS,
@@ -99,6 +101,7 @@ from .simulate import (
 from .skills import SKILL_NAMES, skill_weight
 from .snapshot import Injury, LastAction, MatchSnapshot, TeamSnapshot, clock, snapshot
 from .state import Header
+from .tie import Tie, extra_time_answers, tie_from_dict, tie_level, verify_extra_time
 from .validator import ValidationReport, validate_log
 
 __all__ = [
@@ -140,9 +143,11 @@ __all__ = [
     "TeamResult",
     "TeamSetup",
     "TeamSnapshot",
+    "Tie",
     "UnexpectedEventError",
     "ValidationReport",
     "after_default",
+    "app_roll",
     "area_name",
     "area_place",
     "auto_answer",
@@ -153,6 +158,7 @@ __all__ = [
     "event_from_dict",
     "event_to_dict",
     "example_log",
+    "extra_time_answers",
     "in_words",
     "log_of",
     "make_coach",
@@ -167,8 +173,11 @@ __all__ = [
     "simulate_match",
     "skill_weight",
     "snapshot",
+    "tie_from_dict",
+    "tie_level",
     "towards_goal",
     "validate_log",
+    "verify_extra_time",
     "versus_random",
 ]
 

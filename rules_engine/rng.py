@@ -39,3 +39,11 @@ class Dice:
 
     def random(self) -> float:
         return self._rng.random()
+
+
+def app_roll(pending: Pending, seed: str, seq: int) -> Roll:
+    """The app's roll for event ``seq`` of a scoring session rolled with ``seed`` ("app dice"):
+    the server and the phone's engine roll the same dice for the same event, so a roll made on a
+    phone without connection is the one the server would have made, and the server can check it.
+    (CPython seeds ``random.Random`` from a string with SHA-512: the same on every platform.)"""
+    return Dice(f"app-dice:{seed}:{seq}").roll_for(pending)

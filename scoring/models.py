@@ -64,6 +64,9 @@ class ScoringSession(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     app_dice_at = models.DateTimeField(null=True, blank=True)
+    # With app dice, the seed of every roll: the dice of event n are the engine's app_roll(seed, n),
+    # so a phone without connection rolls what the server would (blank: rolled on the server only).
+    dice_seed = models.CharField(max_length=32, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

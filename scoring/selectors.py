@@ -17,14 +17,14 @@ from django.db.models import Q
 
 from kernel.errors import Conflict, NotFound
 from matches import narrate, scorer_view
+from matches.engine_door import tie_level
 from matches.holds import Hold
 from matches.models import ResultSubmission
 from matches.replay import match_story
 from matches.selectors import audit_trail_is_full_for
 from scoring import session_engine
 from scoring.models import ScoringEvent, ScoringSession
-from tournaments.knockout import tie_needs_decider
-from tournaments.models import Fixture
+from tournaments.models import Fixture, Stage
 from tournaments.selectors import fixture_first_leg
 
 
@@ -110,20 +110,37 @@ def hold_key(session_id: int) -> str:
     return f"scoring-session:{session_id}"
 
 
-def extra_time_answer(fixture: Fixture, home_goals: int, away_goals: int) -> str | None:
-    """The one legal answer to the extra-time question (I-38) after these 90 minutes: "yes"
-    exactly when the tie is level (a second leg counts the first, with away goals where the
-    stage says so), so a level knockout match is never ended at 90 minutes; None when the league
-    cannot tell yet (a second leg whose first leg has no counted result)."""
-    first = fixture_first_leg(fixture=fixture)
-    if (
-        fixture.stage.legs == 2
-        and fixture.leg == 2
-        and (first is None or first.status not in Fixture.COUNTED_STATUSES)
-    ):
+def fixture_tie(fixture: Fixture) -> session_engine.Tie | None:
+    """The knockout tie of a fixture as the engine needs it at the extra-time question (I-38: the
+    engine says which answers it leaves, rules_engine.tie); None for a stage that is not a
+    knockout, and when the league cannot tell yet (a second leg whose first leg has no counted
+    result)."""
+    stage = fixture.stage
+    if stage.kind != Stage.Kind.KNOCKOUT:
         return None
-    level = tie_needs_decider(fixture=fixture, first_leg=first, home_goals=home_goals, away_goals=away_goals)
-    return "yes" if level else "no"
+    if stage.legs != 2:
+        return session_engine.Tie()
+    if fixture.leg != 2:
+        return session_engine.Tie(legs=2)
+    first = fixture_first_leg(fixture=fixture)
+    result = getattr(first, "result", None) if first is not None else None
+    if first is None or first.status not in Fixture.COUNTED_STATUSES or result is None:
+        return None
+    # This match's home team was the first leg's away team.
+    first_leg = (result.away_goals, result.home_goals)
+    return session_engine.Tie(legs=2, first_leg=first_leg, away_goals=stage.away_goals_rule)
+
+
+def extra_time_answer(fixture: Fixture, home_goals: int, away_goals: int) -> str | None:
+    """The one legal answer to the extra-time question (I-38) after these 90 minutes, as the
+    engine's tie rule gives it: "yes" exactly when the tie is level, so a level knockout match is
+    never ended at 90 minutes; None when the league cannot tell yet."""
+    if fixture.stage.kind != Stage.Kind.KNOCKOUT:
+        return "no"
+    tie = fixture_tie(fixture)
+    if tie is None:
+        return None
+    return "yes" if tie_level(tie, home_goals, away_goals) else "no"
 
 
 def shootout_needed(fixture: Fixture, home_goals: int, away_goals: int) -> bool:
@@ -237,31 +254,16 @@ def setup_check(*, session_id: int, choice: Any) -> dict[str, Any]:
         session_engine.keep(session.id, cache_key(session), match)
 
 
-def _extra_time_only(session: ScoringSession, view: dict[str, Any]) -> None:
-    """At the extra-time question (I-38) the competition's rules leave one answer: a level
-    knockout tie plays extra time, so "no" is neither offered nor the default there."""
-    pending = view["pending"]
-    if pending is None or pending.get("name") != session_engine.EXTRA_TIME:
-        return
-    home_goals, away_goals = view["state"]["score"]
-    answer = extra_time_answer(session.fixture, home_goals, away_goals)
-    if answer is None:
-        return
-    pending["options"] = [o for o in pending.get("options") or [] if o["value"] == answer]
-    pending["default"] = None
-    pending.pop("default_label", None)
-    pending["only_answer"] = True
-
-
 def session_state(session: ScoringSession) -> dict[str, Any]:
     """Everything the scorer page and the live page draw, rebuilt by the engine from the events."""
     names = session_names(session)
     session, match = _current_match(session)
+    # Read only where the extra-time question can come (I-38); the phone's engine gets it too.
+    tie = fixture_tie(session.fixture) if session.header.get("extra_time") else None
     try:
-        view = scorer_view.match_view(match, names)
+        view = scorer_view.match_view(match, names, tie)
     finally:
         session_engine.keep(session.id, cache_key(session), match)
-    _extra_time_only(session, view)
     rows = session.recent
     undone = session.last_undo
     submission = session.submission if session.submission_id else None
@@ -273,6 +275,7 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         "version": session.version,
         "teams": {side: {"name": name} for side, name in names.items()},
         "advanced_rules": session.header.get("advanced_rules") or [],
+        "tie": tie.to_dict() if tie is not None else None,
         "areas": scorer_view.areas(names),
         "state": view["state"],
         "pending": view["pending"],
@@ -302,6 +305,8 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         else None,
         "abandon_reason": session.abandon_reason or None,
         "app_dice": session.app_dice,
+        # the phones' engines roll app dice with it (blank: only the server rolls)
+        "dice_seed": session.dice_seed if session.app_dice else "",
         # at full time of a level knockout tie the page asks for the shoot-out score at once
         "shootout": session.status == ScoringSession.Status.FULL_TIME
         and shootout_needed(session.fixture, *view["state"]["score"]),

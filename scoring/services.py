@@ -18,6 +18,7 @@ workflow; otherwise the usual confirm/dispute on the match page follows.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from typing import Any
@@ -37,7 +38,7 @@ from scoring.selectors import (
     SessionChanged,
     StaleSequence,
     cache_key,
-    extra_time_answer,
+    fixture_tie,
     hold_key,
     match_of,
     participants,
@@ -221,6 +222,7 @@ def session_start(*, fixture_id: int, user: User, app_dice: bool = False) -> Sco
         app_dice=app_dice,
         app_dice_by=user if app_dice else None,
         app_dice_at=timezone.now() if app_dice else None,
+        dice_seed=secrets.token_hex(16) if app_dice else "",
     )
     return session
 
@@ -245,7 +247,8 @@ def session_dice(*, session_id: int, user: User, app_dice: bool) -> ScoringSessi
         session.app_dice = app_dice
         session.app_dice_by = user
         session.app_dice_at = timezone.now()
-        _changed(session, ["app_dice", "app_dice_by", "app_dice_at"])
+        session.dice_seed = session.dice_seed or secrets.token_hex(16)
+        _changed(session, ["app_dice", "app_dice_by", "app_dice_at", "dice_seed"])
     return session
 
 
@@ -314,18 +317,13 @@ def _event_post(
             details={"seq": session.seq, "version": session.version, "session": session.id},
         )
     _check_seq(session, expected_seq)
-    if session.app_dice and not roll_for_me and isinstance(event, Mapping) and "roll" in event:
-        raise Conflict(
-            "This session uses app dice (both clubs agreed when it started): the server rolls every "
-            "roll. Send roll_for_me: true.",
-            details={"seq": session.seq, "app_dice": True},
-        )
     try:
         match = match_of(session)
     except SessionChanged:
         return None
-    parsed = session_engine.roll_for_me(match) if roll_for_me else session_engine.parse(event)
-    _check_extra_time(session, match, session_engine.extra_time_choice(parsed))
+    parsed, rolled = _dice(session, match, event, roll_for_me)
+    if session_engine.answers_extra_time(parsed):  # the tie is read only for that answer
+        session_engine.check_extra_time(match, fixture_tie(session.fixture), parsed)
     try:
         data = session_engine.apply(match, parsed)
     except session_engine.IllegalEvent:
@@ -333,14 +331,14 @@ def _event_post(
         # cached match is dropped and the next request rebuilds it from the stored events.
         session_engine.forget(session.id)
         raise
-    if roll_for_me:
+    if rolled:
         data["note"] = "rolled by the app"
     row = {
         "seq": session.seq + 1,
         "client_id": client_id,
         "data": data,
         "side": side,
-        "rolled_by_app": roll_for_me,
+        "rolled_by_app": rolled,
     }
     after = {
         "seq": session.seq + 1,
@@ -363,22 +361,24 @@ def _event_post(
     return session, True
 
 
-def _check_extra_time(session: ScoringSession, match: Any, choice: Any) -> None:
-    """Refuse the answer to the extra-time question that the competition's rules do not allow."""
-    if choice is None:
-        return
-    home_goals, away_goals = session_engine.score(match)
-    answer = extra_time_answer(session.fixture, home_goals, away_goals)
-    if answer is None or choice == answer:
-        return
-    reason = (
-        f"the tie is level after 90 minutes ({home_goals}-{away_goals}): extra time is played"
-        if answer == "yes"
-        else f"the tie is decided after 90 minutes ({home_goals}-{away_goals}): no extra time"
-    )
-    raise session_engine.IllegalEvent(
-        f"Answer {answer!r}: {reason} (I-38).",
-        details={"rule": "I-38", "reason": reason, "answer": answer},
+def _dice(session: ScoringSession, match: Any, event: Any, roll_for_me: bool) -> tuple[Any, bool]:
+    """The event to apply and whether the app rolled it. With app dice the dice of event n come
+    from the session's seed (the engine's app_roll): "roll for me" rolls them here, and a roll a
+    phone's engine made without connection is taken when its dice are those; other dice typed in
+    are refused."""
+    seq = session.seq + 1
+    if roll_for_me:
+        seed = session.dice_seed if session.app_dice else ""
+        return session_engine.roll_for_me(match, seed=seed, seq=seq), True
+    parsed = session_engine.parse(event)
+    if not (session.app_dice and session_engine.is_roll(parsed)):
+        return parsed, False
+    if session.dice_seed and session_engine.is_app_roll(match, parsed, session.dice_seed, seq):
+        return parsed, True
+    raise Conflict(
+        "This session uses app dice (both clubs agreed when it started): the app rolls every "
+        "roll. Send roll_for_me: true.",
+        details={"seq": session.seq, "app_dice": True},
     )
 
 

@@ -26,12 +26,16 @@ from matches.engine_door import (
     HeaderError,
     IllegalEventError,
     Match,
+    Roll,
+    Tie,
+    app_roll,
     event_from_dict,
     event_to_dict,
     new_match,
     setup_check,
     snapshot,
     validate_log,
+    verify_extra_time,
 )
 
 CACHE_SIZE = 256
@@ -136,8 +140,9 @@ def apply(match: Match, event: Any) -> dict[str, Any]:
     return event_to_dict(event)
 
 
-def roll_for_me(match: Match) -> Any:
-    """The dice for the pending roll, rolled by the server (never by the client)."""
+def roll_for_me(match: Match, seed: str = "", seq: int = 0) -> Any:
+    """The dice for the pending roll, rolled by the server: from the session's app-dice ``seed``
+    for event ``seq`` (what a phone's engine rolls for it too), else at random."""
     p = match.pending()
     if p is None or p.kind != "roll":
         raise IllegalEvent(
@@ -149,7 +154,20 @@ def roll_for_me(match: Match) -> Any:
                 "reason": "no roll pending",
             },
         )
-    return Dice(secrets.randbits(48)).roll_for(p)
+    return app_roll(p, seed, seq) if seed else Dice(secrets.randbits(48)).roll_for(p)
+
+
+def is_roll(event: Any) -> bool:
+    return isinstance(event, Roll)
+
+
+def is_app_roll(match: Match, event: Any, seed: str, seq: int) -> bool:
+    """Whether ``event`` is the roll the app dice of ``seed`` make for event ``seq`` (a phone rolled
+    it without connection)."""
+    p = match.pending()
+    if p is None or p.kind != "roll" or not isinstance(event, Roll):
+        return False
+    return event_to_dict(app_roll(p, seed, seq)) == event_to_dict(event)
 
 
 def check_setup(match: Match, choice: Any) -> dict[str, Any]:
@@ -173,9 +191,21 @@ def score(match: Match) -> tuple[int, int]:
     return snapshot(match).score
 
 
-def extra_time_choice(event: Any) -> Any:
-    """The answer of an extra-time decision (I-38), None for any other event."""
-    return event.choice if isinstance(event, Decision) and event.name == EXTRA_TIME else None
+def answers_extra_time(event: Any) -> bool:
+    """Whether the event answers the extra-time question (I-38)."""
+    return isinstance(event, Decision) and event.name == EXTRA_TIME
+
+
+def check_extra_time(match: Match, tie: Tie | None, event: Any) -> None:
+    """IllegalEvent for an answer to the extra-time question that the knockout ``tie`` does not
+    leave (I-38: the engine says which); nothing for any other event."""
+    try:
+        verify_extra_time(match, tie, event)
+    except IllegalEventError as exc:
+        raise IllegalEvent(
+            exc.message,
+            details={"turn": exc.turn, "stage": exc.stage, "rule": exc.rule, "reason": exc.reason},
+        ) from None
 
 
 def result(match: Match) -> dict[str, Any]:

@@ -15,7 +15,10 @@ from django.urls import reverse
 
 from matches import scorer_local
 from rules_engine.api import play_random
-from scoring import web_engine
+from scoring import services, session_engine, web_engine
+from scoring.selectors import session_get, session_state
+from tests.scoring.helpers import knockout_final
+from tests.scoring.test_extra_time import _events_to_a_level_extra_time_question, _post
 
 pytestmark = pytest.mark.browser
 
@@ -140,3 +143,51 @@ def test_the_engine_failing_to_load_is_reported(browser: Any, live_server: Any, 
         assert started["error"]
     finally:
         context.close()
+
+
+def test_a_second_start_restores_the_snapshot_and_agrees(
+    browser: Any, live_server: Any, engine_page: Any
+) -> None:
+    """The first start took a memory snapshot (engine-snapshot.js); a page of the same browser
+    starts from it, and that engine answers as the server's."""
+    page = engine_page.context.new_page()
+    try:
+        page.set_default_timeout(120000)
+        page.goto(f"{live_server.url}{settings.STATIC_URL}fubaleague/site.css")
+        started = page.evaluate(START, engine_config(live_server))
+        assert started["ok"], started
+        assert started["info"]["restored"] is True and "restore" in started["info"]["phases"]
+        _agree(page, simulated(5, 101))
+    finally:
+        page.close()
+
+
+@pytest.mark.django_db
+def test_phone_and_server_offer_the_same_answers_at_a_level_knockouts_extra_time(engine_page: Any) -> None:
+    """I-38 lives in the engine: at the extra-time question of a level knockout tie the phone's
+    engine, given the tie from the server's state, offers only "yes" and refuses "no" as the
+    server does."""
+    fixture, users = knockout_final()
+    session = services.session_start(fixture_id=fixture.id, user=users["home"])
+    events = _events_to_a_level_extra_time_question(session.header)
+    for seq, event in enumerate(events, start=1):
+        session = _post(session.id, users[event["by"] if event["by"] != "both" else "home"], seq, event)
+    state = session_state(session_get(session_id=session.id))
+    assert state["pending"]["name"] == "extra_time" and state["tie"] == {
+        "legs": 1,
+        "first_leg": None,
+        "away_goals": False,
+    }
+    names = {side: team["name"] for side, team in state["teams"].items()}
+    phone = engine_page.evaluate(
+        "async (a) => window.__engine.open(a.header, a.names, a.events, a.tie)",
+        {"header": session.header, "names": names, "events": events, "tie": state["tie"]},
+    )
+    assert phone["ok"] and phone["view"]["pending"] == state["pending"]
+    assert [o["value"] for o in phone["view"]["pending"]["options"]] == ["yes"]
+    no = {"decide": "extra_time", "by": "home", "choice": "no"}
+    refused = engine_page.evaluate("async (e) => window.__engine.apply(e)", no)
+    with pytest.raises(session_engine.IllegalEvent) as server:
+        _post(session.id, users["home"], state["seq"] + 1, no)
+    assert refused["ok"] is False and refused["error"]["rule"] == server.value.details["rule"] == "I-38"
+    assert refused["error"]["message"] == server.value.message

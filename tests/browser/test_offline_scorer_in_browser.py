@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from matches.models import ResultSubmission
-from rules_engine.api import validate_log
+from rules_engine.api import app_roll, event_from_dict, new_match, validate_log
 from rules_engine.state import ADVANCED_RULES
 from scoring import services, web_engine
 from scoring.models import ScoringEvent, ScoringSession, ScoringSideBranch
@@ -220,6 +220,43 @@ def test_two_phones_offline_on_the_same_stretch_keep_a_side_branch(browser, live
     branch = ScoringSideBranch.objects.get(session=session)
     assert branch.from_seq == base + 1 and len(branch.events) == away_taps and branch.side == "away"
     assert ScoringEvent.objects.filter(session=session, undone_at__isnull=True).count() == base + 20
+
+
+@pytest.mark.django_db(transaction=True)
+def test_app_dice_are_rolled_by_the_phones_engine_offline(browser, live_server, settings) -> None:
+    """With app dice the phone scores on its own engine too: each roll is the session's seeded
+    roll for that event (the engine's app_roll), made offline, queued, and taken by the server as
+    rolled by the app."""
+    s = make_fixture()
+    _users(settings, s.home_user)
+    session = services.session_start(fixture_id=s.fixture.id, user=s.home_user, app_dice=True)
+    context, page = _login(browser, live_server, s.home_user)
+    try:
+        _open_scorer(page, f"{live_server.url}/score/{session.id}/")  # the local engine, not the server's
+        context.set_offline(True)
+        page.wait_for_timeout(300)
+        assert _taps(page, 40) == "ok"
+        played = _seq(page)
+        expect(page.get_by_test_id("sc-net")).to_have_text(f"Offline · {played} taps saved on this phone")
+        context.set_offline(False)
+        expect(page.locator("#scorer")).to_have_attribute("data-queue", "0", timeout=30000)
+        phone = _phone(page, session.id)
+    finally:
+        context.close()
+    session.refresh_from_db()
+    stored = list(ScoringEvent.objects.filter(session=session, undone_at__isnull=True).order_by("seq"))
+    assert [e.seq for e in stored] == list(range(1, played + 1))
+    assert [e.data for e in stored] == [r["event"] for r in phone["match"]["base"]]
+    match = new_match(session.header)
+    rolls = 0
+    for e in stored:
+        event = event_from_dict({k: v for k, v in e.data.items() if k != "note"})
+        if "roll" in e.data:
+            rolls += 1
+            assert e.rolled_by_app and e.data["note"] == "rolled by the app"
+            assert list(app_roll(match.pending(), session.dice_seed, e.seq).dice) == e.data["dice"]
+        match.apply(event)
+    assert rolls >= 10
 
 
 @pytest.mark.django_db(transaction=True)

@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 
-from matches.engine_door import Dice, new_match
-from scoring import services, session_engine
+from matches.engine_door import Dice, Tie, new_match, tie_from_dict, tie_level
+from scoring import selectors, services, session_engine
 from scoring.models import ScoringSession
 from scoring.selectors import session_get, session_state
 from tests.scoring.helpers import knockout_final, play_on
+from tournaments.bracket import Score, needs_decider
 
 pytestmark = pytest.mark.django_db
 _ids = itertools.count(1)
@@ -80,5 +81,21 @@ def test_a_level_knockout_match_plays_extra_time_and_can_be_finished() -> None:
 
 def test_a_decided_tie_answers_no() -> None:
     fixture, _users = knockout_final()
-    assert services.extra_time_answer(fixture, 2, 1) == "no"
-    assert services.extra_time_answer(fixture, 1, 1) == "yes"
+    assert selectors.extra_time_answer(fixture, 2, 1) == "no"
+    assert selectors.extra_time_answer(fixture, 1, 1) == "yes"
+    tie = selectors.fixture_tie(fixture)
+    assert tie == Tie() and tie is not None and tie_from_dict(tie.to_dict()) == tie
+
+
+def test_the_engines_tie_is_the_leagues_tie_rule() -> None:
+    """The engine's rule for a level tie (rules_engine.tie) and the league's for deciding one
+    (tournaments.bracket) say the same for every score of a one-match tie and of a second leg."""
+    scores = range(4)
+    for away_goals, h, a in itertools.product((False, True), scores, scores):
+        last = Score(h, a)
+        assert tie_level(Tie(), h, a) == needs_decider(away_goals_rule=away_goals, first=None, last=last)
+        for fh, fa in itertools.product(scores, scores):
+            # the first leg as stored (its home team is this match's away team) and as the engine has it
+            league = needs_decider(away_goals_rule=away_goals, first=Score(fh, fa), last=last)
+            assert tie_level(Tie(2, (fa, fh), away_goals), h, a) == league
+    assert not tie_level(Tie(legs=2), 1, 1)  # a first leg never goes to extra time

@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from whitenoise.middleware import WhiteNoiseMiddleware
 
 from fubaleague.static_cache import immutable_file
 from matches import scorer_local
@@ -124,6 +125,10 @@ def test_pyodide_and_hashed_files_are_cached_for_a_year(settings) -> None:
     assert immutable_file("", "/static/scoring/scorer.0123456789ab.js")
     assert not immutable_file("", "/static/scoring/scorer.js")
     assert not immutable_file("", "/static/pyodide/other/pyodide.js")
+    # and whitenoise asks that test (a dotted path in the setting was taken for a regex: max-age=60)
+    middleware = WhiteNoiseMiddleware(lambda request: None)
+    assert middleware.immutable_file_test("", prefix + "pyodide.asm.wasm")
+    assert middleware.immutable_file_test("", "/static/scoring/scorer.0123456789ab.js")
 
 
 @pytest.mark.django_db

@@ -4,7 +4,9 @@
    own requests are not always routed through it) and hands them over as bytes; the worker is made
    from a blob of its script. startEngine() rejects when the engine cannot start (no
    Worker or WebAssembly, Pyodide or the bundle failing to load, out of memory, too slow): the
-   scorer then works in the server-driven mode and says so. */
+   scorer then works in the server-driven mode and says so. A memory snapshot of an earlier start
+   on this phone makes later starts much faster (engine-snapshot.js). */
+import { dropSnapshot, loadSnapshot, saveSnapshot } from "./engine-snapshot.js";
 
 export function engineConfig(root) {
   var bundle = root.getAttribute("data-engine-bundle");
@@ -26,19 +28,32 @@ function bytes(url) {
   });
 }
 
+// options: timeoutMs; snapshot: false to start without this phone's memory snapshot (and take none).
 export function startEngine(config, options) {
   if (!config) return Promise.reject(new Error("this server offers no local engine"));
   if (typeof Worker === "undefined" || typeof WebAssembly === "undefined") {
     return Promise.reject(new Error("this browser cannot run the engine (no Web Worker or WebAssembly)"));
   }
+  var useSnapshot = !options || options.snapshot !== false;
   var pyodide = new URL(config.pyodide, location.href).href;
   var bundle = new URL(config.bundle, location.href).href;
   var urls = PYODIDE_FILES.map(function (f) { return pyodide + f; }).concat([bundle]);
-  return Promise.all([bytes(config.worker)].concat(urls.map(bytes))).then(function (all) {
+  var snapshot = useSnapshot ? loadSnapshot(pyodide, config.digest) : Promise.resolve(null);
+  return Promise.all([bytes(config.worker), snapshot].concat(urls.map(bytes))).then(function (all) {
     var files = {};
-    urls.forEach(function (u, i) { files[u] = all[i + 1]; });
+    urls.forEach(function (u, i) { files[u] = all[i + 2]; });
     var script = URL.createObjectURL(new Blob([all[0]], { type: "text/javascript" }));
-    return run(new Worker(script), { pyodide: pyodide, bundle: bundle, digest: config.digest, files: files }, options);
+    var init = { pyodide: pyodide, bundle: bundle, digest: config.digest, files: files, snapshot: all[1], makeSnapshot: useSnapshot };
+    return run(new Worker(script), init, options).then(function (engine) {
+      var made = engine.info.snapshot;
+      delete engine.info.snapshot;
+      if (made) saveSnapshot(pyodide, config.digest, made);
+      return engine;
+    }, function (err) {
+      if (!all[1]) throw err;
+      // A snapshot this browser cannot restore: dropped, and the engine started without it.
+      return dropSnapshot(pyodide, config.digest).then(function () { return startEngine(config, options); });
+    });
   });
 }
 
@@ -66,7 +81,9 @@ function run(worker, init, options) {
   var engine = {
     digest: init.digest,
     call: call,
-    open: function (header, names, events) { return call("open", { header: header, names: names, events: events }); },
+    open: function (header, names, events, tie) {
+      return call("open", { header: header, names: names, events: events, tie: tie || null });
+    },
     apply: function (event) { return call("apply", event); },
     undo: function () { return call("undo"); },
     roll: function () {
@@ -82,6 +99,7 @@ function run(worker, init, options) {
     timer = setTimeout(function () { reject(new Error("the engine took longer than " + timeoutMs / 1000 + " s to start")); }, timeoutMs);
   });
   var transfer = Object.keys(init.files).map(function (u) { return init.files[u]; });
+  if (init.snapshot) transfer.push(init.snapshot);
   var started = new Promise(function (resolve, reject) {
     waiting[0] = { resolve: resolve, reject: reject };
     worker.postMessage({ id: 0, op: "init", arg: init }, transfer);

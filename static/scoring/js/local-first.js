@@ -13,8 +13,10 @@
      422      the server refused an event this phone's engine accepted: a bug in the build, shown as
               such; the taps stay on the phone and nothing more is sent.
    "Confirm this result" at full time is queued like a tap. If the engine cannot start (no Worker or
-   WebAssembly, Pyodide or the engine failing to load) or the session rolls its dice on the server
-   (app dice), the server-driven transport takes over and the bar says so (docs/scorer-internals.md). */
+   WebAssembly, Pyodide or the engine failing to load) or the session's app dice have no seed (a
+   session started before seeded app dice), the server-driven transport takes over and the bar says
+   so (docs/scorer-internals.md). With app dice the phone's engine rolls the session's seeded dice
+   for each event, the very dice the server rolls and checks for it. */
 import { createTransport } from "./transport.js";
 import { startEngine } from "./local-engine.js";
 import { openStore } from "./local-store.js";
@@ -64,25 +66,12 @@ export function createLocalFirstTransport(options, config) {
     // The phone's match: the events the server stored, then its own taps and undos on top.
     const events = record.base.map((r) => ({ seq: r.seq, data: r.event, side: r.side, rolled_by_app: r.rolled_by_app }));
     ops.forEach((op) => {
-      if (op.kind === "event") events.push({ seq: op.expected_seq, data: op.event, side: options.side || "home", rolled_by_app: false });
+      if (op.kind === "event") events.push({ seq: op.expected_seq, data: op.event, side: options.side || "home", rolled_by_app: !!op.rolled });
       else if (op.kind === "undo") events.pop();
     });
     return events;
   }
   function localSeq() { return liveEvents().length; }
-
-  // The extra-time question is the league's (I-38): whether the tie is level counts a first leg
-  // and away goals, which only the server knows, so the phone shows the server's question (its
-  // one legal answer) and waits for it while the server has not reached this point.
-  function leagueAsks() { return !!(view && view.view.pending && view.view.pending.name === "extra_time"); }
-  function leagueQuestion(server, seq, pending) {
-    if (!leagueAsks()) return pending;
-    if (server.seq === seq && server.pending && server.pending.name === "extra_time") return server.pending;
-    return Object.assign({}, pending, {
-      text: pending.text + " (the league answers when this phone is online)",
-      options: [], default: null, default_label: null, only_answer: false,
-    });
-  }
 
   // The session state as main.js knows it: the server's fields, the match from the local engine.
   function compose() {
@@ -98,7 +87,7 @@ export function createLocalFirstTransport(options, config) {
         seq: events.length,
         status: st,
         state: v.state,
-        pending: leagueQuestion(server, events.length, v.pending),
+        pending: v.pending,
         question: v.question,
         moments: v.moments,
         result: v.result || server.result || null,
@@ -109,7 +98,9 @@ export function createLocalFirstTransport(options, config) {
   }
   function show() { rev += 1; return compose().then((d) => emit("state", d)); }
   function reopen() {
-    return engine.open(record.header, record.names, liveEvents().map((e) => e.data)).then((v) => {
+    // The knockout tie from the server's state: the engine narrows the extra-time question (I-38).
+    const tie = (record.server || {}).tie;
+    return engine.open(record.header, record.names, liveEvents().map((e) => e.data), tie).then((v) => {
       if (!v.ok) throw new Error("the phone's engine refused the stored events: " + v.error.message);
       view = v;
     });
@@ -186,13 +177,13 @@ export function createLocalFirstTransport(options, config) {
 
   function stored(op, server) {
     if (op.kind === "event") {
-      record.base.push({ seq: op.expected_seq, client_id: op.client_id, event: op.event, side: options.side || "home", rolled_by_app: false });
+      record.base.push({ seq: op.expected_seq, client_id: op.client_id, event: op.event, side: options.side || "home", rolled_by_app: !!op.rolled });
     } else if (op.kind === "undo") {
       record.base.pop();
     }
     record.server = server;
     ops.shift();
-    return store.settle(op.n, record).then(() => { if (op.kind === "finish" || leagueAsks()) return show(); });
+    return store.settle(op.n, record).then(() => { if (op.kind === "finish") return show(); });
   }
 
   // Another device stored these sequence numbers first: the taps from here become a side branch.
@@ -310,7 +301,7 @@ export function createLocalFirstTransport(options, config) {
       .then(([started]) => {
         engine = started;
         if (!record.header) throw new Error("the match has never been loaded on this phone and there is no connection");
-        if (record.server && record.server.app_dice) {
+        if (record.server && record.server.app_dice && !record.server.dice_seed) {
           engine.stop();
           return useServer("the server rolls the dice in this session, so each tap needs the connection.");
         }
@@ -334,7 +325,15 @@ export function createLocalFirstTransport(options, config) {
   function send(body, opt) {
     if (fallback) return fallback.send(body, opt);
     if (!engine || !view) return;
-    const rolled = body.roll_for_me ? engine.roll() : Promise.resolve({ ok: true, event: body.event });
+    // App dice: the engine rolls the session's seeded dice for this event, as the server would.
+    const app = record.server && record.server.app_dice ? record.server.dice_seed : "";
+    if (app && body.event && body.event.roll) {
+      emit("refused", { message: "This session uses app dice: the app rolls every roll.", stale: false, auto: false });
+      return;
+    }
+    const seq = localSeq() + 1;
+    const rolled = !body.roll_for_me ? Promise.resolve({ ok: true, event: body.event })
+      : app ? engine.call("app_dice", { seed: app, seq: seq }) : engine.roll();
     const minute = view.view.state ? view.view.state.minute : "";
     return rolled.then((r) => {
       if (!r.ok) throw new Error(r.error.message);
@@ -344,7 +343,9 @@ export function createLocalFirstTransport(options, config) {
         emit("refused", { message: res.error.message, stale: false, auto: !!(opt && opt.auto) });
         return;
       }
-      const op = { n: nextN(), kind: "event", client_id: uid(), expected_seq: localSeq() + 1, event: res.event, minute: minute };
+      const byApp = !!(app && body.roll_for_me);
+      const event = byApp ? Object.assign({}, res.event, { note: "rolled by the app" }) : res.event;
+      const op = { n: nextN(), kind: "event", client_id: uid(), expected_seq: seq, event: event, minute: minute, rolled: byApp };
       view = res;
       ops.push(op);
       return store.addOp(op).then(() => { status(); flush(); return show(); });

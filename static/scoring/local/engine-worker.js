@@ -4,12 +4,15 @@
 
    Protocol (docs/scorer-internals.md, "The local engine"): the page posts {id, op, arg}; the worker answers
    {id, ok: true, result} or {id, ok: false, error}. Ops:
-     init   {pyodide, bundle, digest, files}  start Pyodide and the engine bundle from the bytes in
-                                       files ({absolute url: ArrayBuffer}) -> {digest, python, ms}
+     init   {pyodide, bundle, digest, files, snapshot, makeSnapshot}  start Pyodide and the engine
+                                       bundle from the bytes in files ({absolute url: ArrayBuffer}),
+                                       from a memory snapshot when given one; makeSnapshot: take one
+                                       -> {digest, python, ms, phases, restored, snapshot}
      open   {header, names, events}    the match after these events -> {ok, seq, view}
      apply  <fuba-log/1 event>         -> {ok, seq, view, event} or {ok: false, error{turn, stage, rule, reason}}
      undo                              the last event taken back -> {ok, seq, view}
      roll   <seed>                     dice for the pending roll -> {ok, event}
+     app_dice {seed, seq}              the app-dice roll of event seq, as the server rolls it -> {ok, event}
      lines  [{seq, data, side, rolled_by_app}]  events in words, as the server's state lists them
      setup_check <set-up>              the pending set-up judged -> {ok, check{seq, ok, problems, ...}}
      view / log                        the current view / the fuba-log/1 document held
@@ -20,6 +23,7 @@
 var py = null;
 var entry = null;
 var loadedDigest = null;
+var loadedBundle = null;
 
 // The page hands over Pyodide's files and the engine bundle as bytes (read through its service
 // worker's cache, so this works offline); the worker serves them to Pyodide from memory.
@@ -41,21 +45,52 @@ function runScript(bytes) {
   try { importScripts(url); } finally { URL.revokeObjectURL(url); }
 }
 
+// The bundle's modules imported into the interpreter; after a snapshot restore they are already in
+// sys.modules, and the files are unpacked again for anything read from disk later.
+async function loadEngine() {
+  var response = await fetch(loadedBundle);
+  if (!response.ok) throw new Error("engine bundle " + loadedBundle + ": HTTP " + response.status);
+  py.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/engine" });
+  py.runPython("import sys\nif '/engine' not in sys.path: sys.path.insert(0, '/engine')");
+}
+
 async function init(arg) {
-  var t0 = performance.now();
+  // Each phase's time goes back to the page (docs/scorer.md: where the cold start goes).
+  var start = performance.now();
+  var t0 = start;
+  var phases = {};
+  var mark = function (name) { var t = performance.now(); phases[name] = t - t0; t0 = t; };
   served(arg.files);
   runScript(arg.files[arg.pyodide + "pyodide.js"]);
   // Defines _createPyodideModule, so loadPyodide does not fetch pyodide.asm.js again.
   runScript(arg.files[arg.pyodide + "pyodide.asm.js"]);
+  mark("scripts");
+  // A memory snapshot of an earlier start on this phone (the interpreter with the engine imported)
+  // skips Python's start-up and the imports, most of a cold start (Pyodide's _loadSnapshot).
+  var options = { indexURL: arg.pyodide };
+  if (arg.snapshot) options._loadSnapshot = arg.snapshot;
+  else if (arg.makeSnapshot) options._makeSnapshot = true;
   // eslint-disable-next-line no-undef
-  py = await loadPyodide({ indexURL: arg.pyodide });
-  var response = await fetch(arg.bundle);
-  if (!response.ok) throw new Error("engine bundle " + arg.bundle + ": HTTP " + response.status);
-  py.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/engine" });
-  py.runPython("import sys\nif '/engine' not in sys.path: sys.path.insert(0, '/engine')");
+  py = await loadPyodide(options);
+  mark(arg.snapshot ? "restore" : "pyodide");
+  loadedBundle = arg.bundle;
+  await loadEngine();
+  mark("unpack");
   entry = py.pyimport("matches.scorer_local");
+  mark("import");
+  var snapshot = null;
+  if (!arg.snapshot && arg.makeSnapshot) {
+    // Taken before any match is opened, with no Python handle held by JavaScript.
+    entry.destroy();
+    snapshot = py.makeMemorySnapshot();
+    entry = py.pyimport("matches.scorer_local");
+    mark("snapshot");
+  }
   loadedDigest = arg.digest;
-  return { digest: loadedDigest, python: py.runPython("import sys; sys.version.split()[0]"), ms: performance.now() - t0 };
+  return {
+    digest: loadedDigest, python: py.runPython("import sys; sys.version.split()[0]"),
+    ms: performance.now() - start, phases: phases, restored: !!arg.snapshot, snapshot: snapshot,
+  };
 }
 
 function call(name, arg) {
@@ -70,6 +105,7 @@ var ops = {
   apply: function (arg) { return call("apply", arg); },
   undo: function () { return call("undo"); },
   roll: function (arg) { return call("roll", arg); },
+  app_dice: function (arg) { return call("app_dice", arg); },
   view: function () { return call("view"); },
   lines: function (arg) { return call("lines", arg); },
   setup_check: function (arg) { return call("setup_check", arg); },
@@ -85,7 +121,8 @@ self.onmessage = async function (e) {
     var op = ops[msg.op];
     if (!op) throw new Error("unknown op " + msg.op);
     var result = await op(msg.arg);
-    self.postMessage({ id: msg.id, ok: true, result: result });
+    var moved = result && result.snapshot ? [result.snapshot.buffer] : [];
+    self.postMessage({ id: msg.id, ok: true, result: result }, moved);
   } catch (err) {
     self.postMessage({ id: msg.id, ok: false, error: String((err && err.message) || err) });
   }
