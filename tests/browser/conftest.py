@@ -88,3 +88,18 @@ def cup(transactional_db, settings) -> demo.Demo:
     from tests.demo_data import light_world_cup
 
     return light_world_cup()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Every transactional browser test rolls back by serialization. A flush without it runs
+    # post_migrate, which re-creates the content types under new ids; the next test that reloads
+    # the serialized snapshot then collides with them (duplicate (app_label, model)) and errors.
+    for item in items:
+        if "tests/browser/" not in str(item.path).replace("\\", "/"):
+            continue
+        marker = item.get_closest_marker("django_db")
+        kwargs = dict(marker.kwargs) if marker else {}
+        transactional = kwargs.get("transaction") or "live_server" in getattr(item, "fixturenames", ())
+        if transactional and not kwargs.get("serialized_rollback"):
+            kwargs.update(transaction=True, serialized_rollback=True)
+            item.add_marker(pytest.mark.django_db(**kwargs), append=False)
