@@ -35,20 +35,21 @@ from matches.models import (
     ResultAudit,
     ResultSubmission,
 )
+from tournaments.bracket import Score
 from tournaments.models import Fixture
 from tournaments.standings.services import points_adjust
 
 
 def _result_fields(d: dict[str, Any]) -> dict[str, Any]:
     """The score, shoot-out and cards of a staff result form, as the results services take them."""
-    return {
-        "home_goals": d["home_goals"],
-        "away_goals": d["away_goals"],
-        "extra_time": bool(d.get("extra_time")),
-        "home_penalties": d.get("home_penalties"),
-        "away_penalties": d.get("away_penalties"),
-        "cards": d.get("cards", []),
-    }
+    score = Score(
+        d["home_goals"],
+        d["away_goals"],
+        extra_time=bool(d.get("extra_time")),
+        home_penalties=d.get("home_penalties"),
+        away_penalties=d.get("away_penalties"),
+    )
+    return {"score": score, "cards": d.get("cards", [])}
 
 
 class ReadOnlyInline(admin.TabularInline):

@@ -49,6 +49,7 @@ from matches.simulation import (
     fixture_simulate,
     shootout_simulate,
 )
+from tournaments.bracket import Score
 from tournaments.game_systems import GAME_SYSTEMS, rules_of
 from tournaments.knockout import tie_needs_decider
 from tournaments.models import Competition, Fixture
@@ -244,8 +245,9 @@ def _award(forfeit: Forfeit, fixture: Fixture) -> Result:
     return result_record_system(
         fixture_id=fixture.id,
         source=Result.Source.AWARDED,
-        home_goals=goals_for if winner_is_home else goals_against,
-        away_goals=goals_against if winner_is_home else goals_for,
+        score=Score(
+            goals_for if winner_is_home else goals_against, goals_against if winner_is_home else goals_for
+        ),
         note=f"awarded {goals_for}-{goals_against} after {forfeit.fixture} was forfeited",
     )
 
@@ -285,9 +287,7 @@ def forfeit_process(*, fixture_id: int, task_id: str = "") -> str:
             result_record_system(
                 fixture_id=fixture_id,
                 source=Result.Source.SIMULATED,
-                home_goals=home,
-                away_goals=away,
-                **decider,
+                score=Score(home, away, **decider),
                 cards=cards_from_result(sim.result),
                 match_log=sim.log,
                 log_format=str(sim.log.get("format", "fuba-log/1")),

@@ -44,6 +44,7 @@ from scoring.selectors import (
     participants,
     scored_log,
 )
+from tournaments.bracket import Score
 from tournaments.game_systems import rules_of
 from tournaments.models import Club, Fixture, Team
 
@@ -505,12 +506,14 @@ def session_confirm(
             submission = results.result_submit(
                 fixture_id=fixture.id,
                 user=submitter,
-                home_goals=int(derived["score"]["home"]),
-                away_goals=int(derived["score"]["away"]),
+                score=Score(
+                    int(derived["score"]["home"]),
+                    int(derived["score"]["away"]),
+                    extra_time=bool(derived.get("extra_time")),
+                    home_penalties=home_penalties,
+                    away_penalties=away_penalties,
+                ),
                 cards=results.cards_from_derived(derived),
-                extra_time=bool(derived.get("extra_time")),
-                home_penalties=home_penalties,
-                away_penalties=away_penalties,
                 turn_log=scored_log(session),
                 hold_key=hold_key(session.id),
             ).submission

@@ -5,6 +5,7 @@ from __future__ import annotations
 import factory
 from django.contrib.auth import get_user_model
 
+from tournaments.bracket import Score
 from tournaments.models import Club, Coach, Competition, Team
 
 
@@ -84,11 +85,11 @@ def play(fixture_id: int, home_goals: int, away_goals: int, **kwargs: object) ->
     from tournaments.models import Fixture
 
     fixture = Fixture.objects.select_related("home_team__club", "away_team__club").get(id=fixture_id)
+    shootout = {k: kwargs.pop(k) for k in ("extra_time", "home_penalties", "away_penalties") if k in kwargs}
     result_submit(
         fixture_id=fixture.id,
         user=member_of(fixture.home_team),
-        home_goals=home_goals,
-        away_goals=away_goals,
+        score=Score(home_goals, away_goals, **shootout),
         **kwargs,
     )
     return result_confirm(fixture_id=fixture.id, user=member_of(fixture.away_team))

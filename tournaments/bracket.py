@@ -23,7 +23,8 @@ from typing import Any, Protocol
 
 @dataclass(frozen=True)
 class Score:
-    """A knockout match's score: goals (after extra time when it was played) and the shoot-out."""
+    """A match's score: goals (after extra time when it was played) and, in a knockout tie, the
+    shoot-out; the results services take it as one value."""
 
     home_goals: int
     away_goals: int

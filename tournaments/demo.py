@@ -20,6 +20,7 @@ from django.db import transaction
 from kernel.errors import ApplicationError
 from matches import forfeits
 from matches import services as results
+from tournaments.bracket import Score
 from tournaments.models import Competition, Fixture, Skill, Stage, Team
 from tournaments.services.clubs import club_create, coach_create, team_create
 from tournaments.services.competitions import competition_create
@@ -138,26 +139,28 @@ class _Player:
     def _refresh(self, fixture: Fixture) -> Fixture:
         return Fixture.objects.select_related("stage", "home_team", "away_team").get(pk=fixture.pk)
 
-    def score(self, knockout: bool) -> dict[str, Any]:
+    def score(self, knockout: bool) -> tuple[Score, list[dict[str, Any]]]:
         h, a = self.rng.choice((0, 0, 1, 1, 1, 2, 2, 3)), self.rng.choice((0, 0, 1, 1, 2, 2, 3))
-        out: dict[str, Any] = {"home_goals": h, "away_goals": a}
+        score = Score(h, a)
         if knockout and h == a:
             ph = self.rng.choice((3, 4, 5))
-            out.update(extra_time=True, home_penalties=ph, away_penalties=ph - self.rng.choice((1, 2)))
-        cards = []
+            score = Score(
+                h, a, extra_time=True, home_penalties=ph, away_penalties=ph - self.rng.choice((1, 2))
+            )
+        cards: list[dict[str, Any]] = []
         for side in ("home", "away"):
             cards += [{"team": side, "kind": "yellow"}] * self.rng.choice((0, 0, 1, 1, 2))
         if self.rng.random() < 0.06:
             cards.append({"team": self.rng.choice(("home", "away")), "kind": "red"})
-        out["cards"] = cards
-        return out
+        return score, cards
 
     def confirmed(self, fixture: Fixture) -> None:
         fixture = self._refresh(fixture)
         knockout = fixture.stage.kind == Stage.Kind.KNOCKOUT
         assert fixture.home_team is not None and fixture.away_team is not None
+        score, cards = self.score(knockout)
         results.result_submit(
-            fixture_id=fixture.pk, user=self.demo.users[fixture.home_team.name], **self.score(knockout)
+            fixture_id=fixture.pk, user=self.demo.users[fixture.home_team.name], score=score, cards=cards
         )
         results.result_confirm(fixture_id=fixture.pk, user=self.demo.users[fixture.away_team.name])
 
@@ -182,7 +185,7 @@ class _Player:
         fixture = self._refresh(fixture)
         assert fixture.home_team is not None and fixture.away_team is not None
         results.result_submit(
-            fixture_id=fixture.pk, user=self.demo.users[fixture.home_team.name], home_goals=2, away_goals=1
+            fixture_id=fixture.pk, user=self.demo.users[fixture.home_team.name], score=Score(2, 1)
         )
         results.result_dispute(
             fixture_id=fixture.pk,
@@ -195,7 +198,7 @@ class _Player:
         fixture = self._refresh(fixture)
         assert fixture.home_team is not None
         results.result_submit(
-            fixture_id=fixture.pk, user=self.demo.users[fixture.home_team.name], home_goals=1, away_goals=1
+            fixture_id=fixture.pk, user=self.demo.users[fixture.home_team.name], score=Score(1, 1)
         )
         self.demo.submitted.append(fixture.pk)
 

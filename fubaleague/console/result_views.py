@@ -20,6 +20,7 @@ from matches.audit_words import audit_sentences
 from matches.discipline import competition_discipline_set
 from matches.forms import CARD_WORDS, add_card_rows, card_rows_initial, cards_from_rows
 from matches.models import Result, ResultSubmission
+from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage, Suspension
 
 ACTIONS = {
@@ -93,26 +94,38 @@ def _call(fixture: Fixture, form: ResultForm, user: Any) -> Any:
         reported = reported_submission(fixture)
         if reported is None or reported.status != ResultSubmission.Status.OPEN:
             raise ApplicationError(f"{fixture}: no reported result is waiting to be confirmed.")
-        confirmed = {**submission_score(reported), "note": note or "The reported result confirmed by staff"}
-        return results.result_override(fixture_id=fixture.pk, user=user, reopen=reopen, **confirmed)
+        return results.result_override(
+            fixture_id=fixture.pk,
+            user=user,
+            reopen=reopen,
+            score=Score(
+                reported.home_goals,
+                reported.away_goals,
+                extra_time=reported.extra_time,
+                home_penalties=reported.home_penalties,
+                away_penalties=reported.away_penalties,
+            ),
+            cards=list(reported.cards or []),
+            note=note or "The reported result confirmed by staff",
+        )
     if d.get("home_goals") is None or d.get("away_goals") is None:
         raise ApplicationError("Give both teams' goals.", details={"field": "home_goals"})
-    score = {
-        "home_goals": d["home_goals"],
-        "away_goals": d["away_goals"],
-        "cards": form.cards(),
-        "extra_time": d.get("extra_time", False),
-        "home_penalties": d.get("home_penalties"),
-        "away_penalties": d.get("away_penalties"),
-        "note": note,
-    }
+    score = Score(
+        d["home_goals"],
+        d["away_goals"],
+        extra_time=d.get("extra_time", False),
+        home_penalties=d.get("home_penalties"),
+        away_penalties=d.get("away_penalties"),
+    )
     if action == "resolve":
-        return results.result_resolve(fixture_id=fixture.pk, user=user, **score)
-    if not note:
-        score["note"] = (
-            "Corrected at the results desk" if fixture.is_counted else "Entered at the results desk"
+        return results.result_resolve(
+            fixture_id=fixture.pk, user=user, score=score, cards=form.cards(), note=note
         )
-    return results.result_override(fixture_id=fixture.pk, user=user, reopen=reopen, **score)
+    if not note:
+        note = "Corrected at the results desk" if fixture.is_counted else "Entered at the results desk"
+    return results.result_override(
+        fixture_id=fixture.pk, user=user, reopen=reopen, score=score, cards=form.cards(), note=note
+    )
 
 
 def reported_submission(fixture: Fixture) -> ResultSubmission | None:

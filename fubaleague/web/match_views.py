@@ -27,6 +27,7 @@ from matches import forfeits, services
 from matches.models import CardKind, Forfeit, ResultSubmission
 from matches.replay import pitch_geometry, replay_frames
 from scoring.selectors import active_session
+from tournaments.bracket import Score
 from tournaments.game_systems import FUBA_3, GameSystemRules, game_system_rules, rules_of
 from tournaments.models import Competition, Fixture
 from tournaments.selectors import user_club_team_ids
@@ -338,11 +339,13 @@ def submit_result(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespo
         services.result_submit(
             fixture_id=fixture.pk,
             user=signed_in_user(request.user),
-            home_goals=d["home_goals"],
-            away_goals=d["away_goals"],
-            extra_time=bool(d.get("extra_time")),
-            home_penalties=d.get("home_penalties"),
-            away_penalties=d.get("away_penalties"),
+            score=Score(
+                d["home_goals"],
+                d["away_goals"],
+                extra_time=bool(d.get("extra_time")),
+                home_penalties=d.get("home_penalties"),
+                away_penalties=d.get("away_penalties"),
+            ),
             cards=form.cards(),
             turn_log=d.get("turn_log"),
             replace=replaced,

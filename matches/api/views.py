@@ -37,6 +37,7 @@ from tournaments.api.permissions import (
 )
 from tournaments.api.serializers import FixtureSerializer
 from tournaments.api.views import fixture_queryset
+from tournaments.bracket import Score
 from tournaments.models import Fixture, Team
 from tournaments.standings.services import points_adjust
 
@@ -102,12 +103,14 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         submitted = services.result_submit(
             fixture_id=fixture.pk,
             user=signed_in_user(request.user),
-            home_goals=v["home_goals"],
-            away_goals=v["away_goals"],
+            score=Score(
+                v["home_goals"],
+                v["away_goals"],
+                extra_time=v["extra_time"],
+                home_penalties=v.get("home_penalties"),
+                away_penalties=v.get("away_penalties"),
+            ),
             cards=v["cards"],
-            extra_time=v["extra_time"],
-            home_penalties=v.get("home_penalties"),
-            away_penalties=v.get("away_penalties"),
             turn_log=v.get("turn_log"),
             replace=v["replace"],
         )
@@ -153,12 +156,14 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         service(
             fixture_id=fixture.pk,
             user=signed_in_user(request.user),
-            home_goals=v["home_goals"],
-            away_goals=v["away_goals"],
+            score=Score(
+                v["home_goals"],
+                v["away_goals"],
+                extra_time=v["extra_time"],
+                home_penalties=v.get("home_penalties"),
+                away_penalties=v.get("away_penalties"),
+            ),
             cards=v["cards"],
-            extra_time=v["extra_time"],
-            home_penalties=v.get("home_penalties"),
-            away_penalties=v.get("away_penalties"),
             note=v["note"],
             **({"reopen": v["reopen"]} if service is services.result_override else {}),
         )

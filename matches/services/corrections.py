@@ -29,12 +29,8 @@ def _admin_set(
     fixture: Fixture,
     user: User,
     action: str,
-    home_goals: int,
-    away_goals: int,
+    score: Score,
     cards: Sequence[Mapping[str, Any] | CardInput],
-    extra_time: bool,
-    home_penalties: int | None,
-    away_penalties: int | None,
     note: str,
     reopen: bool = False,
 ) -> Result:
@@ -44,9 +40,7 @@ def _admin_set(
         raise Conflict(f"{fixture}: both teams must be known before a result can be set.")
     if fixture.status == Fixture.Status.SIMULATING:
         raise Conflict(f"{fixture}: the match is being simulated; wait for it to finish.")
-    score, parsed = checked_result(
-        fixture, Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties), cards
-    )
+    score, parsed = checked_result(fixture, score, cards)
     before = snapshot(fixture)
     cascade: list[dict[str, Any]] = []
     result = write_result(
@@ -70,12 +64,8 @@ def result_resolve(
     *,
     fixture_id: int,
     user: User,
-    home_goals: int,
-    away_goals: int,
+    score: Score,
     cards: Sequence[Mapping[str, Any] | CardInput] = (),
-    extra_time: bool = False,
-    home_penalties: int | None = None,
-    away_penalties: int | None = None,
     note: str = "",
 ) -> Result:
     """An administrator settles a disputed result."""
@@ -89,12 +79,8 @@ def result_resolve(
         fixture=fixture,
         user=user,
         action=ResultAudit.Action.RESOLVE,
-        home_goals=home_goals,
-        away_goals=away_goals,
+        score=score,
         cards=cards,
-        extra_time=extra_time,
-        home_penalties=home_penalties,
-        away_penalties=away_penalties,
         note=note,
     )
 
@@ -104,12 +90,8 @@ def result_override(
     *,
     fixture_id: int,
     user: User,
-    home_goals: int,
-    away_goals: int,
+    score: Score,
     cards: Sequence[Mapping[str, Any] | CardInput] = (),
-    extra_time: bool = False,
-    home_penalties: int | None = None,
-    away_penalties: int | None = None,
     note: str = "",
     reopen: bool = False,
 ) -> Result:
@@ -129,12 +111,8 @@ def result_override(
         fixture=fixture,
         user=user,
         action=ResultAudit.Action.OVERRIDE,
-        home_goals=home_goals,
-        away_goals=away_goals,
+        score=score,
         cards=cards,
-        extra_time=extra_time,
-        home_penalties=home_penalties,
-        away_penalties=away_penalties,
         note=note,
         reopen=reopen,
     )

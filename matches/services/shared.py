@@ -9,7 +9,7 @@ two results for one fixture cannot exist. Every change is written to ResultAudit
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -122,6 +122,7 @@ def checked_result(
     Soccer City: "Two players sent off from the same side ends the match with a 5-0 loss for the
     team" (seed 003, Red card): whatever the score was then, the result is that loss.
     """
+    score = replace(score, extra_time=bool(score.extra_time))
     parsed = _parse_cards(fixture, cards)
     imposed = send_off_loss(
         rules_of(fixture.competition),

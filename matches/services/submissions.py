@@ -83,12 +83,8 @@ def result_submit(
     *,
     fixture_id: int,
     user: User,
-    home_goals: int,
-    away_goals: int,
+    score: Score,
     cards: Sequence[Mapping[str, Any] | CardInput] = (),
-    extra_time: bool = False,
-    home_penalties: int | None = None,
-    away_penalties: int | None = None,
     turn_log: Mapping[str, Any] | None = None,
     log_format: str = FUBA_3_LOG_FORMAT,
     replace: bool = False,
@@ -103,9 +99,7 @@ def result_submit(
     """
     fixture = lock_fixture(fixture_id)
     sides = _reporting_sides(fixture, user, hold_key)
-    score, parsed = checked_result(
-        fixture, Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties), cards
-    )
+    score, parsed = checked_result(fixture, score, cards)
     if turn_log is not None and not isinstance(turn_log, Mapping):
         raise ApplicationError(f"{fixture}: the turn log must be a JSON object.")
     previous = open_submission(fixture)

@@ -27,12 +27,8 @@ def result_record_system(
     *,
     fixture_id: int,
     source: str,
-    home_goals: int,
-    away_goals: int,
+    score: Score,
     cards: Sequence[Mapping[str, Any] | CardInput] = (),
-    extra_time: bool = False,
-    home_penalties: int | None = None,
-    away_penalties: int | None = None,
     match_log: Mapping[str, Any] | None = None,
     log_format: str = FUBA_3_LOG_FORMAT,
     seed: int | None = None,
@@ -56,7 +52,7 @@ def result_record_system(
         raise Conflict(f"{fixture}: both teams must be known before a result can be recorded.")
     score, parsed = checked_result(
         fixture,
-        Score(home_goals, away_goals, bool(extra_time), home_penalties, away_penalties),
+        score,
         cards,
         awarded=source == Result.Source.AWARDED,
     )

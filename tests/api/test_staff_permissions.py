@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from matches.services import result_dispute, result_submit
 from tests.factories import AdminFactory, CompetitionFactory, team_with_member
+from tournaments.bracket import Score
 from tournaments.models import Group, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
@@ -29,7 +30,7 @@ def cup() -> dict[str, Any]:
     )
     (fixture,) = fixture_generate(stage=stage)
     users = {t.id: u for t, u in teams}
-    result_submit(fixture_id=fixture.id, user=users[fixture.home_team_id], home_goals=1, away_goals=0)
+    result_submit(fixture_id=fixture.id, user=users[fixture.home_team_id], score=Score(1, 0))
     result_dispute(fixture_id=fixture.id, user=users[fixture.away_team_id], reason="no")
     empty = stage_create(
         competition=competition, name="Cup", kind=Stage.Kind.ROUND_ROBIN, teams=[t for t, _ in teams]

@@ -15,6 +15,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 
 from matches import services as results
+from tournaments.bracket import Score
 from tournaments.draws import draw_groups
 from tournaments.models import Competition, Fixture, Team
 
@@ -145,12 +146,12 @@ def test_new_organiser_runs_an_eight_team_cup_in_the_console(
         away_team__name__in=["Serbia", "Australia"],
     )
     serbia_home = meeting.home_team.name == "Serbia"
-    goals = {"home_goals": 2, "away_goals": 1} if serbia_home else {"home_goals": 1, "away_goals": 2}
+    reported = Score(2, 1) if serbia_home else Score(1, 2)
     results.result_submit(
         fixture_id=meeting.pk,
         user=get_user_model().objects.get(username="serbia"),
+        score=reported,
         cards=[{"team": "away" if serbia_home else "home", "kind": "yellow"}],
-        **goals,
     )
     results.result_dispute(
         fixture_id=meeting.pk,
@@ -163,7 +164,7 @@ def test_new_organiser_runs_an_eight_team_cup_in_the_console(
     page.click("nav >> text=Results desk")
     page.click(f"text={meeting.home_team.name} v {meeting.away_team.name} >> nth=0")
     # The reported score and card are filled in; staff agree with Australia and drop the card.
-    assert page.input_value("#id_home_goals") == str(goals["home_goals"])
+    assert page.input_value("#id_home_goals") == str(reported.home_goals)
     assert page.locator("#id_card_0_kind").input_value() == "yellow"
     page.select_option("#id_card_0_team", "")
     page.select_option("#id_card_0_kind", "")
@@ -193,7 +194,7 @@ def test_new_organiser_runs_an_eight_team_cup_in_the_console(
     assert (first.result.home_goals, first.result.away_goals) == (3, 0)
     for fixture in others:  # what the clubs would report, entered as staff to keep the test short
         results.result_override(
-            fixture_id=fixture.pk, user=organiser, home_goals=1, away_goals=0, note="Reported by the clubs"
+            fixture_id=fixture.pk, user=organiser, score=Score(1, 0), note="Reported by the clubs"
         )
     final = Fixture.objects.get(competition=competition, stage__kind="knockout")
     assert final.home_team and final.away_team

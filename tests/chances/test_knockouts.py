@@ -7,6 +7,7 @@ import pytest
 from chances.core import simulate_chunk
 from tests.chances.helpers import scenario_with_model
 from tests.factories import CompetitionFactory, play, team_with_member
+from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
@@ -96,7 +97,7 @@ def test_best_thirds_are_ranked_across_groups_like_the_real_standings(
             h, a = f.home_team.name, f.away_team.name
             idx = "ABCDEF".index(h[0])
             goals = (idx + 2, idx + 1) if h[1] < a[1] else (idx + 1, idx + 2)
-            result_override(fixture_id=f.id, user=admin, home_goals=goals[0], away_goals=goals[1], note="t")
+            result_override(fixture_id=f.id, user=admin, score=Score(goals[0], goals[1]), note="t")
     real = {
         f.away_team_id
         for f in Fixture.objects.filter(stage=knockout, round=1)

@@ -20,6 +20,7 @@ from tournaments.bracket import (
     UEFA_EURO_2016_THIRDS,
     UEFA_EURO_THIRD_OPPONENTS,
     UEFA_EURO_THIRDS,
+    Score,
 )
 from tournaments.models import Competition, Fixture, Stage, Suspension
 from tournaments.shapes import SHAPE_PRESETS, Shape, shape_preview
@@ -107,7 +108,7 @@ def _play(organiser: Any, fixtures: Any, score: Any) -> None:
             else {}
         )
         results.result_override(
-            fixture_id=fixture.pk, user=organiser, home_goals=home, away_goals=away, note="played", **extra
+            fixture_id=fixture.pk, user=organiser, score=Score(home, away, **extra), note="played"
         )
 
 
@@ -224,8 +225,7 @@ def test_the_desk_confirms_a_reported_result_and_the_discipline_desk_sets_the_ba
     results.result_submit(
         fixture_id=fixture.pk,
         user=member,
-        home_goals=2,
-        away_goals=0,
+        score=Score(2, 0),
         cards=[{"team": "away", "kind": "red"}],
     )
     url = f"/console/c/{competition.slug}/results/{fixture.pk}/"

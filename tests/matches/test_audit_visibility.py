@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from matches.services import result_dispute, result_override, result_submit
 from tests.factories import AdminFactory, CompetitionFactory, UserFactory, team_with_member
+from tournaments.bracket import Score
 from tournaments.models import Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
@@ -27,10 +28,10 @@ def disputed_then_overridden() -> dict[str, Any]:
     (fixture,) = fixture_generate(stage=stage)
     users = {home.id: home_user, away.id: away_user}
     submitter, opponent = users[fixture.home_team_id], users[fixture.away_team_id]
-    result_submit(fixture_id=fixture.id, user=submitter, home_goals=7, away_goals=0)
+    result_submit(fixture_id=fixture.id, user=submitter, score=Score(7, 0))
     result_dispute(fixture_id=fixture.id, user=opponent, reason="secret: their coach cheated")
     admin = AdminFactory()
-    result_override(fixture_id=fixture.id, user=admin, home_goals=2, away_goals=1, note="video checked")
+    result_override(fixture_id=fixture.id, user=admin, score=Score(2, 1), note="video checked")
     return {"fixture": fixture, "club": submitter, "opponent": opponent, "admin": admin}
 
 

@@ -7,6 +7,7 @@ import pytest
 from kernel.errors import ApplicationError
 from matches.discipline import competition_discipline_set
 from tests.factories import CompetitionFactory, play, team_with_member
+from tournaments.bracket import Score
 from tournaments.models import Competition, Fixture, Stage, Suspension, Team
 from tournaments.selectors import (
     fixture_banned_shirts,
@@ -78,9 +79,7 @@ def test_an_admin_override_recomputes_suspensions() -> None:
         fixtures[1].id,
         fixtures[2].id,
     ]
-    result_override(
-        fixture_id=fixtures[0].id, user=AdminFactory(), home_goals=0, away_goals=1, note="red rescinded"
-    )
+    result_override(fixture_id=fixtures[0].id, user=AdminFactory(), score=Score(0, 1), note="red rescinded")
     assert not suspension_list(competition=competition, team=ankka).exists()
 
 

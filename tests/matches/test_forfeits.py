@@ -11,6 +11,7 @@ from matches.services import result_confirm, result_submit
 from rules_engine.api import validate_log
 from tests.factories import AdminFactory, UserFactory, member_of
 from tests.matches.forfeit_helpers import overdue_fixture
+from tournaments.bracket import Score
 from tournaments.models import Fixture
 
 pytestmark = pytest.mark.django_db
@@ -100,7 +101,7 @@ def test_a_confirmed_club_result_wins_over_a_queued_simulation(django_capture_on
     with django_capture_on_commit_callbacks(execute=False):
         forfeits.forfeits_sweep()
     # The clubs confirm before the worker picks the task up.
-    result_submit(fixture_id=fixture.id, user=member_of(fixture.home_team), home_goals=2, away_goals=1)
+    result_submit(fixture_id=fixture.id, user=member_of(fixture.home_team), score=Score(2, 1))
     result_confirm(fixture_id=fixture.id, user=member_of(fixture.away_team))
     assert forfeits.forfeit_process(fixture_id=fixture.id, task_id="t") == "nothing to do"
     result = Result.objects.get(fixture=fixture)
@@ -110,7 +111,7 @@ def test_a_confirmed_club_result_wins_over_a_queued_simulation(django_capture_on
 
 def test_clubs_are_told_while_the_simulation_runs(django_capture_on_commit_callbacks) -> None:
     fixture = overdue_fixture()
-    result_submit(fixture_id=fixture.id, user=member_of(fixture.home_team), home_goals=1, away_goals=0)
+    result_submit(fixture_id=fixture.id, user=member_of(fixture.home_team), score=Score(1, 0))
     # The sweep leaves a report waiting for the opponent alone; the organisers may still simulate.
     with django_capture_on_commit_callbacks(execute=False):
         assert forfeits.forfeits_sweep() == []
@@ -119,7 +120,7 @@ def test_clubs_are_told_while_the_simulation_runs(django_capture_on_commit_callb
 
     forfeits._claim(fixture_id=fixture.id, task_id="running", now=timezone.now())
     with pytest.raises(Conflict, match="simulat"):
-        result_submit(fixture_id=fixture.id, user=member_of(fixture.home_team), home_goals=3, away_goals=0)
+        result_submit(fixture_id=fixture.id, user=member_of(fixture.home_team), score=Score(3, 0))
     with pytest.raises(Conflict, match="simulat"):
         result_confirm(fixture_id=fixture.id, user=member_of(fixture.away_team))
     forfeits.forfeit_process(fixture_id=fixture.id, task_id="running")

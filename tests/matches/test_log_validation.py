@@ -12,6 +12,7 @@ from matches.models import ResultAudit, ResultSubmission
 from matches.services import cards_from_derived, result_confirm, result_submit
 from matches.validation_tasks import submission_log_validate
 from tests.factories import CompetitionFactory, play, team_with_member
+from tournaments.bracket import Score
 from tournaments.models import Fixture, SkillLoss, Stage
 from tournaments.selectors import team_fixtures_in_order
 from tournaments.services.scheduling import fixture_generate
@@ -77,7 +78,7 @@ def test_a_valid_log_with_the_submitted_score_is_accepted(
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         submission = result_submit(
-            fixture_id=fixture.id, user=setup["home_user"], home_goals=home, away_goals=away, turn_log=log
+            fixture_id=fixture.id, user=setup["home_user"], score=Score(home, away), turn_log=log
         ).submission
     assert submission.validation_status == ResultSubmission.Validation.PENDING
     assert submission.turn_log == log
@@ -117,7 +118,7 @@ def test_a_log_whose_score_differs_from_the_submission_is_rejected(
     fixture = setup["fixture"]
     with django_capture_on_commit_callbacks(execute=True):
         submission = result_submit(
-            fixture_id=fixture.id, user=setup["home_user"], home_goals=5, away_goals=0, turn_log=setup["log"]
+            fixture_id=fixture.id, user=setup["home_user"], score=Score(5, 0), turn_log=setup["log"]
         ).submission
     submission.refresh_from_db()
     assert submission.validation_status == ResultSubmission.Validation.INVALID
@@ -135,7 +136,7 @@ def test_an_illegal_log_reports_the_engine_errors(setup: dict, django_capture_on
     broken["events"] = broken["events"][:5]
     with django_capture_on_commit_callbacks(execute=True):
         submission = result_submit(
-            fixture_id=fixture.id, user=setup["home_user"], home_goals=0, away_goals=0, turn_log=broken
+            fixture_id=fixture.id, user=setup["home_user"], score=Score(0, 0), turn_log=broken
         ).submission
     submission.refresh_from_db()
     assert submission.validation_status == ResultSubmission.Validation.INVALID
@@ -158,9 +159,7 @@ def test_a_suspended_team_must_start_one_player_short_in_the_log(
     del log["teams"][blues_side]["players_short"]
     # refused at once, naming the difference (the log is not a record of this fixture)
     with pytest.raises(LogNotForFixture) as refused:
-        result_submit(
-            fixture_id=second.id, user=users[second.home_team_id], home_goals=0, away_goals=0, turn_log=log
-        )
+        result_submit(fixture_id=second.id, user=users[second.home_team_id], score=Score(0, 0), turn_log=log)
     (error,) = refused.value.details["errors"]
     assert error["rule"] == "suspension" and error["path"] == f"$.teams.{blues_side}.players_short"
     assert "one player short" in error["reason"]
@@ -203,9 +202,7 @@ def test_the_logs_skills_must_respect_the_roster_and_lost_skills(
     log = {**fixture_header(fixture), "events": []}
     log["teams"]["home"]["skills"] = home_codes
     with pytest.raises(LogNotForFixture) as refused:
-        result_submit(
-            fixture_id=fixture.id, user=setup["home_user"], home_goals=0, away_goals=0, turn_log=log
-        )
+        result_submit(fixture_id=fixture.id, user=setup["home_user"], score=Score(0, 0), turn_log=log)
     errors = [e for e in refused.value.details["errors"] if e["path"] == "$.teams.home.skills"]
     assert errors and errors[0]["rule"] == "A11" and home_codes[0] in errors[0]["reason"]
 
@@ -219,7 +216,7 @@ def test_a_log_with_extra_time_needs_a_submission_with_extra_time(
     fixture = setup["fixture"]
     with django_capture_on_commit_callbacks(execute=False):
         submission = result_submit(
-            fixture_id=fixture.id, user=setup["home_user"], home_goals=1, away_goals=1, turn_log=setup["log"]
+            fixture_id=fixture.id, user=setup["home_user"], score=Score(1, 1), turn_log=setup["log"]
         ).submission
     derived = {"final_score": [1, 1], "extra_time": True, "score_after_90": {"home": 1, "away": 1}}
     submission = submission_validation_record(

@@ -24,6 +24,7 @@ from scoring import live, selectors, services
 from scoring.models import ScoringSession
 from tests.factories import AdminFactory, CompetitionFactory, UserFactory, team_with_member
 from tests.scoring.helpers import make_fixture, play
+from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage
 from tournaments.selectors import team_fixtures_in_order
 from tournaments.services.scheduling import fixture_generate
@@ -51,8 +52,7 @@ def submitted(django_capture_on_commit_callbacks) -> dict[str, Any]:
         result_submit(
             fixture_id=fixture.id,
             user=users[fixture.home_team_id],
-            home_goals=score["home"],
-            away_goals=score["away"],
+            score=Score(score["home"], score["away"]),
             turn_log=log,
         )
     outsider = next(u for t, u in teams if t.id not in (fixture.home_team_id, fixture.away_team_id))

@@ -24,6 +24,7 @@ from matches.services.log_checks import submission_validate
 from matches.simulation import fixture_simulate
 from matches.validation_tasks import validations_sweep
 from tests.factories import CompetitionFactory, team_with_member
+from tournaments.bracket import Score
 from tournaments.models import Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
@@ -57,8 +58,7 @@ def _pending_submission(data: dict[str, Any], django_capture_on_commit_callbacks
         return result_submit(
             fixture_id=data["fixture"].id,
             user=data["submitter"],
-            home_goals=home,
-            away_goals=away,
+            score=Score(home, away),
             turn_log=data["log"],
         ).submission
 
@@ -148,8 +148,7 @@ def test_a_failing_commit_hook_after_it_does_not_stop_the_enqueue(fixture_and_us
         result_submit(
             fixture_id=fixture_and_users["fixture"].id,
             user=fixture_and_users["submitter"],
-            home_goals=home,
-            away_goals=away,
+            score=Score(home, away),
             turn_log=fixture_and_users["log"],
         )
     submission = ResultSubmission.objects.get(fixture=fixture_and_users["fixture"])

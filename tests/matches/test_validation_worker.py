@@ -14,6 +14,7 @@ from matches.services import result_submit
 from tests.factories import CompetitionFactory, team_with_member
 from tests.matches.test_forfeit_worker import FAST_REDELIVERY, wait_for
 from tests.workers import WorkerProcess, pool_children
+from tournaments.bracket import Score
 from tournaments.models import Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
@@ -41,8 +42,7 @@ def test_a_real_worker_validates_the_log(real_celery: None) -> None:
         submission = result_submit(
             fixture_id=fixture.id,
             user=submitter,
-            home_goals=score["home"],
-            away_goals=score["away"],
+            score=Score(score["home"], score["away"]),
             turn_log=log,
         ).submission
         deadline = time.monotonic() + 60
@@ -84,8 +84,7 @@ def test_pool_process_killed_mid_validation_is_validated_exactly_once(real_celer
         submission = result_submit(
             fixture_id=fixture.id,
             user=submitter,
-            home_goals=score["home"],
-            away_goals=score["away"],
+            score=Score(score["home"], score["away"]),
             turn_log=log,
         ).submission
         wait_for(

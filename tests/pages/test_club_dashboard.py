@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from matches.services import result_submit
 from scoring.services import session_start
+from tournaments.bracket import Score
 from tournaments.models import Fixture
 
 pytestmark = pytest.mark.django_db
@@ -23,8 +24,7 @@ def test_signing_in_lands_on_the_club_dashboard(cup, client) -> None:
     result_submit(
         fixture_id=fixture.pk,
         user=home_user,
-        home_goals=1,
-        away_goals=0,
+        score=Score(1, 0),
         cards=[{"team": "away", "kind": "red"}],
     )
     away_user.set_password("a-long-password-1")

@@ -11,6 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from tests.page_tree import Node, parse
+from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage, Team
 from tournaments.standings.selectors import standings_table
 
@@ -117,9 +118,7 @@ def test_standings_cache_follows_a_new_result(client: Client, cup) -> None:
     fixture = (
         Fixture.objects.filter(group__name="C", round=1).select_related("home_team", "away_team").first()
     )
-    services.result_submit(
-        fixture_id=fixture.pk, user=cup.users[fixture.home_team.name], home_goals=3, away_goals=0
-    )
+    services.result_submit(fixture_id=fixture.pk, user=cup.users[fixture.home_team.name], score=Score(3, 0))
     services.result_confirm(fixture_id=fixture.pk, user=cup.users[fixture.away_team.name])
     after = get(client, url)
     assert before != after

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from matches import services as results
+from tournaments.bracket import Score
 from tournaments.models import Fixture
 from tournaments.services.clubs import team_create
 from tournaments.services.competitions import competition_create
@@ -32,7 +33,7 @@ def league(db):
     for f in Fixture.objects.filter(stage=stage).select_related("home_team", "away_team"):
         key = (f.home_team.name, f.away_team.name)
         home, away = scores[key] if key in scores else scores[key[::-1]][::-1]
-        results.result_override(fixture_id=f.pk, user=staff, home_goals=home, away_goals=away, note="test")
+        results.result_override(fixture_id=f.pk, user=staff, score=Score(home, away), note="test")
     return competition
 
 

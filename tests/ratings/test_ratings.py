@@ -13,6 +13,7 @@ from ratings import services
 from ratings.models import CoachRating, RatedMatch, RatingHistory
 from ratings.skill import MU, SIGMA
 from tests.factories import AdminFactory, CompetitionFactory, play, team_with_member
+from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
@@ -105,7 +106,7 @@ def test_simulated_and_awarded_results_leave_ratings_unchanged(django_capture_on
     with django_capture_on_commit_callbacks(execute=True):
         for fixture, source in zip(fixtures[1:3], ("simulated", "awarded"), strict=True):
             Fixture.objects.filter(id=fixture.id).update(status=Fixture.Status.SIMULATING)
-            result_record_system(fixture_id=fixture.id, source=source, home_goals=3, away_goals=0)
+            result_record_system(fixture_id=fixture.id, source=source, score=Score(3, 0))
     assert Fixture.objects.filter(status__in=["simulated", "awarded"]).count() == 2
     assert _snapshot() == before
     assert not RatedMatch.objects.exclude(outcome__in=["home", "draw", "away"]).exists()
@@ -136,8 +137,7 @@ def test_a_corrected_result_is_rated_as_corrected(django_capture_on_commit_callb
         result_override(
             fixture_id=corrected.id,
             user=AdminFactory(),
-            home_goals=old.away_goals + 3,
-            away_goals=old.home_goals,
+            score=Score(old.away_goals + 3, old.home_goals),
             note="score reversed on the sheet",
         )
     entry = RatedMatch.objects.get(fixture=corrected)

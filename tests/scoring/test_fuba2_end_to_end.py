@@ -19,6 +19,7 @@ from matches.simulation import fixture_simulate
 from rules_engine.api import validate_log
 from scoring.models import ScoringSession
 from tests.factories import member_of, team_with_member
+from tournaments.bracket import Score
 from tournaments.game_systems import FUBA_2
 from tournaments.models import Fixture, Stage
 from tournaments.selectors import team_fixtures_in_order
@@ -124,8 +125,7 @@ def test_a_club_log_and_a_forfeit_of_a_fuba_2_league(
         result_submit(
             fixture_id=first.id,
             user=member_of(first.home_team),
-            home_goals=score["home"],
-            away_goals=score["away"],
+            score=Score(score["home"], score["away"]),
             turn_log=log,
         )
     submission = ResultSubmission.objects.get(fixture=first)

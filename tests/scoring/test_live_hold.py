@@ -17,6 +17,7 @@ from matches.models import Forfeit, Result
 from matches.services import result_submit
 from scoring import services
 from tests.scoring.helpers import Setup, make_fixture, play
+from tournaments.bracket import Score
 from tournaments.models import Fixture
 
 pytestmark = pytest.mark.django_db
@@ -81,7 +82,7 @@ def test_a_report_waiting_for_the_opponent_is_neither_overdue_nor_simulated(
     django_capture_on_commit_callbacks,
 ) -> None:
     s = _past_deadline()
-    result_submit(fixture_id=s.fixture.id, user=s.home_user, home_goals=1, away_goals=0)
+    result_submit(fixture_id=s.fixture.id, user=s.home_user, score=Score(1, 0))
     with django_capture_on_commit_callbacks(execute=True):
         assert forfeits.forfeits_sweep() == []
     assert Fixture.objects.get(id=s.fixture.id).status == Fixture.Status.SUBMITTED
@@ -94,7 +95,7 @@ def test_a_report_typed_by_hand_during_a_live_session_is_refused_everywhere() ->
     s = _past_deadline()
     session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
     with pytest.raises(Conflict, match="scored live") as refused:
-        result_submit(fixture_id=s.fixture.id, user=s.away_user, home_goals=0, away_goals=3)
+        result_submit(fixture_id=s.fixture.id, user=s.away_user, score=Score(0, 3))
     assert refused.value.details == {"scoring_session": session.id}
 
     api = APIClient()
@@ -126,7 +127,7 @@ def test_the_session_reports_its_own_result_at_full_time_without_overdue() -> No
     assert "waiting for the clubs" in page and 'data-testid="overdue"' not in page
     # Still held at full time: a hand-typed report would contradict the log.
     with pytest.raises(Conflict, match="full time"):
-        result_submit(fixture_id=s.fixture.id, user=s.away_user, home_goals=5, away_goals=5)
+        result_submit(fixture_id=s.fixture.id, user=s.away_user, score=Score(5, 5))
     done = services.session_confirm(session_id=session.id, user=s.home_user)
     assert done.submission_id is not None
     assert Fixture.objects.get(id=s.fixture.id).status == Fixture.Status.SUBMITTED

@@ -6,6 +6,7 @@ import pytest
 
 from kernel.errors import ApplicationError, Conflict
 from tests.factories import CompetitionFactory, TeamFactory
+from tournaments.bracket import Score
 from tournaments.models import Competition, Stage
 from tournaments.services.clubs import team_create
 from tournaments.services.competitions import competition_create
@@ -85,6 +86,6 @@ def test_fixtures_get_kickoffs_and_deadlines_and_can_be_rescheduled() -> None:
 
     from matches.services import result_override
 
-    result_override(fixture_id=last.id, user=AdminFactory(), home_goals=1, away_goals=0, note="played")
+    result_override(fixture_id=last.id, user=AdminFactory(), score=Score(1, 0), note="played")
     with pytest.raises(Conflict, match="cannot be rescheduled"):
         fixture_schedule(fixture_id=last.id, kickoff=start, deadline=None)

@@ -6,6 +6,7 @@ import pytest
 
 from kernel.errors import ApplicationError, Conflict
 from tests.factories import AdminFactory, CompetitionFactory, play, team_with_member
+from tournaments.bracket import Score
 from tournaments.knockout import tie_outcome
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_generate
@@ -105,9 +106,7 @@ def test_best_third_placed_teams_fill_their_slots_avoiding_their_own_group_winne
         stronger_home = h[1] < a[1]
         idx = "ABCDEF".index(h[0])
         goals = (idx + 2, idx + 1) if stronger_home else (idx + 1, idx + 2)
-        result_override(
-            fixture_id=f.id, user=admin, home_goals=goals[0], away_goals=goals[1], note="test data"
-        )
+        result_override(fixture_id=f.id, user=admin, score=Score(goals[0], goals[1]), note="test data")
 
     thirds_ranked = [f"{g}3" for g in "FEDCBA"]  # equal points and goal difference; more goals rank higher
     assert (
@@ -154,7 +153,7 @@ def test_an_override_that_changes_a_winner_refills_the_next_round_unless_it_was_
     assert (third.home_team, third.away_team) == (semi1.away_team, semi2.away_team)
 
     admin = AdminFactory()
-    result_override(fixture_id=semi1.id, user=admin, home_goals=0, away_goals=1, note="wrong winner entered")
+    result_override(fixture_id=semi1.id, user=admin, score=Score(0, 1), note="wrong winner entered")
     final.refresh_from_db()
     third.refresh_from_db()
     assert final.home_team == semi1.away_team and third.home_team == semi1.home_team
@@ -162,7 +161,7 @@ def test_an_override_that_changes_a_winner_refills_the_next_round_unless_it_was_
     play(final.id, 1, 0)
     # The final was played with the old winner: the correction lists it (reopen would clear it).
     with pytest.raises(Conflict, match="played with the old outcome") as refused:
-        result_override(fixture_id=semi1.id, user=admin, home_goals=3, away_goals=0, note="again")
+        result_override(fixture_id=semi1.id, user=admin, score=Score(3, 0), note="again")
     assert [f["id"] for f in refused.value.details["fixtures"]] == [final.id]
     semi1.refresh_from_db()
     assert (semi1.result.home_goals, semi1.result.away_goals) == (0, 1), "the refused override wrote nothing"
@@ -197,8 +196,7 @@ def test_an_awarded_leg_decides_the_tie_against_the_side_that_forfeited() -> Non
     result_record_system(
         fixture_id=leg2.id,
         source=Result.Source.AWARDED,
-        home_goals=0,
-        away_goals=3,
+        score=Score(0, 3),
         allowed_statuses=["simulating"],
     )
     outcome = tie_outcome(stage, list(stage.fixtures.select_related("result").order_by("leg")))

@@ -12,6 +12,7 @@ import pytest
 from matches.models import Card, CardKind, Result
 from matches.services import result_submit
 from tests.factories import CompetitionFactory, member_of, play, team_with_member
+from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage, Team, TiebreakPreset
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
@@ -57,8 +58,7 @@ def groups() -> dict[str, object]:
     result_submit(
         fixture_id=ac.pk,
         user=member_of(ac.home_team),
-        home_goals=5 if ac.home_team_id == t["A"].pk else 0,
-        away_goals=0 if ac.home_team_id == t["A"].pk else 5,
+        score=Score(5 if ac.home_team_id == t["A"].pk else 0, 0 if ac.home_team_id == t["A"].pk else 5),
     )
     # A result row (with a card) on a fixture that does not count: the loader filters on the
     # fixture's status, not on the row being there.

@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from kernel.errors import Conflict
 from matches.progress import swiss_round_generate
 from tests.factories import AdminFactory, CompetitionFactory, TeamFactory, play, team_with_member
+from tournaments.bracket import Score
 from tournaments.models import Bye, Fixture, LotDraw, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
@@ -65,8 +66,7 @@ def test_swiss_stage_of_seven_teams_over_three_rounds() -> None:
             result_override(
                 fixture_id=f.id,
                 user=admin,
-                home_goals=int(home_wins),
-                away_goals=int(not home_wins),
+                score=Score(int(home_wins), int(not home_wins)),
                 note="swiss",
             )
         if rnd < 3:
