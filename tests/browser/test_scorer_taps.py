@@ -21,6 +21,8 @@ from tests.browser.scorer_player import Player, open_scorer
 AREA_CODE = re.compile(r"\b(?:[HA]-(?:PEN|LC|RC|FRONT|LM|RM|LCK|RCK)|CENTRE)\b")
 RESULTS = SCREENSHOTS.parent / "bench" / "scorer_taps.json"
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.mark.django_db(transaction=True)
 def test_the_first_turns_fit_the_phone_and_read_at_a_glance(browser, live_server, settings) -> None:
