@@ -35,9 +35,7 @@ def pending_dict(match: Match, tie: Tie | None = None) -> dict[str, Any] | None:
     ``auto_answer`` (the answer a page posts without asking: the one legal answer, or the default
     of a moot prompt; None when the player chooses) and ``then`` (the decision asked right after
     the usual answer, with its own ``board``, when a page may offer its answers beside these: one
-    tap answers both, rules_engine.lookahead; or the roll asked right after it, kind "roll" with
-    its ``dice`` and ``name``, whose faces a page with typed dice may take with the usual answer;
-    else None). At the extra-time question of a knockout
+    tap answers both, rules_engine.lookahead; else None). At the extra-time question of a knockout
     ``tie`` only the answers the engine leaves for it are offered, with no default (I-38)."""
     p: Pending | None = match.pending()
     if p is None:

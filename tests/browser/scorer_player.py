@@ -7,10 +7,8 @@ server holds (rebuilt here from the session's stored events) and the player ente
 the page's own controls: a drag for a move (one tap), a tap on an area for a place, a chip, the
 dock's usual answer, the set-up editor (a preset, then area by area), one tap per die face with
 typed dice or "Roll" with app dice. What the page answers itself (one legal answer, rolls that
-follow a roll with app dice) costs no tap. With typed dice, the faces of a roll that follows the
-usual answer are entered under the question when the page shows them (one entry sends both).
-Used by tests/browser/test_scorer_taps.py (a few turns in the default run, whole matches under the
-slow marker for `make bench`)."""
+follow a roll with app dice) costs no tap. Used by tests/browser/test_scorer_taps.py (a few turns
+in the default run, whole matches under the slow marker for `make bench`)."""
 
 from __future__ import annotations
 
@@ -215,14 +213,6 @@ class Player:
         both, as a table would; else the dock's button."""
         fork = after_default(self.match) if self.page.locator('[data-testid="sc-then"]').count() else None
         nxt = fork.pending() if fork is not None else None
-        if nxt is not None and nxt.kind == "roll":
-            # typed dice: the next roll's faces under the question send "done" and the roll
-            if not self.page.locator("[data-then][data-die]").count():
-                self._tap('[data-testid="sc-default"]')
-                return str(p.default)
-            for i, face in enumerate(self.dice.roll_for(nxt).dice):
-                self._tap(f'[data-then][data-die="{i}"][data-face="{face}"]')
-            return f"{p.default}+dice"
         if nxt is not None:
             then = self.coaches[nxt.actor].choose(fork, nxt)
             chip = self.page.locator(f"[data-then][data-choice='{json.dumps(then)}']")

@@ -1,4 +1,4 @@
-"""The decision (or the roll) asked right after the usual answer (one tap answers both): found on a
+"""The decision asked right after the usual answer (one tap answers both): found on a
 copy of the match, it is exactly what the match asks once the usual answer is applied, and the
 match itself is left as it was."""
 
@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from matches.scorer_view import pending_dict
 from rules_engine import decisions as D
 from rules_engine.api import Decision, Dice, after_default, new_match
 
@@ -15,7 +14,7 @@ from .helpers import header
 
 
 def test_the_next_decision_is_the_one_the_match_asks_after_the_usual_answer() -> None:
-    offered: Counter[tuple[str, str, str]] = Counter()
+    offered: Counter[tuple[str, str]] = Counter()
     for seed in range(3):
         m = new_match(header("all"))
         dice = Dice(seed=seed)
@@ -25,22 +24,16 @@ def test_the_next_decision_is_the_one_the_match_asks_after_the_usual_answer() ->
             assert m.pending() is p  # the match is not touched
             if fork is not None:
                 nxt = fork.pending()
-                assert nxt is not None
-                if nxt.kind == "decision":
-                    assert nxt.default is None
-                    assert nxt.name not in D.MOVE_DECISIONS and nxt.name != D.SETUP
-                else:
-                    assert nxt.kind == "roll"
-                offered[(p.name, nxt.kind, nxt.name)] += 1
+                assert nxt is not None and nxt.kind == "decision" and nxt.default is None
+                assert nxt.name not in D.MOVE_DECISIONS and nxt.name != D.SETUP
+                offered[(p.name, nxt.name)] += 1
                 m.apply(Decision(p.name, p.actor, p.default))  # the usual answer, as a page sends it
                 real = m.pending()
                 assert real is not None
-                assert (real.kind, real.name, real.actor, tuple(real.options or ()), real.dice) == (
-                    nxt.kind,
+                assert (real.name, real.actor, tuple(real.options)) == (
                     nxt.name,
                     nxt.actor,
-                    tuple(nxt.options or ()),
-                    nxt.dice,
+                    tuple(nxt.options),
                 )
                 continue
             if p.kind == "roll":
@@ -48,10 +41,8 @@ def test_the_next_decision_is_the_one_the_match_asks_after_the_usual_answer() ->
             else:
                 m.apply(Decision(p.name, p.actor, rng.choice(p.options)))
     # 4.3.1 then 4.3: a team that ends its free movements chooses its action at once
-    assert offered[(D.FREE_MOVE, "decision", D.ACTION)] > 10, offered
-    assert offered[(D.SECOND_ACTIONS, "decision", D.TARGET_AREA)] > 0, offered
-    # a usual answer followed directly by a roll: a page with typed dice offers its faces
-    assert any(kind == "roll" for _, kind, _ in offered), offered
+    assert offered[(D.FREE_MOVE, D.ACTION)] > 10, offered
+    assert offered[(D.SECOND_ACTIONS, D.TARGET_AREA)] > 0, offered
 
 
 def test_no_next_decision_without_a_usual_answer() -> None:
@@ -59,27 +50,3 @@ def test_no_next_decision_without_a_usual_answer() -> None:
     p = m.pending()
     assert p is not None and p.kind == "roll"
     assert after_default(m) is None
-
-
-def test_a_roll_right_after_the_usual_answer_is_offered_with_its_dice() -> None:
-    """pending.then of kind "roll": the roll the engine asks once the usual answer is applied, so
-    that a page with typed dice can take its faces with the usual answer."""
-    seen = 0
-    for seed in range(3):
-        m = new_match(header("all"))
-        dice = Dice(seed=seed)
-        rng = random.Random(seed)
-        while (p := m.pending()) is not None:
-            if p.kind == "roll":
-                m.apply(dice.roll_for(p))
-                continue
-            then = (pending_dict(m) or {}).get("then")
-            if then is not None and then["kind"] == "roll":
-                seen += 1
-                m.apply(Decision(p.name, p.actor, p.default))
-                real = m.pending()
-                assert real is not None and real.kind == "roll"
-                assert (then["name"], then["actor"], then["dice"]) == (real.name, real.actor, real.dice)
-                continue
-            m.apply(Decision(p.name, p.actor, rng.choice(p.options)))
-    assert seen > 0

@@ -8,7 +8,6 @@
    code is a place and one of the form "FROM>TO" ("GK>TO", "+ball") a move. A move is a tap on
    FROM then on TO, or a drag. */
 import { byId, clear, el } from "./dom.js";
-import { createDicePad } from "./dice.js";
 import { createSetup } from "./setup.js";
 
 const MOVE = /^([A-Z]+(?:-[A-Z]+)?)>([A-Z]+(?:-[A-Z]+)?)(\+ball)?$/;
@@ -74,11 +73,8 @@ function addThen(out, p) {
   out.thenPlaces = {};
   out.thenChips = [];
   out.then = null;
-  out.thenRoll = null;
   const t = p.then;
   if (!t || !out.def || out.setup) return;
-  // a roll right after the usual answer: its dice faces, with typed dice (the ask decides)
-  if (t.kind === "roll") { out.thenRoll = t; return; }
   const tb = t.board;
   const pitchFree = !Object.keys(out.places).length && !Object.keys(out.moves).length;
   if (tb && (tb.areas || []).length) {
@@ -101,11 +97,11 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
   let data = null;
   let c = null;
   let from = null; // first tap of a move
+  let dice = [];
   let autoAnswered = null; // the version whose single legal answer the page sent
   let appDice = false;
 
   function p() { return data && data.status === "live" ? data.pending : null; }
-  const pad = createDicePad({ names: names, rerender: () => render(data) });
   const setup = createSetup({ board: board, check: check, decide: (v) => decide(v), say: say });
   function decide(value, opt) {
     const q = p();
@@ -146,8 +142,38 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
     board.mark(marks);
   }
 
-  function roll(q, faces) { send({ event: { roll: q.name, by: q.actor, dice: faces } }); }
-  function rollForMe() { pad.reset(); send({ roll_for_me: true }); }
+  function dieRow(q, i) {
+    const row = el("div", { "class": "sc-die", role: "group", "aria-label": dieName(q, i) });
+    row.appendChild(el("span", { "class": "sc-die__label" }, dieName(q, i)));
+    for (let f = 1; f <= q.sides; f++) {
+      const b = el("button", {
+        type: "button", "class": "face", "aria-pressed": String(dice[i] === f),
+        "data-die": String(i), "data-face": String(f),
+      }, String(f));
+      b.addEventListener("click", () => face(q, i, f));
+      row.appendChild(b);
+    }
+    return row;
+  }
+  function dieName(q, i) {
+    if (q.actor === "both" && q.dice === 2) {
+      if (q.name === "kick_off") return i === 0 ? names.home : names.away;
+      return i === 0 ? "Ball" : "Defence";
+    }
+    return q.dice > 1 ? "Die " + (i + 1) : "Die";
+  }
+  // The roll goes out when its last die is tapped; a die tapped again before that is corrected.
+  function face(q, i, f) {
+    dice[i] = f;
+    if (dice.every((x) => x !== null)) {
+      const faces = dice.slice();
+      dice = [];
+      send({ event: { roll: q.name, by: q.actor, dice: faces } });
+      return;
+    }
+    render(data);
+  }
+  function rollForMe() { dice = []; send({ roll_for_me: true }); }
 
   function dockButton(label, testid, onclick, extraClass) {
     const b = el("button", { type: "button", "class": "button dock-main" + (extraClass || ""), "data-testid": testid }, label);
@@ -156,7 +182,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
   }
 
   function render(d, { waiting } = {}) {
-    if (!data || !d || data.version !== d.version) { from = null; if (!data || !d || data.seq !== d.seq) pad.reset(); }
+    if (!data || !d || data.version !== d.version) { from = null; if (!data || !d || data.seq !== d.seq) dice = []; }
     data = d;
     if (!box) { board.mark({}); return; }
     clear(box);
@@ -174,6 +200,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
       return;
     }
     if (q.kind === "roll") {
+      if (dice.length !== q.dice) dice = new Array(q.dice).fill(null);
       if (appDice) {
         // With app dice nobody rolls at the table: a roll that follows an entry (a roll or a
         // decision, with no question in between) is rolled with that entry's tap, once per
@@ -187,7 +214,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
           return;
         }
       } else {
-        pad.render(box, q, "now", (faces) => roll(q, faces));
+        for (let i = 0; i < q.dice; i++) box.appendChild(dieRow(q, i));
       }
       dockButton(appDice ? "Roll" : "Roll for me", "sc-roll-for-me", rollForMe, appDice ? "" : " button--ghost");
       return;
@@ -215,7 +242,6 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
       box.appendChild(wrap);
     }
     if (c.then) thenBox(c);
-    if (c.thenRoll && !appDice) thenDice(c);
     if (c.def) dockButton(c.def.label, "sc-default", () => decide(c.def.value));
   }
   function thenBox(ch) {
@@ -237,15 +263,6 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
       wrap.appendChild(b);
     });
     box.appendChild(wrap);
-  }
-
-  // The faces of the roll that follows the usual answer: the usual answer goes first, then the roll.
-  function thenDice(ch) {
-    const t = ch.thenRoll;
-    const def = ch.def.value;
-    box.appendChild(el("p", { "class": "sc-then", "data-testid": "sc-then" },
-      "Or enter the next roll's dice:"));
-    pad.render(box, t, "then", (faces) => { decide(def); roll(t, faces); }, { "data-then": "1" });
   }
 
   // A tap that answers nothing says why in one line: the engine's reason when it gave one.

@@ -8,8 +8,6 @@
                    local-store.js): every tap answered at once, a whole match offline
      board.js      the pitch: pieces, ball, highlights, taps and drags on areas
      answer.js     the question's answers: dice faces, places and moves, chips, the dock button
-     dice.js       the dice pad: a row of faces per die (the pending roll, or the roll after
-                   the usual answer: pending.then)
      setup.js      the set-up editor: pieces placed area by area, checked by the server
      panels.js     score bar, facts, feed, undo note, full time, connection status */
 import { byId } from "./dom.js";
