@@ -118,6 +118,13 @@ def _open_scorer(page: Any, url: str) -> None:
     expect(page.locator("#scorer")).to_have_attribute("data-engine", "local")
 
 
+_SAVED_MATCHES_SEQ = """() => {
+    const seq = document.querySelector("#scorer").dataset.seq;
+    const bar = document.querySelector("[data-testid=sc-net]").textContent.trim();
+    return bar === `Offline · ${seq} taps saved on this phone`;
+}"""
+
+
 def _seq(page: Any) -> int:
     return int(page.locator("#scorer").get_attribute("data-seq") or 0)
 
@@ -236,6 +243,9 @@ def test_app_dice_are_rolled_by_the_phones_engine_offline(browser, live_server, 
         context.set_offline(True)
         page.wait_for_timeout(300)
         assert _taps(page, 40) == "ok"
+        # The roll that follows the last tap is rolled with it and lands a moment later: wait until
+        # the bar and the page's sequence agree, then read the count.
+        page.wait_for_function(_SAVED_MATCHES_SEQ)
         played = _seq(page)
         expect(page.get_by_test_id("sc-net")).to_have_text(f"Offline · {played} taps saved on this phone")
         context.set_offline(False)
