@@ -82,6 +82,48 @@ def _no_area_code(page) -> None:
     assert not AREA_CODE.findall(shown), sorted(set(AREA_CODE.findall(shown)))
 
 
+def _tap(page, code: str) -> None:
+    box = page.locator(f'#scorer [data-area="{code}"]').bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def _wrong_taps_explained(page, state: dict[str, Any]) -> None:
+    """At a move question: a tap on an area that is neither a source nor a destination, and a
+    destination the picked player cannot reach, each say why in one line, in the engine's words
+    (pending.board's why_not / why_not_to) after the area's name; nothing is sent."""
+    board = state["pending"]["board"]
+    names = {a["code"]: a["name"] for a in state["areas"]}
+    error = page.get_by_test_id("sc-error")
+
+    def said(code: str, reason: str) -> None:
+        expected = f"{names[code]}: {reason}"
+        expect(error).to_have_text(expected[0].upper() + expected[1:])
+        assert "\n" not in error.inner_text()
+
+    def highlighted(code: str) -> bool:
+        return "area--pick" in (page.locator(f'#scorer [data-area="{code}"]').get_attribute("class") or "")
+
+    wrong = next(
+        code
+        for code, why in board["why_not"].items()
+        if why and code in names and code not in board["sources"] and not highlighted(code)
+    )
+    _tap(page, wrong)
+    said(wrong, board["why_not"][wrong])
+    # A player picked, then a destination it cannot reach: the rule that refuses it (the
+    # engine's reason for that destination, else "next to his own"), not why the area is no source.
+    src, reach = next(iter(board["sources"].items()))
+    reasons = (board.get("why_not_to") or {}).get(src) or {}
+    pickable = {*board["sources"], (board.get("keeper") or {}).get("from")}
+    far = next(c for c in names if c not in pickable and c not in reach)
+    _tap(page, src)
+    _tap(page, far)
+    said(far, reasons.get(far) or board["far"])
+    page.screenshot(path=str(SCREENSHOTS / "scorer-phone-wrong-tap-explained.png"))
+    _tap(page, src)  # put the player down again
+    assert page.locator("#scorer").get_attribute("data-seq") == str(state["seq"])
+
+
 def _shoot_kinds(page, session_id: int, users: dict[str, Any]) -> None:
     """Play on (as the table would) to a move on the pitch and a question of chips, each shown at
     both sizes."""
@@ -99,6 +141,8 @@ def _shoot_kinds(page, session_id: int, users: dict[str, Any]) -> None:
             page.wait_for_function("() => document.getElementById('scorer').dataset.queue === '0'")
             _no_area_code(page)
             _shots(page, kind)
+            if kind == "q-move":
+                _wrong_taps_explained(page, state)
             wanted.discard(kind)
         if not wanted or p is None:
             return

@@ -269,8 +269,11 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
   function refuse(code, fromCode) {
     const area = (data.areas || []).find((a) => a.code === code);
     const name = area ? area.name : "that area";
-    const reason = (fromCode && c.whyTo[fromCode] && c.whyTo[fromCode][code]) ||
-      (fromCode && c.far && !c.why[code] ? c.far : null) || c.why[code];
+    // With a player picked, the tap is about where it goes: why_not names what is wrong with an
+    // area as a source ("no Canada player there"), not as a destination.
+    const reason = fromCode
+      ? (c.whyTo[fromCode] && c.whyTo[fromCode][code]) || c.far || c.why[code]
+      : c.why[code];
     const text = reason ? name + ": " + reason : name + " is not an answer now: tap a highlighted area.";
     say(text.charAt(0).toUpperCase() + text.slice(1));
   }
