@@ -111,6 +111,40 @@ _SPECIAL_EVENTS_2 = {
     "ball_value_minus_two": "the ball value goes down by two",
     "pt_no_defence_movement": "{pt} may not make a defence movement",
 }
+# Rulebook 3's special events (A13) in words; the engine's notes name no team for them, so the
+# teams are said by their part: the team in control (CT) and the defending team (DT). A foul's
+# name is also the reason a card or an injury note gives.
+_SPECIAL_EVENTS_3 = {
+    "excellent_attack_move": "excellent attacking move",
+    "excellent_defence_move": "excellent defensive move",
+    "fast_situation_ct": "fast situation for the team in control",
+    "fast_situation_dt": "fast situation for the defending team",
+    "ball_bounces_ct": "the ball bounces, its value goes down by two",
+    "ball_bounces_dt": "the ball bounces, its value goes up by two",
+    "lost_momentum": "lost momentum, no free moves for the team in control",
+    "failed_man_marking": "failed man marking, no free moves for the defending team",
+    "defenders_foul": "foul by the defending team",
+    "attackers_foul": "foul by the team in control",
+    "defenders_rude_foul": "rough foul by the defending team",
+    "attackers_rude_foul": "rough foul by the team in control",
+    "slow_play": "slow play",
+    "ball_over_touchline": "ball over the touchline",
+    "ball_over_goal_line": "ball over the goal line",
+    "momentum": "momentum",
+    "aggressive_defence": "aggressive defence",
+    "high_ball_head_collision": "heads collide on a high ball",
+    "failed_opening": "failed opening",
+    "perfect_pass": "perfect pass",
+    "behind_referees_back": "foul behind the referee's back",
+    "streaker": "a streaker on the pitch",
+    "out_of_position_goalkeeper": "goalkeepers out of position",
+    "terrace_chant_ct": "terrace chants for the team in control",
+    "terrace_chant_dt": "terrace chants for the defending team",
+    "injured_star_player_ct": "the star player of the team in control injured",
+    "injured_star_player_dt": "the star player of the defending team injured",
+    "new_talent_ct": "a new talent for the team in control",
+    "new_talent_dt": "a new talent for the defending team",
+}
 _ACTIONS = {
     "goal_attempt": "a shot at goal",
     "movement": "movement",
@@ -140,6 +174,12 @@ def area(code: str, names: Names) -> str:
 def area_label(code: str, names: Names) -> str:
     """An area as a label or chip: ``H-PEN`` -> ``Brazil box``; ``GK`` -> ``goalkeeper``."""
     return area_name(code, names.get("home", "home"), names.get("away", "away"))
+
+
+def why_words(why: str) -> str:
+    """The reason a note gives (a card's, a free kick's): a special event's name said in words,
+    else the engine's own sentence ("diver (A11)")."""
+    return _SPECIAL_EVENTS_3.get(why, why)
 
 
 def reason_text(reason: str, names: Names) -> str:
@@ -304,10 +344,10 @@ def note_text(note: Mapping[str, Any], names: Names) -> str | None:
     if kind == "full_time":
         return f"Full time: {score_text}" if score_text else "Full time"
     if kind in ("yellow", "yellow_card"):
-        why = f" ({note['why']})" if note.get("why") else ""
+        why = f" ({why_words(str(note['why']))})" if note.get("why") else ""
         return f"{at} Yellow card for {who}{why}"
     if kind in ("red", "red_card", "sent_off"):
-        why = f" ({note['why']})" if note.get("why") else ""
+        why = f" ({why_words(str(note['why']))})" if note.get("why") else ""
         return f"{at} Red card for {who}{why}"
     if kind == "injury":
         if note.get("permanent"):
@@ -327,7 +367,7 @@ def note_text(note: Mapping[str, Any], names: Names) -> str | None:
         return "Extra time"
     if isinstance(kind, str):
         details = ", ".join(
-            f"{words(k)} {area(str(v), names) if k == 'area' else v}"
+            f"{words(k)} {area(str(v), names) if k == 'area' else why_words(v) if k == 'why' else v}"
             for k, v in note.items()
             if k not in ("kind", "turn", "minute", "team") and isinstance(v, str | int)
         )
@@ -342,7 +382,7 @@ def special_event_words(note: Mapping[str, Any], names: Names) -> str:
     event = str(note.get("event", ""))
     text = _SPECIAL_EVENTS_2.get(event)
     if text is None:
-        return words(event)
+        return _SPECIAL_EVENTS_3.get(event) or words(event)
     ct = str(note.get("team") or "home")
     return text.format(ct=team(ct, names), pt=team("away" if ct == "home" else "home", names))
 

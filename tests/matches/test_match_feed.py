@@ -125,6 +125,72 @@ def test_key_moments_name_shots_cards_and_var_checks() -> None:
     assert [m["kind"] for m in moments] == ["goal_attempt", "var", "yellow", "goal"]
 
 
+def test_key_moments_name_saves_misses_red_cards_injuries_and_substitutions() -> None:
+    entries = [
+        _roll(8, "goal_attempt", "home", [4], notes=[_shot()]),
+        _decide(8, "corner_spot", "home", "A-LCK", notes=[{"kind": "corner", "team": "home"}]),
+        _roll(9, "goal_attempt", "away", [2], notes=[_shot("away", "H-FRONT")]),
+        _roll(9, "goal_attempt", "away", [6], notes=[_shot("away", "H-PEN")]),
+        _roll(
+            9,
+            "situation",
+            "away",
+            [6],
+            notes=[{"kind": "goal", "team": "away", "score": [0, 1], "minute": "28"}],
+        ),
+        _roll(
+            10,
+            "special_event",
+            "both",
+            [3, 6],
+            notes=[{"kind": "special_event", "event": "defenders_rude_foul", "dice": [3, 6], "minute": "31"}],
+        ),
+        _roll(
+            10,
+            "red_card",
+            "away",
+            [6],
+            notes=[
+                {"kind": "yellow", "team": "away", "why": "defenders_rude_foul", "minute": "31"},
+                {"kind": "red", "team": "away", "red": "second_yellow", "minute": "31"},
+            ],
+        ),
+        _roll(
+            10,
+            "injury",
+            "home",
+            [2],
+            notes=[
+                {"kind": "injury", "team": "home", "why": "defenders_rude_foul", "out_minutes": 20},
+                {"kind": "injury", "team": "away", "why": "streaker", "permanent": True},
+            ],
+        ),
+        _decide(
+            11,
+            "substitution",
+            "home",
+            "fresh:midfield",
+            notes=[{"kind": "substitution", "team": "home", "type": "fresh:midfield", "minute": "60"}],
+        ),
+    ]
+    for entry in entries:
+        for note in entry["notes"]:
+            note.setdefault("minute", entry["minute"])
+    texts = [m["text"] for m in key_moments(entries, NAMES)]
+    assert texts == [
+        "27' Canada shot from the Brazil box — saved, corner",
+        "27' Brazil shot from the Canada edge of the box — missed",
+        "28' GOAL for Brazil! Canada 0–1 Brazil",  # the scored shot is told by its goal
+        "31' Special event: rough foul by the defending team",
+        "31' Yellow card for Brazil (rough foul by the defending team)",
+        "31' Red card for Brazil",
+        "27' Canada player injured, out for 20 minutes",
+        "27' Brazil player injured, out for the rest of the match",
+        "60' Canada substitution: a fresh player in midfield",
+    ]
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", " ".join(texts))  # no engine names
+
+
 def _eventful_example() -> dict[str, object]:
     """An example match with a goal or a card to mark (the first seed that has one: rule changes
     move what a given seed plays)."""
@@ -159,6 +225,8 @@ def test_the_replay_tells_the_whole_match_by_turn_with_marks() -> None:
     assert shots and all(re.search(r" — (missed|saved|scored)", m["text"]) for m in shots)
     shown = [line["text"] for line in feed] + [m["text"] for m in replay["moments"]]
     assert not AREA_CODE.findall(" ".join(shown))
+    # nor an engine name: "new_talent_ct", a card "(defenders_rude_foul)"
+    assert not re.findall(r"\b[a-z]+_[a-z_]+\b|\b[cd]t\b", " ".join(shown))
     # The live panel's story is the same story, counted in events instead of frames.
     story = match_story(log)
     assert [line["text"] for line in story["feed"]] == [line["text"] for line in feed]
