@@ -367,7 +367,7 @@ def note_text(note: Mapping[str, Any], names: Names) -> str | None:
         return "Extra time"
     if isinstance(kind, str):
         details = ", ".join(
-            f"{words(k)} {area(str(v), names) if k == 'area' else why_words(v) if k == 'why' else v}"
+            f"{words(k)} {area(str(v), names) if k == 'area' else why_words(str(v)) if k == 'why' else v}"
             for k, v in note.items()
             if k not in ("kind", "turn", "minute", "team") and isinstance(v, str | int)
         )
