@@ -4,7 +4,9 @@ board first and never an area code on screen. Screenshots at 390x844 and 1366x90
 
 from __future__ import annotations
 
+import itertools
 import re
+import statistics
 
 import pytest
 from playwright.sync_api import expect
@@ -20,6 +22,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, seria
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
 AREA_CODE = re.compile(r"\b(?:[HA]-(?:PEN|LC|RC|FRONT|LM|RM|LCK|RCK)|CENTRE)\b")
+
+
+# When each step of the replay happened (the position line changes once a step).
+STEP_CLOCK = """() => {
+  window.__steps = [];
+  const line = document.querySelector('[data-testid="replay-position"]');
+  new MutationObserver(() => window.__steps.push(performance.now()))
+    .observe(line, { childList: true, characterData: true, subtree: true });
+}"""
 
 
 def _no_area_code(page, selector: str) -> None:
@@ -121,18 +132,27 @@ def test_the_replay_autoplays_marks_goals_and_steps_by_turn(browser, live_server
             f"{at_goal['score'][0]} – {at_goal['score'][1]}"
         )
 
-        # Autoplay at 1x, then 4x, then pause.
+        # Autoplay at 1x, then at 4x (the steps' pace measured on the page), then pause.
+        page.evaluate(STEP_CLOCK)
+
+        def autoplay(steps: int) -> float:
+            """The median time between the replay's own steps while it plays."""
+            page.click('[data-action="first"]')
+            page.evaluate("() => { window.__steps.length = 0; }")
+            page.get_by_test_id("replay-play").click()
+            expect(page.locator("#replay")).to_have_attribute("data-playing", "true")
+            page.wait_for_function(f"() => window.__steps.length >= {steps}")
+            page.get_by_test_id("replay-play").click()
+            expect(page.locator("#replay")).to_have_attribute("data-playing", "false")
+            times = page.evaluate("() => window.__steps.slice()")
+            return statistics.median(b - a for a, b in itertools.pairwise(times[:steps]))
+
+        expect(page.get_by_test_id("replay-speed")).to_have_text("1×")
+        at_1x = autoplay(3)
         page.get_by_test_id("replay-speed").click()
         expect(page.get_by_test_id("replay-speed")).to_have_text("4×")
-        page.click('[data-action="first"]')
-        page.get_by_test_id("replay-play").click()
-        expect(page.locator("#replay")).to_have_attribute("data-playing", "true")
-        page.wait_for_function(
-            "() => /^Event (\\d+) /.exec("
-            "document.querySelector('[data-testid=replay-position]').textContent)[1] >= 6"
-        )
-        page.get_by_test_id("replay-play").click()
-        expect(page.locator("#replay")).to_have_attribute("data-playing", "false")
+        at_4x = autoplay(5)
+        assert at_1x >= 600 and at_1x > 2.5 * at_4x, (at_1x, at_4x)  # 800 ms a step, 200 at 4x
         stopped = position.inner_text()
         page.wait_for_timeout(600)
         assert position.inner_text() == stopped
