@@ -57,7 +57,8 @@ class ScoringSessionAdmin(ReadOnly):
     list_select_related = ("fixture", "fixture__home_team", "fixture__away_team", "started_by")
     readonly_fields = (
         "fixture", "header", "status", "seq", "version", "head", "home_entered", "away_entered", "started_by",
-        "home_confirmed_by", "away_confirmed_by", "submission", "abandoned_by", "abandon_reason",
+        "home_confirmed_by", "away_confirmed_by", "shootout_home", "shootout_away", "shootout_side",
+        "shootout_by", "submission", "abandoned_by", "abandon_reason",
         "last_undo", "app_dice", "app_dice_by", "app_dice_at", "created_at", "updated_at",
     )  # fmt: skip
     exclude = ("recent",)

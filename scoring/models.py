@@ -50,6 +50,14 @@ class ScoringSession(models.Model):
     away_confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # A level knockout tie (I-38, I-42): the shoot-out score as the first club to confirm gave it,
+    # and who gave it. The other club's confirmation must give the same score (scoring.services).
+    shootout_home = models.PositiveSmallIntegerField(null=True, blank=True)
+    shootout_away = models.PositiveSmallIntegerField(null=True, blank=True)
+    shootout_side = models.CharField(max_length=4, blank=True, help_text="home/away: the club that gave it")
+    shootout_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     submission = models.ForeignKey(
         "matches.ResultSubmission", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -310,6 +310,14 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         # at full time of a level knockout tie the page asks for the shoot-out score at once
         "shootout": session.status == ScoringSession.Status.FULL_TIME
         and shootout_needed(session.fixture, *view["state"]["score"]),
+        # the shoot-out score the first club to confirm gave: the other club's page offers it
+        "shootout_score": {
+            "home": session.shootout_home,
+            "away": session.shootout_away,
+            "side": session.shootout_side,
+        }
+        if session.shootout_home is not None
+        else None,
     }
 
 

@@ -12,7 +12,8 @@ the last event)); the client's idea of the state is never used.
 At full time the session becomes a result submission through matches.services (the log attached,
 score and cards derived from it). When members of both clubs entered events, each side confirms
 on its own device and the second confirmation is the opponent's confirmation of the results
-workflow; otherwise the usual confirm/dispute on the match page follows.
+workflow; otherwise the usual confirm/dispute on the match page follows. A level knockout tie's
+shoot-out score is given by both confirmations and must agree (session_confirm).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from scoring.selectors import (
     match_of,
     participants,
     scored_log,
+    shootout_needed,
 )
 from tournaments.bracket import Score
 from tournaments.game_systems import rules_of
@@ -461,11 +463,17 @@ def event_undo(*, session_id: int, user: User, expected_seq: int, reason: str = 
         session.status = ScoringSession.Status.LIVE
         session.home_confirmed_by = None
         session.away_confirmed_by = None
+        # a shoot-out score belongs to the full time it was given at
+        session.shootout_home = session.shootout_away = session.shootout_by = None
+        session.shootout_side = ""
         session_engine.forget(session.id)
         _changed(
             session,
-            ["seq", "head", "recent", "status", "home_confirmed_by", "away_confirmed_by", "last_undo"],
-        )
+            [
+                "seq", "head", "recent", "status", "home_confirmed_by", "away_confirmed_by", "last_undo",
+                "shootout_home", "shootout_away", "shootout_side", "shootout_by",
+            ],
+        )  # fmt: skip
     return session
 
 
@@ -480,7 +488,12 @@ def session_confirm(
 
     The first confirmation submits the result with the log; when both clubs took part in the
     scoring, the other club's confirmation then counts the result (the results workflow's
-    opponent confirmation, audited), with no separate step on the match page."""
+    opponent confirmation, audited), with no separate step on the match page.
+
+    A level knockout tie (I-38, I-42): every confirmation gives the shoot-out score. When both
+    clubs scored, the first club's score is stored with who gave it and shown to the other club;
+    the other club's confirmation must give the same score (409 naming both, nothing stored), and
+    until then the first club may correct its own by confirming again (docs/scorer.md)."""
     with transaction.atomic():
         session = _lock(session_id)
         fixture = session.fixture
@@ -489,59 +502,151 @@ def session_confirm(
             return session
         if session.status != ScoringSession.Status.FULL_TIME:
             raise Conflict(f"The session is {session.get_status_display().lower()}: confirm at full time.")
-        if getattr(session, f"{side}_confirmed_by_id") is None:
-            setattr(session, f"{side}_confirmed_by", user)
+        match = match_of(session)
+        derived = session_engine.result(match)
+        session_engine.keep(session.id, cache_key(session), match)
+        score = _confirmed_score(session, derived, home_penalties, away_penalties)
         other = "away" if side == "home" else "home"
         both = participants(session) == {"home", "away"}
-        fields = [f"{side}_confirmed_by"]
-        if session.submission_id is None:
-            first = getattr(session, f"{other}_confirmed_by") if both else None
-            if both and first is None:
+        first = getattr(session, f"{other}_confirmed_by") if both else None
+        if first is not None:
+            _same_shootout(session, score)
+        fields = _confirmation(session, side, user, score, replaces=first is None)
+        if both and first is None:
+            if fields:
                 _changed(session, fields)  # waiting for the other club
-                return session
-            match = match_of(session)
-            derived = session_engine.result(match)
-            session_engine.keep(session.id, cache_key(session), match)
-            submitter = first or user
-            submission = results.result_submit(
-                fixture_id=fixture.id,
-                user=submitter,
-                score=Score(
-                    int(derived["score"]["home"]),
-                    int(derived["score"]["away"]),
-                    extra_time=bool(derived.get("extra_time")),
-                    home_penalties=home_penalties,
-                    away_penalties=away_penalties,
-                ),
-                cards=results.cards_from_derived(derived),
-                turn_log=scored_log(session),
-                hold_key=hold_key(session.id),
-            ).submission
-            # The engine judged every event as it was entered: validate now rather than in the
-            # background, so the other club's confirmation can count the result at once. The claim
-            # token is the session's; the task enqueued on commit finds the submission validated
-            # and claims nothing.
-            submission_validate(submission_id=submission.id, task_id=f"scoring-session-{session.id}")
-            submission.refresh_from_db()
-            session.submission = submission
-            fields.append("submission")
-            if submission.validation_status != submission.Validation.VALID:
-                raise Conflict(
-                    "The scored log was refused: "
-                    + "; ".join(str(e.get("reason")) for e in submission.validation_errors),
-                    details={"errors": submission.validation_errors},
-                )
-            if both:
-                results.result_confirm(
-                    fixture_id=fixture.id,
-                    user=user,
-                    note=f"both clubs confirmed the live-scored match (scoring session {session.id})",
-                )
-                submission.refresh_from_db()
-            session.status = ScoringSession.Status.SUBMITTED
-            fields.append("status")
-        _changed(session, fields)
+            return session
+        cards = results.cards_from_derived(derived)
+        _submit(session, submitter=first or user, confirmer=user if both else None, score=score, cards=cards)
+        _changed(session, [*fields, "submission", "status"])
     return session
+
+
+def _confirmed_score(
+    session: ScoringSession,
+    derived: Mapping[str, Any],
+    home_penalties: int | None,
+    away_penalties: int | None,
+) -> Score:
+    """The result a club confirms: the score the log gives and, for a tie still level, the
+    shoot-out the club gives (400 naming the missing field; checked as a submission would be)."""
+    fixture = session.fixture
+    score = Score(
+        int(derived["score"]["home"]),
+        int(derived["score"]["away"]),
+        extra_time=bool(derived.get("extra_time")),
+        home_penalties=home_penalties,
+        away_penalties=away_penalties,
+    )
+    needed = shootout_needed(fixture, score.home_goals, score.away_goals)
+    given = {"home_penalties": home_penalties, "away_penalties": away_penalties}
+    missing = [name for name, value in given.items() if value is None]
+    if needed and missing:
+        raise ApplicationError(
+            f"{fixture}: the tie is level after {'extra time' if score.extra_time else '90 minutes'}: "
+            f"give the penalty shoot-out score ({' and '.join(missing)}) when you confirm.",
+            details={name: ["The tie is level: give the penalty shoot-out score."] for name in missing},
+        )
+    if needed or len(missing) < 2:
+        results.result_score_check(fixture=fixture, score=score)
+    return score
+
+
+def _same_shootout(session: ScoringSession, score: Score) -> None:
+    """The second club's confirmation must give the shoot-out score the first club gave: a
+    confirmation never overwrites the other club's word."""
+    stored = (session.shootout_home, session.shootout_away)
+    given = (score.home_penalties, score.away_penalties)
+    if session.shootout_home is None or stored == given:
+        return
+    home, away, by = (_team(session, side) for side in ("home", "away", session.shootout_side))
+    raise Conflict(
+        f"{by} confirmed the penalty shoot-out as {home} {stored[0]}–{stored[1]} {away}; you gave "
+        f"{home} {given[0]}–{given[1]} {away}. Both clubs must confirm the same score: confirm "
+        f"{stored[0]}–{stored[1]}, or {by} confirms again with the score you agree on.",
+        code="shootout_mismatch",
+        details={
+            "shootout": {
+                "confirmed": {"home_penalties": stored[0], "away_penalties": stored[1]},
+                "confirmed_by": session.shootout_side,
+                "given": {"home_penalties": given[0], "away_penalties": given[1]},
+            }
+        },
+    )
+
+
+def _confirmation(
+    session: ScoringSession, side: str, user: User, score: Score, *, replaces: bool
+) -> list[str]:
+    """Record the club's confirmation and the shoot-out score it gives; the fields changed.
+    ``replaces``: the other club has not confirmed yet, so a club confirming again with another
+    shoot-out score corrects its own (and its confirmation is now that member's)."""
+    fields = []
+    given = (score.home_penalties, score.away_penalties)
+    stored = (session.shootout_home, session.shootout_away)
+    correction = replaces and given != stored and getattr(session, f"{side}_confirmed_by_id") is not None
+    if getattr(session, f"{side}_confirmed_by_id") is None or correction:
+        setattr(session, f"{side}_confirmed_by", user)
+        fields.append(f"{side}_confirmed_by")
+    if score.home_penalties is not None and (replaces or session.shootout_home is None) and given != stored:
+        session.shootout_home, session.shootout_away = given
+        session.shootout_side = side
+        session.shootout_by = user
+        fields += ["shootout_home", "shootout_away", "shootout_side", "shootout_by"]
+    return fields
+
+
+def _submit(
+    session: ScoringSession, *, submitter: User, confirmer: User | None, score: Score, cards: list[Any]
+) -> None:
+    """Submit the session's result with its log (by the first club to confirm) and, when both
+    clubs scored, count it with the other club's confirmation."""
+    fixture = session.fixture
+    submission = results.result_submit(
+        fixture_id=fixture.id,
+        user=submitter,
+        score=score,
+        cards=cards,
+        turn_log=scored_log(session),
+        hold_key=hold_key(session.id),
+    ).submission
+    # The engine judged every event as it was entered: validate now rather than in the
+    # background, so the other club's confirmation can count the result at once. The claim
+    # token is the session's; the task enqueued on commit finds the submission validated
+    # and claims nothing.
+    submission_validate(submission_id=submission.id, task_id=f"scoring-session-{session.id}")
+    submission.refresh_from_db()
+    session.submission = submission
+    if submission.validation_status != submission.Validation.VALID:
+        raise Conflict(
+            "The scored log was refused: "
+            + "; ".join(str(e.get("reason")) for e in submission.validation_errors),
+            details={"errors": submission.validation_errors},
+        )
+    if confirmer is not None:
+        results.result_confirm(fixture_id=fixture.id, user=confirmer, note=_confirm_note(session))
+        submission.refresh_from_db()
+    session.status = ScoringSession.Status.SUBMITTED
+
+
+def _confirm_note(session: ScoringSession) -> str:
+    """The audit note of the other club's confirmation: where it was given and, for a shoot-out,
+    the score and who gave it."""
+    note = f"both clubs confirmed the live-scored match (scoring session {session.id})"
+    if session.shootout_home is None:
+        return note
+    other = "away" if session.shootout_side == "home" else "home"
+    by = session.shootout_by.get_username() if session.shootout_by is not None else "?"
+    return (
+        f"{note}; penalty shoot-out {_team(session, 'home')} {session.shootout_home}–"
+        f"{session.shootout_away} {_team(session, 'away')} given by {_team(session, session.shootout_side)} "
+        f"({by}), the same score confirmed by {_team(session, other)}"
+    )
+
+
+def _team(session: ScoringSession, side: str) -> str:
+    """The name of the fixture's team on ``side`` (both are known once a session runs)."""
+    return str(getattr(session.fixture, f"{side}_team").name)
 
 
 def session_abandon(*, session_id: int, user: User, reason: str) -> ScoringSession:

@@ -20,6 +20,7 @@ from matches.services.shared import CardInput
 from matches.services.submissions import (
     result_confirm,
     result_dispute,
+    result_score_check,
     result_submit,
 )
 from matches.services.system import result_record_system
@@ -35,6 +36,7 @@ __all__ = [
     "result_override",
     "result_record_system",
     "result_resolve",
+    "result_score_check",
     "result_submit",
     "result_void",
     "submission_validation_record",

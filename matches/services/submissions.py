@@ -26,6 +26,7 @@ from matches.services.shared import (
     audit,
     cards_as_json,
     cards_from_json,
+    check_score,
     checked_result,
     lock_fixture,
     open_submission,
@@ -289,6 +290,13 @@ def _on_commit_enqueue_validation(submitted: Submitted) -> None:
         submitted.validation_queued = enqueue_validation(submitted.submission.id)
 
     transaction.on_commit(enqueue, robust=True)
+
+
+def result_score_check(*, fixture: Fixture, score: Score) -> None:
+    """Refuse a score this fixture cannot take, as result_submit would, without submitting it: the
+    live scorer checks the shoot-out score a club gives when it confirms (I-38, I-42), before the
+    other club's confirmation submits the result."""
+    check_score(fixture, score)
 
 
 @transaction.atomic

@@ -59,8 +59,17 @@ class UndoSerializer(serializers.Serializer):
 
 
 class FinishSerializer(serializers.Serializer):
-    home_penalties = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
-    away_penalties = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
+    home_penalties = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=99,
+        help_text="The shoot-out score of a tie still level (state shootout); when both clubs scored, "
+        "each gives it and the second must give the first's (else 409 shootout_mismatch)",
+    )
+    away_penalties = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=99, help_text="See home_penalties"
+    )
 
 
 class SetupCheckSerializer(serializers.Serializer):
@@ -124,6 +133,11 @@ class SessionStateSerializer(serializers.Serializer):
     app_dice = serializers.BooleanField(help_text="The server rolls every roll of this session")
     shootout = serializers.BooleanField(
         help_text="Full time of a level knockout tie: the confirmation gives the shoot-out score"
+    )
+    shootout_score = serializers.DictField(
+        allow_null=True,
+        help_text="The shoot-out score the first club to confirm gave ({home, away, side}: side is that "
+        "club); the other club's confirmation must give the same score",
     )
 
 

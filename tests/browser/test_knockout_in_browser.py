@@ -1,6 +1,7 @@
 """A level knockout tie scored on two phones (house rule I-38, I-42): "is extra time played?" never
 offers "no" while the tie is level (the page answers the one legal answer itself), extra time is
-played, the tie is still level at full time, the shoot-out score is asked at once and given, and
+played, the tie is still level at full time, the shoot-out score is asked at once: the first club
+gives it with its confirmation, the second phone shows that score and confirms the same one, and
 both clubs' confirmations count the result through the results workflow."""
 
 from __future__ import annotations
@@ -140,23 +141,34 @@ def test_a_level_knockout_tie_plays_extra_time_and_a_shoot_out(browser, live_ser
         home_goals, away_goals = (int(n) for n in score.split(" – "))
         assert home_goals == away_goals
 
-        # The first club confirms; the shoot-out score comes with the other club's confirmation.
-        expect(home.get_by_test_id("sc-shootout")).to_be_hidden()
-        expect(home.get_by_test_id("sc-final-text")).to_contain_text(
-            "the other club gives the shoot-out score"
-        )
+        # The first club gives the shoot-out score with its confirmation; the other club's phone
+        # offers that score, and its confirmation of the same score counts the result.
+        home_name, away_name = fixture.home_team.name, fixture.away_team.name
+        expect(home.get_by_test_id("sc-shootout")).to_be_visible()
+        expect(home.get_by_test_id("sc-final-text")).to_contain_text("give the penalty shoot-out score")
+        home.locator('[data-pen="home"]').fill("4")
+        home.locator('[data-pen="away"]').fill("5")
         home.get_by_test_id("sc-confirm").click()
+        expect(home.get_by_test_id("sc-final-text")).to_contain_text(f"Confirmed by: {home_name}")
         expect(home.get_by_test_id("sc-final-text")).to_contain_text(
-            f"Confirmed by: {fixture.home_team.name}"
+            f"Your shoot-out score: {home_name} 4–5 {away_name}"
         )
-        expect(away.get_by_test_id("sc-shootout")).to_be_visible(timeout=5000)
-        expect(away.get_by_test_id("sc-final-text")).to_contain_text("give the penalty shoot-out score")
-        away.locator('[data-pen="home"]').fill("4")
-        away.locator('[data-pen="away"]').fill("5")
+        expect(home.get_by_test_id("sc-confirm")).to_have_text("Change our shoot-out score")
+        expect(away.get_by_test_id("sc-final-text")).to_contain_text(
+            f"{home_name} gave the penalty shoot-out as {home_name} 4–5 {away_name}", timeout=5000
+        )
+        expect(away.get_by_test_id("sc-shootout")).to_be_visible()
+        expect(away.locator('[data-pen="home"]')).to_have_value("4")
+        expect(away.locator('[data-pen="away"]')).to_have_value("5")
         _shots(away, "q-shoot-out")
         away.get_by_test_id("sc-confirm").click()
-        expect(away.get_by_test_id("sc-final-text")).to_contain_text("Both clubs confirmed", timeout=10000)
-        expect(home.get_by_test_id("sc-final-text")).to_contain_text("Both clubs confirmed", timeout=5000)
+        for page in (away, home):
+            expect(page.get_by_test_id("sc-final-text")).to_contain_text(
+                "Both clubs confirmed", timeout=10000
+            )
+            expect(page.get_by_test_id("sc-final-text")).to_contain_text(
+                f"Penalty shoot-out: {home_name} 4–5 {away_name}"
+            )
         _shots(home, "full-time-confirmed")
     finally:
         home_ctx.close()
@@ -169,4 +181,9 @@ def test_a_level_knockout_tie_plays_extra_time_and_a_shoot_out(browser, live_ser
     assert result.extra_time is True
     assert (result.home_goals, result.away_goals) == (home_goals, away_goals)
     assert (result.home_penalties, result.away_penalties) == (4, 5)
-    assert ResultAudit.objects.filter(fixture=fixture, action=ResultAudit.Action.CONFIRM).exists()
+    # the home club gave the shoot-out score: it submitted the result, the away club confirmed it
+    submit = ResultAudit.objects.get(fixture=fixture, action=ResultAudit.Action.SUBMIT)
+    assert submit.actor_id == users["home"].pk
+    assert (submit.after["home_penalties"], submit.after["away_penalties"]) == (4, 5)
+    confirm = ResultAudit.objects.get(fixture=fixture, action=ResultAudit.Action.CONFIRM)
+    assert confirm.actor_id == users["away"].pk and f"given by {fixture.home_team.name}" in confirm.note

@@ -92,6 +92,8 @@ export function finalBox(root, d, names) {
   const aet = d.result && d.result.extra_time ? " after extra time" : "";
   let text = "Final score: " + names.home + " " + score[0] + "–" + score[1] + " " + names.away + aet + ". ";
   if (d.status === "submitted") {
+    const pens = d.shootout_score;
+    if (pens) text += "Penalty shoot-out: " + names.home + " " + pens.home + "–" + pens.away + " " + names.away + ". ";
     text += d.submission && d.submission.status === "accepted" ? "Both clubs confirmed: the result counts."
       : "The result is submitted" + (d.participants.length < 2 ? "; the other club confirms or disputes it on the match page." : ".");
   } else {
@@ -99,19 +101,48 @@ export function finalBox(root, d, names) {
     text += d.participants.length === 2 ? "Both clubs scored this match: each confirms on its own device." : "Confirming submits the result to the other club.";
   }
   const side = root.getAttribute("data-side");
-  const other = side === "home" ? "away" : "home";
-  // A level knockout tie: the confirmation that submits the result gives the shoot-out score
-  // (the other club's, when both scored, waits for it), asked at once rather than after a refusal.
-  const submits = d.participants.length < 2 || c[other];
   const pens = root.querySelector("[data-penalties]");
-  if (d.status === "full_time" && d.shootout) {
-    text += submits ? " Level after extra time: give the penalty shoot-out score."
-      : " Level after extra time: the other club gives the shoot-out score when it confirms.";
-    if (pens && side && !c[side] && submits) pens.hidden = false;
+  const shootout = d.status === "full_time" && d.shootout;
+  // Waiting for the other club, a club that gave the shoot-out score may still correct it.
+  const correcting = shootout && side && c[side] && d.participants.length === 2 && !c[side === "home" ? "away" : "home"];
+  if (shootout) text += " " + shootoutText(d, names, side, correcting, aet ? "Level after extra time" : "Level at full time");
+  if (pens) {
+    if (d.status !== "full_time") pens.hidden = true;
+    else if (shootout && side && (!c[side] || correcting)) { pens.hidden = false; prefill(pens, d.shootout_score); }
   }
   setText(root, "sc-final-text", text);
   const btn = byId(root, "sc-confirm");
-  if (btn) btn.hidden = d.status !== "full_time" || !!(side && c[side]);
+  if (btn) {
+    btn.hidden = d.status !== "full_time" || !!(side && c[side] && !correcting);
+    if (!btn.hasAttribute("data-label")) btn.setAttribute("data-label", btn.textContent);
+    btn.textContent = correcting ? "Change our shoot-out score" : btn.getAttribute("data-label");
+  }
+}
+
+// A level knockout tie: every club's confirmation gives the shoot-out score, asked at once; when
+// both clubs scored, the second is shown the first's score and must confirm the same one.
+function shootoutText(d, names, side, correcting, level) {
+  const given = d.shootout_score;
+  const score = given ? names.home + " " + given.home + "–" + given.away + " " + names.away : "";
+  if (correcting) {
+    return "Your shoot-out score: " + score + ". The other club confirms the same score; if it is wrong, change it here.";
+  }
+  if (given && given.side !== side) {
+    return level + ": " + names[given.side] + " gave the penalty shoot-out as " + score +
+      ". Confirm it if you agree; if it is wrong, " + names[given.side] + " corrects it on its phone.";
+  }
+  return level + ": give the penalty shoot-out score." +
+    (d.participants.length === 2 ? " The other club confirms the same score." : "");
+}
+
+// The shoot-out score given so far goes into the boxes once per score, so a number being typed is
+// not overwritten by the next refresh of the same state.
+function prefill(pens, given) {
+  if (!given) return;
+  const key = given.home + "-" + given.away;
+  if (pens.getAttribute("data-filled") === key) return;
+  pens.setAttribute("data-filled", key);
+  pens.querySelectorAll("[data-pen]").forEach((i) => { i.value = String(given[i.getAttribute("data-pen")]); });
 }
 
 export function netStatus(root, { waiting, offline, local, note }, hasData) {
