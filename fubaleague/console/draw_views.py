@@ -13,6 +13,7 @@ from django.template.response import TemplateResponse
 
 from fubaleague.console.access import competition_of, organiser_required
 from kernel.errors import ApplicationError
+from matches.holds import holds
 from tournaments.models import Competition, Draw, Fixture, Stage, Team
 from tournaments.services.drawing import groups_draw
 from tournaments.services.scheduling import fixture_generate, round_shift
@@ -175,5 +176,12 @@ def schedule(request: HttpRequest, slug: str) -> HttpResponse:
         rounds.setdefault(
             f"{fixture.stage.name} · {fixture.round_name or f'Round {fixture.round}'}", []
         ).append(fixture)
-    context = {"competition": competition, "form": form, "shift": shift, "rounds": rounds}
+    held_ids = set(holds([f.id for f in fixtures if f.status == Fixture.Status.SCHEDULED]))
+    context = {
+        "competition": competition,
+        "form": form,
+        "shift": shift,
+        "rounds": rounds,
+        "held_ids": held_ids,
+    }
     return TemplateResponse(request, "console/schedule.html", context)

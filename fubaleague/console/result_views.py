@@ -19,6 +19,7 @@ from matches import services as results
 from matches.audit_words import audit_sentences
 from matches.discipline import competition_discipline_set
 from matches.forms import CARD_WORDS, add_card_rows, card_rows_initial, cards_from_rows
+from matches.holds import holds
 from matches.models import Result, ResultSubmission
 from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage, Suspension
@@ -206,11 +207,22 @@ def results_list(request: HttpRequest, slug: str) -> HttpResponse:
         .select_related("stage", "group", "home_team", "away_team", "result")
         .order_by("stage__order", "round", "match_number", "leg")
     )
+    # A match being scored live is not late: the sweep leaves it alone (matches.holds).
+    held_ids = set(holds([f.id for f in fixtures if f.status == Fixture.Status.SCHEDULED]))
     attention = [
-        f for f in fixtures if f.status in (Fixture.Status.DISPUTED, Fixture.Status.SUBMITTED) or f.is_overdue
+        f
+        for f in fixtures
+        if f.status in (Fixture.Status.DISPUTED, Fixture.Status.SUBMITTED)
+        or (f.is_overdue and f.id not in held_ids)
     ]
     swiss = competition.stages.filter(kind=Stage.Kind.SWISS)
-    context = {"competition": competition, "fixtures": fixtures, "attention": attention, "swiss": swiss}
+    context = {
+        "competition": competition,
+        "fixtures": fixtures,
+        "attention": attention,
+        "swiss": swiss,
+        "held_ids": held_ids,
+    }
     return TemplateResponse(request, "console/results.html", context)
 
 

@@ -16,6 +16,7 @@ from matches import forfeits
 from matches.models import Forfeit, Result
 from matches.services import result_submit
 from scoring import services
+from tests.factories import AdminFactory
 from tests.scoring.helpers import Setup, make_fixture, play
 from tournaments.bracket import Score
 from tournaments.models import Fixture
@@ -63,6 +64,27 @@ def test_the_sweep_leaves_a_live_match_alone_and_simulates_it_once_abandoned(
     with django_capture_on_commit_callbacks(execute=True):
         assert forfeits.forfeits_sweep() == [s.fixture.id]
     assert Result.objects.get(fixture=s.fixture).source == Result.Source.SIMULATED
+
+
+def test_the_organisers_console_marks_a_live_match_live_not_overdue() -> None:
+    s = _past_deadline()
+    console = Client()
+    console.force_login(AdminFactory(is_staff=True, is_superuser=True))
+    slug = s.fixture.competition.slug
+
+    def desk() -> tuple[str, str]:
+        results = console.get(reverse("console:results", args=[slug])).content.decode()
+        schedule = console.get(reverse("console:schedule", args=[slug])).content.decode()
+        return results, schedule
+
+    results, schedule = desk()
+    assert "Needs you" in results
+    assert 'data-testid="overdue"' in results and 'data-testid="overdue"' in schedule
+    services.session_start(fixture_id=s.fixture.id, user=s.home_user)
+    results, schedule = desk()
+    for page in (results, schedule):
+        assert 'data-testid="overdue"' not in page and 'data-testid="live-mark"' in page
+    assert "Needs you" not in results  # nothing for the organiser to do while it is played
 
 
 def test_a_deadline_forfeit_queued_before_the_session_started_is_skipped(
