@@ -210,6 +210,12 @@ def test_a_card_entered_in_the_scorer_reaches_both_phones_and_the_suspensions(
             f"Confirmed by: {fixture.home_team.name}"
         )
         _shots(away, "q-full-time")
+        # the score bar keeps both names whole on the phone, at the longest clock ("90+3' · turn 42")
+        cut = away.evaluate(
+            "() => [...document.querySelectorAll('.sc-bar .sc-team')]"
+            ".filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)"
+        )
+        assert cut == [], cut
         away.get_by_test_id("sc-confirm").click()
         expect(away.get_by_test_id("sc-final-text")).to_contain_text("Both clubs confirmed", timeout=10000)
 
