@@ -11,6 +11,7 @@ that FUBA 3 never uses, so no text needs to know which ruleset a match plays.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,7 +26,7 @@ _DECISIONS = {
     "kick_off_team": "choose who starts with the ball",
     "setup": "set up the team",
     "setup_adjust": "move up to two players one area (or done)",
-    "half_time_formation": "change the formation for the next half?",
+    "half_time_formation": "change formation?",
     "extra_time": "is extra time played?",
     "target_area": "choose the target area",
     "goalkeeper_charge": "does the goalkeeper charge out?",
@@ -216,8 +217,38 @@ _PLAYER_IN_AREA = frozenset(
 )
 
 
-def choice_text(name: str, choice: Any, names: Names) -> str:
-    """One option or answer of a decision in words (also the label of its button)."""
+def formation_after(formation: str, change: str) -> str | None:
+    """The formation after one player changes line (2.2, A11): ``4-4-2`` with
+    ``defence>midfield`` -> ``3-5-2``; None when either is not of that form."""
+    lines = formation.split("-")
+    a, _, b = change.partition(">")
+    zones = tuple(_ZONES)
+    if len(lines) != 3 or not all(x.isdigit() for x in lines) or a not in zones or b not in zones:
+        return None
+    counts = [int(x) for x in lines]
+    counts[zones.index(a)] -= 1
+    counts[zones.index(b)] += 1
+    return "-".join(str(n) for n in counts)
+
+
+def _formation_text(name: str, text: str, formation: str | None) -> str:
+    """A change of formation as a chip: the formation it gives (``3-5-2``, ``keep 4-4-2``) when
+    the team's formation is known, else the change in words."""
+    if formation:
+        if text == "none":
+            return f"keep {formation}"
+        after = formation_after(formation, text)
+        if after is not None:
+            return after if name != "substitution" else f"formation {after}"
+    if text == "none":
+        return "no change"
+    a, _, b = text.partition(">")
+    return f"a player from {_ZONES.get(a, a)} to {_ZONES.get(b, b)}"
+
+
+def choice_text(name: str, choice: Any, names: Names, *, formation: str | None = None) -> str:
+    """One option or answer of a decision in words (also the label of its button); with the
+    acting team's ``formation`` a change of formation reads as the formation it gives."""
     if isinstance(choice, Mapping):  # a set-up: {"gk": AREA, "players": {AREA: n}}
         players = choice.get("players") or {}
         parts = (
@@ -248,13 +279,9 @@ def choice_text(name: str, choice: Any, names: Names) -> str:
         if kind == "yellow":
             return "replace a booked player" + (f" in {_ZONES.get(rest, rest)}" if rest else "")
         if kind == "formation":
-            a, _, b = rest.partition(">")
-            return f"a player from {_ZONES.get(a, a)} to {_ZONES.get(b, b)}"
+            return _formation_text(name, rest, formation)
     if name in ("half_time_formation", "formation_change"):
-        if text == "none":
-            return "no change"
-        a, _, b = text.partition(">")
-        return f"a player from {_ZONES.get(a, a)} to {_ZONES.get(b, b)}"
+        return _formation_text(name, text, formation)
     if name == "use_skill":
         return words(text)
     if name == "movement_option":
@@ -268,6 +295,47 @@ def choice_text(name: str, choice: Any, names: Names) -> str:
     if text.startswith(("H-", "A-")) or text in ("CENTRE", "GK"):
         return area_label(text, names)
     return words(text)
+
+
+# The set-up editor's one line (rulebook 3, 3.3.1, 5.2.1, 5.3.1, 5.5.1): each problem the engine's
+# set-up check words in full, in a few words that fit a phone's line, with its chapter. The full
+# sentence stays a tap away; a problem of no pattern here is shown in full.
+_RULE = r" \((?P<rule>[^()]+)\)$"
+_SETUP_SHORT = tuple(
+    (re.compile(pattern + _RULE), short)
+    for pattern, short in (
+        (r"^(?:the )?.+ corner flag is not at least partly in .+ own half", "no player on a corner spot"),
+        (r"^(?:the )?(?P<area>.+) is not at least partly in .+ own half", "{area}: not in own half"),
+        (r"^no player can be set up on the corner spot .+", "no player on a corner spot"),
+        (r"^only the goalkeeper can be set up in (?:the )?(?P<area>.+)", "{area}: the keeper only"),
+        (r"^the goalkeeper cannot be set up on a corner spot", "keeper not on a corner spot"),
+        (r"^the goalkeeper must be placed in .+ own penalty area", "keeper in own box"),
+        (
+            r"^the controlling team must place two players in the centre area",
+            "two players in the centre circle",
+        ),
+        (r"^at least one player must be set up in the free kick area .+", "a player in the free kick area"),
+        (r"^exactly one player takes the corner from .+", "one player on the corner spot"),
+        (r"^exactly one player \(the penalty taker\) is set up in .+", "one penalty taker in the box"),
+        (
+            r"^the set-up places (?P<n>\d+) outfield players but the team has (?P<m>\d+) on the pitch",
+            "place {m} players, not {n}",
+        ),
+        (r"^the goalkeeper's area .* is not an area", "no keeper placed"),
+    )
+)
+
+
+def setup_problem_short(problem: str) -> str:
+    """A set-up problem as the engine's check words it, in a few words with its chapter:
+    "the Peru box is not at least partly in Canada's own half (3.3.1)" -> "Peru box: not in own
+    half (3.3.1)"."""
+    for pattern, short in _SETUP_SHORT:
+        found = pattern.match(problem)
+        if found is not None:
+            fields = found.groupdict()
+            return f"{short.format(**fields)} ({fields['rule']})"
+    return problem
 
 
 def pending_text(pending: Mapping[str, Any] | None, names: Names) -> str:
@@ -315,6 +383,10 @@ def event_text(event: Mapping[str, Any], names: Names) -> str:
         return f"{who} moved {_move(choice, names)}"  # fmt: skip
     if name == "action":
         return f"{who} chose {choice_text(name, choice, names)}"
+    if name == "half_time_formation":
+        if choice == "none":
+            return f"{who} kept the formation"
+        return f"{who} changed formation: {choice_text(name, choice, names)}"
     if name == "target_area":
         return f"{who} aimed for {area(str(choice), names)}"
     if name == "use_skill":

@@ -138,7 +138,7 @@ def setup_check(text: str) -> str:
     answers it (``seq``, ``ok``, ``problems``, ``placed``, ``outfield``); nothing is applied."""
     assert _match is not None, "open() first"
     try:
-        check = engine_setup_check(_match, json.loads(text)).to_dict()
+        check = scorer_view.checked_setup(engine_setup_check(_match, json.loads(text)).to_dict())
     except FubaError as exc:
         return _dump(_error(exc))
     return _dump({"ok": True, "check": {"seq": len(_events), **check}})

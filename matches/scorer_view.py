@@ -84,27 +84,41 @@ def notes(match: Match, since: int = 0) -> list[dict[str, Any]]:
     ]
 
 
-def narrated_pending(pending: dict[str, Any] | None, names: narrate.Names) -> dict[str, Any] | None:
-    """The pending question with its text and every option's label in words."""
+def narrated_pending(
+    pending: dict[str, Any] | None, names: narrate.Names, formations: Mapping[str, str] | None = None
+) -> dict[str, Any] | None:
+    """The pending question with its text and every option's label in words; with the teams'
+    ``formations`` ({"home": "4-4-2", ...}) a change of formation reads as the one it gives."""
     if pending is None:
         return None
     name = pending["name"]
+    formation = (formations or {}).get(str(pending.get("actor")))
     options = pending.pop("options", None)
     if options is not None:
-        pending["options"] = [{"value": o, "label": narrate.choice_text(name, o, names)} for o in options]
+        pending["options"] = [
+            {"value": o, "label": narrate.choice_text(name, o, names, formation=formation)} for o in options
+        ]
     if pending.get("default") is not None:
-        pending["default_label"] = narrate.choice_text(name, pending["default"], names)
+        pending["default_label"] = narrate.choice_text(name, pending["default"], names, formation=formation)
     pending["text"] = narrate.pending_text(pending, names)
     if pending.get("then") is not None:
-        pending["then"] = narrated_pending(pending["then"], names)
+        pending["then"] = narrated_pending(pending["then"], names, formations)
     return pending
+
+
+def checked_setup(check: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's set-up check (``ok``, ``problems``, ``placed``, ``outfield``) with ``short``:
+    each problem in a few words with its chapter, for the editor's one line."""
+    return {**check, "short": [narrate.setup_problem_short(str(p)) for p in check["problems"]]}
 
 
 def match_view(match: Match, names: narrate.Names, tie: Tie | None = None) -> dict[str, Any]:
     """The part of the scorer's state that follows from the match and its knockout ``tie`` alone:
     ``pending`` (narrated), ``question``, ``state``, ``moments`` (the latest 30) and ``result``
     (at full time)."""
-    pending = narrated_pending(pending_dict(match, tie), names)
+    shown = state(match)
+    formations = {side: str(shown["teams"][side]["formation"]) for side in ("home", "away")}
+    pending = narrated_pending(pending_dict(match, tie), names, formations)
     # Shots (with what the notes say of their outcome), goals, cards, injuries, substitutions,
     # V.A.R. checks: the spectators' feed by turn is built from the whole log (scoring's story).
     entries = [
@@ -113,7 +127,7 @@ def match_view(match: Match, names: narrate.Names, tie: Tie | None = None) -> di
     moments = narrate.key_moments(entries, names)
     derived = match.result().to_dict() if pending is None else None
     return {
-        "state": state(match),
+        "state": shown,
         "pending": pending,
         "question": narrate.pending_text(pending, names),
         "moments": moments[-MOMENTS_SHOWN:],

@@ -249,7 +249,7 @@ def setup_check(*, session_id: int, choice: Any) -> dict[str, Any]:
     ``ok`` and what is still wrong, in words; nothing is stored."""
     session, match = _current_match(session_get(session_id=session_id))
     try:
-        return {"seq": session.seq, **session_engine.check_setup(match, choice)}
+        return {"seq": session.seq, **scorer_view.checked_setup(session_engine.check_setup(match, choice))}
     finally:
         session_engine.keep(session.id, cache_key(session), match)
 

@@ -104,8 +104,18 @@ def test_a_set_up_placed_on_the_board_editor(browser, live_server, settings) -> 
         expect(page.get_by_test_id("sc-setup-use")).to_be_disabled()
         assert "-PEN" not in problems.inner_text() and problems.inner_text().strip()
         _one_line(problems)
+        # read at a glance: a few words with the chapter, shown whole (not cut by an ellipsis)
+        short = problems.inner_text()
+        assert "(3.3.1)" in short and "not in own half" in short, short
+        assert problems.evaluate("e => e.scrollWidth <= e.clientWidth"), short
         _assert_fits(page, "the editor explaining an illegal set-up")
         page.screenshot(path=str(SCREENSHOTS / "scorer-phone-setup-illegal.png"))
+        # the whole sentence a tap away, and back to the short line with another tap
+        problems.click()
+        expect(problems).to_contain_text("is not at least partly in")
+        page.screenshot(path=str(SCREENSHOTS / "scorer-phone-setup-illegal-open.png"))
+        problems.click()
+        expect(problems).to_have_text(short)
         assert session_get(session_id=session.id).seq == 2  # nothing stored
 
         # Put right with the counters: the box tapped, one player fewer there.

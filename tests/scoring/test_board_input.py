@@ -48,9 +48,12 @@ def test_the_setup_check_answers_for_the_pending_setup_and_stores_nothing() -> N
     text = " | ".join(check["problems"])
     assert f"the {away} left midfield is not at least partly in" in text
     assert "two players in the centre" in text and "A-LM" not in text
+    # each problem also in a few words with its chapter, for the set-up editor's one line
+    assert f"{away} left midfield: not in own half (3.3.1)" in check["short"]
+    assert len(check["short"]) == len(check["problems"]) and max(map(len, check["short"])) <= 48
     legal = pending["options"][0]["value"]
     r = client.post(f"/api/v1/scoring-sessions/{sid}/setup-check", {"choice": legal}, format="json")
-    assert r.json() == {"seq": 2, "ok": True, "problems": [], "placed": 10, "outfield": 10}
+    assert r.json() == {"seq": 2, "ok": True, "problems": [], "short": [], "placed": 10, "outfield": 10}
     assert ScoringEvent.objects.filter(session_id=sid).count() == 2
     # any legal set-up is stored as the same setup decision, not only the presets
     own = {"gk": "H-PEN", "players": {"CENTRE": 2, "H-LM": 3, "H-RM": 3, "H-FRONT": 2}}

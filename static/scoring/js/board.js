@@ -26,13 +26,12 @@ export function createBoard(svgEl, { onTap, onDrag }) {
     return g;
   }
 
-  /* Area labels in the server's words ("left wing"); the end of the pitch is named at each goal. */
+  /* The areas' labels are drawn by the server in its words: the team whose half an area lies in
+     over the area's words ("Peru" / "left wing"); a screen reader gets the whole name. */
   function label(areas) {
     if (labelled || !areas) return;
     labelled = true;
     areas.forEach((a) => {
-      const t = svgEl.querySelector('[data-area-label="' + a.code + '"]');
-      if (t) t.textContent = a.words;
       if (shapes[a.code]) shapes[a.code].setAttribute("aria-label", a.name);
     });
   }

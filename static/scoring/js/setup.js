@@ -10,6 +10,7 @@ export function createSetup({ board, check, decide, say }) {
   let draft = null; // { side, players: {code: n}, gk }
   let selected = null;
   let problems = null; // null: not checked yet
+  let shorts = []; // each problem in a few words with its chapter (the server's)
   let checking = 0;
   let ui = null;
 
@@ -30,6 +31,7 @@ export function createSetup({ board, check, decide, say }) {
     check(choice()).then((res) => {
       if (ticket !== checking) return; // a later change asked again
       problems = res && res.ok !== undefined ? (res.ok ? [] : res.problems || []) : null;
+      shorts = (res && res.short) || [];
       paint();
     }, () => { if (ticket === checking) { problems = null; paint(); } });
   }
@@ -67,17 +69,16 @@ export function createSetup({ board, check, decide, say }) {
     box.appendChild(head);
     if (problems && problems.length) box.appendChild(problemLine(problems));
     box.appendChild(selected ? stepper() : el("p", { "class": "sc-hint sc-setup__hint" },
-      "Drag a player, or tap an area to count its players."));
+      "Drag a player, or tap an area: − / +"));
     const use = el("button", { type: "button", "class": "button dock-main", "data-testid": "sc-setup-use" }, "Use this set-up");
     use.disabled = !!(problems && problems.length);
     use.addEventListener("click", () => decide(choice()));
     dock.appendChild(use);
   }
+  /* The first problem in a few words with its chapter (read at a glance); a tap shows every
+     problem in full. */
   function problemLine(list) {
-    // the question already names its chapter: the line leaves it out when it is the same
-    const rule = " (" + ui.q.rule + ")";
-    const first = list[0].endsWith(rule) ? list[0].slice(0, -rule.length) : list[0];
-    const text = first + (list.length > 1 ? " (+" + (list.length - 1) + " more)" : "");
+    const text = (shorts[0] || list[0]) + (list.length > 1 ? " · +" + (list.length - 1) : "");
     const line = el("p", { "class": "sc-problems", "data-testid": "sc-setup-problems", title: list.join("; "),
       role: "button", tabindex: "0", "aria-expanded": "false" }, text);
     line.addEventListener("click", () => {
