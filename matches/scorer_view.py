@@ -9,6 +9,7 @@ by scoring.web_engine) both build their view with :func:`match_view`, so the two
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -106,10 +107,51 @@ def narrated_pending(
     return pending
 
 
+# The set-up editor's one line (rulebook 3, 3.3.1, 5.2.1, 5.3.1, 5.5.1): each problem the engine's
+# set-up check words in full, in a few words that fit a phone's line, with its chapter. The full
+# sentence stays a tap away; a problem of no pattern here is shown in full.
+_RULE = r" \((?P<rule>[^()]+)\)$"
+_SETUP_SHORT = tuple(
+    (re.compile(pattern + _RULE), short)
+    for pattern, short in (
+        (r"^(?:the )?.+ corner flag is not at least partly in .+ own half", "no player on a corner spot"),
+        (r"^(?:the )?(?P<area>.+) is not at least partly in .+ own half", "{area}: not in own half"),
+        (r"^no player can be set up on the corner spot .+", "no player on a corner spot"),
+        (r"^only the goalkeeper can be set up in (?:the )?(?P<area>.+)", "{area}: the keeper only"),
+        (r"^the goalkeeper cannot be set up on a corner spot", "keeper not on a corner spot"),
+        (r"^the goalkeeper must be placed in .+ own penalty area", "keeper in own box"),
+        (
+            r"^the controlling team must place two players in the centre area",
+            "two players in the centre circle",
+        ),
+        (r"^at least one player must be set up in the free kick area .+", "a player in the free kick area"),
+        (r"^exactly one player takes the corner from .+", "one player on the corner spot"),
+        (r"^exactly one player \(the penalty taker\) is set up in .+", "one penalty taker in the box"),
+        (
+            r"^the set-up places (?P<n>\d+) outfield players but the team has (?P<m>\d+) on the pitch",
+            "place {m} players, not {n}",
+        ),
+        (r"^the goalkeeper's area .* is not an area", "no keeper placed"),
+    )
+)
+
+
+def setup_problem_short(problem: str) -> str:
+    """A set-up problem as the engine's check words it, in a few words with its chapter:
+    "the Peru box is not at least partly in Canada's own half (3.3.1)" -> "Peru box: not in own
+    half (3.3.1)"."""
+    for pattern, short in _SETUP_SHORT:
+        found = pattern.match(problem)
+        if found is not None:
+            fields = found.groupdict()
+            return f"{short.format(**fields)} ({fields['rule']})"
+    return problem
+
+
 def checked_setup(check: Mapping[str, Any]) -> dict[str, Any]:
     """The engine's set-up check (``ok``, ``problems``, ``placed``, ``outfield``) with ``short``:
     each problem in a few words with its chapter, for the editor's one line."""
-    return {**check, "short": [narrate.setup_problem_short(str(p)) for p in check["problems"]]}
+    return {**check, "short": [setup_problem_short(str(p)) for p in check["problems"]]}
 
 
 def match_view(match: Match, names: narrate.Names, tie: Tie | None = None) -> dict[str, Any]:
