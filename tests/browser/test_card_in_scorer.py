@@ -93,6 +93,10 @@ def _wrong_taps_explained(page, state: dict[str, Any]) -> None:
     (pending.board's why_not / why_not_to) after the area's name; nothing is sent."""
     board = state["pending"]["board"]
     names = {a["code"]: a["name"] for a in state["areas"]}
+    # the ball is drawn in its area with its value
+    expect(page.locator("#scorer .ball-value")).to_have_text(str(state["state"]["value"]))
+    ball = page.locator("#scorer [data-area].area--ball")
+    expect(ball).to_have_attribute("data-area", state["state"]["ball"])
     error = page.get_by_test_id("sc-error")
 
     def said(code: str, reason: str) -> None:
