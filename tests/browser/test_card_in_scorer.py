@@ -184,6 +184,9 @@ def test_a_card_entered_in_the_scorer_reaches_both_phones_and_the_suspensions(
         # The special event's dice as rolled at the table: CT 3, DT 1, a foul by the defenders
         # (A13); then the defending team's yellow card test (5.6.1).
         expect(home.get_by_test_id("sc-question")).to_contain_text("special event")
+        # the site header shrinks on the scorer: the brand only, no menu
+        expect(home.locator(".site-nav")).to_be_hidden()
+        assert home.locator(".site-header").bounding_box()["height"] <= 40
         _shots(home, "q-dice")
         home.locator('[data-die="0"][data-face="3"]').click()
         home.locator('[data-die="1"][data-face="1"]').click()
