@@ -49,7 +49,9 @@
     var now = d.status === "live" ? d.question : d.status === "full_time" ? "Full time: the clubs confirm the result." :
       d.status === "abandoned" ? "The scoring of this match was abandoned." : "The result is submitted.";
     $("live-question").textContent = now;
-    list("live-events", d.events.slice(0, 5), function (e) { return e.text + (e.rolled_by_app ? " (rolled by the app)" : ""); });
+    // The last entry only: the turn's line in the feed below tells the rest of it in words (a
+    // spectator does not read the log's every "no more moves").
+    list("live-events", d.events.slice(0, 1), function (e) { return e.text + (e.rolled_by_app ? " (rolled by the app)" : ""); });
     if (d.version !== storyVersion) story(d.version);
   }
 

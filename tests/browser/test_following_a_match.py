@@ -74,6 +74,8 @@ def test_a_spectator_follows_a_live_match(browser, live_server) -> None:
         expect(page.get_by_test_id("live-score")).to_have_text(f"{score[0]} – {score[1]}")
         expect(page.get_by_test_id("live-minute")).to_have_text(f"{state['state']['minute']}'")
         expect(page.get_by_test_id("live-question")).to_have_text(state["question"])
+        # The last entry only, not a run of the log's lines; the feed by turn tells the rest.
+        expect(page.get_by_test_id("live-events").locator("li")).to_have_count(1)
         # The pieces and the ball on the board; the feed by turn and the key moments beside it.
         assert page.locator("#live-pitch [data-pieces] circle").count() >= 10
         expect(panel).to_have_attribute("data-story", str(state["version"]))
