@@ -171,6 +171,11 @@ def area(code: str, names: Names) -> str:
     return area_place(code, names.get("home", "home"), names.get("away", "away"))
 
 
+def zone_words(zone: str) -> str:
+    """A line of the formation as players say it: ``forward`` -> ``attack``."""
+    return _ZONES.get(zone, zone)
+
+
 def area_label(code: str, names: Names) -> str:
     """An area as a label or chip: ``H-PEN`` -> ``Brazil box``; ``GK`` -> ``goalkeeper``."""
     return area_name(code, names.get("home", "home"), names.get("away", "away"))
@@ -274,9 +279,9 @@ def choice_text(name: str, choice: Any, names: Names, *, formation: str | None =
     if name == "substitution":
         kind, _, rest = text.partition(":")
         if kind == "fresh":
-            return f"a fresh player in {_ZONES.get(rest, rest)}"
+            return f"a fresh player in {zone_words(rest)}"
         if kind == "yellow":
-            return "replace a booked player" + (f" in {_ZONES.get(rest, rest)}" if rest else "")
+            return "replace a booked player" + (f" in {zone_words(rest)}" if rest else "")
         if kind == "formation":
             return _formation_text(name, rest, formation)
     if name in ("half_time_formation", "formation_change"):

@@ -10,7 +10,8 @@ by scoring.web_engine) both build their view with :func:`match_view`, so the two
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from matches import narrate
@@ -28,6 +29,9 @@ from matches.engine_door import (
 )
 
 MOMENTS_SHOWN = 30
+# Issue 20: no question shows more than 8 text options; a question of more is shown in two steps
+# (the kind of answer, then its detail), see _GROUPERS.
+MAX_TEXT_OPTIONS = 8
 
 
 def pending_dict(match: Match, tie: Tie | None = None) -> dict[str, Any] | None:
@@ -89,7 +93,8 @@ def narrated_pending(
     pending: dict[str, Any] | None, names: narrate.Names, formations: Mapping[str, str] | None = None
 ) -> dict[str, Any] | None:
     """The pending question with its text and every option's label in words; with the teams'
-    ``formations`` ({"home": "4-4-2", ...}) a change of formation reads as the one it gives."""
+    ``formations`` ({"home": "4-4-2", ...}) a change of formation reads as the one it gives; the
+    options of a question of more than MAX_TEXT_OPTIONS are grouped by kind (_GROUPERS)."""
     if pending is None:
         return None
     name = pending["name"]
@@ -99,12 +104,46 @@ def narrated_pending(
         pending["options"] = [
             {"value": o, "label": narrate.choice_text(name, o, names, formation=formation)} for o in options
         ]
+        _group_options(name, pending["options"], formation)
     if pending.get("default") is not None:
         pending["default_label"] = narrate.choice_text(name, pending["default"], names, formation=formation)
     pending["text"] = narrate.pending_text(pending, names)
     if pending.get("then") is not None:
         pending["then"] = narrated_pending(pending["then"], names, formations)
     return pending
+
+
+def _substitution_group(value: str, formation: str | None) -> tuple[str, str]:
+    """An A3 substitution (rules_engine.substitutions, I-13, I-32) as its kind and the detail
+    chosen within it: ("fresh player", "midfield"), ("formation", "3-5-2"); "done" has none."""
+    kind, _, rest = value.partition(":")
+    if kind == "fresh":
+        return "fresh player", narrate.zone_words(rest)
+    if kind == "yellow":
+        return "replace a booked player", narrate.zone_words(rest)
+    if kind == "formation":
+        after = narrate.formation_after(formation, rest) if formation else None
+        return "formation", after or narrate.choice_text("half_time_formation", rest, {})
+    return "", ""
+
+
+# The questions whose options fall into kinds. With more than MAX_TEXT_OPTIONS options, each
+# option of a kind holding two or more gets ``group`` (the kind, one chip) and ``short`` (its
+# label among the kind's options): the page shows the kinds, then the tapped kind's options. The
+# values, so the log, stay the engine's.
+_GROUPERS: dict[str, Callable[[str, str | None], tuple[str, str]]] = {"substitution": _substitution_group}
+
+
+def _group_options(name: str, options: list[dict[str, Any]], formation: str | None) -> None:
+    grouper = _GROUPERS.get(name)
+    if grouper is None or len(options) <= MAX_TEXT_OPTIONS:
+        return
+    kinds = [grouper(str(o["value"]), formation) for o in options]
+    sizes = Counter(kind for kind, _ in kinds if kind)
+    for option, (kind, short) in zip(options, kinds, strict=True):
+        if kind and sizes[kind] > 1:
+            option["group"] = kind
+            option["short"] = short
 
 
 # The set-up editor's one line (rulebook 3, 3.3.1, 5.2.1, 5.3.1, 5.5.1): each problem the engine's

@@ -204,7 +204,17 @@ class Player:
         if isinstance(choice, str) and self.page.locator(f'[data-area="{choice}"].area--pick').count():
             self._tap_area(choice)
             return "area"
-        self._tap(f"{CHIP}[data-choice='{json.dumps(choice)}']")
+        chip = f"{CHIP}[data-choice='{json.dumps(choice)}']"
+        if not self.page.locator(chip).count():  # in a kind of answer (groups.js): the kind first
+            kind = self.page.evaluate(
+                "(v) => { const g = Array.from(document.querySelectorAll('[data-group]')).find((b) =>"
+                " JSON.parse(b.dataset.choices).some((c) => JSON.stringify(c) === v));"
+                " return g ? g.dataset.group : null; }",
+                json.dumps(choice),
+            )
+            assert kind is not None, (p.name, choice)
+            self._tap(f"[data-group={json.dumps(kind)}]")
+        self._tap(chip)
         return "chip"
 
     def _default(self, p: Any) -> str:

@@ -8,6 +8,7 @@
    code is a place and one of the form "FROM>TO" ("GK>TO", "+ball") a move. A move is a tap on
    FROM then on TO, or a drag. */
 import { byId, clear, el } from "./dom.js";
+import { chipCount, chipRow } from "./groups.js";
 import { createSetup } from "./setup.js";
 
 const MOVE = /^([A-Z]+(?:-[A-Z]+)?)>([A-Z]+(?:-[A-Z]+)?)(\+ball)?$/;
@@ -97,6 +98,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
   let data = null;
   let c = null;
   let from = null; // first tap of a move
+  let kind = null; // the kind of answer open, when the server grouped the options (groups.js)
   let dice = [];
   let autoAnswered = null; // the version whose single legal answer the page sent
   let appDice = false;
@@ -182,7 +184,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
   }
 
   function render(d, { waiting } = {}) {
-    if (!data || !d || data.version !== d.version) { from = null; if (!data || !d || data.seq !== d.seq) dice = []; }
+    if (!data || !d || data.version !== d.version) { from = null; kind = null; if (!data || !d || data.seq !== d.seq) dice = []; }
     data = d;
     if (!box) { board.mark({}); return; }
     clear(box);
@@ -235,11 +237,9 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
     if (from && c.moves[from]) {
       box.appendChild(el("p", { "class": "sc-hint" }, "Now tap where it goes."));
     }
-    root.classList.toggle("has-many", c.chips.length + c.thenChips.length > 4);
+    root.classList.toggle("has-many", chipCount(c.chips, kind) + c.thenChips.length > 4);
     if (c.chips.length) {
-      const wrap = el("div", { "class": "chips" });
-      c.chips.forEach((o) => wrap.appendChild(chip(o)));
-      box.appendChild(wrap);
+      box.appendChild(chipRow(c.chips, kind, { chip: chip, toggle: (k) => { kind = k; render(data); } }));
     }
     if (c.then) thenBox(c);
     if (c.def) dockButton(c.def.label, "sc-default", () => decide(c.def.value));

@@ -9,6 +9,7 @@
      board.js      the pitch: pieces, ball, highlights, taps and drags on areas
      answer.js     the question's answers: dice faces, places and moves, chips, the dock button
      setup.js      the set-up editor: pieces placed area by area, checked by the server
+     groups.js     chips the server grouped by kind (A3 substitution): the kinds, then a kind's options
      panels.js     score bar, facts, feed, undo note, full time, connection status */
 import { byId } from "./dom.js";
 import { createAsk } from "./answer.js";
