@@ -6,7 +6,10 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 
+from scoring import dice, selectors
 from scoring.models import ScoringEvent, ScoringSession, ScoringSideBranch
 
 
@@ -59,7 +62,17 @@ class ScoringSessionAdmin(ReadOnly):
         "fixture", "header", "status", "seq", "version", "head", "home_entered", "away_entered", "started_by",
         "home_confirmed_by", "away_confirmed_by", "shootout_home", "shootout_away", "shootout_side",
         "shootout_by", "submission", "abandoned_by", "abandon_reason",
-        "last_undo", "app_dice", "app_dice_by", "app_dice_at", "created_at", "updated_at",
+        "last_undo", "app_dice", "app_dice_by", "app_dice_at", "dice_words", "created_at", "updated_at",
     )  # fmt: skip
-    exclude = ("recent",)
+    exclude = ("recent", "dice_record")
     inlines = [EventInline, SideBranchInline]
+
+    @admin.display(description="Dice (the clubs' words, in order)")
+    def dice_words(self, obj: ScoringSession) -> str:
+        names = selectors.session_names(obj)
+        lines = [dice.summary(obj.dice_record, app_dice=obj.app_dice, names=names)]
+        lines += [
+            f"{entry['at'][:16].replace('T', ' ')}: {dice.entry_words(entry, names)}"
+            for entry in obj.dice_record
+        ]
+        return format_html_join(mark_safe("<br>"), "{}", ((line,) for line in lines))

@@ -65,8 +65,9 @@ class ScoringSession(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     abandon_reason = models.TextField(blank=True)
-    # "App dice": the server rolls every roll of the session (both clubs agreed when starting);
-    # who set it and when are on record. Chosen before the first event, never changed after.
+    # "App dice": the app rolls every roll of the session (one club chooses, the other agrees;
+    # scoring.dice has the rules). app_dice_by/at: whose word set the mode now, and when;
+    # dice_record: every word of the clubs on the dice, in order (club, member, event, time).
     app_dice = models.BooleanField(default=False)
     app_dice_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -75,6 +76,11 @@ class ScoringSession(models.Model):
     # With app dice, the seed of every roll: the dice of event n are the engine's app_roll(seed, n),
     # so a phone without connection rolls what the server would (blank: rolled on the server only).
     dice_seed = models.CharField(max_length=32, blank=True)
+    dice_record = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The clubs' words on the dice: [{what, app_dice, side, user, seq, at}]",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -22,7 +22,7 @@ from matches.holds import Hold
 from matches.models import ResultSubmission
 from matches.replay import match_story
 from matches.selectors import audit_trail_is_full_for
-from scoring import session_engine
+from scoring import dice, session_engine
 from scoring.models import ScoringEvent, ScoringSession
 from tournaments.models import Fixture, Stage
 from tournaments.selectors import fixture_first_leg
@@ -151,7 +151,14 @@ def shootout_needed(fixture: Fixture, home_goals: int, away_goals: int) -> bool:
 
 def scored_log(session: ScoringSession) -> dict[str, Any]:
     """The fuba-log/1 document of the session: its header and live events as entered."""
-    return {**session.header, "events": _live_events(session)}
+    header = session.header
+    if session.dice_record:
+        # how the dice were rolled and who agreed, with the log the result is submitted with
+        mode = dice.summary(
+            dice.public(session.dice_record), app_dice=session.app_dice, names=session_names(session)
+        )
+        header = {**header, "meta": {**(header.get("meta") or {}), "dice": mode}}
+    return {**header, "events": _live_events(session)}
 
 
 def participants(session: ScoringSession) -> set[str]:
@@ -305,6 +312,8 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         else None,
         "abandon_reason": session.abandon_reason or None,
         "app_dice": session.app_dice,
+        # whose choice the dice are, the other club's answer, a change asked for (scoring.dice)
+        "dice": dice.view(session.dice_record, app_dice=session.app_dice, names=names),
         # the phones' engines roll app dice with it (blank: only the server rolls)
         "dice_seed": session.dice_seed if session.app_dice else "",
         # at full time of a level knockout tie the page asks for the shoot-out score at once

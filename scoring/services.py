@@ -33,7 +33,7 @@ from kernel.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches import services as results
 from matches.log_fixture import fixture_header
 from matches.services.log_checks import submission_validate
-from scoring import quotas, session_engine
+from scoring import dice, quotas, session_engine
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import (
     SessionChanged,
@@ -218,41 +218,46 @@ def session_start(*, fixture_id: int, user: User, app_dice: bool = False) -> Sco
     header = fixture_header(fixture)
     header["meta"] = {"competition": fixture.competition.name, "fixture": str(fixture.id), "scorer": "live"}
     session_engine.start(header)  # refuses an illegal set-up now rather than at the first event
-    session = ScoringSession.objects.create(
-        fixture=fixture,
-        header=header,
-        started_by=user,
-        app_dice=app_dice,
-        app_dice_by=user if app_dice else None,
-        app_dice_at=timezone.now() if app_dice else None,
-        dice_seed=secrets.token_hex(16) if app_dice else "",
-    )
+    session = ScoringSession.objects.create(fixture=fixture, header=header, started_by=user)
+    if app_dice:
+        _dice_word(session, side, user, want=True)
     return session
 
 
 def session_dice(*, session_id: int, user: User, app_dice: bool) -> ScoringSession:
-    """Choose how the session's dice are rolled, before its first event: ``app_dice`` (both clubs
-    agree that the server rolls every roll) or dice rolled at the table and typed in. The choice
-    holds for the whole session and is recorded with who made it."""
+    """A club's word on how the session's dice are rolled: ``app_dice`` (the app rolls every roll,
+    both clubs agreeing) or dice rolled at the table and typed in. Before the first event one
+    club's choice stands at once and the other club agrees or says no; from the first event the
+    mode changes only when both clubs say so (scoring.dice has the rules). Every word is on the
+    session's record with the club, the member and the time; a repeat changes nothing."""
     with transaction.atomic():
         session = _lock(session_id)
-        writer_side(user, session.fixture)
+        side = writer_side(user, session.fixture)
         if session.status != ScoringSession.Status.LIVE:
             raise Conflict(f"The session is {session.get_status_display().lower()}; the dice are settled.")
-        if session.seq != 0:
-            raise Conflict(
-                "The dice are chosen before the first event of the session and hold for all of it "
-                f"(this session is at event {session.seq}).",
-                details={"seq": session.seq, "app_dice": session.app_dice},
-            )
-        if session.app_dice == app_dice:
-            return session
-        session.app_dice = app_dice
-        session.app_dice_by = user
-        session.app_dice_at = timezone.now()
-        session.dice_seed = session.dice_seed or secrets.token_hex(16)
-        _changed(session, ["app_dice", "app_dice_by", "app_dice_at", "dice_seed"])
+        _dice_word(session, side, user, want=app_dice)
     return session
+
+
+def _dice_word(session: ScoringSession, side: str, user: User, *, want: bool) -> None:
+    """Record a club's word on the dice and apply what it decides (the session row locked or new)."""
+    if not side:
+        raise PermissionDenied("The two clubs choose how the dice are rolled; staff do not.")
+    decided = dice.decide(
+        session.dice_record, app_dice=session.app_dice, seq=session.seq, side=side, want=want
+    )
+    if decided is None:
+        return
+    what, mode = decided
+    now = timezone.now()
+    entry = dice.entry(what, want if what == "asked" else mode, side, user, seq=session.seq, at=now)
+    session.dice_record = [*session.dice_record, entry]
+    fields = ["dice_record"]
+    if mode != session.app_dice:
+        session.app_dice, session.app_dice_by, session.app_dice_at = mode, user, now
+        session.dice_seed = session.dice_seed or secrets.token_hex(16)
+        fields += ["app_dice", "app_dice_by", "app_dice_at", "dice_seed"]
+    _changed(session, fields)
 
 
 def _check_client_id(client_id: Any) -> str:
@@ -518,7 +523,7 @@ def session_confirm(
             return session
         cards = results.cards_from_derived(derived)
         _submit(session, submitter=first or user, confirmer=user if both else None, score=score, cards=cards)
-        _changed(session, [*fields, "submission", "status"])
+        _changed(session, [*fields, "submission", "status", "dice_record"])
     return session
 
 
@@ -602,6 +607,8 @@ def _submit(
     """Submit the session's result with its log (by the first club to confirm) and, when both
     clubs scored, count it with the other club's confirmation."""
     fixture = session.fixture
+    if dice.unanswered(session.dice_record, app_dice=session.app_dice):
+        _dice_alone(session)
     submission = results.result_submit(
         fixture_id=fixture.id,
         user=submitter,
@@ -629,10 +636,23 @@ def _submit(
     session.status = ScoringSession.Status.SUBMITTED
 
 
+def _dice_alone(session: ScoringSession) -> None:
+    """App dice on one club's word at submission: on record that its choice stands alone."""
+    chosen = dice.standing(session.dice_record).chosen or {}
+    side = str(chosen.get("side", ""))
+    other = "away" if side == "home" else "home"
+    alone = dice.entry("alone", True, side, None, seq=session.seq, at=timezone.now())
+    alone["others_scored"] = other in participants(session)
+    session.dice_record = [*session.dice_record, alone]
+
+
 def _confirm_note(session: ScoringSession) -> str:
     """The audit note of the other club's confirmation: where it was given and, for a shoot-out,
     the score and who gave it."""
+    names = {side: _team(session, side) for side in ("home", "away")}
+    mode = dice.summary(session.dice_record, app_dice=session.app_dice, names=names)
     note = f"both clubs confirmed the live-scored match (scoring session {session.id})"
+    note += f"; {mode[0].lower()}{mode[1:]}"
     if session.shootout_home is None:
         return note
     other = "away" if session.shootout_side == "home" else "home"
