@@ -155,6 +155,8 @@ def summary(record: Sequence[Entry], *, app_dice: bool, names: Mapping[str, str]
     if now.chosen is None:
         return "Dice rolled at the table (the default: no club chose app dice)"
     head = f"{_mode(app_dice).capitalize()}: chosen by {_who(now.chosen, names)}"
+    if now.chosen["what"] == "refused":
+        head = f"{_mode(app_dice).capitalize()}: {_who(now.chosen, names)} said no to app dice"
     if now.agreed is not None:
         head += f", agreed by {_who(now.agreed, names)}"
     elif app_dice and any(e["what"] == "alone" for e in record):

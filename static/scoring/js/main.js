@@ -10,9 +10,11 @@
      answer.js     the question's answers: dice faces, places and moves, chips, the dock button
      setup.js      the set-up editor: pieces placed area by area, checked by the server
      groups.js     chips the server grouped by kind (A3 substitution): the kinds, then a kind's options
+     dice.js       how the dice are rolled: one club chooses, the other agrees (the "Dice" fact too)
      panels.js     score bar, facts, feed, undo note, full time, connection status */
 import { byId } from "./dom.js";
 import { createAsk } from "./answer.js";
+import { renderDice } from "./dice.js";
 import { createBoard } from "./board.js";
 import { bar, feed, finalBox, netStatus, teamRows } from "./panels.js";
 import { createTransport } from "./transport.js";
@@ -74,14 +76,8 @@ function start(root) {
     diceChoice(d);
     undoButton();
   }
-  // Before the first event the clubs choose how the dice are rolled, for the whole session.
   function diceChoice(d) {
-    const box = byId(root, "sc-dice-choice");
-    if (!box) return;
-    box.hidden = !(canWrite && d.status === "live" && d.seq === 0 && !transport.waiting());
-    box.querySelectorAll("[data-dice]").forEach((b) => {
-      b.setAttribute("aria-pressed", String((b.getAttribute("data-dice") === "app") === !!d.app_dice));
-    });
+    renderDice(root, d, { canWrite: canWrite, side: root.getAttribute("data-side"), names: names, waiting: transport.waiting() });
   }
   function undoButton() {
     const undo = root.querySelector('[data-action="undo"]');
@@ -116,9 +112,6 @@ function start(root) {
     } else if (action === "dice") {
       transport.post("/dice", { app_dice: t.getAttribute("data-dice") === "app" }).then((res) => {
         if (!res.ok) { say(res.body && res.body.error ? res.body.error.message : "Refused."); return; }
-        // The phone's own engine cannot roll for the server: with app dice every tap goes through
-        // the server, so a page running the local engine starts again in the server's mode.
-        if (transport.local && res.body.app_dice) { window.location.reload(); return; }
         render(res.body);
       }, () => say("No connection: try again when you are back online."));
     } else if (action === "abandon") {
