@@ -7,7 +7,10 @@ the session's record (club, member, event, time), in the state, the admin, the l
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
+from django.apps import apps as django_apps
 from django.contrib.auth.models import Permission, User
 from rest_framework.test import APIClient
 
@@ -194,3 +197,18 @@ def test_both_clubs_words_are_in_the_audit_of_the_confirmation() -> None:
     # the audit trail (the clubs' and staff's) names the members too
     who = f"chosen by {away} ({s.away_user.username}), agreed by {home} ({s.home_user.username})"
     assert note.endswith(f"; app dice: {who}")
+
+
+def test_a_choice_made_before_the_record_existed_is_recorded_with_its_club() -> None:
+    """Migration 0006 gives a session that chose app dice before the record its first entry."""
+    backfill = importlib.import_module("scoring.migrations.0006_session_dice_record").record_earlier_choices
+    s = make_fixture()
+    session = services.session_start(fixture_id=s.fixture.id, user=s.home_user, app_dice=True)
+    ScoringSession.objects.filter(id=session.id).update(dice_record=[], app_dice_by=s.away_user)
+    backfill(django_apps, None)
+    record = ScoringSession.objects.get(id=session.id).dice_record
+    assert [(e["what"], e["side"], e["user"], e["seq"]) for e in record] == [
+        ("chose", "away", s.away_user.username, 0)
+    ]
+    # the other club may still agree to it
+    assert [e["what"] for e in _word(session.id, s.home_user, True).dice_record] == ["chose", "agreed"]
