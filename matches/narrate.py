@@ -319,8 +319,30 @@ def pending_text(pending: Mapping[str, Any] | None, names: Names) -> str:
     return f"{who}: {what}"
 
 
-def event_text(event: Mapping[str, Any], names: Names) -> str:
-    """One fuba-log/1 event in words, e.g. "Brazil rolled the situation dice: 5 and 2"."""
+# The set-ups a prompt names ("kick_off set-up"; FUBA 2: "free kick set-up").
+_SET_UPS = frozenset({"kick off", "free kick", "corner", "penalty"})
+
+
+def setup_occasion(pending: Mapping[str, Any] | None) -> str | None:
+    """What a pending set-up is for ("the kick-off", "the corner"), or None for another question."""
+    kind = str((pending or {}).get("prompt", "")).removesuffix(" set-up").replace("_", " ")
+    if not pending or pending.get("name") != "setup" or kind not in _SET_UPS:
+        return None
+    return "the " + kind.replace("kick off", "kick-off")
+
+
+def event_detail(event: Mapping[str, Any], names: Names) -> str | None:
+    """What an event's one line leaves out, for a page that shows one event at a time: a set-up's
+    whole placement ("goalkeeper in the Brazil box; 3 in the Brazil left wing, ..."), else None."""
+    if event.get("decide") != "setup" or not isinstance(event.get("choice"), Mapping):
+        return None
+    return choice_text("setup", event["choice"], names)
+
+
+def event_text(event: Mapping[str, Any], names: Names, *, occasion: str | None = None) -> str:
+    """One fuba-log/1 event in words, e.g. "Brazil rolled the situation dice: 5 and 2"; a set-up
+    in one short line, "Brazil set up for the kick-off: goalkeeper and 10 players" (``occasion``
+    when the page knows it: setup_occasion; the placement is event_detail's)."""
     who = team(str(event.get("by")), names)
     if "roll" in event:
         dice = [str(d) for d in event.get("dice") or []]
@@ -332,7 +354,11 @@ def event_text(event: Mapping[str, Any], names: Names) -> str:
     if choice == "done":
         return f"{who}: no more moves"
     if name == "setup":
-        return f"{who} set up: {choice_text(name, choice, names)}"
+        players = choice.get("players") if isinstance(choice, Mapping) else None
+        n = sum(v for v in players.values() if isinstance(v, int)) if isinstance(players, Mapping) else 0
+        return (
+            f"{who} set up{' for ' + occasion if occasion else ''}: goalkeeper and {n} player{'s' * (n != 1)}"
+        )
     if name in (
         "move",
         "free_move",

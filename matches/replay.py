@@ -29,11 +29,28 @@ from matches.engine_door import board as B
 
 # One plain-language renderer for the scorer, the live page and the replay (pure functions over
 # the log's JSON form).
-from matches.narrate import event_text, key_moments, note_text, turn_feed
+from matches.narrate import event_detail, event_text, key_moments, note_text, setup_occasion, turn_feed
 
 # Frames of very long logs are thinned to every n-th event so the page stays light; goals,
 # cards and turn starts are always kept.
 MAX_FRAMES = 4000
+
+
+# the longest team name an area's label prints in full (an area is 90 units wide); the whole
+# name stays in the area's title or aria-label
+PITCH_TEAM_CHARS = 13
+
+
+def _pitch_label(area: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, str]:
+    """What a drawn pitch prints in an area, from the one vocabulary (rules_engine.areas): ``team``
+    (the side whose half it lies in, shortened to fit; "" for the centre circle) in that side's
+    colour (``end``) over the area's ``words`` ("Peru" / "left wing"), so that the two halves'
+    areas read apart; ``label`` the whole name ("Peru left wing")."""
+    end = str(area["end"] or "")
+    team = names.get(end, "") if end else ""
+    if len(team) > PITCH_TEAM_CHARS:
+        team = team[: PITCH_TEAM_CHARS - 1].rstrip() + "…"
+    return {"words": str(area["words"]), "end": end, "team": team, "label": str(area["name"])}
 
 
 def pitch_geometry(
@@ -43,7 +60,7 @@ def pitch_geometry(
     names: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Rectangles of the 13 areas and the 4 corner spots, away goal at the top; with the teams'
-    ``names`` each area carries the ``label`` people read ("Canada box")."""
+    ``names`` each area carries its label (_pitch_label: ``team``, ``end``, ``words``, ``label``)."""
     areas = []
     for i, name in enumerate(B.NAMES):
         col, lo, hi = B.COL[i], B.LO[i], B.HI[i]
@@ -70,8 +87,9 @@ def pitch_geometry(
             }
         )
     if names is not None:
+        named = {str(a["code"]): a for a in board_areas(names.get("home", "home"), names.get("away", "away"))}
         for a in areas:
-            a["label"] = area_name(str(a["name"]), names.get("home", "home"), names.get("away", "away"))
+            a.update(_pitch_label(named[str(a["name"])], names))
     width = 3 * cell_w + 2 * margin
     height = 12 * row_h + 2 * margin
     return {
@@ -85,15 +103,25 @@ def pitch_geometry(
     }
 
 
-def _describe(ev: Event, names: dict[str, str]) -> str:
-    return event_text(event_to_dict(ev), names)
+def _occasion(m: Match, ev: Event) -> str | None:
+    """What a set-up about to be applied is for ("the corner"), from the question it answers."""
+    if not isinstance(ev, Decision) or ev.name != "setup":
+        return None
+    pending = m.pending()
+    return setup_occasion(pending.describe() if pending is not None else None)
 
 
 def _frame(
-    m: Match, index: int, text: str, notes: list[dict[str, Any]], names: dict[str, str]
+    m: Match,
+    index: int,
+    text: str,
+    notes: list[dict[str, Any]],
+    names: dict[str, str],
+    detail: str | None = None,
 ) -> dict[str, Any]:
     """One frame from the engine's snapshot: pieces as lists in board order, the goalkeepers as
-    area indexes (-1 off the pitch), the ball's area by code and by name, the last action."""
+    area indexes (-1 off the pitch), the ball's area by code and by name, the last action, what
+    happened in one line (``text``) and what that line leaves out (``detail``: a set-up's placement)."""
     snap = snapshot(m)
     return {
         "i": index,
@@ -111,8 +139,24 @@ def _frame(
         "gk": [B.INDEX.get(t.gk, -1) if t.gk else -1 for t in (snap.home, snap.away)],
         "last": snap.last.to_dict() if snap.last is not None else None,
         "text": text,
+        "detail": detail,
         "notes": notes,
     }
+
+
+def _notes(m: Match, since: int, names: dict[str, str]) -> list[dict[str, Any]]:
+    """The engine's notes from index ``since`` as JSON, each with its ``text`` (or None)."""
+    notes = [
+        {
+            k: list(v) if isinstance(v, tuple | list) else v
+            for k, v in n.items()
+            if isinstance(v, str | int | float | bool | tuple | list) or v is None
+        }
+        for n in m.log[since:]
+    ]
+    for note, raw in zip(notes, m.log[since:], strict=True):
+        note["text"] = note_text(raw, names)
+    return notes
 
 
 def match_story(log: Mapping[str, Any]) -> dict[str, Any]:
@@ -145,31 +189,25 @@ def replay_frames(log: Mapping[str, Any], *, with_frames: bool = True) -> dict[s
     last_turn = 0
     for i, ev in enumerate(events, start=1):
         seen = len(m.log)
+        occasion = _occasion(m, ev) if draw else None
         try:
             m.apply(ev)
         except IllegalEventError as exc:
             error = exc.to_dict()
             break
-        notes = [
-            {
-                k: list(v) if isinstance(v, tuple | list) else v
-                for k, v in n.items()
-                if isinstance(v, str | int | float | bool | tuple | list) or v is None
-            }
-            for n in m.log[seen:]
-        ]
-        for note, raw in zip(notes, m.log[seen:], strict=True):
-            note["text"] = note_text(raw, names)
+        notes = _notes(m, seen, names)
         turn, minute = clock(m)
         keep = draw and (step == 1 or notes or turn != last_turn or i == len(events) or i % step == 0)
         last_turn = turn
+        data = event_to_dict(ev)
         if keep:
-            frames.append(_frame(m, i, _describe(ev, names), notes, names))
+            text = event_text(data, names, occasion=occasion)
+            frames.append(_frame(m, i, text, notes, names, event_detail(data, names)))
         entries.append(
             {
                 "turn": turn,
                 "minute": minute,
-                "event": event_to_dict(ev),
+                "event": data,
                 "notes": notes,
                 # a thinned-out event shows the next frame that is kept
                 "i": (len(frames) - 1 if keep else len(frames)) if draw else i,

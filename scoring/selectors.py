@@ -235,11 +235,6 @@ def session_names(session: ScoringSession) -> dict[str, str]:
     return {side: str((teams.get(side) or {}).get("name") or side) for side in ("home", "away")}
 
 
-def board_areas(names: dict[str, str]) -> list[dict[str, Any]]:
-    """The board's areas named for these teams (the vocabulary of rules_engine.areas)."""
-    return scorer_view.areas(names)
-
-
 def _current_match(session: ScoringSession) -> tuple[ScoringSession, Any]:
     """The session as it is now and its engine match."""
     for _ in range(3):

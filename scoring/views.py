@@ -8,7 +8,6 @@ ETag, answered 304 from one database read while nothing changed (docs/scorer-int
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -105,12 +104,8 @@ def scorer(request: HttpRequest, session_id: int) -> HttpResponse:
         except PermissionDenied:
             side = None
     names = selectors.session_names(session)
-    pitch = pitch_geometry()
-    # the areas' labels in the one vocabulary (rules_engine.areas), never the log's codes: the
-    # team whose half an area lies in over its words ("Peru" / "left wing"), so that the two
-    # halves' areas read apart
-    named = {a["code"]: a for a in selectors.board_areas(names)}
-    pitch["areas"] = [{**a, **_pitch_label(named.get(a["name"]), names)} for a in pitch["areas"]]
+    # the areas' labels in the one vocabulary (rules_engine.areas), as on the spectators' pitch
+    pitch = pitch_geometry(names=names)
     return render(
         request,
         "scoring/scorer.html",
@@ -126,24 +121,6 @@ def scorer(request: HttpRequest, session_id: int) -> HttpResponse:
             "engine": _local_engine() if side is not None else None,
         },
     )
-
-
-# the longest team name a pitch label prints in full (its area is 90 units wide); the area's
-# aria-label keeps the whole name
-PITCH_TEAM_CHARS = 13
-
-
-def _pitch_label(area: dict[str, Any] | None, names: dict[str, str]) -> dict[str, str]:
-    """What the scorer's pitch prints in an area: ``words`` ("left wing"), ``end`` (the side
-    whose half it lies in, "" for the centre circle), ``team`` (that side's name, shortened to
-    fit) and ``name`` (the whole name, for screen readers)."""
-    if area is None:
-        return {"words": "", "end": "", "team": "", "full_name": ""}
-    end = str(area["end"] or "")
-    team = names.get(end, "") if end else ""
-    if len(team) > PITCH_TEAM_CHARS:
-        team = team[: PITCH_TEAM_CHARS - 1].rstrip() + "…"
-    return {"words": str(area["words"]), "end": end, "team": team, "full_name": str(area["name"])}
 
 
 def _local_engine() -> dict[str, str] | None:

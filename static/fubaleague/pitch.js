@@ -1,7 +1,7 @@
-/* Draws a match state on a FUBA pitch (templates/tournaments/partials/pitch.html): pieces per
-   area, the ball with its value, and the last action as an arrow from one area to another (or
-   the areas it concerned, highlighted). Shared by the replay and the live panel. The states come
-   from the server's engine snapshot: no rule logic here. */
+/* Draws a match state on a FUBA pitch (templates/tournaments/partials/pitch.html, where the server
+   writes the areas' names): pieces per area, the ball with its value, and the last action as an
+   arrow from one area to another (or the areas it concerned, highlighted). Shared by the replay
+   and the live panel. The states come from the server's engine snapshot: no rule logic here. */
 (function () {
   "use strict";
   var svgNS = "http://www.w3.org/2000/svg";
@@ -61,7 +61,8 @@
     });
     var b = this.centre(state.ball);
     if (b) {
-      var bx = b.x + (b.w > 40 ? 30 : 0), by = b.y - Math.min(b.h / 2 - 10, 16);
+      // in the area's bottom right corner: its name runs along the top, its pieces in the middle
+      var bx = b.x + (b.w > 40 ? b.w / 2 - 13 : 0), by = b.y + (b.h > 40 ? b.h / 2 - 12 : 0);
       this.pieces.appendChild(node("circle", { cx: bx, cy: by, r: 8, "class": "ball" }));
       this.pieces.appendChild(node("text", { x: bx, y: by, "class": "ball-value" }, String(state.value)));
     }

@@ -39,6 +39,9 @@
     $("replay-control").textContent = teamName(frame.control);
     var notes = frame.notes.map(function (n) { return n.text; }).filter(Boolean);
     $("replay-event").textContent = frame.text + (notes.length ? " — " + notes.join("; ") : "");
+    // what the one line leaves out (a set-up's whole placement), under it
+    $("replay-detail").textContent = frame.detail || "";
+    $("replay-detail").hidden = !frame.detail;
     $("replay-position").textContent = "Event " + (pos + 1) + " of " + data.frames.length;
     range.value = pos;
     var end = pos === data.frames.length - 1;

@@ -49,6 +49,43 @@ def _no_area_code(page, selector: str) -> None:
     assert not found, f"area codes on screen in {selector}: {sorted(set(found))}"
 
 
+# Every area's name drawn on a pitch, and each label that a piece or the ball of its area overlaps;
+# the labels are drawn under the last action's arrow and the pieces.
+LABELS = """(id) => {
+  const svg = document.getElementById(id), box = (e) => e.getBBox();
+  const cut = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width
+    && a.y < b.y + b.height && b.y < a.y + a.height;
+  const inside = (c, r) => c.x + c.width / 2 > r.x && c.x + c.width / 2 < r.x + r.width
+    && c.y + c.height / 2 > r.y && c.y + c.height / 2 < r.y + r.height;
+  const drawn = [...svg.querySelectorAll('[data-pieces] circle')].map(box);
+  const labels = [...svg.querySelectorAll('[data-area-label]')];
+  const under = svg.querySelector('[data-last]');
+  return {
+    names: Object.fromEntries(labels.map((t) => [t.dataset.areaLabel,
+      [...t.querySelectorAll('tspan')].map((s) => s.textContent).join(' ') || t.textContent])),
+    teams: labels.flatMap((t) => [...t.querySelectorAll('[data-area-team]')]
+      .map((s) => s.dataset.areaTeam + ':' + s.textContent)),
+    hidden: labels.filter((t) => {
+      const area = box(svg.querySelector(`rect[data-area="${t.dataset.areaLabel}"]`));
+      return drawn.some((c) => inside(c, area) && cut(box(t), c));
+    }).map((t) => t.dataset.areaLabel),
+    above: labels.filter((t) => !(t.compareDocumentPosition(under) & Node.DOCUMENT_POSITION_FOLLOWING))
+      .length,
+  };
+}"""
+
+
+def _labels_drawn(page, pitch_id: str, home: str, away: str) -> None:
+    """The pitch names its areas as the scorer's does (the team whose half, over the words), and no
+    label lies under a piece or the ball of its area, nor over the last action's arrow."""
+    drawn = page.evaluate(LABELS, pitch_id)
+    assert len(drawn["names"]) == 13
+    assert drawn["names"]["H-LC"] == f"{home} left wing" and drawn["names"]["A-PEN"] == f"{away} box"
+    assert drawn["names"]["CENTRE"] == "centre circle"
+    assert sorted(set(drawn["teams"])) == [f"away:{away}", f"home:{home}"]
+    assert not drawn["hidden"] and not drawn["above"], drawn
+
+
 def _shots(page, name: str, part: str) -> None:
     """The whole page at both sizes, and the part a spectator follows on a phone (docs/images)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -88,6 +125,7 @@ def test_a_spectator_follows_a_live_match(browser, live_server) -> None:
         # The story of one match: no overdue, no result form, a link to the session for everyone.
         assert page.get_by_test_id("overdue").count() == 0
         _no_area_code(page, '[data-testid="live-panel"]')
+        _labels_drawn(page, "live-pitch", state["teams"]["home"]["name"], state["teams"]["away"]["name"])
 
         # The table goes on: the spectator's page follows within a couple of polls, and the last
         # action is marked on the pitch (an arrow for a move, or the areas it concerned).
@@ -142,6 +180,24 @@ def test_the_replay_autoplays_marks_goals_and_steps_by_turn(browser, live_server
         )
         total = len(frames["frames"])
         expect(position).to_have_text(f"Event 1 of {total}")
+
+        def jump(i: int) -> None:
+            page.evaluate(
+                "([i]) => { const r = document.getElementById('replay-range'); r.value = i; "
+                "r.dispatchEvent(new Event('input')); }",
+                [i],
+            )
+
+        # A set-up in one short line, its whole placement under it (the pitch shows it too).
+        setup = next(i for i, f in enumerate(frames["frames"]) if f["detail"])
+        jump(setup)
+        expect(page.get_by_test_id("replay-event")).to_have_text(
+            re.compile(r"^.+ set up for the kick-off: goalkeeper and \d+ players$")
+        )
+        expect(page.get_by_test_id("replay-detail")).to_have_text(frames["frames"][setup]["detail"])
+        page.get_by_test_id("replay").screenshot(path=str(SCREENSHOTS / "match-replay-setup-part-phone.png"))
+        jump(0)
+        expect(page.get_by_test_id("replay-detail")).to_be_hidden()
 
         # Goals and cards are marked on the slider; a mark takes the replay there.
         marks = page.get_by_test_id("replay-mark")
@@ -228,12 +284,9 @@ def test_the_replay_autoplays_marks_goals_and_steps_by_turn(browser, live_server
             for i, f in enumerate(frames["frames"])
             if f["last"] and f["last"]["from"] and f["last"]["to"] and f["last"]["from"] != f["last"]["to"]
         )
-        page.evaluate(
-            "([i]) => { const r = document.getElementById('replay-range'); r.value = i; "
-            "r.dispatchEvent(new Event('input')); }",
-            [move],
-        )
+        jump(move)
         expect(page.locator("#replay-pitch .arrow")).to_have_count(1)
+        _labels_drawn(page, "replay-pitch", frames["teams"]["home"]["name"], frames["teams"]["away"]["name"])
         _no_area_code(page, '[data-testid="replay"]')
         _shots(page, "match-replay", '[data-testid="replay"]')
     finally:

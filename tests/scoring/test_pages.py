@@ -44,7 +44,7 @@ def test_the_live_json_is_versioned_with_an_etag(client, django_capture_on_commi
 
 
 def test_event_text_is_plain_language() -> None:
-    from matches.narrate import event_text, note_text, pending_text
+    from matches.narrate import event_detail, event_text, note_text, pending_text
 
     names = {"home": "Brazil", "away": "Argentina"}
     assert pending_text({"kind": "decision", "name": "target_area", "actor": "home"}, names) == (
@@ -53,11 +53,10 @@ def test_event_text_is_plain_language() -> None:
     assert pending_text({"kind": "roll", "name": "kick_off", "actor": "both", "dice": 2}, names).startswith(
         "Both teams: roll for kick-off"
     )
-    text = event_text(
-        {"decide": "setup", "by": "away", "choice": {"gk": "A-PEN", "players": {"CENTRE": 2, "A-LM": 3}}},
-        names,
-    )
-    assert "{" not in text and "goalkeeper in the Argentina box" in text
+    setup = {"decide": "setup", "by": "away", "choice": {"gk": "A-PEN", "players": {"CENTRE": 2, "A-LM": 3}}}
+    assert event_text(setup, names) == "Argentina set up: goalkeeper and 5 players"
+    detail = event_detail(setup, names)
+    assert detail is not None and "{" not in detail and "goalkeeper in the Argentina box" in detail
     assert event_text({"decide": "move", "by": "home", "choice": "H-LM>CENTRE"}, names) == (
         "Brazil moved a player from the Brazil left midfield to the centre circle"
     )
