@@ -25,6 +25,7 @@ from matches.engine_door import (
     extra_time_answers,
     only_answer,
     pitch_input,
+    rolls_after,
     snapshot,
 )
 
@@ -40,7 +41,9 @@ def pending_dict(match: Match, tie: Tie | None = None) -> dict[str, Any] | None:
     ``auto_answer`` (the answer a page posts without asking: the one legal answer, or the default
     of a moot prompt; None when the player chooses) and ``then`` (the decision asked right after
     the usual answer, with its own ``board``, when a page may offer its answers beside these: one
-    tap answers both, rules_engine.lookahead; else None). At the extra-time question of a knockout
+    tap answers both, rules_engine.lookahead; else None) and ``rolls`` (the answers that the roll
+    in each ``roll`` follows at once: with typed dice a page may offer that roll's dice beside
+    them, the first face answering the question too). At the extra-time question of a knockout
     ``tie`` only the answers the engine leaves for it are offered, with no default (I-38)."""
     p: Pending | None = match.pending()
     if p is None:
@@ -53,11 +56,15 @@ def pending_dict(match: Match, tie: Tie | None = None) -> dict[str, Any] | None:
     out["auto_answer"] = answer if auto else None
     fork = after_default(match) if not auto else None
     out["then"] = pending_dict(fork) if fork is not None else None
+    # chips only: an answer on the pitch is a tap there, not a face
+    follow = rolls_after(match) if board is None and not auto else []
+    out["rolls"] = [{"choice": _jsonable(c), "roll": pending_dict(f)} for c, f in follow]
     answers = list(extra_time_answers(match, tie))
     if answers and answers != out.get("options"):
         out["options"] = answers
         out["default"] = None
         out["then"] = None  # what follows the default, which is no longer offered
+        out["rolls"] = []
         out["only_answer"] = len(answers) == 1
     return out
 
@@ -110,6 +117,8 @@ def narrated_pending(
     pending["text"] = narrate.pending_text(pending, names)
     if pending.get("then") is not None:
         pending["then"] = narrated_pending(pending["then"], names, formations)
+    for follow in pending.get("rolls") or ():
+        follow["roll"] = narrated_pending(follow["roll"], names, formations)
     return pending
 
 

@@ -50,6 +50,7 @@ it (a frozen :class:`MatchSnapshot`, ``to_dict()`` for JSON), ``board_areas(home
 ``area_name`` the one vocabulary of the areas, ``pitch_input(m)`` what a tap on the pitch may
 answer to the pending decision (with reasons for the other areas), ``setup_check(m, choice)``
 every problem of a proposed set-up, ``auto_answer(p)`` the answer a page may post itself,
+``after_default(m)`` / ``rolls_after(m)`` what the engine asks right after an answer (one tap for both),
 ``extra_time_answers(m, tie)`` / ``verify_extra_time(m, tie, event)`` the answers a knockout
 :class:`Tie` leaves at the extra-time question (I-38).
 
@@ -81,7 +82,7 @@ from .errors import (
 )
 from .events import Decision, Event, Pending, Roll
 from .logformat import ROLE_KEYS, event_to_dict, header_from_dict, parse, parse_event
-from .lookahead import after_default
+from .lookahead import after_default, rolls_after
 from .machine import Match
 from .pitch_input import PitchInput, SetupCheck, auto_answer, only_answer, pitch_input, setup_check
 from .result import GoalScored, MatchResult, TeamResult
@@ -169,6 +170,7 @@ __all__ = [
     "play_match",
     "play_random",
     "play_with_stats",
+    "rolls_after",
     "setup_check",
     "simulate_match",
     "skill_weight",

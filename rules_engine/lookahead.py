@@ -1,4 +1,4 @@
-"""What the engine asks right after the usual answer of the pending decision.
+"""What the engine asks right after an answer of the pending decision.
 
 A team that ends its free movements ("done") chooses its action at once (4.3.1, 4.3); a team that
 plays no second actions ("no", 4.3.2) is asked the next turn's target area (4.2). A page may offer
@@ -6,17 +6,43 @@ the answers of that next decision beside the pending ones, so that one tap answe
 saved at every free movement a table ends): the log records both decisions, the usual answer
 first, as if they were tapped one by one.
 
-The next decision is found by playing the usual answer on a copy of the match (the rules are
+Most actions are followed at once by their roll (4.5 movement, 4.6 positioning, 4.7 pressing, a
+goal attempt): a page with typed dice may offer, beside such an answer, the faces of that roll's
+first die, so that the tap on a face answers the question and enters the die (the roll goes out
+with its last die, one tap per face as ever): the log records the decision, then the roll.
+
+The next request is found by playing the answer on a copy of the match (the rules are
 generators, which cannot be copied: the copy replays the match's events, a few milliseconds for a
 whole match with the compiled engine), so nothing here restates a rule.
 """
 
 from __future__ import annotations
 
+from typing import Any, Final
+
 from . import decisions as D
 from .errors import FubaError
 from .events import Decision
 from .machine import Match
+
+# More answers than this are not offered with their roll's dice: a page shows a row of faces for
+# each, and the rows must fit under the pitch of a phone.
+MAX_ROLL_ANSWERS: Final = 4
+
+
+def _answered(m: Match, choice: Any) -> Match | None:
+    """A copy of ``m`` with its pending decision answered by ``choice``; None when refused."""
+    p = m.pending()
+    if p is None or p.kind != "decision":
+        return None
+    fork = Match(m.header)
+    try:
+        for ev in m.events:
+            fork.apply(ev)
+        fork.apply(Decision(p.name, p.actor, choice))
+    except FubaError:  # (the match's own events replay; a refused answer is no fork)
+        return None
+    return fork
 
 
 def after_default(m: Match) -> Match | None:
@@ -27,16 +53,11 @@ def after_default(m: Match) -> Match | None:
     p = m.pending()
     if p is None or p.kind != "decision" or p.default is None:
         return None
-    fork = Match(m.header)
-    try:
-        for ev in m.events:
-            fork.apply(ev)
-        fork.apply(Decision(p.name, p.actor, p.default))
-    except FubaError:  # (the match's own events replay; kept safe for a page's sake)
-        return None
-    nxt = fork.pending()
+    fork = _answered(m, p.default)
+    nxt = fork.pending() if fork is not None else None
     if (
-        nxt is None
+        fork is None
+        or nxt is None
         or nxt.kind != "decision"
         or nxt.open
         or nxt.default is not None
@@ -46,3 +67,30 @@ def after_default(m: Match) -> Match | None:
     ):
         return None
     return fork
+
+
+def rolls_after(m: Match) -> list[tuple[Any, Match]]:
+    """(answer, copy of ``m`` with it applied) for each answer of the pending decision that the
+    engine follows at once by a roll (the copy's pending request), in the order of the options.
+    Only for a closed list of two or more answers (not a move or a set-up), and never the usual
+    answer (the usual answer's tap stays a plain one); empty when more than MAX_ROLL_ANSWERS
+    answers would be offered."""
+    p = m.pending()
+    if (
+        p is None
+        or p.kind != "decision"
+        or p.open
+        or p.name in D.MOVE_DECISIONS
+        or p.name == D.SETUP
+        or len(p.options) < 2
+    ):
+        return []
+    out: list[tuple[Any, Match]] = []
+    for choice in p.options:
+        if p.default is not None and choice == p.default:
+            continue
+        fork = _answered(m, choice)
+        nxt = fork.pending() if fork is not None else None
+        if fork is not None and nxt is not None and nxt.kind == "roll":
+            out.append((choice, fork))
+    return out if len(out) <= MAX_ROLL_ANSWERS else []

@@ -6,7 +6,8 @@ It chooses like the engine's heuristic coach, not the first option: the coach re
 server holds (rebuilt here from the session's stored events) and the player enters its answer with
 the page's own controls: a drag for a move (one tap), a tap on an area for a place, a chip, the
 dock's usual answer, the set-up editor (a preset, then area by area), one tap per die face with
-typed dice or "Roll" with app dice. What the page answers itself (one legal answer, rolls that
+typed dice (an answer followed at once by its roll entered with that roll's faces on its row) or
+"Roll" with app dice. What the page answers itself (one legal answer, rolls that
 follow a roll with app dice) costs no tap. Used by tests/browser/test_scorer_taps.py (a few turns
 in the default run, whole matches under the slow marker for `make bench`)."""
 
@@ -20,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.engine_door import Dice, Match, after_default, event_from_dict, new_match, snapshot
+from matches.engine_door import Dice, Match, after_default, event_from_dict, new_match, rolls_after, snapshot
 from rules_engine.api import HeuristicCoach
 from scoring.models import ScoringEvent, ScoringSession
 from tests.scoring.helpers import make_fixture
@@ -204,6 +205,8 @@ class Player:
         if isinstance(choice, str) and self.page.locator(f'[data-area="{choice}"].area--pick').count():
             self._tap_area(choice)
             return "area"
+        if self._faces(self.match, choice, then=False):
+            return "chip+dice"
         chip = f"{CHIP}[data-choice='{json.dumps(choice)}']"
         if not self.page.locator(chip).count():  # in a kind of answer (groups.js): the kind first
             kind = self.page.evaluate(
@@ -217,6 +220,24 @@ class Player:
         self._tap(chip)
         return "chip"
 
+    def _faces(self, match: Match, choice: Any, *, then: bool) -> bool:
+        """With typed dice, an answer the engine follows at once by a roll is entered with that
+        roll's faces on the answer's row (the first face answers the question too): the dice the
+        table rolls next, one tap per face. False when the page shows no such row."""
+        key = ("then:" if then else "") + json.dumps(choice)
+        row = self.page.locator(f"[data-act='{key}']")
+        if self.app_dice or not row.count():
+            return False
+        fork = next((f for c, f in rolls_after(match) if c == choice), None)
+        roll = fork.pending() if fork is not None else None
+        assert roll is not None and roll.kind == "roll", (choice, roll)
+        faces = self.dice.roll_for(roll).dice
+        row.locator(f'[data-act-die="0"][data-face="{faces[0]}"]').click()
+        self.tally.taps += 1
+        for i, face in enumerate(faces[1:], start=1):
+            self._tap(f'[data-act-die="{i}"][data-face="{face}"]')
+        return True
+
     def _default(self, p: Any) -> str:
         """The usual answer ("done", "no"): when the page offers the answers of the decision that
         follows it (pending.then), the coach's answer to that one is tapped instead, one tap for
@@ -225,6 +246,8 @@ class Player:
         nxt = fork.pending() if fork is not None else None
         if nxt is not None:
             then = self.coaches[nxt.actor].choose(fork, nxt)
+            if self._faces(fork, then, then=True):
+                return f"{p.default}+{nxt.name}+dice"
             chip = self.page.locator(f"[data-then][data-choice='{json.dumps(then)}']")
             if chip.count():
                 self._tap(f"[data-then][data-choice='{json.dumps(then)}']")

@@ -1,6 +1,6 @@
-"""The decision asked right after the usual answer (one tap answers both): found on a
-copy of the match, it is exactly what the match asks once the usual answer is applied, and the
-match itself is left as it was."""
+"""The decision asked right after the usual answer (one tap answers both), and the roll asked
+right after an answer (its first die answers both): found on a copy of the match, it is exactly
+what the match asks once the answer is applied, and the match itself is left as it was."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import random
 from collections import Counter
 
 from rules_engine import decisions as D
-from rules_engine.api import Decision, Dice, after_default, new_match
+from rules_engine.api import Decision, Dice, after_default, new_match, rolls_after
+from rules_engine.lookahead import MAX_ROLL_ANSWERS
 
 from .helpers import header
 
@@ -50,3 +51,39 @@ def test_no_next_decision_without_a_usual_answer() -> None:
     p = m.pending()
     assert p is not None and p.kind == "roll"
     assert after_default(m) is None
+
+
+def test_an_answer_followed_at_once_by_a_roll_is_offered_with_that_roll() -> None:
+    offered: Counter[tuple[str, str]] = Counter()
+    for seed in range(2):
+        m = new_match(header("all"))
+        dice = Dice(seed=seed)
+        rng = random.Random(seed)
+        while (p := m.pending()) is not None:
+            if p.kind == "roll":
+                m.apply(dice.roll_for(p))
+                continue
+            follow = rolls_after(m)
+            assert m.pending() is p  # the match is not touched
+            assert len(follow) <= MAX_ROLL_ANSWERS
+            for choice, fork in follow:
+                assert choice in p.options and choice != p.default
+                nxt = fork.pending()
+                assert nxt is not None and nxt.kind == "roll"
+                offered[(p.name, nxt.name)] += 1
+            choice = rng.choice(p.options)
+            m.apply(Decision(p.name, p.actor, choice))
+            real = m.pending()
+            fork = next((f for c, f in follow if c == choice), None)
+            if fork is not None:  # exactly the roll the match asks after that answer
+                nxt = fork.pending()
+                assert real is not None and nxt is not None
+                asked = (real.kind, real.name, real.actor, real.dice)
+                assert asked == ("roll", nxt.name, nxt.actor, nxt.dice)
+            else:  # any other answer: the match asks no roll at once (or a usual answer, left out)
+                assert real is None or real.kind != "roll" or choice == p.default or len(follow) == 0
+    # 4.3: the action is followed at once by its roll (4.5 movement, 4.6 positioning, 4.7 pressing)
+    assert offered[(D.ACTION, "movement")] > 10, offered
+    assert offered[(D.ACTION, "positioning")] > 10, offered
+    assert offered[(D.ACTION, "pressing")] > 0, offered
+    assert (D.FREE_MOVE, "movement") not in {k for k in offered}  # moves are never offered with dice

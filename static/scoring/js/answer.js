@@ -60,10 +60,19 @@ export function choices(p, state, areas) {
     }
     out.chips.push(o);
   });
+  out.rolls = rollsOf(p);
   addThen(out, p);
   let n = out.chips.length + Object.keys(out.places).length + (hasDefault ? 1 : 0);
   Object.keys(out.moves).forEach((f) => Object.keys(out.moves[f]).forEach((t) => { n += out.moves[f][t].length; }));
   out.answers = typeof p.only_answer === "boolean" ? (p.only_answer ? 1 : Math.max(n, 2)) : n;
+  return out;
+}
+
+/* The answers the engine follows at once by a roll (pending.rolls, rules_engine.lookahead): that
+   roll by the answer's value (as JSON). */
+function rollsOf(p) {
+  const out = {};
+  (p.rolls || []).forEach((r) => { out[JSON.stringify(r.choice)] = r.roll; });
   return out;
 }
 
@@ -73,6 +82,7 @@ export function choices(p, state, areas) {
 function addThen(out, p) {
   out.thenPlaces = {};
   out.thenChips = [];
+  out.thenRolls = {};
   out.then = null;
   const t = p.then;
   if (!t || !out.def || out.setup) return;
@@ -86,6 +96,7 @@ function addThen(out, p) {
     });
   } else if (!tb && (t.options || []).length + out.chips.length <= 7) {
     out.thenChips = t.options.slice();
+    out.thenRolls = rollsOf(t);
   } else {
     return;
   }
@@ -101,6 +112,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
   let kind = null; // the kind of answer open, when the server grouped the options (groups.js)
   let dice = [];
   let autoAnswered = null; // the version whose single legal answer the page sent
+  let held = null; // typed dice: an answer picked by the first face of its roll, {key, then, roll, faces}
   let appDice = false;
 
   function p() { return data && data.status === "live" ? data.pending : null; }
@@ -124,7 +136,8 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
     const b = el("button", Object.assign({
       type: "button", "class": "chip", "data-testid": "sc-option", "data-choice": JSON.stringify(o.value),
     }, extra || {}), o.label);
-    b.addEventListener("click", () => decide(o.value));
+    // a chip of the next decision (data-then) answers the usual answer first
+    b.addEventListener("click", () => (b.dataset.then ? decideThen(o.value) : decide(o.value)));
     return b;
   }
 
@@ -184,7 +197,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
   }
 
   function render(d, { waiting } = {}) {
-    if (!data || !d || data.version !== d.version) { from = null; kind = null; if (!data || !d || data.seq !== d.seq) dice = []; }
+    if (!data || !d || data.version !== d.version) { from = null; kind = null; held = null; if (!data || !d || data.seq !== d.seq) dice = []; }
     data = d;
     if (!box) { board.mark({}); return; }
     clear(box);
@@ -194,7 +207,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
     markBoard();
     root.classList.toggle("is-rolling", !!(q && q.kind === "roll"));
     root.classList.toggle("is-editing", !!(canWrite && c && c.setup));
-    root.classList.remove("has-many");
+    root.classList.remove("has-many", "has-rows");
     if (!canWrite || !q) return;
     if (waiting) {
       box.appendChild(el("p", { "class": "sc-wait", "data-testid": "sc-waiting" },
@@ -238,10 +251,18 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
       box.appendChild(el("p", { "class": "sc-hint" }, "Now tap where it goes."));
     }
     root.classList.toggle("has-many", chipCount(c.chips, kind) + c.thenChips.length > 4);
-    if (c.chips.length) {
+    let rows = 0;
+    // with typed dice, answers followed at once by their roll get rows of faces (not grouped:
+    // the engine offers rolls for at most four answers)
+    const withRolls = !appDice && c.chips.some((o) => c.rolls[JSON.stringify(o.value)]);
+    if (withRolls) rows += chipsAndRows(box, c.chips, c.rolls, false);
+    else if (c.chips.length) {
       box.appendChild(chipRow(c.chips, kind, { chip: chip, toggle: (k) => { kind = k; render(data); } }));
     }
-    if (c.then) thenBox(c);
+    if (rows) box.insertBefore(el("p", { "class": "sc-then" }, "Tap the answer, or the first die of its roll:"), box.firstChild);
+    if (c.then) rows += thenBox(c);
+    root.classList.toggle("has-rows", rows > 0);
+    root.style.setProperty("--sc-rows", String(rows));
     if (c.def) dockButton(c.def.label, "sc-default", () => decide(c.def.value));
   }
   function thenBox(ch) {
@@ -250,19 +271,77 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
     const text = String(t.text || t.prompt || "");
     const what = t.actor === (p() || {}).actor ? text.replace(/^[^:]*:\s*/, "") : text;
     const onPitch = Object.keys(ch.thenPlaces).length > 0;
-    box.appendChild(el("p", { "class": "sc-then", "data-testid": "sc-then" },
-      "Or " + what + (onPitch ? " on the pitch" : ":")));
-    if (!ch.thenChips.length) return;
-    const wrap = el("div", { "class": "chips" });
-    ch.thenChips.forEach((o) => {
-      const b = el("button", {
-        type: "button", "class": "chip", "data-testid": "sc-option", "data-then": "1",
-        "data-choice": JSON.stringify(o.value),
-      }, o.label);
-      b.addEventListener("click", () => decideThen(o.value));
-      wrap.appendChild(b);
+    const line = el("p", { "class": "sc-then", "data-testid": "sc-then" },
+      "Or " + what + (onPitch ? " on the pitch" : ":"));
+    box.appendChild(line);
+    if (!ch.thenChips.length) return 0;
+    const rows = chipsAndRows(box, ch.thenChips, ch.thenRolls, true);
+    if (rows) line.textContent = "Or " + what + ", or the first die of its roll:";
+    return rows;
+  }
+
+  /* Chips, and with typed dice a row for each answer the engine follows at once by a roll: its
+     chip, then the faces of that roll's first die. A face answers the question (after the usual
+     answer when ``then``) and enters the die; the roll goes out with its last die, so the answer
+     costs no tap of its own. Returns the number of rows. */
+  function chipsAndRows(into, options, rolls, then) {
+    const plain = el("div", { "class": "chips" });
+    const rowsBox = el("div", { "class": "sc-acts" });
+    let rows = 0;
+    options.forEach((o) => {
+      const key = (then ? "then:" : "") + JSON.stringify(o.value);
+      const r = appDice ? null : rolls[JSON.stringify(o.value)];
+      const b = chip(o, then ? { "data-then": "1" } : null);
+      if (!r) { plain.appendChild(b); return; }
+      if (held && held.key !== key) return; // once a face is picked, its answer's row alone
+      rows += 1;
+      const row = el("div", { "class": "sc-act", role: "group", "data-act": key });
+      row.appendChild(b);
+      for (let f = 1; f <= r.sides; f++) {
+        const face = el("button", {
+          type: "button", "class": "face", "aria-pressed": String(!!held && held.faces[0] === f),
+          "data-testid": "sc-act-face", "data-act-die": "0", "data-face": String(f),
+        }, String(f));
+        face.addEventListener("click", () => pick(o, r, then, 0, f));
+        row.appendChild(face);
+      }
+      rowsBox.appendChild(row);
+      if (held) {
+        for (let i = 1; i < r.dice; i++) rowsBox.appendChild(nextDie(o, r, then, i));
+        rows += r.dice - 1;
+      }
     });
-    box.appendChild(wrap);
+    if (plain.childNodes.length) into.appendChild(plain);
+    if (rows) into.appendChild(rowsBox);
+    return rows;
+  }
+  function nextDie(o, r, then, i) {
+    const row = el("div", { "class": "sc-act", role: "group", "aria-label": dieName(r, i) });
+    row.appendChild(el("span", { "class": "sc-act__label" }, dieName(r, i)));
+    for (let f = 1; f <= r.sides; f++) {
+      const b = el("button", {
+        type: "button", "class": "face", "aria-pressed": String(held.faces[i] === f),
+        "data-testid": "sc-act-face", "data-act-die": String(i), "data-face": String(f),
+      }, String(f));
+      b.addEventListener("click", () => pick(o, r, then, i, f));
+      row.appendChild(b);
+    }
+    return row;
+  }
+  // A face of an answer's roll: the first picks the answer (another first face changes it); the
+  // roll goes out, after the answer, when its last die has a face.
+  function pick(o, r, then, i, f) {
+    const key = (then ? "then:" : "") + JSON.stringify(o.value);
+    if (!held || held.key !== key || i === 0) held = { key: key, roll: r, faces: new Array(r.dice).fill(null) };
+    held.faces[i] = f;
+    if (held.faces.every((x) => x !== null)) {
+      const faces = held.faces.slice();
+      held = null;
+      if (then) decideThen(o.value); else decide(o.value);
+      send({ event: { roll: r.name, by: r.actor, dice: faces } });
+      return;
+    }
+    render(data);
   }
 
   // A tap that answers nothing says why in one line: the engine's reason when it gave one.
