@@ -19,7 +19,7 @@ from .areas import GOALKEEPER, in_words
 from .errors import IllegalEventError
 from .events import Pending
 from .machine import Match
-from .setpieces import SETUP_RULE, area_problem, setup_problems
+from .setpieces import SETUP_RULE, area_problem, previous_setup, setup_problems
 
 _SETUP_KIND: Final[dict[str, str]] = {rule: kind for kind, rule in SETUP_RULE.items()}
 
@@ -69,6 +69,7 @@ class PitchInput:
     why_not_to: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]  # per source: (to, reason)
     done: bool  # "done" (no more moves) is an answer
     outfield: int  # kind "setup": outfield players to place
+    start: int = 0  # kind "setup": the preset the editor starts from (the team's previous set-up)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -83,6 +84,7 @@ class PitchInput:
             "far": _FAR if self.kind == "move" else None,
             "done": self.done,
             "outfield": self.outfield,
+            "start": self.start,
         }
 
 
@@ -212,7 +214,13 @@ def _setup(m: Match, p: Pending, team: int, home: str, away: str) -> PitchInput:
         else:
             why_not.append((B.NAMES[a], _words(IllegalEventError(why), "", team_name, home, away)))
     outfield = m.st.teams[team].outfield()
-    return PitchInput("setup", p.actor, (), (), None, tuple(allowed), tuple(why_not), (), False, outfield)
+    # a table sets up as it did before (a goal, the second half): the editor starts from that
+    previous = previous_setup(m, team, kind) if kind else None
+    options = list(p.options)
+    start = options.index(previous) if previous is not None and previous in options else 0
+    return PitchInput(
+        "setup", p.actor, (), (), None, tuple(allowed), tuple(why_not), (), False, outfield, start
+    )
 
 
 def pitch_input(m: Match) -> PitchInput | None:

@@ -181,10 +181,18 @@ def _suggest(m: MatchContext, kind: str, team: int, spot: int) -> tuple[Any, ...
         and sum(last[0]) == ts.outfield()  # (a player sent off or injured since: not offered)
         and placement_problem(m, kind, team, last[0], last[1], spot) is None
     ):
-        again = {"gk": B.NAMES[last[1]], "players": {B.NAMES[a]: n for a, n in enumerate(last[0]) if n}}
-        if again not in out:
-            out.append(again)  # last: the first preset stays the editor's starting point
+        again = previous_setup(m, team, kind)
+        if again is not None and again not in out:
+            out.append(again)  # last: the presets of a kind keep their places (the editor starts from it)
     return tuple(out)
+
+
+def previous_setup(m: MatchContext, team: int, kind: str) -> dict[str, Any] | None:
+    """The team's previous set-up of this kind as a ``setup`` choice; None before the first."""
+    last = m.setups.get((team, kind))
+    if last is None:
+        return None
+    return {"gk": B.NAMES[last[1]], "players": {B.NAMES[a]: n for a, n in enumerate(last[0]) if n}}
 
 
 def setup(m: MatchContext, kind: str, ct: int, spot: int = B.CENTRE) -> Flow:

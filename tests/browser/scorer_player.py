@@ -21,7 +21,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.engine_door import Dice, Match, after_default, event_from_dict, new_match, rolls_after, snapshot
+from matches.engine_door import (
+    Dice,
+    Match,
+    after_default,
+    event_from_dict,
+    new_match,
+    pitch_input,
+    rolls_after,
+    snapshot,
+)
 from rules_engine.api import HeuristicCoach
 from scoring.models import ScoringEvent, ScoringSession
 from tests.scoring.helpers import make_fixture
@@ -270,8 +279,10 @@ class Player:
             moved = sum(n for n in surplus(preset).values() if n > 0)
             return moved + 2 * (preset.get("gk") != choice.get("gk"))
 
-        best = min(range(len(presets)), key=lambda i: cost(presets[i]))
-        if best != 0:
+        board = pitch_input(self.match)
+        first = board.start if board is not None else 0  # where the editor starts
+        best = min(range(len(presets)), key=lambda i: (cost(presets[i]) + (i != first), i != first))
+        if best != first:
             self._tap(f'[data-testid="sc-setup-preset"] >> nth={best}')
         start = presets[best]
         if choice.get("gk") != start.get("gk"):

@@ -117,7 +117,8 @@ export function createSetup({ board, check, decide, say }) {
         key = k;
         selected = null;
         problems = [];
-        draft = fromPreset(q.actor, q.options[0].value);
+        // the engine's starting point: the team's previous set-up of this kind, else the first preset
+        draft = fromPreset(q.actor, q.options[(q.board && q.options[q.board.start]) ? q.board.start : 0].value);
         recheck();
       }
       ui = { box: box, dock: dock, data: data, q: q };
