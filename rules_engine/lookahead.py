@@ -28,6 +28,8 @@ from .machine import Match
 # More answers than this are not offered with their roll's dice: a page shows a row of faces for
 # each, and the rows must fit under the pitch of a phone.
 MAX_ROLL_ANSWERS: Final = 4
+# A question of more answers is shown in steps (a page groups them by kind): no dice beside them.
+MAX_ANSWERS: Final = 8
 
 
 def _answered(m: Match, choice: Any) -> Match | None:
@@ -72,7 +74,7 @@ def after_default(m: Match) -> Match | None:
 def rolls_after(m: Match) -> list[tuple[Any, Match]]:
     """(answer, copy of ``m`` with it applied) for each answer of the pending decision that the
     engine follows at once by a roll (the copy's pending request), in the order of the options.
-    Only for a closed list of two or more answers (not a move or a set-up), and never the usual
+    Only for a closed list of two to MAX_ANSWERS answers (not a move or a set-up), never the usual
     answer (the usual answer's tap stays a plain one); empty when more than MAX_ROLL_ANSWERS
     answers would be offered."""
     p = m.pending()
@@ -82,7 +84,7 @@ def rolls_after(m: Match) -> list[tuple[Any, Match]]:
         or p.open
         or p.name in D.MOVE_DECISIONS
         or p.name == D.SETUP
-        or len(p.options) < 2
+        or not 2 <= len(p.options) <= MAX_ANSWERS
     ):
         return []
     out: list[tuple[Any, Match]] = []

@@ -252,9 +252,10 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
     }
     root.classList.toggle("has-many", chipCount(c.chips, kind) + c.thenChips.length > 4);
     let rows = 0;
-    // with typed dice, answers followed at once by their roll get rows of faces (not grouped:
-    // the engine offers rolls for at most four answers)
-    const withRolls = !appDice && c.chips.some((o) => c.rolls[JSON.stringify(o.value)]);
+    // with typed dice, answers followed at once by their roll get rows of faces, unless the
+    // options come grouped by kind (more than 8: the kinds first, groups.js)
+    const grouped = c.chips.some((o) => o.group);
+    const withRolls = !appDice && !grouped && c.chips.some((o) => c.rolls[JSON.stringify(o.value)]);
     if (withRolls) rows += chipsAndRows(box, c.chips, c.rolls, false);
     else if (c.chips.length) {
       box.appendChild(chipRow(c.chips, kind, { chip: chip, toggle: (k) => { kind = k; render(data); } }));
