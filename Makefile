@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EMBEDDED := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: check-services run test test-slow worker beat bench bench-deps lint format install engine web-engine node-deps browser-deps clean
+.PHONY: check-services run test test-pure test-slow worker beat bench bench-deps lint format install engine web-engine node-deps browser-deps clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -60,12 +60,18 @@ check-services: install
 	source scripts/test-env.sh && $(BIN)/python scripts/check-services.py
 
 ## test: the whole suite against the real PostgreSQL and Redis on 127.0.0.1 and a real Celery worker
-# The services are checked first, then the lint (CI runs only `make test`). The suite runs on the compiled engine
-# (FUBA_ENGINE=native refuses a missing or stale build), then the engine tests once more on the
-# pure-Python source, which must behave the same.
-test: install check-services lint engine web-engine browser-deps
+# The services are checked first (CI runs only `make test`). The C compile of the engine keeps one
+# core busy for minutes, so the lint and the engine tests on the pure-Python source (which must
+# behave the same) run beside it, two jobs at a time. Then the whole suite runs on the compiled
+# engine (FUBA_ENGINE=native refuses a missing or stale build) in two pytest-xdist workers, each with
+# its own test database and Redis databases (tests/parallel_services.py).
+test: install check-services browser-deps
+	$(MAKE) --no-print-directory -j2 --output-sync=target engine lint web-engine test-pure
 	source scripts/test-env.sh && $(BIN)/python manage.py collectstatic --noinput -v0
-	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/pytest
+	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/python -m pytest -p tests.parallel_services -n 2 --dist load
+
+## test-pure: the engine tests on the pure-Python source (no compiled build needed)
+test-pure: install
 	source scripts/test-env.sh && FUBA_ENGINE=pure $(BIN)/pytest -q tests/engine
 
 test-slow: install engine web-engine browser-deps

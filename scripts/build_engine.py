@@ -23,6 +23,14 @@ and ``reversed()`` over a union-typed list does not compile (``logformat``).
 
 Run: ``.venv/bin/python scripts/build_engine.py``; ``MYPYC_OPT_LEVEL`` (0-3,
 default 3) trades compile time for speed.
+
+The C compile takes two to four minutes on one core, so a finished build is also kept outside the
+checkout, like ccache, in ``~/.cache/fuba-engine/<key>`` (``FUBA_ENGINE_CACHE`` names another
+folder; ``off`` turns it off).  The key digests everything the output depends on: the sources'
+manifest, this script and its mypy settings, the interpreter, the C compiler's and mypyc's
+versions, the optimisation level and ``CFLAGS``.  A checkout whose key is in the cache copies
+that build instead of compiling; with no such entry the build runs as before and is stored.
+The last ``CACHE_KEEP`` builds are kept.
 """
 
 from __future__ import annotations
@@ -31,7 +39,9 @@ import hashlib
 import importlib.machinery
 import os
 import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +50,7 @@ OUT = ROOT / "build" / "engine"
 MYPY_CONFIG = ROOT / "scripts" / "mypyc-engine.ini"
 GROUP = "rules_engine_native"
 PURE_PYTHON = {"__init__.py", "errors.py"}  # paths inside the package
+CACHE_KEEP = 4
 
 
 def engine_sources() -> list[Path]:
@@ -57,6 +68,59 @@ def manifest() -> str:
     for p in engine_sources():
         lines.append(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.relative_to(PKG).as_posix()}")
     return "\n".join(lines) + "\n"
+
+
+def cache_root() -> Path | None:
+    """Where finished builds are kept between checkouts (None: no cache)."""
+    chosen = os.environ.get("FUBA_ENGINE_CACHE")
+    if chosen == "off":
+        return None
+    if chosen:
+        return Path(chosen)
+    return Path.home() / ".cache" / "fuba-engine"
+
+
+def cache_key(config: str, cc: str) -> str:
+    """Digest of every input of the compiled output (see the module docstring)."""
+    from mypy.version import __version__ as mypy_version
+
+    compiler = subprocess.run([cc, "--version"], capture_output=True, text=True, check=True).stdout
+    opt = os.environ.get("MYPYC_OPT_LEVEL", "3")
+    inputs = [config, manifest(), compiler, mypy_version, opt, os.environ.get("CFLAGS", "")]
+    return hashlib.sha256("\0".join(inputs).encode()).hexdigest()[:32]
+
+
+def from_cache(root: Path | None, key: str) -> bool:
+    """Copy a cached build of this key into build/engine; False when there is none."""
+    entry = root / key if root else None
+    if entry is None or not (entry / "SOURCES").is_file():
+        return False
+    shutil.rmtree(OUT, ignore_errors=True)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=OUT.parent, prefix="engine-from-cache-"))
+    shutil.copytree(entry, tmp, dirs_exist_ok=True)
+    tmp.rename(OUT)
+    entry.touch()  # most recently used: kept longest
+    return True
+
+
+def to_cache(root: Path | None, key: str) -> None:
+    """Store build/engine under its key (written aside, then renamed: a reader never sees half)."""
+    if root is None:
+        return
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=root, prefix=".incoming-"))
+        shutil.copytree(OUT, tmp, dirs_exist_ok=True)
+        try:
+            tmp.rename(root / key)
+        except OSError:  # another checkout stored the same key first
+            shutil.rmtree(tmp, ignore_errors=True)
+        entries = sorted((p for p in root.iterdir() if not p.name.startswith(".")), key=os.path.getmtime)
+        for old in entries[:-CACHE_KEEP]:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError as exc:  # a cache that cannot be written costs the next build its time only
+        print(f"engine build cache not written ({exc})", file=sys.stderr)
 
 
 def main() -> int:
@@ -80,6 +144,10 @@ def main() -> int:
             file=sys.stderr,
         )
         return 1
+    root, key = cache_root(), cache_key(config, cc)
+    if from_cache(root, key):
+        print(f"build/engine copied from the build cache ({root / key})")
+        return 0
     shutil.rmtree(OUT, ignore_errors=True)
     tmp = ROOT / "build" / "engine-tmp"
     setup(
@@ -95,6 +163,7 @@ def main() -> int:
     )
     (OUT / "CONFIG").write_text(config)
     (OUT / "SOURCES").write_text(manifest())
+    to_cache(root, key)
     print(f"compiled {len(mods)} engine modules into {OUT.relative_to(ROOT)}")
     return 0
 

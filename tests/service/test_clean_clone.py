@@ -64,10 +64,13 @@ def test_the_engine_stage_copies_every_file_the_engine_build_reads(tmp_path: Pat
 
 def test_make_test_checks_the_services_before_the_lint_and_the_engine_build() -> None:
     makefile = (ROOT / "Makefile").read_text()
-    prerequisites = re.search(r"^test: (.+)$", makefile, re.M)
-    assert prerequisites is not None
-    order = prerequisites.group(1).split()
-    assert order.index("check-services") < order.index("lint") < order.index("engine")
+    test = re.search(r"^test: (.+)\n((\t.*\n)+)", makefile, re.M)
+    assert test is not None
+    # the prerequisites run before the recipe; the recipe's first line builds and lints, two at a time
+    assert "check-services" in test.group(1).split() and "lint" not in test.group(1).split()
+    recipe = test.group(2).splitlines()
+    assert {"engine", "lint", "web-engine", "test-pure"} <= set(recipe[0].split())
+    assert "-p tests.parallel_services" in recipe[-1] and "--dist load" in recipe[-1]
     assert "scripts/check-services.py" in re.search(r"^check-services:.*\n(\t.*\n)+", makefile, re.M).group(0)
 
 
