@@ -53,9 +53,12 @@ MAIN_THREAD = """async (cfg) => {
 }"""
 
 # Each event as the scorer's tap applies it: the engine judges it, then the page asks for the
-# event lines it draws (local-first.js compose()).
+# event lines it draws (local-first.js compose()). Then, untimed as a tap (the scorer reads the
+# question meanwhile), what the page asks once it has drawn the question: the copies of the match
+# for the next question's lookahead (local-first.js prepareLater()), timed apart.
 TAPS = """async (matches) => {
   const times = [];
+  const idle = [];
   for (const m of matches) {
     await window.__engine.open(m.header, m.names, []);
     const rows = [];
@@ -66,8 +69,11 @@ TAPS = """async (matches) => {
       await window.__engine.call("lines", rows.slice(-12).reverse());
       times.push(performance.now() - t0);
       if (!r.ok) throw new Error("refused: " + JSON.stringify(r.error));
+      const t1 = performance.now();
+      while ((await window.__engine.call("prepare")).missing > 0);
+      idle.push(performance.now() - t1);
     }
   }
   const memory = await window.__engine.call("memory");
-  return {times, memory};
+  return {times, idle, memory};
 }"""

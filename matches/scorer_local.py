@@ -14,6 +14,7 @@ from typing import Any
 
 from matches import scorer_view
 from matches.engine_door import (
+    Copies,
     Dice,
     FubaError,
     IllegalEventError,
@@ -37,6 +38,13 @@ _events: list[dict[str, Any]] = []
 # The knockout tie the server's state names (None: not a knockout, or not known yet): the
 # extra-time question offers and accepts only what the engine leaves for it (I-38).
 _tie: Tie | None = None
+# Copies of the match made while the scorer reads a question (prepare()), for the next question's
+# lookahead (scorer_view.pending_dict's ``then`` and ``rolls``): each is a replay of the whole
+# match, tens of milliseconds late in a match under Pyodide, several a question. A free movement
+# question takes up to 5, the formation question at half time up to 7; more are replayed on the
+# spot. A kept copy costs the events since it was made at each question (a tap's one or two).
+COPIES_AHEAD = 8
+_copies = Copies()
 
 
 def _dump(value: Any) -> str:
@@ -59,7 +67,7 @@ def _error(exc: FubaError) -> dict[str, Any]:
 
 def _view() -> dict[str, Any]:
     assert _match is not None, "open() first"
-    return {"ok": True, "seq": len(_events), "view": scorer_view.match_view(_match, _names, _tie)}
+    return {"ok": True, "seq": len(_events), "view": scorer_view.match_view(_match, _names, _tie, _copies)}
 
 
 def _replayed(header: dict[str, Any], events: list[dict[str, Any]]) -> Match:
@@ -72,7 +80,7 @@ def _replayed(header: dict[str, Any], events: list[dict[str, Any]]) -> Match:
 def open_match(text: str) -> str:
     """``{"header", "names", "events", "tie"}``: the match after the events the phone holds, and
     its knockout tie as the server's state gives it (optional)."""
-    global _match, _header, _names, _events, _tie
+    global _match, _header, _names, _events, _tie, _copies
     data = json.loads(text)
     try:
         match = _replayed(data["header"], data["events"])
@@ -81,6 +89,7 @@ def open_match(text: str) -> str:
         return _dump(_error(exc))
     _match, _header, _names, _events = match, data["header"], dict(data["names"]), list(data["events"])
     _tie = tie
+    _copies = Copies()
     return _dump(_view())
 
 
@@ -101,11 +110,21 @@ def apply(text: str) -> str:
 
 def undo() -> str:
     """Take back the last event: the match replayed without it."""
-    global _match
+    global _match, _copies
     if _events:
         _events.pop()
         _match = _replayed(_header, _events)
+        _copies = Copies()
     return _dump(_view())
+
+
+def prepare() -> str:
+    """One more copy of the match for the next question's lookahead, while fewer than COPIES_AHEAD
+    are kept: ``{"ok": true, "missing": <copies still to make>}``. The page calls it after it has
+    shown a question, once a call, so that a tap waits for one copy at most."""
+    if _match is not None and len(_copies) < COPIES_AHEAD:
+        _copies.make(_match)
+    return _dump({"ok": True, "missing": COPIES_AHEAD - len(_copies) if _match is not None else 0})
 
 
 def roll(seed: int) -> str:

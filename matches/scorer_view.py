@@ -16,6 +16,7 @@ from typing import Any
 
 from matches import narrate
 from matches.engine_door import (
+    Copies,
     Match,
     Pending,
     Tie,
@@ -35,7 +36,7 @@ MOMENTS_SHOWN = 30
 MAX_TEXT_OPTIONS = 8
 
 
-def pending_dict(match: Match, tie: Tie | None = None) -> dict[str, Any] | None:
+def pending_dict(match: Match, tie: Tie | None = None, copies: Copies | None = None) -> dict[str, Any] | None:
     """The pending request as JSON, with ``board`` (what a tap on the pitch may answer, the
     engine's pitch_input), ``only_answer`` (True when exactly one answer is legal) and
     ``auto_answer`` (the answer a page posts without asking: the one legal answer, or the default
@@ -44,7 +45,8 @@ def pending_dict(match: Match, tie: Tie | None = None) -> dict[str, Any] | None:
     tap answers both, rules_engine.lookahead; else None) and ``rolls`` (the answers that the roll
     in each ``roll`` follows at once: with typed dice a page may offer that roll's dice beside
     them, the first face answering the question too). At the extra-time question of a knockout
-    ``tie`` only the answers the engine leaves for it are offered, with no default (I-38)."""
+    ``tie`` only the answers the engine leaves for it are offered, with no default (I-38). ``copies``
+    of the match made ahead make the forks of ``then`` and ``rolls`` cheap (the phone's engine)."""
     p: Pending | None = match.pending()
     if p is None:
         return None
@@ -54,11 +56,11 @@ def pending_dict(match: Match, tie: Tie | None = None) -> dict[str, Any] | None:
     out["only_answer"] = only_answer(p)[0]
     auto, answer = auto_answer(p)
     out["auto_answer"] = answer if auto else None
-    fork = after_default(match) if not auto else None
-    out["then"] = pending_dict(fork) if fork is not None else None
+    fork = after_default(match, copies) if not auto else None
+    out["then"] = pending_dict(fork, copies=copies) if fork is not None else None
     # chips only: an answer on the pitch is a tap there, not a face
-    follow = rolls_after(match) if board is None and not auto else []
-    out["rolls"] = [{"choice": _jsonable(c), "roll": pending_dict(f)} for c, f in follow]
+    follow = rolls_after(match, copies) if board is None and not auto else []
+    out["rolls"] = [{"choice": _jsonable(c), "roll": pending_dict(f, copies=copies)} for c, f in follow]
     answers = list(extra_time_answers(match, tie))
     if answers and answers != out.get("options"):
         out["options"] = answers
@@ -202,13 +204,15 @@ def checked_setup(check: Mapping[str, Any]) -> dict[str, Any]:
     return {**check, "short": [setup_problem_short(str(p)) for p in check["problems"]]}
 
 
-def match_view(match: Match, names: narrate.Names, tie: Tie | None = None) -> dict[str, Any]:
+def match_view(
+    match: Match, names: narrate.Names, tie: Tie | None = None, copies: Copies | None = None
+) -> dict[str, Any]:
     """The part of the scorer's state that follows from the match and its knockout ``tie`` alone:
     ``pending`` (narrated), ``question``, ``state``, ``moments`` (the latest 30) and ``result``
-    (at full time)."""
+    (at full time). ``copies``: see pending_dict."""
     shown = state(match)
     formations = {side: str(shown["teams"][side]["formation"]) for side in ("home", "away")}
-    pending = narrated_pending(pending_dict(match, tie), names, formations)
+    pending = narrated_pending(pending_dict(match, tie, copies), names, formations)
     # Shots (with what the notes say of their outcome), goals, cards, injuries, substitutions,
     # V.A.R. checks: the spectators' feed by turn is built from the whole log (scoring's story).
     entries = [

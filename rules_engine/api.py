@@ -50,7 +50,8 @@ it (a frozen :class:`MatchSnapshot`, ``to_dict()`` for JSON), ``board_areas(home
 ``area_name`` the one vocabulary of the areas, ``pitch_input(m)`` what a tap on the pitch may
 answer to the pending decision (with reasons for the other areas), ``setup_check(m, choice)``
 every problem of a proposed set-up, ``auto_answer(p)`` the answer a page may post itself,
-``after_default(m)`` / ``rolls_after(m)`` what the engine asks right after an answer (one tap for both),
+``after_default(m)`` / ``rolls_after(m)`` what the engine asks right after an answer (one tap for both;
+:class:`Copies` of the match made ahead make those forks cheap),
 ``extra_time_answers(m, tie)`` / ``verify_extra_time(m, tie, event)`` the answers a knockout
 :class:`Tie` leaves at the extra-time question (I-38).
 
@@ -82,7 +83,7 @@ from .errors import (
 )
 from .events import Decision, Event, Pending, Roll
 from .logformat import ROLE_KEYS, event_to_dict, header_from_dict, parse, parse_event
-from .lookahead import after_default, rolls_after
+from .lookahead import Copies, after_default, rolls_after
 from .machine import Match
 from .pitch_input import PitchInput, SetupCheck, auto_answer, only_answer, pitch_input, setup_check
 from .result import GoalScored, MatchResult, TeamResult
@@ -115,6 +116,7 @@ __all__ = [
     "AnnotationMismatchError",
     "Area",
     "Coach",
+    "Copies",
     "Decision",
     "Dice",
     "Event",

@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 from rules_engine import decisions as D
-from rules_engine.api import Decision, Dice, after_default, new_match, rolls_after
+from rules_engine.api import Copies, Decision, Dice, Match, after_default, new_match, rolls_after
 from rules_engine.lookahead import MAX_ROLL_ANSWERS
 
 from .helpers import header
@@ -87,3 +87,37 @@ def test_an_answer_followed_at_once_by_a_roll_is_offered_with_that_roll() -> Non
     assert offered[(D.ACTION, "positioning")] > 10, offered
     assert offered[(D.ACTION, "pressing")] > 0, offered
     assert (D.FREE_MOVE, "movement") not in {k for k in offered}  # moves are never offered with dice
+
+
+def _asked(m: Match | None) -> tuple[object, ...] | None:
+    if m is None or (p := m.pending()) is None:
+        return None
+    return (p.kind, p.name, p.actor, tuple(p.options), p.default, p.dice, len(m.events))
+
+
+def test_copies_made_ahead_give_the_forks_a_replay_gives() -> None:
+    """Copies made at one question and brought up to date at the next (the phone's prepare) fork
+    exactly as a replay of the match does; a match rebuilt from its events takes none of them."""
+    m = new_match(header("all"))
+    dice = Dice(seed=7)
+    rng = random.Random(7)
+    copies = Copies()
+    taken = 0
+    while (p := m.pending()) is not None and len(m.events) < 200:  # the first half: a few seconds
+        if p.kind == "decision":
+            before = len(copies)
+            fork = after_default(m, copies)
+            follow = rolls_after(m, copies)
+            taken += before - len(copies)
+            assert _asked(fork) == _asked(after_default(m))
+            assert [(c, _asked(f)) for c, f in follow] == [(c, _asked(f)) for c, f in rolls_after(m)]
+            assert all(f.events[: len(m.events)] == m.events for _, f in follow)
+        while len(copies) < 3:
+            copies.make(m)
+        m.apply(dice.roll_for(p) if p.kind == "roll" else Decision(p.name, p.actor, rng.choice(p.options)))
+    assert taken > 30  # the forks came from the copies, not from replays
+    rebuilt = new_match(header("all"))  # as an undo rebuilds it: a header of its own
+    for ev in m.events[:-1]:
+        rebuilt.apply(ev)
+    kept = len(copies)
+    assert copies.take(rebuilt).events == rebuilt.events and len(copies) == 0 and kept > 0

@@ -96,7 +96,19 @@ export function createLocalFirstTransport(options, config) {
       });
     });
   }
-  function show() { rev += 1; return compose().then((d) => emit("state", d)); }
+  function show() { rev += 1; return compose().then((d) => { emit("state", d); prepareLater(); }); }
+  // Copies of the match for the next question's lookahead (matches/scorer_local.py prepare), made
+  // one a message once the question is drawn and a tap it triggers is posted: a tap waits for one
+  // copy at most, and its question then needs no replay of the match.
+  let preparing = false;
+  function prepareLater() {
+    if (preparing) return;
+    preparing = true;
+    const next = () => new Promise((ok) => setTimeout(ok, 0));
+    const step = () => (!engine ? null
+      : engine.call("prepare").then((r) => (r.missing > 0 ? next().then(step) : null)));
+    next().then(step).catch(() => null).then(() => { preparing = false; });
+  }
   function reopen() {
     // The knockout tie from the server's state: the engine narrows the extra-time question (I-38).
     const tie = (record.server || {}).tie;

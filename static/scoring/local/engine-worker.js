@@ -11,6 +11,8 @@
      open   {header, names, events}    the match after these events -> {ok, seq, view}
      apply  <fuba-log/1 event>         -> {ok, seq, view, event} or {ok: false, error{turn, stage, rule, reason}}
      undo                              the last event taken back -> {ok, seq, view}
+     prepare                           one more copy of the match for the next question's
+                                       lookahead, made while the scorer reads this one -> {ok, missing}
      roll   <seed>                     dice for the pending roll -> {ok, event}
      app_dice {seed, seq}              the app-dice roll of event seq, as the server rolls it -> {ok, event}
      lines  [{seq, data, side, rolled_by_app}]  events in words, as the server's state lists them
@@ -104,6 +106,7 @@ var ops = {
   open: function (arg) { return call("open_match", arg); },
   apply: function (arg) { return call("apply", arg); },
   undo: function () { return call("undo"); },
+  prepare: function () { return call("prepare"); },
   roll: function (arg) { return call("roll", arg); },
   app_dice: function (arg) { return call("app_dice", arg); },
   view: function () { return call("view"); },
