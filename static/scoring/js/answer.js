@@ -298,14 +298,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
       rows += 1;
       const row = el("div", { "class": "sc-act", role: "group", "data-act": key });
       row.appendChild(b);
-      for (let f = 1; f <= r.sides; f++) {
-        const face = el("button", {
-          type: "button", "class": "face", "aria-pressed": String(!!held && held.faces[0] === f),
-          "data-testid": "sc-act-face", "data-act-die": "0", "data-face": String(f),
-        }, String(f));
-        face.addEventListener("click", () => pick(o, r, then, 0, f));
-        row.appendChild(face);
-      }
+      faces(row, o, r, then, 0);
       rowsBox.appendChild(row);
       if (held) {
         for (let i = 1; i < r.dice; i++) rowsBox.appendChild(nextDie(o, r, then, i));
@@ -319,15 +312,19 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
   function nextDie(o, r, then, i) {
     const row = el("div", { "class": "sc-act", role: "group", "aria-label": dieName(r, i) });
     row.appendChild(el("span", { "class": "sc-act__label" }, dieName(r, i)));
+    faces(row, o, r, then, i);
+    return row;
+  }
+  // The faces of die ``i`` of an answer's roll, the one picked pressed.
+  function faces(row, o, r, then, i) {
     for (let f = 1; f <= r.sides; f++) {
       const b = el("button", {
-        type: "button", "class": "face", "aria-pressed": String(held.faces[i] === f),
+        type: "button", "class": "face", "aria-pressed": String(!!held && held.faces[i] === f),
         "data-testid": "sc-act-face", "data-act-die": String(i), "data-face": String(f),
       }, String(f));
       b.addEventListener("click", () => pick(o, r, then, i, f));
       row.appendChild(b);
     }
-    return row;
   }
   // A face of an answer's roll: the first picks the answer (another first face changes it); the
   // roll goes out, after the answer, when its last die has a face.
