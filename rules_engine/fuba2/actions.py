@@ -98,6 +98,7 @@ def movement(m: MatchContext, g: F2, team: int) -> Flow:
     when tired) less the closest player's move (4.4.2); A1.1: a condition point from the ball's
     zone mixes the movement types; then the free movements (4.8.7)."""
     st = m.st
+    return_injured(m, team)  # A4, I2-22: at the beginning of the team's own movement stage
     ts = st.teams[team]
     formation = (ts.formation[0], ts.formation[1], ts.formation[2])
     zone = B.zone_of(team, st.ball) if st.ball < B.N_AREAS else B.ZONE_FWD
@@ -169,7 +170,6 @@ def action_stage(m: MatchContext, g: F2, team: int, attempt: bool = False) -> Fl
             yield from goal_attempt(m, g, team, attempt)
             if interrupted(m):
                 return
-    return_injured(m)
     yield from movement(m, g, team)
     # 4.9: "After the team has finished it moves the ball value is adjusted"
     if st.ball < B.N_AREAS:

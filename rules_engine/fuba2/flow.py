@@ -30,7 +30,6 @@ from .restarts import (
     free_kick,
     injury,
     kick_off,
-    return_injured,
     yellow_card_test,
 )
 from .setup import kick_off_chooser, second_half_kick_off
@@ -249,10 +248,8 @@ def _stages2to5(m: MatchContext, g: F2) -> Generator[Pending, Event, bool]:
         kept = t.special != FAILED_CONTROL_CHECK
     st.stage = 5
     yield from _ball_movement(m, g, kept)
-    if t.special == ACTION_STAGES_SKIPPED:
-        return_injured(m)
-        return False
-    return True
+    # row -1 skips the action stages: a player due back returns at his team's next movement (I2-22)
+    return t.special != ACTION_STAGES_SKIPPED
 
 
 def _time(m: MatchContext, g: F2) -> Generator[Pending, Event, bool]:

@@ -367,14 +367,17 @@ def injury(m: MatchContext, g: F2, team: int, why: str) -> Flow:
         ts.injured_out.append((st.turn + 1 + out, 1))
 
 
-def return_injured(m: MatchContext) -> None:
-    """A4: "The player returns to the game at the beginning of the ... movement stage ... in the
-    area containing the centre circle" (``injured_out`` holds the turn of the return)."""
-    for ts in m.st.teams:
-        if ts.injured_out:
-            keep = [(t, n) for t, n in ts.injured_out if t > m.st.turn]
-            ts.field[B.CENTRE] += sum(n for t, n in ts.injured_out if t <= m.st.turn)
-            ts.injured_out = keep
+def return_injured(m: MatchContext, team: int) -> None:
+    """A4: "The player returns to the game at the beginning of the next turn's movement stage ...
+    in the area containing the centre circle": the movement stage is the team's own (4.4.2 "the
+    player movement stage", 4.8.8 "once in the movement stage"), so ``team``'s due players come
+    back when ``team`` starts moving, never in the opponent's stage (I2-22; ``injured_out`` holds
+    the turn of the return)."""
+    ts = m.st.teams[team]
+    if ts.injured_out:
+        keep = [(t, n) for t, n in ts.injured_out if t > m.st.turn]
+        ts.field[B.CENTRE] += sum(n for t, n in ts.injured_out if t <= m.st.turn)
+        ts.injured_out = keep
 
 
 # ---------------------------------------------------------------- substitutions

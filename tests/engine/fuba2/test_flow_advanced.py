@@ -306,6 +306,35 @@ def test_a4_injuries_of_row_0_and_the_return_to_the_centre() -> None:
     assert team_state(m, "home").outfield() == 10 and team_state(m, "home").field[B.CENTRE] >= 1
 
 
+def test_a4_the_injured_player_returns_at_his_own_teams_movement_not_the_opponents() -> None:
+    # A4: "1: The player returns to the game at the beginning of the next turn's movement stage";
+    # the movement stage is a team's own (4.4.2 "the number of moves the team is allowed to make
+    # at the player movement stage", 4.8.8 "once in the movement stage"), I2-22
+    m = start2(header2(("A4",)))
+    put_exact(m, "home", {"CENTRE": 4, "A-LM": 2, "H-LM": 4}, "H-PEN")
+    put_exact(m, "away", {"A-LM": 3, "A-FRONT": 7}, "A-PEN")
+    scene(m, "CENTRE", 3)
+    dec(m, "target_area", "A-LM")
+    roll(m, "turn_dice", 3, 5)
+    roll(m, "special_event", 6, 6)
+    dec(m, "injured_player", "H-LM")
+    roll(m, "injury", 1)  # home's player: back next turn
+    dec(m, "injured_player", "A-FRONT")
+    roll(m, "injury", 4)
+    # turn 2: away played first last turn and moved fewer players, so it acts first again (4.6)
+    assert pend(m) == ("decision", "target_area", "home")
+    scene(m, "CENTRE", 3, last_first="away", last_moved=(3, 0))
+    dec(m, "target_area", "A-LM")
+    roll(m, "turn_dice", 5, 2)
+    assert pend(m) == ("decision", "movement_option", "away")
+    home = team_state(m, "home")
+    assert home.outfield() == 9 and home.field[B.CENTRE] == 4  # not back in the opponent's stage
+    dec(m, "movement_option", "midfield")
+    _play_until(m, "movement_option")
+    assert pend(m) == ("decision", "movement_option", "home")
+    assert home.outfield() == 10 and home.field[B.CENTRE] == 5  # back as his team starts moving
+
+
 def test_a5_a_keeper_outside_its_goal_area_gives_the_shooter_two() -> None:
     # "If the goal keeper is outside of the goal keeper's area ... the opponent team will get +2
     # die roll modifier for goal attempts"
