@@ -9,10 +9,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
-from django.core.mail import send_mail
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -26,7 +23,8 @@ from matches.progress import competition_champion
 from tournaments.game_systems import FUBA_2, FUBA_3, game_system_rules
 from tournaments.models import Club, Competition, Stage, TiebreakPreset
 from tournaments.rule_names import advanced_rule_choices
-from tournaments.services.clubs import club_create, teams_bulk_create
+from tournaments.services.clubs import teams_bulk_create
+from tournaments.services.invitations import club_member_invite
 from tournaments.shapes import SHAPE_PRESETS, STRUCTURES, Shape, competition_create_from_shape, shape_preview
 
 
@@ -192,7 +190,16 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
 class InviteForm(forms.Form):
     club = forms.CharField(max_length=120, help_text="The club of this name (created when new)")
     username = forms.CharField(max_length=150, label="Member's user name")
-    email = forms.EmailField(required=False, help_text="The link is e-mailed when given; copy it otherwise")
+    email = forms.EmailField(
+        required=False,
+        help_text="The link is e-mailed when given; copy it otherwise",
+        # Each club's address is typed for it: the browser offers no earlier club's address.
+        widget=forms.EmailInput(attrs={"autocomplete": "off"}),
+    )
+
+
+# The link of the invitation just made, shown once on the page the redirect leads to.
+_LINK_KEY = "console_invite_link"
 
 
 @organiser_required
@@ -200,7 +207,6 @@ def teams(request: HttpRequest, slug: str) -> HttpResponse:
     competition = competition_of(slug)
     paste = forms.Form(request.POST or None) if "paste" in request.POST else None
     invite = InviteForm(request.POST if "invite" in request.POST else None)
-    link = ""
     if request.method == "POST" and "paste" in request.POST:
         try:
             created = teams_bulk_create(
@@ -211,8 +217,12 @@ def teams(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"{len(created)} teams entered.")
             return redirect("console:teams", slug=slug)
-    if request.method == "POST" and "invite" in request.POST and invite.is_valid():
-        link = _invite(request, invite)
+    invited = request.method == "POST" and "invite" in request.POST and invite.is_valid()
+    if invited and _invite(request, competition, invite):
+        # Redirect so the next club starts from an empty form: a re-shown bound form carried the
+        # previous club's address into every later invitation (issue 32).
+        return redirect("console:teams", slug=slug)
+    link = request.session.pop(_LINK_KEY, "") if request.method == "GET" else ""
     clubs = Club.objects.filter(teams__competition=competition).distinct().prefetch_related("members")
     context = {
         "competition": competition,
@@ -226,28 +236,27 @@ def teams(request: HttpRequest, slug: str) -> HttpResponse:
     return TemplateResponse(request, "console/teams.html", context)
 
 
-def _invite(request: HttpRequest, form: InviteForm) -> str:
-    """A member of the club with a one-time link that sets the password (Django's reset link)."""
+def _invite(request: HttpRequest, competition: Competition, form: InviteForm) -> bool:
+    """The invitation through the service; its link kept for the page after the redirect."""
     d = form.cleaned_data
-    user_model = get_user_model()
-    if user_model.objects.filter(username=d["username"]).exists():
-        form.add_error("username", "That user name is taken.")
-        return ""
-    with transaction.atomic():
-        club = Club.objects.filter(name=d["club"]).first() or club_create(name=d["club"])
-        user = user_model.objects.create_user(username=d["username"], email=d.get("email", ""))
-        user.set_unusable_password()
-        user.save()
-        club.members.add(user)
-    uid = urlsafe_base64_encode(force_bytes(user.pk))
-    token = default_token_generator.make_token(user)
-    link = request.build_absolute_uri(reverse("tournaments:password_reset_confirm", args=[uid, token]))
-    if d.get("email"):
-        send_mail(
-            f"Your club {club.name} on FUBA League",
-            f"Set your password and sign in (the link works once):\n{link}\n",
-            None,
-            [d["email"]],
+
+    def link_for(user: Any) -> str:
+        uid = urlsafe_base64_encode(force_bytes(user.pk))
+        token = default_token_generator.make_token(user)
+        return request.build_absolute_uri(reverse("tournaments:password_reset_confirm", args=[uid, token]))
+
+    try:
+        made = club_member_invite(
+            competition=competition,
+            club_name=d["club"],
+            username=d["username"],
+            email=d.get("email") or "",
+            link_for=link_for,
         )
-        messages.success(request, f"Invitation e-mailed to {d['email']}.")
-    return link
+    except ApplicationError as exc:
+        _error(form, exc)
+        return False
+    request.session[_LINK_KEY] = made.link
+    where = f"e-mailed to {made.email}" if made.email else "to copy below"
+    messages.success(request, f"{made.user.username} of {made.club.name} invited: the link is {where}.")
+    return True

@@ -198,7 +198,7 @@ def test_a_club_is_invited_by_a_one_time_link_e_mailed_or_copied(console, mailou
     competition = _new(console, "cup_8", "Invite Cup", [f"T{i}, Country {i}, Club {i}" for i in range(8)])
     url = f"/console/c/{competition.slug}/teams/"
     body = {"invite": "1", "club": "Club 1", "username": "club1", "email": "one@example.org"}
-    page = console.post(url, body).content.decode()
+    page = console.post(url, body, follow=True).content.decode()
     link = re.search(r'data-testid="invite-link">([^<]+)<', page).group(1)
     assert mailoutbox and link in mailoutbox[0].body
     member = get_user_model().objects.get(username="club1")
