@@ -64,9 +64,16 @@ def lot_key(teams: Sequence[int]) -> str:
 
 
 def recorded_lots(*, stage: Stage, group: Group | None) -> LotDrawer:
+    recorded: dict[str, list[int]] = {}
+    read = False
+
     def drawer(tied: Sequence[int]) -> Sequence[int] | None:
-        draw = LotDraw.objects.filter(stage=stage, group=group, key=lot_key(tied)).first()
-        return draw.order if draw else None
+        nonlocal read
+        if not read:
+            # Every draw of the table in one query, on the first tied set (none: no query).
+            recorded.update(LotDraw.objects.filter(stage=stage, group=group).values_list("key", "order"))
+            read = True
+        return recorded.get(lot_key(tied))
 
     return drawer
 

@@ -1,7 +1,8 @@
 """Writes: final standings (drawing lots once where teams are still level), best thirds, recomputing.
 
 A drawing of lots is stored with its seed (LotDraw), once per set of tied teams, so every later
-computation — and anyone re-deriving the draw from the seed — gives the same order.
+computation — and anyone re-deriving the draw from the seed — gives the same order. A table's new
+draws are stored together when it has been ranked.
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from kernel.errors import ApplicationError, PermissionDenied
 from matches.models import PointAdjustment
 from tournaments.models import Competition, Group, LotDraw, Stage, Team
 from tournaments.standings.criteria import ACROSS_GROUPS
 from tournaments.standings.selectors import lot_key, table_of
-from tournaments.standings.table import LotDrawer, rank_across
+from tournaments.standings.signals import lots_drawn
+from tournaments.standings.table import rank_across
 from tournaments.standings.tally import Row
 
 
@@ -27,39 +29,63 @@ def lots_order_from_seed(*, seed: int, teams: Sequence[int]) -> list[int]:
     return random.Random(seed).sample(sorted(teams), len(teams))
 
 
-def _drawing_lots(stage: Stage, group: Group | None, user: User | None) -> LotDrawer:
-    # Every draw of record of this table in one query: a big Swiss table has hundreds of tied sets.
-    recorded = {d.key: d.order for d in LotDraw.objects.filter(stage=stage, group=group).only("key", "order")}
+class _LotDrawing:
+    """The draws of record of one table, and the new draws of this computation, stored together.
 
-    def drawer(tied: Sequence[int]) -> Sequence[int]:
+    A big Swiss table has thousands of tied sets: reading its draws in one query and storing the
+    new ones in one bulk insert (with one invalidation of the cached tables) instead of a
+    transaction, a signal and a cache bump per set is what keeps its first computation linear.
+    """
+
+    def __init__(self, stage: Stage, group: Group | None, user: User | None) -> None:
+        self.stage = stage
+        self.group = group
+        self.user = user if user is not None and user.is_authenticated else None
+        self._recorded: dict[str, list[int]] | None = None
+        self.pending: dict[str, LotDraw] = {}
+
+    def _read(self) -> dict[str, list[int]]:
+        return dict(LotDraw.objects.filter(stage=self.stage, group=self.group).values_list("key", "order"))
+
+    def __call__(self, tied: Sequence[int]) -> Sequence[int]:
+        if self._recorded is None:
+            # Read on first use: a table without tied teams costs no query.
+            self._recorded = self._read()
         key = lot_key(tied)
-        if key in recorded:
-            return recorded[key]
+        if key in self._recorded:
+            return self._recorded[key]
         seed = secrets.randbits(62)
         # The order follows from the stored seed, so anyone can re-derive the draw.
         order = lots_order_from_seed(seed=seed, teams=tied)
-        try:
-            with transaction.atomic():
-                draw = LotDraw.objects.create(
-                    stage=stage,
-                    group=group,
-                    key=key,
-                    order=order,
-                    seed=seed,
-                    drawn_by=user if user is not None and user.is_authenticated else None,
-                )
-        except IntegrityError:
-            # Someone else drew these lots a moment ago: theirs is the draw of record.
-            draw = LotDraw.objects.get(stage=stage, group=group, key=key)
-        recorded[key] = draw.order
-        return draw.order
+        self.pending[key] = LotDraw(
+            stage=self.stage, group=self.group, key=key, order=order, seed=seed, drawn_by=self.user
+        )
+        self._recorded[key] = order
+        return order
 
-    return drawer
+    def store(self) -> bool:
+        """Store this computation's new draws; True when another writer's draw of the same tied
+        set came first (theirs is the draw of record: the table must be ranked again)."""
+        if not self.pending:
+            return False
+        with transaction.atomic():
+            # ON CONFLICT DO NOTHING: a set drawn meanwhile by someone else keeps their draw.
+            LotDraw.objects.bulk_create(list(self.pending.values()), batch_size=2000, ignore_conflicts=True)
+            lots_drawn(self.stage.competition_id)
+        stored = self._read()
+        lost = any(stored.get(key) != draw.order for key, draw in self.pending.items())
+        self._recorded = stored
+        self.pending = {}
+        return lost
 
 
 def standings_compute(*, stage: Stage, group: Group | None = None, user: User | None = None) -> list[Row]:
     """Standings that are final: teams still level at 'lots' get a drawing of lots, recorded once."""
-    return table_of(stage=stage, group=group, draw_lots=_drawing_lots(stage, group, user))
+    drawing = _LotDrawing(stage, group, user)
+    table = table_of(stage=stage, group=group, draw_lots=drawing)
+    if drawing.store():
+        table = table_of(stage=stage, group=group, draw_lots=drawing)
+    return table
 
 
 def standings_recompute(*, competition: Competition, user: User | None = None) -> int:
@@ -89,11 +115,11 @@ def best_thirds_compute(*, stage: Stage, rank: int = 3, user: User | None = None
         table = standings_compute(stage=stage, group=group, user=user)
         if len(table) >= rank:
             entries[table[rank - 1].team] = RankedThird(table[rank - 1], group)
-    ranked = rank_across(
-        rows=[e.row for e in entries.values()],
-        criteria=ACROSS_GROUPS,
-        draw_lots=_drawing_lots(stage, None, user),
-    )
+    rows = [e.row for e in entries.values()]
+    drawing = _LotDrawing(stage, None, user)
+    ranked = rank_across(rows=rows, criteria=ACROSS_GROUPS, draw_lots=drawing)
+    if drawing.store():
+        ranked = rank_across(rows=rows, criteria=ACROSS_GROUPS, draw_lots=drawing)
     return [entries[row.team] for bucket in ranked for row in bucket]
 
 

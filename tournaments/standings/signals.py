@@ -4,8 +4,9 @@ competition's version. Connected by TournamentsConfig.ready.
 This is the only place that invalidates: services, views and the admin change the data and the
 signals follow. A feature on top whose rows show on the standings pages (the chances) registers
 its model here (``register_feed``) rather than invalidating itself. Writes without signals are
-either in the same transaction as a signalled save (the bump is repeated on commit) or do not
-feed a table (bulk-created fixtures have no result yet).
+either in the same transaction as a signalled save (the bump is repeated on commit), or call
+``lots_drawn`` (a table's new draws of lots, stored in bulk), or do not feed a table (bulk-created
+fixtures have no result yet).
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ def _bump(sender: Any, instance: Any, **kwargs: Any) -> None:
     # reader may have cached the old committed tables under the version bumped just now.
     invalidate(competition_id, slug)
     transaction.on_commit(lambda: invalidate(competition_id, slug))
+
+
+def lots_drawn(competition_id: int) -> None:
+    """LotDraw rows were bulk-inserted (no model signals): bump the competition's version once."""
+    invalidate(competition_id)
+    transaction.on_commit(lambda: invalidate(competition_id))
 
 
 def connect() -> None:

@@ -36,12 +36,25 @@ class Ranking:
         self.points = points
         self.draw_lots = draw_lots
         self.decided: dict[int, str] = {}
+        self._home_matches: dict[int, list[int]] | None = None
 
     def _h2h_rows(self, subset: Sequence[int]) -> dict[int, Row]:
+        """The records of ``subset`` over the matches among its teams alone.
+
+        The matches are indexed by home team in one pass on first use, so a tied set costs its own
+        teams' matches rather than a scan of the stage's (a 10,000-team league has thousands of
+        tied sets).
+        """
+        if self._home_matches is None:
+            self._home_matches = defaultdict(list)
+            for i, m in enumerate(self.matches):
+                self._home_matches[m.home].append(i)
         members = set(subset)
-        return tally(
-            subset, [m for m in self.matches if m.home in members and m.away in members], self.points
+        among = sorted(
+            i for t in members for i in self._home_matches.get(t, ()) if self.matches[i].away in members
         )
+        # In stage order, as a scan would list them (a row's opponents keep the matches' order).
+        return tally(subset, [self.matches[i] for i in among], self.points)
 
     def _step_h2h_at(self, idx: int) -> bool:
         return idx < len(self.order) and self.order[idx].head_to_head and not self.order[idx].reapplied
