@@ -23,7 +23,19 @@ class ReadOnly(admin.ModelAdmin):
 
 @admin.register(CoachRating)
 class CoachRatingAdmin(ReadOnly):
-    list_display = ("coach", "ordinal", "mu", "sigma", "games", "wins", "draws", "losses", "provisional")
+    list_display = (
+        "coach",
+        "game_system",
+        "ordinal",
+        "mu",
+        "sigma",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "provisional",
+    )
+    list_filter = ("game_system",)
     search_fields = ("coach__name",)
 
     @admin.display(boolean=True)
@@ -33,11 +45,12 @@ class CoachRatingAdmin(ReadOnly):
 
 @admin.register(RatedMatch)
 class RatedMatchAdmin(ReadOnly):
-    list_display = ("sequence", "fixture", "outcome", "home_goals", "away_goals", "applied_at")
-    list_filter = ("outcome",)
+    list_display = ("sequence", "fixture", "game_system", "outcome", "home_goals", "away_goals", "applied_at")
+    list_filter = ("game_system", "outcome")
 
 
 @admin.register(RatingHistory)
 class RatingHistoryAdmin(ReadOnly):
-    list_display = ("coach", "sequence", "mu", "sigma", "ordinal", "games")
+    list_display = ("coach", "game_system", "sequence", "mu", "sigma", "ordinal", "games")
+    list_filter = ("game_system",)
     search_fields = ("coach__name",)

@@ -1,5 +1,8 @@
 """Coach ratings: the current rating, the ledger of rated matches and every coach's history.
 
+Ratings are kept per game system (``game_system``, the competition's ``rating_pool``): a coach
+has one rating of each game he has played, and a match is rated only in its own game's.
+
 The ledger (RatedMatch) is the history the ratings are folded from: one row per fixture whose
 result was ever rated, in the order it was applied (``sequence``). A corrected result keeps its
 place in that order; a result that stops counting, or becomes simulated/awarded, is ``void``.
@@ -10,7 +13,10 @@ from __future__ import annotations
 from django.db import models
 
 from ratings.skill import ORDINAL_SIGMAS, PROVISIONAL_GAMES
-from tournaments.models import Coach, Fixture
+from tournaments.game_systems import FUBA_3, GAME_SYSTEMS
+from tournaments.models import Coach, Competition, Fixture
+
+GAME_SYSTEM_CHOICES = Competition.GameSystem.choices
 
 
 class RatingLedger(models.Model):
@@ -24,7 +30,10 @@ class RatingLedger(models.Model):
 
 
 class CoachRating(models.Model):
-    coach = models.OneToOneField(Coach, on_delete=models.CASCADE, related_name="rating")
+    """A coach's rating in one game system."""
+
+    coach = models.ForeignKey(Coach, on_delete=models.CASCADE, related_name="ratings")
+    game_system = models.CharField(max_length=16, choices=GAME_SYSTEM_CHOICES, default=FUBA_3)
     mu = models.FloatField()
     sigma = models.FloatField()
     # mu - 3 sigma, stored so the ranking is an indexed ORDER BY.
@@ -36,14 +45,22 @@ class CoachRating(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["-ordinal", "coach_id"]
+        ordering = ["game_system", "-ordinal", "coach_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["coach", "game_system"], name="coach_rating_per_game_system")
+        ]
+        indexes = [models.Index(fields=["game_system", "-ordinal"], name="coach_rating_ranking")]
 
     def __str__(self) -> str:
-        return f"{self.coach}: {self.mu:.1f} ± {self.sigma:.1f}"
+        return f"{self.coach} ({self.game_system}): {self.mu:.1f} ± {self.sigma:.1f}"
 
     @property
     def provisional(self) -> bool:
         return self.games < PROVISIONAL_GAMES
+
+    @property
+    def system_name(self) -> str:
+        return GAME_SYSTEMS[self.game_system].name
 
     @property
     def uncertainty(self) -> float:
@@ -59,6 +76,8 @@ class RatedMatch(models.Model):
 
     fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="rated_match")
     sequence = models.PositiveIntegerField(unique=True)
+    # The rating this match counts in: its competition's game system.
+    game_system = models.CharField(max_length=16, choices=GAME_SYSTEM_CHOICES, default=FUBA_3)
     home_coach = models.ForeignKey(Coach, null=True, on_delete=models.SET_NULL, related_name="+")
     away_coach = models.ForeignKey(Coach, null=True, on_delete=models.SET_NULL, related_name="+")
     outcome = models.CharField(max_length=4, choices=Outcome.choices)
@@ -79,6 +98,7 @@ class RatingHistory(models.Model):
 
     coach = models.ForeignKey(Coach, on_delete=models.CASCADE, related_name="rating_history")
     rated_match = models.ForeignKey(RatedMatch, on_delete=models.CASCADE, related_name="history")
+    game_system = models.CharField(max_length=16, choices=GAME_SYSTEM_CHOICES, default=FUBA_3)
     sequence = models.PositiveIntegerField()
     mu = models.FloatField()
     sigma = models.FloatField()
@@ -86,7 +106,7 @@ class RatingHistory(models.Model):
     games = models.PositiveIntegerField()
 
     class Meta:
-        ordering = ["coach", "sequence"]
+        ordering = ["coach", "game_system", "sequence"]
         verbose_name_plural = "rating history"
         constraints = [models.UniqueConstraint(fields=["coach", "rated_match"], name="rating_history_unique")]
 

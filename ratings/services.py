@@ -4,7 +4,8 @@ Every change holds the RatingLedger row lock, so two workers never interleave th
 the order of application (``RatedMatch.sequence``) is the order the rebuild replays. Only results
 played by the clubs and confirmed (or set by an administrator) are rated: simulated and awarded
 results say nothing about the coaches. A knockout match level after extra time is a draw for the
-ratings, whatever the shoot-out gave.
+ratings, whatever the shoot-out gave. A coach has one rating per game system (the competition's
+``rating_pool``): a match moves only its own game's ratings, and the fold keeps the games apart.
 """
 
 from __future__ import annotations
@@ -22,9 +23,6 @@ from tournaments.models import Fixture
 
 RATED_SOURCES = ("clubs", "admin")
 
-# The game system these ratings are of (docs/ratings.md): other games are not mixed into it.
-RATED_GAME_SYSTEM = FUBA_3
-
 
 @dataclass(frozen=True)
 class Observed:
@@ -35,18 +33,20 @@ class Observed:
     outcome: str
     home_goals: int | None
     away_goals: int | None
+    game_system: str = FUBA_3
 
 
 def _observe(fixture: Fixture | None) -> Observed:
-    void = Observed(None, None, RatedMatch.Outcome.VOID, None, None)
-    if fixture is None or fixture.status != Fixture.Status.CONFIRMED:
+    if fixture is None:
+        return Observed(None, None, RatedMatch.Outcome.VOID, None, None)
+    # One rating per game system: a Soccer City win says nothing of a coach's FUBA 3.
+    pool = rules_of(fixture.competition).rating_pool
+    void = Observed(None, None, RatedMatch.Outcome.VOID, None, None, pool)
+    if fixture.status != Fixture.Status.CONFIRMED:
         return void
     result = getattr(fixture, "result", None)
     home, away = fixture.home_team, fixture.away_team
     if result is None or home is None or away is None or result.source not in RATED_SOURCES:
-        return void
-    # One rating per game system: this one rates FUBA 3; a Soccer City win says nothing of it.
-    if rules_of(fixture.competition).rating_pool != RATED_GAME_SYSTEM:
         return void
     if home.coach_id is None or away.coach_id is None or home.coach_id == away.coach_id:
         return void
@@ -56,7 +56,7 @@ def _observe(fixture: Fixture | None) -> Observed:
         outcome = RatedMatch.Outcome.AWAY
     else:
         outcome = RatedMatch.Outcome.DRAW
-    return Observed(home.coach_id, away.coach_id, outcome, result.home_goals, result.away_goals)
+    return Observed(home.coach_id, away.coach_id, outcome, result.home_goals, result.away_goals, pool)
 
 
 def _load_fixture(fixture_id: int) -> Fixture | None:
@@ -74,6 +74,7 @@ def _same(entry: RatedMatch, seen: Observed) -> bool:
         and entry.away_coach_id == seen.away_coach_id
         and entry.home_goals == seen.home_goals
         and entry.away_goals == seen.away_goals
+        and entry.game_system == seen.game_system
     )
 
 
@@ -91,6 +92,7 @@ def _skill_of(rating: CoachRating | None) -> Skill:
 def _store(coach_id: int, skill: Skill, entry: RatedMatch) -> None:
     CoachRating.objects.update_or_create(
         coach_id=coach_id,
+        game_system=entry.game_system,
         defaults={
             "mu": skill.mu,
             "sigma": skill.sigma,
@@ -104,6 +106,7 @@ def _store(coach_id: int, skill: Skill, entry: RatedMatch) -> None:
     RatingHistory.objects.create(
         coach_id=coach_id,
         rated_match=entry,
+        game_system=entry.game_system,
         sequence=entry.sequence,
         mu=skill.mu,
         sigma=skill.sigma,
@@ -116,7 +119,9 @@ def _apply(entry: RatedMatch) -> None:
     assert entry.home_coach_id is not None and entry.away_coach_id is not None
     ratings = {
         r.coach_id: r
-        for r in CoachRating.objects.filter(coach_id__in=[entry.home_coach_id, entry.away_coach_id])
+        for r in CoachRating.objects.filter(
+            coach_id__in=[entry.home_coach_id, entry.away_coach_id], game_system=entry.game_system
+        )
     }
     home, away = rate_match(
         _skill_of(ratings.get(entry.home_coach_id)),
@@ -155,6 +160,7 @@ def fixture_rating_apply(*, fixture_id: int) -> str:
             outcome=seen.outcome,
             home_goals=seen.home_goals,
             away_goals=seen.away_goals,
+            game_system=seen.game_system,
         )
         RatingLedger.objects.filter(pk=ledger.pk).update(next_sequence=ledger.next_sequence + 1)
         _apply(entry)
@@ -170,12 +176,14 @@ def fixture_rating_apply(*, fixture_id: int) -> str:
         away_goals=entry.away_goals,
         home_coach_id=entry.home_coach_id,
         away_coach_id=entry.away_coach_id,
+        game_system=entry.game_system,
     ).update(
         outcome=seen.outcome,
         home_goals=seen.home_goals,
         away_goals=seen.away_goals,
         home_coach_id=seen.home_coach_id,
         away_coach_id=seen.away_coach_id,
+        game_system=seen.game_system,
         applied_at=timezone.now(),
     )
     if not claimed:
@@ -185,26 +193,29 @@ def fixture_rating_apply(*, fixture_id: int) -> str:
 
 
 def _fold() -> int:
-    """Recompute every rating and history point from the ledger, in ledger order."""
+    """Recompute every rating and history point from the ledger, in ledger order; each game
+    system's ratings are folded from its own matches only."""
     RatingHistory.objects.all().delete()
     CoachRating.objects.all().delete()
-    state: dict[int, Skill] = {}
+    state: dict[tuple[str, int], Skill] = {}
     history: list[RatingHistory] = []
     rated = 0
     for entry in RatedMatch.objects.exclude(outcome=RatedMatch.Outcome.VOID).order_by("sequence"):
         if entry.home_coach_id is None or entry.away_coach_id is None:
             continue
+        game = entry.game_system
         home, away = rate_match(
-            state.get(entry.home_coach_id, Skill()),
-            state.get(entry.away_coach_id, Skill()),
+            state.get((game, entry.home_coach_id), Skill()),
+            state.get((game, entry.away_coach_id), Skill()),
             _outcome(entry.outcome),
         )
-        state[entry.home_coach_id], state[entry.away_coach_id] = home, away
+        state[(game, entry.home_coach_id)], state[(game, entry.away_coach_id)] = home, away
         for coach_id, skill in ((entry.home_coach_id, home), (entry.away_coach_id, away)):
             history.append(
                 RatingHistory(
                     coach_id=coach_id,
                     rated_match=entry,
+                    game_system=game,
                     sequence=entry.sequence,
                     mu=skill.mu,
                     sigma=skill.sigma,
@@ -218,6 +229,7 @@ def _fold() -> int:
         [
             CoachRating(
                 coach_id=coach_id,
+                game_system=game,
                 mu=s.mu,
                 sigma=s.sigma,
                 ordinal=s.ordinal,
@@ -226,7 +238,7 @@ def _fold() -> int:
                 draws=s.draws,
                 losses=s.losses,
             )
-            for coach_id, s in state.items()
+            for (game, coach_id), s in state.items()
         ],
         batch_size=1000,
     )
@@ -251,6 +263,7 @@ def ratings_rebuild() -> int:
         if not _same(entry, seen):
             entry.outcome, entry.home_goals, entry.away_goals = seen.outcome, seen.home_goals, seen.away_goals
             entry.home_coach_id, entry.away_coach_id = seen.home_coach_id, seen.away_coach_id
+            entry.game_system = seen.game_system
             entry.save()
     missing = (
         fixtures.filter(status=Fixture.Status.CONFIRMED, result__isnull=False)
@@ -270,6 +283,7 @@ def ratings_rebuild() -> int:
             outcome=seen.outcome,
             home_goals=seen.home_goals,
             away_goals=seen.away_goals,
+            game_system=seen.game_system,
         )
         sequence += 1
     RatingLedger.objects.filter(pk=ledger.pk).update(next_sequence=sequence, rebuilt_at=timezone.now())

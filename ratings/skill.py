@@ -78,3 +78,31 @@ def predict(home: Skill, away: Skill) -> Prediction:
     draw = float(_MODEL.predict_draw([[h], [a]]))
     p_home, p_away = (float(p) for p in _MODEL.predict_win([[h], [a]]))
     return Prediction(home=(1 - draw) * p_home, draw=draw, away=(1 - draw) * p_away)
+
+
+@dataclass(frozen=True, slots=True)
+class Combined:
+    """A coach's ratings of several game systems in one figure (docs/ratings.md, "Combined")."""
+
+    ordinal: float
+    mu: float
+    games: int
+    systems: int
+
+
+def combine(skills: list[Skill]) -> Combined:
+    """The games-weighted mean of the per-system conservative ratings (μ − 3σ) and of μ.
+
+    The games measure different skills (a FUBA 3 win says nothing of Soccer City), so no skill
+    is pooled: each system's rating counts as often as the coach played it, and a system he
+    tried once cannot outweigh the one he plays every week.
+    """
+    games = sum(s.games for s in skills)
+    if games == 0:
+        return Combined(Skill().ordinal, MU, 0, 0)
+    return Combined(
+        ordinal=sum(s.ordinal * s.games for s in skills) / games,
+        mu=sum(s.mu * s.games for s in skills) / games,
+        games=games,
+        systems=sum(1 for s in skills if s.games),
+    )

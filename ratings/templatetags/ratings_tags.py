@@ -9,18 +9,20 @@ from django import template
 from chances.selectors import fixture_model_prediction
 from ratings import selectors
 from ratings.models import RatedMatch, RatingHistory
-from tournaments.game_systems import FUBA_3, rules_of
+from tournaments.game_systems import FUBA_3, GAME_SYSTEMS, rules_of
 from tournaments.models import Coach, Fixture
 
 register = template.Library()
 
 
 @register.inclusion_tag("ratings/partials/coach_rating.html")
-def coach_rating(coach: Coach | None) -> dict[str, Any]:
-    rating = selectors.coach_rating(coach_id=coach.pk) if coach is not None else None
+def coach_rating(coach: Coach | None, game_system: str = FUBA_3) -> dict[str, Any]:
+    """The coach's rating of one game system (a team's page: its competition's game)."""
+    rating = selectors.coach_rating(coach_id=coach.pk, game_system=game_system) if coach is not None else None
     return {
         "coach": coach,
         "rating": rating,
+        "system_name": GAME_SYSTEMS[game_system].name,
         "rank": selectors.coach_rank(rating=rating) if rating is not None else None,
     }
 
@@ -45,8 +47,7 @@ def match_rating(fixture: Fixture) -> dict[str, Any]:
     home, away = fixture.home_team, fixture.away_team
     if home is None or away is None or home.coach_id is None or away.coach_id is None:
         return context
-    if rules_of(fixture.competition).rating_pool != FUBA_3:
-        return context  # the ratings and the chances' model are FUBA 3's: no forecast of another game
+    context["system_name"] = rules_of(fixture.competition).name
     context["prediction"] = selectors.fixture_prediction(fixture_id=fixture.pk)
     context["model"] = fixture_model_prediction(fixture=fixture)
     return context

@@ -157,7 +157,11 @@ def test_ratings_pages(cup: demo.Demo, client: Client) -> None:
     assert "provisional" in html and "Ana Souza" in html
     coach = cup.teams["Brazil"].coach
     page = client.get(f"/ratings/coaches/{coach.id}/").content.decode()
-    assert 'id="rating-history"' in page and "<polyline" in page
+    assert 'id="rating-history-fuba-3"' in page and "<polyline" in page
+    assert 'data-testid="coach-combined"' in page and "games-weighted mean" in page
+    combined = client.get("/ratings/?system=combined").content.decode()
+    assert 'data-testid="combined-how"' in combined and "Ana Souza" in combined
+    assert client.get("/ratings/?system=chess").status_code == 404
     assert client.get("/ratings/coaches/999999/").status_code == 404
 
 

@@ -30,19 +30,21 @@ def _league(n: int, slug: str = "", game_system: str = "fuba-3") -> tuple[Stage,
     return stage, fixtures
 
 
-def _rating(fixture: Fixture, side: str) -> CoachRating:
+def _rating(fixture: Fixture, side: str, game_system: str = "fuba-3") -> CoachRating:
     team = fixture.home_team if side == "home" else fixture.away_team
-    return CoachRating.objects.get(coach_id=team.coach_id)  # type: ignore[union-attr]
+    return CoachRating.objects.get(coach_id=team.coach_id, game_system=game_system)  # type: ignore[union-attr]
 
 
 def _snapshot() -> tuple[list[tuple], list[tuple]]:
     ratings = sorted(
         CoachRating.objects.values_list(
-            "coach_id", "mu", "sigma", "ordinal", "games", "wins", "draws", "losses"
+            "coach_id", "game_system", "mu", "sigma", "ordinal", "games", "wins", "draws", "losses"
         )
     )
     history = sorted(
-        RatingHistory.objects.values_list("coach_id", "sequence", "mu", "sigma", "ordinal", "games")
+        RatingHistory.objects.values_list(
+            "coach_id", "sequence", "game_system", "mu", "sigma", "ordinal", "games"
+        )
     )
     return ratings, history
 
@@ -113,16 +115,41 @@ def test_simulated_and_awarded_results_leave_ratings_unchanged(django_capture_on
 
 
 @pytest.mark.parametrize("game_system", ["fuba-2", "soccer-city", "super-team"])
-def test_results_of_another_game_system_do_not_move_fuba_3_ratings(
+def test_a_match_of_another_game_system_is_rated_in_its_own_system_only(
     game_system: str, django_capture_on_commit_callbacks
 ) -> None:
     _stage, fixtures = _league(2, game_system=game_system)
     with django_capture_on_commit_callbacks(execute=True):
         play(fixtures[0].id, 3, 1)
-    assert not CoachRating.objects.exists()
-    assert not RatedMatch.objects.exclude(outcome=RatedMatch.Outcome.VOID).exists()
+    assert set(CoachRating.objects.values_list("game_system", flat=True)) == {game_system}
+    assert _rating(fixtures[0], "home", game_system).mu > MU > _rating(fixtures[0], "away", game_system).mu
+    assert RatedMatch.objects.get().game_system == game_system
+    before = _snapshot()
     services.ratings_rebuild()
-    assert not CoachRating.objects.exists()
+    assert _snapshot() == before
+
+
+def test_one_coach_has_a_rating_per_game_system_that_only_its_matches_move(
+    django_capture_on_commit_callbacks,
+) -> None:
+    from ratings.selectors import coach_ratings, combined_ranking
+
+    _stage, fuba3 = _league(2, slug="fuba-three")
+    _stage, city = _league(2, slug="city-league", game_system="soccer-city")
+    # The same coach leads a team in both competitions: a win in one, a loss in the other.
+    coach = fuba3[0].home_team.coach
+    Team = type(city[0].home_team)
+    Team.objects.filter(id=city[0].home_team_id).update(coach=coach)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(fuba3[0].id, 2, 0)
+        play(city[0].id, 0, 3)
+    by_system = {r.game_system: r for r in coach_ratings(coach_id=coach.id)}
+    assert set(by_system) == {"fuba-3", "soccer-city"}
+    assert by_system["fuba-3"].mu > MU > by_system["soccer-city"].mu
+    assert by_system["fuba-3"].games == by_system["soccer-city"].games == 1
+    row = next(r for r in combined_ranking() if r.coach.pk == coach.id)
+    mean = (by_system["fuba-3"].ordinal + by_system["soccer-city"].ordinal) / 2
+    assert row.combined.ordinal == pytest.approx(mean) and row.combined.systems == 2
 
 
 def test_a_corrected_result_is_rated_as_corrected(django_capture_on_commit_callbacks) -> None:
@@ -189,8 +216,15 @@ def test_ratings_api(client: Client, django_capture_on_commit_callbacks) -> None
     assert ranking[0]["ordinal"] > ranking[1]["ordinal"] and ranking[0]["provisional"] is True
     winner = ranking[0]["coach_id"]
     detail = client.get(f"/api/v1/ratings/coaches/{winner}").json()
-    assert detail["rank"] == 1 and len(detail["history"]) == 1
-    assert detail["history"][0]["fixture_id"] == fixtures[0].id
+    [fuba3] = detail["ratings"]
+    assert fuba3["game_system"] == "fuba-3" and fuba3["rank"] == 1 and len(fuba3["history"]) == 1
+    assert fuba3["history"][0]["fixture_id"] == fixtures[0].id
+    assert detail["combined"]["rank"] == 1 and "games-weighted" in detail["combined"]["how"]
+    combined = client.get("/api/v1/ratings/coaches?game_system=combined").json()
+    assert combined[0]["coach_id"] == winner and combined[0]["ratings"][0]["game_system"] == "fuba-3"
+    assert client.get("/api/v1/ratings/coaches?game_system=fuba-2").json() == []
+    bad = client.get("/api/v1/ratings/coaches?game_system=chess")
+    assert bad.status_code == 400 and "game_system" in bad.json()["error"]["message"]
     assert client.get("/api/v1/ratings/coaches/999999").status_code == 404
 
     upcoming = fixtures[1]
