@@ -44,6 +44,7 @@ run: install web-engine
 	mkdir -p var
 	$(EMBEDDED) $(BIN)/python manage.py migrate --noinput
 	$(EMBEDDED) $(BIN)/python manage.py load_demo
+	@echo "Mails (password resets, notifications) are written to var/mail/, one file each."
 	# Django's "development server" warning is not news here: this target is the embedded default for
 	# a first look, the production shape (gunicorn behind nginx) is docker-compose.yml.
 	$(EMBEDDED) DJANGO_RUNSERVER_HIDE_WARNING=true $(BIN)/python manage.py runserver 127.0.0.1:8000

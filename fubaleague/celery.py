@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from celery.schedules import crontab
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fubaleague.settings")
 
@@ -26,4 +27,9 @@ app.conf.beat_schedule = {
     # Submitted turn logs whose validation was never queued (broker down) or whose claim went
     # stale (worker killed, message lost) are queued again (docs/reliability.md).
     "validations-sweep": {"task": "matches.validations_sweep", "schedule": 60.0},
+    # Notifications (docs/notifications.md): events and deliveries a lost message left behind,
+    # the reporting deadlines (48 h, 24 h, passed) and the daily digest.
+    "notifications-sweep": {"task": "notifications.sweep", "schedule": 60.0},
+    "notifications-deadlines": {"task": "notifications.deadlines", "schedule": 300.0},
+    "notifications-digest": {"task": "notifications.digest", "schedule": crontab(hour=7, minute=0)},
 }

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "ratings",
     "chances",
     "scoring",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -206,20 +207,42 @@ LOGIN_URL = "/login/"
 # A club member lands on the club's own page after signing in (not Django's /accounts/profile/).
 LOGIN_REDIRECT_URL = "tournaments:dashboard"
 
-# E-mail (password reset): SMTP when EMAIL_HOST is set, else printed on the console (the embedded
-# default), so a reset link can be followed without a mail server.
+# E-mail (password reset, notifications): SMTP when EMAIL_HOST is set, else one file per mail in
+# EMAIL_FILE_PATH (var/mail/, the embedded default; `make run` says so), so a reset link or a
+# notification's unsubscribe link can be followed without a mail server.
 EMAIL_HOST = env_str("EMAIL_HOST", "") or ""
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
-    else "django.core.mail.backends.console.EmailBackend",
+    else "django.core.mail.backends.filebased.EmailBackend",
 )
 EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "FUBA League <noreply@localhost>")
+# Django's file backend writes each mail to a file in this folder (EMAIL_BACKEND=...filebased...).
+EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(VAR_DIR / "mail"))
+
+# --- Notifications (docs/notifications.md) -------------------------------------------
+# The address the links in mails, pushes and webhooks start with.
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+# A failed delivery is tried again after 30 s, 1, 2, 4... minutes (at most an hour apart), at most
+# NOTIFY_MAX_ATTEMPTS times; a webhook or phone failing NOTIFY_PAUSE_AFTER tries in a row is paused.
+NOTIFY_RETRY_BASE = env_float("NOTIFY_RETRY_BASE", 30.0)
+NOTIFY_RETRY_MAX = env_float("NOTIFY_RETRY_MAX", 3600.0)
+NOTIFY_MAX_ATTEMPTS = env_int("NOTIFY_MAX_ATTEMPTS", 10, minimum=1)
+NOTIFY_PAUSE_AFTER = env_int("NOTIFY_PAUSE_AFTER", 20, minimum=1)
+NOTIFY_CLAIM_TIMEOUT = env_int("NOTIFY_CLAIM_TIMEOUT", CELERY_TASK_TIME_LIMIT + 30, minimum=1)
+NOTIFY_SEND_TIMEOUT = env_float("NOTIFY_SEND_TIMEOUT", 10.0)
+# A webhook or push address on a private, loopback or reserved network is refused unless this is
+# on (the embedded default: a receiver on the same machine); notifications/netguard.py.
+WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", default=not DATABASE_URL)
+# Web push (VAPID): the private key (PEM or base64url), read and checked at start; without one
+# push is off (the embedded default makes one in var/vapid_private.pem).
+WEBPUSH_VAPID_PRIVATE_KEY = env_str("WEBPUSH_VAPID_PRIVATE_KEY", "") or ""
+WEBPUSH_VAPID_SUBJECT = env_str("WEBPUSH_VAPID_SUBJECT", "mailto:noreply@localhost") or ""
 # Django's ModelBackend refusing every password check while an address or username is locked,
 # whatever path asks (kernel/login_limits.py).
 AUTHENTICATION_BACKENDS = ["kernel.login_limits.LoginLimitBackend"]

@@ -14,5 +14,6 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("ratings.urls")),
     path("", include("chances.urls")),
+    path("", include("notifications.urls")),
     path("", include("fubaleague.web.urls")),
 ]

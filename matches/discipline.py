@@ -22,6 +22,7 @@ from django.db import transaction
 
 from kernel.errors import ApplicationError
 from matches.models import Card
+from notifications import outbox
 from tournaments.models import Competition, Fixture, Stage, Suspension, Team
 from tournaments.selectors import team_fixtures_in_order
 
@@ -134,7 +135,24 @@ def discipline_recompute(
                 for (source, reason, shirt, seq), served_in in wanted.items()
             ]
         )
+    _tell(competition, created)
     return created
+
+
+def _tell(competition: Competition, suspensions: list[Suspension]) -> None:
+    """Each new suspension to the team's club and followers (told once per ban: a recompute that
+    removes and adds the same ban again says nothing new)."""
+    for ban in suspensions:
+        served = Fixture.objects.filter(id=ban.served_in_id).first() if ban.served_in_id else None
+        reason = ban.get_reason_display() + (f" (shirt {ban.shirt_number})" if ban.shirt_number else "")
+        outbox.suspension_made(
+            key=f"{ban.team_id}:{ban.source_fixture_id}:{ban.reason}:{ban.shirt_number}:{ban.sequence}",
+            competition=competition,
+            team_id=ban.team_id,
+            team_name=ban.team.name,
+            reason=reason,
+            served_in=str(served) if served else None,
+        )
 
 
 @dataclass(frozen=True)

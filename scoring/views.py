@@ -158,6 +158,23 @@ self.addEventListener('fetch', (e) => {
     e.respondWith(caches.match(url.pathname).then((hit) => hit || fetch(req)));
   }
 });
+// Web push of the notifications (docs/notifications.md): one notification per event (its tag),
+// a tap opens the page it names (or brings that tab forward).
+self.addEventListener('push', (e) => {
+  let d = {};
+  try { d = e.data ? e.data.json() : {}; } catch (_) { d = { title: e.data ? e.data.text() : '' }; }
+  e.waitUntil(self.registration.showNotification(d.title || 'FUBA League', {
+    body: d.body || '', tag: d.tag || d.id || undefined, data: { url: d.url || '/' },
+  }));
+});
+self.addEventListener('notificationclick', (e) => {
+  e.notification.close();
+  const url = (e.notification.data && e.notification.data.url) || '/';
+  e.waitUntil(self.clients.matchAll({ type: 'window' }).then((tabs) => {
+    const open = tabs.find((t) => t.url === url && 'focus' in t);
+    return open ? open.focus() : self.clients.openWindow(url);
+  }));
+});
 """
 
 

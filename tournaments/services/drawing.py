@@ -11,6 +11,7 @@ from typing import Any
 from django.db import transaction
 
 from kernel.errors import ApplicationError, Conflict
+from notifications import outbox
 from tournaments.draws import Cap, DrawImpossible, draw_bracket, draw_groups
 from tournaments.fixtures import (
     group_letter,
@@ -154,7 +155,7 @@ def groups_draw(
         ) from None
     for group in groups:
         group.teams.set([ids[i] for i in result.groups[group.name]])
-    return Draw.objects.create(
+    draw = Draw.objects.create(
         stage=stage,
         kind=Draw.Kind.GROUPS,
         seed=seed,
@@ -165,12 +166,24 @@ def groups_draw(
         result=result.groups,
         drawn_by=user if getattr(user, "is_authenticated", False) else None,
     )
+    summary = "; ".join(
+        f"Group {name}: " + ", ".join(ids[i].name for i in members) for name, members in result.groups.items()
+    )
+    outbox.draw_made(
+        competition=stage.competition,
+        draw_id=draw.pk,
+        stage_name=stage.name,
+        kind="groups",
+        team_ids=ids,
+        summary=summary,
+    )
+    return draw
 
 
 @transaction.atomic
 def knockout_draw(*, stage: Stage, seed: int | None = None, user: Any = None) -> Draw:
     """Draw an unseeded knockout bracket among the stage's teams; recorded with its seed."""
-    stage = Stage.objects.select_for_update().get(id=stage.id)
+    stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
     if stage.kind != Stage.Kind.KNOCKOUT:
         raise invalid(f"{stage} is not a knockout stage.", "stage")
     if stage.fixtures.exists():
@@ -180,7 +193,7 @@ def knockout_draw(*, stage: Stage, seed: int | None = None, user: Any = None) ->
         raise invalid(f"{stage}: give the knockout at least two teams to draw.", "teams")
     seed = _draw_seed(seed)
     order = draw_bracket(teams=team_ids, seed=seed)
-    return Draw.objects.create(
+    draw = Draw.objects.create(
         stage=stage,
         kind=Draw.Kind.KNOCKOUT,
         seed=seed,
@@ -188,3 +201,16 @@ def knockout_draw(*, stage: Stage, seed: int | None = None, user: Any = None) ->
         result=order,
         drawn_by=user if getattr(user, "is_authenticated", False) else None,
     )
+    names = dict(Team.objects.filter(id__in=team_ids).values_list("id", "name"))
+    pairs = [
+        f"{names.get(a, '?')} v {names.get(b, '?')}" for a, b in zip(order[::2], order[1::2], strict=False)
+    ]
+    outbox.draw_made(
+        competition=stage.competition,
+        draw_id=draw.pk,
+        stage_name=stage.name,
+        kind="bracket",
+        team_ids=team_ids,
+        summary="; ".join(pairs),
+    )
+    return draw

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Count
 
 from kernel.errors import ApplicationError, Conflict, NotFound
+from notifications import outbox
 from tournaments.fixtures import (
     Slot,
     group_qualifiers_problem,
@@ -326,6 +327,9 @@ def fixture_generate(
     created = Fixture.objects.bulk_create(fixtures)
     if stage.competition.status == Competition.Status.DRAFT:
         Competition.objects.filter(id=stage.competition_id).update(status=Competition.Status.ACTIVE)
+    outbox.fixtures_published(
+        competition=stage.competition, stage_id=stage.pk, stage_name=stage.name, fixtures=created
+    )
     return created
 
 
@@ -371,8 +375,10 @@ def fixture_schedule(*, fixture_id: int, kickoff: datetime | None, deadline: dat
         )
     if kickoff is not None and deadline is not None and deadline < kickoff:
         raise ApplicationError(f"{fixture}: the result deadline cannot be before the kick-off.")
+    kickoff_before = fixture.kickoff
     fixture.kickoff, fixture.deadline = kickoff, deadline
     fixture.save(update_fields=["kickoff", "deadline", "updated_at"])
+    outbox.fixture_dates_changed(fixture=fixture, kickoff_before=kickoff_before)
     return fixture
 
 
@@ -391,6 +397,7 @@ def round_shift(*, stage: Stage, round: int, by: timedelta) -> list[Fixture]:
             f"{stage}, round {round}: its fixtures have no kick-off or deadline to move; "
             "generate them with a schedule or set them one by one.",
         )
+    kickoffs_before = {f.pk: f.kickoff for f in movable}
     for fixture in movable:
         try:
             fixture.kickoff = fixture.kickoff + by if fixture.kickoff else None
@@ -400,4 +407,6 @@ def round_shift(*, stage: Stage, round: int, by: timedelta) -> list[Fixture]:
                 "The shift moves the round past the last date there is.", details={"field": "days"}
             ) from None
     Fixture.objects.bulk_update(movable, ["kickoff", "deadline", "updated_at"])
+    for fixture in movable:
+        outbox.fixture_dates_changed(fixture=fixture, kickoff_before=kickoffs_before[fixture.pk])
     return movable

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from django.db.models import Max
 
 from kernel.errors import Conflict
+from notifications import outbox
 from tournaments.models import (
     Bye,
     Fixture,
@@ -80,4 +81,13 @@ def swiss_round_create(
         Bye.objects.create(stage=stage, round=rnd, team=teams[pairing.bye])
     if stage.status == Stage.Status.PENDING:
         Stage.objects.filter(id=stage.id).update(status=Stage.Status.ACTIVE)
-    return Fixture.objects.bulk_create(fixtures)
+    created = Fixture.objects.bulk_create(fixtures)
+    outbox.round_paired(
+        competition=stage.competition,
+        stage_id=stage.pk,
+        stage_name=stage.name,
+        round=rnd,
+        fixtures=created,
+        bye=teams[pairing.bye].name if pairing.bye is not None else None,
+    )
+    return created

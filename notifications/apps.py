@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class NotificationsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "notifications"
+    verbose_name = "Notifications"
+
+    def ready(self) -> None:
+        # The VAPID key is read at start: a bad key stops the service now, not at the first push.
+        from notifications import vapid
+
+        vapid.private_key()
