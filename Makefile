@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EMBEDDED := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: check-services run test test-pure test-slow worker beat bench bench-deps lint format install engine web-engine node-deps browser-deps clean
+.PHONY: check-services run test test-js test-pure test-slow worker beat bench bench-deps lint format install engine web-engine node-deps browser-deps clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -67,9 +67,13 @@ check-services: install
 # engine (FUBA_ENGINE=native refuses a missing or stale build) in two pytest-xdist workers, each with
 # its own test database and Redis databases (tests/parallel_services.py).
 test: install check-services browser-deps
-	$(MAKE) --no-print-directory -j2 --output-sync=target engine lint web-engine test-pure
+	$(MAKE) --no-print-directory -j2 --output-sync=target engine lint web-engine test-pure test-js
 	source scripts/test-env.sh && $(BIN)/python manage.py collectstatic --noinput -v0
 	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/python -m pytest -p tests.parallel_services -n 2 --dist load
+
+## test-js: the scorer's JavaScript unit tests (tests/js, Node's own test runner: no browser, a second)
+test-js: install
+	node --test tests/js/
 
 ## test-pure: the engine tests on the pure-Python source (no compiled build needed)
 test-pure: install
