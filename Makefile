@@ -16,7 +16,8 @@ $(STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
 
-# npm packages (package.json, pinned by package-lock.json): Pyodide for the scorer's local engine
+# npm packages (package.json, pinned by package-lock.json): Pyodide for the scorer's local engine;
+# ESLint and TypeScript (the front end's lint and type check) as devDependencies
 NODE_STAMP := node_modules/.package-lock.json
 
 $(NODE_STAMP): package.json package-lock.json | node-deps
@@ -105,7 +106,7 @@ bench: install check-services engine web-engine bench-deps browser-deps
 	source scripts/test-env.sh && $(BIN)/python manage.py collectstatic --noinput -v0
 	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/python bench/run.py
 
-## lint: style, types, the import contracts of .importlinter (every module in one, no unlisted package cycle), and no imports hidden in functions
+## lint: style, types (Python and the front end's JSDoc), ESLint, the import contracts of .importlinter (every module in one, no unlisted package cycle), and no imports hidden in functions
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -115,6 +116,11 @@ lint: install
 	# every module in a layers contract; no module over 700 lines, no function over 80 (check_sizes)
 	$(BIN)/python scripts/check_contracts.py
 	$(BIN)/python scripts/check_local_imports.py
+	# the front end: ESLint (eslint.config.js: also no function over 80 lines, no module over 700)
+	# and TypeScript's check of the JSDoc-typed scripts (the pages', then the engine's Web Worker)
+	node_modules/.bin/eslint --max-warnings=0 .
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tsconfig.worker.json
 
 format: install
 	$(BIN)/ruff format .

@@ -4,6 +4,8 @@ The project's limits (CONTRIBUTING.md, Conventions): a module longer than 700 li
 concept, a function longer than 80 lines is cut into named steps.  Migrations, tests and
 benchmarks are outside the module limit; tests and benchmarks are outside the function limit
 (migrations are generated, their functions are the data migrations' own and count).
+The front end's JavaScript is held to the same limits by ESLint (eslint.config.js: `max-lines` and
+the project's rule scripts/eslint/function-size.js), in the same `make lint`.
 """
 
 from __future__ import annotations

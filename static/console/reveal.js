@@ -1,5 +1,6 @@
 // The drawn teams appear one by one, as at a draw ceremony; "Show all" skips ahead.
-const items = [...document.querySelectorAll("[data-step]")].sort((a, b) => a.dataset.step - b.dataset.step);
+const items = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-step]"))]
+  .sort((a, b) => Number(a.dataset.step) - Number(b.dataset.step));
 const skip = document.querySelector("[data-reveal-all]");
 if (items.length && document.querySelector("[data-reveal-fresh]")) {
   items.forEach((el) => el.classList.add("is-hidden"));

@@ -1,5 +1,6 @@
 // A <select data-autosubmit> submits its form when changed (no inline handlers: the pages'
 // Content-Security-Policy allows scripts from static files only).
-document.querySelectorAll("select[data-autosubmit]").forEach((select) => {
+document.querySelectorAll("select[data-autosubmit]").forEach((el) => {
+  const select = /** @type {HTMLSelectElement} */ (el);
   select.addEventListener("change", () => select.form.submit());
 });

@@ -2,199 +2,245 @@
    the pitch with the last action, score and clock, the feed grouped by turn, the key moments,
    autoplay at 1x/4x, goal and card marks on the slider, keys (arrows: event, shift+arrows: turn,
    space: play) and swipes on the pitch (short: event, long: turn). No rule logic here. */
-(function () {
-  "use strict";
-  var root = document.getElementById("replay");
-  if (!root || !window.FubaPitch) return;
-  var pitch = new window.FubaPitch(root.querySelector("[data-pitch]"));
-  var range = document.getElementById("replay-range");
-  var $ = function (id) { return root.querySelector('[data-testid="' + id + '"]'); };
-  var button = function (action) { return root.querySelector('[data-action="' + action + '"]'); };
-  var data = null, pos = 0, timer = null, speed = 1;
-  var STEP_MS = 800;  // one event a step at 1x: a turn of about 15 events in 12 s
+import { Pitch } from "./pitch.js";
 
-  function teamName(side) { return data.teams && data.teams[side] ? data.teams[side].name : side; }
+const STEP_MS = 800; // one event a step at 1x: a turn of about 15 events in 12 s
 
-  /* The last action that concerned areas: a roll moves nothing on the pitch by itself, so the
-     move, pass or shot before it in the same turn stays marked (as lichess keeps the last move). */
-  function lastOnPitch(at) {
-    var turn = data.frames[at].turn;
-    for (var i = at; i >= 0 && data.frames[i].turn === turn; i--) {
-      var last = data.frames[i].last;
-      if (last && last.areas && last.areas.length) return last;
-    }
-    return null;
+/** @type {HTMLElement} */
+let root = null;
+/** @type {Pitch} */
+let pitch = null;
+/** @type {HTMLInputElement} */
+let range = null;
+/** @type {any} replay.json: {areas, teams, frames, feed, moments, marks, error} */
+let data = null;
+let pos = 0;
+/** @type {number|null} */
+let timer = null;
+let speed = 1;
+
+/** @param {string} id @returns {HTMLElement} */
+const $ = (id) => root.querySelector('[data-testid="' + id + '"]');
+/** @param {string} action @returns {HTMLButtonElement} */
+const button = (action) => root.querySelector('[data-action="' + action + '"]');
+
+function teamName(side) { return data.teams && data.teams[side] ? data.teams[side].name : side; }
+
+/**
+ * The last action that concerned areas: a roll moves nothing on the pitch by itself, so the move,
+ * pass or shot before it in the same turn stays marked (as lichess keeps the last move).
+ * @param {{turn: number, last: (import("./pitch.js").LastAction|null)}[]} frames
+ * @param {number} at
+ */
+export function lastOnPitch(frames, at) {
+  const turn = frames[at].turn;
+  for (let i = at; i >= 0 && frames[i].turn === turn; i--) {
+    const last = frames[i].last;
+    if (last && last.areas && last.areas.length) return last;
   }
+  return null;
+}
 
-  function draw(frame) {
-    pitch.draw({
-      codes: data.areas, home: frame.home, away: frame.away, ball: frame.ball, value: frame.value,
-      gk: { home: frame.gk[0] >= 0 ? data.areas[frame.gk[0]] : null, away: frame.gk[1] >= 0 ? data.areas[frame.gk[1]] : null },
-      last: lastOnPitch(pos)
-    });
-    $("replay-score").textContent = frame.score[0] + " – " + frame.score[1];
-    $("replay-minute").textContent = frame.minute + "'";
-    $("replay-turn").textContent = frame.turn;
-    $("replay-ball").textContent = (frame.ball_name || "–") + " · value " + frame.value;
-    $("replay-control").textContent = teamName(frame.control);
-    var notes = frame.notes.map(function (n) { return n.text; }).filter(Boolean);
-    $("replay-event").textContent = frame.text + (notes.length ? " — " + notes.join("; ") : "");
-    // what the one line leaves out (a set-up's whole placement), under it
-    $("replay-detail").textContent = frame.detail || "";
-    $("replay-detail").hidden = !frame.detail;
-    $("replay-position").textContent = "Event " + (pos + 1) + " of " + data.frames.length;
-    range.value = pos;
-    var end = pos === data.frames.length - 1;
-    ["back", "first", "prev-turn"].forEach(function (a) { button(a).disabled = pos === 0; });
-    ["forward", "last", "next-turn"].forEach(function (a) { button(a).disabled = end; });
-    current($("replay-feed"), turnIndex());
-  }
-
-  function current(list, index) {
-    var items = list.children;
-    for (var i = 0; i < items.length; i++) {
-      if (i === index) items[i].setAttribute("aria-current", "step"); else items[i].removeAttribute("aria-current");
-    }
-    var item = items[index];
-    if (item && list.scrollHeight > list.clientHeight) list.scrollTop = item.offsetTop - list.offsetTop - list.clientHeight / 2;
-  }
-
-  function turnIndex() {
-    var index = -1;
-    data.feed.forEach(function (line, i) { if (line.first <= pos) index = i; });
-    return index;
-  }
-
-  function go(i) {
-    if (!data || !data.frames.length) return;
-    pos = Math.max(0, Math.min(data.frames.length - 1, i));
-    draw(data.frames[pos]);
-    if (pos === data.frames.length - 1) pause();
-  }
-
-  function nextTurn() {
-    for (var i = 0; i < data.feed.length; i++) if (data.feed[i].first > pos) return go(data.feed[i].first);
-    go(data.frames.length - 1);
-  }
-
-  function prevTurn() {
-    var t = turnIndex();
-    var start = t >= 0 ? data.feed[t].first : 0;
-    // At a turn's first event "previous turn" goes to the turn before, as a player expects.
-    if (start < pos) return go(start);
-    go(t > 0 ? data.feed[t - 1].first : 0);
-  }
-
-  function play() {
-    if (timer || !data) return;
-    if (pos === data.frames.length - 1) go(0);
-    timer = window.setInterval(function () { go(pos + 1); }, STEP_MS / speed);
-    var b = button("play");
-    b.textContent = "❚❚ Pause"; b.setAttribute("aria-pressed", "true"); root.setAttribute("data-playing", "true");
-  }
-
-  function pause() {
-    if (!timer) return;
-    window.clearInterval(timer);
-    timer = null;
-    var b = button("play");
-    b.textContent = "▶ Play"; b.setAttribute("aria-pressed", "false"); root.setAttribute("data-playing", "false");
-  }
-
-  function setSpeed() {
-    speed = speed === 1 ? 4 : 1;
-    button("speed").textContent = speed + "×";
-    if (timer) { pause(); play(); }
-  }
-
-  var actions = {
-    forward: function () { go(pos + 1); }, back: function () { go(pos - 1); },
-    first: function () { go(0); }, last: function () { go(data.frames.length - 1); },
-    "next-turn": nextTurn, "prev-turn": prevTurn,
-    play: function () { if (timer) pause(); else play(); }, speed: setSpeed
+/**
+ * A frame as the pitch draws it: the engine snapshot's shape (`state` in docs/scorer-internals.md).
+ * @param {any} frame  {home, away: pieces per area, gk: [home index, away index] (-1: none), ball, value}
+ * @param {string[]} codes
+ * @returns {import("./pitch.js").PitchState}
+ */
+export function frameState(frame, codes) {
+  const keeper = (i) => (i >= 0 ? codes[i] : null);
+  return {
+    teams: { home: { pieces: frame.home, gk: keeper(frame.gk[0]) }, away: { pieces: frame.away, gk: keeper(frame.gk[1]) } },
+    ball: frame.ball, value: frame.value, last: null,
   };
+}
 
-  root.addEventListener("click", function (e) {
-    var btn = e.target.closest("[data-action]");
-    if (!btn || !data) return;
-    var a = btn.getAttribute("data-action");
-    if (a !== "play" && a !== "speed") pause();
-    if (actions[a]) actions[a]();
-  });
-  range.addEventListener("input", function () { pause(); go(+range.value); });
+/**
+ * The feed line (a turn) that the frame at `at` belongs to; -1 before the first.
+ * @param {{first: number}[]} feed
+ * @param {number} at
+ */
+export function turnIndex(feed, at) {
+  let index = -1;
+  feed.forEach((line, i) => { if (line.first <= at) index = i; });
+  return index;
+}
 
-  document.addEventListener("keydown", function (e) {
-    if (!data || e.altKey || e.ctrlKey || e.metaKey) return;
-    var t = e.target;
-    if (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t !== range) || t.isContentEditable) return;
-    // The keys work wherever the page is, unless the focus is in another part of the page's forms.
-    if (t !== document.body && !root.contains(t)) return;
-    var handled = true;
-    if (e.key === "ArrowRight") { pause(); if (e.shiftKey) nextTurn(); else go(pos + 1); }
-    else if (e.key === "ArrowLeft") { pause(); if (e.shiftKey) prevTurn(); else go(pos - 1); }
-    else if (e.key === " " && t.tagName !== "BUTTON") actions.play();
-    else if (e.key === "Home") { pause(); go(0); }
-    else if (e.key === "End") { pause(); go(data.frames.length - 1); }
-    else handled = false;
-    if (handled) e.preventDefault();
-  });
+function draw(frame) {
+  pitch.draw({ ...frameState(frame, data.areas), last: lastOnPitch(data.frames, pos) }, data.areas);
+  $("replay-score").textContent = frame.score[0] + " – " + frame.score[1];
+  $("replay-minute").textContent = frame.minute + "'";
+  $("replay-turn").textContent = frame.turn;
+  $("replay-ball").textContent = (frame.ball_name || "–") + " · value " + frame.value;
+  $("replay-control").textContent = teamName(frame.control);
+  const notes = frame.notes.map((n) => n.text).filter(Boolean);
+  $("replay-event").textContent = frame.text + (notes.length ? " — " + notes.join("; ") : "");
+  // what the one line leaves out (a set-up's whole placement), under it
+  $("replay-detail").textContent = frame.detail || "";
+  $("replay-detail").hidden = !frame.detail;
+  $("replay-position").textContent = "Event " + (pos + 1) + " of " + data.frames.length;
+  range.value = String(pos);
+  const end = pos === data.frames.length - 1;
+  ["back", "first", "prev-turn"].forEach((a) => { button(a).disabled = pos === 0; });
+  ["forward", "last", "next-turn"].forEach((a) => { button(a).disabled = end; });
+  markCurrent($("replay-feed"), turnIndex(data.feed, pos));
+}
 
-  var touch = null;
-  pitch.svg.addEventListener("touchstart", function (e) {
+function markCurrent(list, index) {
+  const items = list.children;
+  for (let i = 0; i < items.length; i++) {
+    if (i === index) items[i].setAttribute("aria-current", "step"); else items[i].removeAttribute("aria-current");
+  }
+  const item = /** @type {HTMLElement} */ (items[index]);
+  if (item && list.scrollHeight > list.clientHeight) list.scrollTop = item.offsetTop - list.offsetTop - list.clientHeight / 2;
+}
+
+function go(i) {
+  if (!data || !data.frames.length) return;
+  pos = Math.max(0, Math.min(data.frames.length - 1, i));
+  draw(data.frames[pos]);
+  if (pos === data.frames.length - 1) pause();
+}
+
+function nextTurn() {
+  const next = data.feed.find((line) => line.first > pos);
+  go(next ? next.first : data.frames.length - 1);
+}
+
+function prevTurn() {
+  const t = turnIndex(data.feed, pos);
+  const start = t >= 0 ? data.feed[t].first : 0;
+  // At a turn's first event "previous turn" goes to the turn before, as a player expects.
+  if (start < pos) return go(start);
+  go(t > 0 ? data.feed[t - 1].first : 0);
+}
+
+function play() {
+  if (timer || !data) return;
+  if (pos === data.frames.length - 1) go(0);
+  timer = window.setInterval(() => { go(pos + 1); }, STEP_MS / speed);
+  const b = button("play");
+  b.textContent = "❚❚ Pause"; b.setAttribute("aria-pressed", "true"); root.setAttribute("data-playing", "true");
+}
+
+function pause() {
+  if (!timer) return;
+  window.clearInterval(timer);
+  timer = null;
+  const b = button("play");
+  b.textContent = "▶ Play"; b.setAttribute("aria-pressed", "false"); root.setAttribute("data-playing", "false");
+}
+
+function setSpeed() {
+  speed = speed === 1 ? 4 : 1;
+  button("speed").textContent = speed + "×";
+  if (timer) { pause(); play(); }
+}
+
+/** @type {Record<string, () => void>} */
+const actions = {
+  forward: () => go(pos + 1), back: () => go(pos - 1),
+  first: () => go(0), last: () => go(data.frames.length - 1),
+  "next-turn": nextTurn, "prev-turn": prevTurn,
+  play: () => { if (timer) pause(); else play(); }, speed: setSpeed,
+};
+
+/** @param {KeyboardEvent} e */
+function onKey(e) {
+  if (!data || e.altKey || e.ctrlKey || e.metaKey) return;
+  const t = /** @type {HTMLElement} */ (e.target);
+  if (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t !== range) || t.isContentEditable) return;
+  // The keys work wherever the page is, unless the focus is in another part of the page's forms.
+  if (t !== document.body && !root.contains(t)) return;
+  let handled = true;
+  if (e.key === "ArrowRight") { pause(); if (e.shiftKey) nextTurn(); else go(pos + 1); }
+  else if (e.key === "ArrowLeft") { pause(); if (e.shiftKey) prevTurn(); else go(pos - 1); }
+  else if (e.key === " " && t.tagName !== "BUTTON") actions.play();
+  else if (e.key === "Home") { pause(); go(0); }
+  else if (e.key === "End") { pause(); go(data.frames.length - 1); }
+  else handled = false;
+  if (handled) e.preventDefault();
+}
+
+function listenToSwipes() {
+  /** @type {{x: number, y: number}|null} */
+  let touch = null;
+  pitch.svg.addEventListener("touchstart", (e) => {
     if (e.touches.length === 1) touch = { x: e.touches[0].clientX, y: e.touches[0].clientY };
   }, { passive: true });
-  pitch.svg.addEventListener("touchend", function (e) {
+  pitch.svg.addEventListener("touchend", (e) => {
     if (!touch || !data) return;
-    var dx = e.changedTouches[0].clientX - touch.x, dy = e.changedTouches[0].clientY - touch.y;
+    const dx = e.changedTouches[0].clientX - touch.x, dy = e.changedTouches[0].clientY - touch.y;
     touch = null;
     if (Math.abs(dx) < 30 || Math.abs(dx) < Math.abs(dy)) return;
     pause();
-    var long = Math.abs(dx) > pitch.svg.getBoundingClientRect().width / 2;
+    const long = Math.abs(dx) > pitch.svg.getBoundingClientRect().width / 2;
     if (dx < 0) { if (long) nextTurn(); else go(pos + 1); }
     else if (long) prevTurn(); else go(pos - 1);
   }, { passive: true });
+}
 
-  function listItem(text, index, attrs) {
-    var li = document.createElement("li");
-    var b = document.createElement("button");
-    b.type = "button"; b.className = "steplink"; b.textContent = text;
-    b.addEventListener("click", function () { pause(); go(index); });
-    for (var k in attrs || {}) li.setAttribute(k, attrs[k]);
-    li.appendChild(b);
-    return li;
+function listItem(text, index, attrs) {
+  const li = document.createElement("li");
+  const b = document.createElement("button");
+  b.type = "button"; b.className = "steplink"; b.textContent = text;
+  b.addEventListener("click", () => { pause(); go(index); });
+  for (const k in attrs || {}) li.setAttribute(k, attrs[k]);
+  li.appendChild(b);
+  return li;
+}
+
+function marks() {
+  const box = $("replay-marks");
+  const n = Math.max(1, data.frames.length - 1);
+  data.marks.forEach((m) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "replay__mark replay__mark--" + m.kind;
+    b.style.left = (100 * m.i / n) + "%";
+    b.title = m.text; b.setAttribute("aria-label", m.text);
+    b.setAttribute("data-testid", "replay-mark"); b.setAttribute("data-kind", m.kind);
+    b.addEventListener("click", () => { pause(); go(m.i); });
+    box.appendChild(b);
+  });
+}
+
+function loaded(json) {
+  data = json;
+  if (!data.frames || !data.frames.length) {
+    $("replay-event").textContent = "This log cannot be replayed" + (data.error ? ": " + data.error.message : ".");
+    return;
   }
+  range.max = String(data.frames.length - 1);
+  const feed = $("replay-feed"), moments = $("replay-notes");
+  data.feed.forEach((line) => { feed.appendChild(listItem(line.text, line.first, line.key ? { "class": "feed--key" } : {})); });
+  data.moments.forEach((m) => { moments.appendChild(listItem(m.text, m.i, { "data-kind": m.kind })); });
+  marks();
+  if (data.error) $("replay-event").textContent = "Replay stops at an error: " + data.error.message;
+  go(0);
+  root.setAttribute("data-ready", "true");
+}
 
-  function marks() {
-    var box = $("replay-marks");
-    var n = Math.max(1, data.frames.length - 1);
-    data.marks.forEach(function (m) {
-      var b = document.createElement("button");
-      b.type = "button";
-      b.className = "replay__mark replay__mark--" + m.kind;
-      b.style.left = (100 * m.i / n) + "%";
-      b.title = m.text; b.setAttribute("aria-label", m.text);
-      b.setAttribute("data-testid", "replay-mark"); b.setAttribute("data-kind", m.kind);
-      b.addEventListener("click", function () { pause(); go(m.i); });
-      box.appendChild(b);
-    });
-  }
-
+/** @param {HTMLElement} el  the replay's section (templates/tournaments/match.html) */
+function startReplay(el) {
+  root = el;
+  pitch = new Pitch(root.querySelector("[data-pitch]"));
+  range = /** @type {HTMLInputElement} */ (document.getElementById("replay-range"));
+  root.addEventListener("click", (e) => {
+    const btn = /** @type {Element} */ (e.target).closest("[data-action]");
+    if (!btn || !data) return;
+    const a = btn.getAttribute("data-action");
+    if (a !== "play" && a !== "speed") pause();
+    if (actions[a]) actions[a]();
+  });
+  range.addEventListener("input", () => { pause(); go(+range.value); });
+  document.addEventListener("keydown", onKey);
+  listenToSwipes();
   fetch(root.getAttribute("data-replay-url"), { headers: { Accept: "application/json" } })
-    .then(function (r) { return r.json(); })
-    .then(function (json) {
-      data = json;
-      if (!data.frames || !data.frames.length) {
-        $("replay-event").textContent = "This log cannot be replayed" + (data.error ? ": " + data.error.message : ".");
-        return;
-      }
-      range.max = data.frames.length - 1;
-      var feed = $("replay-feed"), moments = $("replay-notes");
-      data.feed.forEach(function (line) { feed.appendChild(listItem(line.text, line.first, line.key ? { "class": "feed--key" } : {})); });
-      data.moments.forEach(function (m) { moments.appendChild(listItem(m.text, m.i, { "data-kind": m.kind })); });
-      marks();
-      if (data.error) $("replay-event").textContent = "Replay stops at an error: " + data.error.message;
-      go(0);
-      root.setAttribute("data-ready", "true");
-    })
-    .catch(function () { $("replay-event").textContent = "The replay could not be loaded."; });
-})();
+    .then((r) => r.json())
+    .then(loaded)
+    .catch(() => { $("replay-event").textContent = "The replay could not be loaded."; });
+}
+
+const replayRoot = typeof document === "undefined" ? null : document.getElementById("replay");
+if (replayRoot) startReplay(replayRoot);

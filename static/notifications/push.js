@@ -1,6 +1,6 @@
 // The settings page's "Allow notifications on this device": subscribes through the scorer's
 // service worker (/score/sw.js, which shows the pushes) with the server's VAPID key.
-const on = document.getElementById("push-on");
+const on = /** @type {HTMLButtonElement|null} */ (document.getElementById("push-on"));
 const off = document.getElementById("push-off");
 const state = document.getElementById("push-state");
 

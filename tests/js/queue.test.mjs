@@ -28,7 +28,7 @@ function fakeEngine() {
     },
     undo() { events.pop(); return Promise.resolve(view()); },
     open(header, names, list) { events.splice(0, events.length, ...list); return Promise.resolve(view()); },
-    call(op, arg) { return Promise.resolve(op === "lines" ? arg.map((e) => ({ text: "line" })) : {}); },
+    call(op, arg) { return Promise.resolve(op === "lines" ? arg.map(() => ({ text: "line" })) : {}); },
   };
 }
 

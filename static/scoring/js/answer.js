@@ -196,6 +196,7 @@ export function createAsk(root, board, { canWrite, names, send, say, check }) {
     dock.appendChild(b);
   }
 
+  /** @param {any} d  the session state @param {{waiting?: boolean}} [opts] */
   function render(d, { waiting } = {}) {
     if (!data || !d || data.version !== d.version) { from = null; kind = null; held = null; if (!data || !d || data.seq !== d.seq) dice = []; }
     data = d;

@@ -18,7 +18,10 @@ function button(dice, label, testid, pressed) {
   return el("button", attrs, label);
 }
 
-/* What this club is asked or told now: [line, buttons], or null when nothing is. */
+/**
+ * What this club is asked or told now: [line, buttons], or null when nothing is.
+ * @returns {[string, HTMLElement[]] | null}
+ */
 function prompt(d, side, names) {
   const dice = d.dice || {};
   const other = side === "home" ? "away" : "home";

@@ -170,7 +170,7 @@ export function createLocalFirstTransport(options, config) {
       offline = false;
       tries = 0;
       if (res.ok) return stored(op, res.body).then(() => true);
-      if (res.status === 409 && op.kind !== "finish") return conflict(op, res).then(() => true);
+      if (res.status === 409 && op.kind !== "finish") return conflict().then(() => true);
       return refusedByServer(op, res).then(() => true);
     }, () => {
       // No answer: the server may have stored it all the same, so Undo no longer drops it
@@ -199,14 +199,11 @@ export function createLocalFirstTransport(options, config) {
   }
 
   // Another device stored these sequence numbers first: the taps from here become a side branch.
-  function conflict(op) {
+  function conflict() {
     const taps = [];
-    let firstEvent = null;
+    const firstEvent = ops.find((o) => o.kind === "event");
     ops.forEach((o) => {
-      if (o.kind === "event") {
-        if (!firstEvent) firstEvent = o;
-        taps.push({ client_id: o.client_id, event: o.event });
-      }
+      if (o.kind === "event") taps.push({ client_id: o.client_id, event: o.event });
     });
     const dropped = ops.map((o) => o.n);
     const branch = firstEvent && taps.length
@@ -277,10 +274,10 @@ export function createLocalFirstTransport(options, config) {
       if (u.origin === location.origin && u.pathname.startsWith(options.staticUrl)) urls.add(u.pathname);
     });
     document.querySelectorAll("script[src], link[rel=stylesheet]").forEach((n) => {
-      urls.add(new URL(n.src || n.href, location.href).pathname);
+      urls.add(new URL(n.getAttribute("src") || n.getAttribute("href"), location.href).pathname);
     });
     caches.open(OFFLINE_CACHE).then((c) => Promise.all(Array.from(urls).map((u) =>
-      c.match(u).then((hit) => hit || c.add(u)).catch(() => {})))).catch(() => {});
+      c.match(u).then((hit) => (hit ? undefined : c.add(u))).catch(() => {})))).catch(() => {});
   }
 
   function useServer(reason) {

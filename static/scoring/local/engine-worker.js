@@ -34,7 +34,7 @@ var TYPES = { wasm: "application/wasm", json: "application/json", zip: "applicat
 function served(files) {
   var network = self.fetch.bind(self);
   self.fetch = function (input, init) {
-    var url = typeof input === "string" ? input : input.url;
+    var url = input instanceof Request ? input.url : String(input);
     var bytes = files[url];
     if (!bytes) return network(input, init);
     var type = TYPES[url.slice(url.lastIndexOf(".") + 1)] || "application/octet-stream";
@@ -72,8 +72,8 @@ async function init(arg) {
   var options = { indexURL: arg.pyodide };
   if (arg.snapshot) options._loadSnapshot = arg.snapshot;
   else if (arg.makeSnapshot) options._makeSnapshot = true;
-  // eslint-disable-next-line no-undef
-  py = await loadPyodide(options);
+  // pyodide.js (run by runScript above) defines loadPyodide on the worker's global scope
+  py = await /** @type {any} */ (self).loadPyodide(options);
   mark(arg.snapshot ? "restore" : "pyodide");
   loadedBundle = arg.bundle;
   await loadEngine();

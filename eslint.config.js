@@ -1,0 +1,51 @@
+// ESLint for the front end (`make lint`): static/**/*.js, the Node unit tests and this tooling.
+import js from "@eslint/js";
+import globals from "globals";
+import fuba from "./scripts/eslint/function-size.js";
+
+const sizes = {
+  // Module and function sizes as scripts/check_sizes.py holds the Python to (CONTRIBUTING.md).
+  "max-lines": ["error", { max: 700, skipBlankLines: false, skipComments: false }],
+  "fuba/function-size": ["error", {
+    max: 80,
+    // Temporary, each named with the size it may not outgrow; a stale entry is an error too.
+    allow: [
+      // The scorer's queue and transport are being rewritten (issue 31, item 1: one tap, one
+      // record); the rewrite cuts them into steps and removes these two lines.
+      { file: "static/scoring/js/local-first.js", name: "createLocalFirstTransport", max: 420, why: "issue 31: the queue is being rewritten" },
+      { file: "static/scoring/js/transport.js", name: "createTransport", max: 122, why: "issue 31: the queue is being rewritten" },
+      // Being cut into named steps (issue 34, item 3).
+      { file: "static/scoring/js/answer.js", name: "createAsk", max: 296, why: "issue 34: to be cut into steps" },
+      { file: "static/scoring/js/main.js", name: "start", max: 132, why: "issue 34: to be cut into steps" },
+      { file: "static/scoring/js/setup.js", name: "createSetup", max: 140, why: "issue 34: to be cut into steps" },
+    ],
+  }],
+};
+
+export default [
+  { ignores: ["node_modules/**", "staticfiles/**", "build/**", ".venv/**", "var/**", "htmlcov/**"] },
+  js.configs.recommended,
+  {
+    plugins: { fuba },
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    rules: {
+      ...sizes,
+      "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
+      eqeqeq: ["error", "always"],
+      "no-var": "off",
+    },
+  },
+  {
+    files: ["static/**/*.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
+  },
+  {
+    // The one classic script: the engine's Web Worker (importScripts, run from a blob).
+    files: ["static/scoring/local/engine-worker.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.worker } },
+  },
+  {
+    files: ["tests/js/**/*.js", "tests/js/**/*.mjs", "scripts/**/*.js", "eslint.config.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
+  },
+];

@@ -1,0 +1,41 @@
+/* The replay's steps (static/fubaleague/replay.js): a frame as the one renderer draws it, the
+   action kept marked through a turn's rolls, and the turn a frame belongs to. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { frameState, lastOnPitch, turnIndex } from "../../static/fubaleague/replay.js";
+import { statusLine } from "../../static/fubaleague/live.js";
+
+test("a replay frame becomes the engine snapshot's shape, keepers by code", () => {
+  const frame = { home: [1, 0], away: [0, 2], gk: [0, -1], ball: "CENTRE", value: 5 };
+  assert.deepEqual(frameState(frame, ["H-PEN", "A-PEN"]), {
+    teams: { home: { pieces: [1, 0], gk: "H-PEN" }, away: { pieces: [0, 2], gk: null } },
+    ball: "CENTRE", value: 5, last: null,
+  });
+});
+
+test("a roll keeps the same turn's last action on the pitch, a new turn does not", () => {
+  const move = { kind: "move", areas: ["H-LM", "CENTRE"] };
+  const frames = [
+    { turn: 1, last: move },
+    { turn: 1, last: { kind: "roll", areas: [] } },
+    { turn: 1, last: null },
+    { turn: 2, last: { kind: "roll", areas: [] } },
+  ];
+  assert.equal(lastOnPitch(frames, 0), move);
+  assert.equal(lastOnPitch(frames, 2), move);
+  assert.equal(lastOnPitch(frames, 3), null);
+});
+
+test("a frame belongs to the last turn line starting at or before it", () => {
+  const feed = [{ first: 0 }, { first: 4 }, { first: 9 }];
+  assert.equal(turnIndex(feed, 0), 0);
+  assert.equal(turnIndex(feed, 8), 1);
+  assert.equal(turnIndex(feed, 9), 2);
+  assert.equal(turnIndex([{ first: 2 }], 1), -1);
+});
+
+test("the live panel says what a finished session waits for", () => {
+  assert.equal(statusLine("full_time"), "Full time: the clubs confirm the result.");
+  assert.equal(statusLine("abandoned"), "The scoring of this match was abandoned.");
+  assert.equal(statusLine("submitted"), "The result is submitted.");
+});
