@@ -17,7 +17,6 @@ const sizes = {
       // Being cut into named steps (issue 34, item 3).
       { file: "static/scoring/js/answer.js", name: "createAsk", max: 296, why: "issue 34: to be cut into steps" },
       { file: "static/scoring/js/main.js", name: "start", max: 132, why: "issue 34: to be cut into steps" },
-      { file: "static/scoring/js/setup.js", name: "createSetup", max: 140, why: "issue 34: to be cut into steps" },
     ],
   }],
 };
