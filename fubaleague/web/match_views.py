@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from fubaleague.web import selectors as ps
+from fubaleague.web.page_cache import anonymous_page
 from fubaleague.web.views import _nav, fixture_or_404, match_url
 from kernel.api_json import NOT_UTF8, unencodable_text
 from kernel.auth import signed_in_user
@@ -210,6 +211,7 @@ def _earlier_reports(fixture: Fixture, submission: ResultSubmission | None) -> l
 
 
 @require_GET
+@anonymous_page(live=True)
 def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     competition = _competition(slug)
     fixture = fixture_or_404(competition, fixture_id)
@@ -283,6 +285,7 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
 
 
 @require_GET
+@anonymous_page()
 def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> JsonResponse:
     competition = _competition(slug)
     fixture = fixture_or_404(competition, fixture_id)

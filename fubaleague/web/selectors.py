@@ -18,8 +18,21 @@ from django.urls import reverse
 from fubaleague.web import svg
 from matches import selectors as match_selectors
 from matches.models import Card, MatchLog, Result, ResultAudit, ResultSubmission
+from scoring.models import ScoringSession
 from tournaments.knockout import tie_outcome
 from tournaments.models import Coach, Competition, Fixture, Group, Stage, Suspension, Team, TeamSkill
+
+
+def scored_live(*, slug: str) -> list[tuple[int, str]]:
+    """The competition's matches being scored right now (fixture id, session status), in order:
+    what the "live" marks and the match pages' live panels show."""
+    return list(
+        ScoringSession.objects.filter(
+            fixture__competition__slug=slug, status__in=ScoringSession.ACTIVE_STATUSES
+        )
+        .order_by("fixture_id", "status")
+        .values_list("fixture_id", "status")
+    )
 
 
 def fixtures_qs() -> QuerySet[Fixture]:

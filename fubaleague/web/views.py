@@ -2,7 +2,8 @@
 
 The standings page is the hot path: for anonymous visitors the whole rendered page is cached under
 the competition's standings version (tournaments.standings.cache), so a request costs one cache
-round trip and no query until a result changes.
+round trip and no query until a result changes. The other competition pages are cached for
+anonymous visitors the same way (page_cache.anonymous_page).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from django.views.decorators.http import require_GET
 
 from fubaleague.web import selectors as ps
 from fubaleague.web import svg
+from fubaleague.web.page_cache import anonymous_page
 from matches.holds import holds
 from scoring.selectors import live_fixture_ids
 from tournaments.models import Coach, Competition, Fixture, Stage
@@ -48,6 +50,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@anonymous_page(live=True)
 def competition_home(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _competition(slug)
     context = _nav(competition, "home")
@@ -87,6 +90,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
+@anonymous_page()
 def bracket(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _competition(slug)
     context = _nav(competition, "bracket")
@@ -97,6 +101,7 @@ def bracket(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
+@anonymous_page(params=("team",), live=True)
 def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _competition(slug)
     team_id = _int_param(request, "team")
@@ -140,6 +145,7 @@ def _ics_fold(line: str) -> list[str]:
 
 
 @require_GET
+@anonymous_page(params=("team",))
 def fixtures_ics(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _competition(slug)
     team_id = _int_param(request, "team")
@@ -183,6 +189,7 @@ def fixtures_ics(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
+@anonymous_page(params=("team",))
 def fixtures_csv(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _competition(slug)
     team_id = _int_param(request, "team")
@@ -241,6 +248,7 @@ def _csv_safe(text: str) -> str:
 
 
 @require_GET
+@anonymous_page()
 def team(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     competition = _competition(slug)
     try:
@@ -276,6 +284,7 @@ def _record(matches: list[ps.TeamMatch]) -> dict[str, int]:
 
 
 @require_GET
+@anonymous_page()
 def teams(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _competition(slug)
     context = _nav(competition, "teams")

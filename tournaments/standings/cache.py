@@ -65,14 +65,14 @@ def clear_local() -> None:
     _local.clear()
 
 
-def by_slug(slug: str, name: str, compute: Callable[[], T]) -> T:
+def by_slug(slug: str, name: str, compute: Callable[[], T], seconds: int = CACHE_SECONDS) -> T:
     """A cached value for the competition `slug`, read in at most ONE cache round trip.
 
     The hot endpoints (public standings page and its API) are addressed by slug; fetching the
     slug's version and the entry together (get_many) keeps them close to a trivial endpoint's cost.
     The entry carries the version it was computed under; a newer version means recompute. The
     version is read before computing, so a change committed meanwhile leaves an entry that the
-    next reader sees as stale.
+    next reader sees as stale. ``seconds``: how long an entry is kept at most.
     """
     entry_key = f"standings:s:{slug}:{name}"
     now = time.monotonic()
@@ -93,10 +93,10 @@ def by_slug(slug: str, name: str, compute: Callable[[], T]) -> T:
         version = time.time_ns()
         value = compute()
         cache.add(version_key, version, None)
-        cache.set(entry_key, (version, value), CACHE_SECONDS)
+        cache.set(entry_key, (version, value), seconds)
     else:
         value = compute()
-        cache.set(entry_key, (version, value), CACHE_SECONDS)
+        cache.set(entry_key, (version, value), seconds)
     if len(_local) >= _LOCAL_MAX:
         _local.clear()
     _local[entry_key] = (now, version, value)

@@ -1,0 +1,114 @@
+"""The public pages as anonymous visitors see them, rendered once and served from the cache.
+
+A World Cup's final day brings a crowd to the competition's pages; rendering each of them per
+request (100-200 ms of queries and templates) let 200 readers bring the site down. An anonymous
+visitor's page has no per-user content, so one rendering serves every anonymous visitor until
+something it shows changes:
+
+* the competition's data: entries are kept under the competition's version
+  (tournaments.standings.cache.by_slug), which the signals bump on every change that shows on its
+  pages (results, fixtures, cards, suspensions, replays, … — tournaments.standings.signals);
+* the matches being scored live (the "live" marks, the live panel): the scorer writes its session
+  without model signals, so those marks are part of the entry's name (one small query a request);
+* the clock ("overdue", the upcoming matches): entries expire after PAGE_SECONDS.
+
+Signed-in visitors (club members see forms, staff see full logs), and a visitor with a message
+waiting, are always answered by the view itself, and such an answer is never stored. A page that
+is not a plain 200, or that set a cookie or used the CSRF token, is not stored either.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+
+from django.contrib.messages import get_messages
+from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_cache_control
+
+from fubaleague.web.selectors import scored_live
+from tournaments.standings import cache
+
+# The clock's part of a page ("overdue", what is upcoming) is at most this old.
+PAGE_SECONDS = 60
+# Response headers a view sets that belong to the page (others are the middleware's, per request).
+_KEPT_HEADERS = ("Content-Type", "Content-Disposition")
+
+View = Callable[..., HttpResponse]
+
+
+@dataclass(frozen=True)
+class Page:
+    content: bytes
+    status: int
+    headers: tuple[tuple[str, str], ...]
+
+
+class _NotShared(Exception):
+    """The view's answer is not the same for every anonymous visitor: send it, do not store it."""
+
+    def __init__(self, response: HttpResponse) -> None:
+        self.response = response
+
+
+def _personal(request: HttpRequest) -> bool:
+    return bool(request.user.is_authenticated or len(get_messages(request)))
+
+
+def _entry_name(request: HttpRequest, slug: str, params: Sequence[str], live: bool) -> str:
+    query = "&".join(f"{p}={request.GET.get(p, '')}" for p in params)
+    # The query parameters the view reads, and no others: a random query string costs no entry.
+    name = f"page:{request.path}?{query}"
+    if live:
+        marks = ",".join(f"{f}:{s}" for f, s in scored_live(slug=slug))
+        name += ":live:" + hashlib.blake2b(marks.encode(), digest_size=8).hexdigest()
+    return name
+
+
+def anonymous_page(*, params: Sequence[str] = (), live: bool = False) -> Callable[[View], View]:
+    """Serve the view's page to anonymous visitors from the competition's cache.
+
+    ``params``: the query parameters the view reads (part of the entry's name). ``live``: the
+    page shows which matches are scored live.
+    """
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+            if _personal(request):
+                response = view(request, slug, **kwargs)
+                patch_cache_control(response, private=True)
+                return response
+
+            rendered: list[bool] = []
+
+            def render() -> Page:
+                rendered.append(True)
+                response = view(request, slug, **kwargs)
+                if (
+                    response.status_code != 200
+                    or response.streaming
+                    or response.cookies
+                    or request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
+                ):
+                    raise _NotShared(response)
+                kept = tuple((h, response[h]) for h in _KEPT_HEADERS if h in response)
+                return Page(response.content, response.status_code, kept)
+
+            try:
+                page = cache.by_slug(slug, _entry_name(request, slug, params, live), render, PAGE_SECONDS)
+            except _NotShared as not_shared:
+                return not_shared.response
+            response = HttpResponse(page.content, status=page.status)
+            for header, value in page.headers:
+                response[header] = value
+            # For whoever measures or debugs it: was this answer rendered now or kept.
+            response["X-Page-Cache"] = "miss" if rendered else "hit"
+            return response
+
+        return wrapper
+
+    return decorate
