@@ -93,6 +93,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "fubaleague.console.context.console",
             ],
         },
     },
@@ -267,6 +268,11 @@ PYODIDE_VERSION = "0.29.5"
 # Clubs' phones score on their own engine when a bundle is built (docs/scorer-internals.md); off: every
 # phone works in the server-driven mode.
 SCORER_LOCAL_ENGINE = env_bool("SCORER_LOCAL_ENGINE", default=True)
+# Who may create a competition (and so become its organiser): "anyone" signed in, or only "staff"
+# with the competition permissions.
+COMPETITION_CREATORS = env_str("COMPETITION_CREATORS", "anyone")
+if COMPETITION_CREATORS not in ("anyone", "staff"):
+    raise ImproperlyConfigured('COMPETITION_CREATORS is "anyone" or "staff".')
 PYODIDE_STATIC_PREFIX = f"pyodide/{PYODIDE_VERSION}"
 STATICFILES_DIRS = [BASE_DIR / "static", (PYODIDE_STATIC_PREFIX, BASE_DIR / "node_modules" / "pyodide")]
 STORAGES = {

@@ -43,30 +43,40 @@ def _result_of(entry: ResultAudit) -> dict[str, Any] | None:
     return after.get("result", after) if isinstance(after, dict) else None
 
 
+def _who(entry: ResultAudit) -> str:
+    """The person and their standing when they acted: "mia (results desk)"."""
+    if entry.actor is None:
+        return ""
+    return f"{entry.actor.username} ({entry.actor_role})" if entry.actor_role else entry.actor.username
+
+
 def audit_sentences(fixture: Fixture) -> list[str]:
-    """ "Serbia reported 2–1", "Australia disputed the yellow card of #7", "staff resolved as 2–1" ..."""
+    """ "Serbia reported 2–1, by serbia (member of Belgrade FC)", "mia (results desk) resolved as
+    2–1" ...: every entry names who acted and their role in the competition."""
     submissions = {s.id: s for s in ResultSubmission.objects.filter(fixture=fixture).select_related("team")}
     lines = []
-    for entry in fixture.audit_entries.order_by("created_at", "id"):
+    for entry in fixture.audit_entries.select_related("actor").order_by("created_at", "id"):
         after = entry.after if isinstance(entry.after, dict) else {}
         sub = submissions.get(int(after.get("submission") or 0))
-        who = sub.team.name if sub is not None and sub.team else "staff"
+        team = sub.team.name if sub is not None and sub.team else ""
+        who = _who(entry)
+        by = f", by {who}" if who else ""
         action = entry.action
         if action == ResultAudit.Action.SUBMIT:
-            line = f"{who} reported {scoreline(fixture, after)}"
+            line = f"{team or who or 'staff'} reported {scoreline(fixture, after)}{by if team else ''}"
         elif action == ResultAudit.Action.DISPUTE and sub is not None:
             opponent = fixture.away_team if sub.team_id == fixture.home_team_id else fixture.home_team
             cards = [_card(fixture, sub.cards[i]) for i in (sub.disputed_cards or []) if i < len(sub.cards)]
             what = ", ".join(cards) if cards else f"the score {scoreline(fixture, after)}"
-            line = f"{opponent.name if opponent else 'the opponent'} disputed {what}"
+            line = f"{opponent.name if opponent else 'the opponent'} disputed {what}{by}"
         elif action == ResultAudit.Action.CONFIRM:
-            line = "the result was confirmed"
+            line = f"the result was confirmed{by}"
         elif action == ResultAudit.Action.RESOLVE:
-            line = f"staff resolved as {scoreline(fixture, _result_of(entry))}"
+            line = f"{who or 'staff'} resolved as {scoreline(fixture, _result_of(entry))}"
         elif action == ResultAudit.Action.OVERRIDE:
-            line = f"staff set the result to {scoreline(fixture, _result_of(entry))}"
+            line = f"{who or 'staff'} set the result to {scoreline(fixture, _result_of(entry))}"
         else:
-            line = f"{entry.get_action_display().lower()}"
+            line = f"{entry.get_action_display().lower()}{by}"
         if entry.note:
             line += f" (“{entry.note}”)"
         lines.append(line)

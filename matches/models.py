@@ -208,6 +208,9 @@ class ResultAudit(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The actor's standing when they acted ("co-organiser", "results desk", "member of Wolves FC",
+    # "administrator"), kept as words so the trail still says it after a role is taken away.
+    actor_role = models.CharField(max_length=60, blank=True)
     action = models.CharField(max_length=10, choices=Action.choices)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)

@@ -9,7 +9,7 @@ from django.db.models import F, Q, QuerySet
 
 from matches.models import MatchLog, Result, ResultAudit, ResultSubmission
 from tournaments.models import Fixture
-from tournaments.selectors import user_club_team_ids
+from tournaments.selectors import competition_permits, user_club_team_ids
 
 
 def result_for_fixture(*, fixture: Fixture, counted_only: bool = True) -> Result | None:
@@ -71,10 +71,13 @@ PUBLIC_AUDIT_NOTES = (
 
 
 def audit_trail_is_full_for(*, fixture: Fixture, user: Any) -> bool:
-    """Staff and the members of the two clubs see the whole trail; everyone else the public part."""
+    """Staff, those holding a role in the competition and the members of the two clubs see the
+    whole trail; everyone else the public part."""
     if user is None or not user.is_authenticated:
         return False
-    return bool(getattr(user, "is_staff", False) or user_club_team_ids(user=user, fixture=fixture))
+    if competition_permits(user=user, competition=fixture.competition, action="view"):
+        return True
+    return bool(user_club_team_ids(user=user, fixture=fixture))
 
 
 def audit_trail_public(*, fixture: Fixture) -> QuerySet[ResultAudit]:

@@ -92,7 +92,7 @@ def competition_create_from_format(
     settings.setdefault("tiebreak_preset", spec.tiebreak_preset)
     if format == "world_cup_32":
         settings.setdefault("is_world_cup", True)
-    competition = competition_create(name=name, slug=slug, **settings)
+    competition = competition_create(name=name, slug=slug, creator=user, **settings)
     entered = teams_bulk_create(competition=competition, rows=list(teams)) if teams else []
     draw = _stages(competition, spec, entered, seed, user)
     return Created(competition=competition, draw=draw)

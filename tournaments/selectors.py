@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from kernel.errors import NotFound
 from tournaments.models import (
     Competition,
+    CompetitionRole,
     Fixture,
     Group,
     Skill,
@@ -156,3 +160,92 @@ def bracket(*, stage: Stage) -> list[BracketTie]:
 
 def group_list(*, stage: Stage) -> QuerySet[Group]:
     return stage.groups.prefetch_related("teams").order_by("name")
+
+
+# What each role in a competition may do (issue 32). "results" is the results desk's work: enter,
+# confirm and resolve results; "correct" (award, clear, void), "setup" and "people" are the
+# organisers'. Anyone holding a role sees the competition's console.
+COMPETITION_ACTIONS: dict[str, frozenset[str]] = {
+    "view": frozenset(CompetitionRole.Kind.values),
+    "results": frozenset(CompetitionRole.Kind.values),
+    "correct": frozenset({CompetitionRole.Kind.ORGANISER, CompetitionRole.Kind.CO_ORGANISER}),
+    "setup": frozenset({CompetitionRole.Kind.ORGANISER, CompetitionRole.Kind.CO_ORGANISER}),
+    "people": frozenset({CompetitionRole.Kind.ORGANISER, CompetitionRole.Kind.CO_ORGANISER}),
+}
+
+
+def is_instance_admin(user: Any, staff_perms: Sequence[str] = ()) -> bool:
+    """The instance's administrators: staff holding the model permissions the change asks for."""
+    return bool(
+        user is not None
+        and user.is_authenticated
+        and user.is_staff
+        and user.is_active
+        and user.has_perms(staff_perms)
+    )
+
+
+def competition_role_kind(*, user: Any, competition: Competition) -> str:
+    if user is None or not user.is_authenticated or competition.pk is None:
+        return ""
+    kind = CompetitionRole.objects.filter(competition=competition, user=user).values_list("kind", flat=True)
+    return next(iter(kind), "")
+
+
+def competition_permits(
+    *, user: Any, competition: Competition, action: str, staff_perms: Sequence[str] = ()
+) -> bool:
+    """The one rule of who may do what in a competition, for the console, the API and the services:
+    the instance's staff (with `staff_perms`, the model permissions the admin asks for the same
+    change) everywhere; otherwise the user's role in this competition."""
+    if action not in COMPETITION_ACTIONS:
+        raise ValueError(f"unknown competition action {action!r}")
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if is_instance_admin(user, staff_perms):
+        return True
+    return competition_role_kind(user=user, competition=competition) in COMPETITION_ACTIONS[action]
+
+
+def competitions_run_by(*, user: Any, staff_perms: Sequence[str] = ()) -> QuerySet[Competition]:
+    """The competitions the user holds a role in (all of them for the instance's staff)."""
+    if is_instance_admin(user, staff_perms):
+        return Competition.objects.all()
+    if user is None or not user.is_authenticated:
+        return Competition.objects.none()
+    return Competition.objects.filter(roles__user=user).distinct()
+
+
+def holds_any_role(*, user: Any) -> bool:
+    return bool(
+        user is not None
+        and user.is_authenticated
+        and (user.is_staff or CompetitionRole.objects.filter(user=user).exists())
+    )
+
+
+def actor_role_words(*, user: Any, competition: Competition, fixture: Fixture | None = None) -> str:
+    """How an audit entry names the actor's standing in the competition."""
+    if user is None or not user.is_authenticated:
+        return "the system"
+    kind = competition_role_kind(user=user, competition=competition)
+    if kind:
+        return str(CompetitionRole.Kind(kind).label).lower()
+    if user.is_staff:
+        return "administrator"
+    if fixture is not None:
+        clubs = [t.club for t in (fixture.home_team, fixture.away_team) if t is not None and t.club_id]
+        for club in clubs:
+            if club is not None and club.members.filter(pk=user.pk).exists():
+                return f"member of {club.name}"
+    return ""
+
+
+def may_create_competition(*, user: Any) -> bool:
+    """Anyone signed in, unless the instance keeps creating competitions to its staff
+    (settings.COMPETITION_CREATORS = "staff")."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if getattr(settings, "COMPETITION_CREATORS", "anyone") == "staff":
+        return is_instance_admin(user, ("tournaments.add_competition",))
+    return True

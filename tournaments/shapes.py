@@ -185,8 +185,10 @@ def competition_create_from_shape(
     teams: Sequence[Mapping[str, Any]] = (),
     game_system: str = Competition.GameSystem.FUBA_3,
     advanced_rules: Sequence[str] = (),
+    creator: Any = None,
 ) -> Competition:
-    """The competition, its teams and its stages; a group stage's groups stay empty, to be drawn."""
+    """The competition, its teams and its stages; a group stage's groups stay empty, to be drawn.
+    The creator (when given) becomes its organiser."""
     shape_preview(shape)
     if teams and len(teams) != shape.teams:
         raise _invalid(f"The shape has {shape.teams} teams; {len(teams)} were entered.", "teams")
@@ -198,6 +200,7 @@ def competition_create_from_shape(
         game_system=game_system,
         advanced_rules=list(advanced_rules),
         tiebreak_preset=shape.tiebreak_preset,
+        creator=creator,
     )
     entered = teams_bulk_create(competition=competition, rows=list(teams)) if teams else []
     knockout: dict[str, Any] = {

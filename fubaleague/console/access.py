@@ -1,4 +1,6 @@
-"""Who may use the console: staff with the permissions the set-up API asks for."""
+"""Who may use the console: anyone holding a role in a competition sees that competition's pages,
+and does there what tournaments.selectors.competition_permits allows (the rule the API and the
+services apply); the instance's staff with the competition permissions run every competition."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
 from tournaments.models import Competition
+from tournaments.selectors import competition_permits
 
 ORGANISER_PERMISSIONS = (
     "tournaments.add_competition",
@@ -26,17 +29,46 @@ ORGANISER_PERMISSIONS = (
     "matches.change_result",
 )
 
+REFUSALS = {
+    "view": "You hold no role in {c}: ask its organiser.",
+    "setup": "Only the organisers of {c} change its set-up; the results desk enters results only.",
+    "results": "You hold no role in {c}: ask its organiser.",
+    "people": "Only the organisers of {c} change who runs it.",
+}
 
-def organiser_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+
+def signed_in_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        if not (request.user.is_staff and request.user.has_perms(ORGANISER_PERMISSIONS)):
-            raise PermissionDenied("The console is for organisers: staff with the competition permissions.")
         return view(request, *args, **kwargs)
 
     return wrapped
+
+
+def permits(request: HttpRequest, competition: Competition, action: str) -> bool:
+    return competition_permits(
+        user=request.user, competition=competition, action=action, staff_perms=ORGANISER_PERMISSIONS
+    )
+
+
+def competition_required(action: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A console page of one competition, for those whose role allows `action` there."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            competition = competition_of(slug)
+            if not permits(request, competition, action):
+                raise PermissionDenied(REFUSALS.get(action, REFUSALS["view"]).format(c=competition))
+            return view(request, slug, *args, **kwargs)
+
+        return wrapped
+
+    return decorate
 
 
 def competition_of(slug: str) -> Competition:

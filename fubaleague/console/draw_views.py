@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 
-from fubaleague.console.access import competition_of, organiser_required
+from fubaleague.console.access import competition_of, competition_required
 from kernel.errors import ApplicationError
 from matches.holds import holds
 from tournaments.models import Competition, Draw, Fixture, Stage, Team
@@ -60,7 +60,7 @@ def pots_of(competition: Competition, groups: int) -> list[list[Team]]:
     return [ordered[i : i + groups] for i in range(0, len(ordered), groups)]
 
 
-@organiser_required
+@competition_required("setup")
 def draw(request: HttpRequest, slug: str) -> HttpResponse:
     competition = competition_of(slug)
     stage = _group_stage(competition)
@@ -143,7 +143,7 @@ def _generate_all(competition: Competition, d: dict[str, Any]) -> int:
     return created
 
 
-@organiser_required
+@competition_required("setup")
 def schedule(request: HttpRequest, slug: str) -> HttpResponse:
     competition = competition_of(slug)
     form = ScheduleForm(request.POST if "generate" in request.POST else None)

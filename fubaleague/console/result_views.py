@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 
-from fubaleague.console.access import competition_of, organiser_required
+from fubaleague.console.access import competition_of, competition_required, permits
 from kernel.admin_actions import service_dry_run
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
@@ -190,7 +190,7 @@ def _consequences(fixture: Fixture, form: ResultForm) -> str:
     return text + ": the tables, the knockout places and the suspensions follow from it."
 
 
-@organiser_required
+@competition_required("results")
 def results_list(request: HttpRequest, slug: str) -> HttpResponse:
     competition = competition_of(slug)
     if request.method == "POST" and "next_swiss" in request.POST:
@@ -226,7 +226,7 @@ def results_list(request: HttpRequest, slug: str) -> HttpResponse:
     return TemplateResponse(request, "console/results.html", context)
 
 
-@organiser_required
+@competition_required("results")
 def result_desk(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     competition = competition_of(slug)
     fixture = get_object_or_404(
@@ -237,6 +237,9 @@ def result_desk(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespons
     result = Result.objects.filter(fixture=fixture).first()
     reported = reported_submission(fixture)
     form = ResultForm(request.POST or None, fixture=fixture, initial=_form_initial(fixture, result, reported))
+    if not permits(request, competition, "correct"):
+        # The results desk enters, confirms and resolves; awarding and voiding are the organisers'.
+        form.fields["action"].choices = [(k, v) for k, v in ACTIONS.items() if k not in ("award", "void")]  # type: ignore[attr-defined]
     consequences = ""
     if request.method == "POST" and form.is_valid():
         user = signed_in_user(request.user)
@@ -273,7 +276,7 @@ class DisciplineForm(forms.Form):
     )
 
 
-@organiser_required
+@competition_required("setup")
 def discipline(request: HttpRequest, slug: str) -> HttpResponse:
     competition = competition_of(slug)
     initial: dict[str, Any] = {

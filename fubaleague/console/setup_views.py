@@ -10,6 +10,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -17,12 +18,18 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from fubaleague.console.access import competition_of, organiser_required
+from fubaleague.console.access import (
+    ORGANISER_PERMISSIONS,
+    competition_of,
+    competition_required,
+    signed_in_required,
+)
 from kernel.errors import ApplicationError
 from matches.progress import competition_champion
 from tournaments.game_systems import FUBA_2, FUBA_3, game_system_rules
-from tournaments.models import Club, Competition, Stage, TiebreakPreset
+from tournaments.models import Club, Competition, CompetitionRole, Stage, TiebreakPreset
 from tournaments.rule_names import advanced_rule_choices
+from tournaments.selectors import competitions_run_by, may_create_competition
 from tournaments.services.clubs import teams_bulk_create
 from tournaments.services.invitations import club_member_invite
 from tournaments.shapes import SHAPE_PRESETS, STRUCTURES, Shape, competition_create_from_shape, shape_preview
@@ -33,10 +40,16 @@ def _error(form: forms.Form, exc: ApplicationError) -> None:
     form.add_error(field if isinstance(field, str) and field in form.fields else None, exc.message)
 
 
-@organiser_required
+@signed_in_required
 def index(request: HttpRequest) -> HttpResponse:
-    competitions = Competition.objects.order_by("-id")
-    return TemplateResponse(request, "console/index.html", {"competitions": competitions})
+    """The competitions the user holds a role in (every one for the instance's staff)."""
+    competitions = competitions_run_by(user=request.user, staff_perms=ORGANISER_PERMISSIONS).order_by("-id")
+    roles = dict(
+        CompetitionRole.objects.filter(user_id=request.user.pk or 0).values_list("competition_id", "kind")
+    )
+    rows = [(c, CompetitionRole.Kind(roles[c.id]).label if c.id in roles else "") for c in competitions]
+    context = {"competitions": rows, "may_create": may_create_competition(user=request.user)}
+    return TemplateResponse(request, "console/index.html", context)
 
 
 class ShapeForm(forms.Form):
@@ -137,8 +150,10 @@ def team_rows(text: str) -> list[dict[str, Any]]:
     return rows
 
 
-@organiser_required
+@signed_in_required
 def new_competition(request: HttpRequest) -> HttpResponse:
+    if not may_create_competition(user=request.user):
+        raise PermissionDenied("On this service only its staff create competitions.")
     preset = SHAPE_PRESETS.get(request.GET.get("preset", ""))
     initial: dict[str, Any] = {
         "structure": "groups",
@@ -161,6 +176,7 @@ def new_competition(request: HttpRequest) -> HttpResponse:
                     teams=team_rows(form.cleaned_data["team_list"]),
                     game_system=form.cleaned_data["game_system"],
                     advanced_rules=form.chosen_advanced_rules(),
+                    creator=request.user,
                 )
                 messages.success(request, f"{competition} is set up: enter its teams and clubs next.")
                 return redirect("console:teams", slug=competition.slug)
@@ -175,7 +191,7 @@ def new_competition(request: HttpRequest) -> HttpResponse:
     return TemplateResponse(request, "console/new.html", context)
 
 
-@organiser_required
+@competition_required("view")
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     competition = competition_of(slug)
     context = {
@@ -202,7 +218,7 @@ class InviteForm(forms.Form):
 _LINK_KEY = "console_invite_link"
 
 
-@organiser_required
+@competition_required("setup")
 def teams(request: HttpRequest, slug: str) -> HttpResponse:
     competition = competition_of(slug)
     paste = forms.Form(request.POST or None) if "paste" in request.POST else None

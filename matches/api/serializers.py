@@ -183,7 +183,7 @@ class AuditSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = ResultAudit
-        fields = ["id", "action", "actor", "before", "after", "note", "created_at"]
+        fields = ["id", "action", "actor", "actor_role", "before", "after", "note", "created_at"]
 
 
 class TieSerializer(serializers.Serializer):

@@ -29,6 +29,7 @@ from matches.models import MatchLog, PointAdjustment, ResultSubmission
 from matches.turn_logs import validate_turn_log
 from tournaments.api import filters
 from tournaments.api.permissions import (
+    CompetitionAction,
     FixtureParticipantOrStaff,
     ReadOnlyOrStaff,
     StaffWithPerms,
@@ -69,8 +70,11 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     def get_permissions(self) -> Sequence[Any]:
         if self.action in ("submit_result", "confirm", "dispute", "forfeit"):
             return [FixtureParticipantOrStaff()]
-        if self.action in ("resolve", "override", "clear", "award", "void"):
-            return [StaffWithPerms(CHANGE_FIXTURE)]
+        # The competition's roles decide, by the rule the console and the services apply.
+        if self.action in ("resolve", "override"):
+            return [CompetitionAction("results", CHANGE_FIXTURE)]
+        if self.action in ("clear", "award", "void"):
+            return [CompetitionAction("correct", CHANGE_FIXTURE)]
         return super().get_permissions()
 
     def _fixture(self) -> Fixture:

@@ -16,8 +16,8 @@ from matches.services.shared import (
     audit,
     check_score,
     checked_result,
-    is_admin,
     lock_fixture,
+    may_act,
     snapshot,
 )
 from tournaments.bracket import Score
@@ -34,8 +34,10 @@ def _admin_set(
     note: str,
     reopen: bool = False,
 ) -> Result:
-    if not is_admin(user):
-        raise PermissionDenied(f"{fixture}: only an administrator can set a result.")
+    if not may_act(user, fixture, "results"):
+        raise PermissionDenied(
+            f"{fixture}: only the competition's organisers and results desk can set a result."
+        )
     if not fixture.is_resolved:
         raise Conflict(f"{fixture}: both teams must be known before a result can be set.")
     if fixture.status == Fixture.Status.SIMULATING:
@@ -126,8 +128,8 @@ def result_award(*, fixture_id: int, user: User, team_id: int, note: str, reopen
     corrections' rules (later fixtures played with the old outcome: refused, or reopened).
     """
     fixture = lock_fixture(fixture_id)
-    if not is_admin(user):
-        raise PermissionDenied(f"{fixture}: only an administrator can award a match.")
+    if not may_act(user, fixture, "correct"):
+        raise PermissionDenied(f"{fixture}: only the competition's organisers can award a match.")
     if not note.strip():
         raise ApplicationError(f"{fixture}: an award needs a note saying why.")
     if not fixture.is_resolved:
@@ -175,8 +177,8 @@ def result_clear(*, fixture_id: int, user: User, note: str, reopen: bool = False
     used the old outcome are refused or, with ``reopen``, cleared too; returns those fixtures.
     """
     fixture = lock_fixture(fixture_id)
-    if not is_admin(user):
-        raise PermissionDenied(f"{fixture}: only an administrator can clear a result.")
+    if not may_act(user, fixture, "correct"):
+        raise PermissionDenied(f"{fixture}: only the competition's organisers can clear a result.")
     if not note.strip():
         raise ApplicationError(f"{fixture}: clearing a result needs a note saying why.")
     if fixture.status == Fixture.Status.SIMULATING:
@@ -223,8 +225,8 @@ def result_void(*, fixture_id: int, user: User, note: str, reopen: bool = False)
     a void match back on the schedule.
     """
     fixture = lock_fixture(fixture_id)
-    if not is_admin(user):
-        raise PermissionDenied(f"{fixture}: only an administrator can void a match.")
+    if not may_act(user, fixture, "correct"):
+        raise PermissionDenied(f"{fixture}: only the competition's organisers can void a match.")
     if not note.strip():
         raise ApplicationError(f"{fixture}: voiding a match needs a note saying why.")
     if fixture.stage.kind == Stage.Kind.KNOCKOUT:

@@ -21,7 +21,12 @@ from tournaments.bracket import Score
 from tournaments.game_systems import SENT_OFF_KINDS, rules_of, send_off_loss
 from tournaments.knockout import knockout_score_check
 from tournaments.models import Fixture, Stage
-from tournaments.selectors import fixture_banned_shirts, fixture_first_leg
+from tournaments.selectors import (
+    actor_role_words,
+    competition_permits,
+    fixture_banned_shirts,
+    fixture_first_leg,
+)
 
 FUBA_3_LOG_FORMAT = "fuba-log/1"
 
@@ -205,9 +210,13 @@ def audit(
     after: Any,
     note: str = "",
 ) -> None:
+    signed_in = actor is not None and actor.is_authenticated
     row = ResultAudit.objects.create(
         fixture=fixture,
-        actor=actor if actor is not None and actor.is_authenticated else None,
+        actor=actor if signed_in else None,
+        actor_role=actor_role_words(user=actor, competition=fixture.competition, fixture=fixture)
+        if signed_in
+        else "",
         action=action,
         before=before,
         after=after,
@@ -225,8 +234,9 @@ def audit(
     )
 
 
-def is_admin(user: User | None) -> bool:
-    return bool(user is not None and user.is_authenticated and getattr(user, "is_staff", False))
+def may_act(user: User | None, fixture: Fixture, action: str) -> bool:
+    """The results actions of the staff side: the competition's roles decide (the one rule)."""
+    return competition_permits(user=user, competition=fixture.competition, action=action)
 
 
 def open_submission(fixture: Fixture) -> ResultSubmission | None:

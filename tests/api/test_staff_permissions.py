@@ -106,6 +106,9 @@ OPEN_TO_USERS = {
     ("post", "/api/v1/competitions/{slug}/chances/what-if"),
     # Checks a set-up against the pending question and stores nothing.
     ("post", "/api/v1/scoring-sessions/{id}/setup-check"),
+    # Anyone signed in may create a competition and becomes its organiser (settings.COMPETITION_CREATORS).
+    ("post", "/api/v1/competitions"),
+    ("post", "/api/v1/competitions/from-format"),
 }
 
 

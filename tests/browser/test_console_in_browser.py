@@ -212,7 +212,7 @@ def test_new_organiser_runs_an_eight_team_cup_in_the_console(
     page.goto(f"{base}/console/c/winter-cup/results/{meeting.pk}/")
     audit = page.locator("[data-testid=audit]").inner_text()
     assert "Serbia reported" in audit and "Australia disputed the yellow card" in audit
-    assert "staff resolved as" in audit
+    assert "organiser (organiser) resolved as" in audit
     distinct = sorted(set(screens))
     print(f"\nconsole screens: {len(distinct)} distinct ({len(screens)} page loads)")
     for url in distinct:

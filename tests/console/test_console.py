@@ -14,7 +14,7 @@ from django.test import Client
 from kernel.errors import ApplicationError
 from matches import services as results
 from matches.progress import competition_champion
-from tests.factories import AdminFactory
+from tests.factories import AdminFactory, CompetitionFactory
 from tournaments.bracket import (
     UEFA_EURO_2016_THIRD_OPPONENTS,
     UEFA_EURO_2016_THIRDS,
@@ -55,10 +55,12 @@ def test_the_preview_checks_the_knockout_against_what_the_groups_produce() -> No
     assert shape_preview(Shape("knockout", 6)).notes == ["2 of the top seeds have a bye in the first round."]
 
 
-def test_the_console_is_for_organisers_only(client: Client) -> None:
+def test_a_competition_s_console_is_for_those_who_hold_a_role_in_it(client: Client) -> None:
     assert client.get("/console/").status_code == 302  # to the sign-in page
-    client.force_login(AdminFactory(is_staff=True, is_superuser=False))
-    assert client.get("/console/").status_code == 403
+    other = CompetitionFactory(name="Someone else's cup")
+    client.force_login(AdminFactory(is_staff=True, is_superuser=False))  # staff without the permissions
+    assert "Someone else" not in client.get("/console/").content.decode()
+    assert client.get(f"/console/c/{other.slug}/").status_code == 403
 
 
 def _new(console: Client, preset: str, name: str, lines: list[str], **extra: Any) -> Competition:

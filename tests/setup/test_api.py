@@ -23,7 +23,8 @@ def api() -> APIClient:
     return client
 
 
-def test_staff_needs_the_model_permission_not_just_the_staff_flag() -> None:
+def test_staff_needs_the_model_permission_not_just_the_staff_flag(settings) -> None:
+    settings.COMPETITION_CREATORS = "staff"  # otherwise anyone signed in may create one
     staff = AdminFactory()
     client = APIClient()
     client.force_authenticate(staff)
@@ -34,8 +35,14 @@ def test_staff_needs_the_model_permission_not_just_the_staff_flag() -> None:
     staff = type(staff).objects.get(pk=staff.pk)  # permissions are cached on the user object
     client.force_authenticate(staff)
     assert client.post("/api/v1/competitions", body, format="json").status_code == 201
-    # Adding is not changing.
+    # Adding is not changing: another staff member with the same permission may not change it; its
+    # creator, its organiser, may.
+    other = AdminFactory()
+    other.user_permissions.add(Permission.objects.get(codename="add_competition"))
+    client.force_authenticate(type(other).objects.get(pk=other.pk))
     assert client.patch("/api/v1/competitions/cup", {"name": "X"}, format="json").status_code == 403
+    client.force_authenticate(staff)
+    assert client.patch("/api/v1/competitions/cup", {"name": "X"}, format="json").status_code == 200
     assert APIClient().post("/api/v1/competitions", body, format="json").status_code in (401, 403)
 
 

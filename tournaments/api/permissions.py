@@ -12,8 +12,8 @@ from typing import Any
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
-from tournaments.models import Fixture
-from tournaments.selectors import user_club_team_ids
+from tournaments.models import Competition, Fixture, Group
+from tournaments.selectors import competition_permits, user_club_team_ids
 
 
 def is_staff(request: Request) -> bool:
@@ -74,3 +74,41 @@ class FixtureParticipantOrStaff(BasePermission):
             return True
         fixture = obj if isinstance(obj, Fixture) else obj.fixture
         return user_acts_in_fixture(request.user, fixture)
+
+
+def competition_of_object(obj: Any) -> Competition | None:
+    """The competition a set-up or results object belongs to (None for clubs and coaches, which
+    belong to no one competition: the instance's staff change them)."""
+    if isinstance(obj, Competition):
+        return obj
+    if isinstance(obj, Group):
+        return obj.stage.competition
+    if hasattr(obj, "competition"):
+        return obj.competition
+    if hasattr(obj, "fixture"):
+        return obj.fixture.competition
+    return None
+
+
+class CompetitionAction(BasePermission):
+    """An action on an object of one competition, allowed by the one rule of roles
+    (tournaments.selectors.competition_permits): the instance's staff with `staff_perms`, or a
+    role in that competition that allows `action`."""
+
+    def __init__(self, action: str, *staff_perms: str) -> None:
+        self.action = action
+        self.staff_perms = staff_perms
+        needs = f" (or staff with the permission {', '.join(staff_perms)})" if staff_perms else ""
+        who = "organisers and results desk" if action == "results" else "organisers"
+        self.message = f"Only the competition's {who}{needs} may do this."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        competition = competition_of_object(obj)
+        if competition is None:
+            return is_staff(request) and request.user.has_perms(self.staff_perms)
+        return competition_permits(
+            user=request.user, competition=competition, action=self.action, staff_perms=self.staff_perms
+        )

@@ -16,6 +16,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied as DRFPermissionDenied
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import BaseParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission
@@ -26,8 +27,10 @@ from kernel.errors import Conflict
 from matches.discipline import competition_discipline_set
 from tournaments.api import serializers as read
 from tournaments.api import setup_serializers as write
+from tournaments.api.permissions import competition_of_object
 from tournaments.formats import competition_create_from_format
 from tournaments.models import Club, Coach, Fixture, Team
+from tournaments.selectors import competition_permits, is_instance_admin, may_create_competition
 from tournaments.services.clubs import (
     club_create,
     club_delete,
@@ -62,24 +65,46 @@ ERRORS = {
         description="Invalid: {error: {code, message, details}}; details names the field path "
         "(DRF: keyed by path; a service's refusal: details.field)"
     ),
-    403: OpenApiResponse(description="Not staff, or no model permission for this change"),
+    403: OpenApiResponse(
+        description="No role in this competition allowing its set-up (nor staff with the model permission)"
+    ),
     409: OpenApiResponse(description="Clashes with the current state (e.g. results already count)"),
 }
 
 
 class ModelPermission(BasePermission):
-    """Anyone reads; a write needs is_staff and the model permission named by the view's action."""
+    """Anyone reads. A write: the instance's staff with the model permission named by the view's
+    action, or (for a competition's own parts) a role in that competition allowing its set-up, by
+    the rule the console and the services apply (tournaments.selectors.competition_permits).
+    Anyone signed in may create a competition unless settings.COMPETITION_CREATORS says "staff"."""
 
-    message = "Only staff with the permission to change this may do this."
+    message = "Only the competition's organisers (or staff with the permission) may change this."
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.method in SAFE_METHODS:
             return True
         user = request.user
-        if not (user and user.is_authenticated and user.is_staff):
+        if not (user and user.is_authenticated):
             return False
         needed = view.setup_permissions(view.action)
-        return all(user.has_perm(p) for p in needed)
+        if is_instance_admin(user, needed):
+            return True
+        if view.setup_model == "competition" and view.action in ("create", "from_format"):
+            return may_create_competition(user=user)
+        # Clubs and coaches belong to no one competition; the other writes are checked against the
+        # competition of the object (below) or of the input (SetupMixin._input).
+        return view.setup_model not in ("club", "coach")
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        needed = view.setup_permissions(view.action)
+        competition = competition_of_object(obj)
+        if competition is None:
+            return is_instance_admin(request.user, needed)
+        return competition_permits(
+            user=request.user, competition=competition, action="setup", staff_perms=needed
+        )
 
 
 def _perm(verb: str, model: str) -> str:
@@ -107,7 +132,20 @@ class SetupMixin:
     def _input(self, serializer_class: type, request: Request, **kwargs: Any) -> dict[str, Any]:
         serializer = serializer_class(data=request.data, **kwargs)
         serializer.is_valid(raise_exception=True)
-        return dict(serializer.validated_data)
+        data = dict(serializer.validated_data)
+        if getattr(self, "action", None) == "create":
+            self._setup_check(request, data)
+        return data
+
+    def _setup_check(self, request: Request, data: dict[str, Any]) -> None:
+        """A new part of a competition (a stage, a group, a team) needs the set-up of that competition."""
+        parent = data.get("competition") or data.get("stage")
+        competition = competition_of_object(parent) if parent is not None else None
+        needed = self.setup_permissions("create")
+        if competition is not None and not competition_permits(
+            user=request.user, competition=competition, action="setup", staff_perms=needed
+        ):
+            raise DRFPermissionDenied(f"Only the organisers of {competition} may change its set-up.")
 
     def _read(self, obj: Any, code: int = status.HTTP_200_OK) -> Response:
         # Re-read through the viewset's queryset so the answer has the same shape as a GET.
@@ -139,7 +177,7 @@ class CompetitionSetupMixin(SetupMixin):
     def create(self, request: Request) -> Response:
         """Staff: create a competition (settings are checked by the services)."""
         data = self._input(write.CompetitionWriteSerializer, request)
-        return self._read(competition_create(**data), status.HTTP_201_CREATED)
+        return self._read(competition_create(creator=request.user, **data), status.HTTP_201_CREATED)
 
     @extend_schema(
         request=write.CompetitionUpdateSerializer, responses={200: read.CompetitionSerializer, **ERRORS}

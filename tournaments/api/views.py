@@ -20,7 +20,7 @@ from kernel.auth import signed_in_user
 from kernel.errors import NotFound
 from matches import progress
 from tournaments.api import filters, serializers, setup_serializers
-from tournaments.api.permissions import ReadOnlyOrStaff, StaffWithPerms
+from tournaments.api.permissions import CompetitionAction, ReadOnlyOrStaff, StaffWithPerms
 from tournaments.api.setup_views import (
     ClubSetupMixin,
     CoachSetupMixin,
@@ -121,7 +121,7 @@ class StageViewSet(StageSetupMixin, viewsets.ReadOnlyModelViewSet):
 
     def get_permissions(self) -> Sequence[Any]:
         if self.action in ("generate_fixtures", "next_swiss_round"):
-            return [StaffWithPerms("tournaments.change_stage", "tournaments.add_fixture")]
+            return [CompetitionAction("setup", "tournaments.change_stage", "tournaments.add_fixture")]
         return super().get_permissions()
 
     @extend_schema(

@@ -24,6 +24,7 @@ from tournaments.models import (
 
 # FUBA rulebook 3, advanced rules A1–A13 (A12 is referred to but missing from the text; the
 # engine accepts it as another name of A13).
+from tournaments.services.roles import competition_organiser_set
 from tournaments.services.shared import any_played, invalid
 from tournaments.standings.criteria import validate_order
 
@@ -157,7 +158,9 @@ def competition_create(
     yellow_card_threshold: int = 2,
     red_card_ban_matches: int = 1,
     cup_mode: bool = False,
+    creator: Any = None,
 ) -> Competition:
+    """A new competition; its creator (a signed-in user, when given) becomes its organiser."""
     values: dict[str, Any] = {
         "name": name,
         "game_system": game_system,
@@ -182,7 +185,11 @@ def competition_create(
         raise ApplicationError(f"Competition '{name}': {exc.message}", details=exc.details) from None
     if Competition.objects.filter(slug=slug).exists():
         raise Conflict(f"A competition with the slug '{slug}' already exists.", details={"field": "slug"})
-    return Competition.objects.create(slug=slug, **values)
+    with transaction.atomic():
+        competition = Competition.objects.create(slug=slug, **values)
+        if creator is not None and creator.is_authenticated:
+            competition_organiser_set(competition=competition, user=creator)
+    return competition
 
 
 @transaction.atomic

@@ -1,0 +1,78 @@
+"""Console: who runs a competition — its organisers, co-organisers and results-desk helpers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+
+from fubaleague.console.access import competition_of, competition_required
+from kernel.errors import ApplicationError
+from tournaments.models import CompetitionRole
+from tournaments.services.roles import GRANTABLE, role_grant, role_remove
+
+
+class RoleForm(forms.Form):
+    who = forms.CharField(
+        max_length=254,
+        label="User name or e-mail address",
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    kind = forms.ChoiceField(
+        choices=[(k.value, k.label) for k in GRANTABLE],
+        label="Role",
+        widget=forms.RadioSelect,
+        initial=CompetitionRole.Kind.RESULTS_DESK,
+        help_text="A co-organiser changes everything an organiser does; the results desk enters, "
+        "confirms and resolves results, nothing else.",
+    )
+
+
+def user_named(who: str) -> Any:
+    """The account of that user name, or the one account of that e-mail address."""
+    users = get_user_model().objects.filter(Q(username__iexact=who) | Q(email__iexact=who), is_active=True)
+    found = list(users[:2])
+    return found[0] if len(found) == 1 else None
+
+
+@competition_required("people")
+def people(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = competition_of(slug)
+    form = RoleForm(request.POST if "add" in request.POST else None)
+    if request.method == "POST" and "remove" in request.POST:
+        role = get_object_or_404(CompetitionRole, pk=request.POST["remove"], competition=competition)
+        try:
+            role_remove(role=role, by=request.user)
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, f"{role.user} no longer helps run {competition}.")
+        return redirect("console:people", slug=slug)
+    if request.method == "POST" and form.is_valid():
+        user = user_named(form.cleaned_data["who"].strip())
+        if user is None:
+            form.add_error("who", "No account has that user name or e-mail address.")
+        else:
+            try:
+                role = role_grant(
+                    competition=competition, user=user, kind=form.cleaned_data["kind"], by=request.user
+                )
+            except ApplicationError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(
+                    request, f"{user} is now {role.get_kind_display().lower()} of {competition}."
+                )
+                return redirect("console:people", slug=slug)
+    context = {
+        "competition": competition,
+        "roles": competition.roles.select_related("user", "added_by").order_by("kind", "user__username"),
+        "form": form,
+    }
+    return TemplateResponse(request, "console/people.html", context)
