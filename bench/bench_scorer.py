@@ -61,7 +61,7 @@ NGINX_TEMPLATE = ROOT / "deploy" / "nginx" / "fubaleague.conf.template"
 
 def start_nginx(port: int, upstream_port: int, workdir: Path) -> subprocess.Popen[bytes]:
     """nginx on 127.0.0.1:port in front of gunicorn, with the production template."""
-    for sub in ("cache", "temp"):
+    for sub in ("cache", "cache-pages", "temp"):
         (workdir / sub).mkdir(mode=0o777)
         (workdir / sub).chmod(0o777)  # nginx's workers run as another user when started as root
     server = string.Template(NGINX_TEMPLATE.read_text()).safe_substitute(

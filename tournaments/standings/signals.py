@@ -1,5 +1,6 @@
-"""Invalidation of the standings cache: every save or delete of something that feeds a table bumps its
-competition's version. Connected by TournamentsConfig.ready.
+"""Invalidation of the standings cache: every save or delete of something that feeds a table, or shows
+on a competition's public pages, bumps its competition's version. Connected by
+TournamentsConfig.ready.
 
 This is the only place that invalidates: services, views and the admin change the data and the
 signals follow. A feature on top whose rows show on the standings pages (the chances) registers
@@ -18,8 +19,19 @@ from django.db import transaction
 from django.db.models import Model
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
-from matches.models import Card, PointAdjustment, Result
-from tournaments.models import Bye, Competition, Fixture, Group, LotDraw, Stage, Team
+from matches.models import Card, Forfeit, MatchLog, PointAdjustment, Result, ResultAudit
+from tournaments.models import (
+    Bye,
+    Competition,
+    Fixture,
+    Group,
+    LotDraw,
+    SkillLoss,
+    Stage,
+    Suspension,
+    Team,
+    TeamSkill,
+)
 from tournaments.standings.cache import invalidate
 
 # Models of the features on top that show on the standings pages -> which competition a row changes
@@ -41,12 +53,14 @@ def _competition_of(instance: Any) -> int | None:
         return feed(instance)
     if isinstance(instance, Competition):
         return instance.pk
-    if isinstance(instance, Fixture | Team | Stage | PointAdjustment):
+    if isinstance(instance, Fixture | Team | Stage | PointAdjustment | Suspension):
         return instance.competition_id
     if isinstance(instance, LotDraw | Bye | Group):
         return instance.stage.competition_id
-    if isinstance(instance, Result):
+    if isinstance(instance, Result | MatchLog | Forfeit | ResultAudit):
         return Fixture.objects.filter(pk=instance.fixture_id).values_list("competition_id", flat=True).first()
+    if isinstance(instance, TeamSkill | SkillLoss):
+        return Team.objects.filter(pk=instance.team_id).values_list("competition_id", flat=True).first()
     if isinstance(instance, Card):
         return (
             Result.objects.filter(pk=instance.result_id)
@@ -74,7 +88,10 @@ def lots_drawn(competition_id: int) -> None:
 
 
 def connect() -> None:
-    for model in (Competition, Stage, Group, Team, Fixture, Bye, LotDraw, Result, Card, PointAdjustment):
+    tables = (Competition, Stage, Group, Team, Fixture, Bye, LotDraw, Result, Card, PointAdjustment)
+    # What the other public pages show (fubaleague/web/page_cache.py keeps them under the version).
+    pages = (Suspension, TeamSkill, SkillLoss, MatchLog, Forfeit, ResultAudit)
+    for model in (*tables, *pages):
         post_save.connect(_bump, sender=model, dispatch_uid=f"standings_save_{model.__name__}")
         post_delete.connect(_bump, sender=model, dispatch_uid=f"standings_delete_{model.__name__}")
     for through in (Group.teams.through, Stage.teams.through):
