@@ -142,13 +142,18 @@ def setup_sessions(n: int) -> list[tuple[int, str]]:
 
 def next_body(state: dict, n: int, prefix: str = "") -> dict:
     p = state["pending"]
-    body: dict = {"client_id": f"b{prefix}{state['session']}-{n}", "expected_seq": state["seq"] + 1}
+    item: dict = {"client_id": f"b{prefix}{state['session']}-{n}"}
     if p["kind"] == "roll":
-        body["roll_for_me"] = True
+        item["roll_for_me"] = True
     else:
         choice = p["default"] if p.get("default") is not None else p["options"][0]["value"]
-        body["event"] = {"decide": p["name"], "by": p["actor"], "choice": choice}
-    return body
+        item["event"] = {"decide": p["name"], "by": p["actor"], "choice": choice}
+    return {
+        "tap_id": f"t{item['client_id']}",
+        "after": state["head"],
+        "after_seq": state["seq"],
+        "events": [item],
+    }
 
 
 def score(

@@ -195,6 +195,9 @@ CLUB_LOG_QUOTA_BYTES = env_int("CLUB_LOG_QUOTA_BYTES", 10 * 1024 * 1024, minimum
 # (a match is about 550 events; undone ones stay on record).
 SCORER_SESSIONS_PER_DAY = env_int("SCORER_SESSIONS_PER_DAY", 24, minimum=1)
 SCORER_EVENTS_PER_DAY = env_int("SCORER_EVENTS_PER_DAY", 30_000, minimum=100)
+# Side branches one session keeps (taps another phone's stretch left unused, scoring.branches):
+# a real table makes a handful; a phone stuck in a loop would store without bound.
+SCORER_SIDE_BRANCHES_PER_SESSION = env_int("SCORER_SIDE_BRANCHES_PER_SESSION", 20, minimum=1)
 
 # --- Auth, i18n, static -----------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

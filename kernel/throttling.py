@@ -40,9 +40,9 @@ def parse_rate(rate: str) -> tuple[int, int]:
     return int(count), PERIODS[period[0]]
 
 
-def window_count(key: str, duration: int) -> int:
-    """Count this request in the window's counter and return the window's total (0: unknown,
-    Redis is down)."""
+def window_count(key: str, duration: int, amount: int = 1) -> int:
+    """Count this request (``amount`` times) in the window's counter and return the window's
+    total (0: unknown, Redis is down)."""
     link = redis_link()
     if link is not None:
         if link.breaker.is_open:
@@ -52,7 +52,7 @@ def window_count(key: str, duration: int) -> int:
         redis_key = cache.make_and_validate_key(key)
         try:
             pipe = link.client.pipeline(transaction=False)
-            pipe.incr(redis_key)
+            pipe.incr(redis_key, amount)
             pipe.expire(redis_key, duration + 1)
             return int(pipe.execute()[0])
         except REDIS_DOWN as exc:
@@ -61,10 +61,10 @@ def window_count(key: str, duration: int) -> int:
             return 0
     cache.add(key, 0, duration + 1)
     try:
-        return int(cache.incr(key))
+        return int(cache.incr(key, amount))
     except ValueError:  # expired between add and incr
-        cache.set(key, 1, duration + 1)
-        return 1
+        cache.set(key, amount, duration + 1)
+        return amount
 
 
 class ClientRateThrottle(BaseThrottle):

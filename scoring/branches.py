@@ -4,6 +4,11 @@ Two phones scoring the same match without a connection both record events from t
 the first to sync wins (its events are stored as usual). The other phone's taps from that point are
 kept here on record, never applied, and the phone is told plainly which of its taps were not used
 (docs/scorer-internals.md, "The local engine"). A resend of the same branch (same branch id) changes nothing.
+
+Branches are bounded: a session keeps at most SCORER_SIDE_BRANCHES_PER_SESSION of them, a branch
+holds at most one match of taps, and its taps count toward the club's daily scorer quota
+(scoring.quotas), as taps posted as events do. The two clubs and staff read them
+(scoring.selectors.side_branches_of) through the API and on the match page.
 """
 
 from __future__ import annotations
@@ -11,15 +16,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from kernel.errors import ApplicationError, NotFound
-from scoring import session_engine
+from scoring import quotas, session_engine
 from scoring.models import ScoringSession, ScoringSideBranch
 from scoring.services import writer_side
 
-MAX_EVENTS = 2000
+# One match of taps: a whole match with extra time is 600-900 events.
+MAX_EVENTS = 1500
 
 
 def _checked_events(events: Any) -> list[dict[str, Any]]:
@@ -74,6 +81,15 @@ def side_branch_record(
     existing = ScoringSideBranch.objects.filter(session=session, branch_id=branch_id).first()
     if existing is not None:
         return existing, False
+    kept = ScoringSideBranch.objects.filter(session=session).count()
+    limit = settings.SCORER_SIDE_BRANCHES_PER_SESSION
+    if kept >= limit:
+        raise quotas.ScorerQuotaExceeded(
+            f"This session keeps {limit} side branches already, the most one session keeps: these "
+            "taps are not kept. The match as stored is on the screen; score on from there.",
+            code="side_branches_full",
+            details={"quota": "side_branches", "limit": limit},
+        )
     if not isinstance(from_seq, int) or not 1 <= from_seq <= session.seq:
         raise ApplicationError(
             f"from_seq: the session holds events 1–{session.seq}; taps from {from_seq} do not "
@@ -81,6 +97,7 @@ def side_branch_record(
             code="not_a_side_branch",
         )
     taps = _checked_events(events)
+    quotas.check_events(session.fixture_id, side, count=len(taps))
     branch = ScoringSideBranch(
         session=session,
         branch_id=branch_id,

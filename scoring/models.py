@@ -41,6 +41,9 @@ class ScoringSession(models.Model):
     # without another query.
     recent = models.JSONField(default=list, blank=True)
     last_undo = models.JSONField(null=True, blank=True, help_text="The last undone event and why")
+    # Set when the match first reaches full time and never cleared (an undo, an abandon): from then
+    # until the fixture's result counts, the result, log and feed are the two clubs' and staff's only.
+    reached_full_time = models.BooleanField(default=False)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -73,9 +76,6 @@ class ScoringSession(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     app_dice_at = models.DateTimeField(null=True, blank=True)
-    # With app dice, the seed of every roll: the dice of event n are the engine's app_roll(seed, n),
-    # so a phone without connection rolls what the server would (blank: rolled on the server only).
-    dice_seed = models.CharField(max_length=32, blank=True)
     dice_record = models.JSONField(
         default=list,
         blank=True,
@@ -111,6 +111,11 @@ class ScoringEvent(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     rolled_by_app = models.BooleanField(default=False)
+    # App dice rolled on the phone of the posting club without connection (its crypto RNG): the
+    # server checked they are legal dice for the roll, as for typed dice, and trusts that phone.
+    rolled_offline = models.BooleanField(default=False)
+    # The tap that stored the event (made by the client): a resend of a stored tap answers as stored.
+    tap_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     undone_at = models.DateTimeField(null=True, blank=True)
     undone_by = models.ForeignKey(
@@ -120,6 +125,7 @@ class ScoringEvent(models.Model):
 
     class Meta:
         ordering = ["session", "seq", "id"]
+        indexes = [models.Index(fields=["session", "tap_id"], name="scoring_event_tap_id")]
         constraints = [
             models.UniqueConstraint(fields=["session", "client_id"], name="scoring_event_client_id_unique"),
             models.UniqueConstraint(

@@ -56,15 +56,16 @@ def _club_of(fixture_id: int, side: str) -> int | None:
     return _clubs[key]
 
 
-def check_events(fixture_id: int, side: str) -> None:
-    """A club posts at most SCORER_EVENTS_PER_DAY events per UTC day (resends not counted; staff
-    not limited). One counter increment in the cache per post, as the API's rate limits, and like
-    them it lets posts through while Redis is down."""
+def check_events(fixture_id: int, side: str, *, count: int = 1) -> None:
+    """A club posts at most SCORER_EVENTS_PER_DAY events per UTC day: the events of its taps
+    (repeats not counted) and of its side branches; staff not limited. One counter increment
+    (by ``count``) in the cache per post, as the API's rate limits, and like them it lets posts
+    through while Redis is down."""
     club_id = _club_of(fixture_id, side) if side else None
     if club_id is None:
         return
     day = int(time.time() // 86400)
-    posted = window_count(f"scorer-quota:events:{club_id}:{day}", 86400)
+    posted = window_count(f"scorer-quota:events:{club_id}:{day}", 86400, count)
     limit = settings.SCORER_EVENTS_PER_DAY
     if posted > limit:
         wait = int(86400 - time.time() % 86400) + 1

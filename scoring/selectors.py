@@ -19,11 +19,10 @@ from kernel.errors import Conflict, NotFound
 from matches import narrate, scorer_view
 from matches.engine_door import tie_level
 from matches.holds import Hold
-from matches.models import ResultSubmission
 from matches.replay import match_story
 from matches.selectors import audit_trail_is_full_for
 from scoring import dice, session_engine
-from scoring.models import ScoringEvent, ScoringSession
+from scoring.models import ScoringEvent, ScoringSession, ScoringSideBranch
 from tournaments.models import Fixture, Stage
 from tournaments.selectors import fixture_first_leg
 
@@ -32,6 +31,55 @@ class StaleSequence(Conflict):
     """The client is behind (or ahead): it must catch up with the current state (HTTP 409)."""
 
     code = "stale_sequence"
+
+
+class StaleHead(StaleSequence):
+    """The post does not extend the stored head: refused whole (HTTP 409, docs/scorer-internals.md)."""
+
+    code = "stale_head"
+
+
+STALE_LISTED = 200
+
+
+def stale_head(session: ScoringSession, *, after: str, after_seq: int) -> StaleHead:
+    """The refusal of a post built on ``after`` (client id of the event it extends, at
+    ``after_seq``) when the stored head is another: what the store holds since ``after`` (since
+    ``after_seq`` when ``after`` is no live event: the chains part there at the latest), each
+    event with the match minute it was entered at, for the phone to say what the other device
+    recorded."""
+    live = ScoringEvent.objects.filter(session=session, undone_at__isnull=True, seq__lte=session.seq)
+    found = live.filter(client_id=after).values_list("seq", flat=True).first() if after else 0
+    start = found if found is not None else min(max(after_seq - 1, 0), session.seq)
+    rows = list(live.order_by("seq").values_list("seq", "client_id", "side", "data"))
+    match = session_engine.rebuild(session.header, [r[3] for r in rows[:start]])
+    names = session_names(session)
+    since = []
+    for seq, client_id, side, data in rows[start : start + STALE_LISTED]:
+        since.append(
+            {
+                "seq": seq,
+                "client_id": client_id,
+                "minute": session_engine.minute(match),
+                "side": side,
+                "text": narrate.event_text(data, names),
+            }
+        )
+        session_engine.replay(match, [data])
+    built_on = f"event {after_seq} ({after})" if after else "the kick-off"
+    return StaleHead(
+        f"This post builds on {built_on}, but the match as stored holds {session.seq} events ending "
+        f"with {session.head or 'the kick-off'}: another device recorded since. Nothing of it was "
+        "stored; catch up with the match as stored.",
+        details={
+            "head": session.head,
+            "seq": session.seq,
+            "version": session.version,
+            "session": session.id,
+            "after_seq": found,
+            "stored_since": since,
+        },
+    )
 
 
 def _live_events(session: ScoringSession) -> list[dict[str, Any]]:
@@ -227,7 +275,23 @@ def fixture_holds(fixture_ids: Collection[int]) -> dict[int, Hold]:
 
 def current_version(*, session_id: int) -> int | None:
     """The session's version (the live endpoints' ETag), as committed."""
-    return ScoringSession.objects.filter(id=session_id).values_list("version", flat=True).first()
+    head = live_head(session_id=session_id)
+    return head[0] if head is not None else None
+
+
+def live_head(*, session_id: int) -> tuple[int, int | None] | None:
+    """(the session's version as committed, the fixture whose clubs and staff alone may read it
+    now or None), in one query: a poll decides who may read before it touches any cached copy."""
+    row = (
+        ScoringSession.objects.filter(id=session_id)
+        .values_list("version", "reached_full_time", "fixture_id", "fixture__status")
+        .first()
+    )
+    if row is None:
+        return None
+    version, reached, fixture_id, fixture_status = row
+    private = reached and fixture_status not in Fixture.COUNTED_STATUSES
+    return version, fixture_id if private else None
 
 
 def session_names(session: ScoringSession) -> dict[str, str]:
@@ -274,6 +338,8 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         "fixture": session.fixture_id,
         "status": session.status,
         "seq": session.seq,
+        # the client id of the last live event: what the next tap names as ``after``
+        "head": session.head,
         "version": session.version,
         "teams": {side: {"name": name} for side, name in names.items()},
         "advanced_rules": session.header.get("advanced_rules") or [],
@@ -309,8 +375,6 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
         "app_dice": session.app_dice,
         # whose choice the dice are, the other club's answer, a change asked for (scoring.dice)
         "dice": dice.view(session.dice_record, app_dice=session.app_dice, names=names),
-        # the phones' engines roll app dice with it (blank: only the server rolls)
-        "dice_seed": session.dice_seed if session.app_dice else "",
         # at full time of a level knockout tie the page asks for the shoot-out score at once
         "shootout": session.status == ScoringSession.Status.FULL_TIME
         and shootout_needed(session.fixture, *view["state"]["score"]),
@@ -334,12 +398,19 @@ def session_log(session: ScoringSession) -> dict[str, Any]:
         "version": session.version,
         "header": session.header,
         "events": [
-            {"seq": seq, "client_id": client_id, "event": data, "side": side, "rolled_by_app": rolled}
-            for seq, client_id, data, side, rolled in ScoringEvent.objects.filter(
+            {
+                "seq": seq,
+                "client_id": client_id,
+                "event": data,
+                "side": side,
+                "rolled_by_app": rolled,
+                "rolled_offline": offline,
+            }
+            for seq, client_id, data, side, rolled, offline in ScoringEvent.objects.filter(
                 session=session, undone_at__isnull=True
             )
             .order_by("seq")
-            .values_list("seq", "client_id", "data", "side", "rolled_by_app")
+            .values_list("seq", "client_id", "data", "side", "rolled_by_app", "rolled_offline")
         ],
     }
 
@@ -348,33 +419,27 @@ def live_encode(state: dict[str, Any]) -> bytes:
     return json.dumps(state, separators=(",", ":")).encode()
 
 
-def _public(status: str, submission_status: str | None) -> bool:
-    """After full time a session carries the final score and the whole log of a result the clubs
-    have yet to confirm: like the audit trail, only the two clubs and staff see that until the
-    result counts (docs/reliability.md)."""
-    if status not in (ScoringSession.Status.FULL_TIME, ScoringSession.Status.SUBMITTED):
-        return True
-    return submission_status == ResultSubmission.Status.ACCEPTED
+def result_private(session: ScoringSession) -> bool:
+    """From full time until the fixture's result counts, a session carries the final score and
+    the whole log of a result the clubs have yet to confirm: like the audit trail, only the two
+    clubs and staff see it, whatever the session does later (undone back to play, abandoned,
+    submitted and disputed; docs/reliability.md)."""
+    return session.reached_full_time and session.fixture.status not in Fixture.COUNTED_STATUSES
 
 
-def state_is_public(state: dict[str, Any]) -> bool:
-    """Whether anyone may read this state (or the session's log)."""
-    return _public(state["status"], (state.get("submission") or {}).get("status"))
+def readable_by(session: ScoringSession, *, user: Any) -> bool:
+    """Whether ``user`` may read the session's state, log and feed."""
+    return not result_private(session) or audit_trail_is_full_for(fixture=session.fixture, user=user)
 
 
-def state_readable_by(state: dict[str, Any], *, fixture_id: int, user: Any) -> bool:
-    if state_is_public(state):
-        return True
-    fixture = Fixture.objects.filter(id=fixture_id).first()
-    return fixture is not None and audit_trail_is_full_for(fixture=fixture, user=user)
-
-
-def session_readable_by(session: ScoringSession, *, user: Any) -> bool:
-    """The same rule for the session itself (its stored log)."""
-    submission = session.submission if session.submission_id else None
-    if _public(session.status, submission.status if submission is not None else None):
-        return True
-    return audit_trail_is_full_for(fixture=session.fixture, user=user)
+def private_summary(session: ScoringSession) -> dict[str, Any]:
+    """What everyone may know of a session whose result is private: its status and teams."""
+    return {
+        "session": session.id,
+        "fixture": session.fixture_id,
+        "status": session.status,
+        "teams": {side: {"name": name} for side, name in session_names(session).items()},
+    }
 
 
 @dataclass(frozen=True)
@@ -387,8 +452,9 @@ class LiveDocument:
 
 def live_document(*, session_id: int) -> LiveDocument:
     """The live endpoint's JSON of the session as it is now: the state the scorer draws."""
-    state = session_state(session_get(session_id=session_id))
-    private_to = None if state_is_public(state) else state["fixture"]
+    session = session_get(session_id=session_id)
+    state = session_state(session)
+    private_to = session.fixture_id if result_private(session) else None
     return LiveDocument(live_encode(state), state["version"], private_to)
 
 
@@ -398,8 +464,48 @@ def live_story(*, session_id: int) -> LiveDocument:
     version. From full time until the result counts it is the clubs' and staff's only, as the
     live document is."""
     session = session_get(session_id=session_id)
-    submission = session.submission if session.submission_id else None
-    public = _public(session.status, submission.status if submission is not None else None)
     story = match_story(scored_log(session))
     body = json.dumps({"version": session.version, **story}, separators=(",", ":")).encode()
-    return LiveDocument(body, session.version, None if public else session.fixture_id)
+    return LiveDocument(body, session.version, session.fixture_id if result_private(session) else None)
+
+
+def side_branches_of(session: ScoringSession) -> list[dict[str, Any]]:
+    """The session's side branches as the clubs read them, oldest first: where each started, how
+    many taps, which club's phone and who sent it, when, what the phone was told, and its taps
+    in words (the match page and ``GET …/side-branches``; the two clubs and staff only)."""
+    names = session_names(session)
+    rows = ScoringSideBranch.objects.filter(session=session).select_related("recorded_by").order_by("id")
+    return [
+        {
+            "branch_id": branch.branch_id,
+            "from_seq": branch.from_seq,
+            "from_minute": branch.from_minute,
+            "session_seq": branch.session_seq,
+            "taps": len(branch.events),
+            "side": branch.side,
+            "team": names.get(branch.side, "staff"),
+            "recorded_by": branch.recorded_by.get_username() if branch.recorded_by else "",
+            "at": branch.created_at,
+            "message": branch.message,
+            "events": [
+                {
+                    "client_id": tap["client_id"],
+                    "event": tap["event"],
+                    "text": narrate.event_text(tap["event"], names),
+                }
+                for tap in branch.events
+            ],
+        }
+        for branch in rows
+    ]
+
+
+def fixture_side_branches(*, fixture_id: int) -> list[dict[str, Any]]:
+    """Every side branch of the fixture's sessions (for the match page of the two clubs and
+    staff), each with its session."""
+    sessions = ScoringSession.objects.filter(fixture_id=fixture_id, side_branches__isnull=False).distinct()
+    return [
+        {**branch, "session": session.id}
+        for session in sessions.order_by("created_at")
+        for branch in side_branches_of(session)
+    ]

@@ -1,13 +1,11 @@
-"""Live scoring sessions: start, post an event, undo, confirm at full time, abandon.
+"""Live scoring sessions: start, choose the dice, undo, confirm at full time, abandon.
 
-A post reads the session without a lock, judges the event with the engine, then stores it with
-one compare-and-set statement that succeeds only if the session's version is unchanged and the
-sequence number is the one the client expects: two devices posting at the same moment give one
-event and one 409 (a lost race reads again). Choosing the dice, undoing, confirming and
-abandoning lock the session row. The unique constraints on (session, client_id) and on
-(session, seq) of live events are the last line of defence. The engine state is rebuilt from
-the stored events (scoring.session_engine keeps a per-process copy keyed by (seq, client id of
-the last event)); the client's idea of the state is never used.
+A tap's events are posted through scoring.taps (one read and one compare-and-set write, no
+lock). Choosing the dice, undoing, confirming and abandoning lock the session row. The unique
+constraints on (session, client_id) and on (session, seq) of live events are the last line of
+defence. The engine state is rebuilt from the stored events (scoring.session_engine keeps a
+per-process copy keyed by (seq, client id of the last event)); the client's idea of the state is
+never used.
 
 At full time the session becomes a result submission through matches.services (the log attached,
 score and cards derived from it). When members of both clubs entered events, each side confirms
@@ -18,15 +16,11 @@ shoot-out score is given by both confirmations and must agree (session_confirm).
 
 from __future__ import annotations
 
-import json
-import secrets
 from collections.abc import Callable, Mapping
-from contextlib import nullcontext
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db import transaction
 from django.utils import timezone
 
 from kernel.errors import ApplicationError, Conflict, NotFound, PermissionDenied
@@ -36,21 +30,18 @@ from matches.services.log_checks import submission_validate
 from scoring import dice, quotas, session_engine
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import (
-    SessionChanged,
-    StaleSequence,
     cache_key,
-    fixture_tie,
     hold_key,
     match_of,
     participants,
     scored_log,
     shootout_needed,
+    stale_head,
 )
 from tournaments.bracket import Score
 from tournaments.game_systems import rules_of
-from tournaments.models import Club, Fixture, Team
+from tournaments.models import Fixture, Team
 
-CLIENT_ID_MAX = 64
 RECENT_EVENTS = 12
 
 
@@ -73,10 +64,10 @@ def writer_side(
                 ).values_list("id", flat=True)
             )
             membership = (fixture.home_team_id in sides, fixture.away_team_id in sides)
-    return _side(user, membership, staff_ok=staff_ok, label=lambda: str(fixture))
+    return side_of(user, membership, staff_ok=staff_ok, label=lambda: str(fixture))
 
 
-def _side(user: User, membership: tuple[bool, bool], *, staff_ok: bool, label: Callable[[], str]) -> str:
+def side_of(user: User, membership: tuple[bool, bool], *, staff_ok: bool, label: Callable[[], str]) -> str:
     home, away = membership
     if home:
         return "home"
@@ -102,71 +93,12 @@ def _lock(session_id: int) -> ScoringSession:
         raise NotFound(f"No scoring session {session_id}.") from None
 
 
-# The one read a post makes before writing: the session row, the user's membership of either
-# club and whether the client id is stored. Written as SQL because it runs on every tap and the
-# ORM spent longer compiling its joins and subqueries (about 3 ms) than PostgreSQL spent running
-# it. raw() still converts the columns as the ORM would. Only table names (from the models) are
-# formatted in; every value is a query parameter.
-_POST_READ_SQL = f"""
-SELECT s.*,
-       EXISTS (SELECT 1 FROM {Team._meta.db_table} t
-               JOIN {Club.members.through._meta.db_table} m ON m.club_id = t.club_id
-               WHERE t.id = f.home_team_id AND m.user_id = %(user)s) AS home_member,
-       EXISTS (SELECT 1 FROM {Team._meta.db_table} t
-               JOIN {Club.members.through._meta.db_table} m ON m.club_id = t.club_id
-               WHERE t.id = f.away_team_id AND m.user_id = %(user)s) AS away_member,
-       EXISTS (SELECT 1 FROM {ScoringEvent._meta.db_table} e
-               WHERE e.session_id = s.id AND e.client_id = %(client)s) AS duplicate
-FROM {ScoringSession._meta.db_table} s
-JOIN {Fixture._meta.db_table} f ON f.id = s.fixture_id
-WHERE s.id = %(session)s
-"""  # noqa: S608
-
-# The write of a post on PostgreSQL: the session row moves on only if its version is still the one
-# read (compare and set), and the event is inserted only with it, in one statement (atomic on its
-# own, so no BEGIN and COMMIT round trips either).
-_POST_WRITE_SQL = f"""
-WITH s AS (
-    UPDATE {ScoringSession._meta.db_table}
-    SET seq = %(seq)s, head = %(client)s, recent = %(recent)s::jsonb, version = version + 1,
-        status = %(status)s, home_entered = %(home_entered)s, away_entered = %(away_entered)s,
-        updated_at = %(updated_at)s
-    WHERE id = %(session)s AND version = %(version)s
-    RETURNING id, version
-), e AS (
-    INSERT INTO {ScoringEvent._meta.db_table}
-        (session_id, seq, client_id, data, side, entered_by_id, rolled_by_app, created_at,
-         undone_at, undone_by_id, undo_reason)
-    SELECT id, %(seq)s, %(client)s, %(data)s::jsonb, %(side)s, %(user)s, %(rolled)s, %(updated_at)s,
-           NULL, NULL, ''
-    FROM s
-)
-SELECT version FROM s
-"""  # noqa: S608
-
-
-def _read_for_post(session_id: int, user: User, client_id: str) -> tuple[ScoringSession, bool, bool, bool]:
-    """(session, home member, away member, client id already stored), read without a lock: the
-    write checks that nothing changed since (_store_event)."""
-    params = {"session": session_id, "user": user.pk if user.is_authenticated else None, "client": client_id}
-    rows = list(ScoringSession.objects.raw(_POST_READ_SQL, params))
-    if not rows:
-        raise NotFound(f"No scoring session {session_id}.")
-    session = rows[0]
-    extra = session.__dict__
-    return session, bool(extra["home_member"]), bool(extra["away_member"]), bool(extra["duplicate"])
-
-
-def _fixture_label(fixture_id: int) -> Callable[[], str]:
-    return lambda: str(Fixture.objects.select_related("home_team", "away_team").get(id=fixture_id))
-
-
 def _recent(session: ScoringSession) -> list[dict[str, Any]]:
     return [
         dict(row)
         for row in ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
         .order_by("-seq")
-        .values("seq", "client_id", "data", "side", "rolled_by_app")[:RECENT_EVENTS]
+        .values("seq", "client_id", "data", "side", "rolled_by_app", "rolled_offline")[:RECENT_EVENTS]
     ]
 
 
@@ -255,197 +187,31 @@ def _dice_word(session: ScoringSession, side: str, user: User, *, want: bool) ->
     fields = ["dice_record"]
     if mode != session.app_dice:
         session.app_dice, session.app_dice_by, session.app_dice_at = mode, user, now
-        session.dice_seed = session.dice_seed or secrets.token_hex(16)
-        fields += ["app_dice", "app_dice_by", "app_dice_at", "dice_seed"]
+        fields += ["app_dice", "app_dice_by", "app_dice_at"]
     _changed(session, fields)
 
 
-def _check_client_id(client_id: Any) -> str:
-    if not isinstance(client_id, str) or not 1 <= len(client_id) <= CLIENT_ID_MAX:
-        raise ApplicationError(f"client_id must be a string of 1 to {CLIENT_ID_MAX} characters.")
-    return client_id
-
-
-def _check_seq(session: ScoringSession, expected_seq: Any, *, undo: bool = False) -> None:
-    want = session.seq if undo else session.seq + 1
-    if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
-        raise ApplicationError("expected_seq must be a whole number.")
-    if expected_seq != want:
-        raise StaleSequence(
-            f"The session is at event {session.seq}; this {'undo' if undo else 'event'} expected "
-            f"{expected_seq} (want {want}). Catch up and try again.",
-            details={"seq": session.seq, "version": session.version, "session": session.id},
-        )
-
-
-def event_post(
-    *,
-    session_id: int,
-    user: User,
-    client_id: str,
-    expected_seq: int,
-    event: Mapping[str, Any] | None = None,
-    roll_for_me: bool = False,
+def event_undo(
+    *, session_id: int, user: User, after: str, after_seq: int, reason: str = ""
 ) -> tuple[ScoringSession, bool]:
-    """Add one event (or let the server roll the pending dice). Returns (session, created):
-    ``created`` is False for a resend of a client id already stored, which changes nothing.
-
-    No lock is held while the engine judges the event: the session is read, the event applied to
-    the engine state of what was read, and the write stores it only if the session's version is
-    still the one read (compare and set). A write that lost the race reads again, and then sees
-    the other device's event: the same client id (a resend, answered as such) or a sequence number
-    this event no longer follows (409)."""
-    client_id = _check_client_id(client_id)
-    if (event is None) == (not roll_for_me):
-        raise ApplicationError("Send either an event or roll_for_me: true.")
-    for _ in range(3):
-        outcome = _event_post(session_id, user, client_id, expected_seq, event, roll_for_me)
-        if outcome is not None:
-            return outcome
-    raise StaleSequence("Other devices kept changing the session; catch up and try again.")
-
-
-def _event_post(
-    session_id: int,
-    user: User,
-    client_id: str,
-    expected_seq: int,
-    event: Mapping[str, Any] | None,
-    roll_for_me: bool,
-) -> tuple[ScoringSession, bool] | None:
-    """One try of event_post; None when another write changed the session since it was read."""
-    session, home, away, duplicate = _read_for_post(session_id, user, client_id)
-    side = _side(user, (home, away), staff_ok=True, label=_fixture_label(session.fixture_id))
-    if duplicate:
-        return session, False
-    quotas.check_events(session.fixture_id, side)
-    if session.status != ScoringSession.Status.LIVE:
-        raise Conflict(
-            f"The session is {session.get_status_display().lower()}; no more events.",
-            details={"seq": session.seq, "version": session.version, "session": session.id},
-        )
-    _check_seq(session, expected_seq)
-    try:
-        match = match_of(session)
-    except SessionChanged:
-        return None
-    parsed, rolled = _dice(session, match, event, roll_for_me)
-    if session_engine.answers_extra_time(parsed):  # the tie is read only for that answer
-        session_engine.check_extra_time(match, fixture_tie(session.fixture), parsed)
-    try:
-        data = session_engine.apply(match, parsed)
-    except session_engine.IllegalEvent:
-        # A refused event may already have taken the defaults before it (Match.apply), so the
-        # cached match is dropped and the next request rebuilds it from the stored events.
-        session_engine.forget(session.id)
-        raise
-    if rolled:
-        data["note"] = "rolled by the app"
-    row = {
-        "seq": session.seq + 1,
-        "client_id": client_id,
-        "data": data,
-        "side": side,
-        "rolled_by_app": rolled,
-    }
-    after = {
-        "seq": session.seq + 1,
-        "head": client_id,
-        "recent": [row, *session.recent[: RECENT_EVENTS - 1]],
-        "status": ScoringSession.Status.LIVE
-        if match.pending() is not None
-        else ScoringSession.Status.FULL_TIME,
-        "home_entered": session.home_entered or side == "home",
-        "away_entered": session.away_entered or side == "away",
-        "updated_at": timezone.now(),
-    }
-    if not _store_event(session, after, row, user):
-        session_engine.forget(session.id)  # it holds an event that was not stored
-        return None
-    for name, value in after.items():
-        setattr(session, name, value)
-    session.version += 1
-    session_engine.keep(session.id, cache_key(session), match)
-    return session, True
-
-
-def _dice(session: ScoringSession, match: Any, event: Any, roll_for_me: bool) -> tuple[Any, bool]:
-    """The event to apply and whether the app rolled it. With app dice the dice of event n come
-    from the session's seed (the engine's app_roll): "roll for me" rolls them here, and a roll a
-    phone's engine made without connection is taken when its dice are those; other dice typed in
-    are refused."""
-    seq = session.seq + 1
-    if roll_for_me:
-        seed = session.dice_seed if session.app_dice else ""
-        return session_engine.roll_for_me(match, seed=seed, seq=seq), True
-    parsed = session_engine.parse(event)
-    if not (session.app_dice and session_engine.is_roll(parsed)):
-        return parsed, False
-    if session.dice_seed and session_engine.is_app_roll(match, parsed, session.dice_seed, seq):
-        return parsed, True
-    raise Conflict(
-        "This session uses app dice (both clubs agreed when it started): the app rolls every "
-        "roll. Send roll_for_me: true.",
-        details={"seq": session.seq, "app_dice": True},
-    )
-
-
-def _store_event(session: ScoringSession, after: dict[str, Any], row: dict[str, Any], user: User) -> bool:
-    """Store the event and move the session to ``after``, if the session is still at the version
-    read; False if another write came first. Unique constraints on (session, client id) and on
-    the live (session, seq) stay the last line of defence (a violation is a lost race too)."""
-    entered_by = user.pk if user.is_authenticated else None
-    try:
-        # Inside a caller's transaction (the tests' for one) a refused statement must not spoil
-        # it; on its own the statement needs none.
-        with transaction.atomic() if connection.in_atomic_block else nullcontext():
-            if connection.vendor == "postgresql":
-                with connection.cursor() as cursor:
-                    cursor.execute(
-                        _POST_WRITE_SQL,
-                        {
-                            **after,
-                            "client": after["head"],
-                            "recent": json.dumps(after["recent"]),
-                            "session": session.pk,
-                            "version": session.version,
-                            "data": json.dumps(row["data"]),
-                            "side": row["side"],
-                            "user": entered_by,
-                            "rolled": row["rolled_by_app"],
-                        },
-                    )
-                    return cursor.fetchone() is not None
-            # The embedded default (SQLite): the same compare and set in a transaction.
-            with transaction.atomic():
-                moved = ScoringSession.objects.filter(pk=session.pk, version=session.version).update(
-                    **after, version=F("version") + 1
-                )
-                if moved:
-                    ScoringEvent.objects.create(
-                        session_id=session.pk,
-                        seq=row["seq"],
-                        client_id=row["client_id"],
-                        data=row["data"],
-                        side=row["side"],
-                        entered_by_id=entered_by,
-                        rolled_by_app=row["rolled_by_app"],
-                    )
-                return bool(moved)
-    except IntegrityError:
-        return False
-
-
-def event_undo(*, session_id: int, user: User, expected_seq: int, reason: str = "") -> ScoringSession:
-    """Take back the last live event (any number of times); it stays stored as undone."""
+    """Take back the stored head, named by ``after`` (its client id) and ``after_seq``; it stays
+    stored as undone. (session, whether it was undone now): a resend of an undo already made
+    (``after`` undone, the head the event before it) changes nothing; an undo of anything but the
+    head is refused whole (409 stale_head with what the store holds since ``after``)."""
     with transaction.atomic():
         session = _lock(session_id)
         writer_side(user, session.fixture)
         if session.status not in ScoringSession.ACTIVE_STATUSES:
             raise Conflict(f"The session is {session.get_status_display().lower()}; nothing can be undone.")
-        _check_seq(session, expected_seq, undo=True)
-        if session.seq == 0:
+        if not after and session.seq == 0:
             raise Conflict("There is no event to undo.")
+        if after != session.head or after_seq != session.seq:
+            undone = ScoringEvent.objects.filter(
+                session=session, client_id=after, undone_at__isnull=False
+            ).first()
+            if undone is not None and undone.seq == session.seq + 1:
+                return session, False
+            raise stale_head(session, after=after, after_seq=after_seq)
         last = ScoringEvent.objects.get(session=session, seq=session.seq, undone_at__isnull=True)
         last.undone_at = timezone.now()
         last.undone_by = user if user.is_authenticated else None
@@ -479,7 +245,7 @@ def event_undo(*, session_id: int, user: User, expected_seq: int, reason: str = 
                 "shootout_home", "shootout_away", "shootout_side", "shootout_by",
             ],
         )  # fmt: skip
-    return session
+    return session, True
 
 
 def session_confirm(

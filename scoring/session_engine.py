@@ -12,23 +12,20 @@ the new state.
 
 from __future__ import annotations
 
-import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kernel.errors import ApplicationError
 from matches.engine_door import (
     Decision,
-    Dice,
     FubaError,
     HeaderError,
     IllegalEventError,
     Match,
     Roll,
     Tie,
-    app_roll,
     event_from_dict,
     event_to_dict,
     new_match,
@@ -140,9 +137,9 @@ def apply(match: Match, event: Any) -> dict[str, Any]:
     return event_to_dict(event)
 
 
-def roll_for_me(match: Match, seed: str = "", seq: int = 0) -> Any:
-    """The dice for the pending roll, rolled by the server: from the session's app-dice ``seed``
-    for event ``seq`` (what a phone's engine rolls for it too), else at random."""
+def roll_for_me(match: Match, faces: Callable[[int, int], tuple[int, ...]]) -> Any:
+    """The dice for the pending roll, rolled by the server when it is due: ``faces(count, sides)``
+    draws them (scoring.rolls: nothing sent to anyone determines them)."""
     p = match.pending()
     if p is None or p.kind != "roll":
         raise IllegalEvent(
@@ -154,20 +151,16 @@ def roll_for_me(match: Match, seed: str = "", seq: int = 0) -> Any:
                 "reason": "no roll pending",
             },
         )
-    return app_roll(p, seed, seq) if seed else Dice(secrets.randbits(48)).roll_for(p)
+    return Roll(p.name, p.actor, faces(p.dice, p.sides))
 
 
 def is_roll(event: Any) -> bool:
     return isinstance(event, Roll)
 
 
-def is_app_roll(match: Match, event: Any, seed: str, seq: int) -> bool:
-    """Whether ``event`` is the roll the app dice of ``seed`` make for event ``seq`` (a phone rolled
-    it without connection)."""
-    p = match.pending()
-    if p is None or p.kind != "roll" or not isinstance(event, Roll):
-        return False
-    return event_to_dict(app_roll(p, seed, seq)) == event_to_dict(event)
+def minute(match: Match) -> str:
+    """The match minute as the clock shows it ("37", "45+2")."""
+    return str(snapshot(match).minute)
 
 
 def check_setup(match: Match, choice: Any) -> dict[str, Any]:

@@ -25,13 +25,7 @@ from matches.selectors import audit_trail_is_full_for
 from scoring import live, selectors, services, web_engine
 from tournaments.models import Fixture
 
-_UNCONFIRMED = {
-    "error": {
-        "code": "result_unconfirmed",
-        "message": "The match is over; its result and log are public once the clubs have confirmed it.",
-        "details": {},
-    }
-}
+_UNCONFIRMED = "The match is over; its result and log are public once the clubs have confirmed it."
 
 
 def _match_url(fixture: Fixture) -> str:
@@ -41,20 +35,21 @@ def _match_url(fixture: Fixture) -> str:
 
 @require_GET
 def live_json(request: HttpRequest, session_id: int) -> HttpResponse:
-    version = selectors.current_version(session_id=session_id)
-    if version is None:
+    head = selectors.live_head(session_id=session_id)
+    if head is None:
         error = {
             "error": {"code": "not_found", "message": f"No scoring session {session_id}.", "details": {}}
         }
         return HttpResponse(json.dumps(error), status=404, content_type="application/json")
+    version, private_to = head
+    refused = _unconfirmed_for(request, session_id, private_to)
+    if refused is not None:
+        return refused
     etag = live.etag(session_id, version)
     if request.headers.get("If-None-Match") == etag:
         response: HttpResponse = HttpResponseNotModified()
     else:
         document = live.document(session_id=session_id, version=version)
-        refused = _unconfirmed_for(request, document)
-        if refused is not None:
-            return refused
         response = HttpResponse(document.body, content_type="application/json")
     response["ETag"] = etag
     # Every poll revalidates: a stale copy would hide an entry from the other device.
@@ -62,31 +57,34 @@ def live_json(request: HttpRequest, session_id: int) -> HttpResponse:
     return response
 
 
-def _unconfirmed_for(request: HttpRequest, document: selectors.LiveDocument) -> HttpResponse | None:
-    """The 403 for a document only the clubs and staff may read, or None when this user may."""
-    private_to = document.private_to_fixture
+def _unconfirmed_for(request: HttpRequest, session_id: int, private_to: int | None) -> HttpResponse | None:
+    """The 403 for a session only the clubs and staff of fixture ``private_to`` may read now (with
+    its status and teams, all that others may know of it), or None when this user may."""
     if private_to is None:
         return None
     fixture = Fixture.objects.filter(id=private_to).first()
     if fixture is not None and audit_trail_is_full_for(fixture=fixture, user=request.user):
         return None
-    return HttpResponse(json.dumps(_UNCONFIRMED), status=403, content_type="application/json")
+    summary = selectors.private_summary(selectors.session_get(session_id=session_id))
+    error = {"error": {"code": "result_unconfirmed", "message": _UNCONFIRMED, "details": summary}}
+    return HttpResponse(json.dumps(error), status=403, content_type="application/json")
 
 
 @require_GET
 def live_story(request: HttpRequest, session_id: int) -> HttpResponse:
     """The spectators' feed by turn and key moments (the live panel asks when the version moves)."""
-    version = selectors.current_version(session_id=session_id)
-    if version is None:
+    head = selectors.live_head(session_id=session_id)
+    if head is None:
         raise NotFound(f"No scoring session {session_id}.")
-    etag = f'"story-s{session_id}v{version}"'
-    document = live.story(session_id=session_id, version=version)
-    refused = _unconfirmed_for(request, document)
+    version, private_to = head
+    refused = _unconfirmed_for(request, session_id, private_to)
     if refused is not None:
         return refused
+    etag = f'"story-s{session_id}v{version}"'
     if request.headers.get("If-None-Match") == etag:
         response: HttpResponse = HttpResponseNotModified()
     else:
+        document = live.story(session_id=session_id, version=version)
         response = HttpResponse(document.body, content_type="application/json")
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"

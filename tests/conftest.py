@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
 
 from fubaleague.celery import app as celery_app
+from scoring import rolls
 from tests.workers import WorkerProcess
 
 DB_FIXTURES = {"db", "transactional_db", "client", "admin_client", "live_server", "django_db_blocker"}
@@ -21,6 +23,15 @@ def _fresh_cache(request: pytest.FixtureRequest) -> None:
         from django.core.cache import cache
 
         cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def server_dice(request: pytest.FixtureRequest) -> Iterator[random.Random]:
+    """The server's dice (scoring.rolls) from a generator seeded with the test's id: every test
+    rolls the same dice on every run. A test may reseed it (``server_dice.seed(n)``)."""
+    generator = random.Random(request.node.nodeid)
+    with rolls.generator_used(generator):
+        yield generator
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from kernel.errors import ApplicationError
 from matches import forfeits, services
 from matches.models import CardKind, Forfeit, ResultSubmission
 from matches.replay import pitch_geometry, replay_frames
-from scoring.selectors import active_session
+from scoring.selectors import active_session, fixture_side_branches
 from tournaments.bracket import Score
 from tournaments.game_systems import FUBA_3, GameSystemRules, game_system_rules, rules_of
 from tournaments.models import Competition, Fixture
@@ -262,6 +262,10 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             "can_confirm": can_confirm,
             "live_session": live_session,
             "is_club_member": bool(my_sides),
+            # Taps a phone recorded that another phone's stretch left unused: the two clubs' to read.
+            "side_branches": fixture_side_branches(fixture_id=fixture.pk)
+            if my_sides or request.user.is_staff
+            else [],
             # One story: a match being scored live, or with a report waiting, is not late.
             "overdue": fixture.is_overdue and live_session is None,
             "live_pitch": pitch_geometry(names=names) if live_session is not None else None,

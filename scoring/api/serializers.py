@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rest_framework import serializers
 
 from kernel.api_json import JSONDocumentField
@@ -25,35 +23,34 @@ class DiceSerializer(serializers.Serializer):
     )
 
 
-class EventSerializer(serializers.Serializer):
-    client_id = serializers.CharField(
-        max_length=64,
-        help_text="Made by the client, unique per event: a resend with the same id changes nothing",
-    )
-    expected_seq = serializers.IntegerField(
-        min_value=1, max_value=10**6, help_text="The number this event gets: the session's seq + 1"
-    )
-    event = JSONDocumentField(
-        required=False,
-        allow_null=True,
-        help_text='A fuba-log/1 event: {"roll": NAME, "by": SIDE, "dice": [..]} or '
-        '{"decide": NAME, "by": SIDE, "choice": ..} (docs/turn-log-format.md)',
-    )
-    roll_for_me = serializers.BooleanField(
-        required=False, default=False, help_text="Let the server roll the pending dice (recorded in the log)"
-    )
+class TapSerializer(serializers.Serializer):
+    """One tap (docs/scorer-internals.md, "One tap, one post"); its events are checked by the
+    service, which names the index of a bad one."""
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if (attrs.get("event") is None) == (not attrs.get("roll_for_me")):
-            raise serializers.ValidationError("Send either 'event' or 'roll_for_me': true.")
-        if attrs.get("event") is not None and not isinstance(attrs["event"], dict):
-            raise serializers.ValidationError({"event": "The event must be a JSON object."})
-        return attrs
+    tap_id = serializers.CharField(
+        max_length=64, help_text="Made by the client, unique per tap: a resend answers as stored"
+    )
+    after = serializers.CharField(
+        max_length=64,
+        allow_blank=True,
+        help_text='The client_id of the stored live event this tap extends ("" at the start of the match)',
+    )
+    after_seq = serializers.IntegerField(
+        min_value=0, max_value=10**6, help_text="That event's seq (0 at the start): a second check"
+    )
+    events = JSONDocumentField(
+        help_text='1 to 64 entries in order: {"client_id", "event": fuba-log/1 event} (a decision or '
+        'typed dice; "rolled_offline": true for app dice the phone rolled without connection) or '
+        '{"client_id", "roll_for_me": true} (last: the server rolls the roll due)'
+    )
 
 
 class UndoSerializer(serializers.Serializer):
-    expected_seq = serializers.IntegerField(
-        min_value=0, max_value=10**6, help_text="The session's current seq (the number of the event to undo)"
+    after = serializers.CharField(
+        max_length=64, allow_blank=True, help_text="The client_id of the stored head: the event taken back"
+    )
+    after_seq = serializers.IntegerField(
+        min_value=0, max_value=10**6, help_text="Its seq (the session's seq)"
     )
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
 
@@ -107,7 +104,8 @@ class SessionStateSerializer(serializers.Serializer):
     session = serializers.IntegerField()
     fixture = serializers.IntegerField()
     status = serializers.ChoiceField(choices=["live", "full_time", "submitted", "abandoned"])
-    seq = serializers.IntegerField(help_text="Number of events; the next event expects seq + 1")
+    seq = serializers.IntegerField(help_text="Number of live events")
+    head = serializers.CharField(help_text="The client_id of the last live event (the next tap's after)")
     version = serializers.IntegerField(help_text="Bumped by every change (the live endpoint's ETag)")
     teams = serializers.DictField()
     advanced_rules = serializers.ListField(child=serializers.CharField())
@@ -153,8 +151,36 @@ class SessionLogSerializer(serializers.Serializer):
     )
 
 
+class StoredEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    client_id = serializers.CharField()
+    event = serializers.DictField(
+        help_text="The fuba-log/1 event as stored (the server's dice for roll_for_me)"
+    )
+    side = serializers.CharField(help_text="home/away: the posting club; blank: staff")
+    rolled_by_app = serializers.BooleanField()
+    rolled_offline = serializers.BooleanField(help_text="App dice rolled on the posting club's phone offline")
+
+
+class TapAnswerSerializer(serializers.Serializer):
+    created = serializers.BooleanField(help_text="false: the tap repeats what is stored (nothing added)")
+    stored = StoredEventSerializer(many=True, help_text="The tap's events as stored, in order")
+    head = serializers.CharField(help_text="The client_id of the session's head now")
+    seq = serializers.IntegerField(help_text="The session's seq now")
+    state = SessionStateSerializer()
+
+
 class SideBranchAnswerSerializer(serializers.Serializer):
     side_branch = serializers.DictField(
         help_text="branch_id, from_seq, taps, message (what to tell), created"
     )
     state = SessionStateSerializer()
+
+
+class SideBranchListSerializer(serializers.Serializer):
+    session = serializers.IntegerField()
+    side_branches = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Oldest first: branch_id, from_seq, from_minute, session_seq, taps, side, team, "
+        "recorded_by, at, message, events [{client_id, event, text}]",
+    )

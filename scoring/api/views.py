@@ -1,8 +1,9 @@
 """/api/v1/scoring-sessions: score a fixture live (start, state, event, undo, finish, abandon).
 
 Everyone reads a session; only members of the two clubs (and staff) write, which the services
-check. A refused write answers the documented error body; a stale sequence (409) carries the
-current state in ``details.state`` so a client catches up without another request.
+check. A refused write answers the documented error body; a post that does not extend the stored
+head (409 stale_head) carries what the store holds since and the current state in ``details`` so a
+client catches up without another request.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
 
 from kernel.auth import signed_in_user
-from kernel.errors import NotFound, PermissionDenied
-from scoring import branches, selectors, services
+from kernel.errors import ApplicationError, NotFound, PermissionDenied
+from matches.selectors import audit_trail_is_full_for
+from scoring import branches, selectors, services, taps
 from scoring.api import serializers as ss
 from scoring.models import ScoringSession
 
@@ -29,21 +31,40 @@ ERRORS = {
     403: OpenApiResponse(description="Not a member of either club"),
     404: OpenApiResponse(description="No such session or fixture"),
     409: OpenApiResponse(
-        description="Stale expected_seq (code stale_sequence) or the session's status forbids it; "
-        "details.state is the current session state"
+        description="The post does not extend the stored head (code stale_head: details head, seq, "
+        "after_seq, stored_since, state) or the session's status forbids it"
     ),
 }
 ILLEGAL = {
     422: OpenApiResponse(
         description="The rules forbid the event here "
-        "(code illegal_event; details: turn, stage, rule, reason) "
-        "or it is not a fuba-log/1 event (malformed_event); nothing changed"
+        "(code illegal_event; details: index, client_id, turn, stage, rule, reason) "
+        "or it is not a fuba-log/1 event (malformed_event); nothing of the tap stored"
     )
 }
 
 
 def _state(session_id: int) -> dict[str, Any]:
     return selectors.session_state(selectors.session_get(session_id=session_id))
+
+
+def _check_readable(session: ScoringSession, user: Any) -> None:
+    """403 with the status and teams only, for a result private to the clubs and staff."""
+    if not selectors.readable_by(session, user=user):
+        raise PermissionDenied(
+            UNCONFIRMED, code="result_unconfirmed", details=selectors.private_summary(session)
+        )
+
+
+def _refuse_old_client(data: Any) -> None:
+    """A body without ``after`` comes from a page older than the tap protocol (issue 31)."""
+    if not isinstance(data, dict) or "after" not in data:
+        raise ApplicationError(
+            "This page is older than the server: every post now names the stored event it builds "
+            "on ('after'). Reload the page; taps saved on this phone are kept.",
+            code="invalid",
+            details={"after": ["Required: the client_id of the stored event this post extends."]},
+        )
 
 
 def _pk(pk: str | None) -> int:
@@ -70,7 +91,7 @@ class ScoringSessionViewSet(viewsets.ViewSet):
     def _with_state_on_conflict(self, session_id: int, call: Any) -> Any:
         try:
             return call()
-        except services.StaleSequence as exc:
+        except selectors.StaleSequence as exc:
             exc.details = {**exc.details, "state": _state(session_id)}
             raise
 
@@ -91,50 +112,61 @@ class ScoringSessionViewSet(viewsets.ViewSet):
         """The session: state, the pending question with its options, recent events (public while
         the match is played; after full time the clubs and staff alone read it until the result
         counts)."""
-        state = _state(_pk(pk))
-        if not selectors.state_readable_by(state, fixture_id=state["fixture"], user=request.user):
-            raise PermissionDenied(UNCONFIRMED, code="result_unconfirmed")
-        return Response(state)
+        session = selectors.session_get(session_id=_pk(pk))
+        _check_readable(session, request.user)
+        return Response(selectors.session_state(session))
 
     @extend_schema(
-        request=ss.EventSerializer, responses={200: ss.SessionStateSerializer, **ERRORS, **ILLEGAL}
+        request=ss.TapSerializer,
+        responses={201: ss.TapAnswerSerializer, 200: ss.TapAnswerSerializer, **ERRORS, **ILLEGAL},
     )
     @action(detail=True, methods=["post"])
     def events(self, request: Request, pk: str | None = None) -> Response:
-        """Post the next event (or roll_for_me). A resend of a client_id already stored changes
-        nothing and answers the current state (200, created false)."""
+        """Post one tap: its events in order, stored whole on top of the stored event ``after``, or
+        not at all. A tap that repeats what is stored answers as stored (200, created false)."""
         session_id = _pk(pk)
-        data = ss.EventSerializer(data=request.data)
+        _refuse_old_client(request.data)
+        data = ss.TapSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        session, created = self._with_state_on_conflict(
+        answer = self._with_state_on_conflict(
             session_id,
-            lambda: services.event_post(
+            lambda: taps.tap_post(
                 session_id=session_id,
                 user=signed_in_user(request.user),
-                client_id=v["client_id"],
-                expected_seq=v["expected_seq"],
-                event=v.get("event"),
-                roll_for_me=v["roll_for_me"],
+                tap_id=v["tap_id"],
+                after=v["after"],
+                after_seq=v["after_seq"],
+                events=v["events"],
             ),
         )
-        body = {**selectors.session_state(session), "created": created}
-        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        session = answer.session
+        body = {
+            "created": answer.created,
+            "stored": answer.stored,
+            "head": session.head,
+            "seq": session.seq,
+            "state": selectors.session_state(session),
+        }
+        return Response(body, status=status.HTTP_201_CREATED if answer.created else status.HTTP_200_OK)
 
     @extend_schema(request=ss.UndoSerializer, responses={200: ss.SessionStateSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def undo(self, request: Request, pk: str | None = None) -> Response:
-        """Take back the last event (expected_seq = the session's seq)."""
+        """Take back the stored head (``after``: its client id, ``after_seq``: its seq). A resend
+        of an undo already made answers the state as it is."""
         session_id = _pk(pk)
+        _refuse_old_client(request.data)
         data = ss.UndoSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        session = self._with_state_on_conflict(
+        session, _ = self._with_state_on_conflict(
             session_id,
             lambda: services.event_undo(
                 session_id=session_id,
                 user=signed_in_user(request.user),
-                expected_seq=v["expected_seq"],
+                after=v["after"],
+                after_seq=v["after_seq"],
                 reason=v["reason"],
             ),
         )
@@ -197,11 +229,16 @@ class ScoringSessionViewSet(viewsets.ViewSet):
         local engine replays before it scores (public while the match is played; after full time
         the clubs and staff alone read it until the result counts)."""
         session = selectors.session_get(session_id=_pk(pk))
-        if not selectors.session_readable_by(session, user=request.user):
-            raise PermissionDenied(UNCONFIRMED, code="result_unconfirmed")
+        _check_readable(session, request.user)
         return Response(selectors.session_log(session))
 
     @extend_schema(
+        methods=["GET"],
+        request=None,
+        responses={200: ss.SideBranchListSerializer, 403: ERRORS[403], 404: ERRORS[404]},
+    )
+    @extend_schema(
+        methods=["POST"],
         request=ss.SideBranchSerializer,
         responses={
             201: ss.SideBranchAnswerSerializer,
@@ -210,11 +247,18 @@ class ScoringSessionViewSet(viewsets.ViewSet):
             **ILLEGAL,
         },
     )
-    @action(detail=True, methods=["post"], url_path="side-branches")
+    @action(detail=True, methods=["get", "post"], url_path="side-branches")
     def side_branches(self, request: Request, pk: str | None = None) -> Response:
-        """Keep on record the taps a phone recorded offline on sequence numbers another device
-        stored first (never applied); answers what the phone tells its user and the state."""
+        """GET: the session's side branches (the two clubs and staff). POST: keep on record the
+        taps a phone recorded offline on a stretch another device stored first (never applied;
+        at most SCORER_SIDE_BRANCHES_PER_SESSION a session, counted toward the club's quota);
+        answers what the phone tells its user and the state."""
         session_id = _pk(pk)
+        if request.method == "GET":
+            session = selectors.session_get(session_id=session_id)
+            if not audit_trail_is_full_for(fixture=session.fixture, user=request.user):
+                raise PermissionDenied("Only the two clubs and staff read a session's side branches.")
+            return Response({"session": session.id, "side_branches": selectors.side_branches_of(session)})
         data = ss.SideBranchSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data

@@ -237,22 +237,33 @@ def _scorer_step(world: World, state: dict[str, Any], rng: random.Random) -> tup
             event = {
                 "event": {"decide": pending["name"], "by": pending["actor"], "choice": rng.choice(options)}
             }
-        body = {"client_id": f"f{state['ids']}", "expected_seq": seq + 1, **event}
+        body = {
+            "tap_id": f"t{state['ids']}",
+            "after": data["head"],
+            "after_seq": seq,
+            "events": [{"client_id": f"f{state['ids']}", **event}],
+        }
         state["ids"] += 1
         state["last"] = body
     elif pick < 0.72 and state.get("last"):
         body = state["last"]  # a resend
     elif pick < 0.8:
         return "scorer-undo", _post(
-            caller, f"{url}/undo", {"expected_seq": rng.choice([seq, seq - 1, seq + 3])}
+            caller,
+            f"{url}/undo",
+            {"after": rng.choice([data["head"], "x"]), "after_seq": rng.choice([seq, seq - 1, seq + 3])},
         )
     else:
         body = {
-            "client_id": rng.choice([f"x{rng.random()}", "", "y" * 100]),
-            "expected_seq": rng.choice([seq, seq + 1, seq + 2, -1, HUGE]),
-            "event": _value({"components": {"schemas": {}}}, {"type": "object", "properties": {
-                "decide": {"type": "string"}, "roll": {"type": "string"}, "by": {"type": "string"},
-                "choice": {}, "dice": {"type": "array", "items": {"type": "integer"}}}}, rng),
+            "tap_id": rng.choice([f"x{rng.random()}", "", "y" * 100]),
+            "after": rng.choice([data["head"], "z", "y" * 100]),
+            "after_seq": rng.choice([seq, seq + 1, seq + 2, -1, HUGE]),
+            "events": [{
+                "client_id": rng.choice([f"x{rng.random()}", "", "y" * 100]),
+                "event": _value({"components": {"schemas": {}}}, {"type": "object", "properties": {
+                    "decide": {"type": "string"}, "roll": {"type": "string"}, "by": {"type": "string"},
+                    "choice": {}, "dice": {"type": "array", "items": {"type": "integer"}}}}, rng),
+            }] * rng.choice([1, 2, 65]),
         }  # fmt: skip
     return "scorer-event", _post(caller, f"{url}/events", body)
 

@@ -215,7 +215,9 @@ def test_a_lone_surrogate_in_json_is_a_400_naming_the_field(cup, open_fixture) -
         # A key that cannot be written is named by where it is: at the top, the body itself.
         ("home", "/api/v1/scoring-sessions", '{"fixture": 1, "LONE": 2}', "non_field_errors"),
         ("home", "/api/v1/scoring-sessions/1/events",
-         '{"client_id": "c1", "expected_seq": 1, "event": {"decide": "LONE"}}', "event.decide"),
+         '{"tap_id": "t1", "after": "", "after_seq": 0, '
+         '"events": [{"client_id": "c1", "event": {"decide": "LONE"}}]}',
+         "events[0].event.decide"),
         ("admin", "/api/v1/competitions", '{"name": "LONE Cup", "slug": "lone"}', "name"),
         ("admin", f"/api/v1/fixtures/{fixture}/resolve", '{"home_goals": 1, "away_goals": 0, "note": "LONE"}',
          "note"),

@@ -18,7 +18,7 @@ from rules_engine.api import AREAS
 from scoring import services
 from scoring.selectors import session_get, session_state
 from tests.browser.conftest import SCREENSHOTS
-from tests.scoring.helpers import make_fixture, play
+from tests.scoring.helpers import make_fixture, play, tap
 from tournaments.models import Competition, Suspension
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -169,13 +169,11 @@ def test_a_card_entered_in_the_scorer_reaches_both_phones_and_the_suspensions(
         user.set_password(PASSWORD)
         user.save()
     session = services.session_start(fixture_id=fixture.id, user=s.home_user)
-    for seq, event in enumerate(_to_a_special_event(session.header), start=1):
-        services.event_post(
-            session_id=session.id,
-            user=users["away" if event["by"] == "away" else "home"],
-            client_id=f"card{next(_ids)}",
-            expected_seq=seq,
-            event=event,
+    for event in _to_a_special_event(session.header):
+        tap(
+            session.id,
+            users["away" if event["by"] == "away" else "home"],
+            {"client_id": f"card{next(_ids)}", "event": event},
         )
     scorer_url = f"{live_server.url}/score/{session.id}/"
     home_ctx, home = _phone(browser, live_server, s.home_user)

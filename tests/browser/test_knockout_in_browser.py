@@ -18,7 +18,7 @@ from matches.models import ResultAudit
 from scoring import services, web_engine
 from scoring.models import ScoringEvent
 from tests.browser.conftest import SCREENSHOTS
-from tests.scoring.helpers import knockout_final, level_after_extra_time
+from tests.scoring.helpers import knockout_final, level_after_extra_time, tap
 from tournaments.models import Fixture
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -56,12 +56,10 @@ def _post_all(session_id: int, users: dict[str, Any], seq: int, events: list[dic
     """Events entered by the club whose turn it is (both clubs take part in the scoring)."""
     for event in events:
         seq += 1
-        services.event_post(
-            session_id=session_id,
-            user=users["away" if event["by"] == "away" else "home"],
-            client_id=f"ko{next(_ids)}",
-            expected_seq=seq,
-            event=event,
+        tap(
+            session_id,
+            users["away" if event["by"] == "away" else "home"],
+            {"client_id": f"ko{next(_ids)}", "event": event},
         )
     return seq
 

@@ -17,7 +17,7 @@ from scoring import services
 from scoring.models import ScoringEvent
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.scorer_player import READ
-from tests.scoring.helpers import make_fixture
+from tests.scoring.helpers import make_fixture, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -83,13 +83,11 @@ def test_a_substitution_is_its_kind_then_its_detail_beside_the_pitch(browser, li
         user.save()
     session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
     events = _to_substitution(session.header)
-    for seq, event in enumerate(events, start=1):
-        services.event_post(
-            session_id=session.id,
-            user=users["away" if event["by"] == "away" else "home"],
-            client_id=f"sub{next(_ids)}",
-            expected_seq=seq,
-            event=event,
+    for event in events:
+        tap(
+            session.id,
+            users["away" if event["by"] == "away" else "home"],
+            {"client_id": f"sub{next(_ids)}", "event": event},
         )
     names = {side: session.header["teams"][side]["name"] for side in ("home", "away")}
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)

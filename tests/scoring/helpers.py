@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from matches.engine_door import Decision, Dice, new_match
-from scoring import services, session_engine
+from scoring import services, session_engine, taps
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import session_get, session_state
 from tests.factories import CompetitionFactory, team_with_member
@@ -57,20 +57,59 @@ def next_event(state: dict[str, Any]) -> dict[str, Any]:
     return {"event": {"decide": p["name"], "by": p["actor"], "choice": choice}}
 
 
+def entry(event: dict[str, Any], client_id: str | None = None) -> dict[str, Any]:
+    """One entry of a tap: ``event`` as next_event gives it, with a new client id."""
+    return {"client_id": client_id or f"c{next(_ids)}", **event}
+
+
+def tap(
+    session_id: int,
+    user: Any,
+    *events: dict[str, Any],
+    tap_id: str | None = None,
+    after: str | None = None,
+    after_seq: int | None = None,
+) -> taps.TapAnswer:
+    """Post one tap of ``events`` (entries, or events as next_event gives them) through the
+    service, on top of the stored head unless ``after`` says otherwise."""
+    if after is None:
+        session = ScoringSession.objects.get(id=session_id)
+        after, after_seq = session.head, session.seq
+    return taps.tap_post(
+        session_id=session_id,
+        user=user,
+        tap_id=tap_id or f"t{next(_ids)}",
+        after=after,
+        after_seq=after_seq if after_seq is not None else 0,
+        events=[e if "client_id" in e else entry(e) for e in events],
+    )
+
+
+def tap_body(state: dict[str, Any], *events: dict[str, Any], tap_id: str | None = None) -> dict[str, Any]:
+    """The API body of one tap on top of the head of ``state`` (a session state or tap answer)."""
+    return {
+        "tap_id": tap_id or f"t{next(_ids)}",
+        "after": state["head"],
+        "after_seq": state["seq"],
+        "events": [e if "client_id" in e else entry(e) for e in events],
+    }
+
+
+def undo(session_id: int, user: Any, *, reason: str = "") -> Any:
+    """Undo the stored head through the service."""
+    session = ScoringSession.objects.get(id=session_id)
+    return services.event_undo(
+        session_id=session_id, user=user, after=session.head, after_seq=session.seq, reason=reason
+    )[0]
+
+
 def play(session_id: int, users: dict[str, Any], *, until: int | None = None) -> dict[str, Any]:
-    """Play the session through the services until full time (or ``until`` events)."""
+    """Play the session through the services until full time (or ``until`` events), one event a tap."""
     state = session_state(session_get(session_id=session_id))
     while state["pending"] is not None and (until is None or state["seq"] < until):
         actor = state["pending"]["actor"]
         user = users["away" if actor == "away" else "home"]
-        session, _ = services.event_post(
-            session_id=session_id,
-            user=user,
-            client_id=f"c{next(_ids)}",
-            expected_seq=state["seq"] + 1,
-            **next_event(state),
-        )
-        state = session_state(session)
+        state = session_state(tap(session_id, user, next_event(state)).session)
     return state
 
 
@@ -146,6 +185,7 @@ def level_knockout_at_full_time(*, sides: tuple[str, ...] = ("home", "away")) ->
         seq=len(rows),
         head=rows[-1].client_id,
         status=ScoringSession.Status.FULL_TIME,
+        reached_full_time=True,
         home_entered="home" in sides,
         away_entered="away" in sides,
         version=len(rows),

@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from scoring.models import ScoringEvent, ScoringSession
-from tests.scoring.helpers import make_fixture
+from tests.scoring.helpers import make_fixture, tap_body
 
 pytestmark = pytest.mark.django_db
 
@@ -28,19 +28,16 @@ def test_app_dice_chosen_at_the_start_is_on_record_and_rolls_on_the_server() -> 
     session = ScoringSession.objects.get(id=sid)
     assert session.app_dice_by == s.home_user and session.app_dice_at is not None
 
-    typed = {
-        "client_id": "typed-1",
-        "expected_seq": 1,
-        "event": {"roll": "kick_off", "by": "both", "dice": [5, 2]},
-    }
-    refused = home.post(f"/api/v1/scoring-sessions/{sid}/events", typed, format="json")
-    assert refused.status_code == 409
+    typed = {"client_id": "typed-1", "event": {"roll": "kick_off", "by": "both", "dice": [5, 2]}}
+    refused = home.post(f"/api/v1/scoring-sessions/{sid}/events", tap_body(r.json(), typed), format="json")
+    assert refused.status_code == 422
     assert "app dice" in refused.json()["error"]["message"]
+    assert refused.json()["error"]["details"]["index"] == 0
     assert not ScoringEvent.objects.filter(session_id=sid).exists()
 
     rolled = home.post(
         f"/api/v1/scoring-sessions/{sid}/events",
-        {"client_id": "app-1", "expected_seq": 1, "roll_for_me": True},
+        tap_body(r.json(), {"client_id": "app-1", "roll_for_me": True}),
         format="json",
     )
     assert rolled.status_code == 201
@@ -62,11 +59,10 @@ def test_the_dice_are_chosen_before_the_first_event_by_a_club_only() -> None:
     assert chosen.status_code == 200 and chosen.json()["app_dice"] is True
     assert ScoringSession.objects.get(id=sid).app_dice_by == s.away_user
 
-    typed = {
-        "client_id": "t-1",
-        "expected_seq": 1,
-        "event": {"roll": "kick_off", "by": "both", "dice": [5, 2]},
-    }
+    typed = tap_body(
+        {"head": "", "seq": 0},
+        {"client_id": "t-1", "event": {"roll": "kick_off", "by": "both", "dice": [5, 2]}},
+    )
     assert (
         home.post(f"/api/v1/scoring-sessions/{sid}/dice", {"app_dice": False}, format="json").status_code
         == 200

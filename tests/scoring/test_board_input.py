@@ -19,10 +19,16 @@ def api(user) -> APIClient:
 
 
 def _post(client: APIClient, sid: int, seq: int, event: dict[str, object]) -> dict[str, object]:
-    body = {"client_id": f"e{seq}", "expected_seq": seq, "event": event}
+    head = "" if seq == 1 else f"e{seq - 1}"
+    body = {
+        "tap_id": f"t{seq}",
+        "after": head,
+        "after_seq": seq - 1,
+        "events": [{"client_id": f"e{seq}", "event": event}],
+    }
     r = client.post(f"/api/v1/scoring-sessions/{sid}/events", body, format="json")
     assert r.status_code == 201, r.json()
-    return r.json()
+    return r.json()["state"]
 
 
 def test_the_setup_check_answers_for_the_pending_setup_and_stores_nothing() -> None:

@@ -1,4 +1,4 @@
-"""Two devices posting at the same sequence number: one event is stored, the other gets a 409."""
+"""Two devices posting different taps on the same head: one tap is stored, the other gets a 409."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import pytest
 from django.db import connection
 
 from kernel.errors import Conflict
-from scoring import services
+from scoring import services, taps
 from scoring.models import ScoringEvent
 from tests.scoring.helpers import make_fixture
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_devices_at_the_same_sequence_give_one_event_and_one_409() -> None:
+def test_two_devices_on_the_same_head_give_one_event_and_one_409() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("row locks are tested on PostgreSQL")
     s = make_fixture()
@@ -25,12 +25,13 @@ def test_two_devices_at_the_same_sequence_give_one_event_and_one_409() -> None:
     def device(user: object, client_id: str, dice: list[int]) -> None:
         try:
             barrier.wait()
-            services.event_post(
+            taps.tap_post(
                 session_id=session.id,
                 user=user,
-                client_id=client_id,
-                expected_seq=1,
-                event={"roll": "kick_off", "by": "both", "dice": dice},
+                tap_id=f"t-{client_id}",
+                after="",
+                after_seq=0,
+                events=[{"client_id": client_id, "event": {"roll": "kick_off", "by": "both", "dice": dice}}],
             )
             outcomes.append("stored")
         except Conflict as exc:

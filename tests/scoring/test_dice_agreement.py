@@ -19,7 +19,7 @@ from matches.models import ResultAudit, ResultSubmission
 from scoring import services
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import scored_log, session_get, session_state
-from tests.scoring.helpers import make_fixture, play
+from tests.scoring.helpers import make_fixture, play, tap, tap_body
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def _word(session_id: int, user, app_dice: bool) -> ScoringSession:
 
 
 def _first_event(session_id: int, user) -> None:
-    services.event_post(session_id=session_id, user=user, client_id="first", expected_seq=1, roll_for_me=True)
+    tap(session_id, user, {"client_id": "first", "roll_for_me": True})
 
 
 def test_one_clubs_choice_stands_at_once_and_the_other_club_agrees_on_record() -> None:
@@ -97,10 +97,8 @@ def test_we_type_our_dice_before_the_first_event_turns_app_dice_off() -> None:
     assert [e["what"] for e in refused.dice_record] == ["chose", "refused"]
     assert "refused app dice before the first event" in _dice(session.id)["record"][1]["text"]
     # dice typed in are taken now
-    _, created = services.event_post(
-        session_id=session.id, user=s.home_user, client_id="t1", expected_seq=1, event=KICK_OFF
-    )
-    assert created and not ScoringEvent.objects.get(session=session, seq=1).rolled_by_app
+    assert tap(session.id, s.home_user, {"client_id": "t1", "event": KICK_OFF}).created
+    assert not ScoringEvent.objects.get(session=session, seq=1).rolled_by_app
 
 
 def test_after_the_first_event_one_club_alone_changes_nothing_both_clubs_do() -> None:
@@ -159,7 +157,7 @@ def test_the_dice_word_answers_through_the_api() -> None:
     assert live["dice"]["agreed_by"]["side"] == "away"
     rolled = home.post(
         f"/api/v1/scoring-sessions/{sid}/events",
-        {"client_id": "a1", "expected_seq": 1, "roll_for_me": True},
+        tap_body({"head": "", "seq": 0}, {"client_id": "a1", "roll_for_me": True}),
         format="json",
     )
     assert rolled.status_code == 201

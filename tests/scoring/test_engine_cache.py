@@ -10,7 +10,7 @@ from matches import scorer_view
 from scoring import selectors, services, session_engine
 from scoring.models import ScoringEvent
 from scoring.selectors import session_get
-from tests.scoring.helpers import make_fixture, next_event, play
+from tests.scoring.helpers import entry, make_fixture, next_event, play, tap, undo
 
 pytestmark = pytest.mark.django_db
 
@@ -61,8 +61,8 @@ def test_a_copy_whose_events_were_undone_is_not_used() -> None:
     users = {"home": s.home_user, "away": s.away_user}
     play(session.id, users, until=10)
     stale_key, stale = copy_at(session.id, 9)
-    for seq in (10, 9):
-        services.event_undo(session_id=session.id, user=s.home_user, expected_seq=seq, reason="wrong")
+    for _ in (10, 9):
+        undo(session.id, s.home_user, reason="wrong")
     # other taps at 9, 10 and 11: the copy at 9 names an event that is no longer live
     play(session.id, users, until=11)
     session_engine.keep(session.id, stale_key, stale)
@@ -80,12 +80,8 @@ def test_a_post_on_a_process_with_an_old_copy_is_judged_on_the_current_state() -
     key, match = copy_at(session.id, 2)
     session_engine.keep(session.id, key, match)
     actor = state["pending"]["actor"]
-    posted, created = services.event_post(
-        session_id=session.id,
-        user=users["away" if actor == "away" else "home"],
-        client_id="after-old-copy",
-        expected_seq=7,
-        **next_event(state),
+    posted = tap(
+        session.id, users["away" if actor == "away" else "home"], entry(next_event(state), "after-old-copy")
     )
-    assert created and posted.seq == 7
+    assert posted.created and posted.session.seq == 7
     assert used(session.id) == fresh(session.id)

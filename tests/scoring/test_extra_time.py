@@ -12,7 +12,7 @@ from matches.engine_door import Dice, Tie, new_match, tie_from_dict, tie_level
 from scoring import selectors, services, session_engine
 from scoring.models import ScoringSession
 from scoring.selectors import session_get, session_state
-from tests.scoring.helpers import knockout_final, play_on
+from tests.scoring.helpers import knockout_final, play_on, tap
 from tournaments.bracket import Score, needs_decider
 
 pytestmark = pytest.mark.django_db
@@ -30,15 +30,10 @@ def _events_to_a_level_extra_time_question(header: dict[str, Any]) -> list[dict[
 
 
 def _post(session_id: int, user: Any, seq: int, event: dict[str, Any] | None) -> ScoringSession:
-    session, _ = services.event_post(
-        session_id=session_id,
-        user=user,
-        client_id=f"x{next(_ids)}",
-        expected_seq=seq,
-        event=event,
-        roll_for_me=event is None,
-    )
-    return session
+    current = ScoringSession.objects.get(id=session_id)
+    assert current.seq == seq - 1
+    item = {"event": event} if event is not None else {"roll_for_me": True}
+    return tap(session_id, user, {"client_id": f"x{next(_ids)}", **item}).session
 
 
 def test_a_level_knockout_match_plays_extra_time_and_can_be_finished() -> None:

@@ -19,6 +19,7 @@ from matches.simulation import fixture_simulate
 from rules_engine.api import validate_log
 from scoring.models import ScoringSession
 from tests.factories import member_of, team_with_member
+from tests.scoring.helpers import tap_body
 from tournaments.bracket import Score
 from tournaments.game_systems import FUBA_2
 from tournaments.models import Fixture, Stage
@@ -83,10 +84,10 @@ def _score_through_the_api(fixture: Fixture) -> dict[str, Any]:
     while state["pending"] is not None:
         questions.add(state["pending"]["text"])
         client = away if state["pending"]["actor"] == "away" else home
-        body = {"client_id": f"e{next(_ids)}", "expected_seq": state["seq"] + 1, **_answer(state)}
+        body = tap_body(state, {"client_id": f"e{next(_ids)}", **_answer(state)})
         response = client.post(f"/api/v1/scoring-sessions/{session}/events", body, format="json")
         assert response.status_code in (200, 201), response.json()
-        state = response.json()
+        state = response.json()["state"]
     # every question in words: no engine name ("movement_option") reaches the players
     assert not [q for q in questions if "_" in q]
     for client in (home, away):

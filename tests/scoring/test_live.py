@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from scoring import live, selectors, services
-from tests.scoring.helpers import make_fixture, next_event, play
+from tests.scoring.helpers import make_fixture, next_event, play, tap_body
 
 pytestmark = pytest.mark.django_db
 
@@ -47,14 +47,13 @@ def test_a_post_moves_every_poll_to_the_new_version(client: Client) -> None:
     before = Client().get(f"/score/{session.id}/live.json")
     client.force_login(s.home_user)
     state = client.get(f"/api/v1/scoring-sessions/{session.id}").json()
-    body = {"client_id": "live-1", "expected_seq": 1, **next_event(state)}
+    body = tap_body(state, {"client_id": "live-1", **next_event(state)})
     posted = client.post(
         f"/api/v1/scoring-sessions/{session.id}/events", body, content_type="application/json"
     )
     assert posted.status_code == 201
     after = Client().get(f"/score/{session.id}/live.json", headers={"If-None-Match": before["ETag"]})
-    expected = posted.json()
-    del expected["created"]
+    expected = posted.json()["state"]
     assert after.status_code == 200 and json.loads(after.content) == expected
     assert after["ETag"] == live.etag(session.id, expected["version"])
 

@@ -12,7 +12,7 @@ from rules_engine.api import validate_log
 from scoring import services
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import session_get, session_state
-from tests.scoring.helpers import make_fixture, next_event, play
+from tests.scoring.helpers import make_fixture, next_event, play, tap, tap_body, undo
 from tournaments.models import Fixture
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +45,7 @@ def test_only_the_two_clubs_write_and_everyone_reads() -> None:
     sid = r.json()["session"]
     r = api(s.other_user).post(
         f"/api/v1/scoring-sessions/{sid}/events",
-        {"client_id": "x1", "expected_seq": 1, "roll_for_me": True},
+        {"tap_id": "t1", "after": "", "after_seq": 0, "events": [{"client_id": "x1", "roll_for_me": True}]},
         format="json",
     )
     assert r.status_code == 403 and r.json()["error"]["code"] == "permission_denied"
@@ -67,35 +67,48 @@ def test_staff_score_only_with_the_permission_to_change_fixtures() -> None:
     assert session.fixture_id == s.fixture.id
 
 
-def test_a_resent_event_id_changes_nothing() -> None:
+def test_a_resent_tap_changes_nothing() -> None:
     s = make_fixture()
     client = api(s.home_user)
     sid = client.post("/api/v1/scoring-sessions", {"fixture": s.fixture.id}, format="json").json()["session"]
     body = {
-        "client_id": "tap-1",
-        "expected_seq": 1,
-        "event": {"roll": "kick_off", "by": "both", "dice": [5, 2]},
+        "tap_id": "tap-1",
+        "after": "",
+        "after_seq": 0,
+        "events": [{"client_id": "e-1", "event": {"roll": "kick_off", "by": "both", "dice": [5, 2]}}],
     }
     first = client.post(f"/api/v1/scoring-sessions/{sid}/events", body, format="json")
     assert first.status_code == 201 and first.json()["seq"] == 1 and first.json()["created"] is True
     again = client.post(f"/api/v1/scoring-sessions/{sid}/events", body, format="json")
     assert again.status_code == 200 and again.json()["created"] is False
-    assert again.json()["seq"] == 1 and again.json()["version"] == first.json()["version"]
+    assert again.json()["seq"] == 1
+    assert again.json()["state"]["version"] == first.json()["state"]["version"]
+    assert again.json()["stored"] == first.json()["stored"]
     assert ScoringEvent.objects.filter(session_id=sid).count() == 1
 
 
-def test_a_stale_sequence_is_409_with_the_current_state() -> None:
+def test_a_post_that_does_not_extend_the_head_is_409_with_the_current_state() -> None:
     s = make_fixture()
     client = api(s.home_user)
     sid = client.post("/api/v1/scoring-sessions", {"fixture": s.fixture.id}, format="json").json()["session"]
-    ok = {"client_id": "a", "expected_seq": 1, "event": {"roll": "kick_off", "by": "both", "dice": [5, 2]}}
+    ok = {
+        "tap_id": "t-a",
+        "after": "",
+        "after_seq": 0,
+        "events": [{"client_id": "a", "event": {"roll": "kick_off", "by": "both", "dice": [5, 2]}}],
+    }
     assert client.post(f"/api/v1/scoring-sessions/{sid}/events", ok, format="json").status_code == 201
-    stale = {"client_id": "b", "expected_seq": 1, "roll_for_me": True}
+    stale = {
+        "tap_id": "t-b",
+        "after": "",
+        "after_seq": 0,
+        "events": [{"client_id": "b", "roll_for_me": True}],
+    }
     r = api(s.away_user).post(f"/api/v1/scoring-sessions/{sid}/events", stale, format="json")
     assert r.status_code == 409
     error = r.json()["error"]
-    assert error["code"] == "stale_sequence"
-    assert error["details"]["state"]["seq"] == 1
+    assert error["code"] == "stale_head"
+    assert error["details"]["state"]["seq"] == 1 and error["details"]["head"] == "a"
     assert error["details"]["state"]["pending"]["name"] == "kick_off_team"
 
 
@@ -104,18 +117,15 @@ def test_an_illegal_event_is_422_and_changes_nothing() -> None:
     client = api(s.home_user)
     sid = client.post("/api/v1/scoring-sessions", {"fixture": s.fixture.id}, format="json").json()["session"]
     before = client.get(f"/api/v1/scoring-sessions/{sid}").json()
-    bad = {"client_id": "a", "expected_seq": 1, "event": {"roll": "kick_off", "by": "both", "dice": [7, 2]}}
-    r = client.post(f"/api/v1/scoring-sessions/{sid}/events", bad, format="json")
+    bad = {"client_id": "a", "event": {"roll": "kick_off", "by": "both", "dice": [7, 2]}}
+    r = client.post(f"/api/v1/scoring-sessions/{sid}/events", tap_body(before, bad), format="json")
     assert r.status_code == 422, r.json()
     details = r.json()["error"]["details"]
     assert details["rule"] == "3.2" and details["stage"] == "preparation" and details["turn"] == 0
     assert "between 1 and 6" in details["reason"]
-    wrong = {
-        "client_id": "b",
-        "expected_seq": 1,
-        "event": {"decide": "target_area", "by": "home", "choice": "CENTRE"},
-    }
-    assert client.post(f"/api/v1/scoring-sessions/{sid}/events", wrong, format="json").status_code == 422
+    wrong = {"client_id": "b", "event": {"decide": "target_area", "by": "home", "choice": "CENTRE"}}
+    r = client.post(f"/api/v1/scoring-sessions/{sid}/events", tap_body(before, wrong), format="json")
+    assert r.status_code == 422
     assert client.get(f"/api/v1/scoring-sessions/{sid}").json() == before
     assert ScoringEvent.objects.filter(session_id=sid).count() == 0
 
@@ -126,12 +136,9 @@ def test_undo_restores_the_exact_previous_state() -> None:
     users = {"home": s.home_user, "away": s.away_user}
     state = play(session.id, users, until=40)
     before = {k: v for k, v in state.items() if k != "version"}
-    session, _ = services.event_post(
-        session_id=session.id, user=s.home_user, client_id="u1", expected_seq=41, **next_event(state)
-    )
-    after = session_state(session)
+    after = session_state(tap(session.id, s.home_user, next_event(state)).session)
     assert (after["seq"] == 41 and after["state"] != state["state"]) or after["pending"] != state["pending"]
-    services.event_undo(session_id=session.id, user=s.away_user, expected_seq=41, reason="wrong die")
+    undo(session.id, s.away_user, reason="wrong die")
     undone = session_state(session_get(session_id=session.id))
     assert undone["last_undo"]["reason"] == "wrong die"
     assert {k: v for k, v in undone.items() if k not in ("version", "last_undo")} == {
@@ -139,9 +146,7 @@ def test_undo_restores_the_exact_previous_state() -> None:
     }
     # the undone event stays on record; the same number can be entered again
     assert ScoringEvent.objects.filter(session=session, undone_at__isnull=False).count() == 1
-    services.event_post(
-        session_id=session.id, user=s.home_user, client_id="u2", expected_seq=41, **next_event(state)
-    )
+    assert tap(session.id, s.home_user, next_event(state)).session.seq == 41
 
 
 def test_full_time_with_both_clubs_counts_after_both_confirmations() -> None:

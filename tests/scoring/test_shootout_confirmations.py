@@ -15,7 +15,7 @@ from matches.models import ResultAudit, ResultSubmission
 from scoring import services
 from scoring.models import ScoringSession
 from scoring.selectors import session_get, session_state
-from tests.scoring.helpers import level_knockout_at_full_time
+from tests.scoring.helpers import level_knockout_at_full_time, undo
 from tournaments.models import Fixture
 
 pytestmark = pytest.mark.django_db
@@ -135,7 +135,7 @@ def test_a_missing_or_impossible_shootout_score_is_refused_and_an_undo_clears_th
     _unchanged(session, before)
 
     services.session_confirm(session_id=session.id, user=users["home"], home_penalties=5, away_penalties=4)
-    undone = services.event_undo(session_id=session.id, user=users["away"], expected_seq=session.seq)
+    undone = undo(session.id, users["away"])
     assert undone.status == ScoringSession.Status.LIVE
     assert (undone.shootout_home, undone.shootout_side, undone.home_confirmed_by_id) == (None, "", None)
     assert session_state(undone)["shootout_score"] is None

@@ -3,11 +3,15 @@ on record as a side branch (never applied) and it is told plainly; the log a pho
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from scoring.models import ScoringSideBranch
-from tests.scoring.helpers import make_fixture, play
+from tests.factories import AdminFactory
+from tests.scoring.helpers import make_fixture, next_event, play, tap_body
 
 pytestmark = pytest.mark.django_db
 
@@ -112,3 +116,83 @@ def test_only_the_clubs_record_side_branches() -> None:
         401,
         403,
     )
+
+
+def _branch(sid: int, user: Any, branch_id: str, taps: int = 3) -> Any:
+    stored = APIClient().get(f"/api/v1/scoring-sessions/{sid}/log").json()["events"]
+    events = [{"client_id": f"{branch_id}-{i}", "event": e["event"]} for i, e in enumerate(stored[:taps])]
+    body = {"branch_id": branch_id, "from_seq": 1, "from_minute": "1", "events": events}
+    return api(user).post(f"/api/v1/scoring-sessions/{sid}/side-branches", body, format="json")
+
+
+def test_a_session_keeps_a_bounded_number_of_side_branches(settings) -> None:
+    settings.SCORER_SIDE_BRANCHES_PER_SESSION = 2
+    s = make_fixture()
+    sid = _session(s)
+    play(sid, {"home": s.home_user, "away": s.away_user}, until=5)
+    assert _branch(sid, s.away_user, "b1").status_code == 201
+    assert _branch(sid, s.home_user, "b2").status_code == 201
+    full = _branch(sid, s.away_user, "b3")
+    assert full.status_code == 429, full.json()
+    error = full.json()["error"]
+    assert error["code"] == "side_branches_full" and error["details"] == {
+        "quota": "side_branches",
+        "limit": 2,
+    }
+    assert _branch(sid, s.away_user, "b1").status_code == 200  # a resend is still answered
+    assert ScoringSideBranch.objects.count() == 2
+
+
+def test_side_branch_taps_count_toward_the_clubs_scorer_quota(settings) -> None:
+    settings.SCORER_EVENTS_PER_DAY = 50
+    s = make_fixture()
+    sid = _session(s)
+    play(sid, {"home": s.home_user, "away": s.home_user}, until=20)  # the home club posts them all
+    assert _branch(sid, s.away_user, "big", taps=20).status_code == 201
+    assert _branch(sid, s.away_user, "big-2", taps=20).status_code == 201
+    over = _branch(sid, s.away_user, "big-3", taps=20)
+    assert over.status_code == 429 and over.json()["error"]["details"]["quota"] == "events"
+    assert ScoringSideBranch.objects.count() == 2
+    # the away club's quota is spent: its taps are refused too; the home club's are not
+    state = APIClient().get(f"/api/v1/scoring-sessions/{sid}").json()
+    refused = api(s.away_user).post(
+        f"/api/v1/scoring-sessions/{sid}/events",
+        tap_body(state, {"client_id": "q-away", **next_event(state)}),
+        format="json",
+    )
+    assert refused.status_code == 429
+    taken = api(s.home_user).post(
+        f"/api/v1/scoring-sessions/{sid}/events",
+        tap_body(state, {"client_id": "q-home", **next_event(state)}),
+        format="json",
+    )
+    assert taken.status_code == 201
+
+
+def test_the_two_clubs_and_staff_read_the_side_branches_through_the_api_and_the_match_page() -> None:
+    s = make_fixture()
+    sid = _session(s)
+    play(sid, {"home": s.home_user, "away": s.away_user}, until=5)
+    assert _branch(sid, s.away_user, "b1").status_code == 201
+    url = f"/api/v1/scoring-sessions/{sid}/side-branches"
+    for user in (s.home_user, s.away_user, AdminFactory()):
+        listed = api(user).get(url)
+        assert listed.status_code == 200, listed.json()
+        (branch,) = listed.json()["side_branches"]
+        assert branch["branch_id"] == "b1" and branch["taps"] == 3 and branch["side"] == "away"
+        assert branch["team"] == s.fixture.away_team.name and branch["recorded_by"] == s.away_user.username
+        assert branch["from_minute"] == "1" and branch["message"].startswith("Your 3 taps from 1'")
+        assert [e["client_id"] for e in branch["events"]] == ["b1-0", "b1-1", "b1-2"]
+        assert all(e["text"] for e in branch["events"])
+    assert api(s.other_user).get(url).status_code == 403
+    assert APIClient().get(url).status_code in (401, 403)
+    page = f"/c/{s.fixture.competition.slug}/matches/{s.fixture.pk}/"
+    for user, shown in ((s.home_user, True), (s.away_user, True), (s.other_user, False), (None, False)):
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        html = client.get(page).content.decode()
+        assert ('data-testid="side-branches"' in html) is shown, user
+        if shown:
+            assert f"<strong>{s.fixture.away_team.name}</strong>'s phone" in html
+            assert "3 taps from 1'" in html

@@ -1,0 +1,414 @@
+"""One tap, one record: ``POST /api/v1/scoring-sessions/{id}/events`` (docs/scorer-internals.md).
+
+A tap is everything one touch of the scorer entered, in order: the answer, the answer it implies
+(``pending.then``), the roll's dice, the page's own answers after it, and at most one trailing
+``roll_for_me`` per roll due. It names the stored event it extends (``after``, that event's client
+id; "" at kick-off) and is stored whole or not at all, only on top of that event:
+
+- the hot path is one read and one write statement, as for a single event before: the read gives
+  the session row, the poster's clubs and whether the tap or any of its client ids is stored; the
+  engine applies the batch to the match of the row read (no lock held); the write moves the session
+  row on only if it is still at the version and head read, and inserts every event with it;
+- a tap whose events are already stored after ``after`` (the other phone's automatic entry, a
+  resend after a lost answer, a repeated ``roll_for_me``) is answered as stored, 200: the same
+  event twice is one event; a longer tap whose first events repeat the stored ones up to the head
+  has the rest applied on top;
+- anything else that does not extend the stored head is refused whole, 409 ``stale_head`` with
+  what the store holds since ``after``: no client can splice two branches;
+- an event the rules refuse refuses the tap, 422 with its index and client id, nothing stored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from kernel.errors import ApplicationError, Conflict, NotFound
+from scoring import quotas, rolls, session_engine
+from scoring.models import ScoringEvent, ScoringSession
+from scoring.selectors import SessionChanged, cache_key, fixture_tie, match_of, session_names, stale_head
+from scoring.services import RECENT_EVENTS, side_of
+from tournaments.models import Club, Fixture, Team
+
+ID_MAX = 64
+EVENTS_MAX = 64
+
+
+@dataclass(frozen=True)
+class Item:
+    """One entry of a tap: its client id and the event (None for ``roll_for_me``)."""
+
+    client_id: str
+    event: Any
+    roll_for_me: bool
+    rolled_offline: bool
+
+
+@dataclass(frozen=True)
+class TapAnswer:
+    session: ScoringSession
+    created: bool
+    stored: list[dict[str, Any]]
+
+
+def _check_id(value: Any, name: str) -> str:
+    if not isinstance(value, str) or not 1 <= len(value) <= ID_MAX:
+        raise ApplicationError(f"{name}: a string of 1 to {ID_MAX} characters made by the client.")
+    return value
+
+
+def _items(events: Any) -> list[Item]:
+    """The tap's entries, parsed (a malformed one is 422 naming its index)."""
+    if not isinstance(events, Sequence) or isinstance(events, str | bytes) or not events:
+        raise ApplicationError("events: a tap is a list of 1 to 64 {client_id, event | roll_for_me}.")
+    if len(events) > EVENTS_MAX:
+        raise ApplicationError(f"events: at most {EVENTS_MAX} events in one tap, not {len(events)}.")
+    items, seen = [], set()
+    for i, entry in enumerate(events):
+        if not isinstance(entry, Mapping):
+            raise ApplicationError(f"events[{i}]: an object {{client_id, event | roll_for_me}}.")
+        client_id = _check_id(entry.get("client_id"), f"events[{i}].client_id")
+        if client_id in seen:
+            raise ApplicationError(f"events[{i}].client_id: {client_id!r} is used twice in this tap.")
+        seen.add(client_id)
+        roll_for_me = entry.get("roll_for_me") is True
+        offline = entry.get("rolled_offline") is True
+        if roll_for_me == (entry.get("event") is not None):
+            raise ApplicationError(f"events[{i}]: send either 'event' or 'roll_for_me': true.")
+        if roll_for_me and offline:
+            raise ApplicationError(f"events[{i}]: a roll is rolled offline on the phone or by the server.")
+        if roll_for_me and i != len(events) - 1:
+            raise ApplicationError(f"events[{i}]: roll_for_me ends a tap (the server rolls it when due).")
+        event = None
+        if not roll_for_me:
+            try:
+                event = session_engine.parse(entry["event"])
+            except session_engine.MalformedEvent as exc:
+                exc.details = {**exc.details, "index": i, "client_id": client_id}
+                exc.message = f"events[{i}] ({client_id}): {exc.message}"
+                raise
+            if offline and not session_engine.is_roll(event):
+                raise ApplicationError(f"events[{i}]: rolled_offline marks a roll, not a decision.")
+        items.append(Item(client_id, event, roll_for_me, offline))
+    return items
+
+
+def tap_post(
+    *, session_id: int, user: User, tap_id: str, after: str, after_seq: int, events: Any
+) -> TapAnswer:
+    """Store one tap on top of the stored event ``after`` (module docstring)."""
+    tap_id = _check_id(tap_id, "tap_id")
+    if not isinstance(after, str) or len(after) > ID_MAX:
+        raise ApplicationError("after: the client id of the stored event this tap extends ('' at kick-off).")
+    if isinstance(after_seq, bool) or not isinstance(after_seq, int) or after_seq < 0:
+        raise ApplicationError("after_seq: the seq of the event named by 'after' (0 at kick-off).")
+    items = _items(events)
+    for _ in range(3):
+        outcome = _try(session_id, user, tap_id, after, after_seq, items)
+        if outcome is not None:
+            return outcome
+    raise SessionChanged("Other devices kept changing the session; catch up and try again.")
+
+
+def _try(
+    session_id: int, user: User, tap_id: str, after: str, after_seq: int, items: list[Item]
+) -> TapAnswer | None:
+    """One try of tap_post; None when another write changed the session since it was read."""
+    session, home, away, seen = _read(session_id, user, tap_id, [i.client_id for i in items])
+    side = side_of(user, (home, away), staff_ok=True, label=_fixture_label(session.fixture_id))
+    repeated: list[dict[str, Any]] = []
+    if seen or after != session.head or after_seq != session.seq:
+        settled = _settle(session, tap_id, after, after_seq, items)
+        if settled is None:
+            return None
+        repeated, rest = settled
+        if not rest:
+            return TapAnswer(session, False, repeated)
+        items = rest
+    quotas.check_events(session.fixture_id, side, count=len(items))
+    if session.status != ScoringSession.Status.LIVE:
+        raise Conflict(
+            f"The session is {session.get_status_display().lower()}; no more events.",
+            details={"seq": session.seq, "version": session.version, "session": session.id},
+        )
+    try:
+        match = match_of(session)
+    except SessionChanged:
+        return None
+    rows = _apply(session, match, items, side, tap_id, first_index=len(repeated))
+    after_row = {
+        "seq": session.seq + len(rows),
+        "head": rows[-1]["client_id"],
+        "recent": [*reversed(rows), *session.recent][:RECENT_EVENTS],
+        "status": "live" if match.pending() is not None else "full_time",
+        "home_entered": session.home_entered or side == "home",
+        "away_entered": session.away_entered or side == "away",
+        "updated_at": timezone.now(),
+    }
+    if not _store(session, after_row, rows, side, tap_id, user):
+        session_engine.forget(session.id)  # it holds events that were not stored
+        return None
+    for name, value in after_row.items():
+        setattr(session, name, value)
+    session.reached_full_time = session.reached_full_time or after_row["status"] == "full_time"
+    session.version += 1
+    session_engine.keep(session.id, cache_key(session), match)
+    return TapAnswer(session, True, [*repeated, *(_answer_row(r, side) for r in rows)])
+
+
+def _apply(
+    session: ScoringSession, match: Any, items: list[Item], side: str, tap_id: str, *, first_index: int
+) -> list[dict[str, Any]]:
+    """The tap's events applied in order to ``match``, as rows to store; the first refused one
+    refuses the tap (422 naming its index and client id; the cached match is dropped, since a
+    refused event may have taken defaults before it and the earlier events are not stored)."""
+    rows: list[dict[str, Any]] = []
+    for offset, item in enumerate(items):
+        try:
+            event, note = _event(session, match, item, side)
+            if session_engine.answers_extra_time(event):  # the tie is read only for that answer
+                session_engine.check_extra_time(match, fixture_tie(session.fixture), event)
+            data = session_engine.apply(match, event)
+        except (session_engine.IllegalEvent, session_engine.MalformedEvent) as exc:
+            session_engine.forget(session.id)
+            raise _at(exc, first_index + offset, item, match) from None
+        if note:
+            data["note"] = note
+        rows.append(
+            {
+                "seq": session.seq + offset + 1,
+                "client_id": item.client_id,
+                "data": data,
+                "side": side,
+                "rolled_by_app": item.roll_for_me or item.rolled_offline,
+                "rolled_offline": item.rolled_offline,
+            }
+        )
+    return rows
+
+
+def _event(session: ScoringSession, match: Any, item: Item, side: str) -> tuple[Any, str]:
+    """The engine event of an entry and the note stored with it. With app dice a roll is the
+    server's (``roll_for_me``) or the phone's rolled offline; dice typed in are refused."""
+    if item.roll_for_me:
+        return session_engine.roll_for_me(match, rolls.faces), "rolled by the app"
+    if not session_engine.is_roll(item.event):
+        return item.event, ""
+    if item.rolled_offline:
+        team = session_names(session).get(side, "a staff member")
+        return item.event, f"rolled offline by the app on {team}'s phone"
+    if session.app_dice:
+        raise session_engine.IllegalEvent(
+            "This session uses app dice (both clubs agreed): the app rolls every roll. Send "
+            "roll_for_me: true, or rolled_offline: true for dice the phone rolled without connection.",
+            details={"rule": "app dice", "reason": "dice typed in an app-dice session"},
+        )
+    return item.event, ""
+
+
+def _at(exc: ApplicationError, index: int, item: Item, match: Any) -> ApplicationError:
+    """The refusal of entry ``index`` in the one error shape: index, client_id, turn, stage,
+    rule, reason."""
+    p = match.pending()
+    details = {
+        "turn": p.turn if p else None,
+        "stage": p.stage if p else None,
+        "rule": "",
+        "reason": exc.message,
+        **exc.details,
+        "index": index,
+        "client_id": item.client_id,
+    }
+    return type(exc)(f"events[{index}] ({item.client_id}): {exc.message}", code=exc.code, details=details)
+
+
+def _answer_row(row: Mapping[str, Any], side: str) -> dict[str, Any]:
+    return {
+        "seq": row["seq"],
+        "client_id": row["client_id"],
+        "event": row["data"],
+        "side": row.get("side", side),
+        "rolled_by_app": row["rolled_by_app"],
+        "rolled_offline": row.get("rolled_offline", False),
+    }
+
+
+def _settle(
+    session: ScoringSession, tap_id: str, after: str, after_seq: int, items: list[Item]
+) -> tuple[list[dict[str, Any]], list[Item]] | None:
+    """A tap that is not simply on top of the head read: (the stored rows it repeats, the entries
+    left to apply on top of the head), StaleHead when it is no repeat, None when the events moved
+    while they were read."""
+    fields = ("seq", "client_id", "data", "side", "rolled_by_app", "rolled_offline")
+    events = ScoringEvent.objects.filter(session=session)
+    by_tap = list(events.filter(tap_id=tap_id).order_by("seq", "id").values(*fields))
+    if by_tap:
+        return [_answer_row(r, r["side"]) for r in by_tap], []
+    live = events.filter(undone_at__isnull=True)
+    start = 0
+    if after:
+        found = live.filter(client_id=after).values_list("seq", flat=True).first()
+        if found is None or found > session.seq:
+            raise stale_head(session, after=after, after_seq=after_seq)
+        start = found
+    since = list(live.filter(seq__gt=start, seq__lte=session.seq).order_by("seq").values(*fields))
+    if [r["seq"] for r in since] != list(range(start + 1, session.seq + 1)) or (
+        since and since[-1]["client_id"] != session.head
+    ):
+        return None  # read between two writes: read again
+    if any(not _same(item, row) for item, row in zip(items, since, strict=False)):
+        raise stale_head(session, after=after, after_seq=after_seq)
+    if after_seq != start and len(items) > len(since):
+        raise stale_head(session, after=after, after_seq=after_seq)
+    rest = items[len(since) :]
+    taken = events.filter(client_id__in=[i.client_id for i in rest]).values_list("client_id", flat=True)
+    if rest and taken:
+        index = next(i for i, item in enumerate(items) if item.client_id in set(taken))
+        raise ApplicationError(
+            f"events[{index}].client_id: {items[index].client_id!r} names another event stored in "
+            "this session; every event needs a client id of its own.",
+            code="client_id_taken",
+            details={"index": index, "client_id": items[index].client_id},
+        )
+    return [_answer_row(r, r["side"]) for r in since[: len(items)]], rest
+
+
+def _same(item: Item, row: Mapping[str, Any]) -> bool:
+    """Whether an entry repeats a stored event: the same client id, or the same event (a
+    ``roll_for_me`` repeats the app's roll stored for that roll request)."""
+    if item.client_id == row["client_id"]:
+        return True
+    data = row["data"]
+    if item.roll_for_me:
+        return bool(row["rolled_by_app"]) and "roll" in data
+    stored = {k: v for k, v in data.items() if k != "note"}
+    return session_engine.event_to_dict(item.event) == stored
+
+
+def _fixture_label(fixture_id: int) -> Any:
+    return lambda: str(Fixture.objects.select_related("home_team", "away_team").get(id=fixture_id))
+
+
+# The one read a post makes before writing: the session row, the user's membership of either
+# club and whether the tap or one of its client ids is stored already. Written as SQL because it
+# runs on every tap and the ORM spent longer compiling its joins and subqueries (about 3 ms) than
+# PostgreSQL spent running it. Only table names (from the models) and numbered placeholders are
+# formatted in; every value is a query parameter.
+_READ_SQL = f"""
+SELECT s.*,
+       EXISTS (SELECT 1 FROM {Team._meta.db_table} t
+               JOIN {Club.members.through._meta.db_table} m ON m.club_id = t.club_id
+               WHERE t.id = f.home_team_id AND m.user_id = %(user)s) AS home_member,
+       EXISTS (SELECT 1 FROM {Team._meta.db_table} t
+               JOIN {Club.members.through._meta.db_table} m ON m.club_id = t.club_id
+               WHERE t.id = f.away_team_id AND m.user_id = %(user)s) AS away_member,
+       EXISTS (SELECT 1 FROM {ScoringEvent._meta.db_table} e
+               WHERE e.session_id = s.id AND (e.tap_id = %(tap)s OR e.client_id IN ({{clients}}))) AS seen
+FROM {ScoringSession._meta.db_table} s
+JOIN {Fixture._meta.db_table} f ON f.id = s.fixture_id
+WHERE s.id = %(session)s
+"""  # noqa: S608
+
+
+def _read(
+    session_id: int, user: User, tap_id: str, client_ids: list[str]
+) -> tuple[ScoringSession, bool, bool, bool]:
+    """(session, home member, away member, tap or a client id stored), read without a lock: the
+    write checks that nothing changed since (_store)."""
+    params: dict[str, Any] = {
+        "session": session_id,
+        "user": user.pk if user.is_authenticated else None,
+        "tap": tap_id,
+    }
+    params.update({f"c{i}": client_id for i, client_id in enumerate(client_ids)})
+    sql = _READ_SQL.replace("{clients}", ", ".join(f"%(c{i})s" for i in range(len(client_ids))))
+    rows = list(ScoringSession.objects.raw(sql, params))
+    if not rows:
+        raise NotFound(f"No scoring session {session_id}.")
+    session = rows[0]
+    extra = session.__dict__
+    return session, bool(extra["home_member"]), bool(extra["away_member"]), bool(extra["seen"])
+
+
+# The write of a tap on PostgreSQL, one statement (atomic on its own, so no BEGIN and COMMIT
+# round trips): the session row moves on only if its version and head are still the ones read
+# (compare and set), and the tap's events are inserted only with it.
+_WRITE_SQL = f"""
+WITH s AS (
+    UPDATE {ScoringSession._meta.db_table}
+    SET seq = %(seq)s, head = %(head)s, recent = %(recent)s::jsonb, version = version + 1,
+        status = %(status)s, home_entered = %(home_entered)s, away_entered = %(away_entered)s,
+        reached_full_time = reached_full_time OR %(status)s = 'full_time', updated_at = %(updated_at)s
+    WHERE id = %(session)s AND version = %(version)s AND head = %(after)s
+    RETURNING id, version
+), e AS (
+    INSERT INTO {ScoringEvent._meta.db_table}
+        (session_id, seq, client_id, tap_id, data, side, entered_by_id, rolled_by_app, rolled_offline,
+         created_at, undone_at, undone_by_id, undo_reason)
+    SELECT s.id, x.seq, x.client_id, %(tap)s, x.data, %(side)s, %(user)s, x.rolled_by_app,
+           x.rolled_offline, %(updated_at)s, NULL, NULL, ''
+    FROM s, jsonb_to_recordset(%(rows)s::jsonb)
+         AS x(seq integer, client_id text, data jsonb, rolled_by_app boolean, rolled_offline boolean)
+)
+SELECT version FROM s
+"""  # noqa: S608
+
+
+def _store(
+    session: ScoringSession,
+    after: dict[str, Any],
+    rows: list[dict[str, Any]],
+    side: str,
+    tap_id: str,
+    user: User,
+) -> bool:
+    """Store the tap's events and move the session to ``after``, if the session is still at the
+    version and head read; False if another write came first. The unique constraints on (session,
+    client id) and on the live (session, seq) stay the last line of defence (a lost race too)."""
+    entered_by = user.pk if user.is_authenticated else None
+    try:
+        # Inside a caller's transaction (the tests' for one) a refused statement must not spoil
+        # it; on its own the statement needs none.
+        with transaction.atomic() if connection.in_atomic_block else nullcontext():
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        _WRITE_SQL,
+                        {
+                            **after,
+                            "recent": json.dumps(after["recent"]),
+                            "session": session.pk,
+                            "version": session.version,
+                            "after": session.head,
+                            "rows": json.dumps(rows),
+                            "tap": tap_id,
+                            "side": side,
+                            "user": entered_by,
+                        },
+                    )
+                    return cursor.fetchone() is not None
+            # The embedded default (SQLite): the same compare and set in a transaction.
+            with transaction.atomic():
+                moved = ScoringSession.objects.filter(
+                    pk=session.pk, version=session.version, head=session.head
+                ).update(
+                    **after,
+                    version=F("version") + 1,
+                    reached_full_time=session.reached_full_time or after["status"] == "full_time",
+                )
+                if moved:
+                    ScoringEvent.objects.bulk_create(
+                        ScoringEvent(session_id=session.pk, tap_id=tap_id, entered_by_id=entered_by, **row)
+                        for row in rows
+                    )
+                return bool(moved)
+    except IntegrityError:
+        return False
