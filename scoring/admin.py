@@ -26,7 +26,10 @@ class ReadOnly(admin.ModelAdmin):
 
 class EventInline(admin.TabularInline):
     model = ScoringEvent
-    fields = ("seq", "data", "side", "entered_by", "rolled_by_app", "created_at", "undone_at", "undo_reason")
+    fields = (
+        "seq", "data", "side", "entered_by", "rolled_by_app", "rolled_offline", "tap_id", "created_at",
+        "undone_at", "undo_reason",
+    )  # fmt: skip
     readonly_fields = fields
     extra = 0
     can_delete = False
