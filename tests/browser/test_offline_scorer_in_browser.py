@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from matches.models import ResultSubmission
-from rules_engine.api import app_roll, event_from_dict, new_match, validate_log
+from rules_engine.api import event_from_dict, new_match, validate_log
 from rules_engine.state import ADVANCED_RULES
 from scoring import services, web_engine
 from scoring.models import ScoringEvent, ScoringSession, ScoringSideBranch
@@ -263,8 +263,9 @@ def test_app_dice_are_rolled_by_the_phones_engine_offline(browser, live_server, 
         event = event_from_dict({k: v for k, v in e.data.items() if k != "note"})
         if "roll" in e.data:
             rolls += 1
-            assert e.rolled_by_app and e.data["note"] == "rolled by the app"
-            assert list(app_roll(match.pending(), session.dice_seed, e.seq).dice) == e.data["dice"]
+            # rolled on the phone without connection (its crypto RNG), recorded as that club's phone's
+            assert e.rolled_by_app and e.rolled_offline
+            assert e.data["note"].startswith("rolled offline by the app on ")
         match.apply(event)
     assert rolls >= 10
 
