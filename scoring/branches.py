@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from kernel.errors import ApplicationError, NotFound
 from scoring import quotas, session_engine
@@ -60,6 +60,17 @@ def branch_message(*, taps: int, from_minute: str, to_minute: str) -> str:
     )
 
 
+def _check_room(session: ScoringSession) -> None:
+    limit = settings.SCORER_SIDE_BRANCHES_PER_SESSION
+    if ScoringSideBranch.objects.filter(session=session).count() >= limit:
+        raise quotas.ScorerQuotaExceeded(
+            f"This session keeps {limit} side branches already, the most one session keeps: these "
+            "taps are not kept. The match as stored is on the screen; score on from there.",
+            code="side_branches_full",
+            details={"quota": "side_branches", "limit": limit},
+        )
+
+
 def side_branch_record(
     *,
     session_id: int,
@@ -81,15 +92,6 @@ def side_branch_record(
     existing = ScoringSideBranch.objects.filter(session=session, branch_id=branch_id).first()
     if existing is not None:
         return existing, False
-    kept = ScoringSideBranch.objects.filter(session=session).count()
-    limit = settings.SCORER_SIDE_BRANCHES_PER_SESSION
-    if kept >= limit:
-        raise quotas.ScorerQuotaExceeded(
-            f"This session keeps {limit} side branches already, the most one session keeps: these "
-            "taps are not kept. The match as stored is on the screen; score on from there.",
-            code="side_branches_full",
-            details={"quota": "side_branches", "limit": limit},
-        )
     if not isinstance(from_seq, int) or not 1 <= from_seq <= session.seq:
         raise ApplicationError(
             f"from_seq: the session holds events 1–{session.seq}; taps from {from_seq} do not "
@@ -97,24 +99,25 @@ def side_branch_record(
             code="not_a_side_branch",
         )
     taps = _checked_events(events)
-    quotas.check_events(session.fixture_id, side, count=len(taps))
+    minute = str(from_minute or "")[:16]
     branch = ScoringSideBranch(
         session=session,
         branch_id=branch_id,
         from_seq=from_seq,
-        from_minute=str(from_minute or "")[:16],
+        from_minute=minute,
         events=taps,
         session_seq=session.seq,
         side=side,
         recorded_by=user if user.is_authenticated else None,
-        message=branch_message(
-            taps=len(taps), from_minute=str(from_minute or "")[:16], to_minute=current_minute
-        ),
+        message=branch_message(taps=len(taps), from_minute=minute, to_minute=current_minute),
     )
-    try:
-        with transaction.atomic():
-            branch.save()
-    except IntegrityError:
-        # The same branch sent twice at once: the first one stored it.
-        return ScoringSideBranch.objects.get(session=session, branch_id=branch_id), False
+    with transaction.atomic():
+        # One writer of a session's branches at a time, so that the bound holds exactly.
+        ScoringSession.objects.select_for_update().filter(id=session.id).values_list("id").first()
+        existing = ScoringSideBranch.objects.filter(session=session, branch_id=branch_id).first()
+        if existing is not None:  # the same branch sent twice at once: the first one stored it
+            return existing, False
+        _check_room(session)
+        quotas.check_events(session.fixture_id, side, count=len(taps))
+        branch.save()
     return branch, True

@@ -250,9 +250,9 @@ def _settle(
     fields = ("seq", "client_id", "data", "side", "rolled_by_app", "rolled_offline")
     events = ScoringEvent.objects.filter(session=session)
     by_tap = list(events.filter(tap_id=tap_id).order_by("seq", "id").values(*fields))
-    if by_tap:
-        return [_answer_row(r, r["side"]) for r in by_tap], []
     live = events.filter(undone_at__isnull=True)
+    if by_tap:
+        return _as_stored(live, by_tap, after, len(items), fields), []
     start = 0
     if after:
         found = live.filter(client_id=after).values_list("seq", flat=True).first()
@@ -279,6 +279,20 @@ def _settle(
             details={"index": index, "client_id": items[index].client_id},
         )
     return [_answer_row(r, r["side"]) for r in since[: len(items)]], rest
+
+
+def _as_stored(
+    live: Any, by_tap: list[dict[str, Any]], after: str, size: int, fields: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    """The answer to a resend of a stored tap: its events as stored, with the events it repeated
+    (stored by another tap: the rest of it was applied on top of them) when they are still live."""
+    start = live.filter(client_id=after).values_list("seq", flat=True).first() if after else 0
+    end = by_tap[-1]["seq"]
+    if start is not None and end - start == size:
+        rows = list(live.filter(seq__gt=start, seq__lte=end).order_by("seq").values(*fields))
+        if len(rows) == size and rows[-1]["client_id"] == by_tap[-1]["client_id"]:
+            return [_answer_row(r, r["side"]) for r in rows]
+    return [_answer_row(r, r["side"]) for r in by_tap]
 
 
 def _same(item: Item, row: Mapping[str, Any]) -> bool:

@@ -278,17 +278,14 @@ def test_a_longer_tap_repeating_the_stored_events_has_the_rest_applied_on_top() 
     s, session, _ = _started()
     a, b = _ahead(session.id, 2)
     tap(session.id, s.away_user, {"client_id": "other-a", "event": a})
-    longer = tap(
-        session.id,
-        s.home_user,
-        {"client_id": "mine-a", "event": a},
-        {"client_id": "mine-b", "event": b},
-        after=session.head,
-        after_seq=session.seq,
-    )
+    mine = ({"client_id": "mine-a", "event": a}, {"client_id": "mine-b", "event": b})
+    longer = tap(session.id, s.home_user, *mine, tap_id="longer", after=session.head, after_seq=session.seq)
     assert longer.created is True
     assert [e["client_id"] for e in longer.stored] == ["other-a", "mine-b"]
     assert longer.session.head == "mine-b" and longer.session.seq == session.seq + 2
+    # its resend (the answer was lost) is answered with the whole tap as stored
+    again = tap(session.id, s.home_user, *mine, tap_id="longer", after=session.head, after_seq=session.seq)
+    assert again.created is False and again.stored == longer.stored
 
 
 def test_an_undo_names_the_head_it_takes_back_and_its_resend_changes_nothing() -> None:
