@@ -10,7 +10,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True)
+# Slots: a 100,000-team Swiss holds 500,000 records and 100,000 rows; without a __dict__ each they
+# take a third of the memory, and ranking them stays linear in the number of teams.
+@dataclass(frozen=True, slots=True)
 class MatchRecord:
     home: int
     away: int
@@ -29,7 +31,7 @@ class Points:
     loss: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Row:
     team: int
     played: int = 0
@@ -60,27 +62,29 @@ def tally(teams: Iterable[int], matches: Iterable[MatchRecord], points: Points) 
     """Each team's record over `matches`; matches involving a team outside `teams` are left out."""
     rows = {t: Row(team=t) for t in teams}
     for m in matches:
-        if m.home not in rows or m.away not in rows:
+        home = rows.get(m.home)
+        away = rows.get(m.away)
+        if home is None or away is None:
             continue
-        for me, them, gf, ga, fp, away in (
-            (m.home, m.away, m.home_goals, m.away_goals, m.home_fair_play, False),
-            (m.away, m.home, m.away_goals, m.home_goals, m.away_fair_play, True),
-        ):
-            r = rows[me]
-            r.played += 1
-            r.goals_for += gf
-            r.goals_against += ga
-            r.fair_play += fp
-            r.opponents.append(them)
-            if away:
-                r.away_goals += gf
-            if gf > ga:
-                r.won += 1
-                r.points += points.win
-            elif gf == ga:
-                r.drawn += 1
-                r.points += points.draw
-            else:
-                r.lost += 1
-                r.points += points.loss
+        hg, ag = m.home_goals, m.away_goals
+        _count(home, m.away, hg, ag, m.home_fair_play, points)
+        _count(away, m.home, ag, hg, m.away_fair_play, points)
+        away.away_goals += ag
     return rows
+
+
+def _count(r: Row, them: int, gf: int, ga: int, fair_play: int, points: Points) -> None:
+    r.played += 1
+    r.goals_for += gf
+    r.goals_against += ga
+    r.fair_play += fair_play
+    r.opponents.append(them)
+    if gf > ga:
+        r.won += 1
+        r.points += points.win
+    elif gf == ga:
+        r.drawn += 1
+        r.points += points.draw
+    else:
+        r.lost += 1
+        r.points += points.loss
