@@ -2,8 +2,9 @@
 
 Each run gets a database of its own (``fubaleague_bench_<name>_<pid>``, created here and dropped
 when the run ends, never a shared name), a Redis database of its own (``BENCH_REDIS_DB``, 13 by
-default: the tests use 15 and 14, see scripts/test-env.sh) and a cache key prefix naming the run, so it never
-has to clear a cache another process reads.
+default: the tests use 15 and 14, see scripts/test-env.sh) and a key prefix naming the run (the cache's
+and the Celery broker's), so it never has to clear a cache another process reads and deletes its own
+keys when it ends.
 """
 
 from __future__ import annotations
@@ -35,8 +36,32 @@ def isolate(env: dict[str, str], bench: str) -> dict[str, str]:
     if env.get("CELERY_BROKER_URL"):
         env["CELERY_BROKER_URL"] = redis_for_bench(env["CELERY_BROKER_URL"])
     env["CACHE_KEY_PREFIX"] = name
+    env["CELERY_KEY_PREFIX"] = f"{name}:"
     (ROOT / "var").mkdir(exist_ok=True)
+    urls = {env["REDIS_URL"], env.get("CELERY_BROKER_URL") or env["REDIS_URL"]}
+    atexit.register(forget_keys, urls, name)
     return env
+
+
+def forget_keys(urls: set[str], name: str) -> None:
+    """Delete this run's keys (cache, throttle, broker: all named after the run) at its end:
+    a run leaves nothing behind in the benchmarks' Redis database."""
+    import redis
+
+    left = 0
+    for url in urls:
+        client = redis.Redis.from_url(url)
+        try:
+            keys = list(client.scan_iter(match=f"{name}*", count=1000))
+            for start in range(0, len(keys), 500):
+                client.delete(*keys[start : start + 500])
+            left += len(client.keys(f"{name}*"))
+        except redis.RedisError as exc:
+            print(f"{name}: could not delete its Redis keys: {exc}")
+        finally:
+            client.close()
+    if left:
+        print(f"{name}: {left} Redis keys still there after the clean-up")
 
 
 def create_database(env: dict[str, str]) -> str:

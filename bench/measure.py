@@ -86,25 +86,3 @@ class Verdict:
             return 1
         print(f"{self.name}: every target met")
         return 0
-
-
-def forget_redis_keys(redis_url: str, prefix: str) -> int:
-    """Delete this run's keys (``prefix``: its cache key prefix) from its Redis database.
-
-    Run at the end of a benchmark that served requests: a run leaves nothing behind. Returns
-    the number of keys deleted.
-    """
-    import redis
-
-    client = redis.Redis.from_url(redis_url)
-    deleted = 0
-    batch: list[bytes] = []
-    for key in client.scan_iter(match=f"*{prefix}*", count=1000):
-        batch.append(key)
-        if len(batch) >= 500:
-            deleted += int(client.delete(*batch))
-            batch = []
-    if batch:
-        deleted += int(client.delete(*batch))
-    client.close()
-    return deleted

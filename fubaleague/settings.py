@@ -169,6 +169,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10, minimum=1),
     # A worker killed while holding the restore lock blocks redelivery until the lock expires.
     "unacked_mutex_expire": env_int("CELERY_UNACKED_MUTEX_EXPIRE", 300, minimum=1),
+    # Before every broker key (queues, bindings, unacked tasks): a benchmark run names its own
+    # keys so it can delete them at the end (bench/isolation.py). None by default.
+    "global_keyprefix": env_str("CELERY_KEY_PREFIX", ""),
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker that lost the broker keeps trying to reconnect, however long the outage (Celery's
