@@ -11,10 +11,12 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 
 from fubaleague.console.access import competition_of, competition_required
 from kernel.errors import ApplicationError
 from tournaments.models import CompetitionRole
+from tournaments.services.invitations import role_invite
 from tournaments.services.roles import GRANTABLE, role_grant, role_remove
 
 
@@ -55,9 +57,12 @@ def people(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"{role.user} no longer helps run {competition}.")
         return redirect("console:people", slug=slug)
     if request.method == "POST" and form.is_valid():
-        user = user_named(form.cleaned_data["who"].strip())
+        who = form.cleaned_data["who"].strip()
+        user = user_named(who)
+        if user is None and "@" in who:
+            return _invite_by_mail(request, competition, form, who)
         if user is None:
-            form.add_error("who", "No account has that user name or e-mail address.")
+            form.add_error("who", "No account has that user name: give their e-mail address to invite them.")
         else:
             try:
                 role = role_grant(
@@ -76,3 +81,26 @@ def people(request: HttpRequest, slug: str) -> HttpResponse:
         "form": form,
     }
     return TemplateResponse(request, "console/people.html", context)
+
+
+def _invite_by_mail(request: HttpRequest, competition: Any, form: RoleForm, email: str) -> HttpResponse:
+    """No account of that address yet: an invitation to join in the role, by e-mail."""
+    try:
+        made = role_invite(
+            competition=competition,
+            kind=form.cleaned_data["kind"],
+            email=email,
+            by=request.user,
+            link_for=lambda token: request.build_absolute_uri(reverse("tournaments:join", args=[token])),
+        )
+    except ApplicationError as exc:
+        form.add_error("who", exc.message)
+        context = {
+            "competition": competition,
+            "roles": competition.roles.select_related("user"),
+            "form": form,
+        }
+        return TemplateResponse(request, "console/people.html", context)
+    role = made.invitation.get_role_display().lower()
+    messages.success(request, f"Invitation to join as {role} e-mailed to {email}.")
+    return redirect("console:people", slug=competition.slug)

@@ -9,14 +9,10 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
 
 from fubaleague.console.access import (
     ORGANISER_PERMISSIONS,
@@ -27,11 +23,9 @@ from fubaleague.console.access import (
 from kernel.errors import ApplicationError
 from matches.progress import competition_champion
 from tournaments.game_systems import FUBA_2, FUBA_3, game_system_rules
-from tournaments.models import Club, Competition, CompetitionRole, Stage, TiebreakPreset
+from tournaments.models import Competition, CompetitionRole, Stage, TiebreakPreset
 from tournaments.rule_names import advanced_rule_choices
 from tournaments.selectors import competitions_run_by, may_create_competition
-from tournaments.services.clubs import teams_bulk_create
-from tournaments.services.invitations import club_member_invite
 from tournaments.shapes import SHAPE_PRESETS, STRUCTURES, Shape, competition_create_from_shape, shape_preview
 
 
@@ -201,78 +195,3 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
         "champion": competition_champion(competition=competition),
     }
     return TemplateResponse(request, "console/overview.html", context)
-
-
-class InviteForm(forms.Form):
-    club = forms.CharField(max_length=120, help_text="The club of this name (created when new)")
-    username = forms.CharField(max_length=150, label="Member's user name")
-    email = forms.EmailField(
-        required=False,
-        help_text="The link is e-mailed when given; copy it otherwise",
-        # Each club's address is typed for it: the browser offers no earlier club's address.
-        widget=forms.EmailInput(attrs={"autocomplete": "off"}),
-    )
-
-
-# The link of the invitation just made, shown once on the page the redirect leads to.
-_LINK_KEY = "console_invite_link"
-
-
-@competition_required("setup")
-def teams(request: HttpRequest, slug: str) -> HttpResponse:
-    competition = competition_of(slug)
-    paste = forms.Form(request.POST or None) if "paste" in request.POST else None
-    invite = InviteForm(request.POST if "invite" in request.POST else None)
-    if request.method == "POST" and "paste" in request.POST:
-        try:
-            created = teams_bulk_create(
-                competition=competition, rows=team_rows(request.POST.get("teams", ""))
-            )
-        except ApplicationError as exc:
-            messages.error(request, exc.message)
-        else:
-            messages.success(request, f"{len(created)} teams entered.")
-            return redirect("console:teams", slug=slug)
-    invited = request.method == "POST" and "invite" in request.POST and invite.is_valid()
-    if invited and _invite(request, competition, invite):
-        # Redirect so the next club starts from an empty form: a re-shown bound form carried the
-        # previous club's address into every later invitation (issue 32).
-        return redirect("console:teams", slug=slug)
-    link = request.session.pop(_LINK_KEY, "") if request.method == "GET" else ""
-    clubs = Club.objects.filter(teams__competition=competition).distinct().prefetch_related("members")
-    context = {
-        "competition": competition,
-        "game": game_system_rules(competition.game_system),
-        "teams": competition.teams.select_related("club").prefetch_related("roster_skills__skill"),
-        "clubs": clubs,
-        "invite": invite,
-        "link": link,
-        "paste": paste,
-    }
-    return TemplateResponse(request, "console/teams.html", context)
-
-
-def _invite(request: HttpRequest, competition: Competition, form: InviteForm) -> bool:
-    """The invitation through the service; its link kept for the page after the redirect."""
-    d = form.cleaned_data
-
-    def link_for(user: Any) -> str:
-        uid = urlsafe_base64_encode(force_bytes(user.pk))
-        token = default_token_generator.make_token(user)
-        return request.build_absolute_uri(reverse("tournaments:password_reset_confirm", args=[uid, token]))
-
-    try:
-        made = club_member_invite(
-            competition=competition,
-            club_name=d["club"],
-            username=d["username"],
-            email=d.get("email") or "",
-            link_for=link_for,
-        )
-    except ApplicationError as exc:
-        _error(form, exc)
-        return False
-    request.session[_LINK_KEY] = made.link
-    where = f"e-mailed to {made.email}" if made.email else "to copy below"
-    messages.success(request, f"{made.user.username} of {made.club.name} invited: the link is {where}.")
-    return True

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from fubaleague.console import draw_views, people_views, result_views, setup_views
+from fubaleague.console import club_views, draw_views, people_views, result_views, setup_views
 
 app_name = "console"
 
@@ -8,7 +8,7 @@ urlpatterns = [
     path("", setup_views.index, name="index"),
     path("new/", setup_views.new_competition, name="new"),
     path("c/<slug:slug>/", setup_views.overview, name="overview"),
-    path("c/<slug:slug>/teams/", setup_views.teams, name="teams"),
+    path("c/<slug:slug>/teams/", club_views.teams, name="teams"),
     path("c/<slug:slug>/draw/", draw_views.draw, name="draw"),
     path("c/<slug:slug>/schedule/", draw_views.schedule, name="schedule"),
     path("c/<slug:slug>/results/", result_views.results_list, name="results"),

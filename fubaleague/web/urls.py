@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from fubaleague.web import club_views, match_views, views
+from fubaleague.web import club_views, join_views, match_views, views
 
 # The page names keep the "tournaments:" namespace they had when the pages lived in that app:
 # templates and tests reverse them by it.
@@ -23,6 +23,8 @@ urlpatterns = [
     path("c/<slug:slug>/matches/<int:fixture_id>/confirm", match_views.confirm_result, name="confirm_result"),
     path("c/<slug:slug>/matches/<int:fixture_id>/dispute", match_views.dispute_result, name="dispute_result"),
     path("c/<slug:slug>/matches/<int:fixture_id>/cannot-play", match_views.cannot_play, name="cannot_play"),
+    path("c/<slug:slug>/sign-up/", join_views.signup, name="signup"),
+    path("join/<str:token>/", join_views.join, name="join"),
     path("coaches/<int:coach_id>/", views.coach, name="coach"),
     # Club members sign in here (the admin's login accepts staff only).
     path(
@@ -34,6 +36,7 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
     path("my-club/", club_views.dashboard, name="dashboard"),
+    path("my-club/<int:club_id>/members/", club_views.members, name="club_members"),
     # Password change (signed in) and reset by e-mail: Django's views with the admin's templates.
     path(
         "password/change/",

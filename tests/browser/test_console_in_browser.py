@@ -102,13 +102,13 @@ def test_new_organiser_runs_an_eight_team_cup_in_the_console(
         "Creative midfielder"
     ]
 
-    # Clubs invited: a one-time link that sets the member's password (copied here).
-    links = {}
-    for club, member in (("Belgrade FC", "serbia"), ("Sydney FC", "australia")):
-        page.fill("#id_club", club)
-        page.fill("#id_username", member)
-        page.click("button[name=invite]")
-        links[member] = page.locator("[data-testid=invite-link]").inner_text()
+    # Clubs invited in bulk: one line a member, each a one-time link to join (copied here).
+    page.fill("#id_invitations", "Belgrade FC, serbia,\nSydney FC, australia,")
+    page.click("[data-testid=bulk-invite]")
+    page.wait_for_selector("text=2 members invited")
+    found = page.locator("[data-testid=invite-links] li").all_inner_texts()
+    links = {t.split(" ")[0]: t.split(": ", 1)[1].strip() for t in found}
+    assert sorted(links) == ["australia", "serbia"]
     _both_sizes(page, shot, "teams")
 
     # The draw: countries apart (England and Scotland share one), a seed typed, revealed.
@@ -132,14 +132,18 @@ def test_new_organiser_runs_an_eight_team_cup_in_the_console(
     assert Fixture.objects.filter(competition=competition, deadline=None).count() == 0
     _both_sizes(page, shot, "schedule")
 
-    # The clubs: Serbia's member sets a password by the link; Serbia reports, Australia disputes.
-    club_page = page.context.browser.new_context().new_page()
-    club_page.goto(links["serbia"])
-    club_page.fill("#id_new_password1", "serbia-pass-2026!")
-    club_page.fill("#id_new_password2", "serbia-pass-2026!")
-    club_page.click("input[type=submit], button[type=submit]")
-    assert get_user_model().objects.get(username="serbia").has_usable_password()
-    club_page.context.close()
+    # The clubs join by their links (a password chosen there); Serbia reports, Australia disputes.
+    for member, club in (("serbia", "Belgrade FC"), ("australia", "Sydney FC")):
+        club_page = page.context.browser.new_context().new_page()
+        club_page.goto(links[member])
+        assert club_page.locator("[data-testid=join-title]").inner_text() == f"Join {club} in Winter Cup"
+        assert club_page.input_value("#id_username") == member
+        club_page.fill("#id_password1", f"{member}-pass-2026!")
+        club_page.fill("#id_password2", f"{member}-pass-2026!")
+        club_page.click("[data-testid=join]")
+        club_page.wait_for_url("**/my-club/")
+        club_page.context.close()
+    assert get_user_model().objects.get(username="serbia").fuba_clubs.get().name == "Belgrade FC"
     meeting = Fixture.objects.get(
         competition=competition,
         home_team__name__in=["Serbia", "Australia"],
