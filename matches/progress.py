@@ -7,6 +7,7 @@ admin override changes it — unless the fixture they feed already has a result,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -228,6 +229,64 @@ def competition_champion(*, competition: Competition) -> Team | None:
         return None
     outcome = tie_outcome(legs[0].stage, legs)
     return Team.objects.get(id=outcome.winner_id) if outcome else None
+
+
+@dataclass(frozen=True)
+class Podium:
+    """The places that matter once a competition is decided: the champion, the runner-up and
+    (a third-place match played, or a table) the third."""
+
+    champion: Team
+    runner_up: Team | None
+    third: Team | None
+    decided_by: str  # "the final" or "the table"
+
+
+def _tie(legs: list[Fixture]) -> TieOutcome | None:
+    return tie_outcome(legs[0].stage, legs) if legs else None
+
+
+def competition_podium(*, competition: Competition) -> Podium | None:
+    """The final's winner and loser and the third-place match's winner; a competition without a
+    knockout (a league, Swiss rounds) is decided by its last stage's table once every fixture
+    counts. None while undecided."""
+    teams = {t.id: t for t in competition.teams.all()}
+    knockout = competition.fixtures.filter(stage__kind=Stage.Kind.KNOCKOUT).select_related("stage")
+    final = list(knockout.filter(round_name="Final").order_by("-stage__order", "leg"))
+    if final:
+        outcome = _tie([f for f in final if f.stage_id == final[0].stage_id])
+        if outcome is None:
+            return None
+        playoff = list(knockout.filter(round_name="Third place").order_by("-stage__order", "leg"))
+        third = _tie([f for f in playoff if f.stage_id == playoff[0].stage_id]) if playoff else None
+        return Podium(
+            champion=teams[outcome.winner_id],
+            runner_up=teams.get(outcome.loser_id),
+            third=teams.get(third.winner_id) if third else None,
+            decided_by="the final",
+        )
+    last = competition.stages.order_by("-order").first()
+    if last is None or last.kind not in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS) or last.groups.count() > 1:
+        return None
+    fixtures = last.fixtures.all()
+    if not fixtures.exists() or fixtures.exclude(status__in=Fixture.DONE_STATUSES).exists():
+        return None
+    if (
+        last.kind == Stage.Kind.SWISS
+        and last.swiss_rounds
+        and fixtures.order_by("-round").first().round < last.swiss_rounds
+    ):
+        return None
+    rows = standings_table(stage=last)
+    places = [teams.get(r.team) for r in rows[:3]]
+    if not places or places[0] is None:
+        return None
+    return Podium(
+        champion=places[0],
+        runner_up=places[1] if len(places) > 1 else None,
+        third=places[2] if len(places) > 2 else None,
+        decided_by="the table",
+    )
 
 
 @transaction.atomic

@@ -24,6 +24,7 @@ from fubaleague.web import selectors as ps
 from fubaleague.web import svg
 from fubaleague.web.page_cache import anonymous_page
 from matches.holds import holds
+from matches.progress import competition_podium
 from scoring.selectors import live_fixture_ids
 from tournaments.models import Coach, Competition, Fixture, Stage
 from tournaments.standings import cache, presentation
@@ -55,6 +56,7 @@ def competition_home(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _competition(slug)
     context = _nav(competition, "home")
     context.update(ps.competition_overview(competition))
+    context["podium"] = competition_podium(competition=competition)
     tables = presentation.competition_tables(competition)
     context["tables"] = tables[:8]
     context["compact"] = True
