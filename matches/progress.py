@@ -271,12 +271,9 @@ def competition_podium(*, competition: Competition) -> Podium | None:
     fixtures = last.fixtures.all()
     if not fixtures.exists() or fixtures.exclude(status__in=Fixture.DONE_STATUSES).exists():
         return None
-    if (
-        last.kind == Stage.Kind.SWISS
-        and last.swiss_rounds
-        and fixtures.order_by("-round").first().round < last.swiss_rounds
-    ):
-        return None
+    rounds_played = max(f.round for f in fixtures)
+    if last.kind == Stage.Kind.SWISS and last.swiss_rounds and rounds_played < last.swiss_rounds:
+        return None  # rounds still to pair
     rows = standings_table(stage=last)
     places = [teams.get(r.team) for r in rows[:3]]
     if not places or places[0] is None:
