@@ -40,8 +40,19 @@ class TeamChancesSerializer(serializers.Serializer):
     change_win = serializers.FloatField(allow_null=True)
 
 
+class MatchModelSerializer(serializers.Serializer):
+    game_system = serializers.CharField()
+    name = serializers.CharField(help_text="What the match model is, in words (the page shows it)")
+    fitted_on = serializers.IntegerField(help_text="Recorded results of the game system it was fitted on")
+    parameters = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="log λ = a + eta·engine + gamma·(μ_home − μ_away)/2 + home·venue (docs/chances.md)",
+    )
+
+
 class ChancesSerializer(serializers.Serializer):
     job = serializers.IntegerField()
+    model = MatchModelSerializer(allow_null=True)
     status = serializers.CharField()
     computed_at = serializers.DateTimeField(allow_null=True)
     runs = serializers.IntegerField()
@@ -77,6 +88,18 @@ def _competition(slug: str) -> Competition:
     return competition
 
 
+def model_data(job: ChancesJob) -> dict[str, Any] | None:
+    model = job.scenario.get("model")
+    if not model or "fitted" not in model:
+        return None
+    return {
+        "game_system": job.scenario.get("game_system", "fuba-3"),
+        "name": model["name"],
+        "fitted_on": model["fitted_on"],
+        "parameters": dict(zip(("a", "eta", "gamma", "home"), model["fitted"], strict=True)),
+    }
+
+
 def job_data(job: ChancesJob) -> dict[str, Any]:
     data: dict[str, Any] = {
         "job": job.id,
@@ -86,6 +109,7 @@ def job_data(job: ChancesJob) -> dict[str, Any]:
         "seconds": job.seconds,
         "counted_results": job.counted_results,
         "what_if": job.what_if,
+        "model": model_data(job),
         "compared_with_job": None,
         "teams": [],
     }

@@ -181,20 +181,18 @@ class Simulator:
         self.knockouts = [s for s in self.stages if s.kind == "knockout"]
         self.last_stage = self.stages[-1] if self.stages else None
         self._cdf: dict[float, list[float]] = {}
-        self._rates: dict[tuple[int, int], tuple[float, float]] = {}
+        self._rates: dict[tuple[int, int, bool], tuple[float, float]] = {}
         self._static: dict[int, tuple[dict[str, list[MatchRecord]], list[tuple[int, int, str]]]] = {}
 
     # ------------------------------------------------------------------ match model
 
-    def rates(self, home: int, away: int) -> tuple[float, float]:
-        """Expected goals over 90 minutes of ``home`` and ``away`` (engine estimate, rating shift)."""
-        found = self._rates.get((home, away))
+    def rates(self, home: int, away: int, home_ground: bool = False) -> tuple[float, float]:
+        """Expected goals over 90 minutes of ``home`` and ``away`` (engine estimate, ratings,
+        venue: a stage of two legs is played at the home side's ground, one leg at a neutral one)."""
+        found = self._rates.get((home, away, home_ground))
         if found is None:
-            found = self._rates[(home, away)] = self._compute_rates(home, away)
+            found = self._rates[(home, away, home_ground)] = pair_rates(self.model, home, away, home_ground)
         return found
-
-    def _compute_rates(self, home: int, away: int) -> tuple[float, float]:
-        return pair_rates(self.model, home, away)
 
     def goals(self, rate: float, rng: random.Random) -> int:
         cdf = self._cdf.get(rate)
@@ -232,7 +230,7 @@ class Simulator:
         played, open_fixtures = self._split(stage)
         records = {g: list(r) for g, r in played.items()}
         for home, away, group in open_fixtures:
-            lh, la = self.rates(home, away)
+            lh, la = self.rates(home, away, stage.legs == 2)
             records.setdefault(group, []).append(
                 MatchRecord(home, away, self.goals(lh, rng), self.goals(la, rng), 0, 0)
             )
@@ -356,7 +354,7 @@ class Simulator:
     def _play_knockout(
         self, stage: _Stage, home: int, away: int, first: Score | None, deciding: bool, rng: random.Random
     ) -> Score:
-        lh, la = self.rates(home, away)
+        lh, la = self.rates(home, away, stage.legs == 2)
         hg, ag = self.goals(lh, rng), self.goals(la, rng)
         if not deciding:
             return Score(hg, ag)

@@ -2,8 +2,9 @@
 app that runs the rules engine.
 
 Both sides are played by the engine's heuristic AI coach, so the goals measure what the set-ups
-(formation, A2 roles, A11 skills) are worth against each other over 90 minutes; the coaches'
-own strength is added later from their ratings (chances.match_model).
+(formation, A2 roles, A11 skills, FUBA 2's A6 playing styles) are worth against each other over 90
+minutes; the coaches' own strength is added later from their ratings (chances.match_model). Each
+game plays its own ruleset (``fuba-3`` or ``fuba-2``): a FUBA 2 pairing is never estimated by FUBA 3.
 """
 
 from __future__ import annotations
@@ -22,8 +23,11 @@ from matches.simulation import balance_skills
 REFERENCE: dict[str, Any] = {"formation": "4-4-2"}
 
 
-def setup_key(setup: dict[str, Any], rules: list[str]) -> str:
-    text = json.dumps({"setup": setup, "rules": sorted(rules)}, sort_keys=True)
+def setup_key(setup: dict[str, Any], rules: list[str], ruleset: str = "fuba-3") -> str:
+    data: dict[str, Any] = {"setup": setup, "rules": sorted(rules)}
+    if ruleset != "fuba-3":
+        data["ruleset"] = ruleset  # FUBA 3's keys stay those already cached
+    text = json.dumps(data, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -38,14 +42,21 @@ class PairOutcome:
 
 
 def simulate_pair(
-    home: dict[str, Any], away: dict[str, Any], rules: list[str], *, sims: int, seed: str
+    home: dict[str, Any],
+    away: dict[str, Any],
+    rules: list[str],
+    *,
+    sims: int,
+    seed: str,
+    ruleset: str = "fuba-3",
 ) -> PairOutcome:
-    """Play ``sims`` matches of the two set-ups (90 minutes, seeded by ``seed`` and the index)."""
+    """Play ``sims`` matches of the two set-ups under ``ruleset`` (90 minutes, seeded by ``seed``
+    and the index)."""
     home_setup = {"name": "Home", **home}
     away_setup = {"name": "Away", **away}
     balance_skills(home_setup, away_setup)
     h, a = TeamSetup.from_dict(home_setup), TeamSetup.from_dict(away_setup)
-    options = SimulationOptions(advanced_rules=tuple(rules))
+    options = SimulationOptions(advanced_rules=tuple(rules), ruleset=ruleset)
     hg = ag = hw = dr = aw = 0
     for i in range(sims):
         x, y = play_match(h, a, options, seed=f"{seed}:{i}").result().score

@@ -7,10 +7,13 @@ estimate: each set-up played against one reference set-up gives an attack rate (
 and a defence rate (goals conceded); ``rate(A v B) = attack(A) * defence(B) / base`` where base
 is the reference's own rate against itself (a multiplicative Poisson model, Maher 1982).
 
-Coaches: the engine plays both sides with the same AI, so coach skill comes from the ratings:
-the log-rates move by ``GAMMA * (mu_home - mu_away) / 2`` each way. With GAMMA = 0.05 a coach
-rated 10 points of mu better (a typical gap between a strong and a new coach) scores 28% more
-and concedes 22% less than the set-ups alone say.
+Coaches and venue: the engine plays both sides with the same AI, so coach skill comes from the
+ratings. A job's model carries the score model fitted on the game's recorded results
+(``fitted``, chances.score_model): the engine's log-rates relative to its base enter with weight
+eta, the coaches' rating difference with gamma per half μ point each way, and a home ground (a
+stage of two legs) with ``home``; the level of goals is the game's own. A game without an engine
+has no set-up term: goals by rating difference and venue. Jobs stored before the fitted model
+have ``gamma`` alone (GAMMA = 0.05: a coach 10 μ better scores 28% more, concedes 22% less).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import math
 from typing import Any, Final
 
 from chances.estimates import PairOutcome
+from chances.score_model import Params, rates
 
 PRIOR_MATCHES: Final = 8.0
 GAMMA: Final = 0.05
@@ -72,8 +76,9 @@ def outcome_probabilities(
     return home / total, draw / total, away / total
 
 
-def pair_rates(model: dict[str, Any], home: int, away: int) -> tuple[float, float]:
-    """Expected 90-minute goals of ``home`` and ``away`` under a job's model section."""
+def pair_rates(model: dict[str, Any], home: int, away: int, home_ground: bool = False) -> tuple[float, float]:
+    """Expected 90-minute goals of ``home`` and ``away`` under a job's model section;
+    ``home_ground``: the fixture is played at the home side's ground (not a neutral venue)."""
     base = float(model.get("base", 1.0))
     direct = model.get("direct", {}).get(f"{home}:{away}")
     if direct is not None:
@@ -84,5 +89,10 @@ def pair_rates(model: dict[str, Any], home: int, away: int) -> tuple[float, floa
         att_a, def_a = strengths.get(str(away), (base, base))
         lh, la = factorised(att_h, def_h, att_a, def_a, base)
     mu = model.get("mu", {})
-    shift = float(model.get("gamma", 0.0)) * (mu.get(str(home), 0.0) - mu.get(str(away), 0.0)) / 2
+    diff = (mu.get(str(home), 0.0) - mu.get(str(away), 0.0)) / 2
+    fitted = model.get("fitted")
+    if fitted is not None:
+        p = Params(*fitted)
+        return rates(p, math.log(lh / base), math.log(la / base), diff, 1.0 if home_ground else 0.0)
+    shift = float(model.get("gamma", 0.0)) * diff
     return lh * math.exp(shift), la * math.exp(-shift)

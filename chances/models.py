@@ -15,6 +15,7 @@ class SetupPairEstimate(models.Model):
     home_setup = models.JSONField()
     away_setup = models.JSONField()
     rules = models.JSONField(default=list)
+    ruleset = models.CharField(max_length=16, default="fuba-3")  # the engine's ruleset that plays it
     sims = models.PositiveIntegerField(default=0)
     home_goals = models.PositiveIntegerField(default=0)
     away_goals = models.PositiveIntegerField(default=0)

@@ -10,19 +10,25 @@ from kernel.errors import ApplicationError, NotFound
 from matches.engine_door import ROLE_KEYS
 from matches.models import FAIR_PLAY_POINTS, Card, CardKind, Result
 from matches.simulation import skill_code
+from tournaments.game_systems import FUBA_3, GameSystemRules, game_system_rules
 from tournaments.models import Competition, Fixture, LotDraw, Stage, Team
 
 ResultRow = list[Any]  # [home, away, home fair play, away fair play, a.e.t., home pens, away pens, awarded]
 
 
-def team_setup(team: Team, rules: list[str]) -> dict[str, Any]:
-    """The team's registered set-up as the engine plays it (no name: equal set-ups share estimates)."""
+def team_setup(team: Team, rules: list[str], game: GameSystemRules | None = None) -> dict[str, Any]:
+    """The team's registered set-up as its game's engine plays it (no name: equal set-ups share
+    estimates): A2 roles, FUBA 2's A6 playing styles, FUBA 3's A11 skills."""
+    game = game or game_system_rules(FUBA_3)
     setup: dict[str, Any] = {"formation": team.default_formation or "4-4-2"}
     if "A2" in rules:
-        roles = {k: v for k, v in sorted((team.player_roles or {}).items()) if k in ROLE_KEYS}
+        keys = game.role_keys or ROLE_KEYS
+        roles = {k: v for k, v in sorted((team.player_roles or {}).items()) if k in keys}
         if roles:
             setup["roles"] = roles
-    if "A11" in rules:
+    if game.playing_styles and "A6" in rules and team.playing_styles:
+        setup["styles"] = dict(sorted(team.playing_styles.items()))
+    if game.skills and "A11" in rules:
         skills = sorted(skill_code(ts.skill.name) for ts in team.roster_skills.all())
         if skills:
             setup["skills"] = skills

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from chances.match_model import outcome_probabilities, pair_rates
 from chances.models import ChancesJob
-from tournaments.models import Competition, Team
+from chances.score_model import PRIOR, Params, Sample, fit
+from ratings.models import RatedMatch, RatingHistory
+from ratings.skill import MU
+from tournaments.game_systems import GAME_SYSTEMS
+from tournaments.models import Competition, Fixture, Team
 
 
 @dataclass
@@ -143,12 +150,113 @@ def job_or_none(*, job_id: int) -> ChancesJob | None:
     return ChancesJob.objects.select_related("competition").filter(id=job_id).first()
 
 
-def fixture_model_prediction(*, fixture: Any) -> tuple[float, float, float] | None:
+def fixture_model_prediction(*, fixture: Fixture) -> tuple[float, float, float] | None:
     """Home win, draw, away win over 90 minutes under the latest chances job's match model."""
     if fixture.home_team_id is None or fixture.away_team_id is None:
         return None
     job = latest_job(competition=fixture.competition)
     if job is None or "model" not in job.scenario:
         return None
-    rates = pair_rates(job.scenario["model"], fixture.home_team_id, fixture.away_team_id)
+    home_ground = fixture.stage.legs == 2
+    rates = pair_rates(job.scenario["model"], fixture.home_team_id, fixture.away_team_id, home_ground)
     return outcome_probabilities(*rates)
+
+
+@dataclass(frozen=True)
+class FittedModel:
+    params: Params
+    results: int  # recorded results it was fitted on
+    name: str  # what the pages call it
+
+
+def rated_samples(*, game_system: str) -> list[tuple[int, Sample]]:
+    """The game system's rated results in the order they were rated, by fixture id, each with
+    what was known before it: the coaches' ratings of the game before the match and the venue (a
+    stage of two legs: the home side's ground). The engine term is left 0 here; the job fills it
+    in for the fixtures whose set-ups it has estimates of (``fitted_model``)."""
+    history: dict[int, list[RatingHistory]] = {}
+    for h in RatingHistory.objects.filter(game_system=game_system).order_by("sequence"):
+        history.setdefault(h.rated_match_id, []).append(h)
+    mu: dict[int, float] = {}
+    samples: list[tuple[int, Sample]] = []
+    entries = (
+        RatedMatch.objects.filter(game_system=game_system, home_goals__isnull=False, away_goals__isnull=False)
+        .exclude(outcome=RatedMatch.Outcome.VOID)
+        .select_related("fixture__stage")
+        .order_by("sequence")
+    )
+    for e in entries:
+        if e.home_coach_id is None or e.away_coach_id is None:
+            continue
+        assert e.home_goals is not None and e.away_goals is not None
+        diff = (mu.get(e.home_coach_id, MU) - mu.get(e.away_coach_id, MU)) / 2
+        venue = 1.0 if e.fixture.stage.legs == 2 else 0.0
+        samples.append((e.fixture_id, Sample(0.0, 0.0, diff, venue, e.home_goals, e.away_goals)))
+        for point in history.get(e.id, []):
+            mu[point.coach_id] = point.mu
+    return samples
+
+
+def model_name(game_system: str, results: int) -> str:
+    game = GAME_SYSTEMS[game_system]
+    fitted = f"fitted on {results} recorded {game.name} result{'s' if results != 1 else ''}"
+    if game.engine_backed:
+        return (
+            f"the {game.name} rules engine's goals for the two set-ups (its AI coach on both sides), "
+            f"shifted by the coaches' {game.name} rating difference and the venue; Poisson goals, {fitted}"
+        )
+    return (
+        f"Poisson goals by the coaches' {game.name} rating difference and the venue (home ground or "
+        f"neutral), {fitted}; {game.name} has no rules engine"
+    )
+
+
+def fitted_model(
+    *, game_system: str, engine_terms: dict[int, tuple[float, float]] | None = None
+) -> FittedModel:
+    """The score model of ``game_system`` fitted on its recorded results (chances.score_model):
+    the level of goals, the engine's weight, the rating slope and the home advantage.
+    ``engine_terms``: the engine's log rates (relative to its base) of the fixtures whose set-ups
+    the job has estimates of; only those inform the engine's weight (the others have no engine
+    term, and leave it to the prior)."""
+    terms = engine_terms or {}
+    samples = [
+        replace(s, engine_home=terms[fid][0], engine_away=terms[fid][1]) if fid in terms else s
+        for fid, s in rated_samples(game_system=game_system)
+    ]
+    params = fit(samples, free=(True, GAME_SYSTEMS[game_system].engine_backed, True, True), start=PRIOR)
+    return FittedModel(params, len(samples), model_name(game_system, len(samples)))
+
+
+BACKTEST_FILE = Path(__file__).resolve().parent / "backtest.json"
+
+
+@dataclass(frozen=True)
+class ForecastQuality:
+    """The backtest's figures (bench/bench_forecast.py --write): how good the match model is."""
+
+    measured: str
+    matches: int
+    datasets: list[dict[str, Any]]
+    model: dict[str, float]
+    base_rates: dict[str, float]
+    ratings_only: dict[str, float]
+    engine_only: dict[str, float]
+
+
+@cache
+def forecast_quality() -> ForecastQuality | None:
+    """Read once per process: the figures change only with a new release of the file."""
+    if not BACKTEST_FILE.exists():
+        return None
+    data = json.loads(BACKTEST_FILE.read_text())
+    scores = data["scores"]
+    return ForecastQuality(
+        measured=data["measured"],
+        matches=data["matches"],
+        datasets=data["datasets"],
+        model=scores[data["model"]],
+        base_rates=scores["base rates"],
+        ratings_only=scores["ratings only"],
+        engine_only=scores["engine only"],
+    )

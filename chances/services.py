@@ -10,6 +10,7 @@ stores nothing the second time, a merge that runs twice finds the job already do
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 import socket
 from collections.abc import Mapping
@@ -24,14 +25,15 @@ from django.utils import timezone
 from chances import conf
 from chances.core import merge_counts, simulate_chunk
 from chances.estimates import REFERENCE, PairOutcome, setup_key, simulate_pair
-from chances.match_model import GAMMA, base_rate, factorised, shrunk_rates, strength
+from chances.match_model import base_rate, factorised, shrunk_rates, strength
 from chances.models import ChancesChunk, ChancesJob, SetupPairEstimate
 from chances.scenario import competition_scenario, counted_results, team_setup
+from chances.selectors import FittedModel, fitted_model
 from kernel.broker import publish
 from kernel.errors import ApplicationError, NotFound, PermissionDenied
 from ratings.selectors import skills_of
-from tournaments.game_systems import rules_of
-from tournaments.models import Competition
+from tournaments.game_systems import FUBA_3, GameSystemRules, rules_of
+from tournaments.models import Competition, Team
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +52,35 @@ def _pairs_for(scenario: dict[str, Any], keys: dict[int, str], ref: str) -> list
     return sorted(pairs)
 
 
+def _engine_pairs(
+    scenario: dict[str, Any], teams: list[Team], rules: list[str], game: GameSystemRules
+) -> list[tuple[str, str]]:
+    """The set-up pairings the job needs the engine's estimate of (cached rows are reused)."""
+    ruleset = game.engine_ruleset or "fuba-3"
+    setups = {t.id: team_setup(t, rules, game) for t in teams}
+    keys = {tid: setup_key(s, rules, ruleset) for tid, s in setups.items()}
+    ref = setup_key(REFERENCE, rules, ruleset)
+    by_key = {ref: REFERENCE, **{keys[tid]: s for tid, s in setups.items()}}
+    pairs = _pairs_for(scenario, keys, ref)
+    SetupPairEstimate.objects.bulk_create(
+        [
+            SetupPairEstimate(
+                home_key=h,
+                away_key=a,
+                home_setup=by_key[h],
+                away_setup=by_key[a],
+                rules=rules,
+                ruleset=ruleset,
+            )
+            for h, a in pairs
+        ],
+        ignore_conflicts=True,
+    )
+    scenario["setup_keys"] = {str(t): k for t, k in keys.items()}
+    scenario["reference"] = ref
+    return pairs
+
+
 @transaction.atomic
 def chances_start(
     *,
@@ -63,34 +94,19 @@ def chances_start(
     if competition is None:
         raise NotFound(f"No competition {competition_id}.")
     game = rules_of(competition)
-    if game.chances_model != "engine":
-        # The match model is the FUBA 3 engine's; another game's odds would be FUBA 3 odds.
-        raise ApplicationError(
-            f"'{competition}': chances are computed for FUBA 3 competitions only (their match model "
-            f"is the FUBA 3 rules engine); {game.name} has no match model here."
-        )
     runs = conf.runs() if runs is None else runs
     if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
         raise ApplicationError(f"runs must be a whole number from 1 to {MAX_RUNS}, not {runs!r}.")
     fixed = {int(k): v for k, v in (what_if or {}).items()}
     scenario, teams = competition_scenario(competition=competition, what_if=fixed)
-    rules = list(competition.advanced_rules or [])
-    setups = {t.id: team_setup(t, rules) for t in teams}
-    keys = {tid: setup_key(s, rules) for tid, s in setups.items()}
-    ref = setup_key(REFERENCE, rules)
-    by_key = {ref: REFERENCE, **{keys[tid]: s for tid, s in setups.items()}}
-    pairs = _pairs_for(scenario, keys, ref)
-    SetupPairEstimate.objects.bulk_create(
-        [
-            SetupPairEstimate(home_key=h, away_key=a, home_setup=by_key[h], away_setup=by_key[a], rules=rules)
-            for h, a in pairs
-        ],
-        ignore_conflicts=True,
-    )
+    pairs: list[tuple[str, str]] = []
+    scenario["setup_keys"], scenario["reference"] = {}, None
+    if game.engine_ruleset is not None:
+        # The game's own engine estimates the set-ups (a FUBA 2 pairing is played by fuba-2).
+        pairs = _engine_pairs(scenario, teams, list(competition.advanced_rules or []), game)
+    scenario["game_system"] = game.rating_pool
     coach_of = {t.id: t.coach_id for t in teams}
-    skills = skills_of([c for c in coach_of.values() if c is not None])
-    scenario["setup_keys"] = {str(t): k for t, k in keys.items()}
-    scenario["reference"] = ref
+    skills = skills_of([c for c in coach_of.values() if c is not None], game_system=game.rating_pool)
     scenario["mu"] = {str(t): (skills[c].mu if c is not None else 25.0) for t, c in coach_of.items()}
     chunk = conf.chunk_runs()
     job = ChancesJob.objects.create(
@@ -139,7 +155,12 @@ def pair_estimate(*, home_key: str, away_key: str) -> bool:
     if row.sims >= need:
         return False
     out = simulate_pair(
-        row.home_setup, row.away_setup, list(row.rules), sims=need, seed=f"{home_key}:{away_key}"
+        row.home_setup,
+        row.away_setup,
+        list(row.rules),
+        sims=need,
+        seed=f"{home_key}:{away_key}",
+        ruleset=row.ruleset,
     )
     # Conditional: a concurrent estimate of the same pairing (same seeds, same figures) wins once.
     SetupPairEstimate.objects.filter(id=row.id, sims__lt=need).update(
@@ -158,9 +179,23 @@ def _outcome(row: SetupPairEstimate) -> PairOutcome:
     return PairOutcome(row.sims, row.home_goals, row.away_goals, row.home_wins, row.draws, row.away_wins)
 
 
-def match_model(*, scenario: dict[str, Any], estimates: dict[tuple[str, str], PairOutcome]) -> dict[str, Any]:
-    """The core's model section: direct rates of upcoming pairings, set-up strengths, ratings."""
-    ref = scenario["reference"]
+def match_model(
+    *, scenario: dict[str, Any], estimates: dict[tuple[str, str], PairOutcome], fitted: FittedModel
+) -> dict[str, Any]:
+    """The core's model section: the score model fitted on the game's recorded results, and for
+    a game with an engine the direct rates of upcoming pairings and the set-ups' strengths."""
+    section: dict[str, Any] = {
+        "base": 1.0,
+        "strength": {},
+        "direct": {},
+        "mu": scenario["mu"],
+        "fitted": fitted.params.as_list(),
+        "fitted_on": fitted.results,
+        "name": fitted.name,
+    }
+    ref = scenario.get("reference")
+    if ref is None:
+        return section  # no engine: goals by the ratings and the venue alone
     keys = {int(t): k for t, k in scenario["setup_keys"].items()}
     base = base_rate(estimates[(ref, ref)])
     strengths = {t: strength(estimates[(k, ref)]) for t, k in keys.items()}
@@ -171,13 +206,28 @@ def match_model(*, scenario: dict[str, Any], estimates: dict[tuple[str, str], Pa
             continue
         prior = factorised(*strengths[h], *strengths[a], base)
         direct[f"{h}:{a}"] = list(shrunk_rates(estimates[(keys[h], keys[a])], prior))
-    return {
-        "base": base,
-        "strength": {str(t): list(s) for t, s in strengths.items()},
-        "direct": direct,
-        "mu": scenario["mu"],
-        "gamma": GAMMA,
-    }
+    section.update(base=base, strength={str(t): list(s) for t, s in strengths.items()}, direct=direct)
+    return section
+
+
+def _engine_terms(
+    scenario: dict[str, Any], estimates: dict[tuple[str, str], PairOutcome]
+) -> dict[int, tuple[float, float]]:
+    """The engine's log rates (relative to its base) of the competition's played fixtures, from
+    the set-ups' strengths against the reference (known before any result: no result enters)."""
+    ref = scenario.get("reference")
+    if ref is None:
+        return {}
+    keys = {int(t): k for t, k in scenario["setup_keys"].items()}
+    base = base_rate(estimates[(ref, ref)])
+    terms: dict[int, tuple[float, float]] = {}
+    for f in scenario["fixtures"]:
+        h, a = f["home"], f["away"]
+        if f["result"] is None or h not in keys or a not in keys:
+            continue
+        lh, la = factorised(*strength(estimates[(keys[h], ref)]), *strength(estimates[(keys[a], ref)]), base)
+        terms[f["id"]] = (math.log(lh / base), math.log(la / base))
+    return terms
 
 
 def job_estimates_check(*, job_id: int) -> bool:
@@ -187,7 +237,12 @@ def job_estimates_check(*, job_id: int) -> bool:
         if job is None or job.status != ChancesJob.Status.ESTIMATING or _missing_pairs(job):
             return False
         estimates = {k: _outcome(r) for k, r in _estimates(job).items()}
-        job.scenario = {**job.scenario, "model": match_model(scenario=job.scenario, estimates=estimates)}
+        fitted = fitted_model(
+            game_system=job.scenario.get("game_system", FUBA_3),
+            engine_terms=_engine_terms(job.scenario, estimates),
+        )
+        model = match_model(scenario=job.scenario, estimates=estimates, fitted=fitted)
+        job.scenario = {**job.scenario, "model": model}
         job.status = ChancesJob.Status.RUNNING
         job.save(update_fields=["scenario", "status"])
         chunks = job.chunks

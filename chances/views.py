@@ -31,6 +31,7 @@ def chances_context(competition: Competition) -> dict[str, object]:
     figures = selectors.competition_chances(job=job)
     return {
         "chances": figures,
+        "forecast_quality": selectors.forecast_quality(),
         "chances_running": running,
         "position_charts": [(t, positions_chart(t)) for t in figures.tables],
         "champion_chart": champion_chart(figures.teams),

@@ -62,7 +62,7 @@ PLAYING_STYLES: Final = ("easy", "normal", "aggressive")
 SHOOTOUT_KICKS: Final = 5
 
 ShootoutKind = Literal["football", "five_then_sudden_death"]
-ChancesModel = Literal["engine", "none"]
+ChancesModel = Literal["engine", "score"]
 
 
 @dataclass(frozen=True)
@@ -157,10 +157,11 @@ class GameSystemRules:
 
     @property
     def chances_model(self) -> ChancesModel:
-        """Chances come from the engine's FUBA 3 match model (chances.estimates) only for FUBA 3;
-        other games, FUBA 2 included, get none (chances.services refuses them) rather than FUBA 3
-        odds."""
-        return "engine" if self.engine_ruleset == FUBA_3 else "none"
+        """Where the chances' match model gets the set-ups' strength: a game with an engine plays
+        its own ruleset's matches (chances.estimates: FUBA 3 with ``fuba-3``, FUBA 2 with
+        ``fuba-2``, never another game's); a game without one has the score model alone, fitted
+        on its recorded results and the coaches' ratings (chances.score_model)."""
+        return "engine" if self.engine_backed else "score"
 
     @property
     def rating_pool(self) -> str:

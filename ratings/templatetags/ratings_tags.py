@@ -47,7 +47,8 @@ def match_rating(fixture: Fixture) -> dict[str, Any]:
     home, away = fixture.home_team, fixture.away_team
     if home is None or away is None or home.coach_id is None or away.coach_id is None:
         return context
-    context["system_name"] = rules_of(fixture.competition).name
+    game = rules_of(fixture.competition)
+    context["system_name"], context["engine"] = game.name, game.engine_backed
     context["prediction"] = selectors.fixture_prediction(fixture_id=fixture.pk)
     context["model"] = fixture_model_prediction(fixture=fixture)
     return context

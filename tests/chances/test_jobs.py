@@ -129,24 +129,12 @@ def test_a_what_if_job_through_the_service(
 ) -> None:
     group = cup.groups_stage.groups.get(name="H")
     f = group.fixtures.exclude(status__in=Fixture.COUNTED_STATUSES).first()
-    from kernel.errors import ApplicationError
 
     with pytest.raises(ApplicationError, match="whole numbers"):
         services.chances_start(competition_id=cup.competition.id, runs=10, what_if={f.id: [1, -1]})
     played = group.fixtures.filter(status__in=Fixture.COUNTED_STATUSES).first()
     with pytest.raises(ApplicationError, match="already has a result"):
         services.chances_start(competition_id=cup.competition.id, runs=10, what_if={played.id: [1, 0]})
-
-
-@pytest.mark.parametrize("game_system", ["fuba-2", "soccer-city", "super-team"])
-def test_chances_of_another_game_are_refused_not_computed_with_the_fuba_3_engine(game_system: str) -> None:
-    competition = CompetitionFactory(status="active", game_system=game_system)
-    teams = [team_with_member(competition, f"T{i}")[0] for i in range(4)]
-    stage_create(competition=competition, name="League", kind=Stage.Kind.ROUND_ROBIN, teams=teams)
-    with pytest.raises(ApplicationError, match="chances are computed for FUBA 3 competitions only"):
-        services.chances_start(competition_id=competition.id)
-    assert services.competition_recompute(competition_id=competition.id) is None
-    assert not ChancesJob.objects.exists() and not SetupPairEstimate.objects.exists()
 
 
 def test_finished_chances_make_the_cached_standings_page_stale(django_capture_on_commit_callbacks) -> None:

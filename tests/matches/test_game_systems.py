@@ -62,8 +62,11 @@ def test_fuba_3_and_fuba_2_are_engine_backed_and_the_rest_is_answered_per_game()
         None,
     ]
     assert game_system_rules(FUBA_3).chances_model == "engine"
-    # the chances' match model is FUBA 3's: no FUBA 3 odds for a FUBA 2 competition
-    assert game_system_rules(FUBA_2).chances_model == "none"
+    # each engine plays its own ruleset's matches; games without one get the fitted score model
+    assert game_system_rules(FUBA_2).chances_model == "engine"
+    assert (
+        game_system_rules(SOCCER_CITY).chances_model == game_system_rules(SUPER_TEAM).chances_model == "score"
+    )
     fuba2 = game_system_rules(FUBA_2)
     assert fuba2.advanced_rules == ("A1", "A2", "A3", "A4", "A5", "A6") and not fuba2.skills
     super_team = game_system_rules(SUPER_TEAM)
@@ -195,7 +198,7 @@ def test_the_api_says_what_a_competitions_game_system_allows() -> None:
     rules = APIClient().get("/api/v1/competitions/city-cup").json()["game_system_rules"]
     assert rules["engine_ruleset"] is None and rules["shootout"] == "five_then_sudden_death"
     assert rules["cards"]["per_player"] and rules["cards"]["shirt_numbers"][-2:] == [12, 14]
-    assert rules["away_goals"] and rules["chances_model"] == "none"
+    assert rules["away_goals"] and rules["chances_model"] == "score"
 
 
 @pytest.mark.parametrize("game_system", [SOCCER_CITY, SUPER_TEAM])
