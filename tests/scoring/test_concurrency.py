@@ -51,3 +51,42 @@ def test_two_devices_on_the_same_head_give_one_event_and_one_409() -> None:
     assert ScoringEvent.objects.filter(session=session).count() == 1
     session.refresh_from_db()
     assert session.seq == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_devices_posting_the_same_entry_at_once_store_it_once_and_neither_is_refused() -> None:
+    """Both phones post the page's automatic entry in the same instant: whichever write loses the
+    race reads again, finds its event stored and is answered as stored (no 409)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are tested on PostgreSQL")
+    s = make_fixture()
+    session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
+    barrier = threading.Barrier(2)
+    outcomes: list[object] = []
+
+    def device(user: object, name: str) -> None:
+        try:
+            barrier.wait()
+            answer = taps.tap_post(
+                session_id=session.id,
+                user=user,
+                tap_id=f"t-{name}",
+                after="",
+                after_seq=0,
+                events=[{"client_id": name, "event": {"roll": "kick_off", "by": "both", "dice": [4, 2]}}],
+            )
+            outcomes.append("stored" if answer.created else "repeat")
+        except Conflict as exc:
+            outcomes.append(exc.status_code)
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=device, args=(u, n)) for u, n in ((s.home_user, "h"), (s.away_user, "a"))
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(map(str, outcomes)) == ["repeat", "stored"]
+    assert ScoringEvent.objects.filter(session=session).count() == 1
