@@ -1,9 +1,10 @@
 """/api/v1/scoring-sessions: score a fixture live (start, state, event, undo, finish, abandon).
 
-Everyone reads a session; only members of the two clubs (and staff) write, which the services
-check. A refused write answers the documented error body; a post that does not extend the stored
-head (409 stale_head) carries what the store holds since and the current state in ``details`` so a
-client catches up without another request.
+Everyone reads a session while it is played (from full time until the fixture's result counts,
+the two clubs and staff only: selectors.readable_by); only members of the two clubs (and staff)
+write, which the services check. A refused write answers the documented error body; a post that
+does not extend the stored head (409 stale_head) carries what the store holds since and the current
+state in ``details`` so a client catches up without another request.
 """
 
 from __future__ import annotations
