@@ -242,6 +242,7 @@ class ForecastQuality:
     base_rates: dict[str, float]
     ratings_only: dict[str, float]
     engine_only: dict[str, float]
+    ratings_venue: dict[str, float]
 
 
 @cache
@@ -259,4 +260,5 @@ def forecast_quality() -> ForecastQuality | None:
         base_rates=scores["base rates"],
         ratings_only=scores["ratings only"],
         engine_only=scores["engine only"],
+        ratings_venue=scores["ratings + venue"],
     )

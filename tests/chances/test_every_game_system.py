@@ -59,6 +59,8 @@ def test_a_fuba_2_league_gets_chances_from_the_fuba_2_engine_and_fuba_2_ratings(
     assert "FUBA 2 rules engine" in data["model"]["name"]
     page = client.get(f"/c/{slug}/chances/").content.decode()
     assert 'data-testid="match-model"' in page and "FUBA 2 rules engine" in page
+    # "How good are these numbers": the backtest's figures of the chosen model (bench_forecast)
+    assert 'data-testid="forecast-quality"' in page and "Base rates" in page
     ranking = client.get("/api/v1/ratings/coaches?game_system=fuba-2").json()
     assert len(ranking) == 2 and {r["game_system"] for r in ranking} == {"fuba-2"}
     assert "Coach of old-rules-0" in client.get("/ratings/?system=fuba-2").content.decode()
