@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
@@ -19,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+import tournaments.admin_clubs  # noqa: F401  (registers the clubs', coaches' and records' admins)
 from kernel.admin_actions import ReadOnlyAdminInline, ServiceAdmin, form_error, run_service
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
@@ -32,19 +32,15 @@ from tournaments.admin_forms import (
     GroupForm,
     StageForm,
     TeamForm,
+    WizardForm,
 )
-from tournaments.formats import FORMATS, competition_create_from_format
+from tournaments.formats import competition_create_from_format
 from tournaments.models import (
-    Bye,
-    Club,
-    Coach,
     Competition,
     Draw,
     Fixture,
     Group,
     LotDraw,
-    MatchSkill,
-    Skill,
     SkillLoss,
     Stage,
     Suspension,
@@ -73,50 +69,6 @@ def _hide_beat_models() -> None:
 _hide_beat_models()
 
 
-@admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
-    list_display = ("name", "country", "member_count", "team_count")
-    list_filter = ("country",)
-    search_fields = ("name", "country", "members__username")
-    filter_horizontal = ("members",)
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Club]:
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(n_members=Count("members", distinct=True), n_teams=Count("teams", distinct=True))
-        )
-
-    @admin.display(description="Members", ordering="n_members")
-    def member_count(self, obj: Any) -> int:
-        return obj.n_members
-
-    @admin.display(description="Teams", ordering="n_teams")
-    def team_count(self, obj: Any) -> int:
-        return obj.n_teams
-
-
-@admin.register(Coach)
-class CoachAdmin(admin.ModelAdmin):
-    list_display = ("name", "country", "ranking_id", "club", "played_world_cup_2019", "public_page")
-    list_filter = ("played_world_cup_2019", "country", "club")
-    search_fields = ("name", "ranking_id", "country", "club__name")
-    list_select_related = ("club",)
-    raw_id_fields = ("user",)
-    autocomplete_fields = ("club",)
-
-    @admin.display(description="Page")
-    def public_page(self, obj: Coach) -> str:
-        return format_html('<a href="{}">view</a>', reverse("tournaments:coach", args=[obj.pk]))
-
-
-@admin.register(Skill)
-class SkillAdmin(admin.ModelAdmin):
-    list_display = ("name", "position_group", "cp_cost", "counts_as_two", "restriction")
-    list_filter = ("position_group", "counts_as_two", "restriction", "cp_cost")
-    search_fields = ("name", "chapter_text", "restrictions_text")
-
-
 class StageInline(ReadOnlyAdminInline):
     model = Stage
     fields = ("order", "name", "kind", "status", "legs", "away_goals_rule", "extra_time", "penalties")
@@ -125,35 +77,6 @@ class StageInline(ReadOnlyAdminInline):
 class TeamInline(ReadOnlyAdminInline):
     model = Team
     fields = ("name", "country", "confederation", "coach", "club", "seed", "default_formation", "withdrawn")
-
-
-class WizardForm(forms.Form):
-    name = forms.CharField(max_length=160)
-    slug = forms.SlugField(max_length=80, help_text="The competition's address: /c/<slug>/")
-    format = forms.ChoiceField(choices=[(f.key, f.label) for f in FORMATS.values()], widget=forms.RadioSelect)
-    teams = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 12, "cols": 60}),
-        required=False,
-        help_text="One team a line, strongest first: name, country, club (country and club optional). "
-        "Group formats draw the groups from pots in this order; leave empty to enter teams later.",
-    )
-    seed = forms.IntegerField(
-        min_value=0, max_value=2**63 - 1, required=False, help_text="Repeat a draw; random if empty"
-    )
-
-    def team_rows(self) -> list[dict[str, str]]:
-        rows = []
-        for line in (self.cleaned_data.get("teams") or "").splitlines():
-            parts = [p.strip() for p in line.split(",")]
-            if not parts[0]:
-                continue
-            row = {"name": parts[0]}
-            if len(parts) > 1 and parts[1]:
-                row["country"] = parts[1]
-            if len(parts) > 2 and parts[2]:
-                row["club"] = parts[2]
-            rows.append(row)
-        return rows
 
 
 @admin.register(Competition)
@@ -648,35 +571,3 @@ class DrawAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
-
-
-@admin.register(Bye)
-class ByeAdmin(admin.ModelAdmin):
-    list_display = ("team", "stage", "round")
-    list_filter = ("stage",)
-    search_fields = ("team__name",)
-
-
-@admin.register(SkillLoss)
-class SkillLossAdmin(admin.ModelAdmin):
-    list_display = ("team", "skill", "lost_in", "unavailable_for")
-    list_filter = ("skill",)
-    search_fields = ("team__name", "skill__name")
-    raw_id_fields = ("team", "lost_in", "unavailable_for")
-
-
-@admin.register(MatchSkill)
-class MatchSkillAdmin(admin.ModelAdmin):
-    list_display = ("fixture", "team", "skill")
-    list_filter = ("skill",)
-    search_fields = ("team__name", "skill__name")
-    raw_id_fields = ("fixture", "team")
-
-
-@admin.register(TeamSkill)
-class TeamSkillAdmin(admin.ModelAdmin):
-    list_display = ("team", "skill", "source", "gained_in")
-    list_filter = ("source", "skill__position_group", "team__competition")
-    search_fields = ("team__name", "skill__name")
-    list_select_related = ("team", "skill", "gained_in")
-    raw_id_fields = ("team", "gained_in")

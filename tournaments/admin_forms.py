@@ -14,6 +14,7 @@ from django.contrib.admin.widgets import FilteredSelectMultiple
 
 from kernel.admin_actions import ServiceForm
 from matches.discipline import DisciplineChange, competition_discipline_set
+from tournaments.formats import FORMATS
 from tournaments.game_systems import FUBA_3, game_system_rules
 from tournaments.models import Competition, Fixture, Group, Skill, Stage, Team, TeamSkill
 from tournaments.rule_names import advanced_rule_choices
@@ -315,3 +316,32 @@ class FixtureForm(ServiceForm):
             kickoff=self.cleaned_data.get("kickoff"),
             deadline=self.cleaned_data.get("deadline"),
         )
+
+
+class WizardForm(forms.Form):
+    name = forms.CharField(max_length=160)
+    slug = forms.SlugField(max_length=80, help_text="The competition's address: /c/<slug>/")
+    format = forms.ChoiceField(choices=[(f.key, f.label) for f in FORMATS.values()], widget=forms.RadioSelect)
+    teams = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 12, "cols": 60}),
+        required=False,
+        help_text="One team a line, strongest first: name, country, club (country and club optional). "
+        "Group formats draw the groups from pots in this order; leave empty to enter teams later.",
+    )
+    seed = forms.IntegerField(
+        min_value=0, max_value=2**63 - 1, required=False, help_text="Repeat a draw; random if empty"
+    )
+
+    def team_rows(self) -> list[dict[str, str]]:
+        rows = []
+        for line in (self.cleaned_data.get("teams") or "").splitlines():
+            parts = [p.strip() for p in line.split(",")]
+            if not parts[0]:
+                continue
+            row = {"name": parts[0]}
+            if len(parts) > 1 and parts[1]:
+                row["country"] = parts[1]
+            if len(parts) > 2 and parts[2]:
+                row["club"] = parts[2]
+            rows.append(row)
+        return rows

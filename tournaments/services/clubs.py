@@ -36,8 +36,21 @@ from tournaments.services.shared import invalid
 from tournaments.skills import team_skills_set
 
 
-def club_create(*, name: str, country: str = "") -> Club:
-    return Club.objects.create(name=name, country=country)
+def club_create(*, name: str, country: str = "", members: Sequence[Any] | None = None) -> Club:
+    if not name.strip():
+        raise invalid("A club needs a name.", "name")
+    if Club.objects.filter(name=name).exists():
+        raise Conflict(f"A club named '{name}' already exists.", details={"field": "name"})
+    club = Club.objects.create(name=name, country=country)
+    if members:
+        club.members.set(members)
+    return club
+
+
+def club_members_set(*, club: Club, members: Sequence[Any]) -> Club:
+    """Who acts for the club (reports and confirms its results): the admin's list of its members."""
+    club.members.set(members)
+    return club
 
 
 def coach_create(
@@ -47,8 +60,14 @@ def coach_create(
     ranking_id: str = "",
     club: Club | None = None,
     played_world_cup_2019: bool = False,
+    user: Any = None,
 ) -> Coach:
+    if not name.strip():
+        raise invalid("A coach needs a name.", "name")
+    if ranking_id and Coach.objects.filter(ranking_id=ranking_id).exists():
+        raise Conflict(f"Another coach has the ranking id '{ranking_id}'.", details={"field": "ranking_id"})
     return Coach.objects.create(
+        user=user,
         name=name,
         country=country,
         ranking_id=ranking_id,
@@ -224,7 +243,7 @@ def club_delete(*, club: Club) -> None:
 
 
 def coach_update(*, coach: Coach, **changes: Any) -> Coach:
-    allowed = {"name", "country", "ranking_id", "club", "played_world_cup_2019"}
+    allowed = {"name", "country", "ranking_id", "club", "played_world_cup_2019", "user"}
     unknown = set(changes) - allowed
     if unknown:
         raise ApplicationError(f"Cannot change {', '.join(sorted(unknown))} here.")
