@@ -19,7 +19,7 @@ from tournaments.models import Fixture, LotDraw, Stage, TiebreakPreset
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
 from tournaments.standings import services
-from tournaments.standings.selectors import lot_key, standings_table, table_of
+from tournaments.standings.selectors import lot_key, standings_table, standings_tables, table_of
 from tournaments.standings.services import lots_order_from_seed, standings_compute
 from tournaments.standings.table import LotDrawer
 from tournaments.standings.tally import Row
@@ -91,6 +91,7 @@ def test_bulk_lots_equal_the_lots_drawn_one_by_one(league: Stage, monkeypatch: p
         assert list(order) == lots_order_from_seed(seed=seed, teams=[int(t) for t in key.split(",")])
     # Read back, the stored draws give the same table, and nothing more is drawn.
     assert _places(standings_table(stage=league)) == _places(bulk)
+    assert _places(standings_tables(stage=league)[None]) == _places(bulk)
     assert _places(standings_compute(stage=league)) == _places(bulk)
     assert _stored(league) == bulk_draws
 

@@ -17,7 +17,7 @@ from tournaments.models import Fixture, Stage, Team, TiebreakPreset
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
 from tournaments.standings.records import match_records
-from tournaments.standings.selectors import standings_table
+from tournaments.standings.selectors import standings_table, standings_tables
 from tournaments.standings.services import standings_compute
 from tournaments.standings.tally import MatchRecord
 
@@ -115,3 +115,12 @@ def test_group_table_from_the_loader_matches_the_hand_computed_table(groups) -> 
     assert [r.decided_by for r in table] == ["", "points", "goal_difference"]
     # Drawing lots is the only thing the service adds: nothing is level here, so the same table.
     assert [r.team for r in standings_compute(stage=stage, group=x)] == [r.team for r in table]
+
+
+def test_a_stages_tables_read_together_equal_each_group_read_alone(groups) -> None:  # type: ignore[no-untyped-def]
+    stage = groups["stage"]
+    standings_compute(stage=stage, group=stage.groups.get(name="Y"))  # no tie: nothing drawn
+    together = standings_tables(stage=stage)
+    assert [g.name for g in together] == ["X", "Y"]
+    for group, rows in together.items():
+        assert rows == standings_table(stage=stage, group=group), group.name

@@ -13,7 +13,7 @@ from tournaments.models import Competition, Fixture, Group, Stage, Team
 from tournaments.standings import cache
 from tournaments.standings.criteria import CRITERIA, label
 from tournaments.standings.records import match_records
-from tournaments.standings.selectors import points_of, standings_table, tiebreak_order
+from tournaments.standings.selectors import points_of, standings_tables, tiebreak_order
 from tournaments.standings.table import compute_table
 from tournaments.standings.tally import Row
 
@@ -90,8 +90,14 @@ def explain(row: Row, above: Row | None, above_name: str) -> str:
     return f"{sentence} {adjusted}" if adjusted else sentence
 
 
-def _build_table(stage: Stage, group: Group | None, names: dict[int, str], order: list[str]) -> Table:
-    rows = standings_table(stage=stage, group=group)
+def _build_table(
+    stage: Stage,
+    group: Group | None,
+    rows: list[Row],
+    names: dict[int, str],
+    order: list[str],
+    thirds: set[int],
+) -> Table:
     table = Table(
         stage_id=stage.pk,
         stage=stage.name,
@@ -103,7 +109,6 @@ def _build_table(stage: Stage, group: Group | None, names: dict[int, str], order
         show_adjustment=any(r.adjustment for r in rows),
     )
     previous: Row | None = None
-    thirds = _placed_thirds(stage) if stage.kind == Stage.Kind.GROUPS and stage.best_thirds else set()
     for r in rows:
         table.rows.append(
             TableRow(
@@ -138,11 +143,10 @@ def compute_competition_tables(competition: Competition) -> list[Table]:
     tables: list[Table] = []
     for stage in competition.stages.filter(kind__in=TABLE_KINDS).order_by("order"):
         order = tiebreak_order(competition=competition, stage=stage)
-        if stage.kind == Stage.Kind.GROUPS:
-            for group in stage.groups.order_by("name"):
-                tables.append(_build_table(stage, group, names, order))
-        else:
-            tables.append(_build_table(stage, None, names, order))
+        thirds = _placed_thirds(stage) if stage.kind == Stage.Kind.GROUPS and stage.best_thirds else set()
+        # Groups by name, as standings_tables lists them.
+        for group, rows in standings_tables(stage=stage).items():
+            tables.append(_build_table(stage, group, rows, names, order, thirds))
     return tables
 
 

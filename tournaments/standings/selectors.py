@@ -14,7 +14,7 @@ from kernel.errors import ApplicationError
 from matches.models import PointAdjustment
 from tournaments.models import Competition, Group, LotDraw, Stage, TiebreakPreset
 from tournaments.standings.criteria import PRESETS, at_neutral_venue, validate_order
-from tournaments.standings.records import match_records
+from tournaments.standings.records import match_records, match_records_by_group
 from tournaments.standings.table import LotDrawer, compute_table
 from tournaments.standings.tally import Points, Row
 
@@ -101,6 +101,49 @@ def point_adjustments(*, competition: Competition) -> dict[int, int]:
         .annotate(total=Sum("points"))
     )
     return {row["team_id"]: row["total"] for row in totals}
+
+
+def _drawn(recorded: dict[str, list[int]]) -> LotDrawer:
+    return lambda tied: recorded.get(lot_key(tied))
+
+
+def standings_tables(*, stage: Stage) -> dict[Group | None, list[Row]]:
+    """Read-only standings of every table of a stage (its groups, or the stage itself), read
+    together: the same tables as ``standings_table`` per group in a handful of queries instead of
+    five a group (a World Cup's home page shows eight)."""
+    competition = stage.competition
+    criteria = tiebreak_order(competition=competition, stage=stage)
+    points = points_of(competition)
+    adjustments = point_adjustments(competition=competition)
+    records = match_records_by_group(stage=stage)
+    draws: dict[int | None, dict[str, list[int]]] = {}
+    for group_id, key, order in LotDraw.objects.filter(stage=stage).values_list("group_id", "key", "order"):
+        draws.setdefault(group_id, {})[key] = order
+    if stage.kind == Stage.Kind.GROUPS:
+        groups = list(stage.groups.order_by("name"))
+        members: dict[int, list[int]] = {g.pk: [] for g in groups}
+        for group_id, team_id in Group.teams.through.objects.filter(group__stage=stage).values_list(
+            "group_id", "team_id"
+        ):
+            members[group_id].append(team_id)
+        scopes: list[tuple[Group | None, list[int]]] = [(g, members[g.pk]) for g in groups]
+        byes: list[int] = []
+    else:
+        scopes = [(None, _scope_teams(stage, None))]
+        byes = list(stage.byes.values_list("team_id", flat=True)) if stage.kind == Stage.Kind.SWISS else []
+    tables: dict[Group | None, list[Row]] = {}
+    for group, teams in scopes:
+        scope_id = group.pk if group is not None else None
+        tables[group] = compute_table(
+            teams=teams,
+            matches=[m for gid, ms in records.items() if gid == scope_id or group is None for m in ms],
+            criteria=criteria,
+            points=points,
+            byes=byes,
+            draw_lots=_drawn(draws.get(scope_id, {})),
+            adjustments=adjustments,
+        )
+    return tables
 
 
 def standings_table(*, stage: Stage, group: Group | None = None) -> list[Row]:
