@@ -16,7 +16,7 @@ const sizes = {
       { file: "static/scoring/js/transport.js", name: "createTransport", max: 122, why: "issue 31: the queue is being rewritten" },
       // Being cut into named steps (issue 34, item 3).
       { file: "static/scoring/js/answer.js", name: "createAsk", max: 296, why: "issue 34: to be cut into steps" },
-      { file: "static/scoring/js/main.js", name: "start", max: 132, why: "issue 34: to be cut into steps" },
+      { file: "static/scoring/js/main.js", name: "start", max: 138, why: "issue 34: to be cut into steps once the queue lands" },
     ],
   }],
 };

@@ -178,8 +178,10 @@ def test_a_whole_match_scored_on_two_phones(browser, live_server, shot, settings
         finally:
             spectator_ctx.close()
 
-        # undo, with the reason shown on both phones until the next event
+        # undo asks why beside the button after the tap; the reason is shown on both phones until
+        # the next event
         before = _seq(home)
+        home.get_by_test_id("sc-undo").click()
         home.get_by_test_id("sc-undo-reason").fill("wrong die")
         home.get_by_test_id("sc-undo").click()
         expect(home.locator("#scorer")).to_have_attribute("data-seq", str(before - 1))

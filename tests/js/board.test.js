@@ -3,7 +3,7 @@
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { build, installDocument } from "./fake-dom.js";
-import { createBoard, draftState } from "../../static/scoring/js/board.js";
+import { HIT_UNITS, createBoard, draftState, spotHitBox } from "../../static/scoring/js/board.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const AREAS = [{ code: "H-PEN", name: "Peru penalty area" }, { code: "CENTRE", name: "centre" }, { code: "A-PEN", name: "Chile penalty area" }];
@@ -89,4 +89,35 @@ test("mark highlights the question's areas and nothing else", () => {
   board.mark({});
   assert.ok(!svg.querySelector("[data-area=\"CENTRE\"]").classList.contains("area--from"));
   assert.ok(!svg.classList.contains("pitch--asking"));
+});
+
+test("a corner spot's tap target is a 44 px square on the pitch side of the spot", () => {
+  const view = { width: 298, height: 436 };
+  // top left and bottom right corners of the pitch (margin 14)
+  assert.deepEqual(spotHitBox({ x: 14, y: 14 }, view), { x: 4.5, y: 4.5, width: HIT_UNITS, height: HIT_UNITS });
+  assert.deepEqual(spotHitBox({ x: 284, y: 422 }, view), { x: 284 - 38 + 9.5, y: 422 - 38 + 9.5, width: 38, height: 38 });
+  // never outside the drawing, where it could not be tapped
+  assert.deepEqual(spotHitBox({ x: 2, y: 434 }, view), { x: 0, y: 436 - 38, width: 38, height: 38 });
+});
+
+test("a corner spot takes taps in its square only while it is an answer", () => {
+  const svg = build(["svg", { viewBox: "0 0 298 436", "data-pitch": "" },
+    ["rect", { "data-area": "A-LC", x: 14, y: 14, width: 90, height: 68 }],
+    ["circle", { "data-area": "A-LCK", cx: 14, cy: 14, r: 9 }],
+    ["g", { "data-pieces": "" }]], SVG);
+  /** @type {string[]} */
+  const seen = [];
+  const board = createBoard(/** @type {any} */ (svg), { onTap: (c) => seen.push(c), onDrag() {} });
+  const hit = svg.querySelector("[data-hit=\"A-LCK\"]");
+  assert.ok(hit, "the spot has a square");
+  assert.equal(svg.children.indexOf(hit), svg.children.indexOf(svg.querySelector("[data-pieces]")) - 1, "under the pieces");
+  assert.ok(!hit.classList.contains("area-hit--on"));
+  board.mark({ "A-LCK": "pick" });
+  assert.ok(hit.classList.contains("area-hit--on"));
+  doc.elementFromPoint = () => hit;
+  svg.dispatch("pointerdown", { target: hit });
+  svg.dispatch("pointerup", { target: hit });
+  assert.deepEqual(seen, ["A-LCK"]);
+  board.mark({ "A-LC": "pick" });
+  assert.ok(!hit.classList.contains("area-hit--on"));
 });

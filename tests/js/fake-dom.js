@@ -52,6 +52,14 @@ export class FakeElement {
     return child;
   }
 
+  /** @param {FakeElement} child @param {FakeElement|null} before */
+  insertBefore(child, before) {
+    child.parentNode = this;
+    const at = before ? this.children.indexOf(before) : -1;
+    if (at < 0) this.children.push(child); else this.children.splice(at, 0, child);
+    return child;
+  }
+
   /** @param {FakeElement} child */
   removeChild(child) {
     this.children = this.children.filter((c) => c !== child);

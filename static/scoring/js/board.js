@@ -6,6 +6,7 @@
    names from the server's vocabulary (state JSON "areas"). A gesture is reported as
    onTap(code) or onDrag(fromCode, toCode); a drag counts as one tap. */
 import { Pitch } from "../../fubaleague/pitch.js";
+import { svg } from "./dom.js";
 
 /** @typedef {import("../../fubaleague/pitch.js").PitchState} PitchState */
 /** @typedef {{code: string, name: string}} Area  one of the state JSON's "areas", in board order */
@@ -26,6 +27,52 @@ export function draftState(state, codes, draft) {
   return { ...state, teams };
 }
 
+// A thumb's target: 44 CSS px (WCAG 2.5.5) is 38 of the pitch's units at a phone's usual scale
+// (1.17 px a unit at 390x844); a corner spot is drawn 18 units wide.
+export const HIT_UNITS = 38;
+
+/**
+ * The tap target of a corner spot: a square of `size` units with the spot at one corner, lying on
+ * the pitch side (the spot sits on the pitch's corner, so a square centred on it would be half
+ * outside the drawing and could not be tapped there).
+ * @param {{x: number, y: number}} spot  its centre
+ * @param {{width: number, height: number}} view  the pitch's viewBox size
+ * @param {number} [size]
+ * @returns {{x: number, y: number, width: number, height: number}}
+ */
+export function spotHitBox(spot, view, size = HIT_UNITS) {
+  const inset = size / 4; // the spot's own middle stays inside the square
+  const x = spot.x < view.width / 2 ? spot.x - inset : spot.x - size + inset;
+  const y = spot.y < view.height / 2 ? spot.y - inset : spot.y - size + inset;
+  const clamp = (v, max) => Math.max(0, Math.min(max - size, v));
+  return { x: clamp(x, view.width), y: clamp(y, view.height), width: size, height: size };
+}
+
+/**
+ * The corner spots' tap targets, over the areas and under the pieces: transparent, and taking a
+ * tap only while their spot is an answer (area-hit--on), so that they never steal a tap from the
+ * corner area under them.
+ * @param {SVGSVGElement} svgEl
+ * @param {Record<string, SVGElement>} shapes
+ * @returns {Record<string, SVGElement>}
+ */
+function spotTargets(svgEl, shapes) {
+  /** @type {Record<string, SVGElement>} */
+  const hits = {};
+  const vb = svgEl.getAttribute("viewBox");
+  const [, , width, height] = (vb || "0 0 0 0").split(/\s+/).map(Number);
+  const layer = svgEl.querySelector("[data-pieces]");
+  Object.keys(shapes).forEach((code) => {
+    const s = shapes[code];
+    if (s.tagName.toLowerCase() !== "circle" || !width || !layer) return;
+    const box = spotHitBox({ x: +s.getAttribute("cx"), y: +s.getAttribute("cy") }, { width, height });
+    const hit = svg("rect", { ...box, "class": "area-hit", "data-hit": code, "aria-hidden": "true" });
+    layer.parentNode.insertBefore(hit, layer);
+    hits[code] = hit;
+  });
+  return hits;
+}
+
 /**
  * The area code under a pointer event: its target when that is an area (pieces let the pointer
  * through), else what lies at its point (a touch's pointerup is aimed at where it started).
@@ -34,13 +81,14 @@ export function draftState(state, codes, draft) {
  */
 function areaAt(svgEl, e) {
   const target = /** @type {Element} */ (e.target);
-  let a = target && target.closest ? target.closest("[data-area]") : null;
+  const AREA = "[data-area], [data-hit]";
+  let a = target && target.closest ? target.closest(AREA) : null;
   if (!a || e.type === "pointerup") {
     const hit = document.elementFromPoint(e.clientX, e.clientY);
-    const under = hit && hit.closest && hit.closest("[data-area]");
+    const under = hit && hit.closest && hit.closest(AREA);
     if (under) a = under;
   }
-  return a && svgEl.contains(a) ? a.getAttribute("data-area") : null;
+  return a && svgEl.contains(a) ? a.getAttribute("data-area") || a.getAttribute("data-hit") : null;
 }
 
 /**
@@ -88,6 +136,7 @@ function listen(svgEl, shapes, { onTap, onDrag }) {
 export function createBoard(svgEl, gestures) {
   const pitch = new Pitch(svgEl);
   const shapes = pitch.areas;
+  const hits = spotTargets(svgEl, shapes);
   let labelled = false;
 
   /* The areas' labels are drawn by the server in its words: the team whose half an area lies in
@@ -119,6 +168,7 @@ export function createBoard(svgEl, gestures) {
       const s = shapes[n];
       s.classList.remove("area--pick", "area--from", "area--target");
       if (classes[n]) s.classList.add("area--" + classes[n]);
+      if (hits[n]) hits[n].classList.toggle("area-hit--on", !!classes[n]);
     });
     svgEl.classList.toggle("pitch--asking", Object.keys(classes).length > 0);
   }

@@ -16,6 +16,7 @@ import { byId } from "./dom.js";
 import { createAsk } from "./answer.js";
 import { renderDice } from "./dice.js";
 import { createBoard } from "./board.js";
+import { createUndoAsk, undoneNow, withOwnUndo } from "./undo.js";
 import { bar, feed, finalBox, netStatus, teamRows } from "./panels.js";
 import { createTransport } from "./transport.js";
 import { createLocalFirstTransport } from "./local-first.js";
@@ -62,7 +63,13 @@ function start(root) {
     check: (choice) => transport.post("/setup-check", { choice: choice }).then((res) => (res.ok ? res.body : null)),
   });
 
-  function render(d) {
+  // This phone's own last undo, shown as the server's is (undo.js).
+  let ownUndo = null;
+  const undoAsk = createUndoAsk(root, { undo: (reason) => { ownUndo = undoneNow(data, reason); transport.undo(reason); } });
+
+  function render(state) {
+    const d = withOwnUndo(state, ownUndo);
+    undoAsk.shown(d.seq);
     data = d;
     root.setAttribute("data-seq", String(d.seq));
     root.setAttribute("data-status", d.status);
@@ -104,9 +111,9 @@ function start(root) {
     if (!t) return;
     const action = t.getAttribute("data-action");
     if (action === "undo") {
-      const reason = root.querySelector("[data-undo-reason]");
-      transport.undo(reason ? reason.value : "");
-      if (reason) reason.value = "";
+      undoAsk.tap(data ? data.seq : 0);
+    } else if (action === "undo-cancel") {
+      undoAsk.close();
     } else if (action === "confirm") {
       confirm(t);
     } else if (action === "dice") {
