@@ -1,17 +1,19 @@
-"""Benchmark: the public standings page and its API endpoint against a trivial DRF endpoint.
+"""Benchmark: the public pages a crowd reads against a trivial DRF endpoint, in the same run.
 
 Production shape on 127.0.0.1 only: gunicorn + PostgreSQL + the Redis cache. A 32-team World Cup
 (part played, through the services) is loaded into a dedicated database; wrk (2 threads,
-32 connections, 10 s) measures each URL in turn in the same run:
+32 connections) measures each URL in short slices, round after round (ping, pages, ping, …):
 
-    /api/v1/ping                                   trivial DRF endpoint (the baseline)
-    /c/<slug>/standings/                           public standings page (HTML)
-    /api/v1/competitions/<slug>/standings          standings API endpoint (JSON)
+    /api/v1/ping                                   trivial DRF endpoint (the reference)
+    /c/<slug>/standings/, /api/v1/…/standings      the standings page and its API
+    /c/<slug>/, fixtures/, bracket/, a team, a match   the other public pages (page_cache.py)
 
-Targets: p99 < 50 ms, and req/s at least 70% of the trivial endpoint's.
+Targets, each the median over the rounds of the ratio to the ping's slice in the same round:
+req/s at least 70% of the ping's, p99 at most 3x the ping's (a p99 in milliseconds holds only on
+an idle machine); min / median / max of the ratios are printed.
 Then: standings recomputation of a 1000-team Swiss event after 10 rounds (target < 1 s).
 
-Run: ``. scripts/test-env.sh && .venv/bin/python bench/bench_web.py [--duration 10] [--quick]``.
+Run: ``. scripts/test-env.sh && .venv/bin/python bench/bench_web.py [--duration 4] [--slices 3] [--quick]``.
 Needs wrk (Debian: ``apt-get install wrk``) and PostgreSQL + Redis as for ``make test``.
 """
 
@@ -24,6 +26,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,10 +39,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from isolation import BENCH_REDIS_DB, create_database, isolate  # noqa: E402
+from measure import Verdict, load_line, ratios  # noqa: E402
 
 BENCH_NAME = "web"
 SLUG = "bench-world-cup"
-P99_TARGET_MS = 50.0
+# Against the trivial endpoint in the same run (a p99 in milliseconds holds on an idle machine only).
+P99_RATIO_TARGET = 3.0
 RATIO_TARGET = 0.70
 SWISS_TARGET_S = 1.0
 
@@ -279,11 +284,14 @@ def run_wrk(url: str, duration: int, *, revalidate: bool = False, rate: int = 0)
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run (default 10)")
+    parser.add_argument("--duration", type=int, default=4, help="seconds per wrk slice (default 4)")
     parser.add_argument("--quick", action="store_true", help="3-second runs, for a smoke test")
     parser.add_argument("--workers", type=int, default=max(2, os.cpu_count() or 2))
+    parser.add_argument("--slices", type=int, default=3, help="rounds over the URLs (default 3)")
     args = parser.parse_args()
-    duration = 3 if args.quick else max(1, min(args.duration, 60))
+    duration = 2 if args.quick else max(1, min(args.duration, 60))
+    verdict = Verdict("bench_web")
+    print(f"bench_web: {load_line()}")
 
     if shutil.which("wrk") is None:
         return fail("wrk is not installed: `apt-get install wrk` (Debian/Ubuntu), then run again.")
@@ -304,21 +312,37 @@ def main() -> int:
 
     connections.close_all()
 
+    from tournaments.models import Fixture
+
+    played = Fixture.objects.filter(competition__slug=SLUG, status=Fixture.Status.CONFIRMED).first()
+    assert played is not None and played.home_team_id is not None
+    connections.close_all()
+
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = start_gunicorn(env, port, args.workers)
+    targets = [
+        ("trivial DRF endpoint", "/api/v1/ping"),
+        ("standings page (HTML)", f"/c/{SLUG}/standings/"),
+        ("standings API (JSON)", f"/api/v1/competitions/{SLUG}/standings"),
+        ("competition home", f"/c/{SLUG}/"),
+        ("fixtures", f"/c/{SLUG}/fixtures/"),
+        ("bracket", f"/c/{SLUG}/bracket/"),
+        ("team page", f"/c/{SLUG}/teams/{played.home_team_id}/"),
+        ("match page", f"/c/{SLUG}/matches/{played.pk}/"),
+    ]
+    # Each URL in short slices, round after round (ping, pages, ping, pages, ...): a burst of
+    # other load on the machine falls on the reference and on the pages alike.
+    slices: dict[str, list[dict[str, float]]] = {path: [] for _, path in targets}
     try:
         wait_ready(f"{base}/api/v1/ping")
-        targets = [
-            ("trivial DRF endpoint", "/api/v1/ping"),
-            ("standings page (HTML)", f"/c/{SLUG}/standings/"),
-            ("standings API (JSON)", f"/api/v1/competitions/{SLUG}/standings"),
-        ]
         for _, path in targets:  # warm the caches and every worker's connections
             for _ in range(args.workers * 4):
                 with urllib.request.urlopen(base + path, timeout=10) as response:
                     assert response.status == 200, path
-        results = {path: run_wrk(base + path, duration) for _, path in targets}
+        for _ in range(args.slices):
+            for _, path in targets:
+                slices[path].append(run_wrk(base + path, duration))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -326,38 +350,48 @@ def main() -> int:
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
 
-    baseline = results["/api/v1/ping"]["rps"]
-    ok = True
+    ping = slices["/api/v1/ping"]
     print()
-    print(f"wrk -t2 -c32 -d{duration}s, 127.0.0.1, {args.workers} gunicorn workers")
-    print(f"{'endpoint':<26} {'req/s':>9} {'p99 ms':>8} {'vs trivial':>11}  {'target':<34} result")
+    print(
+        f"wrk -t2 -c32, {args.slices} rounds of {duration} s a URL, 127.0.0.1, "
+        f"{args.workers} gunicorn workers"
+    )
+    print(
+        f"{'endpoint':<24} {'req/s':>7} {'p99 ms':>7}  {'req/s / ping min/med/max':<26} "
+        f"{'p99 / ping':<20} result"
+    )
     print("-" * 100)
     for label, path in targets:
-        r = results[path]
-        ratio = r["rps"] / baseline if baseline else 0.0
+        runs = slices[path]
+        rps = statistics.median(r["rps"] for r in runs)
+        p99 = statistics.median(r["p99"] for r in runs)
+        throughput = ratios([r["rps"] for r in runs], [r["rps"] for r in ping])
+        latency = ratios([r["p99"] for r in runs], [r["p99"] for r in ping])
         if path == "/api/v1/ping":
-            target, passed = "(baseline)", True
+            result = "(reference)"
         else:
-            target = f"p99 < {P99_TARGET_MS:.0f} ms, >= {RATIO_TARGET:.0%} of trivial"
-            passed = r["p99"] < P99_TARGET_MS and ratio >= RATIO_TARGET and not r["non2xx"]
-            ok &= passed
-        extra = f" ({int(r['non2xx'])} non-2xx)" if r["non2xx"] else ""
+            errors = sum(r["non2xx"] + r["socket_errors"] for r in runs)
+            passed = throughput.median >= RATIO_TARGET and latency.median <= P99_RATIO_TARGET and not errors
+            result = verdict.check(
+                f"{label}: req/s >= {RATIO_TARGET:.0%} and p99 <= {P99_RATIO_TARGET:.0f}x ping", passed
+            )
         print(
-            f"{label:<26} {r['rps']:>9.0f} {r['p99']:>8.1f} {ratio:>10.0%}  {target:<34} "
-            f"{'PASS' if passed else 'FAIL'}{extra}"
+            f"{label:<24} {rps:>7.0f} {p99:>7.1f}  {throughput.spread():<26} {latency.spread():<20} {result}"
         )
     print()
     best_service, first_service = swiss["service"]  # type: ignore[misc]
-    swiss_ok = best_service < SWISS_TARGET_S
-    ok &= swiss_ok
+    swiss_ok = (
+        verdict.check(f"Swiss 1000 recompute < {SWISS_TARGET_S:.0f} s", best_service < SWISS_TARGET_S)
+        == "met"
+    )
     print(f"standings recomputation, Swiss 1000 teams, 10 rounds ({swiss['results']} results), target < 1 s")
     print(f"{'path':<50} {'best s':>8} {'first s':>8}  result")
     print("-" * 78)
     print(
         f"{'tournaments.standings.services.standings_compute':<50} "
-        f"{best_service:>8.3f} {first_service:>8.3f}  {'PASS' if swiss_ok else 'FAIL'}"
+        f"{best_service:>8.3f} {first_service:>8.3f}  {'met' if swiss_ok else 'NOT met'}"
     )
-    return 0 if ok else 1
+    return verdict.exit_code()
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ something it shows changes:
   (tournaments.standings.cache.by_slug), which the signals bump on every change that shows on its
   pages (results, fixtures, cards, suspensions, replays, … — tournaments.standings.signals);
 * the matches being scored live (the "live" marks, the live panel): the scorer writes its session
-  without model signals, so those marks are part of the entry's name (one small query a request);
+  without model signals, so those marks are part of the entry's name (read at most once a second
+  a process, LIVE_SECONDS);
 * the clock ("overdue", the upcoming matches): entries expire after PAGE_SECONDS.
 
 Signed-in visitors (club members see forms, staff see full logs), and a visitor with a message
@@ -20,16 +21,19 @@ is not a plain 200, or that set a cookie or used the CSRF token, is not stored e
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
 from django.contrib.messages import get_messages
+from django.db.models.signals import post_save
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
 
 from fubaleague.web.selectors import scored_live
+from scoring.models import ScoringSession
 from tournaments.standings import cache
 
 # The clock's part of a page ("overdue", what is upcoming) is at most this old.
@@ -58,13 +62,40 @@ def _personal(request: HttpRequest) -> bool:
     return bool(request.user.is_authenticated or len(get_messages(request)))
 
 
+# The live marks of a competition as this process last read them, trusted for LIVE_SECONDS: a
+# kept page then costs no query at all. A session started in this process forgets them at once
+# (its row is created with a model signal); another process's start, and a match's end (written
+# without signals), show within LIVE_SECONDS.
+LIVE_SECONDS = 1.0
+_live: dict[str, tuple[float, str]] = {}
+
+
+def _live_marks(slug: str) -> str:
+    now = time.monotonic()
+    held = _live.get(slug)
+    if held is not None and now - held[0] < LIVE_SECONDS:
+        return held[1]
+    marks = ",".join(f"{f}:{s}" for f, s in scored_live(slug=slug))
+    digest = hashlib.blake2b(marks.encode(), digest_size=8).hexdigest()
+    if len(_live) >= 256:
+        _live.clear()
+    _live[slug] = (now, digest)
+    return digest
+
+
+def _session_saved(sender: Any, **kwargs: Any) -> None:
+    _live.clear()
+
+
+post_save.connect(_session_saved, sender=ScoringSession, dispatch_uid="page_cache_live_marks")
+
+
 def _entry_name(request: HttpRequest, slug: str, params: Sequence[str], live: bool) -> str:
     query = "&".join(f"{p}={request.GET.get(p, '')}" for p in params)
     # The query parameters the view reads, and no others: a random query string costs no entry.
     name = f"page:{request.path}?{query}"
     if live:
-        marks = ",".join(f"{f}:{s}" for f, s in scored_live(slug=slug))
-        name += ":live:" + hashlib.blake2b(marks.encode(), digest_size=8).hexdigest()
+        name += ":live:" + _live_marks(slug)
     return name
 
 
