@@ -119,9 +119,12 @@ def _frame(
     names: dict[str, str],
     detail: str | None = None,
 ) -> dict[str, Any]:
-    """One frame from the engine's snapshot: pieces as lists in board order, the goalkeepers as
-    area indexes (-1 off the pitch), the ball's area by code and by name, the last action, what
-    happened in one line (``text``) and what that line leaves out (``detail``: a set-up's placement)."""
+    """One frame from the engine's snapshot: what the pitch draws in the snapshot's own shape
+    (``teams.home``/``away`` with ``pieces`` in board order and ``gk``, the goalkeeper's area or
+    None; ``ball``, ``value``, ``last``: the session state's ``state`` has the same, so one
+    renderer, static/fubaleague/pitch.js, draws the scorer, the live panel and the replay), the
+    ball's area by name, what happened in one line (``text``) and what that line leaves out
+    (``detail``: a set-up's placement)."""
     snap = snapshot(m)
     return {
         "i": index,
@@ -134,9 +137,10 @@ def _frame(
         "ball_name": area_name(snap.ball, names["home"], names["away"]) if snap.ball else None,
         "value": snap.value,
         "control": snap.control,
-        "home": list(snap.home.pieces),
-        "away": list(snap.away.pieces),
-        "gk": [B.INDEX.get(t.gk, -1) if t.gk else -1 for t in (snap.home, snap.away)],
+        "teams": {
+            side: {"pieces": list(t.pieces), "gk": t.gk}
+            for side, t in (("home", snap.home), ("away", snap.away))
+        },
         "last": snap.last.to_dict() if snap.last is not None else None,
         "text": text,
         "detail": detail,

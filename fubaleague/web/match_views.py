@@ -34,6 +34,9 @@ from tournaments.models import Competition, Fixture
 from tournaments.selectors import user_club_team_ids
 
 REPLAY_CACHE_SECONDS = 3600
+# The frames' shape is part of the key: a deploy that changes it never serves frames cached by the
+# one before to the new page script (v2: a frame's pitch in the engine snapshot's shape).
+REPLAY_CACHE_KEY = "replay:v2:{}"
 # Booked-player lines on a Soccer City result form: two send-offs end a match (seed 003), so a
 # report rarely books more than a handful of players.
 CARD_LINES = 8
@@ -309,7 +312,7 @@ def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> JsonRespons
             status=404,
         )
     # A stored log never changes, so its frames are cached by log id.
-    key = f"replay:{log.pk}"
+    key = REPLAY_CACHE_KEY.format(log.pk)
     data = cache.get(key)
     if data is None:
         try:

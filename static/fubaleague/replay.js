@@ -42,20 +42,6 @@ export function lastOnPitch(frames, at) {
 }
 
 /**
- * A frame as the pitch draws it: the engine snapshot's shape (`state` in docs/scorer-internals.md).
- * @param {any} frame  {home, away: pieces per area, gk: [home index, away index] (-1: none), ball, value}
- * @param {string[]} codes
- * @returns {import("./pitch.js").PitchState}
- */
-export function frameState(frame, codes) {
-  const keeper = (i) => (i >= 0 ? codes[i] : null);
-  return {
-    teams: { home: { pieces: frame.home, gk: keeper(frame.gk[0]) }, away: { pieces: frame.away, gk: keeper(frame.gk[1]) } },
-    ball: frame.ball, value: frame.value, last: null,
-  };
-}
-
-/**
  * The feed line (a turn) that the frame at `at` belongs to; -1 before the first.
  * @param {{first: number}[]} feed
  * @param {number} at
@@ -67,7 +53,8 @@ export function turnIndex(feed, at) {
 }
 
 function draw(frame) {
-  pitch.draw({ ...frameState(frame, data.areas), last: lastOnPitch(data.frames, pos) }, data.areas);
+  // a frame's pitch is in the engine snapshot's shape (matches/replay.py _frame)
+  pitch.draw({ ...frame, last: lastOnPitch(data.frames, pos) }, data.areas);
   $("replay-score").textContent = frame.score[0] + " – " + frame.score[1];
   $("replay-minute").textContent = frame.minute + "'";
   $("replay-turn").textContent = frame.turn;

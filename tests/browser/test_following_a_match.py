@@ -12,6 +12,7 @@ import pytest
 from django.core.cache import cache
 from playwright.sync_api import expect
 
+from fubaleague.web.match_views import REPLAY_CACHE_KEY
 from matches.models import MatchLog, Result
 from matches.replay import replay_frames
 from matches.simulation import fixture_simulate
@@ -162,7 +163,7 @@ def _with_a_goal(fixture_id: int) -> int:
         m for seed in range(1, 40) if (m := fixture_simulate(fixture=fixture, seed=seed)).score != (0, 0)
     )
     MatchLog.objects.filter(id=stored.id).update(data=match.log, seed=match.seed)
-    cache.delete(f"replay:{stored.id}")  # the frames are cached by log id
+    cache.delete(REPLAY_CACHE_KEY.format(stored.id))  # the frames are cached by log id
     Result.objects.filter(fixture=fixture).update(home_goals=match.score[0], away_goals=match.score[1])
     return fixture_id
 

@@ -1,17 +1,9 @@
-/* The replay's steps (static/fubaleague/replay.js): a frame as the one renderer draws it, the
-   action kept marked through a turn's rolls, and the turn a frame belongs to. */
+/* The replay's steps (static/fubaleague/replay.js): the action kept marked through a turn's rolls,
+   and the turn a frame belongs to. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { frameState, lastOnPitch, turnIndex } from "../../static/fubaleague/replay.js";
+import { lastOnPitch, turnIndex } from "../../static/fubaleague/replay.js";
 import { statusLine } from "../../static/fubaleague/live.js";
-
-test("a replay frame becomes the engine snapshot's shape, keepers by code", () => {
-  const frame = { home: [1, 0], away: [0, 2], gk: [0, -1], ball: "CENTRE", value: 5 };
-  assert.deepEqual(frameState(frame, ["H-PEN", "A-PEN"]), {
-    teams: { home: { pieces: [1, 0], gk: "H-PEN" }, away: { pieces: [0, 2], gk: null } },
-    ball: "CENTRE", value: 5, last: null,
-  });
-});
 
 test("a roll keeps the same turn's last action on the pitch, a new turn does not", () => {
   const move = { kind: "move", areas: ["H-LM", "CENTRE"] };
