@@ -24,6 +24,9 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from measure import load_line
 
 import rules_engine
 from rules_engine.api import (
@@ -126,6 +129,7 @@ def main() -> int:
     ap.add_argument("--versus", type=int, default=0, help="heuristic-vs-random matches (default 200)")
     args = ap.parse_args()
     n = args.matches or (40 if args.quick else 300)
+    print(f"bench_fuba2: {load_line()}")
     nv = args.versus or (20 if args.quick else 200)
     pinned = pin_one_core()
     sim_time, stats, tally, matches = simulate(n)
@@ -178,6 +182,7 @@ def main() -> int:
     width = max(len(r[0]) for r in table)
     for label, value, note in table:
         print(f"{label:<{width}}  {value:>12}  {note}")
+    print(f"bench_fuba2: {load_line()} at the end")
     return 0 if valid == n else 1
 
 

@@ -23,11 +23,16 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from measure import load_line  # noqa: E402
+
 RESULTS = ROOT / "var" / "bench" / "scorer_taps.json"
 TARGETS = {"app": (10.0, 400), "typed": (14.0, 550)}
 
 
 def main() -> int:
+    print(f"bench_scorer_taps: {load_line()}")
     RESULTS.unlink(missing_ok=True)
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, check=True)
     test = [
@@ -64,6 +69,7 @@ def main() -> int:
         print(f"  {dice}: taps by question {r['taps_by_question']}")
         # "free_move: done+action": one tap answered "done" and the action after it (pending.then)
         print(f"  {dice}: taps by answer {r.get('taps_by_answer', {})}")
+    print(f"bench_scorer_taps: {load_line()} at the end")
     return run.returncode or (0 if met else 1)
 
 
