@@ -9,7 +9,7 @@ from django.utils.functional import SimpleLazyObject
 
 from fubaleague.console.access import permits
 from tournaments.models import Competition
-from tournaments.selectors import holds_any_role
+from tournaments.selectors import holds_any_role, may_create_competition
 
 
 def _steps(request: HttpRequest) -> dict[str, bool]:
@@ -23,9 +23,12 @@ def _steps(request: HttpRequest) -> dict[str, bool]:
 
 
 def console(request: HttpRequest) -> dict[str, Any]:
-    """`console_link`: the header's way to the console, for anyone holding a role (or staff);
+    """`console_link`: the header's way to the console, for anyone holding a role (or staff) and
+    anyone who may create a competition;
     `console_may`: on a competition's console page, which of its steps the user may take."""
     return {
-        "console_link": SimpleLazyObject(lambda: holds_any_role(user=request.user)),
+        "console_link": SimpleLazyObject(
+            lambda: holds_any_role(user=request.user) or may_create_competition(user=request.user)
+        ),
         "console_may": SimpleLazyObject(lambda: _steps(request)),
     }

@@ -78,6 +78,7 @@ def people(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "competition": competition,
         "roles": competition.roles.select_related("user", "added_by").order_by("kind", "user__username"),
+        "invited": competition.invitations.filter(club=None, accepted_at=None).order_by("created_at"),
         "form": form,
     }
     return TemplateResponse(request, "console/people.html", context)

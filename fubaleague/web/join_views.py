@@ -59,7 +59,11 @@ def _title(invitation: Invitation) -> str:
 
 
 def _joined(request: HttpRequest, invitation: Invitation) -> HttpResponse:
-    messages.success(request, f"Welcome, {request.user.get_username()}: {_title(invitation).lower()} — done.")
+    if invitation.club is not None:
+        joined = f"you are a member of {invitation.club.name} in {invitation.competition.name}"
+    else:
+        joined = f"you help run {invitation.competition.name} ({invitation.get_role_display().lower()})"
+    messages.success(request, f"Welcome, {request.user.get_username()}: {joined}.")
     if invitation.club is None:
         return redirect("console:overview", slug=invitation.competition.slug)
     return redirect("tournaments:dashboard")
