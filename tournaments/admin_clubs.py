@@ -17,7 +17,18 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from kernel.admin_actions import ServiceAdmin, ServiceForm
-from tournaments.models import Bye, Club, Coach, MatchSkill, Skill, SkillLoss, TeamSkill
+from tournaments.models import (
+    Bye,
+    Club,
+    ClubApplication,
+    Coach,
+    CompetitionRole,
+    Invitation,
+    MatchSkill,
+    Skill,
+    SkillLoss,
+    TeamSkill,
+)
 from tournaments.services.clubs import (
     club_create,
     club_delete,
@@ -175,3 +186,34 @@ class TeamSkillAdmin(RecordAdmin):
     search_fields = ("team__name", "skill__name")
     list_select_related = ("team", "skill", "gained_in")
     raw_id_fields = ("team", "gained_in")
+
+
+@admin.register(CompetitionRole)
+class CompetitionRoleAdmin(RecordAdmin):
+    """Given on the console's People page (tournaments.services.roles) and by invitations."""
+
+    list_display = ("competition", "user", "kind", "added_by", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("competition__name", "user__username")
+    list_select_related = ("competition", "user", "added_by")
+
+
+@admin.register(Invitation)
+class InvitationAdmin(RecordAdmin):
+    """Made by the invitation services; the token itself is never stored (its hash is not shown)."""
+
+    list_display = ("competition", "club", "role", "username", "email", "created_at", "accepted_at")
+    list_filter = ("role",)
+    search_fields = ("competition__name", "club__name", "username", "email")
+    exclude = ("token_hash",)
+    list_select_related = ("competition", "club")
+
+
+@admin.register(ClubApplication)
+class ClubApplicationAdmin(RecordAdmin):
+    """Asked for on a competition's sign-up page; decided on the console (tournaments.services.signups)."""
+
+    list_display = ("competition", "team_name", "club_name", "applicant", "status", "created_at")
+    list_filter = ("status",)
+    search_fields = ("competition__name", "team_name", "club_name", "applicant__username")
+    list_select_related = ("competition", "applicant")

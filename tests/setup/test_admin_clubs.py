@@ -73,7 +73,19 @@ def test_a_coach_is_saved_by_the_services_and_their_refusal_shows(staff, monkeyp
     assert coach.country == "Scotland" and updated[-1]["country"] == "Scotland" and "name" not in updated[-1]
 
 
-@pytest.mark.parametrize("model", ["skill", "bye", "skillloss", "matchskill", "teamskill"])
+@pytest.mark.parametrize(
+    "model",
+    [
+        "skill",
+        "bye",
+        "skillloss",
+        "matchskill",
+        "teamskill",
+        "competitionrole",
+        "invitation",
+        "clubapplication",
+    ],
+)
 def test_records_the_services_keep_are_read_only_in_the_admin(staff, model: str) -> None:
     assert staff.get(f"/admin/tournaments/{model}/").status_code == 200
     assert staff.get(f"/admin/tournaments/{model}/add/").status_code == 403
@@ -89,3 +101,22 @@ def test_a_team_skill_cannot_be_changed_or_deleted_around_the_services(staff) ->
     assert staff.post(f"/admin/tournaments/teamskill/{held.pk}/delete/", {"post": "yes"}).status_code == 403
     held.refresh_from_db()
     assert held.source == TeamSkill.Source.CHOSEN
+
+
+def test_the_invitation_admin_never_shows_the_token_hash(staff) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.factories import CompetitionFactory
+    from tournaments.models import Invitation
+
+    invitation = Invitation.objects.create(
+        competition=CompetitionFactory(),
+        username="wolfie",
+        email="wolf@example.org",
+        token_hash="f" * 64,
+        expires_at=timezone.now() + timedelta(days=1),
+    )
+    page = staff.get(f"/admin/tournaments/invitation/{invitation.pk}/change/").content.decode()
+    assert "wolf@example.org" in page and "f" * 64 not in page
