@@ -15,7 +15,6 @@ const sizes = {
       { file: "static/scoring/js/local-first.js", name: "createLocalFirstTransport", max: 420, why: "issue 31: the queue is being rewritten" },
       { file: "static/scoring/js/transport.js", name: "createTransport", max: 122, why: "issue 31: the queue is being rewritten" },
       // Being cut into named steps (issue 34, item 3).
-      { file: "static/scoring/js/answer.js", name: "createAsk", max: 296, why: "issue 34: to be cut into steps" },
       { file: "static/scoring/js/main.js", name: "start", max: 138, why: "issue 34: to be cut into steps once the queue lands" },
     ],
   }],

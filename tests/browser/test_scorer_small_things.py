@@ -19,7 +19,7 @@ from rules_engine.api import HeuristicCoach
 from scoring import services, web_engine
 from scoring.models import ScoringEvent
 from tests.browser.conftest import SCREENSHOTS
-from tests.scoring.helpers import make_fixture
+from tests.scoring.helpers import make_fixture, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -124,13 +124,11 @@ def _session_at(settings: Any, question: str | None = None, seed: int = 1) -> tu
         user.save()
     session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
     events = _to_question(session.header, question, seed) if question else []
-    for seq, event in enumerate(events, start=1):
-        services.event_post(
-            session_id=session.id,
-            user=users["away" if event["by"] == "away" else "home"],
-            client_id=f"st{next(_ids)}",
-            expected_seq=seq,
-            event=event,
+    for event in events:
+        tap(
+            session.id,
+            users["away" if event["by"] == "away" else "home"],
+            {"client_id": f"st{next(_ids)}", "event": event},
         )
     return s, session
 
