@@ -256,6 +256,8 @@ AUTHENTICATION_BACKENDS = ["kernel.login_limits.LoginLimitBackend"]
 # Failed sign-ins allowed per client address and per username before the logins answer 429.
 LOGIN_LIMIT_ADDRESS = env_rate("LOGIN_LIMIT_ADDRESS", "30/hour")
 LOGIN_LIMIT_USERNAME = env_rate("LOGIN_LIMIT_USERNAME", "10/hour")
+# New accounts made per client address on the join and sign-up pages (tries counted).
+ACCOUNT_LIMIT_ADDRESS = env_rate("ACCOUNT_LIMIT_ADDRESS", "20/hour")
 # How many reverse proxies in front of the service append to X-Forwarded-For; 0 (default)
 # ignores that header, which any client can write (kernel/login_limits.py).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)

@@ -3,9 +3,11 @@ a user name and password, or sign in) and a competition's sign-up page."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.db import transaction
@@ -15,7 +17,9 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from kernel.client_ip import client_ip
 from kernel.errors import ApplicationError
+from kernel.throttling import parse_rate, window_count
 from tournaments.models import ClubApplication, Competition, Invitation
 from tournaments.services.invitations import (
     account_create,
@@ -45,6 +49,16 @@ class AccountForm(forms.Form):
         if data.get("password1") and data.get("password1") != data.get("password2"):
             self.add_error("password2", "The two passwords differ.")
         return data
+
+
+def _accounts_exhausted(request: HttpRequest, form: forms.Form) -> bool:
+    """Counts a try at a new account from this address; True (and says so) past the limit."""
+    allowed, duration = parse_rate(settings.ACCOUNT_LIMIT_ADDRESS)
+    key = f"new-accounts:a:{client_ip(request)}:{int(time.time() // duration)}"
+    if window_count(key, duration) > allowed:
+        form.add_error(None, "Too many new accounts from this address: try again later, or sign in.")
+        return True
+    return False
 
 
 def _error(form: forms.Form, exc: ApplicationError) -> None:
@@ -82,7 +96,8 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST" and request.user.is_authenticated and "accept" in request.POST:
         invitation_accept(token=token, user=request.user)
         return _joined(request, invitation)
-    if request.method == "POST" and "create" in request.POST and form.is_valid():
+    creating = request.method == "POST" and "create" in request.POST and form.is_valid()
+    if creating and not _accounts_exhausted(request, form):
         try:
             user = invitation_accept_new_account(
                 token=token, username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
@@ -116,7 +131,8 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
         request.POST if request.method == "POST" and not request.user.is_authenticated else None
     )
     posted = request.method == "POST" and competition.signup_open and entry.is_valid()
-    if posted and (request.user.is_authenticated or account.is_valid()):
+    signed_in = request.user.is_authenticated
+    if posted and (signed_in or (account.is_valid() and not _accounts_exhausted(request, account))):
         try:
             application = _apply(request, competition, entry, account)
         except ApplicationError as exc:

@@ -218,3 +218,23 @@ def test_staff_keep_the_join_and_sign_up_pages_working_as_anyone(cup) -> None:
     body = {"club_name": "Staff FC", "team_name": "Staff"}
     assert staff.post("/c/spring-cup/sign-up/", body).status_code == 302
     assert ClubApplication.objects.get().club_name == "Staff FC"
+
+
+def test_new_accounts_from_one_address_are_limited(cup, console, settings) -> None:
+    settings.ACCOUNT_LIMIT_ADDRESS = "2/hour"
+    console.post("/console/c/spring-cup/teams/", {"signup": "open"})
+    statuses = []
+    for n in range(3):
+        body = {
+            "club_name": f"Club {n}",
+            "team_name": f"Team {n}",
+            "username": f"applicant{n}",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        }
+        response = Client().post("/c/spring-cup/sign-up/", body)
+        statuses.append(response.status_code)
+    assert statuses == [302, 302, 200]
+    assert "Too many new accounts from this address" in response.content.decode()
+    assert ClubApplication.objects.count() == 2
+    assert not get_user_model().objects.filter(username="applicant2").exists()
