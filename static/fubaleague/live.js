@@ -2,7 +2,7 @@
    Polls the session's live state (the same document the scorer reads, revalidated by its ETag)
    and draws the pitch with the last action, the score and clock, the question being answered,
    the latest entries, the feed by turn and the key moments. Read-only: no rule logic here. */
-import { Pitch } from "./pitch.js";
+import { Pitch, keptAction } from "./pitch.js";
 
 const POLL_MS = 1500;
 const DONE = ["submitted", "abandoned", "unconfirmed"];
@@ -20,7 +20,7 @@ let codes = null;
 /** @type {Record<string, string>} */
 const areaNames = {};
 let storyVersion = null;
-/** @type {{turn: number, last: import("./pitch.js").LastAction}|null} */
+/** @type {import("./pitch.js").Kept|null} */
 let marked = null;
 /** @param {string} id */
 const $ = (id) => root.querySelector('[data-testid="' + id + '"]');
@@ -39,8 +39,8 @@ function render(d) {
   const control = names[st.control] || st.control;
   $("live-ball").textContent = st.ball ? "Ball: " + areaNames[st.ball] + " · value " + st.value + " · " + control + " has it" : "";
   // A roll moves nothing by itself: the move, pass or shot before it this turn stays marked.
-  if (st.last && st.last.areas && st.last.areas.length) marked = { turn: st.turn, last: st.last };
-  pitch.draw({ ...st, last: marked && marked.turn === st.turn ? marked.last : null }, codes);
+  marked = keptAction(marked, { turn: st.turn, seq: d.seq, last: st.last });
+  pitch.draw({ ...st, last: marked ? marked.last : null }, codes);
   $("live-question").textContent = d.status === "live" ? d.question : statusLine(d.status);
   // The last entry only: the turn's line in the feed below tells the rest of it in words (a
   // spectator does not read the log's every "no more moves").

@@ -86,6 +86,21 @@ export function involvedAreas(last) {
   return new Set(last && last.areas ? last.areas : []);
 }
 
+/** @typedef {{turn: number, seq: number, last: LastAction}} Kept  the action kept marked */
+
+/**
+ * The action the pitch keeps marked: a roll moves nothing by itself, so the move, pass or shot
+ * before it in the same turn stays marked (as lichess keeps the last move), until the next turn
+ * or an undo that takes it back (the match is then before the seq it was marked at).
+ * @param {Kept|null} kept  what was marked before
+ * @param {{turn: number, seq: number, last?: (LastAction|null)}} now  the state shown
+ * @returns {Kept|null}
+ */
+export function keptAction(kept, now) {
+  if (now.last && now.last.areas && now.last.areas.length) return { turn: now.turn, seq: now.seq, last: now.last };
+  return kept && kept.turn === now.turn && kept.seq <= now.seq ? kept : null;
+}
+
 /**
  * @param {string} tag
  * @param {Record<string, string|number>} attrs

@@ -121,3 +121,15 @@ test("a corner spot takes taps in its square only while it is an answer", () => 
   board.mark({ "A-LC": "pick" });
   assert.ok(!hit.classList.contains("area-hit--on"));
 });
+
+test("the scorer keeps the last move marked through the roll after it", () => {
+  const svg = scorerPitch();
+  const board = createBoard(/** @type {any} */ (svg), { onTap() {}, onDrag() {} });
+  const lines = () => svg.querySelector("[data-pieces]").querySelectorAll("line").length;
+  board.draw({ ...state(), turn: 5 }, AREAS, undefined, 20);
+  assert.equal(lines(), 1);
+  board.draw({ ...state(), turn: 5, last: { kind: "roll", team: "home", areas: [] } }, AREAS, undefined, 21);
+  assert.equal(lines(), 1, "still marked after the roll");
+  board.draw({ ...state(), turn: 5, last: { kind: "roll", team: "home", areas: [] } }, AREAS, undefined, 19);
+  assert.equal(lines(), 0, "an undo before the move clears it");
+});

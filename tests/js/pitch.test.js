@@ -3,7 +3,7 @@
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { build, installDocument } from "./fake-dom.js";
-import { Pitch, areaBox, arrowEnds, ballSpot, involvedAreas, pieceOffsets } from "../../static/fubaleague/pitch.js";
+import { Pitch, areaBox, arrowEnds, ballSpot, involvedAreas, keptAction, pieceOffsets } from "../../static/fubaleague/pitch.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -117,4 +117,15 @@ test("without the ball (a set-up being edited) neither the ball nor the last act
   assert.equal(svg.querySelectorAll("line").length, 0);
   assert.equal(svg.querySelector("circle[class=\"ball\"]"), null);
   assert.ok(!svg.querySelector("[data-area=\"CENTRE\"]").classList.contains("area--ball"));
+});
+
+test("an action stays marked through the rolls of its turn, not into the next turn or past an undo", () => {
+  const pass = { kind: "pass", team: "home", from: "H-PEN", to: "CENTRE", areas: ["H-PEN", "CENTRE"] };
+  const roll = { kind: "roll", team: "home", areas: [] };
+  let kept = keptAction(null, { turn: 3, seq: 40, last: pass });
+  assert.deepEqual(kept, { turn: 3, seq: 40, last: pass });
+  kept = keptAction(kept, { turn: 3, seq: 41, last: roll });
+  assert.equal(kept.last, pass, "the roll after it keeps the pass marked");
+  assert.equal(keptAction(kept, { turn: 4, seq: 42, last: roll }), null, "a new turn clears it");
+  assert.equal(keptAction(kept, { turn: 3, seq: 39, last: roll }), null, "an undo of the pass clears it");
 });

@@ -5,7 +5,7 @@
    The board knows no rules: which areas are legal comes from the question (answer.js), the areas'
    names from the server's vocabulary (state JSON "areas"). A gesture is reported as
    onTap(code) or onDrag(fromCode, toCode); a drag counts as one tap. */
-import { Pitch } from "../../fubaleague/pitch.js";
+import { Pitch, keptAction } from "../../fubaleague/pitch.js";
 import { svg } from "./dom.js";
 
 /** @typedef {import("../../fubaleague/pitch.js").PitchState} PitchState */
@@ -138,6 +138,8 @@ export function createBoard(svgEl, gestures) {
   const shapes = pitch.areas;
   const hits = spotTargets(svgEl, shapes);
   let labelled = false;
+  /** @type {import("../../fubaleague/pitch.js").Kept|null} */
+  let kept = null;
 
   /* The areas' labels are drawn by the server in its words: the team whose half an area lies in
      over the area's words ("Peru" / "left wing"); a screen reader gets the whole name. */
@@ -150,16 +152,20 @@ export function createBoard(svgEl, gestures) {
   }
 
   /**
-   * @param {PitchState} state
+   * @param {PitchState & {turn?: number}} state
    * @param {Area[]} areas
    * @param {Draft} [draft]  drawn instead of that side's pieces, without the ball
+   * @param {number} [seq]  the state's seq: an action stays marked through the rolls after it
+   *   (keptAction), as on the live panel and the replay
    */
-  function draw(state, areas, draft) {
+  function draw(state, areas, draft, seq) {
     label(areas);
     if (!pitch.pieces || !areas) return;
     const codes = areas.map((a) => a.code);
-    if (draft) pitch.draw(draftState(state, codes, draft), codes, { ball: false });
-    else pitch.draw(state, codes);
+    if (draft) { pitch.draw(draftState(state, codes, draft), codes, { ball: false }); return; }
+    if (seq === undefined) { pitch.draw(state, codes); return; }
+    kept = keptAction(kept, { turn: state.turn, seq, last: state.last });
+    pitch.draw({ ...state, last: kept ? kept.last : null }, codes);
   }
 
   /** @param {Record<string, string>} classes  {code: "pick" | "from" | "target"} */

@@ -75,7 +75,7 @@ function start(root) {
     root.setAttribute("data-status", d.status);
     ask.setAppDice(!!d.app_dice);
     bar(root, d, names);
-    board.draw(d.state, d.areas);
+    board.draw(d.state, d.areas, undefined, d.seq);
     teamRows(root, d.state);
     feed(root, d);
     finalBox(root, d, names);
