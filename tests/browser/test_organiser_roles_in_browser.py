@@ -48,7 +48,7 @@ def _sign_in(browser, base: str, username: str, password: str, next_url: str = "
     return page
 
 
-def _join(browser, link: str, username: str, password: str, title: str, landing: str):
+def _join(browser, link: str, username: str, password: str, title: str, landing: str, shot=None):
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     page.set_default_timeout(15000)
     page.goto(link)
@@ -57,6 +57,8 @@ def _join(browser, link: str, username: str, password: str, title: str, landing:
     page.fill("#id_username", username)
     page.fill("#id_password1", password)
     page.fill("#id_password2", password)
+    if shot is not None:
+        shot(page, f"organiser-join-{username}-phone")
     page.click("[data-testid=join]")
     page.wait_for_url(f"**{landing}")
     return page
@@ -136,7 +138,13 @@ def test_an_organiser_who_is_not_staff_runs_a_cup_with_helpers_to_its_champion(
     # Two clubs join by their links; the People page adds a co-organiser and invites a desk helper.
     for member, club in (("serbia", "Belgrade FC"), ("australia", "Sydney FC")):
         _join(
-            browser, links[member], member, f"{member}-pass-2027!", f"Join {club} in Spring Cup", "/my-club/"
+            browser,
+            links[member],
+            member,
+            f"{member}-pass-2027!",
+            f"Join {club} in Spring Cup",
+            "/my-club/",
+            shot,
         )
     page.click("nav >> text=People")
     page.fill("#id_who", "colin")
