@@ -120,6 +120,7 @@ lint: install
 	# and TypeScript's check of the JSDoc-typed scripts (the pages', then the engine's Web Worker)
 	node_modules/.bin/eslint --max-warnings=0 .
 	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tsconfig.strict.json
 	node_modules/.bin/tsc -p tsconfig.worker.json
 
 format: install

@@ -31,8 +31,9 @@ const SPOT_BOX = 18;
  * @returns {Box}
  */
 export function areaBox(tag, attr) {
-  if (tag.toLowerCase() === "circle") return { x: +attr("cx"), y: +attr("cy"), w: SPOT_BOX, h: SPOT_BOX };
-  const x = +attr("x"), y = +attr("y"), w = +attr("width"), h = +attr("height");
+  const n = (/** @type {string} */ name) => Number(attr(name));
+  if (tag.toLowerCase() === "circle") return { x: n("cx"), y: n("cy"), w: SPOT_BOX, h: SPOT_BOX };
+  const x = n("x"), y = n("y"), w = n("width"), h = n("height");
   return { x: x + w / 2, y: y + h / 2, w, h };
 }
 
@@ -143,7 +144,8 @@ export class Pitch {
     /** @type {Record<string, SVGElement>} */
     this.areas = {};
     svg.querySelectorAll("[data-area]").forEach((el) => {
-      this.areas[el.getAttribute("data-area")] = /** @type {SVGElement} */ (el);
+      const code = el.getAttribute("data-area");
+      if (code) this.areas[code] = /** @type {SVGElement} */ (el);
     });
   }
 
@@ -161,8 +163,10 @@ export class Pitch {
    *   being edited)
    */
   draw(state, codes, opts) {
+    const layer = this.pieces;
+    if (!layer) return;
     const withBall = !opts || opts.ball !== false;
-    clear(this.pieces);
+    clear(layer);
     if (this.arrows !== this.pieces) clear(this.arrows);
     const involved = involvedAreas(withBall ? state.last : null);
     Object.keys(this.areas).forEach((code) => {
@@ -176,20 +180,20 @@ export class Pitch {
       if (!box) return;
       const h = home.pieces[i], a = away.pieces[i];
       const dx = pieceOffsets(box, h, a);
-      if (h) this.pieces.appendChild(piece("home", h, home.gk === code, { x: box.x + dx.home, y: box.y + 5 }));
-      if (a) this.pieces.appendChild(piece("away", a, away.gk === code, { x: box.x + dx.away, y: box.y + 5 }));
+      if (h) layer.appendChild(piece("home", h, home.gk === code, { x: box.x + dx.home, y: box.y + 5 }));
+      if (a) layer.appendChild(piece("away", a, away.gk === code, { x: box.x + dx.away, y: box.y + 5 }));
     });
     const b = withBall ? this.box(state.ball) : null;
     if (b) {
       const at = ballSpot(b);
-      this.pieces.appendChild(node("circle", { cx: at.x, cy: at.y, r: BALL_R, "class": "ball" }));
-      this.pieces.appendChild(node("text", { x: at.x, y: at.y, "class": "ball-value" }, String(state.value)));
+      layer.appendChild(node("circle", { cx: at.x, cy: at.y, r: BALL_R, "class": "ball" }));
+      layer.appendChild(node("text", { x: at.x, y: at.y, "class": "ball-value" }, String(state.value)));
     }
   }
 
   /** @param {LastAction|null|undefined} last */
   drawLast(last) {
-    if (!last || !last.from || !last.to) return;
+    if (!last || !last.from || !last.to || !this.arrows) return;
     const a = this.box(last.from), b = this.box(last.to);
     const ends = a && b ? arrowEnds(a, b) : null;
     if (!ends) return;

@@ -23,7 +23,8 @@ import { svg } from "./dom.js";
  */
 export function draftState(state, codes, draft) {
   const pieces = codes.map((code) => (draft.players[code] || 0) + (draft.gk === code ? 1 : 0));
-  const teams = { ...state.teams, [draft.side]: { ...state.teams[draft.side], pieces, gk: draft.gk } };
+  const side = /** @type {"home"|"away"} */ (draft.side);
+  const teams = { ...state.teams, [side]: { ...state.teams[side], pieces, gk: draft.gk } };
   return { ...state, teams };
 }
 
@@ -44,7 +45,7 @@ export function spotHitBox(spot, view, size = HIT_UNITS) {
   const inset = size / 4; // the spot's own middle stays inside the square
   const x = spot.x < view.width / 2 ? spot.x - inset : spot.x - size + inset;
   const y = spot.y < view.height / 2 ? spot.y - inset : spot.y - size + inset;
-  const clamp = (v, max) => Math.max(0, Math.min(max - size, v));
+  const clamp = (/** @type {number} */ v, /** @type {number} */ max) => Math.max(0, Math.min(max - size, v));
   return { x: clamp(x, view.width), y: clamp(y, view.height), width: size, height: size };
 }
 
@@ -62,12 +63,13 @@ function spotTargets(svgEl, shapes) {
   const vb = svgEl.getAttribute("viewBox");
   const [, , width, height] = (vb || "0 0 0 0").split(/\s+/).map(Number);
   const layer = svgEl.querySelector("[data-pieces]");
+  const parent = layer && layer.parentNode;
   Object.keys(shapes).forEach((code) => {
     const s = shapes[code];
-    if (s.tagName.toLowerCase() !== "circle" || !width || !layer) return;
-    const box = spotHitBox({ x: +s.getAttribute("cx"), y: +s.getAttribute("cy") }, { width, height });
+    if (s.tagName.toLowerCase() !== "circle" || !width || !parent) return;
+    const box = spotHitBox({ x: Number(s.getAttribute("cx")), y: Number(s.getAttribute("cy")) }, { width, height });
     const hit = svg("rect", { ...box, "class": "area-hit", "data-hit": code, "aria-hidden": "true" });
-    layer.parentNode.insertBefore(hit, layer);
+    parent.insertBefore(hit, layer);
     hits[code] = hit;
   });
   return hits;
@@ -143,6 +145,7 @@ export function createBoard(svgEl, gestures) {
 
   /* The areas' labels are drawn by the server in its words: the team whose half an area lies in
      over the area's words ("Peru" / "left wing"); a screen reader gets the whole name. */
+  /** @param {Area[]} areas */
   function label(areas) {
     if (labelled || !areas) return;
     labelled = true;
@@ -164,7 +167,7 @@ export function createBoard(svgEl, gestures) {
     const codes = areas.map((a) => a.code);
     if (draft) { pitch.draw(draftState(state, codes, draft), codes, { ball: false }); return; }
     if (seq === undefined) { pitch.draw(state, codes); return; }
-    kept = keptAction(kept, { turn: state.turn, seq, last: state.last });
+    kept = keptAction(kept, { turn: state.turn || 0, seq, last: state.last });
     pitch.draw({ ...state, last: kept ? kept.last : null }, codes);
   }
 

@@ -62,7 +62,7 @@ export function createUndoAsk(root, { undo }) {
   return {
     /** The Undo button was tapped: ask why, or take back when asked already. @param {number} seq */
     tap(seq) {
-      if (asking === null && box) {
+      if (asking === null && box && button) {
         asking = seq;
         box.hidden = false;
         if (dock) dock.classList.add("is-undoing");
