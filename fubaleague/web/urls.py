@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from fubaleague.web import club_views, join_views, match_views, views
+from fubaleague.web import club_views, join_views, live_views, match_views, views
 
 # The page names keep the "tournaments:" namespace they had when the pages lived in that app:
 # templates and tests reverse them by it.
@@ -13,6 +13,9 @@ urlpatterns = [
     path("c/<slug:slug>/standings/", views.standings, name="standings"),
     path("c/<slug:slug>/bracket/", views.bracket, name="bracket"),
     path("c/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),
+    path("c/<slug:slug>/live/", live_views.live_centre, name="live_centre"),
+    path("c/<slug:slug>/live/round/<int:round_number>/", live_views.live_centre, name="live_centre_round"),
+    path("c/<slug:slug>/live.json", live_views.live_json, name="live_json"),
     path("c/<slug:slug>/fixtures.ics", views.fixtures_ics, name="fixtures_ics"),
     path("c/<slug:slug>/fixtures.csv", views.fixtures_csv, name="fixtures_csv"),
     path("c/<slug:slug>/teams/", views.teams, name="teams"),

@@ -1,0 +1,65 @@
+"""The tournament live centre (every match of a competition being scored, one page a competition
+and a round) and its one JSON document, shared by every reader (scoring.centre).
+
+The document is the same for everyone (it holds only what is public), so it is answered with
+its ETag from one query while nothing moved, and may be kept a second by a cache in front of the
+app (nginx's micro-cache of /c/, deploy/nginx): a thousand readers then cost about one request a
+second.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from matches.replay import pitch_geometry
+from scoring import centre
+from tournaments.models import Competition, Stage
+
+# Readers poll about every 1.5 s; a shared cache may keep the document this long.
+SHARED_SECONDS = 1
+
+
+def _nav(competition: Competition) -> dict[str, object]:
+    stages = list(competition.stages.all())
+    return {
+        "competition": competition,
+        "current": "live",
+        "has_tables": any(s.kind != Stage.Kind.KNOCKOUT for s in stages),
+        "has_bracket": any(s.kind == Stage.Kind.KNOCKOUT for s in stages),
+        "stages": stages,
+    }
+
+
+@require_GET
+def live_centre(request: HttpRequest, slug: str, round_number: int | None = None) -> HttpResponse:
+    competition = get_object_or_404(Competition, slug=slug)
+    rounds = sorted(set(competition.fixtures.values_list("round", flat=True)))
+    context = {
+        **_nav(competition),
+        "round": round_number,
+        "rounds": rounds,
+        "doc_url": reverse("tournaments:live_json", args=[slug]),
+        "match_url": reverse("tournaments:match", args=[slug, 0]),
+        "pitch": pitch_geometry(names={"home": "Home", "away": "Away"}),
+        "pitch_names": {"home": "Home", "away": "Away"},
+    }
+    return render(request, "tournaments/live_centre.html", context)
+
+
+@require_GET
+def live_json(request: HttpRequest, slug: str) -> HttpResponse:
+    competition_id = get_object_or_404(Competition.objects.only("id"), slug=slug).id
+    ver = centre.version(competition_id=competition_id)
+    etag = centre.etag(competition_id, ver)
+    if request.headers.get("If-None-Match") == etag:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        body = centre.document(competition_id=competition_id, ver=ver)
+        response = HttpResponse(body, content_type="application/json")
+    response["ETag"] = etag
+    # Public: the same bytes for everyone, never an unconfirmed result (scoring.centre).
+    response["Cache-Control"] = f"public, max-age={SHARED_SECONDS}"
+    return response

@@ -1,0 +1,154 @@
+"""The tournament live centre's document: every match of a competition being scored live, and
+the ones scored live whose result counts, in one small JSON shared by every reader (the live
+centre page, the big screen; docs/web.md).
+
+One document per competition, cached under its version. The version is read in one query from
+the sessions themselves (how many, the sum of their versions, how many of their fixtures count):
+a session's version moves with every write, so any session that moves bumps the competition's
+version, and a result that starts counting does too. A version's document never changes, so the
+ETag is the version and a reader who has it gets a 304 from that one query.
+
+Only what is public goes in: from full time until the result counts a session is private
+(scoring.selectors.result_private), so such a match is listed with its teams and status alone,
+never its score or its moments, and a finished match shows the counted result, never the
+session's own final score.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Count, Q, Sum
+
+from matches import scorer_view
+from scoring import selectors
+from scoring.models import ScoringSession
+from tournaments.models import Fixture
+
+CENTRE_CACHE_SECONDS = 3600
+# The finished matches listed: the latest ones whose result counts (a screen shows a round's worth).
+FINISHED_SHOWN = 24
+# Goals, cards and the whistles: what the live centre lists under each match as it happens.
+MOMENT_KINDS = frozenset({"goal", "yellow", "red", "second_yellow", "var"})
+MOMENTS_SHOWN = 12
+
+
+def _sessions(competition_id: int) -> Any:
+    return ScoringSession.objects.filter(fixture__competition_id=competition_id).exclude(
+        status=ScoringSession.Status.ABANDONED
+    )
+
+
+def version(*, competition_id: int) -> str:
+    """The competition's live version, as committed: moves whenever one of its sessions moves or
+    the result of a fixture scored live starts (or stops) counting."""
+    row = _sessions(competition_id).aggregate(
+        n=Count("id"),
+        v=Sum("version"),
+        counted=Count("id", filter=Q(fixture__status__in=Fixture.COUNTED_STATUSES)),
+    )
+    return f"{row['n']}.{row['v'] or 0}.{row['counted']}"
+
+
+def etag(competition_id: int, ver: str) -> str:
+    return f'"c{competition_id}v{ver}"'
+
+
+def _key(competition_id: int, ver: str) -> str:
+    return f"scoring:centre:{competition_id}:{ver}"
+
+
+def document(*, competition_id: int, ver: str) -> bytes:
+    """The live centre's JSON at version ``ver`` (built once a version, then shared)."""
+    key = _key(competition_id, ver)
+    body = cache.get(key)
+    if isinstance(body, bytes):
+        return body
+    doc = build(competition_id=competition_id)
+    body = json.dumps(doc, separators=(",", ":")).encode()
+    # Built from the sessions as they are now: a write since the version was read made a newer
+    # document, which must not be kept as this version's.
+    if doc["version"] == ver:
+        cache.set(key, body, CENTRE_CACHE_SECONDS)
+    return body
+
+
+def _fixture_row(fixture: Fixture) -> dict[str, Any]:
+    stage = fixture.stage
+    return {
+        "fixture": fixture.id,
+        "home": fixture.home_team.name if fixture.home_team else "",
+        "away": fixture.away_team.name if fixture.away_team else "",
+        "stage": stage.name,
+        "group": fixture.group.name if fixture.group_id else "",
+        "round": fixture.round,
+        "round_name": fixture.round_name or f"Round {fixture.round}",
+    }
+
+
+def _moments(state: dict[str, Any]) -> list[dict[str, Any]]:
+    shown = [m for m in state["moments"] if m["kind"] in MOMENT_KINDS]
+    return [{"minute": m["minute"], "kind": m["kind"], "text": m["text"]} for m in shown[-MOMENTS_SHOWN:]]
+
+
+def _live_row(session: ScoringSession) -> dict[str, Any]:
+    row = _fixture_row(session.fixture)
+    if selectors.result_private(session):
+        # At full time the score is the clubs' until they confirm it: nothing of it leaves here.
+        return {**row, "session": session.id, "status": "unconfirmed"}
+    state = selectors.session_state(session)
+    st = state["state"]
+    last = state["events"][0]["text"] if state["events"] else ""
+    return {
+        **row,
+        "session": session.id,
+        "status": "live",
+        "version": state["version"],
+        "score": list(st["score"]),
+        "minute": st["minute"],
+        "turn": st["turn"],
+        "last_text": last,
+        "question": state["question"] or "",
+        "pitch": {"teams": st["teams"], "ball": st["ball"], "value": st["value"], "last": st.get("last")},
+        "moments": _moments(state),
+    }
+
+
+def _finished_row(session: ScoringSession) -> dict[str, Any]:
+    fixture = session.fixture
+    result = getattr(fixture, "result", None)
+    row = {**_fixture_row(fixture), "session": session.id, "status": "final"}
+    if result is not None:
+        row["score"] = [result.home_goals, result.away_goals]
+    # The counted log is public now: its goals and cards as the session scored them.
+    row["moments"] = _moments(selectors.session_state(session))
+    return row
+
+
+def build(*, competition_id: int) -> dict[str, Any]:
+    """The document as the sessions are now (its ``version`` read first, so that a write while it
+    is built gives a document newer than its version, never older)."""
+    ver = version(competition_id=competition_id)
+    related = ("fixture", "fixture__home_team", "fixture__away_team", "fixture__stage", "fixture__group")
+    running = list(
+        _sessions(competition_id)
+        .filter(status__in=ScoringSession.ACTIVE_STATUSES)
+        .select_related(*related, "submission")
+        .order_by("fixture__round", "fixture__match_number", "fixture_id")
+    )
+    finished = list(
+        _sessions(competition_id)
+        .filter(status=ScoringSession.Status.SUBMITTED, fixture__status__in=Fixture.COUNTED_STATUSES)
+        .select_related(*related, "fixture__result")
+        .order_by("-updated_at")[:FINISHED_SHOWN]
+    )
+    return {
+        "version": ver,
+        "competition": competition_id,
+        # the areas' codes in board order: the order of the pieces in each match's pitch
+        "areas": [a["code"] for a in scorer_view.areas({"home": "home", "away": "away"})],
+        "live": [_live_row(s) for s in running],
+        "finished": [_finished_row(s) for s in finished],
+    }

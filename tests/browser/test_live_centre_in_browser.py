@@ -1,0 +1,86 @@
+"""The tournament live centre in a real browser (issue 33, item 4): eight matches scored at once
+through the services, each a card with its score, minute, last action and pitch, updated without
+a reload when one of them moves; screenshots at phone, laptop and big-screen sizes."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from scoring import services
+from scoring.models import ScoringSession
+from tests.scoring.helpers import play
+from tournaments.demo import club_username
+from tournaments.models import Fixture
+
+pytestmark = pytest.mark.browser
+
+MATCHES = 8
+
+
+def _clubs(fixture: Fixture) -> dict[str, object]:
+    """The demo's club accounts of the fixture's two teams: they score it."""
+    users = get_user_model().objects
+    return {
+        "home": users.get(username=club_username(fixture.home_team.name)),
+        "away": users.get(username=club_username(fixture.away_team.name)),
+    }
+
+
+def _score_eight(cup) -> list[ScoringSession]:
+    """Eight scheduled group matches being scored at once through the services, each some events in."""
+    fixtures = list(
+        Fixture.objects.filter(competition=cup.competition, status=Fixture.Status.SCHEDULED)
+        .exclude(home_team=None)
+        .exclude(away_team=None)
+        .order_by("round", "id")[:MATCHES]
+    )
+    assert len(fixtures) == MATCHES
+    sessions = []
+    for i, fixture in enumerate(fixtures):
+        clubs = _clubs(fixture)
+        session = services.session_start(fixture_id=fixture.id, user=clubs["home"])
+        play(session.id, clubs, until=6 + 3 * i)
+        sessions.append(session)
+    return sessions
+
+
+def test_eight_matches_live_in_the_centre_updated_without_reload(page, live_server, cup, shot) -> None:
+    sessions = _score_eight(cup)
+    url = f"{live_server.url}/c/{cup.competition.slug}/live/"
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(url)
+    live = page.locator('[data-testid="centre-live"] [data-testid="centre-match"][data-status="live"]')
+    live.nth(MATCHES - 1).wait_for()
+    assert live.count() == MATCHES
+    first = page.locator(f'[data-testid="centre-match"][data-fixture="{sessions[0].fixture_id}"]')
+    assert first.locator('[data-part="last"]').inner_text().startswith("Last: ")
+    assert first.locator('[data-part="status"]').inner_text().endswith("'")
+    # every card draws its pitch: the pieces of both teams are on it
+    assert first.locator("svg [data-pieces] circle").count() > 2
+    shot(page, "live-centre-390")
+
+    # one match moves on: its card follows without a reload
+    before = first.get_attribute("data-version")
+    page.evaluate("window.__kept = true")
+    play(sessions[0].id, _clubs(sessions[0].fixture), until=40)
+    page.wait_for_function(
+        "([sel, v]) => document.querySelector(sel).getAttribute('data-version') !== v",
+        arg=[f'[data-testid="centre-match"][data-fixture="{sessions[0].fixture_id}"]', before],
+    )
+    assert page.evaluate("window.__kept") is True  # the same page, not reloaded
+    assert int(first.get_attribute("data-version")) > int(before)
+
+    for width, height in ((1366, 900), (1920, 1080)):
+        page.set_viewport_size({"width": width, "height": height})
+        shot(page, f"live-centre-{width}")
+
+    # a round's page keeps that round's matches only
+    round_number = sessions[0].fixture.round
+    page.goto(f"{url}round/{round_number}/")
+    page.locator('[data-testid="centre-match"]').first.wait_for()
+    expected = sum(1 for s in sessions if s.fixture.round == round_number)
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-testid=centre-live] [data-testid=centre-match]').length === n",
+        arg=expected,
+    )
