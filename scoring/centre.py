@@ -82,7 +82,7 @@ def _fixture_row(fixture: Fixture) -> dict[str, Any]:
         "home": fixture.home_team.name if fixture.home_team else "",
         "away": fixture.away_team.name if fixture.away_team else "",
         "stage": stage.name,
-        "group": fixture.group.name if fixture.group_id else "",
+        "group": fixture.group.name if fixture.group is not None else "",
         "round": fixture.round,
         "round_name": fixture.round_name or f"Round {fixture.round}",
     }
