@@ -2,5 +2,5 @@
 // Content-Security-Policy allows scripts from static files only).
 document.querySelectorAll("select[data-autosubmit]").forEach((el) => {
   const select = /** @type {HTMLSelectElement} */ (el);
-  select.addEventListener("change", () => select.form.submit());
+  select.addEventListener("change", () => { if (select.form) select.form.submit(); });
 });

@@ -10,9 +10,17 @@
    The "Dice" fact under the board says what stands, for everyone (spectators too). */
 import { byId, clear, el, setText } from "./dom.js";
 
+/** @param {boolean} app */
 function mode(app) { return app ? "app dice" : "dice rolled at the table"; }
 
+/**
+ * @param {boolean} dice  app dice
+ * @param {string} label
+ * @param {string} testid
+ * @param {boolean} [pressed]
+ */
 function button(dice, label, testid, pressed) {
+  /** @type {Record<string, string>} */
   const attrs = { type: "button", class: "chip", "data-action": "dice", "data-dice": dice ? "app" : "table", "data-testid": testid };
   if (pressed !== undefined) attrs["aria-pressed"] = String(pressed);
   return el("button", attrs, label);
@@ -20,6 +28,9 @@ function button(dice, label, testid, pressed) {
 
 /**
  * What this club is asked or told now: [line, buttons], or null when nothing is.
+ * @param {any} d  the session state
+ * @param {string} side  this club's
+ * @param {Record<string, string>} names
  * @returns {[string, HTMLElement[]] | null}
  */
 function prompt(d, side, names) {
@@ -46,6 +57,11 @@ function prompt(d, side, names) {
   return [line, [button(false, "rolled at the table", "sc-dice-table", !d.app_dice), button(true, "app dice", "sc-dice-app", !!d.app_dice)]];
 }
 
+/**
+ * @param {HTMLElement} root  the scorer
+ * @param {any} d  the session state
+ * @param {{canWrite: boolean, side: string|null, names: Record<string, string>, waiting: number|boolean}} opts
+ */
 export function renderDice(root, d, opts) {
   setText(root, "sc-dice", d.dice ? d.dice.summary : (d.app_dice ? "App dice" : "Dice rolled at the table"));
   const box = byId(root, "sc-dice-choice");

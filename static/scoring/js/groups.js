@@ -5,8 +5,15 @@
    values sent are the options' own. */
 import { el } from "./dom.js";
 
-/* The chip row for `chips` with the kind `open` shown (null: the kinds). chip(option, attrs)
-   makes an option's button, toggle(kind) opens or closes a kind. */
+/** @typedef {{value: any, label: string, short?: string, group?: string}} Option  a question's option */
+
+/**
+ * The chip row for `chips` with the kind `open` shown (null: the kinds). chip(option, attrs)
+ * makes an option's button, toggle(kind) opens or closes a kind.
+ * @param {Option[]} chips
+ * @param {string|null} open
+ * @param {{chip: (o: Option, attrs?: Record<string, string>) => HTMLElement, toggle: (kind: string|null) => void}} make
+ */
 export function chipRow(chips, open, { chip, toggle }) {
   const wrap = el("div", { "class": "chips" });
   const shown = open !== null && chips.some((o) => o.group === open) ? open : null;
@@ -27,13 +34,23 @@ export function chipRow(chips, open, { chip, toggle }) {
   return wrap;
 }
 
-/* How many chips the row shows (for the page's layout). */
+/**
+ * How many chips the row shows (for the page's layout).
+ * @param {Option[]} chips
+ * @param {string|null} open
+ */
 export function chipCount(chips, open) {
   const kinds = new Set(chips.filter((o) => o.group).map((o) => o.group));
   if (open !== null && kinds.has(open)) return 1 + chips.filter((o) => o.group === open).length;
   return chips.filter((o) => !o.group).length + kinds.size;
 }
 
+/**
+ * @param {Option[]} chips
+ * @param {string} kind
+ * @param {boolean} pressed
+ * @param {(kind: string|null) => void} toggle
+ */
 function kindChip(chips, kind, pressed, toggle) {
   const values = chips.filter((o) => o.group === kind).map((o) => o.value);
   const b = el("button", {
