@@ -7,10 +7,11 @@ import { Pitch, keptAction } from "./pitch.js";
 const POLL_MS = 1500;
 const DONE = ["submitted", "abandoned", "unconfirmed"];
 
+// Set once by startLive, before any of the functions below runs.
 /** @type {HTMLElement} the panel (templates/scoring/live_panel.html) */
-let root = null;
+let root;
 /** @type {Pitch} */
-let pitch = null;
+let pitch;
 /** @type {Record<string, string>} */
 let names = {};
 /** @type {string|null} */
@@ -19,16 +20,29 @@ let etag = null;
 let codes = null;
 /** @type {Record<string, string>} */
 const areaNames = {};
+/** @type {number|null} */
 let storyVersion = null;
 /** @type {import("./pitch.js").Kept|null} */
 let marked = null;
-/** @param {string} id */
-const $ = (id) => root.querySelector('[data-testid="' + id + '"]');
+/**
+ * The panel's element with this test id: the template has them all, so a missing one is a bug.
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+function $(id) {
+  const el = root.querySelector('[data-testid="' + id + '"]');
+  if (!el) throw new Error("live panel: no " + id);
+  return /** @type {HTMLElement} */ (el);
+}
 
+/** @param {string} name @returns {string} */
+const attr = (name) => root.getAttribute(name) || "";
+
+/** @param {any} d  the session state (live.json) */
 function render(d) {
   if (!codes) {
-    codes = d.areas.map((a) => a.code);
-    d.areas.forEach((a) => { areaNames[a.code] = a.name; });
+    codes = d.areas.map((/** @type {{code: string}} */ a) => a.code);
+    d.areas.forEach((/** @type {{code: string, name: string}} */ a) => { areaNames[a.code] = a.name; });
   }
   const st = d.state;
   root.setAttribute("data-seq", String(d.seq));
@@ -40,7 +54,7 @@ function render(d) {
   $("live-ball").textContent = st.ball ? "Ball: " + areaNames[st.ball] + " · value " + st.value + " · " + control + " has it" : "";
   // A roll moves nothing by itself: the move, pass or shot before it this turn stays marked.
   marked = keptAction(marked, { turn: st.turn, seq: d.seq, last: st.last });
-  pitch.draw({ ...st, last: marked ? marked.last : null }, codes);
+  pitch.draw({ ...st, last: marked ? marked.last : null }, codes || []);
   $("live-question").textContent = d.status === "live" ? d.question : statusLine(d.status);
   // The last entry only: the turn's line in the feed below tells the rest of it in words (a
   // spectator does not read the log's every "no more moves").
@@ -50,9 +64,10 @@ function render(d) {
 
 /* The feed by turn and the key moments: built by the server from the whole log, once per
    version, and asked for only when the version moved. */
+/** @param {number} version */
 function story(version) {
   storyVersion = version;
-  fetch(root.getAttribute("data-story-url"), { headers: { Accept: "application/json" }, cache: "no-cache" })
+  fetch(attr("data-story-url"), { headers: { Accept: "application/json" }, cache: "no-cache" })
     .then((r) => { if (!r.ok) throw new Error(String(r.status)); return r.json(); })
     .then((s) => {
       fillList($("live-feed"), s.feed.slice(-12).reverse(), (l) => l.text);
@@ -62,6 +77,7 @@ function story(version) {
     .catch(() => { storyVersion = null; });
 }
 
+/** @param {string} text @param {boolean} [bad] */
 function netStatus(text, bad) {
   const el = $("live-net");
   el.textContent = text;
@@ -72,7 +88,7 @@ function poll() {
   /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
   if (etag) headers["If-None-Match"] = etag;
-  fetch(root.getAttribute("data-live-url"), { headers, cache: "no-cache" }).then((r) => {
+  fetch(attr("data-live-url"), { headers, cache: "no-cache" }).then((r) => {
     if (r.status === 304) return null;
     if (r.status === 403) {
       // Full time: the score and the log are public once both clubs have confirmed them.
@@ -91,7 +107,7 @@ function poll() {
   }).catch(() => {
     netStatus("Connection lost, retrying…", true);
   }).then(() => {
-    if (DONE.indexOf(root.getAttribute("data-status")) < 0) {
+    if (DONE.indexOf(attr("data-status")) < 0) {
       window.setTimeout(poll, document.visibilityState === "hidden" ? POLL_MS * 4 : POLL_MS);
     }
   });
@@ -100,8 +116,10 @@ function poll() {
 /** @param {HTMLElement} el */
 function startLive(el) {
   root = el;
-  pitch = new Pitch(root.querySelector("[data-pitch]"));
-  names = { home: root.getAttribute("data-home"), away: root.getAttribute("data-away") };
+  const svg = root.querySelector("[data-pitch]");
+  if (!svg) return;
+  pitch = new Pitch(/** @type {SVGSVGElement} */ (svg));
+  names = { home: attr("data-home"), away: attr("data-away") };
   poll();
 }
 

@@ -6,12 +6,13 @@ import { Pitch } from "./pitch.js";
 
 const STEP_MS = 800; // one event a step at 1x: a turn of about 15 events in 12 s
 
+// Set once by startReplay, before any of the functions below runs.
 /** @type {HTMLElement} */
-let root = null;
+let root;
 /** @type {Pitch} */
-let pitch = null;
+let pitch;
 /** @type {HTMLInputElement} */
-let range = null;
+let range;
 /** @type {any} replay.json: {areas, teams, frames, feed, moments, marks, error} */
 let data = null;
 let pos = 0;
@@ -19,11 +20,21 @@ let pos = 0;
 let timer = null;
 let speed = 1;
 
+/**
+ * The replay's element for this selector: the template has them all, so a missing one is a bug.
+ * @param {string} selector
+ */
+function required(selector) {
+  const el = root.querySelector(selector);
+  if (!el) throw new Error("replay: no " + selector);
+  return el;
+}
 /** @param {string} id @returns {HTMLElement} */
-const $ = (id) => root.querySelector('[data-testid="' + id + '"]');
+const $ = (id) => /** @type {HTMLElement} */ (required('[data-testid="' + id + '"]'));
 /** @param {string} action @returns {HTMLButtonElement} */
-const button = (action) => root.querySelector('[data-action="' + action + '"]');
+const button = (action) => /** @type {HTMLButtonElement} */ (required('[data-action="' + action + '"]'));
 
+/** @param {string} side */
 function teamName(side) { return data.teams && data.teams[side] ? data.teams[side].name : side; }
 
 /**
@@ -52,6 +63,7 @@ export function turnIndex(feed, at) {
   return index;
 }
 
+/** @param {any} frame */
 function draw(frame) {
   // a frame's pitch is in the engine snapshot's shape (matches/replay.py _frame)
   pitch.draw({ ...frame, last: lastOnPitch(data.frames, pos) }, data.areas);
@@ -60,7 +72,7 @@ function draw(frame) {
   $("replay-turn").textContent = frame.turn;
   $("replay-ball").textContent = (frame.ball_name || "–") + " · value " + frame.value;
   $("replay-control").textContent = teamName(frame.control);
-  const notes = frame.notes.map((n) => n.text).filter(Boolean);
+  const notes = frame.notes.map((/** @type {{text: string}} */ n) => n.text).filter(Boolean);
   $("replay-event").textContent = frame.text + (notes.length ? " — " + notes.join("; ") : "");
   // what the one line leaves out (a set-up's whole placement), under it
   $("replay-detail").textContent = frame.detail || "";
@@ -73,6 +85,7 @@ function draw(frame) {
   markCurrent($("replay-feed"), turnIndex(data.feed, pos));
 }
 
+/** @param {HTMLElement} list @param {number} index */
 function markCurrent(list, index) {
   const items = list.children;
   for (let i = 0; i < items.length; i++) {
@@ -82,6 +95,7 @@ function markCurrent(list, index) {
   if (item && list.scrollHeight > list.clientHeight) list.scrollTop = item.offsetTop - list.offsetTop - list.clientHeight / 2;
 }
 
+/** @param {number} i */
 function go(i) {
   if (!data || !data.frames.length) return;
   pos = Math.max(0, Math.min(data.frames.length - 1, i));
@@ -90,7 +104,7 @@ function go(i) {
 }
 
 function nextTurn() {
-  const next = data.feed.find((line) => line.first > pos);
+  const next = data.feed.find((/** @type {{first: number}} */ line) => line.first > pos);
   go(next ? next.first : data.frames.length - 1);
 }
 
@@ -167,12 +181,13 @@ function listenToSwipes() {
   }, { passive: true });
 }
 
+/** @param {string} text @param {number} index @param {Record<string, string>} [attrs] */
 function listItem(text, index, attrs) {
   const li = document.createElement("li");
   const b = document.createElement("button");
   b.type = "button"; b.className = "steplink"; b.textContent = text;
   b.addEventListener("click", () => { pause(); go(index); });
-  for (const k in attrs || {}) li.setAttribute(k, attrs[k]);
+  Object.entries(attrs || {}).forEach(([k, v]) => li.setAttribute(k, v));
   li.appendChild(b);
   return li;
 }
@@ -180,7 +195,7 @@ function listItem(text, index, attrs) {
 function marks() {
   const box = $("replay-marks");
   const n = Math.max(1, data.frames.length - 1);
-  data.marks.forEach((m) => {
+  data.marks.forEach((/** @type {{i: number, kind: string, text: string}} */ m) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "replay__mark replay__mark--" + m.kind;
@@ -192,6 +207,7 @@ function marks() {
   });
 }
 
+/** @param {any} json  replay.json */
 function loaded(json) {
   data = json;
   if (!data.frames || !data.frames.length) {
@@ -200,8 +216,8 @@ function loaded(json) {
   }
   range.max = String(data.frames.length - 1);
   const feed = $("replay-feed"), moments = $("replay-notes");
-  data.feed.forEach((line) => { feed.appendChild(listItem(line.text, line.first, line.key ? { "class": "feed--key" } : {})); });
-  data.moments.forEach((m) => { moments.appendChild(listItem(m.text, m.i, { "data-kind": m.kind })); });
+  data.feed.forEach((/** @type {{text: string, first: number, key?: boolean}} */ line) => { feed.appendChild(listItem(line.text, line.first, line.key ? { "class": "feed--key" } : {})); });
+  data.moments.forEach((/** @type {{text: string, i: number, kind: string}} */ m) => { moments.appendChild(listItem(m.text, m.i, { "data-kind": m.kind })); });
   marks();
   if (data.error) $("replay-event").textContent = "Replay stops at an error: " + data.error.message;
   go(0);
@@ -211,19 +227,19 @@ function loaded(json) {
 /** @param {HTMLElement} el  the replay's section (templates/tournaments/match.html) */
 function startReplay(el) {
   root = el;
-  pitch = new Pitch(root.querySelector("[data-pitch]"));
+  pitch = new Pitch(/** @type {SVGSVGElement} */ (required("[data-pitch]")));
   range = /** @type {HTMLInputElement} */ (document.getElementById("replay-range"));
   root.addEventListener("click", (e) => {
     const btn = /** @type {Element} */ (e.target).closest("[data-action]");
     if (!btn || !data) return;
-    const a = btn.getAttribute("data-action");
+    const a = btn.getAttribute("data-action") || "";
     if (a !== "play" && a !== "speed") pause();
     if (actions[a]) actions[a]();
   });
   range.addEventListener("input", () => { pause(); go(+range.value); });
   document.addEventListener("keydown", onKey);
   listenToSwipes();
-  fetch(root.getAttribute("data-replay-url"), { headers: { Accept: "application/json" } })
+  fetch(root.getAttribute("data-replay-url") || "", { headers: { Accept: "application/json" } })
     .then((r) => r.json())
     .then(loaded)
     .catch(() => { $("replay-event").textContent = "The replay could not be loaded."; });
