@@ -25,6 +25,12 @@ def test_chances_table_and_chart(page, live_server, cup, shot, monkeypatch) -> N
     assert page.locator("svg.chart rect").count() > 32
     assert page.locator("#champion-chart rect").count() >= 8
     shot(page, "chances")
+    # "How good are these numbers": the backtest's figures, folded until asked for
+    quality = page.locator('[data-testid="forecast-quality"]')
+    quality.locator("summary").click()
+    assert quality.locator("table tbody tr").count() == 6
+    quality.scroll_into_view_if_needed()
+    shot(page, "chances-forecast-quality")
 
 
 def test_coaches_ranking_and_history(page, live_server, cup, shot) -> None:
@@ -34,6 +40,11 @@ def test_coaches_ranking_and_history(page, live_server, cup, shot) -> None:
     assert page.get_by_text("simulated and awarded results do not change ratings").is_visible()
     shot(page, "coach-ranking")
     rows.first.locator("a").click()
-    page.wait_for_selector("#rating-history")
-    assert page.locator("#rating-history circle").count() >= 1
+    page.wait_for_selector("#rating-history-fuba-3")
+    assert page.locator("#rating-history-fuba-3 circle").count() >= 1
+    assert "games-weighted mean" in page.locator('[data-testid="coach-combined"]').inner_text()
     shot(page, "coach-rating-history")
+    page.get_by_role("link", name="Combined").first.click()
+    page.wait_for_selector('[data-testid="combined-how"]')
+    assert page.locator("#coach-ranking tbody tr").count() == rows.count()
+    shot(page, "coach-ranking-combined")
