@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from fubaleague.web import screen
 from matches.replay import pitch_geometry
 from scoring import centre
 from tournaments.models import Competition, Stage
@@ -61,5 +62,34 @@ def live_json(request: HttpRequest, slug: str) -> HttpResponse:
         response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
     # Public: the same bytes for everyone, never an unconfirmed result (scoring.centre).
+    response["Cache-Control"] = f"public, max-age={SHARED_SECONDS}"
+    return response
+
+
+@require_GET
+def big_screen(request: HttpRequest, slug: str) -> HttpResponse:
+    """The display-only page for a projector or TV: no login, nothing to click; it cycles its
+    views from the two shared documents (fubaleague/web/screen.py, scoring/centre.py)."""
+    competition = get_object_or_404(Competition, slug=slug)
+    seconds = request.GET.get("seconds", "")
+    context = {
+        "competition": competition,
+        "doc_url": reverse("tournaments:live_json", args=[slug]),
+        "screen_url": reverse("tournaments:screen_json", args=[slug]),
+        # a venue may slow the cycle (or a test speed it up): 3 to 120 s a page
+        "seconds": min(max(int(seconds), 3), 120) if seconds.isdigit() else screen.PAGE_SECONDS,
+    }
+    return render(request, "tournaments/big_screen.html", context)
+
+
+@require_GET
+def screen_json(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = get_object_or_404(Competition, slug=slug)
+    etag, body = screen.document(competition)
+    if request.headers.get("If-None-Match") == etag:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(body, content_type="application/json")
+    response["ETag"] = etag
     response["Cache-Control"] = f"public, max-age={SHARED_SECONDS}"
     return response

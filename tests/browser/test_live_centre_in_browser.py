@@ -5,48 +5,16 @@ a reload when one of them moves; screenshots at phone, laptop and big-screen siz
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from scoring import services
-from scoring.models import ScoringSession
-from tests.scoring.helpers import play
-from tournaments.demo import club_username
-from tournaments.models import Fixture
+from tests.scoring.helpers import demo_clubs, play, score_at_once
 
 pytestmark = pytest.mark.browser
 
 MATCHES = 8
 
 
-def _clubs(fixture: Fixture) -> dict[str, object]:
-    """The demo's club accounts of the fixture's two teams: they score it."""
-    users = get_user_model().objects
-    return {
-        "home": users.get(username=club_username(fixture.home_team.name)),
-        "away": users.get(username=club_username(fixture.away_team.name)),
-    }
-
-
-def _score_eight(cup) -> list[ScoringSession]:
-    """Eight scheduled group matches being scored at once through the services, each some events in."""
-    fixtures = list(
-        Fixture.objects.filter(competition=cup.competition, status=Fixture.Status.SCHEDULED)
-        .exclude(home_team=None)
-        .exclude(away_team=None)
-        .order_by("round", "id")[:MATCHES]
-    )
-    assert len(fixtures) == MATCHES
-    sessions = []
-    for i, fixture in enumerate(fixtures):
-        clubs = _clubs(fixture)
-        session = services.session_start(fixture_id=fixture.id, user=clubs["home"])
-        play(session.id, clubs, until=6 + 3 * i)
-        sessions.append(session)
-    return sessions
-
-
 def test_eight_matches_live_in_the_centre_updated_without_reload(page, live_server, cup, shot) -> None:
-    sessions = _score_eight(cup)
+    sessions = score_at_once(cup.competition, MATCHES)
     url = f"{live_server.url}/c/{cup.competition.slug}/live/"
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(url)
@@ -63,7 +31,7 @@ def test_eight_matches_live_in_the_centre_updated_without_reload(page, live_serv
     # one match moves on: its card follows without a reload
     before = first.get_attribute("data-version")
     page.evaluate("window.__kept = true")
-    play(sessions[0].id, _clubs(sessions[0].fixture), until=40)
+    play(sessions[0].id, demo_clubs(sessions[0].fixture), until=40)
     page.wait_for_function(
         "([sel, v]) => document.querySelector(sel).getAttribute('data-version') !== v",
         arg=[f'[data-testid="centre-match"][data-fixture="{sessions[0].fixture_id}"]', before],

@@ -6,11 +6,14 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
+
 from matches.engine_door import Decision, Dice, new_match
 from scoring import services, session_engine, taps
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import session_get, session_state
 from tests.factories import CompetitionFactory, team_with_member
+from tournaments.demo import club_username
 from tournaments.models import Fixture, Skill, Stage, TeamSkill
 from tournaments.selectors import team_fixtures_in_order
 from tournaments.services.scheduling import fixture_generate
@@ -192,3 +195,31 @@ def level_knockout_at_full_time(*, sides: tuple[str, ...] = ("home", "away")) ->
     )
     session_engine.forget(session.id)
     return session_get(session_id=session.id), users
+
+
+def demo_clubs(fixture: Fixture) -> dict[str, Any]:
+    """The demo's club accounts of the fixture's two teams (tournaments.demo), who score it."""
+    users = get_user_model().objects
+    return {
+        "home": users.get(username=club_username(fixture.home_team.name)),
+        "away": users.get(username=club_username(fixture.away_team.name)),
+    }
+
+
+def score_at_once(competition: Any, n: int) -> list[ScoringSession]:
+    """``n`` scheduled matches of a demo competition being scored at once through the services,
+    each a few events further than the one before."""
+    fixtures = list(
+        Fixture.objects.filter(competition=competition, status=Fixture.Status.SCHEDULED)
+        .exclude(home_team=None)
+        .exclude(away_team=None)
+        .order_by("round", "id")[:n]
+    )
+    assert len(fixtures) == n
+    sessions = []
+    for i, fixture in enumerate(fixtures):
+        clubs = demo_clubs(fixture)
+        session = services.session_start(fixture_id=fixture.id, user=clubs["home"])
+        play(session.id, clubs, until=6 + 3 * i)
+        sessions.append(session)
+    return sessions
