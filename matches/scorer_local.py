@@ -20,11 +20,12 @@ from matches.engine_door import (
     IllegalEventError,
     Match,
     Tie,
-    app_roll,
     event_from_dict,
     event_to_dict,
     new_match,
+    snapshot,
     tie_from_dict,
+    tie_level,
     verify_extra_time,
 )
 from matches.engine_door import (
@@ -67,7 +68,17 @@ def _error(exc: FubaError) -> dict[str, Any]:
 
 def _view() -> dict[str, Any]:
     assert _match is not None, "open() first"
-    return {"ok": True, "seq": len(_events), "view": scorer_view.match_view(_match, _names, _tie, _copies)}
+    view = scorer_view.match_view(_match, _names, _tie, _copies)
+    return {"ok": True, "seq": len(_events), "view": view, "shootout": _shootout(_match)}
+
+
+def _shootout(match: Match) -> bool:
+    """Whether full time leaves the knockout tie level (the engine's tie rule, as the server's
+    ``shootout`` says it): the phone asks for the shoot-out score offline too."""
+    if _tie is None or match.pending() is not None:
+        return False
+    home, away = snapshot(match).score
+    return tie_level(_tie, home, away)
 
 
 def _replayed(header: dict[str, Any], events: list[dict[str, Any]]) -> Match:
@@ -134,17 +145,6 @@ def roll(seed: int) -> str:
     if p is None or p.kind != "roll":
         return _dump({"ok": False, "error": {"code": "no_roll", "message": "There is no roll to make now."}})
     return _dump({"ok": True, "event": event_to_dict(Dice(seed).roll_for(p))})
-
-
-def app_dice(text: str) -> str:
-    """``{"seed", "seq"}``: the app's dice for the pending roll as event ``seq`` of a session with
-    app dice, the very roll the server makes for it (so taps with app dice work offline)."""
-    assert _match is not None, "open() first"
-    data = json.loads(text)
-    p = _match.pending()
-    if p is None or p.kind != "roll":
-        return _dump({"ok": False, "error": {"code": "no_roll", "message": "There is no roll to make now."}})
-    return _dump({"ok": True, "event": event_to_dict(app_roll(p, str(data["seed"]), int(data["seq"])))})
 
 
 def lines(text: str) -> str:

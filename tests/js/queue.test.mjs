@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 
 import { createQueue } from "../../static/scoring/js/queue.js";
 import { batchBody, compareStored, conflictText, fairFace, tapCount } from "../../static/scoring/js/taps.js";
+import { tapOf } from "../../static/scoring/js/transport.js";
 
 const ROLL = { kind: "roll", name: "movement", actor: "home", dice: 2, sides: 6 };
 const ASK = { kind: "decision", name: "action", actor: "home" };
@@ -207,7 +208,7 @@ test("another phone's stretch is a conflict: the line counts taps, not events", 
   assert.equal(t.seen.conflict.length, 1);
   const c = t.seen.conflict[0];
   assert.equal(c.taps, 2);
-  assert.match(c.message, /^Your 2 taps from 3' were not used: the other phone had already recorded 9' Canada: pass/);
+  assert.match(c.message, /^Your 2 taps from 3' were not used: the other phone had already recorded 9' \(9' Canada: pass\)/);
   const branch = t.server.posts.find((p) => p.path === "/side-branches");
   assert.deepEqual(branch.body.events.map((e) => e.event.choice), ["done", "pass", "shoot"]);
   assert.equal(branch.body.from_seq, 1);
@@ -331,4 +332,11 @@ test("plain helpers: batch body, comparison, tap count, fair faces, the conflict
   for (let i = 0; i < 6; i++) seen.add(fairFace(6, (buf) => { buf[0] = draws.shift(); }));
   assert.deepEqual([...seen].sort(), [1, 2, 3, 4, 5, 6]);
   assert.equal(conflictText(1, "12", []).slice(0, 58), "Your 1 tap from 12' were not used: the other phone had cha");
+});
+
+test("the server-driven transport makes one tap of one tick's sends, a server roll last", () => {
+  const tap = tapOf([{ body: decide("done"), auto: false }, { body: { roll_for_me: true }, auto: false }, { body: decide("late"), auto: true }]);
+  assert.equal(tap.items.length, 2);
+  assert.equal(tap.items[1].roll_for_me, true);
+  assert.equal(tap.auto, false);
 });

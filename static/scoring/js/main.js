@@ -17,7 +17,7 @@ import { createAsk } from "./answer.js";
 import { renderDice } from "./dice.js";
 import { createBoard } from "./board.js";
 import { createUndoAsk, undoneNow, withOwnUndo } from "./undo.js";
-import { bar, feed, finalBox, netStatus, teamRows } from "./panels.js";
+import { bar, conflictLine, feed, finalBox, netStatus, teamRows } from "./panels.js";
 import { createTransport } from "./transport.js";
 import { createLocalFirstTransport } from "./local-first.js";
 import { engineConfig } from "./local-engine.js";
@@ -40,8 +40,10 @@ function start(root) {
     staticUrl: root.getAttribute("data-static-url"),
     serviceWorker: root.getAttribute("data-service-worker"),
   }), engine) : createTransport(options);
-  // Taps waiting for the server block the answers only when the server asks the next question.
-  const blocking = () => (transport.local ? 0 : transport.waiting());
+  // Taps waiting for the server block the answers only when the server asks the next question
+  // (server-driven mode) or rolls the dice this phone waits for (app dice online).
+  const blocking = () => transport.blocking();
+  const waitText = () => (transport.local ? "Rolling the dice on the server…" : null);
   let data = null;
 
   function say(message) {
@@ -79,7 +81,8 @@ function start(root) {
     teamRows(root, d.state);
     feed(root, d);
     finalBox(root, d, names);
-    ask.render(d, { waiting: blocking() });
+    ask.render(d, { waiting: blocking(), waitText: waitText() });
+    wayOut(d);
     diceChoice(d);
     undoButton();
   }
@@ -97,9 +100,11 @@ function start(root) {
   transport.onState(render);
   transport.onStatus((s) => {
     netStatus(root, s, !!data);
-    if (data && blocking()) ask.render(data, { waiting: blocking() });
+    if (data && blocking()) ask.render(data, { waiting: blocking(), waitText: waitText() });
+    if (data) wayOut(data);
     undoButton();
   });
+  if (transport.onConflict) transport.onConflict(({ message }) => conflictLine(root, message));
   transport.onRefused(({ message, stale, auto }) => {
     if (auto && stale) return; // the other phone answered the same one-answer question first
     say(stale ? "The other phone entered first: check the question and tap again." : message);
@@ -116,6 +121,10 @@ function start(root) {
       undoAsk.close();
     } else if (action === "confirm") {
       confirm(t);
+    } else if (action === "ack-conflict") {
+      conflictLine(root, null);
+    } else if (action === "send-log") {
+      sendWholeMatch(t);
     } else if (action === "dice") {
       transport.post("/dice", { app_dice: t.getAttribute("data-dice") === "app" }).then((res) => {
         if (!res.ok) { say(res.body && res.body.error ? res.body.error.message : "Refused."); return; }
@@ -126,10 +135,7 @@ function start(root) {
     }
   });
   function confirm(button) {
-    const body = {};
-    root.querySelectorAll("[data-pen]").forEach((i) => {
-      if (i.value !== "") body[i.getAttribute("data-pen") + "_penalties"] = +i.value;
-    });
+    const body = penalties();
     button.disabled = true;
     transport.post("/finish", body).then((res) => {
       button.disabled = false;
@@ -141,6 +147,34 @@ function start(root) {
         if (pens) pens.hidden = false;
       }
     }, () => { button.disabled = false; say("No connection: try again when you are back online."); });
+  }
+  // A refused tap leaves the live record behind: at full time the whole match goes as a turn log.
+  function wayOut(d) {
+    const button = root.querySelector('[data-action="send-log"]');
+    if (!button) return;
+    const blocked = !!d.blocked && !!transport.sendWholeMatch;
+    button.hidden = !(blocked && d.status === "full_time");
+    const confirmButton = byId(root, "sc-confirm");
+    if (blocked && confirmButton) confirmButton.hidden = true;
+  }
+  function sendWholeMatch(button) {
+    button.disabled = true;
+    transport.sendWholeMatch(penalties()).then((res) => {
+      button.disabled = false;
+      if (res.ok) {
+        button.hidden = true;
+        say("Sent: the server validates the whole match; its report on the match page says where the engines differ.");
+        return;
+      }
+      say(res.body && res.body.error ? res.body.error.message : "The server refused this (" + res.status + ").");
+    }, () => { button.disabled = false; say("No connection: try again when you are back online."); });
+  }
+  function penalties() {
+    const body = {};
+    root.querySelectorAll("[data-pen]").forEach((i) => {
+      if (i.value !== "") body[i.getAttribute("data-pen") + "_penalties"] = +i.value;
+    });
+    return body;
   }
   function abandon() {
     const reason = root.querySelector("[data-abandon-reason]");

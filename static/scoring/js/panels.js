@@ -145,22 +145,43 @@ function prefill(pens, given) {
   pens.querySelectorAll("[data-pen]").forEach((i) => { i.value = String(given[i.getAttribute("data-pen")]); });
 }
 
-export function netStatus(root, { waiting, offline, local, note }, hasData) {
+export function netStatus(root, { waiting, taps, offline, local, note, blocked, rolling }, hasData) {
   root.setAttribute("data-queue", String(waiting));
   root.setAttribute("data-engine", local ? "local" : "server");
+  root.setAttribute("data-blocked", blocked ? "1" : "");
   const mode = byId(root, "sc-mode");
   if (mode) { mode.hidden = !note; mode.textContent = note || ""; }
+  // A refusal of what this phone accepted stays in the bar until the match is sent another way.
+  const alert = byId(root, "sc-blocked");
+  if (alert) { alert.hidden = !blocked; alert.textContent = blocked || ""; }
   const net = byId(root, "sc-net");
   if (!net) return;
-  const taps = waiting + " tap" + (waiting > 1 ? "s" : "");
-  if (offline) {
-    net.textContent = "Offline" + (waiting ? " · " + taps + (local ? " saved on this phone" : " waiting") : "");
+  const n = typeof taps === "number" ? taps : waiting;
+  const count = n + " tap" + (n === 1 ? "" : "s");
+  // short enough that both team names keep their place in the bar at 390 px
+  net.title = offline && waiting ? count + (local ? " saved on this phone" : " waiting") : "";
+  if (blocked) {
+    net.textContent = "Not sent" + (waiting ? " · " + count + " kept" : "");
     net.className = "sc-net small sc-net--off";
+  } else if (offline) {
+    net.textContent = "Offline" + (waiting ? " · " + (n ? count + " " : "") + (local ? "saved" : "waiting") : "");
+    net.className = "sc-net small sc-net--off";
+  } else if (rolling) {
+    net.textContent = "Rolling…";
+    net.className = "sc-net small sc-net--busy";
   } else if (waiting) {
-    net.textContent = "Sending " + taps + "…";
+    net.textContent = "Sending" + (n ? " " + count : "") + "…";
     net.className = "sc-net small sc-net--busy";
   } else {
     net.textContent = hasData ? "Saved" : "Connecting…";
     net.className = "sc-net small sc-net--ok";
   }
+}
+
+// A real other phone's stretch: the line stays until the scorer taps OK.
+export function conflictLine(root, message) {
+  const box = byId(root, "sc-conflict");
+  if (!box) return;
+  box.hidden = !message;
+  setText(root, "sc-conflict-text", message || "");
 }

@@ -125,14 +125,16 @@ export function tapCount(ops) {
 export function conflictText(taps, minute, recorded) {
   const yours = taps + " tap" + (taps === 1 ? "" : "s");
   const from = minute !== "" && minute !== undefined && minute !== null ? " from " + minute + "'" : "";
-  const shown = recorded.slice(0, 3).map((r) => r.text).filter(Boolean);
-  const more = recorded.length > 3 ? " and " + (recorded.length - 3) + " more" : "";
+  const shown = recorded.slice(0, 2).map((r) => r.text).filter(Boolean);
+  const more = recorded.length > 2 ? " and " + (recorded.length - 2) + " more" : "";
+  const first = recorded.length ? recorded[0].minute : "";
+  const last = recorded.length ? recorded[recorded.length - 1].minute : "";
+  const span = first ? " " + first + "'" + (last && last !== first ? "–" + last + "'" : "") : "";
   const what = recorded.length
-    ? "the other phone had already recorded " + shown.join("; ") + more
+    ? "the other phone had already recorded" + span + " (" + shown.join("; ") + more + ")"
     : "the other phone had changed the match there";
-  return "Your " + yours + from + " were not used: " + what + ". The screen shows the match as " +
-    "stored: carry on from there and enter again anything still missing. Your taps are kept on " +
-    "the match's record as a side branch.";
+  return "Your " + yours + from + " were not used: " + what + ". Carry on from the match as stored " +
+    "and enter again what is missing; your taps are kept as a side branch.";
 }
 
 /* A refusal (422) of what this phone's engine accepted: where the engines differ, in words. */
