@@ -1,0 +1,384 @@
+"""A chaos player of the scorer page (issue 31, item 9): it plays through the real page the way the
+tap protocol broke, taking every shortcut as soon as it is offered (the next decision's chip
+beside the usual answer, the first die of an answer's roll on its row), with no wait for the
+server between taps (only for the page's next question), in random offline windows and reloads,
+on one or two phones, with app or typed dice. It records every answer the server gave the pages
+(status and body) so that a test can check what was refused and that no answer carries anything
+that determines a roll.
+
+Used by tests/browser/test_scorer_chaos.py (a short seeded run in the default suite, long ones
+under ``slow``) and bench/bench_scorer_chaos.py (20 whole matches, a table)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from matches.engine_door import Decision, Dice, new_match, snapshot
+from scoring import services
+from scoring.models import ScoringEvent, ScoringSession, ScoringSideBranch
+from scoring.selectors import session_get
+from tests.scoring.helpers import entry, make_fixture, tap
+
+PHONE = {"width": 390, "height": 844}
+PASSWORD = "chaos-player-password"
+
+# One tap on the question on screen, chosen at random among what the page offers, shortcuts first
+# when offered (a die of an answer's row enters the answer and its roll; a chip of the next
+# decision enters the usual answer and that one). Waits only for the page to show something new
+# (data-seq or the controls change), never for the server. Returns what it did.
+TAP = """async ([seed]) => {
+  const root = document.getElementById("scorer");
+  let a = seed >>> 0;
+  const rnd = () => { a |= 0; a = a + 0x6D2B79F5 | 0; let t = Math.imul(a ^ a >>> 15, 1 | a);
+    t = t + Math.imul(t ^ t >>> 7, 61 | t) ^ t; return ((t ^ t >>> 14) >>> 0) / 4294967296; };
+  const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
+  const vis = (sel) => Array.from(root.querySelectorAll(sel)).filter((e) => e.offsetParent !== null && !e.disabled);
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const tapArea = (el) => {
+    const r = el.getBoundingClientRect();
+    const at = { clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, bubbles: true, pointerId: 1 };
+    el.dispatchEvent(new PointerEvent("pointerdown", at));
+    el.dispatchEvent(new PointerEvent("pointerup", at));
+  };
+  const faces = (die) => { const f = vis('[data-testid="sc-act-face"][data-act-die="' + die + '"]'); return f; };
+  for (let t = 0; t < 600; t++) {
+    if (root.dataset.status !== "live") return { did: "status:" + root.dataset.status };
+    const rows = faces(0);
+    const then = vis("[data-then]");
+    const options = {
+      row: rows, then: then, chip: vis('[data-testid="sc-option"]:not([data-then])'),
+      group: vis("[data-group]"), def: vis('[data-testid="sc-default"]'),
+      die: vis("[data-die]"), roll: vis('[data-testid="sc-roll-for-me"]'),
+      setup: vis('[data-testid="sc-setup-use"]'), area: vis("[data-area].area--pick"),
+    };
+    // shortcuts whenever offered, else any answer on screen
+    const kinds = ["row", "then"].filter((k) => options[k].length);
+    const any = kinds.length && rnd() < 0.8 ? kinds
+      : Object.keys(options).filter((k) => options[k].length && k !== "die");
+    if (options.die.length && !any.length) any.push("die");
+    if (!any.length) { await sleep(5); continue; }
+    const kind = pick(any);
+    if (kind === "row") {
+      pick(options.row).click();
+      for (let i = 1; faces(i).length; i++) pick(faces(i)).click();
+    } else if (kind === "die" || (options.die.length && kind === "roll" && rnd() < 0.5)) {
+      const dice = new Set(options.die.map((f) => f.dataset.die));
+      for (const i of dice) pick(vis('[data-die="' + i + '"]')).click();
+    } else if (kind === "group") {
+      pick(options.group).click();
+      const chips = vis('[data-testid="sc-option"]:not([data-then])');
+      if (chips.length) pick(chips).click();
+    } else if (kind === "area") {
+      tapArea(pick(options.area));
+      await sleep(0);
+      const to = vis("[data-area].area--target");
+      if (to.length) tapArea(pick(to));
+    } else {
+      pick(options[kind]).click();
+    }
+    return { did: kind };
+  }
+  return { did: "nothing to tap" };
+}"""
+
+# Waits until the page shows something new after a tap (not for the server).
+SETTLE = """async ([seq, html]) => {
+  const root = document.getElementById("scorer");
+  const box = () => (root.querySelector('[data-testid="sc-answer"]') || {}).innerHTML + "|" +
+    (root.querySelector('[data-testid="sc-dock-answer"]') || {}).innerHTML;
+  for (let t = 0; t < 2000; t++) {
+    if (root.dataset.seq !== seq || root.dataset.status !== "live" || box() !== html) break;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const error = root.querySelector('[data-testid="sc-error"]');
+  return { seq: root.dataset.seq, error: error && !error.hidden ? error.textContent : "" };
+}"""
+
+SNAPSHOT = """() => { const root = document.getElementById("scorer");
+  return [root.dataset.seq, (root.querySelector('[data-testid="sc-answer"]') || {}).innerHTML + "|" +
+    (root.querySelector('[data-testid="sc-dock-answer"]') || {}).innerHTML]; }"""
+
+TRACE = bool(os.environ.get("CHAOS_TRACE"))
+STATE = """() => { const r = document.getElementById("scorer");
+  return [r.dataset.seq, r.dataset.queue, r.dataset.status, document.querySelector('[data-testid=sc-question]').textContent,
+    document.querySelector('[data-testid=sc-net]').textContent]; }"""
+
+PHONE_RECORD = """async (session) => {
+  const done = (r) => new Promise((ok, ko) => { r.onsuccess = () => ok(r.result); r.onerror = ko; });
+  const db = await done(indexedDB.open("fuba-scorer", 1));
+  const match = await done(db.transaction("matches").objectStore("matches").get(session));
+  const range = IDBKeyRange.bound([session, 0], [session, Number.MAX_SAFE_INTEGER]);
+  const ops = await done(db.transaction("ops").objectStore("ops").getAll(range));
+  return { match, ops };
+}"""
+
+
+def seeds_in(value: Any) -> list[str]:
+    """Every key of a JSON answer that could determine a roll (a seed, in any spelling)."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, v in value.items():
+            if "seed" in str(key).lower():
+                found.append(str(key))
+            found += seeds_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            found += seeds_in(v)
+    return found
+
+
+@dataclass
+class Phone:
+    """One phone: its browser context and page, the answers it got, what it tapped."""
+
+    name: str
+    context: Any
+    page: Any
+    answers: list[tuple[str, int, Any]] = field(default_factory=list)
+    taps: int = 0
+    shortcuts: int = 0
+    refusals: list[str] = field(default_factory=list)
+    offline: bool = False
+
+    def listen(self) -> None:
+        def on_response(response: Any) -> None:
+            url = response.url
+            if "/api/v1/scoring-sessions/" not in url and "live.json" not in url:
+                return
+            try:
+                body = response.json() if response.status != 304 else None
+            except Exception:  # noqa: BLE001 - an answer that is not JSON has no seed to look for
+                body = None
+            self.answers.append((url, response.status, body))
+
+        self.page.on("response", on_response)
+
+    def statuses(self, path: str) -> list[int]:
+        return [status for url, status, _ in self.answers if url.endswith(path)]
+
+    def record(self, session_id: int) -> dict[str, Any]:
+        return dict(self.page.evaluate(PHONE_RECORD, session_id))
+
+    def tap(self, rng: random.Random) -> str:
+        seq, html = self.page.evaluate(SNAPSHOT)
+        did = self.page.evaluate(TAP, [rng.randrange(2**31)])["did"]
+        if did.startswith("status:") or did == "nothing to tap":
+            return did
+        self.taps += 1 + (did == "area")
+        self.shortcuts += did in ("row", "then")
+        after = self.page.evaluate(SETTLE, [seq, html])
+        if after["error"] and after["seq"] == seq:
+            self.refusals.append(after["error"])
+        return did
+
+    def set_offline(self, offline: bool) -> None:
+        self.offline = offline
+        self.context.set_offline(offline)
+
+    def wait_sent(self, timeout: float = 60000) -> None:
+        self.page.wait_for_function(
+            "() => { const r = document.getElementById('scorer'); return r.dataset.queue === '0' && r.dataset.engine === 'local'; }",
+            timeout=timeout,
+        )
+
+
+def login(browser: Any, live_server: Any, user: Any, name: str) -> Phone:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    page.goto(f"{live_server.url}/login/?next=/")
+    page.fill("input[name=username]", user.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit], input[type=submit]")
+    page.wait_for_load_state()
+    phone = Phone(name, context, page)
+    phone.listen()
+    return phone
+
+
+def open_scorer(phone: Phone, url: str) -> None:
+    phone.page.goto(url)
+    phone.page.wait_for_function(
+        "() => { const r = document.getElementById('scorer'); return r && r.dataset.engine === 'local'"
+        " && document.querySelector('[data-testid=sc-question]').textContent !== 'Loading the match…'; }",
+        timeout=90000,
+    )
+
+
+def play_until_minute(session_id: int, users: dict[str, Any], minute: int, *, seed: int) -> int:
+    """The match stored through the server's services up to ``minute`` (the usual answer, else a
+    seeded option; rolls rolled offline by a seeded die, as a phone without connection would):
+    a chaos run starts late in a match so that a short run still reaches full time."""
+    session = session_get(session_id=session_id)
+    rng = random.Random(seed)
+    dice = Dice(f"chaos:{seed}")
+    match = new_match(dict(session.header))
+    while (p := match.pending()) is not None:
+        if _minute(snapshot(match).minute) >= minute:
+            break
+        if p.kind == "roll":
+            event = dice.roll_for(p)
+            item = entry({"event": {"roll": p.name, "by": p.actor, "dice": list(event.dice)}})
+            item["rolled_offline"] = True
+        else:
+            choice = p.default if p.default is not None and rng.random() < 0.7 else rng.choice(p.options)
+            event = Decision(p.name, p.actor, choice)
+            item = entry({"event": {"decide": p.name, "by": p.actor, "choice": choice}})
+        match.apply(event)
+        tap(session_id, users["away" if p.actor == "away" else "home"], item)
+    return ScoringSession.objects.get(id=session_id).seq
+
+
+def _minute(text: Any) -> int:
+    head = str(text or "0").split("+")[0]
+    return int(head) if head.isdigit() else 0
+
+
+@dataclass
+class Outcome:
+    """What a chaos run found, for a test's checks and the bench's table."""
+
+    taps: int
+    shortcuts: int
+    events: int
+    refusals_409: int
+    refusals_422: int
+    side_branches: int
+    retaps: int
+    seeds: list[str]
+    same_events: bool
+    status: str
+
+    def row(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+def outcome(session_id: int, phones: list[Phone]) -> Outcome:
+    session = ScoringSession.objects.get(id=session_id)
+    stored = list(
+        ScoringEvent.objects.filter(session=session, undone_at__isnull=True).order_by("seq").values_list("client_id", flat=True)
+    )
+    same = all([r["client_id"] for r in p.record(session_id)["match"]["base"]] == stored for p in phones)
+    seeds: list[str] = []
+    for p in phones:
+        for _, _, body in p.answers:
+            seeds += seeds_in(body)
+    return Outcome(
+        taps=sum(p.taps for p in phones),
+        shortcuts=sum(p.shortcuts for p in phones),
+        events=len(stored),
+        refusals_409=sum(p.statuses("/events").count(409) + p.statuses("/undo").count(409) for p in phones),
+        refusals_422=sum(p.statuses("/events").count(422) for p in phones),
+        side_branches=ScoringSideBranch.objects.filter(session=session).count(),
+        retaps=sum(len(p.refusals) for p in phones),
+        seeds=sorted(set(seeds)),
+        same_events=same,
+        status=session.status,
+    )
+
+
+def json_line(o: Outcome) -> str:
+    return json.dumps(o.row(), sort_keys=True)
+
+
+@dataclass
+class Plan:
+    """One chaos run: the dice, one or two phones, from which minute the page plays, how often a
+    tap is preceded by a change of connection or a reload, and how many taps at most."""
+
+    seed: int
+    app_dice: bool = True
+    phones: int = 1
+    from_minute: int = 84
+    offline_share: float = 0.08
+    reload_share: float = 0.03
+    long_offline: bool = False
+    max_taps: int = 2000
+
+
+def run(browser: Any, live_server: Any, settings: Any, plan: Plan) -> tuple[Outcome, int]:
+    """Play ``plan`` through the page to full time and confirm the result: (outcome, session id)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    s = make_fixture()
+    for user in (s.home_user, s.away_user):
+        user.set_password(PASSWORD)
+        user.save()
+    users = {"home": s.home_user, "away": s.away_user}
+    session = services.session_start(fixture_id=s.fixture.id, user=s.home_user, app_dice=plan.app_dice)
+    # the clubs that entered events confirm: a lone phone's club entered the whole start
+    writers = users if plan.phones == 2 else {"home": s.home_user, "away": s.home_user}
+    play_until_minute(session.id, writers, plan.from_minute, seed=plan.seed)
+    url = f"{live_server.url}/score/{session.id}/"
+    phones = [login(browser, live_server, users[side], side) for side in ("home", "away")[: plan.phones]]
+    try:
+        for phone in phones:
+            open_scorer(phone, url)
+        phones[0].page.wait_for_timeout(1500)  # the service worker caches the shell for a reload offline
+        _play(phones, plan, url)
+        for phone in phones:
+            phone.set_offline(False)
+        for phone in phones:
+            phone.wait_sent(120000)
+        for phone in phones:
+            _confirm(phone)
+        return outcome(session.id, phones), session.id
+    finally:
+        for phone in phones:
+            phone.context.close()
+
+
+def _play(phones: list[Phone], plan: Plan, url: str) -> None:
+    rng = random.Random(plan.seed)
+    active = phones[0]
+    for _ in range(plan.max_taps):
+        roll = rng.random()
+        if roll < plan.offline_share:
+            active.set_offline(not active.offline if not plan.long_offline else rng.random() < 0.8)
+        elif roll < plan.offline_share + plan.reload_share:
+            active.page.reload()
+            open_scorer(active, url)
+        elif len(phones) == 2 and roll > 0.9:
+            active = _switch(phones, active)
+        did = active.tap(rng)
+        if TRACE:
+            print(active.name, did, active.offline, active.page.evaluate(STATE), flush=True)  # noqa: T201
+        if did == "nothing to tap":  # dice the server is to roll for a post it may hold: back online
+            active.set_offline(False)
+            active.wait_sent()
+        elif did.startswith("status:"):
+            return
+    raise AssertionError(f"no full time within {plan.max_taps} taps")
+
+
+def _switch(phones: list[Phone], active: Phone) -> Phone:
+    """The other phone takes over once it shows what the active one entered (both online), as at
+    a table where the clubs take turns; an offline phone keeps its taps until it is back."""
+    other = phones[1] if active is phones[0] else phones[0]
+    if active.offline or other.offline:
+        return active
+    active.wait_sent()
+    seq = active.page.evaluate("() => document.getElementById('scorer').dataset.seq")
+    other.page.wait_for_function(
+        "(s) => { const r = document.getElementById('scorer'); return r.dataset.seq === s || r.dataset.status !== 'live'; }",
+        arg=seq,
+        timeout=60000,
+    )
+    return other
+
+
+def _confirm(phone: Phone) -> None:
+    page = phone.page
+    page.wait_for_selector('[data-testid="sc-confirm"]:visible, #scorer[data-status="submitted"]', timeout=60000)
+    if page.locator('#scorer[data-status="submitted"]').count():
+        return
+    if page.locator('[data-testid="sc-shootout"]:visible').count():
+        page.fill('[data-pen="home"]', "5")
+        page.fill('[data-pen="away"]', "4")
+    page.get_by_test_id("sc-confirm").click()
+    page.wait_for_function(
+        "() => document.getElementById('scorer').dataset.status === 'submitted'", timeout=60000
+    )

@@ -1,0 +1,62 @@
+"""The scorer played the way its record broke (issue 31, item 9): through the real page in
+Chromium, every shortcut taken as soon as it is offered (an answer with its roll's first die, the
+usual answer with the next decision's chip, the page's own answers), no wait for the server
+between taps, random offline windows and reloads (tests/browser/chaos_player.py).
+
+Checked: a lone phone's taps are all stored, in order, as the phone holds them (no 409, no 422,
+no side branch, nothing undone); the server and the phone hold the same events at the end; the
+result is confirmed; no answer to anyone carries anything that determines a roll. Two phones
+taking turns online conflict only where both really recorded the same stretch. The default run
+is one seeded end of a match (from 84'); whole matches run under ``slow`` and in
+bench/bench_scorer_chaos.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.models import ScoringEvent, ScoringSession
+from tests.browser.chaos_player import Plan, run
+
+pytestmark = pytest.mark.browser
+
+
+def _lone_phone_holds(outcome, session_id: int) -> None:
+    assert outcome.status == ScoringSession.Status.SUBMITTED, outcome
+    assert outcome.refusals_409 == 0 and outcome.refusals_422 == 0, outcome
+    assert outcome.side_branches == 0, outcome
+    assert outcome.same_events, outcome
+    assert outcome.seeds == [], outcome
+    assert not ScoringEvent.objects.filter(session_id=session_id, undone_at__isnull=False).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lone_phone_taking_every_shortcut_offline_and_reloaded_loses_nothing(
+    browser, live_server, settings
+) -> None:
+    outcome, session_id = run(
+        browser, live_server, settings, Plan(seed=31, app_dice=True, offline_share=0.15, reload_share=0.05)
+    )
+    _lone_phone_holds(outcome, session_id)
+    assert outcome.taps >= 5 and outcome.retaps == 0, outcome
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("app_dice", [True, False], ids=["app", "typed"])
+def test_a_whole_match_on_a_lone_phone_in_chaos(browser, live_server, settings, app_dice) -> None:
+    outcome, session_id = run(
+        browser, live_server, settings, Plan(seed=7, app_dice=app_dice, from_minute=0, offline_share=0.05)
+    )
+    _lone_phone_holds(outcome, session_id)
+    assert outcome.retaps == 0, outcome
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_taking_turns_online_never_conflict(browser, live_server, settings) -> None:
+    outcome, _ = run(
+        browser, live_server, settings, Plan(seed=11, phones=2, from_minute=60, offline_share=0.0, reload_share=0.02)
+    )
+    assert outcome.status == ScoringSession.Status.SUBMITTED, outcome
+    assert outcome.side_branches == 0 and outcome.refusals_422 == 0, outcome
+    assert outcome.same_events and outcome.seeds == [], outcome
