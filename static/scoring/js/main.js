@@ -22,6 +22,49 @@ import { createTransport } from "./transport.js";
 import { createLocalFirstTransport } from "./local-first.js";
 import { engineConfig } from "./local-engine.js";
 
+// The shoot-out score typed in the full-time box, as the confirmation and the turn log send it.
+function penalties(root) {
+  const body = {};
+  root.querySelectorAll("[data-pen]").forEach((i) => {
+    if (i.value !== "") body[i.getAttribute("data-pen") + "_penalties"] = +i.value;
+  });
+  return body;
+}
+
+// A refused tap leaves the live record behind: at full time the whole match goes as a turn log
+// (way-out.js), in place of a "Confirm" that could not go.
+function wayOut(root, transport, d) {
+  const button = root.querySelector('[data-action="send-log"]');
+  if (!button) return;
+  const blocked = !!d.blocked;
+  button.hidden = !(blocked && d.status === "full_time");
+  const confirmButton = byId(root, "sc-confirm");
+  if (blocked && confirmButton) confirmButton.hidden = true;
+}
+
+function sendWholeMatch(root, transport, button, say) {
+  button.disabled = true;
+  transport.sendWholeMatch(penalties(root)).then((res) => {
+    button.disabled = false;
+    if (res.ok) {
+      button.hidden = true;
+      say("Sent: the server validates the whole match; its report on the match page says where the engines differ.");
+      return;
+    }
+    say(res.body && res.body.error ? res.body.error.message : "The server refused this (" + res.status + ").");
+  }, () => { button.disabled = false; say("No connection: try again when you are back online."); });
+}
+
+// Another phone's stretch said until OK; a refused match sent whole.
+function recovery(root, transport, say) {
+  transport.onConflict(({ message }) => conflictLine(root, message));
+  root.addEventListener("click", (e) => {
+    const t = e.target.closest("[data-action]");
+    if (t && t.getAttribute("data-action") === "ack-conflict") conflictLine(root, null);
+    if (t && t.getAttribute("data-action") === "send-log") sendWholeMatch(root, transport, t, say);
+  });
+}
+
 function start(root) {
   const canWrite = root.getAttribute("data-can-write") === "1";
   const names = { home: root.getAttribute("data-home"), away: root.getAttribute("data-away") };
@@ -31,8 +74,7 @@ function start(root) {
     csrf: root.getAttribute("data-csrf"),
     storeKey: "fuba-scorer-queue-" + root.getAttribute("data-session"),
   };
-  // A club's phone scores on its own rules engine when the server offers one (local-first.js).
-  const engine = canWrite ? engineConfig(root) : null;
+  const engine = canWrite ? engineConfig(root) : null; // a club's phone scores on its own engine
   const transport = engine ? createLocalFirstTransport(Object.assign({}, options, {
     session: root.getAttribute("data-session"),
     side: root.getAttribute("data-side"),
@@ -40,10 +82,8 @@ function start(root) {
     staticUrl: root.getAttribute("data-static-url"),
     serviceWorker: root.getAttribute("data-service-worker"),
   }), engine) : createTransport(options);
-  // Taps waiting for the server block the answers only when the server asks the next question
-  // (server-driven mode) or rolls the dice this phone waits for (app dice online).
-  const blocking = () => transport.blocking();
-  const waitText = () => (transport.local ? "Rolling the dice on the server…" : null);
+  // Taps block the answers while the server asks the next question or rolls this phone's dice.
+  const waiting = () => ({ waiting: transport.blocking(), waitText: transport.local ? "Rolling the dice on the server…" : null });
   let data = null;
 
   function say(message) {
@@ -81,8 +121,8 @@ function start(root) {
     teamRows(root, d.state);
     feed(root, d);
     finalBox(root, d, names);
-    ask.render(d, { waiting: blocking(), waitText: waitText() });
-    wayOut(d);
+    ask.render(d, waiting());
+    wayOut(root, transport, d);
     diceChoice(d);
     undoButton();
   }
@@ -100,11 +140,11 @@ function start(root) {
   transport.onState(render);
   transport.onStatus((s) => {
     netStatus(root, s, !!data);
-    if (data && blocking()) ask.render(data, { waiting: blocking(), waitText: waitText() });
-    if (data) wayOut(data);
+    if (data && transport.blocking()) ask.render(data, waiting());
+    if (data) wayOut(root, transport, data);
     undoButton();
   });
-  if (transport.onConflict) transport.onConflict(({ message }) => conflictLine(root, message));
+  recovery(root, transport, say);
   transport.onRefused(({ message, stale, auto }) => {
     if (auto && stale) return; // the other phone answered the same one-answer question first
     say(stale ? "The other phone entered first: check the question and tap again." : message);
@@ -121,10 +161,7 @@ function start(root) {
       undoAsk.close();
     } else if (action === "confirm") {
       confirm(t);
-    } else if (action === "ack-conflict") {
-      conflictLine(root, null);
-    } else if (action === "send-log") {
-      sendWholeMatch(t);
+
     } else if (action === "dice") {
       transport.post("/dice", { app_dice: t.getAttribute("data-dice") === "app" }).then((res) => {
         if (!res.ok) { say(res.body && res.body.error ? res.body.error.message : "Refused."); return; }
@@ -135,7 +172,7 @@ function start(root) {
     }
   });
   function confirm(button) {
-    const body = penalties();
+    const body = penalties(root);
     button.disabled = true;
     transport.post("/finish", body).then((res) => {
       button.disabled = false;
@@ -147,34 +184,6 @@ function start(root) {
         if (pens) pens.hidden = false;
       }
     }, () => { button.disabled = false; say("No connection: try again when you are back online."); });
-  }
-  // A refused tap leaves the live record behind: at full time the whole match goes as a turn log.
-  function wayOut(d) {
-    const button = root.querySelector('[data-action="send-log"]');
-    if (!button) return;
-    const blocked = !!d.blocked && !!transport.sendWholeMatch;
-    button.hidden = !(blocked && d.status === "full_time");
-    const confirmButton = byId(root, "sc-confirm");
-    if (blocked && confirmButton) confirmButton.hidden = true;
-  }
-  function sendWholeMatch(button) {
-    button.disabled = true;
-    transport.sendWholeMatch(penalties()).then((res) => {
-      button.disabled = false;
-      if (res.ok) {
-        button.hidden = true;
-        say("Sent: the server validates the whole match; its report on the match page says where the engines differ.");
-        return;
-      }
-      say(res.body && res.body.error ? res.body.error.message : "The server refused this (" + res.status + ").");
-    }, () => { button.disabled = false; say("No connection: try again when you are back online."); });
-  }
-  function penalties() {
-    const body = {};
-    root.querySelectorAll("[data-pen]").forEach((i) => {
-      if (i.value !== "") body[i.getAttribute("data-pen") + "_penalties"] = +i.value;
-    });
-    return body;
   }
   function abandon() {
     const reason = root.querySelector("[data-abandon-reason]");

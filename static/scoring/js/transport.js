@@ -61,9 +61,13 @@ export function createTransport({ apiUrl, liveUrl, csrf, storeKey }) {
     save: () => { try { localStorage.setItem(storeKey, JSON.stringify(s.queue)); } catch (e) { /* private mode */ } },
   };
   return {
+    local: false,
     onState(fn) { s.listeners.state.push(fn); },
     onStatus(fn) { s.listeners.status.push(fn); },
     onRefused(fn) { s.listeners.refused.push(fn); },
+    // the server judges every tap here: no other phone's stretch to tell, no refusal to get round
+    onConflict() {},
+    sendWholeMatch: () => Promise.resolve({ ok: false, status: 409, body: { error: { message: "Only a phone scoring on its own engine sends the whole match." } } }),
     waiting() { return s.queue.length; },
     blocking() { return s.queue.length; },
     send(body, opt) { gather(s, io, body, opt); },
