@@ -36,7 +36,8 @@ TAP = """async ([seed]) => {
   const rnd = () => { a |= 0; a = a + 0x6D2B79F5 | 0; let t = Math.imul(a ^ a >>> 15, 1 | a);
     t = t + Math.imul(t ^ t >>> 7, 61 | t) ^ t; return ((t ^ t >>> 14) >>> 0) / 4294967296; };
   const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
-  const vis = (sel) => Array.from(root.querySelectorAll(sel)).filter((e) => e.offsetParent !== null && !e.disabled);
+  const vis = (sel) => Array.from(root.querySelectorAll(sel))
+    .filter((e) => e.offsetParent !== null && !e.disabled);
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const tapArea = (el) => {
     const r = el.getBoundingClientRect();
@@ -44,7 +45,7 @@ TAP = """async ([seed]) => {
     el.dispatchEvent(new PointerEvent("pointerdown", at));
     el.dispatchEvent(new PointerEvent("pointerup", at));
   };
-  const faces = (die) => { const f = vis('[data-testid="sc-act-face"][data-act-die="' + die + '"]'); return f; };
+  const faces = (die) => vis('[data-testid="sc-act-face"][data-act-die="' + die + '"]');
   for (let t = 0; t < 600; t++) {
     if (root.dataset.status !== "live") return { did: "status:" + root.dataset.status };
     const rows = faces(0);
@@ -104,8 +105,8 @@ SNAPSHOT = """() => { const root = document.getElementById("scorer");
 
 TRACE = bool(os.environ.get("CHAOS_TRACE"))
 STATE = """() => { const r = document.getElementById("scorer");
-  return [r.dataset.seq, r.dataset.queue, r.dataset.status, document.querySelector('[data-testid=sc-question]').textContent,
-    document.querySelector('[data-testid=sc-net]').textContent]; }"""
+  const text = (id) => document.querySelector("[data-testid=" + id + "]").textContent;
+  return [r.dataset.seq, r.dataset.queue, r.dataset.status, text("sc-question"), text("sc-net")]; }"""
 
 PHONE_RECORD = """async (session) => {
   const done = (r) => new Promise((ok, ko) => { r.onsuccess = () => ok(r.result); r.onerror = ko; });
@@ -181,7 +182,8 @@ class Phone:
 
     def wait_sent(self, timeout: float = 60000) -> None:
         self.page.wait_for_function(
-            "() => { const r = document.getElementById('scorer'); return r.dataset.queue === '0' && r.dataset.engine === 'local'; }",
+            "() => { const r = document.getElementById('scorer');"
+            " return r.dataset.queue === '0' && r.dataset.engine === 'local'; }",
             timeout=timeout,
         )
 
@@ -260,7 +262,9 @@ class Outcome:
 def outcome(session_id: int, phones: list[Phone]) -> Outcome:
     session = ScoringSession.objects.get(id=session_id)
     stored = list(
-        ScoringEvent.objects.filter(session=session, undone_at__isnull=True).order_by("seq").values_list("client_id", flat=True)
+        ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
+        .order_by("seq")
+        .values_list("client_id", flat=True)
     )
     same = all([r["client_id"] for r in p.record(session_id)["match"]["base"]] == stored for p in phones)
     seeds: list[str] = []
@@ -345,7 +349,7 @@ def _play(phones: list[Phone], plan: Plan, url: str) -> None:
             active = _switch(phones, active)
         did = active.tap(rng)
         if TRACE:
-            print(active.name, did, active.offline, active.page.evaluate(STATE), flush=True)  # noqa: T201
+            print(active.name, did, active.offline, active.page.evaluate(STATE), flush=True)
         if did == "nothing to tap":  # dice the server is to roll for a post it may hold: back online
             active.set_offline(False)
             active.wait_sent()
@@ -363,7 +367,8 @@ def _switch(phones: list[Phone], active: Phone) -> Phone:
     active.wait_sent()
     seq = active.page.evaluate("() => document.getElementById('scorer').dataset.seq")
     other.page.wait_for_function(
-        "(s) => { const r = document.getElementById('scorer'); return r.dataset.seq === s || r.dataset.status !== 'live'; }",
+        "(s) => { const r = document.getElementById('scorer');"
+        " return r.dataset.seq === s || r.dataset.status !== 'live'; }",
         arg=seq,
         timeout=60000,
     )
@@ -372,8 +377,9 @@ def _switch(phones: list[Phone], active: Phone) -> Phone:
 
 def _confirm(phone: Phone) -> None:
     page = phone.page
-    page.wait_for_selector('[data-testid="sc-confirm"]:visible, #scorer[data-status="submitted"]', timeout=60000)
-    if page.locator('#scorer[data-status="submitted"]').count():
+    done = '#scorer[data-status="submitted"]'
+    page.wait_for_selector(f'[data-testid="sc-confirm"]:visible, {done}', timeout=60000)
+    if page.locator(done).count():
         return
     if page.locator('[data-testid="sc-shootout"]:visible').count():
         page.fill('[data-pen="home"]', "5")

@@ -160,7 +160,8 @@ def test_a_whole_match_offline_with_two_reloads_then_synced(browser, live_server
         page.wait_for_timeout(300)
         reached = ScoringEvent.objects.filter(session=session).count()  # answered by the page itself
         assert _taps(page, 180) == "ok", "first stretch"
-        expect(page.get_by_test_id("sc-net")).to_have_text(f"Offline · {_waiting_taps(page, session.id)} taps saved")
+        waiting = _waiting_taps(page, session.id)
+        expect(page.get_by_test_id("sc-net")).to_have_text(f"Offline · {waiting} taps saved")
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "scorer-offline-phone.png"))
         for reload in range(2):
@@ -243,7 +244,9 @@ def test_two_phones_offline_on_the_same_stretch_keep_a_side_branch(browser, live
 
 
 @pytest.mark.django_db(transaction=True)
-def test_app_dice_are_rolled_by_the_phone_offline_and_by_the_server_online(browser, live_server, settings) -> None:
+def test_app_dice_are_rolled_by_the_phone_offline_and_by_the_server_online(
+    browser, live_server, settings
+) -> None:
     """With app dice the phone scores on its own engine too. Offline it rolls each roll itself
     with crypto.getRandomValues (nobody holds a seed), queued and recorded as rolled offline on
     this phone; back online the server rolls them (roll_for_me) and the phone enters its dice."""

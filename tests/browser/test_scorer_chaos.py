@@ -12,10 +12,15 @@ bench/bench_scorer_chaos.py."""
 
 from __future__ import annotations
 
+import json
+import os
+import time
+
 import pytest
 
 from scoring.models import ScoringEvent, ScoringSession
 from tests.browser.chaos_player import Plan, run
+from tests.browser.conftest import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
 
@@ -55,8 +60,56 @@ def test_a_whole_match_on_a_lone_phone_in_chaos(browser, live_server, settings, 
 @pytest.mark.django_db(transaction=True)
 def test_two_phones_taking_turns_online_never_conflict(browser, live_server, settings) -> None:
     outcome, _ = run(
-        browser, live_server, settings, Plan(seed=11, phones=2, from_minute=60, offline_share=0.0, reload_share=0.02)
+        browser,
+        live_server,
+        settings,
+        Plan(seed=11, phones=2, from_minute=60, offline_share=0.0, reload_share=0.02),
     )
     assert outcome.status == ScoringSession.Status.SUBMITTED, outcome
     assert outcome.side_branches == 0 and outcome.refusals_422 == 0, outcome
     assert outcome.same_events and outcome.seeds == [], outcome
+
+
+# `make bench` (bench/bench_scorer_chaos.py): 20 whole matches, half on two phones taking turns,
+# half on one phone with long offline stretches; each run adds its row to the bench's file. A
+# shorter configuration for a quick look: CHAOS_MATCHES and CHAOS_FROM_MINUTE.
+BENCH = SCREENSHOTS.parent / "bench" / "scorer_chaos.json"
+MATCHES = int(os.environ.get("CHAOS_MATCHES", "20"))
+FROM_MINUTE = int(os.environ.get("CHAOS_FROM_MINUTE", "0"))
+
+
+def bench_plan(n: int) -> Plan:
+    two = n % 2 == 0
+    return Plan(
+        seed=1000 + n,
+        app_dice=n % 4 < 2,
+        phones=2 if two else 1,
+        from_minute=FROM_MINUTE,
+        offline_share=0.0 if two else 0.06,
+        reload_share=0.01,
+        long_offline=not two,
+        max_taps=4000,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("n", range(MATCHES))
+def test_chaos_bench_match(browser, live_server, settings, n) -> None:
+    plan = bench_plan(n)
+    row = {"match": n, "phones": plan.phones, "dice": "app" if plan.app_dice else "typed", "error": ""}
+    started = time.monotonic()
+    try:
+        outcome, session_id = run(browser, live_server, settings, plan)
+        row.update(outcome.row())
+    except Exception as exc:
+        row["error"] = f"{type(exc).__name__}: {str(exc)[:200]}"
+        raise
+    finally:
+        row["seconds"] = round(time.monotonic() - started, 1)
+        BENCH.parent.mkdir(parents=True, exist_ok=True)
+        rows = json.loads(BENCH.read_text()) if BENCH.exists() else []
+        BENCH.write_text(json.dumps([r for r in rows if r["match"] != n] + [row], indent=2))
+    if plan.phones == 1:
+        _lone_phone_holds(outcome, session_id)
+    assert outcome.status == ScoringSession.Status.SUBMITTED and outcome.seeds == [], outcome
