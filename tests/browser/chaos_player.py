@@ -104,6 +104,8 @@ SNAPSHOT = """() => { const root = document.getElementById("scorer");
     (root.querySelector('[data-testid="sc-dock-answer"]') || {}).innerHTML]; }"""
 
 TRACE = bool(os.environ.get("CHAOS_TRACE"))
+# taps in a row that change nothing on the page (the same question, sequence and queue): stuck
+STILL_TAPS = 12
 STATE = """() => { const r = document.getElementById("scorer");
   const text = (id) => document.querySelector("[data-testid=" + id + "]").textContent;
   return [r.dataset.seq, r.dataset.queue, r.dataset.status, text("sc-question"), text("sc-net")]; }"""
@@ -251,6 +253,7 @@ class Outcome:
     refusals_422: int
     side_branches: int
     retaps: int
+    retap_texts: list[str]
     seeds: list[str]
     same_events: bool
     status: str
@@ -279,6 +282,7 @@ def outcome(session_id: int, phones: list[Phone]) -> Outcome:
         refusals_422=sum(p.statuses("/events").count(422) for p in phones),
         side_branches=ScoringSideBranch.objects.filter(session=session).count(),
         retaps=sum(len(p.refusals) for p in phones),
+        retap_texts=sorted({text for p in phones for text in p.refusals})[:5],
         seeds=sorted(set(seeds)),
         same_events=same,
         status=session.status,
@@ -322,7 +326,16 @@ def run(browser: Any, live_server: Any, settings: Any, plan: Plan) -> tuple[Outc
         for phone in phones:
             open_scorer(phone, url)
         phones[0].page.wait_for_timeout(1500)  # the service worker caches the shell for a reload offline
-        _play(phones, plan, url)
+        try:
+            _play(phones, plan, url)
+        except Exception as exc:
+            refused = [
+                (p.name, url, status, body)
+                for p in phones
+                for url, status, body in p.answers
+                if status in (409, 422)
+            ]
+            raise AssertionError(f"refusals on the way: {json.dumps(refused)[:3000]}") from exc
         for phone in phones:
             phone.set_offline(False)
         for phone in phones:
@@ -338,7 +351,12 @@ def run(browser: Any, live_server: Any, settings: Any, plan: Plan) -> tuple[Outc
 def _play(phones: list[Phone], plan: Plan, url: str) -> None:
     rng = random.Random(plan.seed)
     active = phones[0]
+    still, last = 0, None
     for _ in range(plan.max_taps):
+        now = active.page.evaluate(STATE)
+        still = still + 1 if now == last else 0
+        last = now
+        assert still < STILL_TAPS, f"{active.name}: {STILL_TAPS} taps changed nothing on the page: {now}"
         roll = rng.random()
         if roll < plan.offline_share:
             active.set_offline(not active.offline if not plan.long_offline else rng.random() < 0.8)

@@ -340,3 +340,26 @@ test("the server-driven transport makes one tap of one tick's sends, a server ro
   assert.equal(tap.items[1].roll_for_me, true);
   assert.equal(tap.auto, false);
 });
+
+test("a second tap on a question already answered answers nothing (a double tap)", async () => {
+  const t = setup();
+  t.queue.send(decide("go")); // the engine asks for a roll next
+  await Promise.resolve();
+  t.queue.send(decide("go")); // the same button again, before the page redrew
+  await settled(t, { posts: 1 });
+  assert.equal(t.engine.events.length, 1);
+  assert.equal(t.server.posts.length, 1);
+  assert.equal(t.seen.refused.length, 0, "nothing to say: the page shows the next question");
+});
+
+test("a tap while the server rolls this phone's dice is not queued behind them", async () => {
+  const t = setup({ appDice: true });
+  t.server.unanswered = 1; // the roll's post is on its way, no answer yet
+  t.queue.send(decide("go"));
+  t.queue.send({ roll_for_me: true });
+  await settled(t, { posts: 1 });
+  t.queue.send({ roll_for_me: true }); // "Roll" tapped again on the page drawn before
+  await settled(t);
+  assert.equal(t.q.ops.length, 1);
+  assert.equal(t.q.ops[0].items.length, 2);
+});

@@ -14,7 +14,7 @@
 import { createTransport } from "./transport.js";
 import { startEngine } from "./local-engine.js";
 import { openStore } from "./local-store.js";
-import { catchUp, createQueue, localEvents } from "./queue.js";
+import { adoptLog, catchUp, createQueue, localEvents } from "./queue.js";
 import { wholeMatchReport } from "./way-out.js";
 
 const POLL_MS = 1500;
@@ -22,8 +22,15 @@ const ENGINE_START_MS = 30000;
 const LINES = 12;
 export const OFFLINE_CACHE = "fuba-scorer-v1";
 
+// A request left hanging (the connection lost while it was on its way) counts as no answer.
+const REQUEST_MS = 20000;
+function deadline() { return typeof AbortSignal.timeout === "function" ? AbortSignal.timeout(REQUEST_MS) : undefined; }
+
 function getJSON(url, headers) {
-  return fetch(url, { credentials: "same-origin", headers: Object.assign({ Accept: "application/json" }, headers || {}), cache: "no-cache" });
+  return fetch(url, {
+    credentials: "same-origin", headers: Object.assign({ Accept: "application/json" }, headers || {}),
+    cache: "no-cache", signal: deadline(),
+  });
 }
 
 function postJSON(url, csrf, body) {
@@ -32,6 +39,7 @@ function postJSON(url, csrf, body) {
     credentials: "same-origin",
     headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json" },
     body: JSON.stringify(body),
+    signal: deadline(),
   }).then((r) => r.json().then((j) => ({ ok: r.ok, status: r.status, body: j }),
     () => ({ ok: r.ok, status: r.status, body: null })));
 }
@@ -132,11 +140,18 @@ function poll(ctx) {
       if (q.ops.length || q.sending || !ctx.queue.idle()) { ctx.status(); ctx.queue.flush(); return; }
       const newer = d.seq !== q.record.base.length || d.version !== (q.record.server || {}).version;
       if (!newer) return;
-      return ctx.queue.serial(() => {
-        if (q.ops.length) return null; // a tap came in meanwhile: it goes first
-        if (d.seq === q.record.base.length) { q.record.server = d; return q.deps.store.saveMatch(q.record).then(() => show(ctx)); }
-        return catchUp(q).then(() => ctx.queue.reopen()).then(() => show(ctx));
-      });
+      if (d.seq === q.record.base.length) {
+        return ctx.queue.serial(() => {
+          if (q.ops.length) return null; // a tap came in meanwhile: it goes first
+          q.record.server = d;
+          return q.deps.store.saveMatch(q.record).then(() => show(ctx));
+        });
+      }
+      // the other phone's events: read first, then taken in one job (never a request in a job)
+      return q.deps.getLog().then((log) => ctx.queue.serial(() => {
+        if (q.ops.length) return null;
+        return adoptLog(q, log, d).then(() => ctx.queue.reopen()).then(() => show(ctx));
+      }));
     });
   }, () => { if (!q.offline) { q.offline = true; ctx.queue.wentOffline(); ctx.status(); } });
 }

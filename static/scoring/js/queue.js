@@ -92,7 +92,21 @@ function gather(q, body, opt) {
   q.gathering.push({ body: body, auto: !!(opt && opt.auto) });
 }
 
+// Whether a tap answers the question the engine asks now: a second tap on a question the tap
+// before it already answered (a double tap, a tap while the page redraws) answers nothing.
+function answersPending(q, body) {
+  const p = q.view && q.view.view ? q.view.view.pending : null;
+  if (!p) return false;
+  if (body.roll_for_me) return p.kind === "roll";
+  const e = body.event || {};
+  const name = p.kind === "roll" ? e.roll : e.decide;
+  return name === p.name && e.by === p.actor;
+}
+
 async function commit(q, bodies) {
+  // While the server rolls this phone's dice the page waits: a tap on what it showed before
+  // (its "Roll" again) would answer a question that is gone once the dice land.
+  if (rolling(q) || !answersPending(q, bodies[0].body)) return;
   const user = bodies.some((b) => !b.auto);
   const last = q.ops[q.ops.length - 1];
   // The page's own answers join the tap they follow while it is still on the phone.
@@ -121,10 +135,7 @@ async function entry(q, b) {
   const body = b.body;
   if (body.roll_for_me) {
     const p = q.view && q.view.view.pending;
-    if (!p || p.kind !== "roll") {
-      if (!b.auto) emit(q, "refused", { message: "There is no roll to make now.", stale: false, auto: false });
-      return null;
-    }
+    if (!p || p.kind !== "roll") return null; // the roll was made meanwhile
     if (onlineNow(q)) return { client_id: uid(), roll_for_me: true };
     return applyItem(q, offlineRoll(p, q.deps.random), { rolled_offline: true }, b.auto);
   }
@@ -210,7 +221,7 @@ export function flush(q, retrying) {
   if (q.sending || q.blocked || q.stopped || !q.ops.length) return;
   // Known offline, nothing is posted (so an op never posted stays the phone's to take back or to
   // roll); the poll, the browser's "online" event or the backoff's retry try again.
-  if (!q.deps.online() || (q.offline && !retrying)) return;
+  if (!q.deps.engine || !q.deps.online() || (q.offline && !retrying)) return;
   // The last op is sent once its tap is whole (the page's answers after it joined it).
   if (q.ops.length === 1 && !idle(q)) return;
   const op = q.ops[0];
@@ -332,8 +343,15 @@ function wentOffline(q) {
 // ------------------------------------------------------------------ the match as stored
 
 // The stored events (GET …/log) become the base; ops the server stored already leave the queue.
+// The reads happen first, outside any job (a request that hangs must hold no tap back); the
+// change of the record runs as a job of its own.
 export async function catchUp(q) {
   const log = await q.deps.getLog();
+  const state = q.deps.getState ? await q.deps.getState() : null;
+  return serial(q, () => adoptLog(q, log, state));
+}
+
+export async function adoptLog(q, log, state) {
   q.record.header = log.header;
   q.record.base = log.events;
   const held = new Set(log.events.map((e) => e.client_id));
@@ -342,7 +360,7 @@ export async function catchUp(q) {
     q.ops = q.ops.filter((o) => settled.indexOf(o.n) < 0);
     await q.deps.store.removeOps(settled);
   }
-  if (q.deps.getState) q.record.server = (await q.deps.getState()) || q.record.server;
+  if (state) q.record.server = state;
   await q.deps.store.saveMatch(q.record);
   return log;
 }
