@@ -161,7 +161,6 @@ function start(root) {
       undoAsk.close();
     } else if (action === "confirm") {
       confirm(t);
-
     } else if (action === "dice") {
       transport.post("/dice", { app_dice: t.getAttribute("data-dice") === "app" }).then((res) => {
         if (!res.ok) { say(res.body && res.body.error ? res.body.error.message : "Refused."); return; }
