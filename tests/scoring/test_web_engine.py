@@ -148,3 +148,26 @@ def test_the_phone_checks_a_set_up_as_the_server_does(django_capture_on_commit_c
     for choice in (legal, {"gk": legal["gk"], "players": {}}):
         local = json.loads(scorer_local.setup_check(json.dumps(choice)))
         assert local["ok"] and local["check"] == selectors.setup_check(session_id=session.id, choice=choice)
+
+
+def test_the_phone_knows_a_level_knockout_tie_at_full_time_offline() -> None:
+    """Issue 31, item 6: a knockout finished offline asks for the shoot-out on the phone as online.
+    The example match ends 0-2: level on aggregate after a first leg won 2-0 by this match's home
+    team, so the phone's engine says shootout; the same score in a one-match tie does not."""
+    example = json.loads(
+        (Path(__file__).resolve().parents[2] / "docs/examples/example-match.json").read_text()
+    )
+    header = {k: v for k, v in example.items() if k != "events"}
+    names = {"home": "Otto's Blues", "away": "Santeri's Yellows"}
+
+    def at_full_time(tie: dict[str, object] | None) -> dict[str, object]:
+        opened = {"header": header, "names": names, "events": example["events"], "tie": tie}
+        return json.loads(scorer_local.open_match(json.dumps(opened)))
+
+    second_leg = at_full_time({"legs": 2, "first_leg": [2, 0], "away_goals": False})
+    assert second_leg["view"]["pending"] is None and second_leg["shootout"] is True
+    assert at_full_time({"legs": 1, "first_leg": None, "away_goals": False})["shootout"] is False
+    assert at_full_time(None)["shootout"] is False
+    # before full time nothing is asked
+    early = {"header": header, "names": names, "events": example["events"][:40], "tie": None}
+    assert json.loads(scorer_local.open_match(json.dumps(early)))["shootout"] is False
