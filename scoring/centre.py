@@ -132,9 +132,12 @@ def build(*, competition_id: int) -> dict[str, Any]:
     is built gives a document newer than its version, never older)."""
     ver = version(competition_id=competition_id)
     related = ("fixture", "fixture__home_team", "fixture__away_team", "fixture__stage", "fixture__group")
+    # Being scored, at full time, or submitted and waiting for the other club or a dispute's
+    # decision: listed (as unconfirmed) until the result counts, then among the finished.
+    waiting = Q(status=ScoringSession.Status.SUBMITTED) & ~Q(fixture__status__in=Fixture.DONE_STATUSES)
     running = list(
         _sessions(competition_id)
-        .filter(status__in=ScoringSession.ACTIVE_STATUSES)
+        .filter(Q(status__in=ScoringSession.ACTIVE_STATUSES) | waiting)
         .select_related(*related, "submission")
         .order_by("fixture__round", "fixture__match_number", "fixture_id")
     )

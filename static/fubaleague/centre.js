@@ -118,6 +118,8 @@ function fillCard(card, m, areas) {
   part(li, "score").textContent = scoreText(m);
   part(li, "status").textContent = statusText(m);
   part(li, "last").textContent = m.last_text ? "Last: " + m.last_text : "";
+  // After full time the position stays the clubs' with the score until the result counts.
+  part(li, "pitch").hidden = m.status !== "live";
   if (card.pitch && m.pitch) card.pitch.draw(m.pitch, areas);
   const ul = part(li, "moments");
   ul.replaceChildren(...(m.moments || []).slice().reverse().map((x) => {

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.conftest import SCREENSHOTS
 from tests.scoring.helpers import demo_clubs, play, score_at_once
 
 pytestmark = pytest.mark.browser
@@ -27,6 +28,7 @@ def test_eight_matches_live_in_the_centre_updated_without_reload(page, live_serv
     # every card draws its pitch: the pieces of both teams are on it
     assert first.locator("svg [data-pieces] circle").count() > 2
     shot(page, "live-centre-390")
+    page.screenshot(path=str(SCREENSHOTS / "live-centre-390-top.png"))  # what the phone shows first
 
     # one match moves on: its card follows without a reload
     before = first.get_attribute("data-version")

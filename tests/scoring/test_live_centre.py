@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from matches.services import result_confirm
 from scoring import centre, services
 from tests.scoring.helpers import level_knockout_at_full_time, make_fixture, play
 from tournaments.models import Fixture
@@ -111,3 +112,21 @@ def test_the_live_centre_pages_are_linked_from_the_competition_home() -> None:
 
 def test_the_document_of_an_unknown_competition_is_a_404() -> None:
     assert Client().get("/c/no-such-cup/live.json").status_code == 404
+
+
+def test_a_result_submitted_from_the_session_stays_unconfirmed_until_the_opponent_confirms() -> None:
+    session, users = level_knockout_at_full_time(sides=("home",))
+    fixture = session.fixture
+    slug = fixture.competition.slug
+    client = Client()
+    # one club scored alone: its confirmation submits the result, which the other club confirms
+    services.session_confirm(session_id=session.id, user=users["home"], home_penalties=4, away_penalties=3)
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.SUBMITTED
+    doc = _doc(client, slug).json()
+    (row,) = doc["live"]
+    assert row["status"] == "unconfirmed" and set(row) == _PUBLIC_OF_PRIVATE
+    assert doc["finished"] == []
+    result_confirm(fixture_id=fixture.id, user=users["away"])
+    doc = _doc(client, slug).json()
+    assert doc["live"] == [] and [r["status"] for r in doc["finished"]] == ["final"]
