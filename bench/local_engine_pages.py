@@ -48,7 +48,8 @@ MAIN_THREAD = """async (cfg) => {
   const init = {pyodide, bundle, digest: cfg.digest, files, snapshot, makeSnapshot: false};
   const info = await call("init", init);
   window.__engine = {info, call, open: (header, names, events) => call("open", {header, names, events}),
-                     apply: (event) => call("apply", event)};
+                     apply: (event) => call("apply", {events: [{client_id: "", event}]}).then(
+                       (r) => (r.ok ? Object.assign(r, {event: r.stored[0].event}) : r))};
   return {ms: performance.now() - t0, info};
 }"""
 

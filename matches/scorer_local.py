@@ -1,15 +1,17 @@
 """The rules engine on the phone: the entry points the scorer's Web Worker calls under Pyodide.
 
-Packaged with the engine, matches.engine_door, matches.narrate and matches.scorer_view by
-scoring.web_engine and run unchanged in the browser, so a question asked offline is the question
-the server would ask. Pure Python, nothing of Django. Every entry point takes and returns JSON
-text: one string crosses the worker boundary instead of a tree of proxies.
+Packaged with the engine, matches.engine_door, matches.narrate, matches.scorer_view and
+matches.tap by scoring.web_engine and run unchanged in the browser, so a question asked offline is
+the question the server would ask, and a tap is judged by the server's own apply (matches.tap).
+Pure Python, nothing of Django. Every entry point takes and returns JSON text: one string crosses
+the worker boundary instead of a tree of proxies.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from matches import scorer_view
@@ -26,11 +28,11 @@ from matches.engine_door import (
     snapshot,
     tie_from_dict,
     tie_level,
-    verify_extra_time,
 )
 from matches.engine_door import (
     setup_check as engine_setup_check,
 )
+from matches.tap import TapRefused, apply_tap
 
 _match: Match | None = None
 _header: dict[str, Any] = {}
@@ -105,18 +107,34 @@ def open_match(text: str) -> str:
 
 
 def apply(text: str) -> str:
-    """One fuba-log/1 event: ``{"ok": true, "event": <as stored>, "view"}`` or the engine's refusal
-    (turn, stage, rule, reason) with the match unchanged."""
+    """One tap, ``{"events": [{"client_id", "event" | "roll_for_me": true}, ...], "seed"}``,
+    judged by the server's own apply (matches.tap.apply_tap), all or none: ``{"ok": true,
+    "stored": [{"client_id", "event" (as stored), "rolled_by_app", "rolled_offline"}], "view"}``,
+    or ``{"ok": false, "error": {code, message, index, client_id, turn, stage, rule, reason}}``
+    with the match as before the tap. ``seed`` (drawn by the page from crypto.getRandomValues)
+    rolls the tap's ``roll_for_me``, when it is due."""
+    global _match, _copies
     assert _match is not None, "open() first"
+    data = json.loads(text)
+    seed = data.get("seed")
+    faces = _faces(Dice(int(seed))) if seed is not None else None
     try:
-        event = event_from_dict(json.loads(text))
-        verify_extra_time(_match, _tie, event)
-        _match.apply(event)
-    except FubaError as exc:
-        return _dump(_error(exc))
-    stored = event_to_dict(event)
-    _events.append(stored)
-    return _dump({**_view(), "event": stored})
+        stored = apply_tap(_match, data.get("events") or [], tie=_tie, faces=faces)
+    except TapRefused as exc:
+        if exc.match is not None and exc.match is not _match:
+            # the refused entry, or the tap's earlier ones, had moved the match on: the match as
+            # before the tap is a replay, and the copies made of the other one are of no use
+            _match, _copies = exc.match, Copies()
+        return _dump({"ok": False, "error": exc.to_dict()})
+    _events.extend(entry["event"] for entry in stored)
+    return _dump({**_view(), "stored": stored})
+
+
+def _faces(dice: Dice) -> Callable[[int, int], tuple[int, ...]]:
+    def faces(count: int, sides: int) -> tuple[int, ...]:
+        return tuple(dice.die(sides) for _ in range(count))
+
+    return faces
 
 
 def undo() -> str:

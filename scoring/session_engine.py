@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from kernel.errors import ApplicationError
+from matches import tap
 from matches.engine_door import (
     Decision,
     FubaError,
@@ -34,6 +35,7 @@ from matches.engine_door import (
     validate_log,
     verify_extra_time,
 )
+from matches.tap import TapRefused
 
 CACHE_SIZE = 256
 EXTRA_TIME = "extra_time"  # the decision that asks whether extra time is played (I-38)
@@ -105,36 +107,44 @@ def catch_up(match: Match, events: Iterable[Mapping[str, Any]]) -> Match | None:
         return None
 
 
-def parse(data: Any) -> Any:
-    """An engine event from its fuba-log/1 JSON form, or MalformedEvent naming the problem."""
-    if not isinstance(data, Mapping):
-        raise MalformedEvent("The event must be a JSON object such as {'roll': …} or {'decide': …}.")
-    clean = {k: v for k, v in data.items() if k in ("roll", "decide", "by", "dice", "choice")}
+def refusal(exc: TapRefused) -> ApplicationError:
+    """The one apply's refusal (matches.tap) as the API's 422, its details the one error shape."""
+    cls = IllegalEvent if exc.code == tap.ILLEGAL else MalformedEvent
+    return cls(exc.message, details=exc.details())
+
+
+def apply_tap(
+    match: Match,
+    entries: Sequence[Mapping[str, Any]],
+    *,
+    tie: Tie | None = None,
+    faces: tap.Faces | None = None,
+    app_dice: bool = False,
+) -> list[dict[str, Any]]:
+    """A tap's entries applied to ``match`` by the one apply the phone runs too (matches.tap):
+    per entry ``{"client_id", "event" (as stored), "rolled_by_app", "rolled_offline"}``, or
+    IllegalEvent / MalformedEvent with the entry's index, client id, turn, stage, rule and reason.
+    A refused tap may have moved ``match`` on (the tap's earlier entries, the defaults the refused
+    one took): the caller drops it and rebuilds from the stored events."""
     try:
-        return event_from_dict(clean)
-    except FubaError as exc:
-        raise MalformedEvent(
-            f"The event is not a fuba-log/1 event: {exc.reason}", details={"event": clean}
-        ) from None
+        return tap.apply_tap(match, entries, tie=tie, faces=faces, app_dice=app_dice)
+    except TapRefused as exc:
+        raise refusal(exc) from None
+
+
+def parse(data: Any) -> Any:
+    """An engine event from its fuba-log/1 JSON form, or MalformedEvent naming the problem (the
+    one apply's parse)."""
+    try:
+        return tap.parse(data)
+    except TapRefused as exc:
+        raise refusal(exc) from None
 
 
 def apply(match: Match, event: Any) -> dict[str, Any]:
-    """Apply one event (IllegalEvent with turn/stage/rule/reason and no change otherwise); returns
-    the event's JSON form as stored."""
-    try:
-        match.apply(event)
-    except IllegalEventError as exc:
-        raise IllegalEvent(
-            exc.message,
-            details={
-                "turn": exc.turn,
-                "stage": exc.stage,
-                "rule": exc.rule,
-                "reason": exc.reason,
-                "kind": exc.kind,
-            },
-        ) from None
-    return event_to_dict(event)
+    """Apply one event (the one apply's tap of one entry: IllegalEvent with turn/stage/rule/reason
+    and no change otherwise); returns the event's JSON form as stored."""
+    return apply_tap(match, [{"event": event_to_dict(event)}])[0]["event"]
 
 
 def roll_for_me(match: Match, faces: Callable[[int, int], tuple[int, ...]]) -> Any:

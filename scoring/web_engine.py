@@ -32,6 +32,7 @@ LEAGUE_FILES = (
     "matches/narrate.py",
     "matches/scorer_view.py",
     "matches/scorer_local.py",
+    "matches/tap.py",
 )
 ENTRY_MODULE = "matches.scorer_local"
 # Zip entries get one fixed timestamp so the same sources always give the same bytes.

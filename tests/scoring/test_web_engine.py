@@ -107,7 +107,7 @@ def test_the_local_scorer_shows_what_the_server_shows(django_capture_on_commit_c
     opened = {"header": session.header, "names": names, "events": []}
     local = json.loads(scorer_local.open_match(json.dumps(opened)))
     for event in events:
-        local = json.loads(scorer_local.apply(json.dumps(event)))
+        local = json.loads(scorer_local.apply(json.dumps({"events": [{"client_id": "", "event": event}]})))
         assert local["ok"], local
     for key in ("state", "pending", "question", "moments", "result"):
         assert local["view"][key] == session_state(session)[key], key

@@ -84,7 +84,20 @@ function run(worker, init, options) {
     open: function (header, names, events, tie) {
       return call("open", { header: header, names: names, events: events, tie: tie || null });
     },
-    apply: function (event) { return call("apply", event); },
+    // One tap (matches/scorer_local.py apply, the server's own apply): its entries
+    // [{client_id, event} | {client_id, roll_for_me: true}] all or none; a roll_for_me is rolled
+    // when due from crypto randomness -> {ok, seq, view, stored} or {ok: false, error}.
+    tap: function (entries) {
+      var a = new Uint32Array(1);
+      crypto.getRandomValues(a);
+      return call("apply", { events: entries, seed: a[0] });
+    },
+    // A tap of one event: the same call, its stored event as `event`.
+    apply: function (event) {
+      return engine.tap([{ client_id: "", event: event }]).then(function (r) {
+        return r.ok ? Object.assign({}, r, { event: r.stored[0].event }) : r;
+      });
+    },
     undo: function () { return call("undo"); },
     roll: function () {
       var a = new Uint32Array(1);

@@ -9,7 +9,9 @@
                                        from a memory snapshot when given one; makeSnapshot: take one
                                        -> {digest, python, ms, phases, restored, snapshot}
      open   {header, names, events}    the match after these events -> {ok, seq, view}
-     apply  <fuba-log/1 event>         -> {ok, seq, view, event} or {ok: false, error{turn, stage, rule, reason}}
+     apply  {events, seed}             one tap, all or none (matches/tap.py apply_tap) -> {ok, seq, view,
+                                       stored} or {ok: false, error{code, message, index, client_id,
+                                       turn, stage, rule, reason}}
      undo                              the last event taken back -> {ok, seq, view}
      prepare                           one more copy of the match for the next question's
                                        lookahead, made while the scorer reads this one -> {ok, missing}
