@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from kernel.errors import ApplicationError
@@ -28,13 +28,12 @@ from matches.engine_door import (
     Roll,
     Tie,
     event_from_dict,
-    event_to_dict,
     new_match,
     setup_check,
     snapshot,
     validate_log,
-    verify_extra_time,
 )
+from matches.engine_door import event_to_dict as event_to_dict  # the stored form, for the taps' checks
 from matches.tap import TapRefused
 
 CACHE_SIZE = 256
@@ -141,29 +140,6 @@ def parse(data: Any) -> Any:
         raise refusal(exc) from None
 
 
-def apply(match: Match, event: Any) -> dict[str, Any]:
-    """Apply one event (the one apply's tap of one entry: IllegalEvent with turn/stage/rule/reason
-    and no change otherwise); returns the event's JSON form as stored."""
-    return apply_tap(match, [{"event": event_to_dict(event)}])[0]["event"]
-
-
-def roll_for_me(match: Match, faces: Callable[[int, int], tuple[int, ...]]) -> Any:
-    """The dice for the pending roll, rolled by the server when it is due: ``faces(count, sides)``
-    draws them (scoring.rolls: nothing sent to anyone determines them)."""
-    p = match.pending()
-    if p is None or p.kind != "roll":
-        raise IllegalEvent(
-            "There is no roll to make now: the match waits for a decision.",
-            details={
-                "turn": p.turn if p else None,
-                "stage": p.stage if p else None,
-                "rule": p.rule if p else "",
-                "reason": "no roll pending",
-            },
-        )
-    return Roll(p.name, p.actor, faces(p.dice, p.sides))
-
-
 def is_roll(event: Any) -> bool:
     return isinstance(event, Roll)
 
@@ -197,18 +173,6 @@ def score(match: Match) -> tuple[int, int]:
 def answers_extra_time(event: Any) -> bool:
     """Whether the event answers the extra-time question (I-38)."""
     return isinstance(event, Decision) and event.name == EXTRA_TIME
-
-
-def check_extra_time(match: Match, tie: Tie | None, event: Any) -> None:
-    """IllegalEvent for an answer to the extra-time question that the knockout ``tie`` does not
-    leave (I-38: the engine says which); nothing for any other event."""
-    try:
-        verify_extra_time(match, tie, event)
-    except IllegalEventError as exc:
-        raise IllegalEvent(
-            exc.message,
-            details={"turn": exc.turn, "stage": exc.stage, "rule": exc.rule, "reason": exc.reason},
-        ) from None
 
 
 def result(match: Match) -> dict[str, Any]:

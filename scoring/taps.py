@@ -167,67 +167,62 @@ def _try(
 def _apply(
     session: ScoringSession, match: Any, items: list[Item], side: str, tap_id: str, *, first_index: int
 ) -> list[dict[str, Any]]:
-    """The tap's events applied in order to ``match``, as rows to store; the first refused one
-    refuses the tap (422 naming its index and client id; the cached match is dropped, since a
-    refused event may have taken defaults before it and the earlier events are not stored)."""
+    """The tap's events applied in order to ``match`` by the one apply the phone runs too
+    (session_engine.apply_tap, matches.tap), as rows to store; a refused one refuses the tap (422
+    naming its index and client id; the cached match is dropped, since a refused event may have
+    taken defaults before it and the earlier events are not stored). With app dice a roll is the
+    server's (``roll_for_me``, rolled when due) or the phone's rolled offline; dice typed in are
+    refused."""
+    entries = [
+        {"client_id": i.client_id, "roll_for_me": True}
+        if i.roll_for_me
+        else {
+            "client_id": i.client_id,
+            "event": session_engine.event_to_dict(i.event),
+            "rolled_offline": i.rolled_offline,
+        }
+        for i in items
+    ]
+    # the tie is read only for an answer to the extra-time question (I-38)
+    tie = (
+        fixture_tie(session.fixture)
+        if any(session_engine.answers_extra_time(i.event) for i in items)
+        else None
+    )
+    try:
+        stored = session_engine.apply_tap(
+            match, entries, tie=tie, faces=rolls.faces, app_dice=session.app_dice
+        )
+    except (session_engine.IllegalEvent, session_engine.MalformedEvent) as exc:
+        session_engine.forget(session.id)
+        raise _at(exc, first_index) from None
     rows: list[dict[str, Any]] = []
-    for offset, item in enumerate(items):
-        try:
-            event, note = _event(session, match, item, side)
-            if session_engine.answers_extra_time(event):  # the tie is read only for that answer
-                session_engine.check_extra_time(match, fixture_tie(session.fixture), event)
-            data = session_engine.apply(match, event)
-        except (session_engine.IllegalEvent, session_engine.MalformedEvent) as exc:
-            session_engine.forget(session.id)
-            raise _at(exc, first_index + offset, item, match) from None
-        if note:
-            data["note"] = note
+    for offset, entry in enumerate(stored):
+        data = entry["event"]
+        if entry["rolled_offline"]:
+            team = session_names(session).get(side, "a staff member")
+            data["note"] = f"rolled offline by the app on {team}'s phone"
+        elif entry["rolled_by_app"]:
+            data["note"] = "rolled by the app"
         rows.append(
             {
                 "seq": session.seq + offset + 1,
-                "client_id": item.client_id,
+                "client_id": entry["client_id"],
                 "data": data,
                 "side": side,
-                "rolled_by_app": item.roll_for_me or item.rolled_offline,
-                "rolled_offline": item.rolled_offline,
+                "rolled_by_app": entry["rolled_by_app"],
+                "rolled_offline": entry["rolled_offline"],
             }
         )
     return rows
 
 
-def _event(session: ScoringSession, match: Any, item: Item, side: str) -> tuple[Any, str]:
-    """The engine event of an entry and the note stored with it. With app dice a roll is the
-    server's (``roll_for_me``) or the phone's rolled offline; dice typed in are refused."""
-    if item.roll_for_me:
-        return session_engine.roll_for_me(match, rolls.faces), "rolled by the app"
-    if not session_engine.is_roll(item.event):
-        return item.event, ""
-    if item.rolled_offline:
-        team = session_names(session).get(side, "a staff member")
-        return item.event, f"rolled offline by the app on {team}'s phone"
-    if session.app_dice:
-        raise session_engine.IllegalEvent(
-            "This session uses app dice (both clubs agreed): the app rolls every roll. Send "
-            "roll_for_me: true, or rolled_offline: true for dice the phone rolled without connection.",
-            details={"rule": "app dice", "reason": "dice typed in an app-dice session"},
-        )
-    return item.event, ""
-
-
-def _at(exc: ApplicationError, index: int, item: Item, match: Any) -> ApplicationError:
-    """The refusal of entry ``index`` in the one error shape: index, client_id, turn, stage,
-    rule, reason."""
-    p = match.pending()
-    details = {
-        "turn": p.turn if p else None,
-        "stage": p.stage if p else None,
-        "rule": "",
-        "reason": exc.message,
-        **exc.details,
-        "index": index,
-        "client_id": item.client_id,
-    }
-    return type(exc)(f"events[{index}] ({item.client_id}): {exc.message}", code=exc.code, details=details)
+def _at(exc: ApplicationError, first_index: int) -> ApplicationError:
+    """The one apply's refusal with the entry's index in the whole tap (the first ``first_index``
+    entries repeated stored ones) and the entry named in the message."""
+    details = {**exc.details, "index": first_index + exc.details["index"]}
+    where = f"events[{details['index']}] ({details['client_id']})"
+    return type(exc)(f"{where}: {exc.message}", code=exc.code, details=details)
 
 
 def _answer_row(row: Mapping[str, Any], side: str) -> dict[str, Any]:

@@ -175,7 +175,7 @@ def level_knockout_at_full_time(*, sides: tuple[str, ...] = ("home", "away")) ->
         if event is None:  # the extra-time question of the level tie (I-38)
             event = {"decide": session_engine.EXTRA_TIME, "by": match.pending().actor, "choice": "yes"}
         side = event["by"] if event["by"] in sides else sides[0]
-        data = session_engine.apply(match, session_engine.parse(event))
+        data = session_engine.apply_tap(match, [{"event": event}])[0]["event"]
         seq = len(rows) + 1
         rows.append(
             ScoringEvent(

@@ -46,7 +46,7 @@ def _ahead(session_id: int, n: int, *, seed: int = 7) -> list[dict[str, Any]]:
                 "by": p.actor,
                 "choice": p.default if p.default is not None else p.options[0],
             }
-        session_engine.apply(match, session_engine.parse(event))
+        session_engine.apply_tap(match, [{"event": event}])[0]["event"]
         out.append(event)
     return out
 
@@ -250,7 +250,7 @@ def test_a_repeated_roll_for_me_is_one_roll_with_the_servers_dice() -> None:
         session = _at_a_decision(session.id, users)
         match = session_engine.rebuild(session.header, selectors.scored_log(session)["events"])
         (answer,) = _ahead(session.id, 1)
-        session_engine.apply(match, session_engine.parse(answer))
+        session_engine.apply_tap(match, [{"event": answer}])[0]["event"]
         if match.pending().kind == "roll":
             break
         play(session.id, users, until=session.seq + 1)
