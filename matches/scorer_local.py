@@ -23,7 +23,6 @@ from matches.engine_door import (
     Match,
     Tie,
     event_from_dict,
-    event_to_dict,
     new_match,
     snapshot,
     tie_from_dict,
@@ -154,15 +153,6 @@ def prepare() -> str:
     if _match is not None and len(_copies) < COPIES_AHEAD:
         _copies.make(_match)
     return _dump({"ok": True, "missing": COPIES_AHEAD - len(_copies) if _match is not None else 0})
-
-
-def roll(seed: int) -> str:
-    """The dice for the pending roll ("roll for me" on the phone), from a seed the page drew."""
-    assert _match is not None, "open() first"
-    p = _match.pending()
-    if p is None or p.kind != "roll":
-        return _dump({"ok": False, "error": {"code": "no_roll", "message": "There is no roll to make now."}})
-    return _dump({"ok": True, "event": event_to_dict(Dice(seed).roll_for(p))})
 
 
 def lines(text: str) -> str:

@@ -114,6 +114,9 @@ def _play(seed: int, header: dict[str, Any], events: int, *, app_dice: bool) -> 
             phone = _phone(tap, rng.getrandbits(32))
             if not phone["ok"]:
                 seen["refused"] += 1
+                # a repeated roll says what the match waits for, never "There is no roll to make now."
+                assert "no roll to make" not in phone["error"]["message"]
+                assert phone["error"]["turn"] is not None and phone["error"]["reason"]
                 # refused whole, the phone's match as before the tap: the question the server asks
                 _same_question(json.loads(scorer_local.view())["view"], server)
                 continue

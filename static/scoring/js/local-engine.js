@@ -99,11 +99,6 @@ function run(worker, init, options) {
       });
     },
     undo: function () { return call("undo"); },
-    roll: function () {
-      var a = new Uint32Array(1);
-      crypto.getRandomValues(a);
-      return call("roll", a[0]);
-    },
     log: function () { return call("log"); },
     stop: function () { worker.terminate(); },
   };

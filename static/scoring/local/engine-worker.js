@@ -15,7 +15,6 @@
      undo                              the last event taken back -> {ok, seq, view}
      prepare                           one more copy of the match for the next question's
                                        lookahead, made while the scorer reads this one -> {ok, missing}
-     roll   <seed>                     dice for the pending roll -> {ok, event}
      lines  [{seq, data, side, rolled_by_app}]  events in words, as the server's state lists them
      setup_check <set-up>              the pending set-up judged -> {ok, check{seq, ok, problems, ...}}
      view / log                        the current view / the fuba-log/1 document held
@@ -108,7 +107,6 @@ var ops = {
   apply: function (arg) { return call("apply", arg); },
   undo: function () { return call("undo"); },
   prepare: function () { return call("prepare"); },
-  roll: function (arg) { return call("roll", arg); },
   view: function () { return call("view"); },
   lines: function (arg) { return call("lines", arg); },
   setup_check: function (arg) { return call("setup_check", arg); },
