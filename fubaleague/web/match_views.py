@@ -326,6 +326,27 @@ def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> JsonRespons
     return JsonResponse(data)
 
 
+@require_GET
+def log_download(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    """The turn log (fuba-log/1) of a result that counts, as a file to keep or to load in another
+    tool; like the public replay, nothing of a result that does not count yet."""
+    competition = _competition(slug)
+    fixture = fixture_or_404(competition, fixture_id)
+    log = ps.replay_log(fixture, full=False)
+    if log is None:
+        error = {
+            "code": "not_found",
+            "message": "This match has no turn log of a counted result to download.",
+            "details": {},
+        }
+        return JsonResponse({"error": error}, status=404)
+    body = json.dumps(log.data, ensure_ascii=False, indent=1).encode()
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    name = f"fuba-log-{competition.slug}-match-{fixture.pk}{'-simulated' if log.is_simulated else ''}.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
 def _after(request: HttpRequest, fixture: Fixture, ok: str) -> HttpResponse:
     messages.success(request, ok)
     return redirect(match_url(fixture))

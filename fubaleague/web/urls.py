@@ -24,6 +24,7 @@ urlpatterns = [
     path("c/<slug:slug>/teams/<int:team_id>/", views.team, name="team"),
     path("c/<slug:slug>/matches/<int:fixture_id>/", match_views.match, name="match"),
     path("c/<slug:slug>/matches/<int:fixture_id>/replay.json", match_views.replay_json, name="replay_json"),
+    path("c/<slug:slug>/matches/<int:fixture_id>/log.json", match_views.log_download, name="log_download"),
     path("c/<slug:slug>/matches/<int:fixture_id>/submit", match_views.submit_result, name="submit_result"),
     path("c/<slug:slug>/matches/<int:fixture_id>/confirm", match_views.confirm_result, name="confirm_result"),
     path("c/<slug:slug>/matches/<int:fixture_id>/dispute", match_views.dispute_result, name="dispute_result"),
