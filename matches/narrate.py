@@ -11,14 +11,14 @@ that FUBA 3 never uses, so no text needs to know which ruleset a match plays.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from matches.engine_door import area_name, area_place, in_words, towards_goal
+from matches.engine_door import area_name, area_place, in_words
 
 Names = Mapping[str, str]  # {"home": "Brazil", "away": "Argentina"}
 
-_ZONES = {"defence": "defence", "midfield": "midfield", "forward": "attack"}
+ZONES = {"defence": "defence", "midfield": "midfield", "forward": "attack"}
 
 # What is asked, as an instruction to the team named before it.
 _DECISIONS = {
@@ -145,7 +145,7 @@ _SPECIAL_EVENTS_3 = {
     "new_talent_ct": "a new talent for the team in control",
     "new_talent_dt": "a new talent for the defending team",
 }
-_ACTIONS = {
+ACTIONS = {
     "goal_attempt": "a shot at goal",
     "movement": "movement",
     "positioning": "positioning",
@@ -173,7 +173,7 @@ def area(code: str, names: Names) -> str:
 
 def zone_words(zone: str) -> str:
     """A line of the formation as players say it: ``forward`` -> ``attack``."""
-    return _ZONES.get(zone, zone)
+    return ZONES.get(zone, zone)
 
 
 def area_label(code: str, names: Names) -> str:
@@ -226,7 +226,7 @@ def formation_after(formation: str, change: str) -> str | None:
     ``defence>midfield`` -> ``3-5-2``; None when either is not of that form."""
     lines = formation.split("-")
     a, _, b = change.partition(">")
-    zones = tuple(_ZONES)
+    zones = tuple(ZONES)
     if len(lines) != 3 or not all(x.isdigit() for x in lines) or a not in zones or b not in zones:
         return None
     counts = [int(x) for x in lines]
@@ -247,7 +247,7 @@ def _formation_text(name: str, text: str, formation: str | None) -> str:
     if text == "none":
         return "no change"
     a, _, b = text.partition(">")
-    return f"a player from {_ZONES.get(a, a)} to {_ZONES.get(b, b)}"
+    return f"a player from {ZONES.get(a, a)} to {ZONES.get(b, b)}"
 
 
 def choice_text(name: str, choice: Any, names: Names, *, formation: str | None = None) -> str:
@@ -271,7 +271,7 @@ def choice_text(name: str, choice: Any, names: Names, *, formation: str | None =
     if name in ("kick_off_team",):
         return f"{team(text, names)} starts with the ball"
     if name == "action":
-        return _ACTIONS.get(text, words(text))
+        return ACTIONS.get(text, words(text))
     if name in ("penalty_keeper", "penalty_shot"):
         return text
     if name == "substitutions":
@@ -289,7 +289,7 @@ def choice_text(name: str, choice: Any, names: Names, *, formation: str | None =
     if name == "use_skill":
         return words(text)
     if name == "movement_option":
-        return f"{_ZONES.get(text, text)} movement"
+        return f"{ZONES.get(text, text)} movement"
     if name == "goalkeeper_position":
         return f"goalkeeper {text} the goal area"
     if name in _PLAYER_IN_AREA and text != "GK":
@@ -452,248 +452,3 @@ def special_event_words(note: Mapping[str, Any], names: Names) -> str:
 # An entry is one step of the match as a spectator's page has it: {"turn", "minute", "event" (a
 # fuba-log/1 event, or None when only the engine's notes are known, as on the live panel), "notes"
 # (the engine's notes it produced), "i" (where a page can jump to: the replay's frame)}.
-
-_MOVE_DECISIONS = frozenset(
-    {
-        "move",
-        "free_move",
-        "setup_adjust",
-        "easy_situation_move",
-        "special_event_move",
-        "quick_free_kick_move",
-        "goal_kick_move",
-        "skill_move",
-        "closest_player",
-    }
-)
-_COUNT_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-# The happenings a spectator looks for; a shot carries its outcome (shot_outcomes).
-KEY_MOMENT_KINDS = frozenset(
-    {
-        "goal",
-        "goal_attempt",
-        "goal_denied",
-        "var",
-        "yellow",
-        "red",
-        "injury",
-        "substitution",
-        "penalty",
-        "coach_sent_off",
-        "special_event",
-        "half_time",
-        "full_time",
-        "extra_time",
-    }
-)
-
-
-def _players(n: int) -> str:
-    count = _COUNT_WORDS[n] if 0 <= n < len(_COUNT_WORDS) else str(n)
-    return f"{count} player{'s' if n != 1 else ''}"
-
-
-def shot_outcomes(entries: Sequence[Mapping[str, Any]]) -> dict[tuple[int, int], str]:
-    """The outcome of every shot, keyed by (entry index, note index) of its goal_attempt note:
-    what followed it before the next shot or the next turn ("scored", "saved, corner"...).
-
-    Without events (the live panel has only the engine's notes) a shot that led to neither a goal
-    nor a corner reads "no goal": a rebound and a goal kick look alike in the notes."""
-    outcomes: dict[tuple[int, int], str] = {}
-    open_shot: tuple[int, int] | None = None
-    rebound = False
-    known_events = False
-
-    def close(outcome: str | None = None) -> None:
-        nonlocal open_shot, rebound
-        if open_shot is not None:
-            default = ("saved, rebound cleared" if rebound else "missed") if known_events else "no goal"
-            outcomes[open_shot] = outcome or default
-        open_shot, rebound = None, False
-
-    turn: Any = None
-    for i, entry in enumerate(entries):
-        if entry.get("turn") != turn:
-            close()
-            turn = entry.get("turn")
-        event = entry.get("event")
-        if event is not None:
-            known_events = True
-            if open_shot is not None and event.get("roll") == "rebound":
-                rebound = True
-        for j, note in enumerate(entry.get("notes") or ()):
-            kind = note.get("kind")
-            if kind == "goal_attempt":
-                close()
-                open_shot = (i, j)
-            elif kind == "goal":
-                close("scored from the rebound" if rebound else "scored")
-            elif kind == "goal_denied":
-                close("scored, but ruled out by the V.A.R.")
-            elif kind == "corner":
-                close("saved, corner")
-    close()
-    return outcomes
-
-
-def _phrase(event: Mapping[str, Any], names: Names) -> str | None:
-    """What a decision or roll adds to the turn's line, or None when it is not worth saying."""
-    name = event.get("decide")
-    choice = event.get("choice")
-    if name == "target_area":
-        return f"ball to {area(str(choice), names)}"
-    if name == "use_skill" and choice not in (None, "no"):
-        return f"skill: {words(str(choice))}"
-    if name == "formation_change" and choice not in (None, "none"):
-        return "formation changed"
-    if name == "movement_option":
-        return f"{_ZONES.get(str(choice), str(choice))} movement"
-    return None
-
-
-def _note_phrase(note: Mapping[str, Any], outcome: str | None, names: Names) -> str | None:
-    kind = note.get("kind")
-    score = note.get("score")
-    if kind == "goal_attempt":
-        return f"shot from {area(str(note.get('area')), names)} — {outcome or 'no goal'}"
-    if kind == "goal" and isinstance(score, list | tuple) and len(score) == 2:
-        return f"GOAL, {score[0]}–{score[1]}"
-    if kind in ("yellow", "red"):
-        return f"{'yellow' if kind == 'yellow' else 'red'} card"
-    if kind == "injury":
-        return "a player injured"
-    if kind == "substitution":
-        return "substitution"
-    if kind == "pressing_won":
-        return "won the ball by pressing"
-    if kind in ("free_kick", "penalty"):  # a corner is said with the shot it follows
-        return words(str(kind))
-    if kind == "special_event":
-        return f"special event: {special_event_words(note, names)}"
-    if kind == "coach_sent_off":
-        return "coach sent off"
-    return None
-
-
-class _Line:
-    """The phrases of one turn, grouped by the team they are about, in order."""
-
-    def __init__(self, turn: Any, minute: Any, first: Any) -> None:
-        self.turn, self.minute, self.first = turn, minute, first
-        self.parts: list[tuple[str, list[str]]] = []
-        self.moves: tuple[str, int, int] | None = None  # side, players moved, of them forward
-        self.key = False
-
-    def add(self, side: str, phrase: str) -> None:
-        self.flush_moves()
-        if self.parts and self.parts[-1][0] == side:
-            self.parts[-1][1].append(phrase)
-        else:
-            self.parts.append((side, [phrase]))
-
-    def move(self, side: str, forward: bool) -> None:
-        if self.moves is not None and self.moves[0] != side:
-            self.flush_moves()
-        n, f = (self.moves[1], self.moves[2]) if self.moves else (0, 0)
-        self.moves = (side, n + 1, f + forward)
-
-    def flush_moves(self) -> None:
-        if self.moves is not None:
-            side, n, forward = self.moves
-            self.moves = None
-            if forward == n:
-                self.add(side, f"{_players(n)} forward")
-            elif forward:
-                count = "one" if forward == 1 else _COUNT_WORDS[forward] if forward < 11 else str(forward)
-                self.add(side, f"{_players(n)} moved, {count} forward")
-            else:
-                self.add(side, f"{_players(n)} moved")
-
-    def text(self, names: Names) -> str:
-        self.flush_moves()
-        head = f"Turn {self.turn}" + (f" · {self.minute}'" if self.minute not in (None, "") else "")
-        body = " · ".join(f"{team(side, names)}: {', '.join(ph)}" for side, ph in self.parts)
-        return f"{head} · {body}" if body else head
-
-
-def turn_feed(entries: Sequence[Mapping[str, Any]], names: Names) -> list[dict[str, Any]]:
-    """One line per turn, e.g. "Turn 8 · 27' · Canada: ball to the Brazil box, movement 3+6,
-    two players forward, shot from the Brazil box — saved, corner"; ``key`` marks a turn with a
-    goal, a card, an injury, a shot or a V.A.R. check; ``first`` is the first entry's ``i``."""
-    outcomes = shot_outcomes(entries)
-    lines: list[_Line] = []
-    action: dict[str, str] = {}  # the action each team just chose, until its roll
-    for i, entry in enumerate(entries):
-        if not lines or lines[-1].turn != entry.get("turn"):
-            lines.append(_Line(entry.get("turn"), entry.get("minute"), entry.get("i", i)))
-        line = lines[-1]
-        event = entry.get("event")
-        if event is not None:
-            side = str(event.get("by"))
-            name = event.get("decide")
-            if name in _MOVE_DECISIONS and event.get("choice") != "done":
-                src, _, dst = str(event.get("choice")).partition(">")
-                line.move(side, towards_goal(src, dst.removesuffix("+ball"), side) > 0)
-            elif name == "action":
-                action[side] = _ACTIONS.get(str(event.get("choice")), words(str(event.get("choice"))))
-            elif name in ("goal_attempt", "pressing") and event.get("choice") == "yes":  # rulebook 2.0
-                action[side] = _ACTIONS[str(name)]
-            elif event.get("roll") == "var":
-                line.add(side, "V.A.R. check")
-                line.key = True
-            elif event.get("roll") in _ACTIONS and side in action:
-                what = action.pop(side)
-                if event.get("roll") != "goal_attempt":  # a shot is said with its outcome (notes)
-                    line.add(side, f"{what} {'+'.join(str(d) for d in event.get('dice') or [])}")
-            elif (phrase := _phrase(event, names)) is not None:
-                line.add(side, phrase)
-        for j, note in enumerate(entry.get("notes") or ()):
-            phrase = _note_phrase(note, outcomes.get((i, j)), names)
-            if phrase is None:
-                continue
-            line.add(str(note.get("team") or (event or {}).get("by") or "both"), phrase)
-            line.key = line.key or note.get("kind") in KEY_MOMENT_KINDS
-    return [
-        {"turn": ln.turn, "minute": ln.minute, "first": ln.first, "key": ln.key, "text": ln.text(names)}
-        for ln in lines
-    ]
-
-
-def key_moments(entries: Sequence[Mapping[str, Any]], names: Names) -> list[dict[str, Any]]:
-    """Goals, shots with their outcome, cards, injuries, substitutions, V.A.R. checks and the
-    whistles, in order: {"turn", "minute", "kind", "text", "i"} (``i``: the entry's)."""
-    outcomes = shot_outcomes(entries)
-    moments: list[dict[str, Any]] = []
-    for i, entry in enumerate(entries):
-        event = entry.get("event") or {}
-        if event.get("roll") == "var":
-            later = [n.get("kind") for n in entry.get("notes") or ()]
-            verdict = "goal ruled out" if "goal_denied" in later else "the goal stands"
-            moments.append(_moment(entry, i, "var", f"{entry.get('minute')}' V.A.R. check: {verdict}"))
-        for j, note in enumerate(entry.get("notes") or ()):
-            kind = note.get("kind")
-            if kind not in KEY_MOMENT_KINDS or kind == "goal_denied":
-                continue
-            outcome = outcomes.get((i, j))
-            if kind == "goal_attempt":
-                if outcome and outcome.startswith("scored") and "ruled out" not in outcome:
-                    continue  # the goal's own line follows
-                who = team(str(note.get("team")), names)
-                text = (
-                    f"{note.get('minute')}' {who} shot from {area(str(note.get('area')), names)} — {outcome}"
-                )
-            else:
-                text = note_text(note, names) or ""
-            if text:
-                moments.append(_moment(entry, i, str(kind), text))
-    return moments
-
-
-def _moment(entry: Mapping[str, Any], i: int, kind: str, text: str) -> dict[str, Any]:
-    return {
-        "turn": entry.get("turn"),
-        "minute": entry.get("minute"),
-        "kind": kind,
-        "text": text,
-        "i": entry.get("i", i),
-    }

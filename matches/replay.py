@@ -29,7 +29,8 @@ from matches.engine_door import board as B
 
 # One plain-language renderer for the scorer, the live page and the replay (pure functions over
 # the log's JSON form).
-from matches.narrate import event_detail, event_text, key_moments, note_text, setup_occasion, turn_feed
+from matches.match_feed import key_moments, turn_feed
+from matches.narrate import event_detail, event_text, note_text, setup_occasion
 
 # Frames of very long logs are thinned to every n-th event so the page stays light; goals,
 # cards and turn starts are always kept.

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from matches import narrate
+from matches import match_feed, narrate
 from matches.engine_door import (
     Copies,
     Match,
@@ -218,7 +218,7 @@ def match_view(
     entries = [
         {"turn": n.get("turn"), "minute": n.get("minute"), "event": None, "notes": [n]} for n in notes(match)
     ]
-    moments = narrate.key_moments(entries, names)
+    moments = match_feed.key_moments(entries, names)
     derived = match.result().to_dict() if pending is None else None
     return {
         "state": shown,

@@ -29,6 +29,7 @@ MANIFEST = "engine.json"
 LEAGUE_FILES = (
     "matches/__init__.py",
     "matches/engine_door.py",
+    "matches/match_feed.py",
     "matches/narrate.py",
     "matches/scorer_view.py",
     "matches/scorer_local.py",

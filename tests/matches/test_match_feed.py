@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from matches.narrate import key_moments, shot_outcomes, turn_feed
+from matches.match_feed import key_moments, shot_outcomes, turn_feed
 from matches.replay import match_story, replay_frames
 from rules_engine.api import example_log, validate_log
 from scoring import services

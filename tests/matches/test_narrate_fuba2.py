@@ -3,7 +3,7 @@ of docs/fuba2-engine.md, "Events of a FUBA 2 turn"): no engine name reaches a pe
 
 from __future__ import annotations
 
-from matches import narrate
+from matches import match_feed, narrate
 
 NAMES = {"home": "Heidi", "away": "Otto"}
 
@@ -66,7 +66,7 @@ def test_a_fuba_2_turn_in_the_feed() -> None:
         },
         {"turn": 3, "minute": 14, "event": {"decide": "movement_option", "by": "away", "choice": "forward"}},
     ]
-    (line,) = narrate.turn_feed(entries, NAMES)
+    (line,) = match_feed.turn_feed(entries, NAMES)
     assert line["text"] == (
         "Turn 3 · 14' · Heidi: ball to the Otto box · "
         "Otto: pressing 2, won the ball by pressing, attack movement"
