@@ -95,12 +95,36 @@ function markCurrent(list, index) {
   if (item && list.scrollHeight > list.clientHeight) list.scrollTop = item.offsetTop - list.offsetTop - list.clientHeight / 2;
 }
 
-/** @param {number} i */
-function go(i) {
+/**
+ * The address's fragment for the replay at frame ``at``: the event number the page shows, so a
+ * shared link opens at that moment.
+ * @param {number} at
+ * @returns {string}
+ */
+export function eventHash(at) { return "#event-" + (at + 1); }
+
+/**
+ * The frame a fragment names (``#event-<n>``, as eventHash writes it), or null when it names none
+ * of the ``count`` frames.
+ * @param {string} hash
+ * @param {number} count
+ * @returns {number|null}
+ */
+export function frameFromHash(hash, count) {
+  const m = /^#event-(\d+)$/.exec(hash || "");
+  if (!m) return null;
+  const n = Number(m[1]);
+  return n >= 1 && n <= count ? n - 1 : null;
+}
+
+/** @param {number} i @param {boolean} [quiet]  leave the address as it is (the first frame drawn) */
+function go(i, quiet) {
   if (!data || !data.frames.length) return;
   pos = Math.max(0, Math.min(data.frames.length - 1, i));
   draw(data.frames[pos]);
   if (pos === data.frames.length - 1) pause();
+  // The address follows the step (no history entry a step): copying it links to this moment.
+  if (!quiet && location.hash !== eventHash(pos)) history.replaceState(null, "", eventHash(pos));
 }
 
 function nextTurn() {
@@ -220,7 +244,9 @@ function loaded(json) {
   data.moments.forEach((/** @type {{text: string, i: number, kind: string}} */ m) => { moments.appendChild(listItem(m.text, m.i, { "data-kind": m.kind })); });
   marks();
   if (data.error) $("replay-event").textContent = "Replay stops at an error: " + data.error.message;
-  go(0);
+  const linked = frameFromHash(location.hash, data.frames.length);
+  go(linked === null ? 0 : linked, true);
+  if (linked !== null) root.scrollIntoView();
   root.setAttribute("data-ready", "true");
 }
 
@@ -238,6 +264,10 @@ function startReplay(el) {
   });
   range.addEventListener("input", () => { pause(); go(+range.value); });
   document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", () => {
+    const at = data ? frameFromHash(location.hash, data.frames.length) : null;
+    if (at !== null && at !== pos) { pause(); go(at, true); }
+  });
   listenToSwipes();
   fetch(root.getAttribute("data-replay-url") || "", { headers: { Accept: "application/json" } })
     .then((r) => r.json())

@@ -2,7 +2,7 @@
    and the turn a frame belongs to. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { lastOnPitch, turnIndex } from "../../static/fubaleague/replay.js";
+import { eventHash, frameFromHash, lastOnPitch, turnIndex } from "../../static/fubaleague/replay.js";
 import { statusLine } from "../../static/fubaleague/live.js";
 
 test("a roll keeps the same turn's last action on the pitch, a new turn does not", () => {
@@ -30,4 +30,15 @@ test("the live panel says what a finished session waits for", () => {
   assert.equal(statusLine("full_time"), "Full time: the clubs confirm the result.");
   assert.equal(statusLine("abandoned"), "The scoring of this match was abandoned.");
   assert.equal(statusLine("submitted"), "The result is submitted.");
+});
+
+test("a link to a moment names the event the page shows, and opens at that frame", () => {
+  assert.equal(eventHash(0), "#event-1");
+  assert.equal(frameFromHash(eventHash(12), 40), 12);
+  assert.equal(frameFromHash("#event-40", 40), 39);
+  // a fragment naming no frame of this replay opens at the start
+  assert.equal(frameFromHash("#event-41", 40), null);
+  assert.equal(frameFromHash("#event-0", 40), null);
+  assert.equal(frameFromHash("#replay", 40), null);
+  assert.equal(frameFromHash("", 40), null);
 });
