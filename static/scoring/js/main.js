@@ -65,33 +65,96 @@ function recovery(root, transport, say) {
   });
 }
 
-function start(root) {
-  const canWrite = root.getAttribute("data-can-write") === "1";
-  const names = { home: root.getAttribute("data-home"), away: root.getAttribute("data-away") };
+// The page's transport: a club's phone scores on its own engine (local-first.js) when the server
+// offers one, a spectator and the fallback on the server's (transport.js).
+function openTransport(root, canWrite, names) {
   const options = {
     apiUrl: root.getAttribute("data-api-url"),
     liveUrl: root.getAttribute("data-live-url"),
     csrf: root.getAttribute("data-csrf"),
     storeKey: "fuba-scorer-queue-" + root.getAttribute("data-session"),
   };
-  const engine = canWrite ? engineConfig(root) : null; // a club's phone scores on its own engine
-  const transport = engine ? createLocalFirstTransport(Object.assign({}, options, {
+  const engine = canWrite ? engineConfig(root) : null;
+  return engine ? createLocalFirstTransport(Object.assign({}, options, {
     session: root.getAttribute("data-session"),
     side: root.getAttribute("data-side"),
     names: names,
     staticUrl: root.getAttribute("data-static-url"),
     serviceWorker: root.getAttribute("data-service-worker"),
   }), engine) : createTransport(options);
-  // Taps block the answers while the server asks the next question or rolls this phone's dice.
-  const waiting = () => ({ waiting: transport.blocking(), waitText: transport.local ? "Rolling the dice on the server…" : null });
-  let data = null;
+}
 
-  function say(message) {
+// The one line under the question that says what went wrong (null: nothing).
+function sayer(root) {
+  return (message) => {
     const box = byId(root, "sc-error");
     if (!box) return;
     box.hidden = !message;
     box.textContent = message || "";
+  };
+}
+
+const OFFLINE = "No connection: try again when you are back online.";
+
+// "Confirm": the result at full time, with the shoot-out score when the tie needs one.
+function confirm(root, transport, button, { say, render }) {
+  const body = penalties(root);
+  button.disabled = true;
+  transport.post("/finish", body).then((res) => {
+    button.disabled = false;
+    if (res.ok) { render(res.body); say(null); return; }
+    const message = res.body && res.body.error ? res.body.error.message : "The server refused this.";
+    say(message);
+    if (/penalt|shoot-out/i.test(message)) {
+      const pens = root.querySelector("[data-penalties]");
+      if (pens) pens.hidden = false;
+    }
+  }, () => { button.disabled = false; say(OFFLINE); });
+}
+
+function abandon(root, transport, { say, render }) {
+  const reason = root.querySelector("[data-abandon-reason]");
+  if (!reason || !reason.value.trim()) { say("Say why the session is abandoned."); return; }
+  transport.post("/abandon", { reason: reason.value }).then((res) => {
+    if (res.ok) render(res.body); else say(res.body.error.message);
+  }, () => say(OFFLINE));
+}
+
+// A club's word on the dice (dice.js), answered with the state.
+function diceWord(transport, button, { say, render }) {
+  transport.post("/dice", { app_dice: button.getAttribute("data-dice") === "app" }).then((res) => {
+    if (!res.ok) { say(res.body && res.body.error ? res.body.error.message : "Refused."); return; }
+    render(res.body);
+  }, () => say(OFFLINE));
+}
+
+// Undo takes something back when there is an event or a waiting tap, and the session is open.
+function undoable(root, transport, data) {
+  const undo = root.querySelector('[data-action="undo"]');
+  if (undo) {
+    undo.disabled = !data || (data.seq === 0 && !transport.waiting()) ||
+      data.status === "submitted" || data.status === "abandoned";
   }
+}
+
+// The screen stays awake while a club scores.
+function stayAwake(canWrite) {
+  const keepAwake = () => {
+    if (!canWrite || !("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").catch(() => {});
+  };
+  document.addEventListener("visibilitychange", keepAwake);
+  keepAwake();
+}
+
+function start(root) {
+  const canWrite = root.getAttribute("data-can-write") === "1";
+  const names = { home: root.getAttribute("data-home"), away: root.getAttribute("data-away") };
+  const transport = openTransport(root, canWrite, names);
+  // Taps block the answers while the server asks the next question or rolls this phone's dice.
+  const waiting = () => ({ waiting: transport.blocking(), waitText: transport.local ? "Rolling the dice on the server…" : null });
+  let data = null;
+  const say = sayer(root);
   const pitch = root.querySelector("[data-pitch]");
   const board = pitch ? createBoard(pitch, {
     onTap: (code) => ask.onTap(code),
@@ -129,13 +192,7 @@ function start(root) {
   function diceChoice(d) {
     renderDice(root, d, { canWrite: canWrite, side: root.getAttribute("data-side"), names: names, waiting: transport.waiting() });
   }
-  function undoButton() {
-    const undo = root.querySelector('[data-action="undo"]');
-    if (undo) {
-      undo.disabled = !data || (data.seq === 0 && !transport.waiting()) ||
-        data.status === "submitted" || data.status === "abandoned";
-    }
-  }
+  const undoButton = () => undoable(root, transport, data);
 
   transport.onState(render);
   transport.onStatus((s) => {
@@ -151,54 +208,18 @@ function start(root) {
     if (data) render(data);
   });
 
+  const page = { say, render };
   root.addEventListener("click", (e) => {
     const t = e.target.closest("[data-action]");
     if (!t) return;
     const action = t.getAttribute("data-action");
-    if (action === "undo") {
-      undoAsk.tap(data ? data.seq : 0);
-    } else if (action === "undo-cancel") {
-      undoAsk.close();
-    } else if (action === "confirm") {
-      confirm(t);
-    } else if (action === "dice") {
-      transport.post("/dice", { app_dice: t.getAttribute("data-dice") === "app" }).then((res) => {
-        if (!res.ok) { say(res.body && res.body.error ? res.body.error.message : "Refused."); return; }
-        render(res.body);
-      }, () => say("No connection: try again when you are back online."));
-    } else if (action === "abandon") {
-      abandon();
-    }
+    if (action === "undo") undoAsk.tap(data ? data.seq : 0);
+    else if (action === "undo-cancel") undoAsk.close();
+    else if (action === "confirm") confirm(root, transport, t, page);
+    else if (action === "dice") diceWord(transport, t, page);
+    else if (action === "abandon") abandon(root, transport, page);
   });
-  function confirm(button) {
-    const body = penalties(root);
-    button.disabled = true;
-    transport.post("/finish", body).then((res) => {
-      button.disabled = false;
-      if (res.ok) { render(res.body); say(null); return; }
-      const message = res.body && res.body.error ? res.body.error.message : "The server refused this.";
-      say(message);
-      if (/penalt|shoot-out/i.test(message)) {
-        const pens = root.querySelector("[data-penalties]");
-        if (pens) pens.hidden = false;
-      }
-    }, () => { button.disabled = false; say("No connection: try again when you are back online."); });
-  }
-  function abandon() {
-    const reason = root.querySelector("[data-abandon-reason]");
-    if (!reason || !reason.value.trim()) { say("Say why the session is abandoned."); return; }
-    transport.post("/abandon", { reason: reason.value }).then((res) => {
-      if (res.ok) render(res.body); else say(res.body.error.message);
-    }, () => say("No connection: try again when you are back online."));
-  }
-
-  // The screen stays awake while a club scores.
-  function keepAwake() {
-    if (!canWrite || !("wakeLock" in navigator) || document.visibilityState !== "visible") return;
-    navigator.wakeLock.request("screen").catch(() => {});
-  }
-  document.addEventListener("visibilitychange", keepAwake);
-  keepAwake();
+  stayAwake(canWrite);
   transport.start();
   root.setAttribute("data-ready", "1");
 }
