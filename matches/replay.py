@@ -42,6 +42,10 @@ MAX_FRAMES = 4000
 PITCH_TEAM_CHARS = 13
 
 
+# The moments the replay's slider marks: a tap on one goes there.
+MARK_KINDS = ("goal", "yellow", "red", "goal_attempt", "half_time", "extra_time")
+
+
 def _pitch_label(area: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, str]:
     """What a drawn pitch prints in an area, from the one vocabulary (rules_engine.areas): ``team``
     (the side whose half it lies in, shortened to fit; "" for the centre circle) in that side's
@@ -234,11 +238,11 @@ def replay_frames(log: Mapping[str, Any], *, with_frames: bool = True) -> dict[s
         "frames": frames,
         "feed": turn_feed(entries, names),
         "moments": moments,
-        # goals and cards marked on the slider, by frame
+        # goals, cards, shots, half time and extra time marked on the slider, by frame
         "marks": [
             {"i": mo["i"], "kind": mo["kind"], "text": mo["text"]}
             for mo in moments
-            if mo["kind"] in ("goal", "yellow", "red")
+            if mo["kind"] in MARK_KINDS
         ],
         "error": error,
         "finished": m.finished,

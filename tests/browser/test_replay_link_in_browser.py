@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.conftest import SCREENSHOTS
+
 pytestmark = pytest.mark.browser
 
 
@@ -19,6 +21,11 @@ def test_a_link_to_a_moment_opens_the_replay_there(page, live_server, cup) -> No
     assert position.inner_text().startswith("Event 8 of")
     assert page.url.endswith("#event-8")
     moment = page.locator('[data-testid="replay-event"]').inner_text()
+    # the slider marks goals, cards, shots, half time (and extra time) alike
+    kinds = set(page.locator('[data-testid="replay-mark"]').evaluate_all("ms => ms.map(m => m.dataset.kind)"))
+    assert {"goal_attempt", "half_time"} <= kinds
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(".replay__track").screenshot(path=str(SCREENSHOTS / "replay-slider-marks.png"))
 
     # the copied address, opened in a new tab, shows the same moment
     other = page.context.new_page()

@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from matches.match_feed import key_moments, shot_outcomes, turn_feed
-from matches.replay import match_story, replay_frames
+from matches.replay import MARK_KINDS, match_story, replay_frames
 from rules_engine.api import example_log, validate_log
 from scoring import services
 from scoring.live import story_key
@@ -215,7 +215,11 @@ def test_the_replay_tells_the_whole_match_by_turn_with_marks() -> None:
     assert sum(bool(re.search(r"(movement|positioning|pressing) \d\+\d", line["text"])) for line in feed) > 20
     goals = [n for f in frames for n in f["notes"] if n["kind"] == "goal"]
     cards = [n for f in frames for n in f["notes"] if n["kind"] in ("yellow", "red")]
-    assert len(replay["marks"]) == len(goals) + len(cards) >= 1
+    marked = [m["kind"] for m in replay["marks"]]
+    assert marked.count("goal") + marked.count("yellow") + marked.count("red") == len(goals) + len(cards) >= 1
+    # shots without a goal and half time are marked too (issue 33, item 7)
+    assert marked.count("half_time") == 1 and "goal_attempt" in marked
+    assert len(replay["marks"]) == sum(m["kind"] in MARK_KINDS for m in replay["moments"])
     for mark in replay["marks"]:
         assert any(n["kind"] == mark["kind"] for n in frames[mark["i"]]["notes"])
     assert any(
