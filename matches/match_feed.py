@@ -132,7 +132,12 @@ def _note_phrase(note: Mapping[str, Any], outcome: str | None, names: Names) -> 
         return f"special event: {special_event_words(note, names)}"
     if kind == "coach_sent_off":
         return "coach sent off"
-    return None
+    return _WHISTLES.get(str(kind))
+
+
+# The whistles of the whole match, said on the line of the turn they end, for no team.
+_WHISTLES = {"half_time": "half time", "extra_time": "extra time", "full_time": "full time"}
+EXTRA_HALF_TIME = "extra-time half time"
 
 
 class _Line:
@@ -172,7 +177,9 @@ class _Line:
     def text(self, names: Names) -> str:
         self.flush_moves()
         head = f"Turn {self.turn}" + (f" · {self.minute}'" if self.minute not in (None, "") else "")
-        body = " · ".join(f"{team(side, names)}: {', '.join(ph)}" for side, ph in self.parts)
+        body = " · ".join(
+            f"{team(side, names) + ': ' if side else ''}{', '.join(ph)}" for side, ph in self.parts
+        )
         return f"{head} · {body}" if body else head
 
 
@@ -182,6 +189,7 @@ def turn_feed(entries: Sequence[Mapping[str, Any]], names: Names) -> list[dict[s
     goal, a card, an injury, a shot or a V.A.R. check; ``first`` is the first entry's ``i``."""
     outcomes = shot_outcomes(entries)
     lines: list[_Line] = []
+    extra = False  # after the extra-time whistle, half time is extra time's
     action: dict[str, str] = {}  # the action each team just chose, until its roll
     for i, entry in enumerate(entries):
         if not lines or lines[-1].turn != entry.get("turn"):
@@ -209,7 +217,12 @@ def turn_feed(entries: Sequence[Mapping[str, Any]], names: Names) -> list[dict[s
                 line.add(side, phrase)
         for j, note in enumerate(entry.get("notes") or ()):
             phrase = _note_phrase(note, outcomes.get((i, j)), names)
+            kind = note.get("kind")
+            extra = extra or kind == "extra_time"
             if phrase is None:
+                continue
+            if kind in _WHISTLES:
+                line.add("", EXTRA_HALF_TIME if extra and kind == "half_time" else phrase)
                 continue
             line.add(str(note.get("team") or (event or {}).get("by") or "both"), phrase)
             line.key = line.key or note.get("kind") in KEY_MOMENT_KINDS
@@ -224,6 +237,7 @@ def key_moments(entries: Sequence[Mapping[str, Any]], names: Names) -> list[dict
     whistles, in order: {"turn", "minute", "kind", "text", "i"} (``i``: the entry's)."""
     outcomes = shot_outcomes(entries)
     moments: list[dict[str, Any]] = []
+    extra = False
     for i, entry in enumerate(entries):
         event = entry.get("event") or {}
         if event.get("roll") == "var":
@@ -232,6 +246,7 @@ def key_moments(entries: Sequence[Mapping[str, Any]], names: Names) -> list[dict
             moments.append(_moment(entry, i, "var", f"{entry.get('minute')}' V.A.R. check: {verdict}"))
         for j, note in enumerate(entry.get("notes") or ()):
             kind = note.get("kind")
+            extra = extra or kind == "extra_time"
             if kind not in KEY_MOMENT_KINDS or kind == "goal_denied":
                 continue
             outcome = outcomes.get((i, j))
@@ -244,6 +259,8 @@ def key_moments(entries: Sequence[Mapping[str, Any]], names: Names) -> list[dict
                 )
             else:
                 text = note_text(note, names) or ""
+                if extra and kind == "half_time":  # the second half time said once, as extra time's
+                    text = text.replace("Half time", "Extra time, half time", 1)
             if text:
                 moments.append(_moment(entry, i, str(kind), text))
     return moments

@@ -425,12 +425,15 @@ def note_text(note: Mapping[str, Any], names: Names) -> str | None:
     if kind == "pressing_won":
         return f"{at} {who} won the ball by pressing in {area(str(note.get('area')), names)}"
     if kind == "extra_time":
-        return "Extra time"
+        return f"Extra time: {score_text}" if score_text else "Extra time"
+    if kind == "coach_sent_off":
+        return f"{at} {who} coach sent off (fiery coach, A11)".strip()
     if isinstance(kind, str):
         details = ", ".join(
             f"{words(k)} {area(str(v), names) if k == 'area' else why_words(str(v)) if k == 'why' else v}"
             for k, v in note.items()
-            if k not in ("kind", "turn", "minute", "team") and isinstance(v, str | int)
+            # ``text`` is a page's own rendering of this very note (matches.replay): never repeated
+            if k not in ("kind", "turn", "minute", "team", "text", "i") and isinstance(v, str | int)
         )
         return (
             f"{at} {who + ': ' if who else ''}{words(kind)}{' (' + details + ')' if details else ''}".strip()

@@ -163,8 +163,10 @@ def _notes(m: Match, since: int, names: dict[str, str]) -> list[dict[str, Any]]:
         }
         for n in m.log[since:]
     ]
+    goal = any(n.get("kind") == "goal" for n in notes)
     for note, raw in zip(notes, m.log[since:], strict=True):
-        note["text"] = note_text(raw, names)
+        # a shot that scored is said by its goal's line: no "— no goal" beside "GOAL"
+        note["text"] = None if goal and raw.get("kind") == "goal_attempt" else note_text(raw, names)
     return notes
 
 

@@ -4,6 +4,7 @@ replay's goal and card marks (matches.narrate, matches.replay, the live panel's 
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache
@@ -11,6 +12,7 @@ from django.test import Client
 
 from matches.match_feed import key_moments, shot_outcomes, turn_feed
 from matches.replay import MARK_KINDS, match_story, replay_frames
+from matches.replay import _notes as replay_notes
 from rules_engine.api import example_log, validate_log
 from scoring import services
 from scoring.live import story_key
@@ -265,3 +267,54 @@ def test_the_story_of_an_unconfirmed_result_is_the_clubs_only() -> None:
     story = club.get(url)
     assert story.status_code == 200 and story.json()["feed"]
     assert cache.get(story_key(session.id, story.json()["version"])) is None
+
+
+def _whistle(turn: int, kind: str, minute: str, score=(1, 1)) -> dict:
+    return _roll(
+        turn, "situation", "home", [3, 3], notes=[{"kind": kind, "score": list(score)}], minute=minute
+    )
+
+
+def test_the_whistles_are_marked_and_extra_times_half_time_is_said_once_as_such() -> None:
+    entries = [
+        _whistle(15, "half_time", "45"),
+        _whistle(30, "extra_time", "90"),
+        _whistle(35, "half_time", "105"),
+        _whistle(40, "full_time", "120"),
+    ]
+    texts = [line["text"] for line in turn_feed(entries, NAMES)]
+    assert texts[0].endswith("· half time") and texts[1].endswith("· extra time")
+    assert texts[2].endswith("· extra-time half time") and texts[3].endswith("· full time")
+    # a whistle is the match's, not the team whose roll it followed
+    assert not any("Canada: half time" in t or "Canada: full time" in t for t in texts)
+    moments = [m["text"] for m in key_moments(entries, NAMES)]
+    assert moments == [
+        "Half time: Canada 1–1 Brazil",
+        "Extra time: Canada 1–1 Brazil",
+        "Extra time, half time: Canada 1–1 Brazil",
+        "Full time: Canada 1–1 Brazil",
+    ]
+    assert sum(m.startswith("Half time") for m in moments) == 1
+
+
+def test_a_note_already_in_words_is_not_repeated_in_its_moment() -> None:
+    # the replay's notes carry their own text; the key moment is the note's, said once
+    note = {
+        "kind": "coach_sent_off",
+        "team": "away",
+        "minute": "70",
+        "turn": 23,
+        "text": "70' Brazil: coach sent off",
+    }
+    (moment,) = key_moments([_roll(23, "situation", "away", [6, 6], notes=[note], minute="70")], NAMES)
+    assert moment["text"] == "70' Brazil coach sent off (fiery coach, A11)"
+    assert "(text" not in moment["text"]
+
+
+def test_a_replay_step_with_a_goal_says_the_goal_not_no_goal() -> None:
+    # a long match's replay step spans two events: the shot's roll and the goal it scored
+    shot = {"kind": "goal_attempt", "team": "home", "area": "A-PEN", "minute": "84", "turn": 28}
+    goal = {"kind": "goal", "team": "home", "minute": "84", "turn": 28, "score": [2, 1]}
+    notes = replay_notes(SimpleNamespace(log=[shot, goal]), 0, NAMES)
+    texts = [n["text"] for n in notes if n["text"]]
+    assert texts == ["84' GOAL for Canada! Canada 2–1 Brazil"]
