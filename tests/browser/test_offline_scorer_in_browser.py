@@ -103,8 +103,8 @@ def bundle() -> Iterator[None]:
     web_engine.current.cache_clear()
 
 
-def _login(browser: Any, live_server: Any, user: Any) -> tuple[Any, Any]:
-    context = browser.new_context(viewport=PHONE)
+def _login(browser: Any, live_server: Any, user: Any, **context_options: Any) -> tuple[Any, Any]:
+    context = browser.new_context(viewport=PHONE, **context_options)
     page = context.new_page()
     page.set_default_timeout(30000)
     page.goto(f"{live_server.url}/login/?next=/")
@@ -351,3 +351,55 @@ def test_the_scorer_falls_back_to_the_server_when_the_engine_cannot_load(
     finally:
         context.close()
     assert ScoringEvent.objects.filter(session=session).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_tap_stays_in_the_bar_while_the_phone_scores_on(browser, live_server, settings) -> None:
+    """Issue 31, item 4: the server refusing what the phone's engine accepted (a 422, made here by
+    answering one post so) puts "Not sent" and the refusal's place in the bar at once; it stays
+    through the next taps, nothing more is posted, and the phone scores on its own engine."""
+    s = make_fixture()
+    _users(settings, s.home_user)
+    session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
+    # no service worker: its fetches would pass the page's route by
+    context, page = _login(browser, live_server, s.home_user, service_workers="block")
+    posts: list[str] = []
+    refusal = {
+        "error": {
+            "code": "illegal_event",
+            "message": "events[0] (c1): expected a 'movement' roll by away, got a 'use_cp' decision",
+            "details": {
+                "index": 0,
+                "turn": 4,
+                "stage": 3,
+                "rule": "4.5",
+                "reason": "expected a 'movement' roll",
+            },
+        }
+    }
+
+    def refuse_after_three(route: Any) -> None:
+        posts.append(route.request.url)
+        if len(posts) <= 3:
+            route.continue_()
+        else:
+            route.fulfill(status=422, content_type="application/json", body=json.dumps(refusal))
+
+    try:
+        _open_scorer(page, f"{live_server.url}/score/{session.id}/")
+        page.route("**/events", refuse_after_three)
+        assert _taps(page, 8) == "ok"
+        alert = page.get_by_test_id("sc-blocked")
+        expect(alert).to_contain_text("turn 4, stage 3, rule 4.5", timeout=30000)
+        expect(page.get_by_test_id("sc-net")).to_contain_text("Not sent")
+        refused_at = len(posts)
+        before = _seq(page)
+        assert _taps(page, 6) == "ok"
+        assert _seq(page) > before  # the phone scores on
+        expect(alert).to_be_visible()
+        assert len(posts) == refused_at  # nothing more is posted
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "scorer-refused-tap-phone.png"))
+    finally:
+        context.close()
+    assert ScoringEvent.objects.filter(session=session).count() < before
