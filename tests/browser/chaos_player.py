@@ -46,8 +46,16 @@ TAP = """async ([seed]) => {
     el.dispatchEvent(new PointerEvent("pointerup", at));
   };
   const faces = (die) => vis('[data-testid="sc-act-face"][data-act-die="' + die + '"]');
+  const use = () => vis('[data-testid="sc-setup-use"]');
   for (let t = 0; t < 600; t++) {
     if (root.dataset.status !== "live") return { did: "status:" + root.dataset.status };
+    if (root.classList.contains("is-editing")) {  // a set-up: a preset as it is, or the one shown
+      if (!use().length && vis('[data-testid="sc-setup-preset"]').length) {
+        pick(vis('[data-testid="sc-setup-preset"]')).click();
+        await sleep(0);
+      }
+      if (use().length) { use()[0].click(); return { did: "setup" }; }
+    }
     const rows = faces(0);
     const then = vis("[data-then]");
     const options = {
@@ -335,13 +343,13 @@ def run(browser: Any, live_server: Any, settings: Any, plan: Plan) -> tuple[Outc
                 for url, status, body in p.answers
                 if status in (409, 422)
             ]
-            raise AssertionError(f"refusals on the way: {json.dumps(refused)[:3000]}") from exc
+            raise AssertionError(f"{exc}; refusals on the way: {json.dumps(refused)[:3000]}") from exc
         for phone in phones:
             phone.set_offline(False)
         for phone in phones:
             phone.wait_sent(120000)
-        for phone in phones:
-            _confirm(phone)
+        for i, phone in enumerate(phones):
+            _confirm(phone, last=i == len(phones) - 1)
         return outcome(session.id, phones), session.id
     finally:
         for phone in phones:
@@ -386,14 +394,14 @@ def _switch(phones: list[Phone], active: Phone) -> Phone:
     seq = active.page.evaluate("() => document.getElementById('scorer').dataset.seq")
     other.page.wait_for_function(
         "(s) => { const r = document.getElementById('scorer');"
-        " return r.dataset.seq === s || r.dataset.status !== 'live'; }",
+        " return +r.dataset.seq >= +s || r.dataset.status !== 'live'; }",
         arg=seq,
         timeout=60000,
     )
     return other
 
 
-def _confirm(phone: Phone) -> None:
+def _confirm(phone: Phone, *, last: bool) -> None:
     page = phone.page
     done = '#scorer[data-status="submitted"]'
     page.wait_for_selector(f'[data-testid="sc-confirm"]:visible, {done}', timeout=60000)
@@ -403,6 +411,9 @@ def _confirm(phone: Phone) -> None:
         page.fill('[data-pen="home"]', "5")
         page.fill('[data-pen="away"]', "4")
     page.get_by_test_id("sc-confirm").click()
-    page.wait_for_function(
-        "() => document.getElementById('scorer').dataset.status === 'submitted'", timeout=60000
-    )
+    if last:  # the result is submitted once every club that scored confirmed
+        page.wait_for_function(
+            "() => document.getElementById('scorer').dataset.status === 'submitted'", timeout=60000
+        )
+    else:
+        page.wait_for_selector('[data-testid="sc-confirm"]', state="hidden", timeout=60000)
