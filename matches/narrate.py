@@ -319,6 +319,37 @@ def pending_text(pending: Mapping[str, Any] | None, names: Names) -> str:
     return f"{who}: {what}"
 
 
+# What an advanced rule's prompt does, in a few words (the chapter is the pending's ``rule``, said
+# with it): the prompt alone ("use a condition point?") does not say what the point buys.
+_HINTS = {
+    "second_actions": "Each team plays one more action this turn, not the one it just played",
+    "play_fiery_coach": "Roll a die: 4-6 the condition point is not spent, 1 the coach is sent off",
+    "gegenpressing_aggressive": "Counter-press as an aggressive pressing (A6): it costs a condition point",
+}
+_CP_HINTS = {
+    "one more step": "Spend a condition point: the ball value moves one step more",
+    "higher die": "Spend a condition point: move as many players as the higher die says",
+}
+
+
+def pending_hint(pending: Mapping[str, Any] | None) -> str | None:
+    """What answering "yes" to an advanced rule's prompt does, with its chapter, e.g. "Spend a
+    condition point: the ball value moves one step more (A1)"; None for the other questions."""
+    if pending is None or pending.get("kind") != "decision":
+        return None
+    name = str(pending.get("name"))
+    text = _HINTS.get(name)
+    if name == "use_cp":
+        prompt = str(pending.get("prompt") or "")
+        text = next(
+            (t for k, t in _CP_HINTS.items() if k in prompt), "Spend a condition point for a better result"
+        )
+    if text is None:
+        return None
+    rule = pending.get("rule")
+    return f"{text} ({rule})" if rule else text
+
+
 # The set-ups a prompt names ("kick_off set-up"; FUBA 2: "free kick set-up").
 _SET_UPS = frozenset({"kick off", "free kick", "corner", "penalty"})
 

@@ -117,6 +117,7 @@ def narrated_pending(
     if pending.get("default") is not None:
         pending["default_label"] = narrate.choice_text(name, pending["default"], names, formation=formation)
     pending["text"] = narrate.pending_text(pending, names)
+    pending["hint"] = narrate.pending_hint(pending)
     if pending.get("then") is not None:
         pending["then"] = narrated_pending(pending["then"], names, formations)
     for follow in pending.get("rolls") or ():

@@ -111,3 +111,31 @@ def test_no_question_shows_more_than_eight_text_options_with_every_advanced_rule
                 assert o["short"] in ("defence", "midfield", "attack") and o["label"].endswith(o["short"]), o
         alone = [o["label"] for o in p["options"] if not o.get("group") and o["value"] != p.get("default")]
         assert all(label in first for label in alone), (alone, first)
+
+
+def _prompt(name: str, prompt: str, rule: str) -> dict[str, Any]:
+    return {
+        "kind": "decision",
+        "name": name,
+        "actor": "home",
+        "turn": 4,
+        "stage": 3,
+        "rule": rule,
+        "prompt": prompt,
+        "options": ["yes", "no"],
+        "default": "no",
+    }
+
+
+def test_each_advanced_rule_prompt_says_what_it_does_with_its_chapter() -> None:
+    cases = [
+        (_prompt("use_cp", "use a condition point for one more step?", "A1"), "one step more", "(A1)"),
+        (_prompt("use_cp", "use a condition point to use the higher die?", "A1"), "higher die", "(A1)"),
+        (_prompt("second_actions", "play second actions?", "4.3.2"), "one more action", "(4.3.2)"),
+        (_prompt("play_fiery_coach", "play the coach?", "A11"), "coach is sent off", "(A11)"),
+    ]
+    for pending, what, chapter in cases:
+        hint = narrated_pending(dict(pending), NAMES)["hint"]
+        assert what in hint and hint.endswith(chapter) and len(hint) <= 90, hint
+    # a question that says what it does by itself gets no hint
+    assert narrated_pending(_prompt("target_area", "", "4.1.1"), NAMES)["hint"] is None
