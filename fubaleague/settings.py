@@ -360,12 +360,31 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+LOG_LEVEL = (env_str("LOG_LEVEL", "INFO") or "INFO").upper()
+if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+    # logging.config would reject it only at the first log call, with a traceback naming no variable.
+    raise ImproperlyConfigured("LOG_LEVEL is one of DEBUG, INFO, WARNING, ERROR, CRITICAL.")
+
+# Read lazily where used (chances/conf.py, fubaleague/worker.py, kernel/broker.py, with the same
+# bounds); read once here too so a wrong value stops the process at start, naming the variable.
+for _name, _minimum in (
+    ("CHANCES_RUNS", 1),
+    ("CHANCES_CHUNK_RUNS", 1),
+    ("CHANCES_ENGINE_SIMS", 1),
+    ("CHANCES_JOB_STALE", 1),
+    ("CHANCES_DEBOUNCE", 0),
+    ("WORKER_HEARTBEAT_SECONDS", 1),
+):
+    env_int(_name, 1, minimum=_minimum)
+env_float("BROKER_PUBLISH_TIMEOUT", 0.25, minimum=0.01)
+env_bool("CHANCES_AUTO_RECOMPUTE", False)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # runserver's "Watching for file changes" reaches the console twice (Django's own handler and
     # the root's) and tells the user nothing they asked for.
     "loggers": {"django.utils.autoreload": {"level": "WARNING"}},

@@ -75,6 +75,11 @@ def test_redis_url_switches_cache_and_broker() -> None:
         ({"DEBUG": "0", "ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS"),
         ({"ALLOWED_HOSTS": "a.example,,b.example"}, "ALLOWED_HOSTS"),
         ({"CELERY_TASK_TIME_LIMIT": "soon"}, "CELERY_TASK_TIME_LIMIT"),
+        ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+        ({"CHANCES_RUNS": "many"}, "CHANCES_RUNS"),
+        ({"CHANCES_RUNS": "0"}, "CHANCES_RUNS"),
+        ({"WORKER_HEARTBEAT_SECONDS": "often"}, "WORKER_HEARTBEAT_SECONDS"),
+        ({"BROKER_PUBLISH_TIMEOUT": "-1"}, "BROKER_PUBLISH_TIMEOUT"),
     ],
 )
 def test_wrong_value_fails_at_start_naming_the_variable(overrides: dict[str, str | None], named: str) -> None:
