@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EMBEDDED := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: check-services run test test-js test-pure test-slow worker beat bench bench-deps lint format install engine web-engine node-deps browser-deps clean
+.PHONY: check-services run test test-js test-pure test-slow worker beat broker-check bench bench-deps lint format install engine web-engine node-deps browser-deps clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -84,11 +84,16 @@ test-slow: install engine web-engine browser-deps
 	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/pytest -m slow
 
 ## worker / beat: production-shape processes (need REDIS_URL and DATABASE_URL in the environment)
-worker: install engine
+worker: broker-check install engine
 	$(BIN)/celery -A fubaleague worker --loglevel=INFO --concurrency=2
 
-beat: install
+beat: broker-check install
 	$(BIN)/celery -A fubaleague beat --loglevel=INFO
+
+# Without a broker Celery would start on an in-memory one that never receives a task (or, without
+# DEBUG, stop with a traceback about SECRET_KEY): refuse first, in one line.
+broker-check:
+	@test -n "$$REDIS_URL$$CELERY_BROKER_URL" || { echo "$(MAKECMDGOALS) needs a broker: set REDIS_URL (redis://host:6379/0) or CELERY_BROKER_URL" >&2; exit 2; }
 
 ## bench-deps: Debian's wrk for the web load tests, nginx for the production shape's front (deploy/nginx)
 bench-deps:
