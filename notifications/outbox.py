@@ -278,3 +278,20 @@ def suspension_made(
             "served_in": served_in,
         },
     )
+
+
+# ------------------------------------------------------------------ the live scorer
+
+
+def live_goal(*, fixture_id: int, session_id: int, seq: int, score: tuple[int, int], note: str) -> None:
+    """A goal of a match scored live, to its followers. The scorer stores an event with one
+    compare-and-set statement, so the notice is written right after it in its own transaction.
+    An undone goal is not taken back: the live panel shows the score as it is."""
+    fixture = Fixture.objects.select_related("competition", "home_team", "away_team").get(id=fixture_id)
+    with transaction.atomic():
+        fixture_event(
+            kinds.LIVE_GOAL,
+            fixture,
+            key=f"live_goal:{session_id}:{seq}",
+            extra={"score": f"{score[0]}-{score[1]}", "text": note},
+        )

@@ -27,6 +27,7 @@ from kernel.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches import services as results
 from matches.log_fixture import fixture_header
 from matches.services.log_checks import submission_validate
+from notifications import kinds, outbox
 from scoring import dice, quotas, session_engine
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import (
@@ -153,6 +154,7 @@ def session_start(*, fixture_id: int, user: User, app_dice: bool = False) -> Sco
     session = ScoringSession.objects.create(fixture=fixture, header=header, started_by=user)
     if app_dice:
         _dice_word(session, side, user, want=True)
+    outbox.fixture_event(kinds.LIVE_STARTED, fixture, key=f"live_started:{session.pk}")
     return session
 
 

@@ -170,6 +170,15 @@ def score(match: Match) -> tuple[int, int]:
     return snapshot(match).score
 
 
+def goals(match: Match) -> tuple[int, int]:
+    """The score, read without drawing the whole snapshot (each tap reads it twice: a goal is told)."""
+    state = getattr(match, "st", None)
+    if state is not None and hasattr(state, "score"):
+        home, away = state.score()
+        return int(home), int(away)
+    return score(match)
+
+
 def answers_extra_time(event: Any) -> bool:
     """Whether the event answers the extra-time question (I-38)."""
     return isinstance(event, Decision) and event.name == EXTRA_TIME
