@@ -9,7 +9,7 @@ second.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -38,6 +38,8 @@ def _nav(competition: Competition) -> dict[str, object]:
 def live_centre(request: HttpRequest, slug: str, round_number: int | None = None) -> HttpResponse:
     competition = get_object_or_404(Competition, slug=slug)
     rounds = sorted(set(competition.fixtures.values_list("round", flat=True)))
+    if round_number is not None and round_number not in rounds:
+        raise Http404(f"{competition.name} has no round {round_number}.")
     context = {
         **_nav(competition),
         "round": round_number,
