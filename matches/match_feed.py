@@ -11,21 +11,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from matches.engine_door import towards_goal
-from matches.narrate import ACTIONS, ZONES, Names, area, note_text, special_event_words, team, words
-
-_MOVE_DECISIONS = frozenset(
-    {
-        "move",
-        "free_move",
-        "setup_adjust",
-        "easy_situation_move",
-        "special_event_move",
-        "quick_free_kick_move",
-        "goal_kick_move",
-        "skill_move",
-        "closest_player",
-    }
+from matches.narrate import (
+    ACTIONS,
+    MOVE_DECISIONS,
+    ZONES,
+    Names,
+    area,
+    note_text,
+    special_event_words,
+    team,
+    words,
 )
+
+# The closest player's choice is an area too, so a spectator's feed counts it as a move.
+_MOVE_DECISIONS = MOVE_DECISIONS | {"closest_player"}
 _COUNT_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 # The happenings a spectator looks for; a shot carries its outcome (shot_outcomes).
 KEY_MOMENT_KINDS = frozenset(

@@ -352,6 +352,19 @@ def pending_hint(pending: Mapping[str, Any] | None) -> str | None:
 
 # The set-ups a prompt names ("kick_off set-up"; FUBA 2: "free kick set-up").
 _SET_UPS = frozenset({"kick off", "free kick", "corner", "penalty"})
+# The decisions whose answer is a move "FROM>TO" (or "done"): the scorer's line and the feed's.
+MOVE_DECISIONS = frozenset(
+    {
+        "move",
+        "free_move",
+        "setup_adjust",
+        "easy_situation_move",
+        "special_event_move",
+        "quick_free_kick_move",
+        "goal_kick_move",
+        "skill_move",
+    }
+)
 
 
 def setup_occasion(pending: Mapping[str, Any] | None) -> str | None:
@@ -390,16 +403,7 @@ def event_text(event: Mapping[str, Any], names: Names, *, occasion: str | None =
         return (
             f"{who} set up{' for ' + occasion if occasion else ''}: goalkeeper and {n} player{'s' * (n != 1)}"
         )
-    if name in (
-        "move",
-        "free_move",
-        "setup_adjust",
-        "easy_situation_move",
-        "special_event_move",
-        "quick_free_kick_move",
-        "goal_kick_move",
-        "skill_move",
-    ) and isinstance(choice, str):
+    if name in MOVE_DECISIONS and isinstance(choice, str):
         return f"{who} moved {_move(choice, names)}"  # fmt: skip
     if name == "action":
         return f"{who} chose {choice_text(name, choice, names)}"

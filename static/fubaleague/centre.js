@@ -5,6 +5,7 @@
    matches show the result that counts; a match at full time waiting for the clubs shows no score.
    The pure part (what to show) is exported and unit-tested in Node (tests/js/centre.test.js). */
 import { Pitch } from "./pitch.js";
+import { revalidate } from "./revalidate.js";
 
 export const POLL_MS = 1500;
 
@@ -175,10 +176,7 @@ export function startCentre(root) {
     root.setAttribute("data-version", doc.version);
   };
   const poll = () => {
-    /** @type {Record<string, string>} */
-    const headers = { Accept: "application/json" };
-    if (etag) headers["If-None-Match"] = etag;
-    fetch(url, { headers, cache: "no-cache" }).then((r) => {
+    revalidate(url, etag).then((r) => {
       if (r.status === 304) return null;
       if (!r.ok) throw new Error(String(r.status));
       etag = r.headers.get("ETag");

@@ -3,6 +3,7 @@
    and draws the pitch with the last action, the score and clock, the question being answered,
    the latest entries, the feed by turn and the key moments. Read-only: no rule logic here. */
 import { Pitch, keptAction } from "./pitch.js";
+import { revalidate } from "./revalidate.js";
 
 const POLL_MS = 1500;
 const DONE = ["submitted", "abandoned", "unconfirmed"];
@@ -85,10 +86,7 @@ function netStatus(text, bad) {
 }
 
 function poll() {
-  /** @type {Record<string, string>} */
-  const headers = { Accept: "application/json" };
-  if (etag) headers["If-None-Match"] = etag;
-  fetch(attr("data-live-url"), { headers, cache: "no-cache" }).then((r) => {
+  revalidate(attr("data-live-url"), etag).then((r) => {
     if (r.status === 304) return null;
     if (r.status === 403) {
       // Full time: the score and the log are public once both clubs have confirmed them.

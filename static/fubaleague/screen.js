@@ -6,6 +6,7 @@
    data on screen with a discreet "reconnecting…", and the polls go on until it is back.
    The pure part (the pages) is exported and unit-tested in Node (tests/js/screen.test.js). */
 import { momentMark, statusText } from "./centre.js";
+import { revalidate } from "./revalidate.js";
 
 export const LIVE_MS = 2000;
 export const SCREEN_MS = 15000;
@@ -208,10 +209,7 @@ export function startScreen(root) {
     /** @type {string|null} */
     let etag = null;
     const once = () => {
-      /** @type {Record<string, string>} */
-      const headers = { Accept: "application/json" };
-      if (etag) headers["If-None-Match"] = etag;
-      fetch(url, { headers, cache: "no-cache" }).then((r) => {
+      revalidate(url, etag).then((r) => {
         if (r.status === 304) return null;
         if (!r.ok) throw new Error(String(r.status));
         etag = r.headers.get("ETag");
