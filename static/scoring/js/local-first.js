@@ -16,6 +16,7 @@ import { startEngine } from "./local-engine.js";
 import { openStore } from "./local-store.js";
 import { adoptLog, catchUp, createQueue, localEvents } from "./queue.js";
 import { wholeMatchReport } from "./way-out.js";
+import { postJSON } from "./http.js";
 
 const POLL_MS = 1500;
 const ENGINE_START_MS = 30000;
@@ -33,21 +34,14 @@ function getJSON(url, headers) {
   });
 }
 
-function postJSON(url, csrf, body) {
-  return fetch(url, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json" },
-    body: JSON.stringify(body),
-    signal: deadline(),
-  }).then((r) => r.json().then((j) => ({ ok: r.ok, status: r.status, body: j }),
-    () => ({ ok: r.ok, status: r.status, body: null })));
+function postWithin(url, csrf, body) {
+  return postJSON(url, csrf, body, deadline());
 }
 
 // The network as the queue sees it: posts, the stored log, the session state.
 function network(options) {
   return {
-    post: (path, body) => postJSON(options.apiUrl + path, options.csrf, body),
+    post: (path, body) => postWithin(options.apiUrl + path, options.csrf, body),
     getLog: () => getJSON(options.apiUrl + "/log").then((r) => {
       if (!r.ok) throw new Error("log: HTTP " + r.status);
       return r.json();

@@ -25,17 +25,12 @@
    order, each naming the stored event it extends (`after`); the server answers each with the whole
    state. Spectators use the same object with no writes: polling live.json with ETags. */
 import { batchBody, uid } from "./taps.js";
+import { postJSON } from "./http.js";
 
 const POLL_MS = 1500;
 
 function post(apiUrl, csrf, path, body) {
-  return fetch(apiUrl + path, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json" },
-    body: JSON.stringify(body),
-  }).then((r) => r.json().then((j) => ({ ok: r.ok, status: r.status, body: j }),
-    () => ({ ok: r.ok, status: r.status, body: null })));
+  return postJSON(apiUrl + path, csrf, body);
 }
 
 // The sends of one tick as one tap: a roll the server makes ends it.

@@ -5,16 +5,8 @@
    the server's validation replays it and its report says where the engines differ (turn, stage,
    rule). A live session holds its fixture's result, so the session is abandoned first, with the
    refusal as its reason (both clubs read it on the match page). */
+import { postJSON } from "./http.js";
 
-function postJSON(url, csrf, body) {
-  return fetch(url, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json" },
-    body: JSON.stringify(body),
-  }).then((r) => r.json().then((j) => ({ ok: r.ok, status: r.status, body: j }),
-    () => ({ ok: r.ok, status: r.status, body: null })));
-}
 
 // /api/v1/scoring-sessions/12 -> /api/v1/fixtures/34/submit-result
 export function submitUrl(apiUrl, fixture) {
