@@ -129,3 +129,34 @@ def tie_needs_decider(
     return needs_decider(
         away_goals_rule=stage.away_goals_rule, first=first, last=Score(home_goals, away_goals)
     )
+
+
+def decider_fields(fixture: Fixture) -> tuple[bool, bool]:
+    """(extra time, shoot-out): what a result of this fixture may carry beyond its goals.
+
+    Only a knockout match that decides its tie (a single match, or a second leg) goes on past
+    full time, and only as its stage and its game system allow; a group or league match, or a
+    first leg, has goals only (the same rule knockout_score_check applies to a score).
+    """
+    stage = fixture.stage
+    if stage.kind != Stage.Kind.KNOCKOUT or (stage.legs == 2 and fixture.leg == 1):
+        return False, False
+    rules = rules_of(fixture.competition)
+    return bool(stage.extra_time and rules.extra_time), bool(stage.penalties and rules.shootout is not None)
+
+
+def tie_through(*, fixture: Fixture, score: Score, first_leg: Fixture | None) -> TieOutcome | None:
+    """Who would go through if this knockout fixture ended with `score` (None: not decided by it)."""
+    stage = fixture.stage
+    if stage.kind != Stage.Kind.KNOCKOUT or fixture.home_team_id is None or fixture.away_team_id is None:
+        return None
+    legs = []
+    if stage.legs == 2:
+        if fixture.leg == 1 or first_leg is None:
+            return None
+        first = _counted_result(first_leg)
+        if first is None or first_leg.home_team_id is None or first_leg.away_team_id is None:
+            return None
+        legs.append(Leg(home=first_leg.home_team_id, away=first_leg.away_team_id, score=score_of(first)))
+    legs.append(Leg(home=fixture.home_team_id, away=fixture.away_team_id, score=score))
+    return tie_decision(away_goals_rule=stage.away_goals_rule, legs=legs)

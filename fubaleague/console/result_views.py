@@ -9,8 +9,11 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.utils import timezone
 
 from fubaleague.console.access import competition_of, competition_required, permits
+from fubaleague.console.result_words import score_words
+from fubaleague.console.round_views import round_choices
 from kernel.admin_actions import service_dry_run
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
@@ -22,6 +25,7 @@ from matches.forms import CARD_WORDS, add_card_rows, card_rows_initial, cards_fr
 from matches.holds import holds
 from matches.models import Result, ResultSubmission
 from tournaments.bracket import Score
+from tournaments.knockout import decider_fields
 from tournaments.models import Fixture, Stage, Suspension
 
 ACTIONS = {
@@ -53,6 +57,12 @@ class ResultForm(forms.Form):
         self.fields["away_penalties"].label = f"{away} penalties"
         self.fields["award_to"].choices = [("", "—"), ("home", home), ("away", away)]  # type: ignore[attr-defined]
         self.card_rows = add_card_rows(self, fixture)
+        # A group or league match (or a first leg) has goals only: no field for what it cannot have.
+        extra_time, shootout = decider_fields(fixture)
+        if not extra_time:
+            del self.fields["extra_time"]
+        if not shootout:
+            del self.fields["home_penalties"], self.fields["away_penalties"]
 
     def card_fields(self) -> list[list[forms.BoundField]]:
         names = ("team", "shirt", "kind")
@@ -99,13 +109,7 @@ def _call(fixture: Fixture, form: ResultForm, user: Any) -> Any:
             fixture_id=fixture.pk,
             user=user,
             reopen=reopen,
-            score=Score(
-                reported.home_goals,
-                reported.away_goals,
-                extra_time=reported.extra_time,
-                home_penalties=reported.home_penalties,
-                away_penalties=reported.away_penalties,
-            ),
+            score=score_of_submission(reported),
             cards=list(reported.cards or []),
             note=note or "The reported result confirmed by staff",
         )
@@ -133,6 +137,16 @@ def reported_submission(fixture: Fixture) -> ResultSubmission | None:
     """The club's report waiting for the opponent, or the disputed one."""
     waiting = (ResultSubmission.Status.OPEN, ResultSubmission.Status.DISPUTED)
     return fixture.submissions.filter(status__in=waiting).order_by("-id").first()
+
+
+def score_of_submission(sub: ResultSubmission) -> Score:
+    return Score(
+        sub.home_goals,
+        sub.away_goals,
+        extra_time=sub.extra_time,
+        home_penalties=sub.home_penalties,
+        away_penalties=sub.away_penalties,
+    )
 
 
 def submission_score(sub: ResultSubmission) -> dict[str, Any]:
@@ -172,8 +186,9 @@ def _consequences(fixture: Fixture, form: ResultForm) -> str:
     if d["action"] == "confirm":
         reported = reported_submission(fixture)
         if reported is not None:
+            words = score_words(fixture, score_of_submission(reported))
             return (
-                f"{home} {reported.home_goals}–{reported.away_goals} {away}, as reported, will count: "
+                f"{words}, as reported, will count: "
                 "the tables, the knockout places and the suspensions follow from it."
             )
     if d["action"] == "award":
@@ -185,9 +200,56 @@ def _consequences(fixture: Fixture, form: ResultForm) -> str:
         + (f" #{c['shirt_number']}" if c.get("shirt_number") else "")
         for c in form.cards()
     )
-    text = f"{home} {d['home_goals']}–{d['away_goals']} {away} will count"
+    score = Score(
+        d["home_goals"],
+        d["away_goals"],
+        extra_time=d.get("extra_time", False),
+        home_penalties=d.get("home_penalties"),
+        away_penalties=d.get("away_penalties"),
+    )
+    text = f"{score_words(fixture, score)}. It will count"
     text += f", with {cards}" if cards else ", without cards"
     return text + ": the tables, the knockout places and the suspensions follow from it."
+
+
+STATUS_FILTERS = {
+    "": "Any status",
+    "to_enter": "To enter",
+    "waiting": "Reported or disputed",
+    "overdue": "Overdue",
+    "done": "Counted or void",
+}
+
+
+class ListFilter(forms.Form):
+    """The desk's list by round, date and status."""
+
+    round = forms.ChoiceField(required=False, label="Round")
+    day = forms.DateField(required=False, label="Date", widget=forms.DateInput(attrs={"type": "date"}))
+    status = forms.ChoiceField(required=False, choices=list(STATUS_FILTERS.items()), label="Status")
+
+    def __init__(self, *args: Any, competition: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        rounds = round_choices(competition)
+        self.fields["round"].choices = [("", "Every round"), *rounds]  # type: ignore[attr-defined]
+
+    def apply(self, fixtures: Any) -> Any:
+        d = self.cleaned_data
+        if d.get("round"):
+            stage, _sep, rnd = d["round"].partition(":")
+            fixtures = fixtures.filter(stage_id=int(stage), round=int(rnd))
+        if d.get("day"):
+            fixtures = fixtures.filter(kickoff__date=d["day"])
+        status = d.get("status")
+        if status == "to_enter":
+            fixtures = fixtures.filter(status=Fixture.Status.SCHEDULED)
+        elif status == "waiting":
+            fixtures = fixtures.filter(status__in=(Fixture.Status.SUBMITTED, Fixture.Status.DISPUTED))
+        elif status == "overdue":
+            fixtures = fixtures.filter(status=Fixture.Status.SCHEDULED, deadline__lt=timezone.now())
+        elif status == "done":
+            fixtures = fixtures.filter(status__in=Fixture.DONE_STATUSES)
+        return fixtures
 
 
 @competition_required("results")
@@ -207,6 +269,8 @@ def results_list(request: HttpRequest, slug: str) -> HttpResponse:
         .select_related("stage", "group", "home_team", "away_team", "result")
         .order_by("stage__order", "round", "match_number", "leg")
     )
+    filters = ListFilter(request.GET or None, competition=competition)
+    shown = filters.apply(fixtures) if filters.is_valid() else fixtures
     # A match being scored live is not late: the sweep leaves it alone (matches.holds).
     held_ids = set(holds([f.id for f in fixtures if f.status == Fixture.Status.SCHEDULED]))
     attention = [
@@ -218,7 +282,8 @@ def results_list(request: HttpRequest, slug: str) -> HttpResponse:
     swiss = competition.stages.filter(kind=Stage.Kind.SWISS)
     context = {
         "competition": competition,
-        "fixtures": fixtures,
+        "fixtures": shown,
+        "filters": filters,
         "attention": attention,
         "swiss": swiss,
         "held_ids": held_ids,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from fubaleague.console import club_views, draw_views, people_views, result_views, setup_views
+from fubaleague.console import club_views, draw_views, people_views, result_views, round_views, setup_views
 
 app_name = "console"
 
@@ -12,6 +12,7 @@ urlpatterns = [
     path("c/<slug:slug>/draw/", draw_views.draw, name="draw"),
     path("c/<slug:slug>/schedule/", draw_views.schedule, name="schedule"),
     path("c/<slug:slug>/results/", result_views.results_list, name="results"),
+    path("c/<slug:slug>/results/round/", round_views.results_round, name="round"),
     path("c/<slug:slug>/results/<int:fixture_id>/", result_views.result_desk, name="result"),
     path("c/<slug:slug>/people/", people_views.people, name="people"),
     path("c/<slug:slug>/discipline/", result_views.discipline, name="discipline"),
