@@ -88,7 +88,12 @@ class ShapeForm(forms.Form):
         required=False, initial=True, label="Extra time in a level knockout match"
     )
     penalties = forms.BooleanField(required=False, initial=True, label="Then a penalty shoot-out")
-    tiebreak_preset = forms.ChoiceField(choices=TiebreakPreset.choices, label="Tie-break rules")
+    # A custom order is built on the Rules step, where each criterion is placed by name.
+    tiebreak_preset = forms.ChoiceField(
+        choices=[(k, v) for k, v in TiebreakPreset.choices if k != TiebreakPreset.CUSTOM],
+        label="Tie-break rules",
+        help_text="A custom order of tie-breaks: on the Rules step once the competition exists.",
+    )
     team_list = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 8}),
         required=False,

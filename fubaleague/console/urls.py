@@ -1,6 +1,14 @@
 from django.urls import path
 
-from fubaleague.console import club_views, draw_views, people_views, result_views, round_views, setup_views
+from fubaleague.console import (
+    club_views,
+    draw_views,
+    people_views,
+    result_views,
+    round_views,
+    rules_views,
+    setup_views,
+)
 
 app_name = "console"
 
@@ -15,5 +23,6 @@ urlpatterns = [
     path("c/<slug:slug>/results/round/", round_views.results_round, name="round"),
     path("c/<slug:slug>/results/<int:fixture_id>/", result_views.result_desk, name="result"),
     path("c/<slug:slug>/people/", people_views.people, name="people"),
+    path("c/<slug:slug>/rules/", rules_views.rules, name="rules"),
     path("c/<slug:slug>/discipline/", result_views.discipline, name="discipline"),
 ]

@@ -216,6 +216,21 @@ def _stage_frozen(stage: Stage) -> bool:
     return stage.fixtures.exists()
 
 
+def _away_goals_check(
+    stage: Stage, values: Mapping[str, Any], changes: Mapping[str, Any], where: str
+) -> None:
+    """Away goals decide only a two-legged knockout tie, and never change who went through."""
+    if "away_goals_rule" not in changes or changes["away_goals_rule"] == stage.away_goals_rule:
+        return
+    if changes["away_goals_rule"] and (stage.kind != Stage.Kind.KNOCKOUT or values.get("legs") != 2):
+        raise invalid(f"{where}: away goals count only in two-legged knockout ties.", "away_goals_rule")
+    if any_played(stage.fixtures.all()):
+        raise Conflict(
+            f"{where}: results already count; away goals cannot be switched now.",
+            details={"field": "away_goals_rule"},
+        )
+
+
 @transaction.atomic
 def stage_update(*, stage: Stage, teams: Sequence[Team] | None = None, **changes: Any) -> Stage:
     """Change a stage; what shapes its fixtures (teams, legs, rounds, feeder) only before they exist."""
@@ -229,6 +244,7 @@ def stage_update(*, stage: Stage, teams: Sequence[Team] | None = None, **changes
     where = f"Stage '{stage.name}' of '{competition}'"
     values = {f: getattr(stage, f) for f in STAGE_SETTINGS} | changes
     stage_settings_check(competition, stage.kind, values, where)
+    _away_goals_check(stage, values, changes, where)
     changed = [f for f in STAGE_FROZEN_FIELDS if f in changes and changes[f] != getattr(stage, f)]
     if teams is not None:
         changed.append("teams")
