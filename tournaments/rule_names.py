@@ -12,8 +12,8 @@ from typing import Final
 
 from tournaments.game_systems import FUBA_2, FUBA_3, game_system_rules
 
-# Chapter titles of FUBA rulebook 3. A12 is referred to in the text but has no chapter of its own;
-# docs/rules-interpretations.md reads the references as A13 (special events).
+# Chapter titles of FUBA rulebook 3. A12 is referred to in the text (4.2.1) but has no chapter of its
+# own; docs/rules-interpretations.md (I-12) reads the references as A13, special events.
 ADVANCED_RULE_NAMES: Final = {
     "A1": "Team condition and tiredness",
     "A2": "Advanced formations: player roles",
@@ -26,7 +26,7 @@ ADVANCED_RULE_NAMES: Final = {
     "A9": "Weather",
     "A10": "V.A.R.",
     "A11": "Skills",
-    "A12": "Special events as referred to under A12 (the chapter is missing; read as A13)",
+    "A12": "Special events (as rule 4.2.1 refers to them)",
     "A13": "Special events",
 }
 
@@ -48,6 +48,22 @@ def advanced_rule_label(code: str, game_system: str = FUBA_3) -> str:
     """ "Aggressive pressing (rulebook 3, chapter A6)", "Playing styles (rulebook 2.0, chapter A6)"."""
     name = _NAMES.get(game_system, {}).get(code, code)
     return f"{name} ({_RULEBOOK.get(game_system, 'rulebook 3')}, chapter {code})"
+
+
+# Codes the rulebook uses for another chapter's rule: a place that offers rules by name offers the
+# chapter itself only (I-12: A12 is A13).
+ALIASES: Final = {FUBA_3: {"A12": "A13"}}
+
+
+def advanced_rule_names(game_system: str) -> list[tuple[str, str]]:
+    """The rules to choose from by name, chapter as a hint: ("A6", "Aggressive pressing · chapter A6")."""
+    aliases = ALIASES.get(game_system, {})
+    names = _NAMES.get(game_system, {})
+    return [
+        (code, f"{names.get(code, code)} · chapter {code}")
+        for code in game_system_rules(game_system).advanced_rules
+        if code not in aliases
+    ]
 
 
 def advanced_rule_choices(game_system: str) -> list[tuple[str, str]]:

@@ -48,7 +48,14 @@ STRUCTURES = {
 }
 
 SHAPE_PRESETS: dict[str, tuple[str, Shape]] = {
-    "cup_8": ("8 teams: 2 groups of 4 and a final", Shape("groups", 8, groups=2, advance_per_group=1)),
+    "cup_8": (
+        "8-team cup: 2 groups of 4, semi-finals and a final",
+        Shape("groups", 8, groups=2, advance_per_group=2),
+    ),
+    "final_8": (
+        "8 teams: 2 groups of 4, the winners meet in a final",
+        Shape("groups", 8, groups=2, advance_per_group=1),
+    ),
     "world_cup_32": (
         "World Cup: 32 teams, 8 groups, round of 16",
         Shape("groups", 32, groups=8, third_place_match=True),

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.utils.text import slugify
 
 from fubaleague.console.access import (
     ORGANISER_PERMISSIONS,
@@ -24,7 +25,7 @@ from kernel.errors import ApplicationError
 from matches.progress import competition_champion
 from tournaments.game_systems import FUBA_2, FUBA_3, game_system_rules
 from tournaments.models import Competition, CompetitionRole, Stage, TiebreakPreset
-from tournaments.rule_names import advanced_rule_choices
+from tournaments.rule_names import advanced_rule_names
 from tournaments.selectors import competitions_run_by, may_create_competition
 from tournaments.shapes import SHAPE_PRESETS, STRUCTURES, Shape, competition_create_from_shape, shape_preview
 
@@ -48,21 +49,26 @@ def index(request: HttpRequest) -> HttpResponse:
 
 class ShapeForm(forms.Form):
     name = forms.CharField(max_length=160)
-    slug = forms.SlugField(max_length=80, label="Address", help_text="The competition's page: /c/<address>/")
+    slug = forms.SlugField(
+        max_length=80,
+        required=False,
+        label="Address of its page",
+        help_text="Made from the name (Spring Cup: /c/spring-cup/); change it here if you like.",
+    )
     game_system = forms.ChoiceField(choices=Competition.GameSystem.choices)
     # One list per rulebook: the codes overlap but name other rules (A6 is aggressive pressing in
-    # rulebook 3, the playing styles in rulebook 2.0).
+    # rulebook 3, the playing styles in rulebook 2.0); the page shows the chosen game system's.
     advanced_rules = forms.MultipleChoiceField(
-        choices=advanced_rule_choices(FUBA_3),
+        choices=advanced_rule_names(FUBA_3),
         widget=forms.CheckboxSelectMultiple,
         required=False,
-        label="Advanced rules in force (FUBA 3 only)",
+        label="Advanced rules",
     )
     advanced_rules_fuba2 = forms.MultipleChoiceField(
-        choices=advanced_rule_choices(FUBA_2),
+        choices=advanced_rule_names(FUBA_2),
         widget=forms.CheckboxSelectMultiple,
         required=False,
-        label="Advanced rules in force (FUBA 2 only)",
+        label="Advanced rules",
     )
     structure = forms.ChoiceField(choices=list(STRUCTURES.items()), widget=forms.RadioSelect)
     teams = forms.IntegerField(min_value=2, max_value=256, label="Number of teams")
@@ -110,6 +116,10 @@ class ShapeForm(forms.Form):
                 self.add_error(field, f"These are the advanced rules of {game.name} ({game.rulebook}).")
         return data
 
+    def address(self) -> str:
+        """The address typed under "More", else the one made from the name."""
+        return self.cleaned_data.get("slug") or slugify(self.cleaned_data["name"])[:80] or "competition"
+
     def chosen_advanced_rules(self) -> list[str]:
         """The advanced rules ticked in the list of the game system chosen."""
         field = "advanced_rules_fuba2" if self.cleaned_data["game_system"] == FUBA_2 else "advanced_rules"
@@ -149,6 +159,9 @@ def team_rows(text: str) -> list[dict[str, Any]]:
     return rows
 
 
+SPECIAL_FIELDS = ("slug", "advanced_rules", "advanced_rules_fuba2", "team_list")
+
+
 @signed_in_required
 def new_competition(request: HttpRequest) -> HttpResponse:
     if not may_create_competition(user=request.user):
@@ -170,7 +183,7 @@ def new_competition(request: HttpRequest) -> HttpResponse:
             if "create" in request.POST:
                 competition = competition_create_from_shape(
                     name=form.cleaned_data["name"],
-                    slug=form.cleaned_data["slug"],
+                    slug=form.address(),
                     shape=shape,
                     teams=team_rows(form.cleaned_data["team_list"]),
                     game_system=form.cleaned_data["game_system"],
@@ -185,6 +198,9 @@ def new_competition(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "preview": preview,
+        "game_system": form["game_system"].value() or FUBA_3,
+        "rule_lists": [("advanced_rules", FUBA_3), ("advanced_rules_fuba2", FUBA_2)],
+        "plain_fields": [f for f in form if f.name not in SPECIAL_FIELDS],
         "presets": [(k, label) for k, (label, _s) in SHAPE_PRESETS.items()],
     }
     return TemplateResponse(request, "console/new.html", context)

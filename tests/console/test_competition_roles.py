@@ -24,7 +24,7 @@ TEAMS = [f"T{i}, Country {i}, Club {i}" for i in range(8)]
 
 
 def _create(client: Client, name: str) -> Competition:
-    shape = SHAPE_PRESETS["cup_8"][1]
+    shape = SHAPE_PRESETS["final_8"][1]
     data = {
         "name": name,
         "slug": name.lower().replace(" ", "-"),

@@ -40,7 +40,7 @@ def console(client: Client, organiser) -> Client:
 
 
 def test_the_preview_checks_the_knockout_against_what_the_groups_produce() -> None:
-    cup = shape_preview(SHAPE_PRESETS["cup_8"][1])
+    cup = shape_preview(SHAPE_PRESETS["final_8"][1])
     assert cup.groups == [("A", 4), ("B", 4)] and cup.rounds == ["Final"]
     assert cup.first_round == [("Winner group A", "Winner group B")]
     euro = shape_preview(SHAPE_PRESETS["euro_2016"][1])
