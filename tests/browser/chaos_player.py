@@ -14,13 +14,14 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from matches.engine_door import Decision, Dice, new_match, snapshot
 from scoring import services
 from scoring.models import ScoringEvent, ScoringSession, ScoringSideBranch
-from scoring.selectors import session_get
+from scoring.selectors import session_get, session_state
 from tests.scoring.helpers import entry, make_fixture, tap
 
 PHONE = {"width": 390, "height": 844}
@@ -212,13 +213,20 @@ def login(browser: Any, live_server: Any, user: Any, name: str) -> Phone:
     return phone
 
 
+OPENED = """() => { const r = document.getElementById('scorer'); return r && r.dataset.engine === 'local'
+  && document.querySelector('[data-testid=sc-question]').textContent !== 'Loading the match…'; }"""
+SHOWN = """() => { const r = document.getElementById('scorer'); const t = (id) =>
+  (document.querySelector('[data-testid=' + id + ']') || {}).textContent;
+  return r ? { engine: r.dataset.engine, question: t('sc-question'), error: t('sc-error'), net: t('sc-net') }
+    : document.body.innerText.slice(0, 300); }"""
+
+
 def open_scorer(phone: Phone, url: str) -> None:
     phone.page.goto(url)
-    phone.page.wait_for_function(
-        "() => { const r = document.getElementById('scorer'); return r && r.dataset.engine === 'local'"
-        " && document.querySelector('[data-testid=sc-question]').textContent !== 'Loading the match…'; }",
-        timeout=90000,
-    )
+    try:
+        phone.page.wait_for_function(OPENED, timeout=90000)
+    except Exception as exc:
+        raise AssertionError(f"{phone.name}: the scorer did not open: {phone.page.evaluate(SHOWN)}") from exc
 
 
 def play_until_minute(session_id: int, users: dict[str, Any], minute: int, *, seed: int) -> int:
@@ -265,12 +273,17 @@ class Outcome:
     seeds: list[str]
     same_events: bool
     status: str
+    turns: int = 0
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
 
     def row(self) -> dict[str, Any]:
-        return self.__dict__.copy()
+        row = self.__dict__.copy()
+        row["conflicts"] = sum(c["conflict"] for c in self.conflicts)
+        row["said"] = [c["said"][:120] for c in self.conflicts if c["conflict"]]
+        return row
 
 
-def outcome(session_id: int, phones: list[Phone]) -> Outcome:
+def outcome(session_id: int, phones: list[Phone], *, turns: int, conflicts: list[dict[str, Any]]) -> Outcome:
     session = ScoringSession.objects.get(id=session_id)
     stored = list(
         ScoringEvent.objects.filter(session=session, undone_at__isnull=True)
@@ -294,6 +307,8 @@ def outcome(session_id: int, phones: list[Phone]) -> Outcome:
         seeds=sorted(set(seeds)),
         same_events=same,
         status=session.status,
+        turns=turns,
+        conflicts=conflicts,
     )
 
 
@@ -314,6 +329,10 @@ class Plan:
     reload_share: float = 0.03
     long_offline: bool = False
     max_taps: int = 2000
+    # two phones: both offline over the same stretch of this many taps each, from the
+    # ``stretch_at``-th tap of the run (0: never)
+    same_stretch: int = 0
+    stretch_at: int = 20
 
 
 def run(browser: Any, live_server: Any, settings: Any, plan: Plan) -> tuple[Outcome, int]:
@@ -328,14 +347,17 @@ def run(browser: Any, live_server: Any, settings: Any, plan: Plan) -> tuple[Outc
     # the clubs that entered events confirm: a lone phone's club entered the whole start
     writers = users if plan.phones == 2 else {"home": s.home_user, "away": s.home_user}
     play_until_minute(session.id, writers, plan.from_minute, seed=plan.seed)
+    first_turn = _turn(session.id)
+    conflicts: list[dict[str, Any]] = []
     url = f"{live_server.url}/score/{session.id}/"
     phones = [login(browser, live_server, users[side], side) for side in ("home", "away")[: plan.phones]]
     try:
         for phone in phones:
             open_scorer(phone, url)
-        phones[0].page.wait_for_timeout(1500)  # the service worker caches the shell for a reload offline
+            # a reload offline needs the service worker and the cached shell
+            phone.page.wait_for_selector('#scorer[data-offline="ready"]', state="attached", timeout=90000)
         try:
-            _play(phones, plan, url)
+            _play(phones, plan, url, session.id, conflicts)
         except Exception as exc:
             refused = [
                 (p.name, url, status, body)
@@ -350,17 +372,28 @@ def run(browser: Any, live_server: Any, settings: Any, plan: Plan) -> tuple[Outc
             phone.wait_sent(120000)
         for i, phone in enumerate(phones):
             _confirm(phone, last=i == len(phones) - 1)
-        return outcome(session.id, phones), session.id
+        return outcome(
+            session.id, phones, turns=_turn(session.id) - first_turn, conflicts=conflicts
+        ), session.id
     finally:
         for phone in phones:
             phone.context.close()
 
 
-def _play(phones: list[Phone], plan: Plan, url: str) -> None:
+def _turn(session_id: int) -> int:
+    return int(session_state(ScoringSession.objects.get(id=session_id))["state"].get("turn") or 0)
+
+
+def _play(
+    phones: list[Phone], plan: Plan, url: str, session_id: int, conflicts: list[dict[str, Any]]
+) -> None:
     rng = random.Random(plan.seed)
     active = phones[0]
     still, last = 0, None
-    for _ in range(plan.max_taps):
+    for i in range(plan.max_taps):
+        if len(phones) == 2 and plan.same_stretch and i == plan.stretch_at:
+            conflicts.append(_same_stretch(phones, plan, rng, session_id))
+            active = phones[0]
         now = active.page.evaluate(STATE)
         still = still + 1 if now == last else 0
         last = now
@@ -417,3 +450,76 @@ def _confirm(phone: Phone, *, last: bool) -> None:
         )
     else:
         page.wait_for_selector('[data-testid="sc-confirm"]', state="hidden", timeout=60000)
+
+
+def _together(first: Phone, second: Phone) -> None:
+    """Both phones online, idle and showing the same stored match."""
+    for p in (first, second):
+        p.set_offline(False)
+    first.wait_sent()
+    second.wait_sent()
+    seq = first.page.evaluate("() => document.getElementById('scorer').dataset.seq")
+    second.page.wait_for_function(
+        "(s) => document.getElementById('scorer').dataset.seq === s", arg=seq, timeout=60000
+    )
+
+
+def _bare(event: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k != "note"}
+
+
+def _same_stretch(phones: list[Phone], plan: Plan, rng: random.Random, session_id: int) -> dict[str, Any]:
+    """Both phones offline over the same stretch, each entering its own taps; the first syncs,
+    then the second. Unless the second's events are all the ones the first stored there, the
+    second's taps not used make one side branch and its line says how many and from which minute.
+    Returns what was expected and what was said, for the test's checks."""
+    first, second = phones
+    _together(first, second)
+    base = ScoringSession.objects.get(id=session_id).seq
+    for p in phones:
+        p.set_offline(True)
+    for p in phones:
+        for _ in range(plan.same_stretch):
+            did = p.tap(rng)
+            if did.startswith("status:") or did == "nothing to tap":
+                break
+    ops = [op for op in second.record(session_id)["ops"] if op["kind"] == "tap"]
+    first.set_offline(False)
+    first.wait_sent()
+    stored = list(
+        ScoringEvent.objects.filter(session_id=session_id, undone_at__isnull=True, seq__gt=base)
+        .order_by("seq")
+        .values_list("data", flat=True)
+    )
+    mine = [(op, it) for op in ops for it in op["items"]]
+    same, both = 0, min(len(mine), len(stored))
+    while same < both and _bare(mine[same][1].get("event") or {}) == _bare(stored[same]):
+        same += 1
+    conflict = same < both
+    unused_ops = {id(op) for op, _ in mine[same:]} if conflict else set()
+    expected = {
+        "conflict": conflict,
+        "from_seq": base + same + 1,
+        "client_ids": [it["client_id"] for _, it in mine[same:]] if conflict else [],
+        "taps": sum(op["taps"] for op in ops if id(op) in unused_ops),
+        "minute": next((str(op["minute"]) for op, _ in mine[same:]), ""),
+        "said": "",
+    }
+    second.set_offline(False)
+    if conflict:
+        note = second.page.get_by_test_id("sc-conflict")
+        note.wait_for(state="visible", timeout=60000)
+        second.page.wait_for_function(
+            "() => /were not used/.test(document.querySelector('[data-testid=sc-conflict]').textContent)"
+        )
+        expected["said"] = note.inner_text()
+        second.page.get_by_test_id("sc-conflict-ok").click()
+    _together(first, second)
+    return expected
+
+
+def said_taps(text: str) -> tuple[int, str]:
+    """The taps and minute a conflict line names: "Your 12 taps from 63' were not used: …"."""
+    found = re.search(r"Your (\d+) taps?(?: from ([^']+)')? were not used", text)
+    assert found, text
+    return int(found.group(1)), found.group(2) or ""

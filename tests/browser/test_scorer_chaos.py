@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import time
 
 import pytest
 
-from scoring.models import ScoringEvent, ScoringSession
-from tests.browser.chaos_player import Plan, run
+from scoring.models import ScoringEvent, ScoringSession, ScoringSideBranch
+from tests.browser.chaos_player import Outcome, Plan, run, said_taps
 from tests.browser.conftest import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
@@ -32,6 +33,37 @@ def _lone_phone_holds(outcome, session_id: int) -> None:
     assert outcome.same_events, outcome
     assert outcome.seeds == [], outcome
     assert not ScoringEvent.objects.filter(session_id=session_id, undone_at__isnull=False).exists()
+
+
+def _two_phones_hold(outcome: Outcome, session_id: int) -> None:
+    """A 409 and a side branch only where the other phone really recorded the same stretch, one
+    each, the branch holding the second phone's events not used and its line saying its taps."""
+    assert outcome.status == ScoringSession.Status.SUBMITTED, outcome
+    assert outcome.refusals_422 == 0 and outcome.same_events and outcome.seeds == [], outcome
+    real = [c for c in outcome.conflicts if c["conflict"]]
+    assert outcome.refusals_409 == len(real) and outcome.side_branches == len(real), outcome
+    branches = list(ScoringSideBranch.objects.filter(session_id=session_id).order_by("id"))
+    for c, branch in zip(real, branches, strict=True):
+        assert [e["client_id"] for e in branch.events] == c["client_ids"], (c, branch.events)
+        assert branch.from_seq == c["from_seq"] and branch.side == "away", c
+        assert said_taps(c["said"]) == (c["taps"], c["minute"]) and c["taps"] >= 1, c
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_offline_over_the_same_stretch_make_one_side_branch_said_right(
+    browser, live_server, settings
+) -> None:
+    outcome, session_id = run(
+        browser,
+        live_server,
+        settings,
+        Plan(
+            seed=int(os.environ.get("CHAOS_SEED", "32")), phones=2, app_dice=False, from_minute=86,
+            offline_share=0.0, reload_share=0.0, same_stretch=6, stretch_at=3,
+        ),
+    )  # fmt: skip
+    assert [c["conflict"] for c in outcome.conflicts] == [True], outcome
+    _two_phones_hold(outcome, session_id)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -64,20 +96,19 @@ def test_a_whole_match_on_a_lone_phone_in_chaos(browser, live_server, settings, 
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_two_phones_taking_turns_online_never_conflict(browser, live_server, settings) -> None:
-    outcome, _ = run(
+    outcome, session_id = run(
         browser,
         live_server,
         settings,
         Plan(seed=11, phones=2, from_minute=60, offline_share=0.0, reload_share=0.02),
     )
-    assert outcome.status == ScoringSession.Status.SUBMITTED, outcome
-    assert outcome.side_branches == 0 and outcome.refusals_422 == 0, outcome
-    assert outcome.same_events and outcome.seeds == [], outcome
+    _two_phones_hold(outcome, session_id)
 
 
-# `make bench` (bench/bench_scorer_chaos.py): 20 whole matches, half on two phones taking turns,
-# half on one phone with long offline stretches; each run adds its row to the bench's file. A
-# shorter configuration for a quick look: CHAOS_MATCHES and CHAOS_FROM_MINUTE.
+# `make bench` (bench/bench_scorer_chaos.py): 20 whole matches, half on two phones taking turns
+# and once both offline over the same stretch, half on one phone with long offline stretches;
+# each run adds its row to the bench's file. A shorter configuration for a quick look:
+# CHAOS_MATCHES and CHAOS_FROM_MINUTE.
 BENCH = SCREENSHOTS.parent / "bench" / "scorer_chaos.json"
 MATCHES = int(os.environ.get("CHAOS_MATCHES", "20"))
 FROM_MINUTE = int(os.environ.get("CHAOS_FROM_MINUTE", "0"))
@@ -94,6 +125,9 @@ def bench_plan(n: int) -> Plan:
         reload_share=0.01,
         long_offline=not two,
         max_taps=4000,
+        # two phones: both offline over the same stretch once, somewhere in the match
+        same_stretch=8 if two else 0,
+        stretch_at=random.Random(n).randrange(10, 200),
     )
 
 
@@ -117,4 +151,5 @@ def test_chaos_bench_match(browser, live_server, settings, n) -> None:
         BENCH.write_text(json.dumps([r for r in rows if r["match"] != n] + [row], indent=2))
     if plan.phones == 1:
         _lone_phone_holds(outcome, session_id)
-    assert outcome.status == ScoringSession.Status.SUBMITTED and outcome.seeds == [], outcome
+    else:
+        _two_phones_hold(outcome, session_id)

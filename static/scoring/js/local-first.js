@@ -104,9 +104,12 @@ function prepareLater(ctx) {
 }
 
 // Everything the scorer needs offline: this page, its modules and styles, Pyodide, the engine.
+// When both are in place (the worker active, every file tried) options.offlineReady is called:
+// before then a reload without connection may find no page (the chaos run reloads offline).
 function cacheShell(options, config) {
   if (!("caches" in window) || !("serviceWorker" in navigator)) return;
-  navigator.serviceWorker.register(options.serviceWorker, { scope: "/score/" }).catch(() => {});
+  const worker = navigator.serviceWorker.register(options.serviceWorker, { scope: "/score/" })
+    .then(() => navigator.serviceWorker.ready).catch(() => null);
   const files = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
   const urls = new Set([location.pathname, config.worker, config.bundle].concat(files.map((f) => config.pyodide + f)));
   performance.getEntriesByType("resource").forEach((e) => {
@@ -116,8 +119,9 @@ function cacheShell(options, config) {
   document.querySelectorAll("script[src], link[rel=stylesheet]").forEach((n) => {
     urls.add(new URL(n.getAttribute("src") || n.getAttribute("href"), location.href).pathname);
   });
-  caches.open(OFFLINE_CACHE).then((c) => Promise.all(Array.from(urls).map((u) =>
+  const cached = caches.open(OFFLINE_CACHE).then((c) => Promise.all(Array.from(urls).map((u) =>
     c.match(u).then((hit) => (hit ? undefined : c.add(u))).catch(() => {})))).catch(() => {});
+  Promise.all([worker, cached]).then(() => { if (options.offlineReady) options.offlineReady(); });
 }
 
 function poll(ctx) {

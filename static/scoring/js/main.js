@@ -81,6 +81,8 @@ function openTransport(root, canWrite, names) {
     names: names,
     staticUrl: root.getAttribute("data-static-url"),
     serviceWorker: root.getAttribute("data-service-worker"),
+    // for whoever must know the page opens without connection (tests reload it offline)
+    offlineReady: () => { root.dataset.offline = "ready"; },
   }), engine) : createTransport(options);
 }
 
