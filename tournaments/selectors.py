@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
@@ -249,3 +250,10 @@ def may_create_competition(*, user: Any) -> bool:
     if getattr(settings, "COMPETITION_CREATORS", "anyone") == "staff":
         return is_instance_admin(user, ("tournaments.add_competition",))
     return True
+
+
+def user_named(who: str) -> Any:
+    """The active account of that user name, or the one account of that e-mail address."""
+    users = get_user_model().objects.filter(Q(username__iexact=who) | Q(email__iexact=who), is_active=True)
+    found = list(users[:2])
+    return found[0] if len(found) == 1 else None

@@ -6,8 +6,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import get_user_model
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -16,6 +14,7 @@ from django.urls import reverse
 from fubaleague.console.access import competition_of, competition_required
 from kernel.errors import ApplicationError
 from tournaments.models import CompetitionRole
+from tournaments.selectors import user_named
 from tournaments.services.invitations import role_invite
 from tournaments.services.roles import GRANTABLE, role_grant, role_remove
 
@@ -34,13 +33,6 @@ class RoleForm(forms.Form):
         help_text="A co-organiser changes everything an organiser does; the results desk enters, "
         "confirms and resolves results, nothing else.",
     )
-
-
-def user_named(who: str) -> Any:
-    """The account of that user name, or the one account of that e-mail address."""
-    users = get_user_model().objects.filter(Q(username__iexact=who) | Q(email__iexact=who), is_active=True)
-    found = list(users[:2])
-    return found[0] if len(found) == 1 else None
 
 
 @competition_required("people")

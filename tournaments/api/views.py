@@ -21,6 +21,7 @@ from kernel.errors import NotFound
 from matches import progress
 from tournaments.api import filters, serializers, setup_serializers
 from tournaments.api.permissions import CompetitionAction, ReadOnlyOrStaff, StaffWithPerms
+from tournaments.api.role_views import RolesMixin
 from tournaments.api.setup_views import (
     ClubSetupMixin,
     CoachSetupMixin,
@@ -46,7 +47,7 @@ from tournaments.standings import cache, presentation
 from tournaments.standings import services as standings_services
 
 
-class CompetitionViewSet(CompetitionSetupMixin, viewsets.ReadOnlyModelViewSet):
+class CompetitionViewSet(RolesMixin, CompetitionSetupMixin, viewsets.ReadOnlyModelViewSet):
     """Competitions with their stages; look up by slug."""
 
     serializer_class = serializers.CompetitionSerializer
