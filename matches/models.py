@@ -238,6 +238,8 @@ class PointAdjustment(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The person's standing when they adjusted ("co-organiser", "administrator"), as audits name it.
+    created_by_role = models.CharField(max_length=80, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -463,6 +463,8 @@ class LotDraw(models.Model):
     seed = models.BigIntegerField()
     drawn_at = models.DateTimeField(auto_now_add=True)
     drawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    # The person's standing when they drew ("organiser", "administrator"), as audits name it.
+    drawn_by_role = models.CharField(max_length=80, blank=True)
 
     class Meta:
         constraints = [
@@ -498,6 +500,8 @@ class Draw(models.Model):
     result = models.JSONField()
     drawn_at = models.DateTimeField(auto_now_add=True)
     drawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    # The person's standing when they drew ("organiser", "administrator"), as audits name it.
+    drawn_by_role = models.CharField(max_length=80, blank=True)
 
     class Meta:
         ordering = ["stage", "-drawn_at"]

@@ -1,6 +1,7 @@
 """Console: a competition's rules of play — points for a win, draw and loss; the tie-break order,
 a preset or a custom order built from the criteria by name (moved up and down with buttons, so it
-works on a phone without dragging); away goals per two-legged knockout stage. Each is saved by the
+works on a phone without dragging); away goals per two-legged knockout stage; points deducted or
+added with the reason, each naming who did it and their role. Each is saved by the
 service the API calls, so both refuse the same settings with the same words."""
 
 from __future__ import annotations
@@ -15,17 +16,28 @@ from django.template.response import TemplateResponse
 
 from fubaleague.console.access import competition_of, competition_required
 from kernel.admin_actions import form_error
+from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
-from tournaments.models import Competition, Stage, TiebreakPreset
+from matches.models import PointAdjustment
+from tournaments.models import Competition, Stage, Team, TiebreakPreset
 from tournaments.services.competitions import competition_tiebreak_set, competition_update
 from tournaments.services.stages import stage_update
 from tournaments.standings.criteria import CRITERIA, PRESETS
+from tournaments.standings.services import points_adjust
 
 
 class PointsForm(forms.Form):
     points_win = forms.IntegerField(min_value=0, max_value=20, label="Points for a win")
     points_draw = forms.IntegerField(min_value=0, max_value=20, label="Points for a draw")
     points_loss = forms.IntegerField(min_value=0, max_value=20, label="Points for a loss")
+
+
+class AdjustmentForm(forms.Form):
+    team = forms.ModelChoiceField(queryset=Team.objects.none(), label="Team")
+    points = forms.IntegerField(
+        min_value=-99, max_value=99, label="Points", help_text="−3 deducts three points; 2 adds two."
+    )
+    reason = forms.CharField(max_length=300, label="Why (shown with the standings)")
 
 
 class TiebreakForm(forms.Form):
@@ -119,12 +131,34 @@ def _away_goals(request: HttpRequest, stages: list[Stage]) -> str | None:
     return None
 
 
+def _adjustment(request: HttpRequest, competition: Competition) -> tuple[AdjustmentForm, bool]:
+    form = AdjustmentForm(request.POST if "save_adjustment" in request.POST else None)
+    form.fields["team"].queryset = competition.teams.order_by("name")  # type: ignore[attr-defined]
+    if not form.is_bound or not form.is_valid():
+        return form, False
+    try:
+        points_adjust(
+            team=form.cleaned_data["team"],
+            points=form.cleaned_data["points"],
+            reason=form.cleaned_data["reason"],
+            user=signed_in_user(request.user),
+        )
+    except ApplicationError as exc:
+        form_error(form, exc)
+        return form, False
+    return form, True
+
+
 @competition_required("setup")
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
     competition = competition_of(slug)
     two_legged = list(competition.stages.filter(kind=Stage.Kind.KNOCKOUT, legs=2).order_by("order"))
     points, points_saved = _points(request, competition)
     tiebreak, tiebreak_saved = _tiebreak(request, competition)
+    adjustment, adjusted = _adjustment(request, competition)
+    if adjusted:
+        messages.success(request, "Points adjusted: every table of the competition shows it.")
+        return redirect("console:rules", slug=slug)
     away_error = None
     if request.method == "POST" and "save_away_goals" in request.POST:
         away_error = _away_goals(request, two_legged)
@@ -144,5 +178,9 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
         "order": [(i, key, CRITERIA[key].label if key in CRITERIA else key) for i, key in enumerate(order)],
         "two_legged": two_legged,
         "away_error": away_error,
+        "adjustment": adjustment,
+        "adjustments": PointAdjustment.objects.filter(competition=competition)
+        .select_related("team", "created_by")
+        .order_by("created_at", "id"),
     }
     return TemplateResponse(request, "console/rules.html", context)

@@ -253,7 +253,7 @@ class PointAdjustmentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = PointAdjustment
-        fields = ["id", "competition", "team", "points", "reason", "created_at"]
+        fields = ["id", "competition", "team", "points", "reason", "created_by_role", "created_at"]
 
 
 class PointAdjustmentInputSerializer(serializers.Serializer):

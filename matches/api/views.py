@@ -380,7 +380,9 @@ class PointAdjustmentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelView
 
     def get_permissions(self) -> Sequence[Any]:
         if self.action == "create":
-            return [StaffWithPerms("matches.add_pointadjustment")]
+            # Signed in; points_adjust applies the one rule of roles (organisers, or staff with
+            # matches.add_pointadjustment) to the team's competition.
+            return [IsAuthenticated()]
         return super().get_permissions()
 
     @extend_schema(

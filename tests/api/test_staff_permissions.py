@@ -145,6 +145,7 @@ def _bodies(cup: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "submit-result": score,
         "dispute": {"reason": "wrong"},
         "point-adjustments": {"team_id": team, "points": -1, "reason": "late"},
+        "roles": {"user": "someone", "kind": "results_desk"},
         "scoring-sessions": {"fixture": fixture.id},
         "abandon": {"reason": "rain"},
         "events": {
@@ -172,6 +173,7 @@ def test_every_staff_write_of_the_api_needs_a_model_permission(cup) -> None:
     ids = {
         "{id}": str(cup["fixture"].id),
         "{slug}": cup["competition"].slug,
+        "{role_id}": "1",  # refused before the role is looked up
     }
     by_kind = {
         "clubs": cup["fixture"].home_team.club_id,

@@ -300,6 +300,10 @@ class DrawSerializer(serializers.Serializer):
         help_text="Groups: {name: [team ids]}; knockout: team ids in bracket order"
     )
     drawn_at = serializers.DateTimeField()
+    drawn_by = serializers.CharField(source="drawn_by.username", default=None, help_text="Who drew")
+    drawn_by_role = serializers.CharField(
+        help_text="Their standing then: organiser, co-organiser, administrator"
+    )
 
 
 class ShiftRoundSerializer(serializers.Serializer):

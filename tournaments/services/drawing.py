@@ -25,6 +25,7 @@ from tournaments.models import (
 
 # FUBA rulebook 3, advanced rules A1–A13 (A12 is referred to but missing from the text; the
 # engine accepts it as another name of A13).
+from tournaments.selectors import actor_role_words
 from tournaments.services.clubs import teams_check
 from tournaments.services.shared import invalid
 
@@ -165,6 +166,7 @@ def groups_draw(
         relaxed=[{"pot": r.pot, "group": r.group, "reason": r.reason} for r in result.relaxed],
         result=result.groups,
         drawn_by=user if getattr(user, "is_authenticated", False) else None,
+        drawn_by_role=actor_role_words(user=user, competition=stage.competition),
     )
     summary = "; ".join(
         f"Group {name}: " + ", ".join(ids[i].name for i in members) for name, members in result.groups.items()
@@ -200,6 +202,7 @@ def knockout_draw(*, stage: Stage, seed: int | None = None, user: Any = None) ->
         pots=[team_ids],
         result=order,
         drawn_by=user if getattr(user, "is_authenticated", False) else None,
+        drawn_by_role=actor_role_words(user=user, competition=stage.competition),
     )
     names = dict(Team.objects.filter(id__in=team_ids).values_list("id", "name"))
     pairs = [

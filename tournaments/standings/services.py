@@ -18,6 +18,7 @@ from django.db import transaction
 from kernel.errors import ApplicationError, PermissionDenied
 from matches.models import PointAdjustment
 from tournaments.models import Competition, Group, LotDraw, Stage, Team
+from tournaments.selectors import actor_role_words, competition_permits
 from tournaments.standings.criteria import ACROSS_GROUPS
 from tournaments.standings.selectors import lot_key, table_of
 from tournaments.standings.signals import lots_drawn
@@ -58,7 +59,13 @@ class _LotDrawing:
         # The order follows from the stored seed, so anyone can re-derive the draw.
         order = lots_order_from_seed(seed=seed, teams=tied)
         self.pending[key] = LotDraw(
-            stage=self.stage, group=self.group, key=key, order=order, seed=seed, drawn_by=self.user
+            stage=self.stage,
+            group=self.group,
+            key=key,
+            order=order,
+            seed=seed,
+            drawn_by=self.user,
+            drawn_by_role=actor_role_words(user=self.user, competition=self.stage.competition),
         )
         self._recorded[key] = order
         return order
@@ -125,9 +132,14 @@ def best_thirds_compute(*, stage: Stage, rank: int = 3, user: User | None = None
 
 @transaction.atomic
 def points_adjust(*, team: Team, points: int, reason: str, user: User) -> PointAdjustment:
-    """Staff deduct (negative) or add points to a team; every table of its competition shows it."""
-    if not (user.is_authenticated and user.is_staff):
-        raise PermissionDenied("Only staff can adjust a team's points.")
+    """The competition's organisers (or staff with the permission) deduct (negative) or add points
+    to a team, with the reason; every table of its competition shows it, and the record names the
+    person and their role."""
+    competition = team.competition
+    if not competition_permits(
+        user=user, competition=competition, action="setup", staff_perms=("matches.add_pointadjustment",)
+    ):
+        raise PermissionDenied(f"Only the organisers of {competition} adjust a team's points.")
     if isinstance(points, bool) or not isinstance(points, int) or points == 0 or abs(points) > 99:
         raise ApplicationError(
             f"{team}: points must be a whole number from -99 to 99 other than 0, not {points!r}.",
@@ -139,5 +151,10 @@ def points_adjust(*, team: Team, points: int, reason: str, user: User) -> PointA
         )
     # The standings signals invalidate the cached tables when the row is saved.
     return PointAdjustment.objects.create(
-        competition_id=team.competition_id, team=team, points=points, reason=reason.strip(), created_by=user
+        competition_id=team.competition_id,
+        team=team,
+        points=points,
+        reason=reason.strip(),
+        created_by=user,
+        created_by_role=actor_role_words(user=user, competition=competition),
     )
