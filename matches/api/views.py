@@ -32,7 +32,6 @@ from tournaments.api.permissions import (
     CompetitionAction,
     FixtureParticipantOrStaff,
     ReadOnlyOrStaff,
-    StaffWithPerms,
     is_staff,
     staff_can,
 )
