@@ -11,13 +11,14 @@ and the server hold the same events, the status at the end and any seed in an an
 The two-phone runs also go offline together once over the same stretch (8 taps each), then
 reconnect one after the other: "conflicts" counts the stretches where the second phone's events
 differed from what the first stored. Taps per turn are the page's taps over the turns played
-through the page, by dice.
+through the page, by dice: printed, not held to the targets (<= 10 app, <= 14 typed), since this
+player picks at random among everything on screen and skips the shortcuts one time in five;
+bench/bench_scorer_taps.py holds a player that chooses like a club to those targets.
 
 Targets: for a lone phone 0 refusals, 0 side branches, 0 re-taps; for two phones one 409 and one
 side branch per real conflict, none else; every run confirmed, the same events on the phones and
-the server, no seed anywhere; taps per turn <= 10 with app dice, <= 14 typed. Exits 1 on a missed
-target. ``--matches N`` and ``--from-minute M`` (or CHAOS_MATCHES, CHAOS_FROM_MINUTE) run a
-shorter configuration.
+the server, no seed anywhere. Exits 1 on a missed target. ``--matches N`` and ``--from-minute M``
+(or CHAOS_MATCHES, CHAOS_FROM_MINUTE) run a shorter configuration.
 
 Run: ``. scripts/test-env.sh && .venv/bin/python bench/bench_scorer_chaos.py [--matches 4]``
 (PostgreSQL, Redis, chromium and the engine bundle as for the browser tests).
@@ -110,7 +111,6 @@ def main() -> int:
     ]
     two = [r for r in rows if wrong_two_phones(r)]
     per_turn = taps_per_turn(rows)
-    missed = [dice for dice, n in per_turn.items() if n > TAPS_PER_TURN[dice]]
     print(
         f"{len(rows)} matches ({len(lone)} on one phone): lone phones with a refusal, side branch or "
         f"re-tap: {len(bad_lone)} (target 0); two phones with a 409 or side branch but no real "
@@ -118,11 +118,14 @@ def main() -> int:
         f"{len(failed)} (target 0)"
     )
     for dice, n in per_turn.items():
-        print(f"taps per turn, {dice} dice: {n:.2f} (target <= {TAPS_PER_TURN[dice]:g})")
+        print(
+            f"taps per turn, {dice} dice, random player: {n:.2f} (a club's player is held to "
+            f"<= {TAPS_PER_TURN[dice]:g} in bench_scorer_taps)"
+        )
     for r in rows:
         for said in r.get("said", []):
             print(f"  match {r['match']} told the second phone: {said}")
-    return 1 if bad_lone or failed or two or missed else 0
+    return 1 if bad_lone or failed or two else 0
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { createQueue } from "../../static/scoring/js/queue.js";
+import { createQueue, followLive } from "../../static/scoring/js/queue.js";
 import { batchBody, compareStored, conflictText, fairFace, tapCount } from "../../static/scoring/js/taps.js";
 import { tapOf } from "../../static/scoring/js/transport.js";
 
@@ -362,4 +362,24 @@ test("a tap while the server rolls this phone's dice is not queued behind them",
   await settled(t);
   assert.equal(t.q.ops.length, 1);
   assert.equal(t.q.ops[0].items.length, 2);
+});
+
+test("a poll put aside while the phone's own tap goes is read again (its ETag not kept)", async () => {
+  // The other phone stored the same automatic entry and one event more; this phone's post of
+  // the entry is answered as stored (200), which leaves it one event behind the server.
+  const t = setup();
+  t.server.answer = (path, body, server) => {
+    if (path !== "/events") return undefined;
+    const res = server.store(body);
+    server.events.push({ seq: 2, client_id: "other-1", side: "away", event: { decide: "action", by: "away", choice: "x" } });
+    return { ok: true, status: 200, body: Object.assign(res.body, { created: false }) };
+  };
+  t.queue.send(decide("a"), { auto: true });
+  const live = { seq: 2, version: 2 };
+  assert.equal(await followLive(t.q, live), false); // busy with its own tap: read it again
+  await settled(t, { posts: 1 });
+  assert.equal(t.q.record.base.length, 1);
+  assert.equal(await followLive(t.q, live), true);
+  assert.deepEqual(t.q.record.base.map((r) => r.client_id).slice(1), ["other-1"]);
+  assert.equal(await followLive(t.q, live), true); // nothing newer: held
 });

@@ -14,7 +14,7 @@
 import { createTransport } from "./transport.js";
 import { startEngine } from "./local-engine.js";
 import { openStore } from "./local-store.js";
-import { adoptLog, catchUp, createQueue, localEvents } from "./queue.js";
+import { catchUp, createQueue, followLive, localEvents } from "./queue.js";
 import { wholeMatchReport } from "./way-out.js";
 import { postJSON } from "./http.js";
 
@@ -133,23 +133,12 @@ function poll(ctx) {
     q.offline = false;
     if (r.status === 304) { if (was) { ctx.status(); ctx.queue.flush(); } return; }
     if (!r.ok) return;
-    ctx.etag = r.headers.get("ETag");
-    return r.json().then((d) => {
-      if (q.ops.length || q.sending || !ctx.queue.idle()) { ctx.status(); ctx.queue.flush(); return; }
-      const newer = d.seq !== q.record.base.length || d.version !== (q.record.server || {}).version;
-      if (!newer) return;
-      if (d.seq === q.record.base.length) {
-        return ctx.queue.serial(() => {
-          if (q.ops.length) return null; // a tap came in meanwhile: it goes first
-          q.record.server = d;
-          return q.deps.store.saveMatch(q.record).then(() => show(ctx));
-        });
-      }
-      // the other phone's events: read first, then taken in one job (never a request in a job)
-      return q.deps.getLog().then((log) => ctx.queue.serial(() => {
-        if (q.ops.length) return null;
-        return adoptLog(q, log, d).then(() => ctx.queue.reopen()).then(() => show(ctx));
-      }));
+    // The ETag is kept only once the phone holds what it names: an answer put aside (the phone
+    // busy with its own taps) is read again, or a 304 would keep the phone behind for good.
+    const etag = r.headers.get("ETag");
+    return r.json().then((d) => followLive(q, d)).then((held) => {
+      if (held) ctx.etag = etag;
+      else { ctx.status(); ctx.queue.flush(); }
     });
   }, () => { if (!q.offline) { q.offline = true; ctx.queue.wentOffline(); ctx.status(); } });
 }

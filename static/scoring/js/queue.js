@@ -365,6 +365,32 @@ export async function adoptLog(q, log, state) {
   return log;
 }
 
+/* A poll's answer (live.json) taken in: true once the phone holds the match it describes, false
+   when it was put aside because the phone's own taps go first (the poll must read it again). */
+export async function followLive(q, d) {
+  if (q.ops.length || q.sending || !idle(q)) return false;
+  const newer = d.seq !== q.record.base.length || d.version !== (q.record.server || {}).version;
+  if (!newer) return true;
+  if (d.seq === q.record.base.length) {
+    return serial(q, async () => {
+      if (q.ops.length) return false; // a tap came in meanwhile: it goes first
+      q.record.server = d;
+      await q.deps.store.saveMatch(q.record);
+      await q.deps.show();
+      return true;
+    });
+  }
+  // the other phone's events: read first, then taken in one job (never a request in a job)
+  const log = await q.deps.getLog();
+  return serial(q, async () => {
+    if (q.ops.length) return false;
+    await adoptLog(q, log, d);
+    await reopen(q);
+    await q.deps.show();
+    return true;
+  });
+}
+
 /* 409: the post does not extend the stored head. What is stored since is read whole (GET …/log)
    and compared with what this phone holds, in a job of its own (no tap lands half way): its own
    lost answers, or the same events, are no conflict. */
