@@ -8,6 +8,7 @@ from fubaleague.console import (
     round_views,
     rules_views,
     setup_views,
+    team_views,
 )
 
 app_name = "console"
@@ -17,6 +18,7 @@ urlpatterns = [
     path("new/", setup_views.new_competition, name="new"),
     path("c/<slug:slug>/", setup_views.overview, name="overview"),
     path("c/<slug:slug>/teams/", club_views.teams, name="teams"),
+    path("c/<slug:slug>/teams/<int:team_id>/", team_views.team_edit, name="team"),
     path("c/<slug:slug>/draw/", draw_views.draw, name="draw"),
     path("c/<slug:slug>/schedule/", draw_views.schedule, name="schedule"),
     path("c/<slug:slug>/results/", result_views.results_list, name="results"),
