@@ -484,6 +484,8 @@ class Draw(models.Model):
     class Kind(models.TextChoices):
         GROUPS = "groups", "Groups from pots"
         KNOCKOUT = "knockout", "Knockout bracket"
+        # A draw made elsewhere (at a ceremony, on paper) entered by hand: no seed decides it.
+        ENTERED = "entered", "Groups entered by hand"
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="draws")
     kind = models.CharField(max_length=10, choices=Kind.choices)

@@ -12,10 +12,11 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 
 from fubaleague.console.access import competition_of, competition_required
+from kernel.admin_actions import form_error
 from kernel.errors import ApplicationError
 from matches.holds import holds
 from tournaments.models import Competition, Draw, Fixture, Stage, Team
-from tournaments.services.drawing import groups_draw
+from tournaments.services.drawing import groups_draw, groups_enter
 from tournaments.services.scheduling import fixture_generate, round_shift
 
 
@@ -82,7 +83,8 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"Drawn with seed {done.seed}: give it again to repeat this draw.")
             return redirect("console:draw", slug=slug)
-    latest = stage.draws.filter(kind=Draw.Kind.GROUPS).order_by("-drawn_at", "-id").first() if stage else None
+    kinds = (Draw.Kind.GROUPS, Draw.Kind.ENTERED)
+    latest = stage.draws.filter(kind__in=kinds).order_by("-drawn_at", "-id").first() if stage else None
     names = dict(competition.teams.values_list("id", "name"))
     reveal = []
     if latest is not None:
@@ -185,3 +187,61 @@ def schedule(request: HttpRequest, slug: str) -> HttpResponse:
         "held_ids": held_ids,
     }
     return TemplateResponse(request, "console/schedule.html", context)
+
+
+class ByHandForm(forms.Form):
+    """Each team's group and pot, as a draw made elsewhere placed it."""
+
+    def __init__(self, *args: Any, teams: list[Team], groups: list[Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.teams = teams
+        size = -(-len(teams) // max(len(groups), 1))
+        for team in teams:
+            self.fields[f"group_{team.pk}"] = forms.ChoiceField(
+                choices=[("", "—"), *((g.name, f"Group {g.name}") for g in groups)],
+                label=f"{team.name}: group",
+            )
+            self.fields[f"pot_{team.pk}"] = forms.TypedChoiceField(
+                coerce=int, choices=[(i, f"Pot {i}") for i in range(1, size + 1)], label=f"{team.name}: pot"
+            )
+
+    def rows(self) -> list[tuple[Team, forms.BoundField, forms.BoundField]]:
+        return [(t, self[f"group_{t.pk}"], self[f"pot_{t.pk}"]) for t in self.teams]
+
+    def placement(self) -> dict[str, list[Team | None]]:
+        """Group name → its teams by pot; two teams in one pot of one group are refused."""
+        placed: dict[str, list[Team | None]] = {}
+        for team in self.teams:
+            name, pot = self.cleaned_data[f"group_{team.pk}"], self.cleaned_data[f"pot_{team.pk}"]
+            slots = placed.setdefault(name, [])
+            slots.extend([None] * (pot - len(slots)))
+            if slots[pot - 1] is not None:
+                raise ApplicationError(
+                    f"Group {name}, pot {pot}: {slots[pot - 1]} and {team.name} are both placed there.",
+                    details={"field": f"pot_{team.pk}"},
+                )
+            slots[pot - 1] = team
+        return placed
+
+
+@competition_required("setup")
+def draw_by_hand(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = competition_of(slug)
+    stage = _group_stage(competition)
+    groups = list(stage.groups.order_by("name")) if stage else []
+    teams = [t for pot in pots_of(competition, len(groups) or 1) for t in pot]
+    initial: dict[str, Any] = {}
+    for group in groups:
+        for pot, team in enumerate(group.teams.order_by("seed", "id"), start=1):
+            initial |= {f"group_{team.pk}": group.name, f"pot_{team.pk}": pot}
+    form = ByHandForm(request.POST or None, teams=teams, groups=groups, initial=initial)
+    if request.method == "POST" and stage is not None and form.is_valid():
+        try:
+            groups_enter(stage=stage, placement=form.placement(), user=request.user)
+        except ApplicationError as exc:
+            form_error(form, exc)
+        else:
+            messages.success(request, "The draw made elsewhere is entered.")
+            return redirect("console:draw", slug=slug)
+    context = {"competition": competition, "stage": stage, "form": form, "groups": groups}
+    return TemplateResponse(request, "console/draw_by_hand.html", context)

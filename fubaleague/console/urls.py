@@ -20,6 +20,7 @@ urlpatterns = [
     path("c/<slug:slug>/teams/", club_views.teams, name="teams"),
     path("c/<slug:slug>/teams/<int:team_id>/", team_views.team_edit, name="team"),
     path("c/<slug:slug>/draw/", draw_views.draw, name="draw"),
+    path("c/<slug:slug>/draw/by-hand/", draw_views.draw_by_hand, name="draw-by-hand"),
     path("c/<slug:slug>/schedule/", draw_views.schedule, name="schedule"),
     path("c/<slug:slug>/results/", result_views.results_list, name="results"),
     path("c/<slug:slug>/results/round/", round_views.results_round, name="round"),

@@ -183,6 +183,55 @@ def groups_draw(
 
 
 @transaction.atomic
+def groups_enter(*, stage: Stage, placement: Mapping[str, Sequence[Team | None]], user: Any = None) -> Draw:
+    """A draw made elsewhere, entered by hand: each group's teams in pot order (pot 1 first; None
+    leaves that pot empty). Every team of the competition not withdrawn is placed once; recorded
+    as a draw (kind "entered", seed 0) with who entered it and their role."""
+    stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
+    where = f"Draw for {stage}"
+    if stage.kind != Stage.Kind.GROUPS:
+        raise invalid(f"{where}: only a group stage has groups to enter.", "stage")
+    if stage.fixtures.exists():
+        raise Conflict(f"{where}: fixtures were generated; the groups can no longer change.")
+    groups = {g.name: g for g in stage.groups.order_by("name")}
+    unknown = sorted(set(placement) - set(groups))
+    if unknown:
+        raise invalid(f"{where}: the stage has no group {unknown[0]}.", "groups")
+    placed = [t for teams in placement.values() for t in teams if t is not None]
+    teams_check(stage.competition, placed, where, "groups")
+    twice = sorted({t.name for t in placed if placed.count(t) > 1})
+    if twice:
+        raise invalid(f"{where}: {twice[0]} is placed twice.", "groups")
+    missing = sorted(t.name for t in stage.competition.teams.filter(withdrawn=False) if t not in set(placed))
+    if missing:
+        raise invalid(f"{where}: {', '.join(missing)} not placed in a group.", "groups")
+    sizes = {name: len([t for t in placement.get(name, []) if t is not None]) for name in groups}
+    if max(sizes.values()) - min(sizes.values()) > 1:
+        raise invalid(
+            f"{where}: groups of {min(sizes.values())} and {max(sizes.values())} teams; "
+            "the sizes may differ by one at most.",
+            "groups",
+        )
+    result = {name: [t.id for t in placement.get(name, []) if t is not None] for name in groups}
+    for name, group in groups.items():
+        group.teams.set(result[name])
+    width = max((len(placement.get(name, [])) for name in groups), default=0)
+    pots = [
+        [teams[i].id for teams in placement.values() if i < len(teams) and teams[i] is not None]
+        for i in range(width)
+    ]
+    return Draw.objects.create(
+        stage=stage,
+        kind=Draw.Kind.ENTERED,
+        seed=0,
+        pots=pots,
+        result=result,
+        drawn_by=user if getattr(user, "is_authenticated", False) else None,
+        drawn_by_role=actor_role_words(user=user, competition=stage.competition),
+    )
+
+
+@transaction.atomic
 def knockout_draw(*, stage: Stage, seed: int | None = None, user: Any = None) -> Draw:
     """Draw an unseeded knockout bracket among the stage's teams; recorded with its seed."""
     stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
