@@ -217,7 +217,7 @@ def groups_enter(*, stage: Stage, placement: Mapping[str, Sequence[Team | None]]
         group.teams.set(result[name])
     width = max((len(placement.get(name, [])) for name in groups), default=0)
     pots = [
-        [teams[i].id for teams in placement.values() if i < len(teams) and teams[i] is not None]
+        [slot.id for teams in placement.values() if i < len(teams) and (slot := teams[i]) is not None]
         for i in range(width)
     ]
     return Draw.objects.create(
