@@ -51,3 +51,35 @@ def test_a_draw_made_elsewhere_is_entered_by_group_and_pot() -> None:
     api = APIClient()
     api.force_authenticate(olga)
     assert api.get(f"/api/v1/stages/{stage.pk}/draws").json()[0]["kind"] == "entered"
+
+
+def test_the_setup_api_enters_a_draw_made_elsewhere_and_refuses_the_results_desk() -> None:
+    olga, desk = UserFactory(username="olga"), UserFactory(username="desk")
+    teams = [{"name": f"T{i}", "country": f"C{i}"} for i in range(8)]
+    cup = competition_create_from_shape(
+        name="Api Hand Cup", slug="api-hand-cup", shape=SHAPE_PRESETS["cup_8"][1], teams=teams, creator=olga
+    )
+    role_grant(competition=cup, user=desk, kind="results_desk", by=olga)
+    stage = cup.stages.get(kind="groups")
+    ids = {team.name: team.pk for team in Team.objects.filter(competition=cup)}
+    groups = {
+        "A": [ids[n] for n in ("T4", "T5", "T6", "T7")],
+        "B": [ids[n] for n in ("T0", "T1", "T2", "T3")],
+    }
+    url = f"/api/v1/stages/{stage.pk}/enter-groups"
+    refused = APIClient()
+    refused.force_authenticate(desk)
+    assert refused.post(url, {"groups": groups}, format="json").status_code == 403
+    api = APIClient()
+    api.force_authenticate(olga)
+    missing = api.post(url, {"groups": {"A": groups["A"], "B": groups["B"][:3]}}, format="json")
+    assert missing.status_code == 400 and "T3 not placed in a group" in missing.json()["error"]["message"]
+    made = api.post(url, {"groups": groups}, format="json")
+    assert made.status_code == 201, made.json()
+    assert made.json()["kind"] == "entered" and made.json()["drawn_by_role"] == "organiser"
+    assert list(stage.groups.get(name="A").teams.order_by("name").values_list("name", flat=True)) == [
+        "T4",
+        "T5",
+        "T6",
+        "T7",
+    ]

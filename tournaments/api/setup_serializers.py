@@ -254,6 +254,13 @@ class BulkTeamsSerializer(serializers.Serializer):
     teams = BulkTeamRowSerializer(many=True, help_text="Or send text/csv with a header row of these names")
 
 
+class EnteredGroupsSerializer(serializers.Serializer):
+    groups = serializers.DictField(
+        child=serializers.ListField(child=TeamIdsField(allow_null=True)),
+        help_text='A draw made elsewhere: {"A": [team ids in pot order, pot 1 first; null leaves a pot empty]}',
+    )
+
+
 class GroupDrawSerializer(serializers.Serializer):
     pots = serializers.ListField(
         child=serializers.ListField(child=TeamIdsField(), min_length=1),

@@ -49,7 +49,7 @@ from tournaments.services.competitions import (
     competition_tiebreak_set,
     competition_update,
 )
-from tournaments.services.drawing import groups_draw, knockout_draw
+from tournaments.services.drawing import groups_draw, groups_enter, knockout_draw
 from tournaments.services.scheduling import round_shift
 from tournaments.services.stages import (
     group_create,
@@ -302,6 +302,7 @@ class StageSetupMixin(SetupMixin):
     setup_model = "stage"
     setup_actions = {
         "draw_groups": [_perm("change", "group"), _perm("add", "draw")],
+        "enter_groups": [_perm("change", "group"), _perm("add", "draw")],
         "draw_knockout": [_perm("change", "stage"), _perm("add", "draw")],
         "shift_round": [_perm("change", "fixture")],
     }
@@ -313,6 +314,15 @@ class StageSetupMixin(SetupMixin):
         stage = self.get_object()  # type: ignore[attr-defined]
         data = self._input(write.GroupDrawSerializer, request)
         draw = groups_draw(stage=stage, user=request.user, **data)
+        return Response(write.DrawSerializer(draw).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=write.EnteredGroupsSerializer, responses={201: write.DrawSerializer, **ERRORS})
+    @action(detail=True, methods=["post"], url_path="enter-groups", pagination_class=None, filter_backends=[])
+    def enter_groups(self, request: Request, pk: str | None = None) -> Response:
+        """Organisers: enter a draw made elsewhere, each group's teams in pot order (recorded)."""
+        stage = self.get_object()  # type: ignore[attr-defined]
+        data = self._input(write.EnteredGroupsSerializer, request)
+        draw = groups_enter(stage=stage, placement=data["groups"], user=request.user)
         return Response(write.DrawSerializer(draw).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=write.KnockoutDrawSerializer, responses={201: write.DrawSerializer, **ERRORS})
