@@ -257,7 +257,7 @@ class BulkTeamsSerializer(serializers.Serializer):
 class EnteredGroupsSerializer(serializers.Serializer):
     groups = serializers.DictField(
         child=serializers.ListField(child=TeamIdsField(allow_null=True)),
-        help_text='A draw made elsewhere: {"A": [team ids in pot order, pot 1 first; null leaves a pot empty]}',
+        help_text='A draw made elsewhere: {"A": [team ids, pot 1 first; null leaves a pot empty]}',
     )
 
 
