@@ -452,16 +452,34 @@ def _confirm(phone: Phone, *, last: bool) -> None:
         page.wait_for_selector('[data-testid="sc-confirm"]', state="hidden", timeout=60000)
 
 
-def _together(first: Phone, second: Phone) -> None:
-    """Both phones online, idle and showing the same stored match."""
+AT_SEQ = """(s) => { const r = document.getElementById('scorer');
+  return r.dataset.queue === '0' && (r.dataset.seq === s || r.dataset.status !== 'live'); }"""
+
+
+def _together(first: Phone, second: Phone, session_id: int) -> None:
+    """Both phones online, idle and showing the match as stored. A phone that takes in the
+    other's events may answer the next question by itself (a question with one answer), which
+    the server stores: then both wait for that."""
     for p in (first, second):
         p.set_offline(False)
-    first.wait_sent()
-    second.wait_sent()
-    seq = first.page.evaluate("() => document.getElementById('scorer').dataset.seq")
-    second.page.wait_for_function(
-        "(s) => document.getElementById('scorer').dataset.seq === s", arg=seq, timeout=60000
-    )
+    for _ in range(20):
+        first.wait_sent()
+        second.wait_sent()
+        seq = str(ScoringSession.objects.get(id=session_id).seq)
+        if _both_at(first, second, seq) and str(ScoringSession.objects.get(id=session_id).seq) == seq:
+            return
+    shown = {p.name: p.page.evaluate(STATE) for p in (first, second)}
+    raise AssertionError(f"the phones do not agree with the server ({seq}): {shown}")
+
+
+def _both_at(first: Phone, second: Phone, seq: str) -> bool:
+    """Whether both phones come to show ``seq`` (false: the server moved on meanwhile)."""
+    try:
+        for p in (first, second):
+            p.page.wait_for_function(AT_SEQ, arg=seq, timeout=20000)
+    except Exception:  # noqa: BLE001 - Playwright's timeout: the caller reads the new head
+        return False
+    return True
 
 
 def _bare(event: dict[str, Any]) -> dict[str, Any]:
@@ -474,7 +492,7 @@ def _same_stretch(phones: list[Phone], plan: Plan, rng: random.Random, session_i
     second's taps not used make one side branch and its line says how many and from which minute.
     Returns what was expected and what was said, for the test's checks."""
     first, second = phones
-    _together(first, second)
+    _together(first, second, session_id)
     base = ScoringSession.objects.get(id=session_id).seq
     for p in phones:
         p.set_offline(True)
@@ -514,7 +532,7 @@ def _same_stretch(phones: list[Phone], plan: Plan, rng: random.Random, session_i
         )
         expected["said"] = note.inner_text()
         second.page.get_by_test_id("sc-conflict-ok").click()
-    _together(first, second)
+    _together(first, second, session_id)
     return expected
 
 
