@@ -48,6 +48,9 @@ def test_a_round_of_16_entered_from_one_screen_in_one_save(page, live_server, se
         clicks += 1
         page.click(selector)
 
+    for label, size in {"phone": (390, 844), "desktop": (1366, 900)}.items():
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        shot(page, f"results-desk-list-{label}")
     click("[data-testid=enter-round]")
     page.wait_for_selector("[data-testid=round-form]")
     assert page.locator("[data-testid=round-row]").count() == 8
