@@ -177,6 +177,34 @@ def match_story(log: Mapping[str, Any]) -> dict[str, Any]:
     return {k: story.get(k) for k in ("feed", "moments", "marks", "error", "events")}
 
 
+def with_shootout(
+    story: Mapping[str, Any], *, home: int, away: int, names: Mapping[str, str]
+) -> dict[str, Any]:
+    """The story (replay_frames or match_story) with the shoot-out as its last key moment and
+    slider mark. The turn log ends at the final whistle: rulebook 3 has no shoot-out of its own
+    (docs/rules-interpretations.md), so its score comes with the result, not with an event."""
+    feed = story.get("feed") or []
+    last = feed[-1] if feed else {}
+    frames = story.get("frames") or []
+    i = len(frames) - 1 if frames else int(story.get("events") or 0)
+    if home == away:  # a shoot-out ends with a winner: a level pair says nothing to mark
+        return dict(story)
+    winner = names["home"] if home > away else names["away"]
+    text = f"Penalty shoot-out: {names['home']} {home}–{away} {names['away']}; {winner} go through"
+    moment = {
+        "turn": last.get("turn"),
+        "minute": last.get("minute"),
+        "kind": "shootout",
+        "text": text,
+        "i": i,
+    }
+    return {
+        **story,
+        "moments": [*(story.get("moments") or []), moment],
+        "marks": [*(story.get("marks") or []), {"i": i, "kind": "shootout", "text": text}],
+    }
+
+
 def replay_frames(log: Mapping[str, Any], *, with_frames: bool = True) -> dict[str, Any]:
     """Frames of the replay; an invalid log yields the frames up to the first error and that error.
     ``with_frames=False`` computes only the story (match_story)."""

@@ -19,7 +19,7 @@ from kernel.errors import Conflict, NotFound
 from matches import narrate, scorer_view
 from matches.engine_door import tie_level
 from matches.holds import Hold
-from matches.replay import match_story
+from matches.replay import match_story, with_shootout
 from matches.selectors import audit_trail_is_full_for
 from scoring import dice, session_engine
 from scoring.models import ScoringEvent, ScoringSession, ScoringSideBranch
@@ -465,6 +465,10 @@ def live_story(*, session_id: int) -> LiveDocument:
     live document is."""
     session = session_get(session_id=session_id)
     story = match_story(scored_log(session))
+    if session.shootout_home is not None and session.shootout_away is not None:
+        story = with_shootout(
+            story, home=session.shootout_home, away=session.shootout_away, names=session_names(session)
+        )
     body = json.dumps({"version": session.version, **story}, separators=(",", ":")).encode()
     return LiveDocument(body, session.version, session.fixture_id if result_private(session) else None)
 

@@ -26,7 +26,7 @@ from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
 from matches import forfeits, services
 from matches.models import CardKind, Forfeit, ResultSubmission
-from matches.replay import pitch_geometry, replay_frames
+from matches.replay import pitch_geometry, replay_frames, with_shootout
 from scoring.selectors import active_session, fixture_side_branches
 from tournaments.bracket import Score
 from tournaments.game_systems import FUBA_3, GameSystemRules, game_system_rules, rules_of
@@ -323,6 +323,10 @@ def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> JsonRespons
             error = {"code": "replay_failed", "message": "The replay could not be computed.", "details": {}}
             return JsonResponse({"error": error}, status=500)
         cache.set(key, data, REPLAY_CACHE_SECONDS)
+    shootout = ps.log_shootout(fixture, log)
+    if shootout is not None and data.get("teams"):
+        names = {side: str(data["teams"][side]["name"]) for side in ("home", "away")}
+        data = with_shootout(data, home=shootout[0], away=shootout[1], names=names)
     return JsonResponse(data)
 
 

@@ -405,6 +405,20 @@ def replay_log(fixture: Fixture, *, full: bool = False) -> MatchLog | None:
     return logs.order_by("-created_at", "-id").first() if full else None
 
 
+def log_shootout(fixture: Fixture, log: MatchLog) -> tuple[int, int] | None:
+    """The shoot-out score that goes with a replayed log: the counted result's when the log is the
+    one that counts (simulated, or its accepted submission), else the log's own submission's (the
+    clubs' view before the result counts)."""
+    result = counted_result(fixture)
+    if result is not None and (log.is_simulated or result.submission_id == log.submission_id):
+        pens = (result.home_penalties, result.away_penalties)
+    elif log.submission is not None:
+        pens = (log.submission.home_penalties, log.submission.away_penalties)
+    else:
+        return None
+    return None if pens[0] is None or pens[1] is None else (pens[0], pens[1])
+
+
 def latest_submission(fixture: Fixture) -> ResultSubmission | None:
     return (
         ResultSubmission.objects.filter(fixture=fixture)
