@@ -8,6 +8,13 @@ COPY rules_engine rules_engine
 COPY scripts/build_engine.py scripts/mypyc-engine.ini scripts/
 RUN python scripts/build_engine.py
 
+# Build stage: the npm packages the app serves (Pyodide runs the engine in the phone's Web Worker),
+# pinned by package-lock.json; the lint tools (devDependencies) stay out.
+FROM node:22-slim AS npm
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error
+
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 FUBA_ENGINE=native
 WORKDIR /app
@@ -15,5 +22,9 @@ COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
 COPY --from=engine /app/build/engine build/engine
+COPY --from=npm /app/node_modules node_modules
+# The phone's engine bundle (build/web-engine): without it every phone scores server-driven.
+# Built from the sources copied above; DEBUG only so settings load without production secrets.
+RUN env -u DATABASE_URL -u REDIS_URL DEBUG=1 python manage.py build_engine_bundle
 EXPOSE 8000
 CMD ["gunicorn", "fubaleague.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]
