@@ -80,6 +80,26 @@ export function bar(root, d, names) {
     : (p ? p.text || d.question : d.question);
   setText(root, "sc-question", question);
   setText(root, "sc-rule", p ? (/^A\d/.test(p.rule) ? "advanced rule " + p.rule : "rule " + p.rule) : "");
+  promptHint(root, d.status === "abandoned" ? null : p);
+}
+
+/**
+ * An advanced rule's prompt ("use a condition point?") does not say what "yes" buys: the server's
+ * hint says it in a few words under the question, its chapter opened by a tap on it.
+ * @param {ParentNode} root
+ * @param {{hint?: string|null, rule?: string}|null|undefined} p
+ */
+export function promptHint(root, p) {
+  const box = byId(root, "sc-hint");
+  if (!box) return;
+  const hint = p && p.hint ? String(p.hint) : "";
+  box.hidden = !hint;
+  if (!hint) { box.removeAttribute("open"); return; }
+  const rule = p && p.rule ? String(p.rule) : "";
+  const tail = " (" + rule + ")";
+  setText(root, "sc-hint-text", rule && hint.endsWith(tail) ? hint.slice(0, -tail.length) : hint);
+  setText(root, "sc-hint-chapter", rule
+    ? "FUBA rulebook, " + (/^A\d/.test(rule) ? "advanced rules, chapter " : "chapter ") + rule : "");
 }
 
 export function finalBox(root, d, names) {
