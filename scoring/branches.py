@@ -51,11 +51,11 @@ def _checked_events(events: Any) -> list[dict[str, Any]]:
 
 def branch_message(*, taps: int, from_minute: str, to_minute: str) -> str:
     """What the phone whose taps were not used is told."""
-    words = "tap" if taps == 1 else "taps"
+    noun, verb = ("tap", "was") if taps == 1 else ("taps", "were")
     since = f" from {from_minute}'" if from_minute else ""
     span = f"{from_minute}'–{to_minute}'" if from_minute else f"up to {to_minute}'"
     return (
-        f"Your {taps} {words}{since} were not used: the other phone had already recorded {span}. "
+        f"Your {taps} {noun}{since} {verb} not used: the other phone had already recorded {span}. "
         "They are kept on record as a side branch; the screen shows the match as stored."
     )
 

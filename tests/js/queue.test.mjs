@@ -331,7 +331,7 @@ test("plain helpers: batch body, comparison, tap count, fair faces, the conflict
   const draws = [0xffffffff, 5, 0, 1, 2, 3, 4];
   for (let i = 0; i < 6; i++) seen.add(fairFace(6, (buf) => { buf[0] = draws.shift(); }));
   assert.deepEqual([...seen].sort(), [1, 2, 3, 4, 5, 6]);
-  assert.equal(conflictText(1, "12", []).slice(0, 58), "Your 1 tap from 12' were not used: the other phone had cha");
+  assert.equal(conflictText(1, "12", []).slice(0, 57), "Your 1 tap from 12' was not used: the other phone had cha");
 });
 
 test("the server-driven transport makes one tap of one tick's sends, a server roll last", () => {

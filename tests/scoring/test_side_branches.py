@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from scoring.branches import branch_message
 from scoring.models import ScoringSideBranch
 from tests.factories import AdminFactory
 from tests.scoring.helpers import make_fixture, next_event, play, tap_body
@@ -196,3 +197,9 @@ def test_the_two_clubs_and_staff_read_the_side_branches_through_the_api_and_the_
         if shown:
             assert f"<strong>{s.fixture.away_team.name}</strong>'s phone" in html
             assert "3 taps from 1'" in html
+
+
+def test_one_tap_not_used_is_said_in_the_singular() -> None:
+    one = branch_message(taps=1, from_minute="25", to_minute="25")
+    assert one.startswith("Your 1 tap from 25' was not used: the other phone had already recorded 25'–25'.")
+    assert branch_message(taps=2, from_minute="", to_minute="9").startswith("Your 2 taps were not used")

@@ -133,7 +133,7 @@ export function conflictText(taps, minute, recorded) {
   const what = recorded.length
     ? "the other phone had already recorded" + span + " (" + shown.join("; ") + more + ")"
     : "the other phone had changed the match there";
-  return "Your " + yours + from + " were not used: " + what + ". Carry on from the match as stored " +
+  return "Your " + yours + from + (taps === 1 ? " was" : " were") + " not used: " + what + ". Carry on from the match as stored " +
     "and enter again what is missing; your taps are kept as a side branch.";
 }
 
