@@ -36,7 +36,7 @@ install: $(STAMP) $(NODE_STAMP)
 web-engine: install
 	$(EMBEDDED) $(BIN)/python manage.py build_engine_bundle
 
-## engine: compile the rules engine with mypyc into build/engine (about a minute; a no-op when current)
+## engine: compile the rules engine with mypyc into build/engine (minutes, one C file per module on every core, each shown as it starts; a no-op when current or cached)
 engine: install
 	$(BIN)/python scripts/build_engine.py
 
@@ -62,8 +62,8 @@ check-services: install
 	source scripts/test-env.sh && $(BIN)/python scripts/check-services.py
 
 ## test: the whole suite against the real PostgreSQL and Redis on 127.0.0.1 and a real Celery worker
-# The services are checked first (CI runs only `make test`). The C compile of the engine keeps one
-# core busy for minutes, so the lint and the engine tests on the pure-Python source (which must
+# The services are checked first (CI runs only `make test`). The C compile of the engine takes
+# minutes (one C file per module, FUBA_ENGINE_JOBS at a time), so the lint and the engine tests on the pure-Python source (which must
 # behave the same) run beside it, two jobs at a time. Then the whole suite runs on the compiled
 # engine (FUBA_ENGINE=native refuses a missing or stale build) in two pytest-xdist workers, each with
 # its own test database and Redis databases (tests/parallel_services.py). --output-sync=line, not
