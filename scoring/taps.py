@@ -32,6 +32,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from kernel.errors import ApplicationError, Conflict, NotFound
+from notifications import outbox
 from scoring import quotas, rolls, session_engine
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import SessionChanged, cache_key, fixture_tie, match_of, session_names, stale_head
@@ -143,6 +144,7 @@ def _try(
         match = match_of(session)
     except SessionChanged:
         return None
+    goals_before = session_engine.goals(match)
     rows = _apply(session, match, items, side, tap_id, first_index=len(repeated))
     after_row = {
         "seq": session.seq + len(rows),
@@ -161,7 +163,27 @@ def _try(
     session.reached_full_time = session.reached_full_time or after_row["status"] == "full_time"
     session.version += 1
     session_engine.keep(session.id, cache_key(session), match)
+    _tell_goal(session, match, goals_before, rows[-1]["seq"])
     return TapAnswer(session, True, [*repeated, *(_answer_row(r, side) for r in rows)])
+
+
+def _tell_goal(session: ScoringSession, match: Any, before: tuple[int, int], seq: int) -> None:
+    """A goal this tap scored, to the followers of the two teams (issue 33). The score of a live
+    match is public (the live centre shows it); from full time on the session is the clubs' until
+    the result counts (docs/scorer.md), so a tap that also ends the match tells nothing. The
+    notice is keyed by session and seq: a resent tap is answered as stored and tells nothing twice."""
+    after = session_engine.goals(match)
+    if after == before or session.status != ScoringSession.Status.LIVE or session.reached_full_time:
+        return
+    names = session_names(session)
+    scorer = "home" if after[0] > before[0] else "away"
+    outbox.live_goal(
+        fixture_id=session.fixture_id,
+        session_id=session.pk,
+        seq=seq,
+        score=after,
+        note=f"{session_engine.minute(match)}' GOAL for {names[scorer]}!",
+    )
 
 
 def _apply(
