@@ -13,6 +13,11 @@ first legal option, as a club tapping would), in three phases:
 3. the same 50 sessions posting without pause, with wrk polling as in 2 (the rate the target names:
    is it held while the server is saturated with posts?).
 
+0. first, a venue at a table's pace (issue 35): the 50 sessions posting one event every 2 s while
+   one signed-in client pings ``/api/v1/ping`` through the same server; the post's p50 over the
+   ping's p50, per 4-second slice of the same run, printed min / median / max, target <= 3x
+   (``--venue-only`` runs just this row, and needs no wrk).
+
 The production shape puts nginx in front of gunicorn (deploy/nginx/fubaleague.conf.template: it
 buffers requests, so a slow or idle client never holds a sync worker, and answers spectators'
 polls of live.json from a one-second cache); the benchmark runs that same configuration, or
@@ -46,6 +51,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 import bench_web as web
+import measure
 
 ROOT = Path(__file__).resolve().parent.parent
 SESSIONS = 50
@@ -54,6 +60,12 @@ LIVE_RPS_TARGET = 1000.0
 LIVE_P99_TARGET_MS = 50.0
 # The paced phase's spectators: 32 connections polling at about this rate in all.
 LIVE_OFFERED = 1100
+# Issue 35: a venue of 50 tables posting every 2 s served without queueing, a post's p50 at most
+# 3x a ping's measured beside it in the same run.
+VENUE_PACE_S = 2.0
+PING_PACE_S = 0.1
+VENUE_SLICE_S = 4.0
+VENUE_RATIO_TARGET = 3.0
 
 
 NGINX_TEMPLATE = ROOT / "deploy" / "nginx" / "fubaleague.conf.template"
@@ -171,6 +183,7 @@ def score(
     ``pace`` s; sends back the latencies (ms) of the posts started after ``measure_from`` and the
     errors."""
     latencies: list[float] = []
+    walls: list[float] = []
     errors: list[str] = []
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     headers = {
@@ -178,6 +191,9 @@ def score(
         "Content-Type": "application/json",
         "Accept": "application/json",
     }
+    if session_id == 0:
+        ping(conn, headers, pace, measure_from, until, out)
+        return
     conn.request("GET", f"/api/v1/scoring-sessions/{session_id}", headers=headers)
     state = json.loads(conn.getresponse().read())
     n = 0
@@ -190,13 +206,43 @@ def score(
         data = response.read()
         if wall >= measure_from:
             latencies.append((time.perf_counter() - started) * 1000)
+            walls.append(wall)
         if response.status != 201:
             errors.append(f"{response.status} {data[:200]!r}")
             break
         state = json.loads(data)
         if pace:
             time.sleep(max(0.0, pace - (time.perf_counter() - started)))
-    out.send((latencies, errors))
+    out.send((latencies, errors, walls))
+    out.close()
+
+
+def ping(
+    conn: http.client.HTTPConnection,
+    headers: dict[str, str],
+    pace: float,
+    measure_from: float,
+    until: float,
+    out: Connection,
+) -> None:
+    """The reference beside the posts: GET /api/v1/ping signed in (so no cache answers it), one
+    per ``pace`` s through the same server while the sessions post; sends what score() sends."""
+    latencies: list[float] = []
+    walls: list[float] = []
+    errors: list[str] = []
+    while time.time() < until:
+        wall, started = time.time(), time.perf_counter()
+        conn.request("GET", "/api/v1/ping", headers=headers)
+        response = conn.getresponse()
+        data = response.read()
+        if wall >= measure_from:
+            latencies.append((time.perf_counter() - started) * 1000)
+            walls.append(wall)
+        if response.status != 200:
+            errors.append(f"ping {response.status} {data[:200]!r}")
+            break
+        time.sleep(max(0.0, pace - (time.perf_counter() - started)))
+    out.send((latencies, errors, walls))
     out.close()
 
 
@@ -236,11 +282,53 @@ def scoring_load(
     latencies: list[float] = []
     errors: list[str] = []
     for receive, process in zip(pipes, processes, strict=True):
-        got, failed = receive.recv() if receive.poll(duration + 30) else ([], ["no answer"])
+        got, failed, _ = receive.recv() if receive.poll(duration + 30) else ([], ["no answer"], [])
         latencies += got
         errors += failed
         process.join(timeout=15)
     return latencies, errors, live, float(duration)
+
+
+def venue_load(
+    port: int, sessions: list[tuple[int, str]], duration: int
+) -> tuple[list[float], list[float], list[str], measure.Ratios | None]:
+    """A full venue at a table's pace: every session posting one event per VENUE_PACE_S while one
+    signed-in client pings the same server every PING_PACE_S. Both sides run at once, so a burst
+    of load falls on both; the ratio post p50 / ping p50 is taken per VENUE_SLICE_S slice of the
+    run (slices interleaved in time, as measure.interleaved does in CPU time) and summarised as
+    min / median / max. Returns (post ms, ping ms, errors, ratios; None with too few slices)."""
+    context = multiprocessing.get_context("fork")
+    measure_from = time.time() + VENUE_PACE_S  # every session has posted once first
+    until = measure_from + duration
+    prefix = f"{os.getpid()}-venue-{int(measure_from)}-"
+    runs = [(sid, token, VENUE_PACE_S) for sid, token in sessions] + [(0, sessions[0][1], PING_PACE_S)]
+    pipes, processes = [], []
+    for sid, token, pace in runs:
+        receive, send = context.Pipe(duplex=False)
+        process = context.Process(
+            target=score, args=(port, sid, token, pace, measure_from, until, prefix, send), daemon=True
+        )
+        process.start()
+        pipes.append(receive)
+        processes.append(process)
+    posts: list[tuple[float, float]] = []
+    pings: list[tuple[float, float]] = []
+    errors: list[str] = []
+    for (sid, _, _), receive, process in zip(runs, pipes, processes, strict=True):
+        got, failed, walls = receive.recv() if receive.poll(duration + 30) else ([], ["no answer"], [])
+        (pings if sid == 0 else posts).extend(zip(walls, got, strict=True))
+        errors += failed
+        process.join(timeout=15)
+    post_p50s, ping_p50s = [], []
+    for k in range(int(duration // VENUE_SLICE_S)):
+        start = measure_from + k * VENUE_SLICE_S
+        a = [ms for wall, ms in posts if start <= wall < start + VENUE_SLICE_S]
+        b = [ms for wall, ms in pings if start <= wall < start + VENUE_SLICE_S]
+        if a and b:
+            post_p50s.append(percentile(a, 0.5))
+            ping_p50s.append(percentile(b, 0.5))
+    ratios = measure.ratios(post_p50s, ping_p50s) if post_p50s else None
+    return [ms for _, ms in posts], [ms for _, ms in pings], errors, ratios
 
 
 def main() -> int:
@@ -262,9 +350,12 @@ def main() -> int:
         action="store_true",
         help="gunicorn alone, without nginx in front (not the production shape)",
     )
+    parser.add_argument(
+        "--venue-only", action="store_true", help="only the venue row (50 sessions every 2 s vs ping)"
+    )
     args = parser.parse_args()
     duration = 3 if args.quick else max(1, min(args.duration, 60))
-    if shutil.which("wrk") is None:
+    if shutil.which("wrk") is None and not args.venue_only:
         return web.fail("wrk is not installed: `apt-get install wrk` (Debian/Ubuntu), then run again.")
     if not args.no_proxy and shutil.which("nginx") is None:
         return web.fail("nginx is not installed: `apt-get install nginx` (or run with --no-proxy).")
@@ -303,6 +394,11 @@ def main() -> int:
             web.urllib.request.urlopen(direct, timeout=10).read()
         if proxy is not None:
             print(f"nginx in front: live.json {proxy_check(live_url)}")
+        # 0. a venue at a table's pace, each post beside a ping in the same run (issue 35)
+        venue_s = max(2 * duration, 5 * int(VENUE_SLICE_S))
+        venue = venue_load(port, sessions[1:], venue_s)
+        if args.venue_only:
+            return venue_report(venue, shape, venue_s)
         # 1. one table alone: the time a post takes when nothing waits in front of it
         alone, alone_errors, _, alone_s = scoring_load(port, sessions[:1], duration, 0.0, None)
         # 2. fifty tables at a brisk pace (a real table enters one event every few seconds)
@@ -366,7 +462,38 @@ def main() -> int:
         f"wait {SESSIONS / rate * 1000:.0f} ms each on average (Little's law), whatever a post costs;\n"
         f"p99 < 30 ms there needs over {SESSIONS / 0.030:.0f} posts/s."
     )
-    return 0 if all(results[:3]) else 1
+    return max(0 if all(results[:3]) else 1, venue_report(venue, shape, venue_s))
+
+
+def venue_report(
+    venue: tuple[list[float], list[float], list[str], measure.Ratios | None], shape: str, seconds: float
+) -> int:
+    """The venue row: post p50 against ping p50, per slice, min / median / max; judged on the median."""
+    posts, pings, errors, ratios = venue
+    verdict = measure.Verdict("bench_scorer venue")
+    print(
+        f"\n{SESSIONS} sessions posting every {VENUE_PACE_S:.0f} s through {shape}, "
+        f"a ping every {PING_PACE_S} s beside them"
+    )
+    print(f"  {measure.load_line()}")
+    print(
+        f"  post p50 {percentile(posts, 0.5):.1f} ms / p99 {percentile(posts, 0.99):.1f} ms "
+        f"({len(posts) / seconds:.1f}/s in {seconds:.0f} s, offered {SESSIONS / VENUE_PACE_S:.0f}/s); "
+        f"ping p50 {percentile(pings, 0.5):.1f} ms / p99 {percentile(pings, 0.99):.1f} ms"
+    )
+    for e in errors[:3]:
+        print(f"  error: {e}")
+    label = f"post p50 <= {VENUE_RATIO_TARGET:.0f}x ping p50"
+    if ratios is None:
+        print(f"  {label}: no slice with both posts and pings: {verdict.check(label, False)}")
+    else:
+        passed = ratios.median <= VENUE_RATIO_TARGET and not errors
+        print(
+            f"  post p50 / ping p50 over {len(ratios.values)} slices of {VENUE_SLICE_S:.0f} s, "
+            f"min/med/max {ratios.spread()}: "
+            f"{label} {verdict.check(label, passed)}"
+        )
+    return verdict.exit_code()
 
 
 if __name__ == "__main__":
