@@ -210,7 +210,7 @@ def score(
         if response.status != 201:
             errors.append(f"{response.status} {data[:200]!r}")
             break
-        state = json.loads(data)
+        state = json.loads(data)["state"]  # the tap answer nests the next state
         if pace:
             time.sleep(max(0.0, pace - (time.perf_counter() - started)))
     out.send((latencies, errors, walls))
