@@ -155,9 +155,10 @@ def test_a_whole_match_offline_with_two_reloads_then_synced(browser, live_server
     context, page = _login(browser, live_server, s.home_user)
     try:
         _open_scorer(page, url)
-        page.wait_for_timeout(1500)  # the service worker installs and the app shell is cached
+        # the service worker is active and the app shell cached (the page says so)
+        expect(page.locator("#scorer")).to_have_attribute("data-offline", "ready", timeout=60000)
         context.set_offline(True)
-        page.wait_for_timeout(300)
+        page.wait_for_function("() => !navigator.onLine")
         reached = ScoringEvent.objects.filter(session=session).count()  # answered by the page itself
         assert _taps(page, 180) == "ok", "first stretch"
         waiting = _waiting_taps(page, session.id)
@@ -257,7 +258,7 @@ def test_app_dice_are_rolled_by_the_phone_offline_and_by_the_server_online(
     try:
         _open_scorer(page, f"{live_server.url}/score/{session.id}/")  # the local engine, not the server's
         context.set_offline(True)
-        page.wait_for_timeout(300)
+        page.wait_for_function("() => !navigator.onLine")
         assert _taps(page, 40) == "ok"
         offline = _seq(page)
         expect(page.get_by_test_id("sc-net")).to_contain_text("Offline · ")
@@ -299,7 +300,7 @@ def test_undo_and_a_reload_offline_on_the_phones_log(browser, live_server, setti
         assert _taps(page, 10) == "ok"
         expect(page.locator("#scorer")).to_have_attribute("data-queue", "0")
         context.set_offline(True)
-        page.wait_for_timeout(300)
+        page.wait_for_function("() => !navigator.onLine")
         stored = ScoringEvent.objects.filter(session=session).count()
         expect(page.locator("#scorer")).to_have_attribute("data-seq", str(stored))
         assert _taps(page, 5) == "ok"
