@@ -37,6 +37,34 @@ def fmt(src: int, dst: int, gk: bool = False, ball: bool = False) -> str:
 Extra = Callable[[int, int, bool, bool], str | None]
 
 
+# The move kernel both rulebooks share (FUBA 2's fuba2/moveseq.py builds on it): each rulebook
+# keeps its own parse table (FUBA 2 has no off-pitch destinations) and its own legality check.
+def parse_move(table: dict[str, Move], gk_table: dict[str, int], gk: int, choice: Any) -> Move | None:
+    """The move a choice names (FROM>TO, FROM>TO+ball, GK>TO), or None."""
+    if type(choice) is not str:
+        return None
+    mv = table.get(choice)
+    if mv is not None:
+        return mv
+    dst = gk_table.get(choice)
+    if dst is not None:
+        return (gk, dst, True, False)
+    return None
+
+
+def not_a_move(choice: Any, rule: str) -> IllegalEventError:
+    return IllegalEventError(f"{choice!r} is not a move; write FROM>TO, GK>TO or FROM>TO+ball", rule=rule)
+
+
+def shift_player(field: list[int], arrived: list[int], src: int, dst: int) -> None:
+    """One outfield player from src to dst; arrived counts who came by this sequence (each moves once)."""
+    field[src] -= 1
+    field[dst] += 1
+    arrived[dst] += 1
+    if arrived[src] > field[src]:
+        arrived[src] = field[src]
+
+
 class MoveCtx:
     """Constraints of one sequence of moves by one team."""
 
@@ -89,15 +117,7 @@ class MoveCtx:
         self.dribble_src = -1
 
     def parse(self, choice: Any) -> Move | None:
-        if not isinstance(choice, str):
-            return None
-        mv = _PARSE.get(choice)
-        if mv is not None:
-            return mv
-        dst = _GK_PARSE.get(choice)
-        if dst is not None:
-            return (self.m.st.teams[self.team].gk, dst, True, False)
-        return None
+        return parse_move(_PARSE, _GK_PARSE, self.m.st.teams[self.team].gk, choice)
 
     def check(self, src: int, dst: int, gk: bool, ball: bool) -> str | None:
         st = self.m.st
@@ -190,9 +210,7 @@ class MoveCtx:
             return
         mv = self.parse(choice)
         if mv is None:
-            raise IllegalEventError(
-                f"{choice!r} is not a move; write FROM>TO, GK>TO or FROM>TO+ball", rule=self.rule
-            )
+            raise not_a_move(choice, self.rule)
         src, dst, gk, ball = mv  # (not check(*mv): a star call is a generic call under mypyc)
         why = self.check(src, dst, gk, ball)
         if why:
@@ -206,11 +224,7 @@ class MoveCtx:
             ts.gk = dst
             self.gk_used = True
         else:
-            ts.field[src] -= 1
-            ts.field[dst] += 1
-            self.used[dst] += 1
-            if self.used[src] > ts.field[src]:
-                self.used[src] = ts.field[src]
+            shift_player(ts.field, self.used, src, dst)
             st.flags.moved_turn[self.team][dst] += 1
         if ball:
             st.ball = dst

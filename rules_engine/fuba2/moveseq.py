@@ -18,6 +18,7 @@ from .. import decisions as D
 from ..context import MatchContext
 from ..errors import IllegalEventError
 from ..events import Event, Pending, answer_choice
+from ..moves import Move, not_a_move, parse_move, shift_player
 from .movement import (
     GOALKEEPER,
     OPTIONS,
@@ -31,7 +32,6 @@ from .offside import Side, offside_position
 from .turnstate import F2, players, side
 
 Flow = Generator[Pending, Event, Any]
-Move = tuple[int, int, bool, bool]  # from, to, goalkeeper?, with the ball?
 
 OPTION: Final = "option"  # the moves of one movement option (4.8.1-4.8.3)
 MIXED: Final = "mixed"  # with a condition point: "the team can mix the movement types" (4.8.9, A1.1)
@@ -95,15 +95,7 @@ class Moves:
         self.sides: tuple[Side, Side] | None = None
 
     def parse(self, choice: Any) -> Move | None:
-        if type(choice) is not str:
-            return None
-        mv = _PARSE.get(choice)
-        if mv is not None:
-            return mv
-        dst = _GK_PARSE.get(choice)
-        if dst is not None:
-            return (self.m.st.teams[self.team].gk, dst, True, False)
-        return None
+        return parse_move(_PARSE, _GK_PARSE, self.m.st.teams[self.team].gk, choice)
 
     def _sides(self) -> tuple[Side, Side]:
         if self.sides is None:
@@ -229,9 +221,7 @@ class Moves:
             return
         mv = self.parse(choice)
         if mv is None:
-            raise IllegalEventError(
-                f"{choice!r} is not a move; write FROM>TO, GK>TO or FROM>TO+ball", rule="4.8"
-            )
+            raise not_a_move(choice, "4.8")
         src, dst, gk, ball = mv
         why = self.check(src, dst, gk, ball)
         if why is not None:
@@ -246,11 +236,7 @@ class Moves:
             ts.gk = dst
             self.gk_moved = True
         else:
-            ts.field[src] -= 1
-            ts.field[dst] += 1
-            self.arrived[dst] += 1
-            if self.arrived[src] > ts.field[src]:
-                self.arrived[src] = ts.field[src]
+            shift_player(ts.field, self.arrived, src, dst)
         if ball:
             st.ball = dst
             self.dribbled = True
