@@ -11,12 +11,13 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any, Final
 
 from . import board as B
+from . import decisions as D
 from .errors import IllegalEventError
-from .events import Pending
+from .events import Event, Pending, answer_choice
 from .state import Header, MatchState, new_state
 
 _TEAM_NAMES: Final = B.TEAM_NAMES
@@ -27,6 +28,9 @@ def _yes_no() -> tuple[Any, ...]:
 
 
 _YES_NO: Final = _yes_no
+
+
+SetupAt = tuple[list[int], int]  # players per area, the goalkeeper's area
 
 
 class MatchContext:
@@ -123,3 +127,28 @@ class MatchContext:
         data["turn"] = self.st.turn
         data["minute"] = self.st.minute_label()
         self.log.append(data)
+
+    def ask_setup(
+        self,
+        team: int,
+        rule: str,
+        prompt: str,
+        parse: Callable[[Any], SetupAt],
+        problem: Callable[[list[int], int], tuple[str, str] | None],
+        suggest: Callable[[], tuple[Any, ...]],
+    ) -> Generator[Pending, Event, SetupAt]:
+        """One team's set-up, asked, checked and placed: shared by both rulebooks' set pieces,
+        each supplying its parse, its placement rules (``problem``: rule and reason) and presets."""
+
+        def verify(c: Any) -> None:
+            field, gk = parse(c)
+            why = problem(field, gk)
+            if why is not None:
+                raise IllegalEventError(f"illegal set-up: {why[1]}", rule=why[0])
+
+        ev = yield self.ask(D.SETUP, team, rule, suggest, verify, prompt, True)
+        field, gk = parse(answer_choice(ev))
+        ts = self.st.teams[team]
+        ts.field[:] = field
+        ts.gk = gk
+        return field, gk

@@ -494,12 +494,8 @@ def end_of_turn(m: MatchContext) -> Flow:
     # restart (the side that conceded kicks off, the side awarded a free kick takes it), whoever
     # had the ball before it.
     yield from substitutions(m, at_setup, first=pr[1] if at_setup and pr is not None else st.ct)
-    if st.half_over_at_turn_end:
-        st.half_over = True
-        st.pending_restart = None
+    if st.half_ends_with_turn():
         return
-    while st.pending_restart is not None:
-        kind, team, area = st.pending_restart
-        st.pending_restart = None
-        st.stage = "restart"
+    while (pr := st.take_restart()) is not None:
+        kind, team, area = pr
         yield from run_restart(m, kind, team, area)

@@ -15,10 +15,10 @@ from . import decisions as D
 from .context import MatchContext
 from .errors import IllegalEventError
 from .events import Event, Pending, answer_choice
+from .movebase import Move, not_a_move, parse_move, shift_player
 from .rules import closest_areas, second_last_area
 
 Flow = Generator[Pending, Event, Any]
-Move = tuple[int, int, bool, bool]  # src, dst, goalkeeper?, with ball?
 
 _PARSE: Final[dict[str, Move]] = {}
 for _s in range(B.N_LOC):
@@ -35,34 +35,6 @@ def fmt(src: int, dst: int, gk: bool = False, ball: bool = False) -> str:
 
 
 Extra = Callable[[int, int, bool, bool], str | None]
-
-
-# The move kernel both rulebooks share (FUBA 2's fuba2/moveseq.py builds on it): each rulebook
-# keeps its own parse table (FUBA 2 has no off-pitch destinations) and its own legality check.
-def parse_move(table: dict[str, Move], gk_table: dict[str, int], gk: int, choice: Any) -> Move | None:
-    """The move a choice names (FROM>TO, FROM>TO+ball, GK>TO), or None."""
-    if type(choice) is not str:
-        return None
-    mv = table.get(choice)
-    if mv is not None:
-        return mv
-    dst = gk_table.get(choice)
-    if dst is not None:
-        return (gk, dst, True, False)
-    return None
-
-
-def not_a_move(choice: Any, rule: str) -> IllegalEventError:
-    return IllegalEventError(f"{choice!r} is not a move; write FROM>TO, GK>TO or FROM>TO+ball", rule=rule)
-
-
-def shift_player(field: list[int], arrived: list[int], src: int, dst: int) -> None:
-    """One outfield player from src to dst; arrived counts who came by this sequence (each moves once)."""
-    field[src] -= 1
-    field[dst] += 1
-    arrived[dst] += 1
-    if arrived[src] > field[src]:
-        arrived[src] = field[src]
 
 
 class MoveCtx:

@@ -202,20 +202,17 @@ def setup(m: MatchContext, kind: str, ct: int, spot: int = B.CENTRE) -> Flow:
     rule = SETUP_RULE[kind]
     for team in (ct, 1 - ct):
 
-        def verify(c: Any, _t: int = team) -> None:
-            field, gk = _parse_setup(m, _t, c)
+        def parse(c: Any, _t: int = team) -> tuple[list[int], int]:
+            return _parse_setup(m, _t, c)
+
+        def problem(field: list[int], gk: int, _t: int = team) -> tuple[str, str] | None:
             why = placement_problem(m, kind, _t, field, gk, spot)
-            if why:
-                raise IllegalEventError(f"illegal set-up: {why}", rule=rule)
+            return (rule, why) if why else None
 
         def sugg(_t: int = team) -> tuple[Any, ...]:
             return _suggest(m, kind, _t, spot)
 
-        ev = yield m.ask(D.SETUP, team, rule, sugg, verify, f"{kind} set-up", True)
-        field, gk = _parse_setup(m, team, answer_choice(ev))
-        ts = st.teams[team]
-        ts.field[:] = field
-        ts.gk = gk
+        field, gk = yield from m.ask_setup(team, rule, f"{kind} set-up", parse, problem, sugg)
         m.setups[(team, kind)] = (list(field), gk)
 
     ts = st.teams[ct]

@@ -210,6 +210,24 @@ class MatchState:
             return f"{start + self.half_length}+{self.stoppage}"
         return str(start + self.clock)
 
+    def half_ends_with_turn(self) -> bool:
+        """The clock ran out in this turn: the half ends and no pending restart is taken.
+
+        Shared by both rulebooks' end of turn (FUBA 3 flow.py, FUBA 2 fuba2/flow.py)."""
+        if not self.half_over_at_turn_end:
+            return False
+        self.half_over = True
+        self.pending_restart = None
+        return True
+
+    def take_restart(self) -> tuple[str, int, int] | None:
+        """The restart set up at the end of the turn (kind, team, area), now being taken, or None."""
+        pr = self.pending_restart
+        if pr is not None:
+            self.pending_restart = None
+            self.stage = "restart"
+        return pr
+
     def score(self) -> list[int]:
         return [self.teams[0].goals, self.teams[1].goals]
 

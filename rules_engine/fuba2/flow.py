@@ -397,14 +397,10 @@ def _end_of_turn(m: MatchContext, g: F2) -> Flow:
     st.stage = "end_of_turn"
     if st.half_over:
         return
-    if st.half_over_at_turn_end:
-        st.half_over = True
-        st.pending_restart = None
+    if st.half_ends_with_turn():
         return
-    while st.pending_restart is not None:
-        kind, team, area = st.pending_restart
-        st.pending_restart = None
-        st.stage = "restart"
+    while (pr := st.take_restart()) is not None:
+        kind, team, area = pr
         if kind == KICK_OFF:
             yield from kick_off(m, g, team)
         else:

@@ -18,7 +18,7 @@ from .. import decisions as D
 from ..context import MatchContext
 from ..errors import IllegalEventError
 from ..events import Event, Pending, answer_choice
-from ..moves import Move, not_a_move, parse_move, shift_player
+from ..movebase import Move, not_a_move, parse_move, shift_player
 from .movement import (
     GOALKEEPER,
     OPTIONS,

@@ -148,21 +148,20 @@ def setup(m: MatchContext, g: F2, kind: str, ct: int, spot: int) -> Flow:
     st.stage = "setup"
     for team in (ct, 1 - ct):
 
-        def verify(c: Any, _t: int = team) -> None:
-            field, gk = parse_setup(m, _t, c)
+        def parse(c: Any, _t: int = team) -> tuple[list[int], int]:
+            return parse_setup(m, _t, c)
+
+        def problem(field: list[int], gk: int, _t: int = team) -> tuple[str, str] | None:
             why = placement_problem(m, kind, _t, field, gk, spot)
-            if why is not None:
-                r, _, reason = why.partition(": ")
-                raise IllegalEventError(f"illegal set-up: {reason}", rule=r)
+            if why is None:
+                return None
+            r, _, reason = why.partition(": ")  # FUBA 2's problems read "chapter: reason"
+            return r, reason
 
         def sugg(_t: int = team) -> tuple[Any, ...]:
             return _suggest(m, kind, _t, spot)
 
-        ev = yield m.ask(D.SETUP, team, rule, sugg, verify, f"{kind.replace('_', ' ')} set-up", True)
-        field, gk = parse_setup(m, team, answer_choice(ev))
-        ts = st.teams[team]
-        ts.field[:] = field
-        ts.gk = gk
+        yield from m.ask_setup(team, rule, f"{kind.replace('_', ' ')} set-up", parse, problem, sugg)
 
     def legal(field: list[int], gk: int) -> str | None:
         return placement_problem(m, kind, ct, field, gk, spot)
