@@ -14,9 +14,10 @@ first legal option, as a club tapping would), in three phases:
    is it held while the server is saturated with posts?).
 
 0. first, a venue at a table's pace (issue 35): the 50 sessions posting one event every 2 s while
-   one signed-in client pings ``/api/v1/ping`` through the same server; the post's p50 over the
-   ping's p50, per 4-second slice of the same run, printed min / median / max, target <= 3x
-   (``--venue-only`` runs just this row, and needs no wrk).
+   one signed-in client pings ``/api/v1/ping`` through the same server: the posts must be served
+   at the rate offered; then a post against a ping by CPU time in this process, interleaved
+   slices (measure.py), target median <= 3x; the wall-clock p50 ratio of the venue run is printed
+   beside it, not judged (``--venue-only`` runs just these rows, and needs no wrk).
 
 The production shape puts nginx in front of gunicorn (deploy/nginx/fubaleague.conf.template: it
 buffers requests, so a slow or idle client never holds a sync worker, and answers spectators'
@@ -331,6 +332,36 @@ def venue_load(
     return [ms for _, ms in posts], [ms for _, ms in pings], errors, ratios
 
 
+def cpu_ratios(session_id: int, token: str, slices: int = 7) -> measure.Ratios:
+    """In this process, by CPU time in alternating short slices (measure.interleaved): one post of
+    a tap answered with the next state, against one ping, both through Django's whole request
+    handling (middleware, DRF, auth, the ORM); PostgreSQL's own time is the server's, not counted
+    on either side. Returns post / ping per slice pair."""
+    from django.test import Client
+
+    client = Client(HTTP_HOST="127.0.0.1", HTTP_AUTHORIZATION=f"Token {token}")
+    url = f"/api/v1/scoring-sessions/{session_id}"
+    state = client.get(url).json()
+    n = 0
+
+    def post() -> None:
+        nonlocal state, n
+        n += 1
+        body = json.dumps(next_body(state, n, "cpu"))
+        response = client.post(f"{url}/events", body, content_type="application/json")
+        if response.status_code != 201:
+            raise RuntimeError(f"post {response.status_code}: {response.content[:200]!r}")
+        state = response.json()["state"]
+
+    def ping() -> None:
+        response = client.get("/api/v1/ping")
+        if response.status_code != 200:
+            raise RuntimeError(f"ping {response.status_code}")
+
+    post_s, ping_s = measure.interleaved([post, ping], slices=slices, at_least=0.2)
+    return measure.ratios(post_s, ping_s)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument(
@@ -397,8 +428,9 @@ def main() -> int:
         # 0. a venue at a table's pace, each post beside a ping in the same run (issue 35)
         venue_s = max(2 * duration, 5 * int(VENUE_SLICE_S))
         venue = venue_load(port, sessions[1:], venue_s)
+        cpu = cpu_ratios(*sessions[0])
         if args.venue_only:
-            return venue_report(venue, shape, venue_s)
+            return venue_report(venue, cpu, shape, venue_s)
         # 1. one table alone: the time a post takes when nothing waits in front of it
         alone, alone_errors, _, alone_s = scoring_load(port, sessions[:1], duration, 0.0, None)
         # 2. fifty tables at a brisk pace (a real table enters one event every few seconds)
@@ -462,13 +494,17 @@ def main() -> int:
         f"wait {SESSIONS / rate * 1000:.0f} ms each on average (Little's law), whatever a post costs;\n"
         f"p99 < 30 ms there needs over {SESSIONS / 0.030:.0f} posts/s."
     )
-    return max(0 if all(results[:3]) else 1, venue_report(venue, shape, venue_s))
+    return max(0 if all(results[:3]) else 1, venue_report(venue, cpu, shape, venue_s))
 
 
 def venue_report(
-    venue: tuple[list[float], list[float], list[str], measure.Ratios | None], shape: str, seconds: float
+    venue: tuple[list[float], list[float], list[str], measure.Ratios | None],
+    cpu: measure.Ratios,
+    shape: str,
+    seconds: float,
 ) -> int:
-    """The venue row: post p50 against ping p50, per slice, min / median / max; judged on the median."""
+    """The venue rows: the posts served at the offered rate, and a post against a ping by CPU
+    (cpu_ratios; judged on the median), the wall-clock ratio of the same run beside it."""
     posts, pings, errors, ratios = venue
     verdict = measure.Verdict("bench_scorer venue")
     print(
@@ -483,16 +519,20 @@ def venue_report(
     )
     for e in errors[:3]:
         print(f"  error: {e}")
-    label = f"post p50 <= {VENUE_RATIO_TARGET:.0f}x ping p50"
-    if ratios is None:
-        print(f"  {label}: no slice with both posts and pings: {verdict.check(label, False)}")
-    else:
-        passed = ratios.median <= VENUE_RATIO_TARGET and not errors
+    offered = SESSIONS / VENUE_PACE_S
+    served = f"served without queueing (>= 95% of {offered:.0f} posts/s, no error)"
+    print(f"  {served}: {verdict.check(served, len(posts) / seconds >= 0.95 * offered and not errors)}")
+    if ratios is not None:
+        # wall clock under the machine's load: printed beside the CPU figure, not judged (measure.py)
         print(
-            f"  post p50 / ping p50 over {len(ratios.values)} slices of {VENUE_SLICE_S:.0f} s, "
-            f"min/med/max {ratios.spread()}: "
-            f"{label} {verdict.check(label, passed)}"
+            f"  wall clock, post p50 / ping p50 per {VENUE_SLICE_S:.0f} s slice ({len(ratios.values)}), "
+            f"min/med/max {ratios.spread()} (not judged: it measures the neighbours too)"
         )
+    label = f"post <= {VENUE_RATIO_TARGET:.0f}x ping by CPU"
+    print(
+        f"  CPU per request, post / ping, {len(cpu.values)} interleaved slices, min/med/max {cpu.spread()}: "
+        f"{label} {verdict.check(label, cpu.median <= VENUE_RATIO_TARGET)}"
+    )
     return verdict.exit_code()
 
 
