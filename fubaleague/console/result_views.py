@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -83,6 +84,17 @@ class ResultForm(forms.Form):
         return list(self.cleaned_data.get("cards") or [])
 
 
+def _score(d: Mapping[str, Any]) -> Score:
+    """The score a result form's cleaned data gives (goals, extra time, the shoot-out)."""
+    return Score(
+        d["home_goals"],
+        d["away_goals"],
+        extra_time=d.get("extra_time", False),
+        home_penalties=d.get("home_penalties"),
+        away_penalties=d.get("away_penalties"),
+    )
+
+
 def _call(fixture: Fixture, form: ResultForm, user: Any) -> Any:
     """The service call the chosen action makes (the same the API and the admin make)."""
     d = form.cleaned_data
@@ -115,13 +127,7 @@ def _call(fixture: Fixture, form: ResultForm, user: Any) -> Any:
         )
     if d.get("home_goals") is None or d.get("away_goals") is None:
         raise ApplicationError("Give both teams' goals.", details={"field": "home_goals"})
-    score = Score(
-        d["home_goals"],
-        d["away_goals"],
-        extra_time=d.get("extra_time", False),
-        home_penalties=d.get("home_penalties"),
-        away_penalties=d.get("away_penalties"),
-    )
+    score = _score(d)
     if action == "resolve":
         return results.result_resolve(
             fixture_id=fixture.pk, user=user, score=score, cards=form.cards(), note=note
@@ -200,13 +206,7 @@ def _consequences(fixture: Fixture, form: ResultForm) -> str:
         + (f" #{c['shirt_number']}" if c.get("shirt_number") else "")
         for c in form.cards()
     )
-    score = Score(
-        d["home_goals"],
-        d["away_goals"],
-        extra_time=d.get("extra_time", False),
-        home_penalties=d.get("home_penalties"),
-        away_penalties=d.get("away_penalties"),
-    )
+    score = _score(d)
     text = f"{score_words(fixture, score)}. It will count"
     text += f", with {cards}" if cards else ", without cards"
     return text + ": the tables, the knockout places and the suspensions follow from it."
