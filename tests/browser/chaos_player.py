@@ -405,7 +405,7 @@ def _play(
             active.page.reload()
             open_scorer(active, url)
         elif len(phones) == 2 and roll > 0.9:
-            active = _switch(phones, active)
+            active = _switch(phones, active, session_id)
         did = active.tap(rng)
         if TRACE:
             print(active.name, did, active.offline, active.page.evaluate(STATE), flush=True)
@@ -417,20 +417,15 @@ def _play(
     raise AssertionError(f"no full time within {plan.max_taps} taps")
 
 
-def _switch(phones: list[Phone], active: Phone) -> Phone:
-    """The other phone takes over once it shows what the active one entered (both online), as at
-    a table where the clubs take turns; an offline phone keeps its taps until it is back."""
+def _switch(phones: list[Phone], active: Phone, session_id: int) -> Phone:
+    """The other phone takes over once both show the match as stored (both online), as at a
+    table where the clubs take turns; an offline phone keeps its taps until it is back. (Its
+    sequence alone is not enough: it counts the phone's own automatic answer, still queued, and
+    a tap on that stale view is a real conflict.)"""
     other = phones[1] if active is phones[0] else phones[0]
     if active.offline or other.offline:
         return active
-    active.wait_sent()
-    seq = active.page.evaluate("() => document.getElementById('scorer').dataset.seq")
-    other.page.wait_for_function(
-        "(s) => { const r = document.getElementById('scorer');"
-        " return +r.dataset.seq >= +s || r.dataset.status !== 'live'; }",
-        arg=seq,
-        timeout=60000,
-    )
+    _together(active, other, session_id)
     return other
 
 
@@ -501,9 +496,10 @@ def _same_stretch(phones: list[Phone], plan: Plan, rng: random.Random, session_i
             did = p.tap(rng)
             if did.startswith("status:") or did == "nothing to tap":
                 break
-    ops = [op for op in second.record(session_id)["ops"] if op["kind"] == "tap"]
     first.set_offline(False)
     first.wait_sent()
+    # read once the first synced: the second's last tap and its page's own answers are in by then
+    ops = [op for op in second.record(session_id)["ops"] if op["kind"] == "tap"]
     stored = list(
         ScoringEvent.objects.filter(session_id=session_id, undone_at__isnull=True, seq__gt=base)
         .order_by("seq")
