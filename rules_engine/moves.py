@@ -13,9 +13,8 @@ from typing import Any, Final
 from . import board as B
 from . import decisions as D
 from .context import MatchContext
-from .errors import IllegalEventError
 from .events import Event, Pending, answer_choice
-from .movebase import Move, not_a_move, parse_move, shift_player
+from .movebase import Move, move_player, parse_move, verify_move
 from .rules import closest_areas, second_last_area
 
 Flow = Generator[Pending, Event, Any]
@@ -180,26 +179,17 @@ class MoveCtx:
     def verify(self, choice: Any, allow_done: bool = True) -> None:
         if choice == D.DONE and allow_done:
             return
-        mv = self.parse(choice)
-        if mv is None:
-            raise not_a_move(choice, self.rule)
-        src, dst, gk, ball = mv  # (not check(*mv): a star call is a generic call under mypyc)
-        why = self.check(src, dst, gk, ball)
-        if why:
-            raise IllegalEventError(f"move {choice} is illegal: {why}", rule=self.rule)
+        verify_move(choice, self.parse(choice), self.rule, self.check, False)
 
     def do(self, mv: Move) -> None:
         src, dst, gk, ball = mv
         st = self.m.st
-        ts = st.teams[self.team]
+        move_player(st, self.team, mv, self.used)
         if gk:
-            ts.gk = dst
             self.gk_used = True
         else:
-            shift_player(ts.field, self.used, src, dst)
             st.flags.moved_turn[self.team][dst] += 1
         if ball:
-            st.ball = dst
             self.dribbled = True
             self.dribble_src = src
 

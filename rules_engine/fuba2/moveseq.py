@@ -16,9 +16,8 @@ from typing import Any, Final
 from .. import board as B
 from .. import decisions as D
 from ..context import MatchContext
-from ..errors import IllegalEventError
 from ..events import Event, Pending, answer_choice
-from ..movebase import Move, not_a_move, parse_move, shift_player
+from ..movebase import Move, move_player, parse_move, verify_move
 from .movement import (
     GOALKEEPER,
     OPTIONS,
@@ -219,26 +218,13 @@ class Moves:
     def verify(self, choice: Any) -> None:
         if choice == D.DONE:
             return
-        mv = self.parse(choice)
-        if mv is None:
-            raise not_a_move(choice, "4.8")
-        src, dst, gk, ball = mv
-        why = self.check(src, dst, gk, ball)
-        if why is not None:
-            rule, _, reason = why.partition(": ")
-            raise IllegalEventError(f"move {choice} is illegal: {reason}", rule=rule)
+        verify_move(choice, self.parse(choice), "4.8", self.check, True)
 
     def do(self, mv: Move) -> None:
-        src, dst, gk, ball = mv
-        st = self.m.st
-        ts = st.teams[self.team]
-        if gk:
-            ts.gk = dst
+        move_player(self.m.st, self.team, mv, self.arrived)
+        if mv[2]:
             self.gk_moved = True
-        else:
-            shift_player(ts.field, self.arrived, src, dst)
-        if ball:
-            st.ball = dst
+        if mv[3]:
             self.dribbled = True
         if self.kind in (OPTION, MIXED):
             self.g.turn.moved[self.team] += 1
