@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Any, Protocol
 
+from matches.engine_door import Tie, tie_level
+
 
 @dataclass(frozen=True)
 class Score:
@@ -66,9 +68,16 @@ def level_after_goals(*, away_goals_rule: bool, first: Score | None, last: Score
 
 
 def needs_decider(*, away_goals_rule: bool, first: Score | None, last: Score) -> bool:
-    """Whether the tie is level after goals (and away goals): extra time or a shoot-out must follow."""
-    h, a, _how = level_after_goals(away_goals_rule=away_goals_rule, first=first, last=last)
-    return h == a
+    """Whether the tie is level after goals (and away goals): extra time or a shoot-out must follow.
+
+    The rule is the engine's (`tie_level`, which the scorer's extra-time question asks too), so the
+    league and the engine cannot disagree on it.
+    """
+    if first is None:
+        return tie_level(Tie(legs=1), last.home_goals, last.away_goals)
+    # The last match's home side was the first leg's away side.
+    tie = Tie(legs=2, first_leg=(first.away_goals, first.home_goals), away_goals=away_goals_rule)
+    return tie_level(tie, last.home_goals, last.away_goals)
 
 
 def tie_decision(*, away_goals_rule: bool, legs: Sequence[Leg]) -> TieOutcome | None:
