@@ -1,0 +1,39 @@
+"""Every file path and make target that the docs name exists (issue 34 item 5): a doc that names a
+module or target after it was moved or renamed fails here instead of misleading a reader."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+# A backticked repository path: a top-level folder of the project, then a file with a suffix.
+PATH = re.compile(r"`((?:[a-z_]+/)+[\w.-]+\.(?:py|md|js|json|toml|txt|html|css|cfg|sh))`")
+MAKE = re.compile(r"`make ([a-z][\w-]*)")
+
+
+def _named(pattern: re.Pattern[str]) -> list[tuple[str, str]]:
+    return [(doc.name, m) for doc in DOCS for m in pattern.findall(doc.read_text(encoding="utf-8"))]
+
+
+def _top_levels() -> set[str]:
+    return {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith(".")}
+
+
+# Only paths under a folder of the project: a URL's path segment (`/c/<slug>/…`) is not a file.
+REPO_PATHS = sorted({(doc, p) for doc, p in _named(PATH) if p.split("/")[0] in _top_levels()})
+
+
+@pytest.mark.parametrize(("doc", "path"), REPO_PATHS)
+def test_a_path_a_doc_names_exists(doc: str, path: str) -> None:
+    assert (ROOT / path).exists(), f"{doc} names {path}, which does not exist"
+
+
+def test_every_make_target_a_doc_names_is_in_the_makefile() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    targets = set(re.findall(r"^([\w-]+):", makefile, flags=re.M))
+    missing = sorted({f"{doc}: make {t}" for doc, t in _named(MAKE) if t not in targets})
+    assert not missing, missing
