@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.core.management import get_commands
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -36,4 +37,12 @@ def test_every_make_target_a_doc_names_is_in_the_makefile() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     targets = set(re.findall(r"^([\w-]+):", makefile, flags=re.M))
     missing = sorted({f"{doc}: make {t}" for doc, t in _named(MAKE) if t not in targets})
+    assert not missing, missing
+
+
+def test_every_management_command_a_doc_names_exists() -> None:
+    commands = set(get_commands())
+    named = _named(re.compile(r"manage\.py ([a-z][\w]*)"))
+    assert len(named) > 5  # the docs do name commands: a broken pattern must not pass silently
+    missing = sorted({f"{doc}: manage.py {c}" for doc, c in named if c not in commands})
     assert not missing, missing
