@@ -4,6 +4,7 @@ module or target after it was moved or renamed fails here instead of misleading 
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -45,4 +46,19 @@ def test_every_management_command_a_doc_names_exists() -> None:
     named = _named(re.compile(r"manage\.py ([a-z][\w]*)"))
     assert len(named) > 5  # the docs do name commands: a broken pattern must not pass silently
     missing = sorted({f"{doc}: manage.py {c}" for doc, c in named if c not in commands})
+    assert not missing, missing
+
+
+def test_every_setting_a_doc_names_is_read_by_the_code() -> None:
+    # An environment variable or setting (`NAME` or `NAME=value`) a doc names must appear in some
+    # file of the project other than the docs, or the doc describes a knob that no longer exists.
+    named = _named(re.compile(r"`([A-Z][A-Z0-9]*_[A-Z0-9_]+)(?:=[^`]*)?`"))
+    assert len(named) > 20
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    code = "\n".join(
+        (ROOT / f).read_text(encoding="utf-8", errors="replace")
+        for f in files.splitlines()
+        if not f.endswith(".md") and (ROOT / f).is_file() and (ROOT / f).stat().st_size < 2_000_000
+    )
+    missing = sorted({f"{doc}: {name}" for doc, name in named if name not in code})
     assert not missing, missing
