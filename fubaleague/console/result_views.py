@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -14,7 +13,7 @@ from django.utils import timezone
 
 from fubaleague.console.access import competition_of, competition_required, permits
 from fubaleague.console.result_words import score_words
-from fubaleague.console.round_views import round_choices
+from fubaleague.console.round_views import form_score, round_choices
 from kernel.admin_actions import service_dry_run
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
@@ -84,17 +83,6 @@ class ResultForm(forms.Form):
         return list(self.cleaned_data.get("cards") or [])
 
 
-def _score(d: Mapping[str, Any]) -> Score:
-    """The score a result form's cleaned data gives (goals, extra time, the shoot-out)."""
-    return Score(
-        d["home_goals"],
-        d["away_goals"],
-        extra_time=d.get("extra_time", False),
-        home_penalties=d.get("home_penalties"),
-        away_penalties=d.get("away_penalties"),
-    )
-
-
 def _call(fixture: Fixture, form: ResultForm, user: Any) -> Any:
     """The service call the chosen action makes (the same the API and the admin make)."""
     d = form.cleaned_data
@@ -127,7 +115,7 @@ def _call(fixture: Fixture, form: ResultForm, user: Any) -> Any:
         )
     if d.get("home_goals") is None or d.get("away_goals") is None:
         raise ApplicationError("Give both teams' goals.", details={"field": "home_goals"})
-    score = _score(d)
+    score = form_score(d)
     if action == "resolve":
         return results.result_resolve(
             fixture_id=fixture.pk, user=user, score=score, cards=form.cards(), note=note
@@ -206,7 +194,7 @@ def _consequences(fixture: Fixture, form: ResultForm) -> str:
         + (f" #{c['shirt_number']}" if c.get("shirt_number") else "")
         for c in form.cards()
     )
-    score = _score(d)
+    score = form_score(d)
     text = f"{score_words(fixture, score)}. It will count"
     text += f", with {cards}" if cards else ", without cards"
     return text + ": the tables, the knockout places and the suspensions follow from it."

@@ -7,11 +7,11 @@ and the refused ones say why."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -67,43 +67,41 @@ class RowForm(forms.Form):
             return None
         if d.get("home_goals") is None or d.get("away_goals") is None:
             raise ApplicationError(f"{self.fixture}: give both teams' goals, or leave the row empty.")
-        return Score(
-            d["home_goals"],
-            d["away_goals"],
-            extra_time=bool(d.get("extra_time")),
-            home_penalties=d.get("home_penalties"),
-            away_penalties=d.get("away_penalties"),
-        )
+        return form_score(d)
 
 
-class _Refused(Exception):
-    """Undo the whole round: a row was refused."""
+def form_score(d: Mapping[str, Any]) -> Score:
+    """The score a result form's cleaned data gives (goals, extra time, the shoot-out)."""
+    return Score(
+        d["home_goals"],
+        d["away_goals"],
+        extra_time=bool(d.get("extra_time")),
+        home_penalties=d.get("home_penalties"),
+        away_penalties=d.get("away_penalties"),
+    )
 
 
 def round_save(*, rows: list[RowForm], user: Any) -> tuple[int, dict[int, str]]:
-    """Every typed row through the single result's service call, all or nothing.
-
-    Returns (results saved, {fixture id: why refused}); with any refusal nothing is saved.
-    """
+    """The typed rows through results_round_enter (all or nothing): (results saved, {fixture id:
+    why refused}). A row with one side's goals only is refused here, before any is saved."""
     errors: dict[int, str] = {}
-    saved = 0
-    try:
-        with transaction.atomic():
-            for row in rows:
-                try:
-                    score = row.score()
-                    if score is None:
-                        continue
-                    with transaction.atomic():
-                        results.result_override(fixture_id=row.fixture.pk, user=user, score=score, note=NOTE)
-                    saved += 1
-                except ApplicationError as exc:
-                    errors[row.fixture.pk] = exc.message
-            if errors:
-                raise _Refused
-    except _Refused:
+    scores: list[tuple[int, Score]] = []
+    for row in rows:
+        try:
+            score = row.score()
+        except ApplicationError as exc:
+            errors[row.fixture.pk] = exc.message
+            continue
+        if score is not None:
+            scores.append((row.fixture.pk, score))
+    if errors:
         return 0, errors
-    return saved, errors
+    try:
+        return results.results_round_enter(scores=scores, user=user, note=NOTE), {}
+    except ApplicationError as exc:
+        if "refused" not in exc.details:
+            raise
+        return 0, dict(exc.details["refused"])
 
 
 def _rounds(competition: Competition) -> list[tuple[Stage, int, str]]:
@@ -121,9 +119,10 @@ def round_choices(competition: Competition) -> list[tuple[str, str]]:
     return [(f"{stage.pk}:{rnd}", name) for stage, rnd, name in _rounds(competition)]
 
 
-def _chosen(request: HttpRequest, competition: Competition) -> tuple[Stage, int] | None:
+def _chosen(
+    request: HttpRequest, competition: Competition, rounds: list[tuple[Stage, int, str]]
+) -> tuple[Stage, int] | None:
     """The round asked for, else the first with a match still to enter."""
-    rounds = _rounds(competition)
     pick = request.GET.get("pick", "").partition(":")
     asked = (pick[0], pick[2]) if pick[1] else (request.GET.get("stage", ""), request.GET.get("round", ""))
     for stage, rnd, _name in rounds:
@@ -151,7 +150,8 @@ def _rows(request: HttpRequest, fixtures: list[Fixture]) -> list[RowForm]:
 @competition_required("results")
 def results_round(request: HttpRequest, slug: str) -> HttpResponse:
     competition = competition_of(slug)
-    chosen = _chosen(request, competition)
+    rounds = _rounds(competition)
+    chosen = _chosen(request, competition, rounds)
     fixtures: list[Fixture] = []
     if chosen is not None:
         fixtures = list(
@@ -174,7 +174,7 @@ def results_round(request: HttpRequest, slug: str) -> HttpResponse:
     by_fixture = {row.fixture.pk: row for row in rows}
     context = {
         "competition": competition,
-        "rounds": _rounds(competition),
+        "rounds": rounds,
         "chosen": chosen,
         "lines": [(f, by_fixture.get(f.pk), errors.get(f.pk, "")) for f in fixtures],
         "rows": rows,

@@ -15,6 +15,7 @@ from matches.services.corrections import (
     result_override,
     result_resolve,
     result_void,
+    results_round_enter,
 )
 from matches.services.shared import CardInput
 from matches.services.submissions import (
@@ -39,5 +40,6 @@ __all__ = [
     "result_score_check",
     "result_submit",
     "result_void",
+    "results_round_enter",
     "submission_validation_record",
 ]

@@ -120,6 +120,34 @@ def result_override(
     )
 
 
+def results_round_enter(*, scores: Sequence[tuple[int, Score]], user: User, note: str) -> int:
+    """A round's results at once (the console's results desk), each through result_override in
+    the order given, so a second leg sees its first; all or nothing. Every row is tried, so that a
+    refusal names each refused fixture: ApplicationError with ``details.refused`` {fixture id:
+    why}. Returns how many results were saved."""
+    refused: dict[int, str] = {}
+    try:
+        with transaction.atomic():
+            for fixture_id, score in scores:
+                try:
+                    with transaction.atomic():  # a refused row leaves the others' writes usable
+                        result_override(fixture_id=fixture_id, user=user, score=score, note=note)
+                except ApplicationError as exc:
+                    refused[fixture_id] = exc.message
+            if refused:
+                raise _RoundRefused
+    except _RoundRefused:
+        raise ApplicationError(
+            f"{len(refused)} of {len(scores)} results refused: nothing was saved.",
+            details={"refused": refused},
+        ) from None
+    return len(scores)
+
+
+class _RoundRefused(Exception):
+    """Rolls the whole round back: a row was refused."""
+
+
 @transaction.atomic
 def result_award(*, fixture_id: int, user: User, team_id: int, note: str, reopen: bool = False) -> Result:
     """Staff award the match to one side (the other did not show): the competition's award score.

@@ -136,3 +136,21 @@ def test_the_desk_s_list_filters_by_round_date_and_status(console) -> None:
     assert len(console.get(url, {"status": "to_enter"}).context["fixtures"]) == sum(
         1 for f in every if f.status == Fixture.Status.SCHEDULED
     )
+
+
+def test_the_round_service_saves_all_or_names_every_refused_fixture(console) -> None:
+    from kernel.errors import ApplicationError
+    from matches.services import results_round_enter
+    from tournaments.bracket import Score
+
+    competition = _new(console, "Service Round", "league", 4)
+    first = list(Fixture.objects.filter(competition=competition, round=1).order_by("id"))
+    user = AdminFactory(is_superuser=True)
+    # a score the fixture cannot have (extra time in a league) refuses the whole round
+    bad = Score(1, 1, extra_time=True)
+    with pytest.raises(ApplicationError) as refused:
+        results_round_enter(scores=[(first[0].pk, Score(2, 0)), (first[1].pk, bad)], user=user, note="desk")
+    assert list(refused.value.details["refused"]) == [first[1].pk]
+    assert not Fixture.objects.filter(pk__in=[f.pk for f in first], result__isnull=False).exists()
+    assert results_round_enter(scores=[(f.pk, Score(1, 0)) for f in first], user=user, note="desk") == 2
+    assert ResultAudit.objects.filter(fixture__in=first, note="desk").count() == 2
