@@ -53,6 +53,22 @@ def _side(match: Match, team: int) -> Side:
     return Side(team, tuple(ts.field[: B.N_AREAS]), ts.gk)
 
 
+def _parse_move(move: str) -> tuple[int, int, bool]:
+    """(source area, -1 for the goalkeeper; destination; with the ball) of FROM>TO[+ball] or GK>TO."""
+    src_name, _, dst_name = move.partition(">")
+    with_ball = dst_name.endswith("+ball")
+    dst = B.INDEX[dst_name.removesuffix("+ball")]
+    return (-1 if src_name == "GK" else B.INDEX[src_name]), dst, with_ball
+
+
+# every move's parse, built once: the coach scores each legal move of every move decision
+_MOVES: Final[dict[str, tuple[int, int, bool]]] = {
+    move: _parse_move(move)
+    for move in [f"GK>{d}" for d in B.NAMES]
+    + [f"{s}>{d}{tail}" for s in B.NAMES for d in B.NAMES for tail in ("", "+ball")]
+}
+
+
 class Fuba2HeuristicCoach:
     """Answers one team's decisions of a FUBA 2 match (see the module's docstring)."""
 
@@ -152,12 +168,12 @@ class Fuba2HeuristicCoach:
 
     def _move_gain(self, match: Match, team: int, move: str) -> float:
         st = match.st
-        src_name, _, dst_name = move.partition(">")
-        with_ball = dst_name.endswith("+ball")
-        dst = B.INDEX[dst_name.removesuffix("+ball")]
-        if src_name == "GK":
+        parsed = _MOVES.get(move)
+        if parsed is None:
+            parsed = _parse_move(move)
+        src, dst, with_ball = parsed
+        if src < 0:
             return 1.0 if dst == B.PEN[team] else -5.0  # the keeper stays in (or goes back to) its box
-        src = B.INDEX[src_name]
         ball = st.ball if st.ball < B.N_AREAS else B.CENTRE
         closer = B.DIST[src][ball] - B.DIST[dst][ball]
         ahead = B.depth_from(team, dst) - B.depth_from(team, src)
@@ -175,12 +191,15 @@ class Fuba2HeuristicCoach:
         key = (match.st.turn, f"{pending.name}:{pending.actor}")
         if key != self.sequence:
             self.sequence, self.moves_made = key, 0
-        moves = [o for o in pending.options if o != D.DONE]
-        if not moves or (D.DONE in pending.options and self.moves_made >= MAX_MOVES):
-            return D.DONE if D.DONE in pending.options else pending.options[0]
+        # pending.options lists every legal move afresh on each read: read it once
+        opts = pending.options
+        moves = [o for o in opts if o != D.DONE]
+        optional = D.DONE in opts
+        if not moves or (optional and self.moves_made >= MAX_MOVES):
+            return D.DONE if optional else opts[0]
         team = _team(pending)
         best = max(moves, key=lambda mv: self._move_gain(match, team, str(mv)))
-        if D.DONE in pending.options and self._move_gain(match, team, str(best)) < MOVE_GAIN:
+        if optional and self._move_gain(match, team, str(best)) < MOVE_GAIN:
             return D.DONE
         self.moves_made += 1
         return best
