@@ -46,6 +46,8 @@ def event_url(event: Event) -> str:
 def _fixture_lines(kind: str, d: dict[str, Any]) -> tuple[str, list[str]]:
     title = d.get("title", "")
     where = f"{d.get('competition', '')}, {d.get('round', '')}"
+    if d.get("table"):
+        where += f", table {d['table']}"
     if kind == kinds.FIXTURE_SCHEDULED and "count" in d:
         return f"Fixtures out: {title}", [
             d.get("competition", ""),

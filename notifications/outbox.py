@@ -45,6 +45,8 @@ def fixture_data(fixture: Fixture) -> dict[str, Any]:
         "round": fixture.round_name or f"Round {fixture.round}",
         "kickoff": _iso(fixture.kickoff),
         "deadline": _iso(fixture.deadline),
+        # A venue round's table (docs/venue.md), so the mail says where to sit.
+        "table": fixture.table_number,
     }
 
 

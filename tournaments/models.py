@@ -387,6 +387,8 @@ class Fixture(models.Model):
     kickoff = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
+    # The table it is played at, at a venue (issue 33, item 6); set by tournaments.services.venue.
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -645,3 +647,9 @@ class ClubApplication(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team_name} ({self.club_name}) in {self.competition}: {self.get_status_display()}"
+
+
+# The venue's models live beside these (a round's clock, the clubs' check-in); loaded here so
+# the app registers them.
+from tournaments.venue_models import CheckIn as CheckIn  # noqa: E402
+from tournaments.venue_models import RoundClock as RoundClock  # noqa: E402

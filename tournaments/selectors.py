@@ -13,10 +13,12 @@ from django.db.models import Q, QuerySet
 
 from kernel.errors import NotFound
 from tournaments.models import (
+    CheckIn,
     Competition,
     CompetitionRole,
     Fixture,
     Group,
+    RoundClock,
     Skill,
     SkillLoss,
     Stage,
@@ -257,3 +259,76 @@ def user_named(who: str) -> Any:
     users = get_user_model().objects.filter(Q(username__iexact=who) | Q(email__iexact=who), is_active=True)
     found = list(users[:2])
     return found[0] if len(found) == 1 else None
+
+
+@dataclass(frozen=True)
+class VenueFixture:
+    """A fixture of a venue round and its two clubs' check-ins (None: not checked in)."""
+
+    fixture: Fixture
+    home: CheckIn | None
+    away: CheckIn | None
+
+    @property
+    def sides(self) -> list[tuple[str, Team | None, CheckIn | None]]:
+        f = self.fixture
+        return [("home", f.home_team, self.home), ("away", f.away_team, self.away)]
+
+    @property
+    def missing(self) -> list[Team]:
+        """The teams not checked in (a side without a team yet is nobody's to check in)."""
+        f = self.fixture
+        sides = ((f.home_team, self.home), (f.away_team, self.away))
+        return [team for team, check in sides if team is not None and check is None]
+
+
+@dataclass(frozen=True)
+class VenueRound:
+    clock: RoundClock
+    fixtures: list[VenueFixture]
+
+    @property
+    def missing(self) -> int:
+        return sum(len(v.missing) for v in self.fixtures if v.fixture.status == Fixture.Status.SCHEDULED)
+
+
+def round_clock_of(*, fixture: Fixture) -> RoundClock | None:
+    return RoundClock.objects.filter(stage_id=fixture.stage_id, round=fixture.round).first()
+
+
+def fixture_check_ins(*, fixture: Fixture) -> dict[int, CheckIn]:
+    """The fixture's check-ins by team id."""
+    return {c.team_id: c for c in fixture.check_ins.select_related("team")}
+
+
+def venue_rounds(*, competition: Competition) -> list[VenueRound]:
+    """The rounds with a clock, by start time, each fixture with its clubs' check-ins: the
+    console's "who has not checked in" (docs/venue.md)."""
+    clocks = list(competition.round_clocks.select_related("stage").order_by("starts_at", "id"))
+    if not clocks:
+        return []
+    wanted = Q()
+    for clock in clocks:
+        wanted |= Q(stage_id=clock.stage_id, round=clock.round)
+    fixtures = list(
+        Fixture.objects.filter(wanted, competition=competition)
+        .select_related("stage", "group", "home_team", "away_team")
+        .order_by("table_number", *FIXTURE_ORDER)
+    )
+    checks: dict[tuple[int, int], CheckIn] = {
+        (c.fixture_id, c.team_id): c
+        for c in CheckIn.objects.filter(fixture__in=fixtures).select_related("checked_in_by")
+    }
+    out = []
+    for clock in clocks:
+        rows = [
+            VenueFixture(
+                fixture=f,
+                home=checks.get((f.pk, f.home_team_id or 0)),
+                away=checks.get((f.pk, f.away_team_id or 0)),
+            )
+            for f in fixtures
+            if f.stage_id == clock.stage_id and f.round == clock.round
+        ]
+        out.append(VenueRound(clock=clock, fixtures=rows))
+    return out

@@ -172,6 +172,19 @@ def _form_initial(
     return initial
 
 
+def _no_show_initial(fixture: Fixture, side: str | None) -> dict[str, Any]:
+    """From the venue page's "not checked in" (?no_show=home|away): the award to the other side,
+    for the organiser to confirm or change (docs/venue.md)."""
+    if side not in ("home", "away") or fixture.status != Fixture.Status.SCHEDULED:
+        return {}
+    absent = fixture.home_team if side == "home" else fixture.away_team
+    return {
+        "action": "award",
+        "award_to": "away" if side == "home" else "home",
+        "note": f"No-show: {absent} did not check in at the venue",
+    }
+
+
 def _consequences(fixture: Fixture, form: ResultForm) -> str:
     d = form.cleaned_data
     home, away = str(fixture.home_team), str(fixture.away_team)
@@ -289,7 +302,8 @@ def result_desk(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespons
     )
     result = Result.objects.filter(fixture=fixture).first()
     reported = reported_submission(fixture)
-    form = ResultForm(request.POST or None, fixture=fixture, initial=_form_initial(fixture, result, reported))
+    initial = _form_initial(fixture, result, reported) | _no_show_initial(fixture, request.GET.get("no_show"))
+    form = ResultForm(request.POST or None, fixture=fixture, initial=initial)
     if not permits(request, competition, "correct"):
         # The results desk enters, confirms and resolves; awarding and voiding are the organisers'.
         form.fields["action"].choices = [(k, v) for k, v in ACTIONS.items() if k not in ("award", "void")]  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ from fubaleague.console import (
     rules_views,
     setup_views,
     team_views,
+    venue_views,
 )
 
 app_name = "console"
@@ -28,4 +29,5 @@ urlpatterns = [
     path("c/<slug:slug>/people/", people_views.people, name="people"),
     path("c/<slug:slug>/rules/", rules_views.rules, name="rules"),
     path("c/<slug:slug>/discipline/", result_views.discipline, name="discipline"),
+    path("c/<slug:slug>/venue/", venue_views.venue, name="venue"),
 ]

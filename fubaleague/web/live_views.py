@@ -78,6 +78,7 @@ def big_screen(request: HttpRequest, slug: str) -> HttpResponse:
         "competition": competition,
         "doc_url": reverse("tournaments:live_json", args=[slug]),
         "screen_url": reverse("tournaments:screen_json", args=[slug]),
+        "clock_url": reverse("tournaments:clock_json", args=[slug]),
         # a venue may slow the cycle (or a test speed it up): 3 to 120 s a page
         "seconds": min(max(int(seconds), 3), 120) if seconds.isdigit() else screen.PAGE_SECONDS,
     }
@@ -94,4 +95,15 @@ def screen_json(request: HttpRequest, slug: str) -> HttpResponse:
         response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
     response["Cache-Control"] = f"public, max-age={SHARED_SECONDS}"
+    return response
+
+
+@require_GET
+def clock_json(request: HttpRequest, slug: str) -> HttpResponse:
+    """The rounds' start and end times with the server's now: the venue's countdowns
+    (static/fubaleague/countdown.js) count from the server's clock, never the device's."""
+    competition = get_object_or_404(Competition, slug=slug)
+    response = HttpResponse(screen.clock_document(competition), content_type="application/json")
+    # The "now" is this answer's: no cache in front may hand it out later.
+    response["Cache-Control"] = "no-store"
     return response

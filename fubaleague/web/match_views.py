@@ -31,7 +31,8 @@ from scoring.selectors import active_session, fixture_side_branches
 from tournaments.bracket import Score
 from tournaments.game_systems import FUBA_3, GameSystemRules, game_system_rules, rules_of
 from tournaments.models import Competition, Fixture
-from tournaments.selectors import user_club_team_ids
+from tournaments.selectors import fixture_check_ins, round_clock_of, user_club_team_ids
+from tournaments.services.venue import fixture_check_in
 
 REPLAY_CACHE_SECONDS = 3600
 # The frames' shape is part of the key: a deploy that changes it never serves frames cached by the
@@ -288,7 +289,23 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             else None,
         }
     )
+    context.update(_venue(fixture, my_sides))
     return render(request, "tournaments/match.html", context)
+
+
+def _venue(fixture: Fixture, my_sides: set[int]) -> dict[str, Any]:
+    """A venue round's part of the page: the round's countdown, and for the clubs' members of a
+    fixture still to play, their team's check-in (a button until it is done)."""
+    clock = round_clock_of(fixture=fixture)
+    check_in = []
+    if clock is not None and my_sides and fixture.status == Fixture.Status.SCHEDULED and fixture.is_resolved:
+        done = fixture_check_ins(fixture=fixture)
+        check_in = [
+            (team, done.get(team.pk))
+            for team in (fixture.home_team, fixture.away_team)
+            if team is not None and team.pk in my_sides
+        ]
+    return {"round_clock": clock, "check_in": check_in}
 
 
 @require_GET
@@ -454,3 +471,21 @@ def cannot_play(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespons
         fixture,
         "Noted: your club cannot play. The match is decided by the competition's forfeit policy.",
     )
+
+
+@login_required(login_url="tournaments:login")
+@require_POST
+def check_in(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    """A club checks its team in at the venue before the round (docs/venue.md)."""
+    fixture = fixture_or_404(_competition(slug), fixture_id)
+    team = request.POST.get("team_id", "")
+    try:
+        done = fixture_check_in(
+            fixture_id=fixture.pk,
+            user=signed_in_user(request.user),
+            team_id=int(team) if team.isdigit() else None,
+        )
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect(match_url(fixture))
+    return _after(request, fixture, f"{done.team.name} is checked in.")

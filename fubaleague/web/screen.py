@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from fubaleague.web import selectors as ps
 from scoring.models import ScoringSession
-from tournaments.models import Competition, Fixture, Stage
+from tournaments.models import Competition, Fixture, RoundClock, Stage
 from tournaments.standings import cache, presentation
 
 SCREEN_SECONDS = 60
@@ -73,6 +73,7 @@ def _upcoming(competition: Competition) -> list[dict[str, Any]]:
             "away": _side(f, "away"),
             "kickoff": f.kickoff.isoformat() if f.kickoff else None,
             "when": timezone.localtime(f.kickoff).strftime("%a %H:%M") if f.kickoff else "",
+            "table": f.table_number,
             "place": " · ".join(
                 x for x in (f.stage.name, f"Group {f.group.name}" if f.group else "", f.round_name) if x
             ),
@@ -101,6 +102,37 @@ def build(competition: Competition) -> dict[str, Any]:
         "upcoming": _upcoming(competition),
         "brackets": _brackets(competition),
     }
+
+
+def _clocks(competition: Competition) -> list[dict[str, Any]]:
+    # A knockout round has a name ("Quarter-finals"); the others are numbered.
+    names = {
+        (stage, round): name
+        for stage, round, name in Fixture.objects.filter(competition=competition)
+        .exclude(round_name="")
+        .values_list("stage_id", "round", "round_name")
+        .distinct()
+    }
+    out = []
+    for clock in RoundClock.objects.filter(competition=competition).select_related("stage"):
+        name = names.get((clock.stage_id, clock.round)) or f"Matchday {clock.round}"
+        out.append(
+            {
+                "stage": clock.stage_id,
+                "round": clock.round,
+                "title": f"{clock.stage.name} · {name}",
+                "starts_at": clock.starts_at.isoformat(),
+                "ends_at": clock.ends_at.isoformat(),
+            }
+        )
+    return out
+
+
+def clock_document(competition: Competition) -> bytes:
+    """The rounds' clocks with the server's now (docs/venue.md, "Round clock"): the clocks are kept
+    under the competition's version, the now is this answer's own."""
+    rounds = cache.by_slug(competition.slug, "clocks", lambda: _clocks(competition), seconds=SCREEN_SECONDS)
+    return json.dumps({"now": timezone.now().isoformat(), "rounds": rounds}, separators=(",", ":")).encode()
 
 
 def document(competition: Competition) -> tuple[str, bytes]:

@@ -98,6 +98,20 @@ class ForfeitSerializer(serializers.Serializer):
     )
 
 
+class CheckInSerializer(serializers.Serializer):
+    team_id = serializers.IntegerField(
+        required=False, help_text="The team checking in, only needed when your club plays on both sides"
+    )
+
+
+class CheckInOutSerializer(serializers.Serializer):
+    fixture = serializers.IntegerField(source="fixture_id")
+    team = serializers.IntegerField(source="team_id")
+    team_name = serializers.CharField(source="team.name")
+    checked_in_at = serializers.DateTimeField(source="created_at")
+    checked_in_by_role = serializers.CharField()
+
+
 class TurnLogSerializer(serializers.Serializer):
     turn_log = JSONDocumentField(help_text="A fuba-log/1 document")
 

@@ -39,6 +39,7 @@ from tournaments.api.serializers import FixtureSerializer
 from tournaments.api.views import fixture_queryset
 from tournaments.bracket import Score
 from tournaments.models import Fixture, Team
+from tournaments.services.venue import fixture_check_in
 from tournaments.standings.services import points_adjust
 
 # The admin changes a fixture's result with this permission (resolve view, forfeit action).
@@ -255,6 +256,21 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
                 team_id=data.validated_data.get("team_id"),
             )
         return self._done(fixture.pk)
+
+    @extend_schema(request=ms.CheckInSerializer, responses={200: ms.CheckInOutSerializer, **ERRORS})
+    @action(detail=True, methods=["post"], url_path="check-in", permission_classes=[IsAuthenticated])
+    def check_in(self, request: Request, pk: str | None = None) -> Response:
+        """A club checks its team in at the venue before the round (docs/venue.md); the service
+        checks that the user is a member of the team's club (or runs the competition's results).
+        Checking in twice keeps the first check-in."""
+        data = ms.CheckInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        done = fixture_check_in(
+            fixture_id=int(pk) if pk and pk.isdigit() else 0,
+            user=signed_in_user(request.user),
+            team_id=data.validated_data.get("team_id"),
+        )
+        return Response(ms.CheckInOutSerializer(done).data)
 
     @extend_schema(responses={200: ms.AuditSerializer(many=True)})
     # One fixture's whole trail as a plain list: no pagination and no list filters (the schema said both).

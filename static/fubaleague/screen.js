@@ -100,6 +100,11 @@ export function pageLabel(pages, at) {
   return same.length > 1 ? same.indexOf(at) + 1 + " / " + same.length : "";
 }
 
+/** "Table 4", or "" for a fixture without a table. @param {number|null|undefined} table */
+export function tableText(table) {
+  return table ? "Table " + table : "";
+}
+
 /* ---- the page (browser only) ---- */
 
 /** @param {string} tag @param {string} cls @param {string} [text] */
@@ -159,7 +164,7 @@ function pageEl(page) {
     const table = el("table", "screen-fixtures");
     page.items.forEach((f) => {
       const tr = el("tr", "");
-      tr.append(el("td", "screen-fixtures__when", f.when || "–"), el("td", "screen-fixtures__teams", f.home + " v " + f.away), el("td", "screen-fixtures__place", f.place));
+      tr.append(el("td", "screen-fixtures__when", f.when || "–"), el("td", "screen-fixtures__table", tableText(f.table)), el("td", "screen-fixtures__teams", f.home + " v " + f.away), el("td", "screen-fixtures__place", f.place));
       table.appendChild(tr);
     });
     body.appendChild(table);

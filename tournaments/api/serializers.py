@@ -257,6 +257,7 @@ class FixtureSerializer(serializers.ModelSerializer):
             "home_placeholder",
             "away_placeholder",
             "kickoff",
+            "table_number",
             "deadline",
             "overdue",
             "status",

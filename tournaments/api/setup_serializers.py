@@ -324,6 +324,48 @@ class ShiftRoundSerializer(serializers.Serializer):
         return attrs
 
 
+class RoundClockSerializer(serializers.Serializer):
+    """A venue round's clock (docs/venue.md): its start and length, or `clear` to take it away."""
+
+    round = serializers.IntegerField(min_value=1, max_value=1000)
+    starts_at = serializers.DateTimeField(required=False, help_text="With its time zone")
+    minutes = serializers.IntegerField(min_value=1, max_value=24 * 60, required=False)
+    clear = serializers.BooleanField(required=False, default=False)
+
+    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
+        if not attrs.get("clear"):
+            missing = {
+                k: ["Give the round's start and length (or clear: true)."]
+                for k in ("starts_at", "minutes")
+                if k not in attrs
+            }
+            if missing:
+                raise serializers.ValidationError(missing)
+        return attrs
+
+
+class RoundClockOutSerializer(serializers.Serializer):
+    stage = serializers.IntegerField(source="stage_id")
+    round = serializers.IntegerField()
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+    minutes = serializers.IntegerField()
+
+
+class TablesSerializer(serializers.Serializer):
+    """Number a round's tables from `first` in match order, or put one `fixture` at `table`."""
+
+    round = serializers.IntegerField(min_value=1, max_value=1000)
+    first = serializers.IntegerField(min_value=1, max_value=999, required=False, default=1)
+    fixture = serializers.IntegerField(required=False, help_text="One fixture of the round")
+    table = serializers.IntegerField(min_value=1, max_value=999, required=False, allow_null=True)
+
+    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
+        if "fixture" in attrs and "table" not in attrs:
+            raise serializers.ValidationError({"table": ["Give the fixture's table (null: none)."]})
+        return attrs
+
+
 class ScheduleSerializer(serializers.Serializer):
     start = serializers.DateTimeField(required=False, help_text="Kick-off of the first round")
     start_date = serializers.DateField(required=False, help_text="Or: the first round's date …")

@@ -23,7 +23,7 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from kernel.errors import Conflict
+from kernel.errors import Conflict, NotFound
 from matches.discipline import competition_discipline_set
 from tournaments.api import serializers as read
 from tournaments.api import setup_serializers as write
@@ -58,6 +58,12 @@ from tournaments.services.stages import (
     stage_create,
     stage_delete,
     stage_update,
+)
+from tournaments.services.venue import (
+    fixture_table_set,
+    round_clock_clear,
+    round_clock_set,
+    round_tables_number,
 )
 
 ERRORS = {
@@ -305,7 +311,54 @@ class StageSetupMixin(SetupMixin):
         "enter_groups": [_perm("change", "group"), _perm("add", "draw")],
         "draw_knockout": [_perm("change", "stage"), _perm("add", "draw")],
         "shift_round": [_perm("change", "fixture")],
+        "round_clock": [_perm("change", "fixture")],
+        "tables": [_perm("change", "fixture")],
     }
+
+    @extend_schema(
+        request=write.RoundClockSerializer, responses={200: write.RoundClockOutSerializer, **ERRORS}
+    )
+    @action(detail=True, methods=["post"], url_path="round-clock", pagination_class=None, filter_backends=[])
+    def round_clock(self, request: Request, pk: str | None = None) -> Response:
+        """Organisers: a venue round's start time and length (the countdown), or `clear: true`."""
+        stage = self.get_object()  # type: ignore[attr-defined]
+        data = self._input(write.RoundClockSerializer, request)
+        if data["clear"]:
+            round_clock_clear(stage=stage, round=data["round"])
+            return Response({"stage": stage.pk, "round": data["round"], "starts_at": None, "ends_at": None})
+        clock = round_clock_set(
+            stage=stage,
+            round=data["round"],
+            starts_at=data["starts_at"],
+            minutes=data["minutes"],
+            user=request.user,
+        )
+        return Response(write.RoundClockOutSerializer(clock).data)
+
+    @extend_schema(
+        request=write.TablesSerializer, responses={200: read.FixtureSerializer(many=True), **ERRORS}
+    )
+    @action(detail=True, methods=["post"], pagination_class=None, filter_backends=[])
+    def tables(self, request: Request, pk: str | None = None) -> Response:
+        """Organisers: number a round's tables from `first`, or put one `fixture` at a `table`."""
+        stage = self.get_object()  # type: ignore[attr-defined]
+        data = self._input(write.TablesSerializer, request)
+        if "fixture" in data:
+            fixture = Fixture.objects.filter(pk=data["fixture"], stage=stage, round=data["round"]).first()
+            if fixture is None:
+                raise NotFound(
+                    f"{stage.name}, round {data['round']} has no fixture {data['fixture']}.",
+                    details={"field": "fixture"},
+                )
+            fixture_table_set(fixture=fixture, table=data["table"])
+        else:
+            round_tables_number(stage=stage, round=data["round"], first=data["first"])
+        fixtures = stage.fixtures.filter(round=data["round"]).select_related(
+            "competition", "group", "home_team", "away_team", "result"
+        )
+        return Response(
+            read.FixtureSerializer(fixtures.order_by("match_number", "leg", "id"), many=True).data
+        )
 
     @extend_schema(request=write.GroupDrawSerializer, responses={201: write.DrawSerializer, **ERRORS})
     @action(detail=True, methods=["post"], url_path="draw-groups", pagination_class=None, filter_backends=[])

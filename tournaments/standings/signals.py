@@ -26,6 +26,7 @@ from tournaments.models import (
     Fixture,
     Group,
     LotDraw,
+    RoundClock,
     SkillLoss,
     Stage,
     Suspension,
@@ -53,7 +54,7 @@ def _competition_of(instance: Any) -> int | None:
         return feed(instance)
     if isinstance(instance, Competition):
         return instance.pk
-    if isinstance(instance, Fixture | Team | Stage | PointAdjustment | Suspension):
+    if isinstance(instance, Fixture | Team | Stage | PointAdjustment | Suspension | RoundClock):
         return instance.competition_id
     if isinstance(instance, LotDraw | Bye | Group):
         return instance.stage.competition_id
@@ -90,7 +91,8 @@ def lots_drawn(competition_id: int) -> None:
 def connect() -> None:
     tables = (Competition, Stage, Group, Team, Fixture, Bye, LotDraw, Result, Card, PointAdjustment)
     # What the other public pages show (fubaleague/web/page_cache.py keeps them under the version).
-    pages = (Suspension, TeamSkill, SkillLoss, MatchLog, Forfeit, ResultAudit)
+    # (A round's clock shows on the big screen and the scorer: fubaleague/web/screen.py.)
+    pages = (Suspension, TeamSkill, SkillLoss, MatchLog, Forfeit, ResultAudit, RoundClock)
     for model in (*tables, *pages):
         post_save.connect(_bump, sender=model, dispatch_uid=f"standings_save_{model.__name__}")
         post_delete.connect(_bump, sender=model, dispatch_uid=f"standings_delete_{model.__name__}")
