@@ -18,6 +18,10 @@ from tournaments.models import Coach, Competition, Fixture
 
 GAME_SYSTEM_CHOICES = Competition.GameSystem.choices
 
+# The name the ratings' public pages are kept under for anonymous visitors (not a competition's
+# slug: a slug has no "@"); the services bump it when a rating changes.
+PAGES_SCOPE = "@ratings"
+
 
 class RatingLedger(models.Model):
     """A single row: its lock serialises every rating change, and it hands out sequence numbers."""

@@ -16,10 +16,11 @@ from typing import cast
 from django.db import transaction
 from django.utils import timezone
 
-from ratings.models import CoachRating, RatedMatch, RatingHistory, RatingLedger
+from ratings.models import PAGES_SCOPE, CoachRating, RatedMatch, RatingHistory, RatingLedger
 from ratings.skill import Outcome, Skill, rate_match
 from tournaments.game_systems import FUBA_3, rules_of
 from tournaments.models import Fixture
+from tournaments.standings.cache import invalidate_scope
 
 RATED_SOURCES = ("clubs", "admin")
 
@@ -81,6 +82,11 @@ def _same(entry: RatedMatch, seen: Observed) -> bool:
 def _lock_ledger() -> RatingLedger:
     RatingLedger.objects.get_or_create(pk=1)
     return RatingLedger.objects.select_for_update().get(pk=1)
+
+
+def _pages_changed() -> None:
+    # After the commit: a reader rendering meanwhile would keep the old ratings under the new version.
+    transaction.on_commit(lambda: invalidate_scope(PAGES_SCOPE))
 
 
 def _skill_of(rating: CoachRating | None) -> Skill:
@@ -164,6 +170,7 @@ def fixture_rating_apply(*, fixture_id: int) -> str:
         )
         RatingLedger.objects.filter(pk=ledger.pk).update(next_sequence=ledger.next_sequence + 1)
         _apply(entry)
+        _pages_changed()
         return "applied"
     if _same(entry, seen):
         return "unchanged"
@@ -189,6 +196,7 @@ def fixture_rating_apply(*, fixture_id: int) -> str:
     if not claimed:
         return "unchanged"
     _fold()
+    _pages_changed()
     return "rebuilt"
 
 
@@ -287,4 +295,5 @@ def ratings_rebuild() -> int:
         )
         sequence += 1
     RatingLedger.objects.filter(pk=ledger.pk).update(next_sequence=sequence, rebuilt_at=timezone.now())
+    _pages_changed()
     return _fold()

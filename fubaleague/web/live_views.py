@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from fubaleague.web import screen
+from fubaleague.web.page_cache import anonymous_page
 from matches.replay import pitch_geometry
 from scoring import centre
 from tournaments.models import Competition, Stage
@@ -35,6 +36,7 @@ def _nav(competition: Competition) -> dict[str, object]:
 
 
 @require_GET
+@anonymous_page()
 def live_centre(request: HttpRequest, slug: str, round_number: int | None = None) -> HttpResponse:
     competition = get_object_or_404(Competition, slug=slug)
     rounds = sorted(set(competition.fixtures.values_list("round", flat=True)))

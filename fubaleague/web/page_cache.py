@@ -13,6 +13,9 @@ something it shows changes:
   a process, LIVE_SECONDS);
 * the clock ("overdue", the upcoming matches): entries expire after PAGE_SECONDS.
 
+The same holds for the pages of no competition (the coach ratings: ``scope``, bumped by the
+ratings services, fubaleague/web/ratings_pages.py) and for the live centre's page.
+
 Signed-in visitors (club members see forms, staff see full logs), and a visitor with a message
 waiting, are always answered by the view itself, and such an answer is never stored. A page that
 is not a plain 200, or that set a cookie or used the CSRF token, is not stored either.
@@ -59,6 +62,9 @@ class _NotShared(Exception):
 
 
 def _personal(request: HttpRequest) -> bool:
+    # Only a read is shared: any other method is the view's own business, never stored.
+    if request.method not in ("GET", "HEAD"):
+        return True
     return bool(request.user.is_authenticated or len(get_messages(request)))
 
 
@@ -99,18 +105,23 @@ def _entry_name(request: HttpRequest, slug: str, params: Sequence[str], live: bo
     return name
 
 
-def anonymous_page(*, params: Sequence[str] = (), live: bool = False) -> Callable[[View], View]:
+def anonymous_page(
+    *, params: Sequence[str] = (), live: bool = False, scope: str | None = None
+) -> Callable[[View], View]:
     """Serve the view's page to anonymous visitors from the competition's cache.
 
     ``params``: the query parameters the view reads (part of the entry's name). ``live``: the
-    page shows which matches are scored live.
+    page shows which matches are scored live. ``scope``: for a page of no competition, the name
+    its entries are kept under instead of the competition's slug (bumped with
+    ``tournaments.standings.cache.invalidate_scope`` by whatever changes the page).
     """
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            slug = scope if scope is not None else str(kwargs["slug"])
             if _personal(request):
-                response = view(request, slug, **kwargs)
+                response = view(request, *args, **kwargs)
                 patch_cache_control(response, private=True)
                 return response
 
@@ -118,7 +129,7 @@ def anonymous_page(*, params: Sequence[str] = (), live: bool = False) -> Callabl
 
             def render() -> Page:
                 rendered.append(True)
-                response = view(request, slug, **kwargs)
+                response = view(request, *args, **kwargs)
                 if (
                     response.status_code != 200
                     or response.streaming

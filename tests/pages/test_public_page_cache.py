@@ -40,6 +40,11 @@ def _pages(slug: str, fixture: Fixture) -> list[str]:
         f"/c/{slug}/teams/",
         f"/c/{slug}/teams/{fixture.home_team_id}/",
         f"/c/{slug}/matches/{fixture.pk}/",
+        f"/c/{slug}/live/",
+        f"/c/{slug}/live/round/{fixture.round}/",
+        "/ratings/",
+        "/ratings/?system=combined",
+        f"/ratings/coaches/{fixture.home_team.coach_id}/",
     ]
 
 
@@ -129,3 +134,34 @@ def test_a_counted_result_shows_on_the_kept_pages_of_another_process_within_2_s(
     elapsed = time.monotonic() - counted
     assert not waiting, f"still without the result after {elapsed:.1f} s: {sorted(waiting)}"
     assert elapsed < 2.0, f"the result took {elapsed:.2f} s to show"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_counted_result_moves_the_kept_ratings_pages_of_another_process_within_2_s(web: WebProcess) -> None:
+    competition = CompetitionFactory(slug="rated-cup")
+    (home, home_user), (away, away_user) = (
+        team_with_member(competition, "Rated Home"),
+        team_with_member(competition, "Rated Away"),
+    )
+    stage = stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[home, away])
+    (fixture,) = fixture_generate(stage=stage)
+    # What shows once the match is rated: the coach in the ranking, his rated matches on his page.
+    rated = {"/ratings/": home.coach.name, f"/ratings/coaches/{home.coach_id}/": "rated matches ("}
+    pages = list(rated)
+    for page in pages:
+        for _ in range(2):  # rendered, then kept by the server process
+            status, body = web.request("GET", page)
+            assert status == 200 and rated[page] not in body, page
+
+    submitter, confirmer = (home_user, away_user) if fixture.home_team == home else (away_user, home_user)
+    services.result_submit(fixture_id=fixture.pk, user=submitter, score=Score(4, 1))
+    # The ratings task runs eagerly here, on the result's commit (ratings.signals).
+    services.result_confirm(fixture_id=fixture.pk, user=confirmer)
+    counted = time.monotonic()
+
+    waiting = set(pages)
+    while waiting and time.monotonic() - counted < 5:
+        waiting = {page for page in waiting if rated[page] not in web.request("GET", page)[1]}
+    elapsed = time.monotonic() - counted
+    assert not waiting, f"still without the rating after {elapsed:.1f} s: {sorted(waiting)}"
+    assert elapsed < 2.0, f"the rating took {elapsed:.2f} s to show"

@@ -51,6 +51,13 @@ def invalidate(competition_id: int, slug: str | None = None) -> None:
         cache.set(_slug_version_key(slug), now, None)
 
 
+def invalidate_scope(scope: str) -> None:
+    """Make every entry kept under ``scope`` stale: a page scope that is not a competition (the
+    coach ratings, ``ratings.models.PAGES_SCOPE``), read with ``by_slug`` like a competition's."""
+    _local.clear()
+    cache.set(_slug_version_key(scope), time.time_ns(), None)
+
+
 # Per-process copy of the hottest entries, trusted for LOCAL_SECONDS before asking Redis again.
 # Under load every cache round trip costs a context switch to Redis; this keeps the standings page
 # and API at (almost) no round trip. Another process's change shows within LOCAL_SECONDS; this
