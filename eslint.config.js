@@ -5,7 +5,7 @@ import fuba from "./scripts/eslint/function-size.js";
 
 const sizes = {
   // Module and function sizes as scripts/check_sizes.py holds the Python to (CONTRIBUTING.md).
-  "max-lines": ["error", { max: 700, skipBlankLines: false, skipComments: false }],
+  "max-lines": ["error", { max: 600, skipBlankLines: false, skipComments: false }],
   "fuba/function-size": ["error", {
     max: 80,
     // Temporary exceptions, each { file, name, max, why }: the size it may not outgrow and why it is

@@ -1,6 +1,6 @@
-"""Fail on a module over 700 lines or a function over 80 lines (`make lint`).
+"""Fail on a module over 600 lines or a function over 80 lines (`make lint`).
 
-The project's limits (CONTRIBUTING.md, Conventions): a module longer than 700 lines is split by
+The project's limits (CONTRIBUTING.md, Conventions): a module longer than 600 lines is split by
 concept, a function longer than 80 lines is cut into named steps.  Migrations, tests and
 benchmarks are outside the module limit; tests and benchmarks are outside the function limit
 (migrations are generated, their functions are the data migrations' own and count).
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MAX_MODULE_LINES = 700
+MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
 SKIP_DIRS = {".venv", "node_modules", "build", "tests", "bench", ".git", "__pycache__", "var", "staticfiles"}
 
