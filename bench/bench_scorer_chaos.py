@@ -125,6 +125,11 @@ def main() -> int:
     for r in rows:
         for said in r.get("said", []):
             print(f"  match {r['match']} told the second phone: {said}")
+    for r in two:  # the evidence of a refusal beyond the real conflicts: the posts around each 409
+        for posts in r.get("refused_posts", []):
+            print(f"  match {r['match']}, posts around a 409:")
+            for p in posts:
+                print(f"    {json.dumps(p)}")
     return 1 if bad_lone or failed or two else 0
 
 

@@ -113,6 +113,36 @@ SNAPSHOT = """() => { const root = document.getElementById("scorer");
     (root.querySelector('[data-testid="sc-dock-answer"]') || {}).innerHTML]; }"""
 
 TRACE = bool(os.environ.get("CHAOS_TRACE"))
+POST_LOG = os.environ.get("CHAOS_POST_LOG", "")
+
+
+def _short(event: Any) -> str:
+    if not isinstance(event, dict):
+        return str(event)
+    what = event.get("decide") or event.get("roll")
+    return f"{what}:{event.get('by')}:{event.get('choice', event.get('dice'))}"
+
+
+def post_line(phone: str, url: str, sent: Any, status: int, body: Any) -> dict[str, Any]:
+    """A post of a phone in one line: what it built on, what it sent, what the server answered
+    (a 409 with the stored head it did not extend). Kept for every run: the bench's row carries
+    the posts around each 409, so that a refusal is explained by its evidence."""
+    try:
+        req = json.loads(sent or "{}")
+    except ValueError:
+        req = {}
+    err = (body.get("error") or {}) if isinstance(body, dict) else {}
+    details = err.get("details") or {}
+    return {
+        "phone": phone, "path": url.rsplit("/", 1)[-1], "status": status,
+        "after_seq": req.get("after_seq", req.get("from_seq")), "after": str(req.get("after") or "")[:6],
+        "ids": [str(e.get("client_id"))[:6] for e in req.get("events", [])],
+        "events": [_short(e.get("event") or "roll_for_me") for e in req.get("events", [])][:12],
+        "seq": body.get("seq") if isinstance(body, dict) else None,
+        "head_seq": details.get("seq"), "head": str(details.get("head") or "")[:6],
+    }  # fmt: skip
+
+
 # taps in a row that change nothing on the page (the same question, sequence and queue): stuck
 STILL_TAPS = 12
 STATE = """() => { const r = document.getElementById("scorer");
@@ -155,6 +185,8 @@ class Phone:
     shortcuts: int = 0
     refusals: list[str] = field(default_factory=list)
     offline: bool = False
+    # the posts of every phone of the run, in the order answered (one list shared by the phones)
+    posts: list[dict[str, Any]] = field(default_factory=list)
 
     def listen(self) -> None:
         def on_response(response: Any) -> None:
@@ -166,6 +198,12 @@ class Phone:
             except Exception:  # noqa: BLE001 - an answer that is not JSON has no seed to look for
                 body = None
             self.answers.append((url, response.status, body))
+            if response.request.method == "POST":
+                line = post_line(self.name, url, response.request.post_data, response.status, body)
+                self.posts.append(line)
+                if POST_LOG:
+                    with open(POST_LOG, "a") as out:
+                        out.write(json.dumps(line) + "\n")
 
         self.page.on("response", on_response)
 
@@ -275,6 +313,8 @@ class Outcome:
     status: str
     turns: int = 0
     conflicts: list[dict[str, Any]] = field(default_factory=list)
+    # each 409 with the three posts before it and the one after (post_line)
+    refused_posts: list[list[dict[str, Any]]] = field(default_factory=list)
 
     def row(self) -> dict[str, Any]:
         row = self.__dict__.copy()
@@ -299,6 +339,7 @@ def outcome(session_id: int, phones: list[Phone], *, turns: int, conflicts: list
         taps=sum(p.taps for p in phones),
         shortcuts=sum(p.shortcuts for p in phones),
         events=len(stored),
+        refused_posts=around_409(phones[0].posts),
         refusals_409=sum(p.statuses("/events").count(409) + p.statuses("/undo").count(409) for p in phones),
         refusals_422=sum(p.statuses("/events").count(422) for p in phones),
         side_branches=ScoringSideBranch.objects.filter(session=session).count(),
@@ -310,6 +351,10 @@ def outcome(session_id: int, phones: list[Phone], *, turns: int, conflicts: list
         turns=turns,
         conflicts=conflicts,
     )
+
+
+def around_409(posts: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    return [posts[max(0, i - 3) : i + 2] for i, p in enumerate(posts) if p["status"] == 409]
 
 
 def json_line(o: Outcome) -> str:
@@ -351,6 +396,8 @@ def run(browser: Any, live_server: Any, settings: Any, plan: Plan) -> tuple[Outc
     conflicts: list[dict[str, Any]] = []
     url = f"{live_server.url}/score/{session.id}/"
     phones = [login(browser, live_server, users[side], side) for side in ("home", "away")[: plan.phones]]
+    for phone in phones[1:]:
+        phone.posts = phones[0].posts
     try:
         for phone in phones:
             open_scorer(phone, url)

@@ -383,3 +383,22 @@ test("a poll put aside while the phone's own tap goes is read again (its ETag no
   assert.deepEqual(t.q.record.base.map((r) => r.client_id).slice(1), ["other-1"]);
   assert.equal(await followLive(t.q, live), true); // nothing newer: held
 });
+
+test("a poll of the same length but another head (the other phone undid and entered) is taken in", async () => {
+  // This phone holds a; the other phone took a back and entered b: the stored match has as many
+  // events as the phone's, ending elsewhere. Taken for "nothing newer", the phone's next tap went
+  // on top of a, was refused 409 and, compared with b, made a side branch of a tap nobody lost.
+  const t = setup();
+  t.queue.send(decide("a"));
+  await settled(t, { posts: 1 });
+  t.server.events.splice(0, 1, { seq: 1, client_id: "other-b", side: "away", event: { decide: "action", by: "away", choice: "b" } });
+  assert.equal(await followLive(t.q, { seq: 1, version: 3, head: "other-b" }), true);
+  assert.deepEqual(t.q.record.base.map((r) => r.client_id), ["other-b"]);
+  assert.deepEqual(t.engine.events.map((e) => e.choice), ["b"]);
+  t.queue.send(decide("c"));
+  await settled(t, { posts: 2 });
+  assert.equal(t.server.posts[1].body.after, "other-b");
+  assert.equal(t.seen.conflict.length, 0);
+  assert.ok(!t.server.posts.some((p) => p.path === "/side-branches"));
+  assert.deepEqual(t.server.events.map((e) => e.event.choice), ["b", "c"]);
+});

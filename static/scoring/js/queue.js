@@ -371,7 +371,10 @@ export async function followLive(q, d) {
   if (q.ops.length || q.sending || !idle(q)) return false;
   const newer = d.seq !== q.record.base.length || d.version !== (q.record.server || {}).version;
   if (!newer) return true;
-  if (d.seq === q.record.base.length) {
+  // The same number of events is the same match only if it ends with the same event: the other
+  // phone may have taken one back and entered another in one poll's time (a tap on top of the
+  // old head would be refused and kept as a side branch, though nothing of this phone's was lost).
+  if (d.seq === q.record.base.length && (d.head === undefined || d.head === head(q))) {
     return serial(q, async () => {
       if (q.ops.length) return false; // a tap came in meanwhile: it goes first
       q.record.server = d;
