@@ -53,8 +53,8 @@ def document(*, session_id: int, version: int) -> LiveDocument:
     )
 
 
-def story(*, session_id: int, version: int) -> LiveDocument:
-    """The session's feed and key moments at ``version`` (or newer)."""
-    return _cached(
-        story_key(session_id, version), version, lambda: selectors.live_story(session_id=session_id)
-    )
+def story(*, session_id: int, version: int, frames: bool = False) -> LiveDocument:
+    """The session's feed and key moments at ``version`` (or newer); with ``frames``, the pitch
+    of every moment too (a spectator stepping back through the feed)."""
+    key = story_key(session_id, version) + (":frames" if frames else "")
+    return _cached(key, version, lambda: selectors.live_story(session_id=session_id, frames=frames))

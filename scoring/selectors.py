@@ -19,7 +19,7 @@ from kernel.errors import Conflict, NotFound
 from matches import narrate, scorer_view
 from matches.engine_door import tie_level
 from matches.holds import Hold
-from matches.replay import match_story, with_shootout
+from matches.replay import match_story, replay_frames, with_shootout
 from matches.selectors import audit_trail_is_full_for
 from scoring import dice, session_engine
 from scoring.models import ScoringEvent, ScoringSession, ScoringSideBranch
@@ -458,13 +458,18 @@ def live_document(*, session_id: int) -> LiveDocument:
     return LiveDocument(live_encode(state), state["version"], private_to)
 
 
-def live_story(*, session_id: int) -> LiveDocument:
+def live_story(*, session_id: int, frames: bool = False) -> LiveDocument:
     """The feed by turn and the key moments of the session as scored so far (matches.replay's
     story of its log), as JSON: the engine replays the log, so the live module caches it per
     version. From full time until the result counts it is the clubs' and staff's only, as the
     live document is."""
     session = session_get(session_id=session_id)
-    story = match_story(scored_log(session))
+    # With frames (a spectator stepping back through the feed asks for them once): the pitch of
+    # every moment, as the replay of a counted match has it; each feed line's ``first`` is then a
+    # frame index.
+    story = replay_frames(scored_log(session)) if frames else match_story(scored_log(session))
+    if frames:
+        story = {k: story.get(k) for k in ("feed", "moments", "marks", "error", "events", "frames")}
     if session.shootout_home is not None and session.shootout_away is not None:
         story = with_shootout(
             story, home=session.shootout_home, away=session.shootout_away, names=session_names(session)

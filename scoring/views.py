@@ -72,7 +72,8 @@ def _unconfirmed_for(request: HttpRequest, session_id: int, private_to: int | No
 
 @require_GET
 def live_story(request: HttpRequest, session_id: int) -> HttpResponse:
-    """The spectators' feed by turn and key moments (the live panel asks when the version moves)."""
+    """The spectators' feed by turn and key moments (the live panel asks when the version moves);
+    ``?frames=1`` adds the pitch of every moment (asked once, when a spectator steps back)."""
     head = selectors.live_head(session_id=session_id)
     if head is None:
         raise NotFound(f"No scoring session {session_id}.")
@@ -80,11 +81,12 @@ def live_story(request: HttpRequest, session_id: int) -> HttpResponse:
     refused = _unconfirmed_for(request, session_id, private_to)
     if refused is not None:
         return refused
-    etag = f'"story-s{session_id}v{version}"'
+    frames = request.GET.get("frames") == "1"
+    etag = f'"story-s{session_id}v{version}{"f" if frames else ""}"'
     if request.headers.get("If-None-Match") == etag:
         response: HttpResponse = HttpResponseNotModified()
     else:
-        document = live.story(session_id=session_id, version=version)
+        document = live.story(session_id=session_id, version=version, frames=frames)
         response = HttpResponse(document.body, content_type="application/json")
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"

@@ -4,6 +4,7 @@
    the latest entries, the feed by turn and the key moments. Read-only: no rule logic here. */
 import { Pitch, keptAction } from "./pitch.js";
 import { revalidate } from "./revalidate.js";
+import { LIVE, backLabel, frameOfLine, newSince, stepBack, stepForward } from "./stepback.js";
 
 const POLL_MS = 1500;
 const DONE = ["submitted", "abandoned", "unconfirmed"];
@@ -25,6 +26,14 @@ const areaNames = {};
 let storyVersion = null;
 /** @type {import("./pitch.js").Kept|null} */
 let marked = null;
+/** Where the spectator is in the feed (stepback.js): live, or stepped back to a turn.
+    @type {import("./stepback.js").Cursor} */
+let cursor = LIVE;
+/** The last live document, drawn again on the way back to live. @type {any} */
+let lastDoc = null;
+/** The story with every moment's pitch, fetched when the spectator first steps back and kept
+    (frozen) while they look back, so the view does not move under them. @type {any} */
+let stepDoc = null;
 /**
  * The panel's element with this test id: the template has them all, so a missing one is a bug.
  * @param {string} id
@@ -41,13 +50,20 @@ const attr = (name) => root.getAttribute(name) || "";
 
 /** @param {any} d  the session state (live.json) */
 function render(d) {
+  lastDoc = d;
+  root.setAttribute("data-seq", String(d.seq));
+  root.setAttribute("data-status", d.status);
+  if (cursor.at !== null) {
+    // Stepped back: count what came in, move nothing.
+    $("live-back").textContent = backLabel(newSince(cursor, d.seq));
+    root.setAttribute("data-new", String(newSince(cursor, d.seq)));
+    return;
+  }
   if (!codes) {
     codes = d.areas.map((/** @type {{code: string}} */ a) => a.code);
     d.areas.forEach((/** @type {{code: string, name: string}} */ a) => { areaNames[a.code] = a.name; });
   }
   const st = d.state;
-  root.setAttribute("data-seq", String(d.seq));
-  root.setAttribute("data-status", d.status);
   $("live-score").textContent = st.score[0] + " – " + st.score[1];
   $("live-minute").textContent = st.minute + "'";
   $("live-turn").textContent = String(st.turn);
@@ -67,6 +83,7 @@ function render(d) {
    version, and asked for only when the version moved. */
 /** @param {number} version */
 function story(version) {
+  if (cursor.at !== null) return; // asked again on the way back to live
   storyVersion = version;
   fetch(attr("data-story-url"), { headers: { Accept: "application/json" }, cache: "no-cache" })
     .then((r) => { if (!r.ok) throw new Error(String(r.status)); return r.json(); })
@@ -76,6 +93,66 @@ function story(version) {
       root.setAttribute("data-story", String(s.version));
     })
     .catch(() => { storyVersion = null; });
+}
+
+/* ---- stepping back through the feed (stepback.js) ---- */
+
+function showMoment() {
+  if (cursor.at === null || !stepDoc) return;
+  const frames = stepDoc.frames || [];
+  const line = stepDoc.feed[cursor.at];
+  const frame = frames[frameOfLine(stepDoc.feed, cursor.at, frames.length)];
+  if (frame) {
+    pitch.draw(frame, codes || []);
+    $("live-score").textContent = frame.score[0] + " – " + frame.score[1];
+    $("live-minute").textContent = frame.minute + "'";
+    $("live-turn").textContent = String(frame.turn);
+  }
+  const moment = $("live-moment");
+  moment.hidden = false;
+  moment.textContent = line ? line.text : "";
+  root.setAttribute("data-at", String(cursor.at));
+  /** @type {HTMLButtonElement} */ ($("live-prev")).disabled = cursor.at === 0;
+  /** @type {HTMLButtonElement} */ ($("live-next")).disabled = false;
+  const back = $("live-back");
+  back.hidden = false;
+  back.textContent = backLabel(newSince(cursor, lastDoc ? lastDoc.seq : cursor.seq));
+}
+
+function goLive() {
+  cursor = LIVE;
+  stepDoc = null;
+  storyVersion = null;
+  $("live-moment").hidden = true;
+  $("live-back").hidden = true;
+  /** @type {HTMLButtonElement} */ ($("live-prev")).disabled = false;
+  /** @type {HTMLButtonElement} */ ($("live-next")).disabled = true;
+  root.removeAttribute("data-at");
+  root.setAttribute("data-new", "0");
+  if (lastDoc) render(lastDoc);
+}
+
+function previous() {
+  if (stepDoc) {
+    cursor = stepBack(cursor, stepDoc.feed.length, lastDoc ? lastDoc.seq : 0);
+    showMoment();
+    return;
+  }
+  const seq = lastDoc ? lastDoc.seq : 0;
+  fetch(attr("data-story-url") + "?frames=1", { headers: { Accept: "application/json" }, cache: "no-cache" })
+    .then((r) => { if (!r.ok) throw new Error(String(r.status)); return r.json(); })
+    .then((s) => {
+      stepDoc = s;
+      cursor = stepBack(LIVE, s.feed.length, seq);
+      showMoment();
+    })
+    .catch(() => netStatus("Could not load the earlier moments, try again", true));
+}
+
+function next() {
+  if (!stepDoc) return;
+  cursor = stepForward(cursor, stepDoc.feed.length);
+  if (cursor.at === null) goLive(); else showMoment();
 }
 
 /** @param {string} text @param {boolean} [bad] */
@@ -118,6 +195,9 @@ function startLive(el) {
   if (!svg) return;
   pitch = new Pitch(/** @type {SVGSVGElement} */ (svg));
   names = { home: attr("data-home"), away: attr("data-away") };
+  $("live-prev").addEventListener("click", previous);
+  $("live-next").addEventListener("click", next);
+  $("live-back").addEventListener("click", goLive);
   poll();
 }
 
