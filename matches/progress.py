@@ -266,7 +266,8 @@ def competition_podium(*, competition: Competition) -> Podium | None:
             decided_by="the final",
         )
     last = competition.stages.order_by("-order").first()
-    if last is None or last.kind not in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS) or last.groups.count() > 1:
+    single_table = (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS, Stage.Kind.LEAGUE_PHASE)
+    if last is None or last.kind not in single_table or last.groups.count() > 1:
         return None
     fixtures = last.fixtures.all()
     if not fixtures.exists() or fixtures.exclude(status__in=Fixture.DONE_STATUSES).exists():

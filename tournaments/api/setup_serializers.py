@@ -290,6 +290,24 @@ class GroupDrawSerializer(serializers.Serializer):
     )
 
 
+class LeaguePhaseDrawSerializer(serializers.Serializer):
+    opponents = serializers.IntegerField(
+        required=False, default=8, help_text="Opponents per team: two from each pot (8: four pots)"
+    )
+    pots = serializers.ListField(
+        child=serializers.ListField(child=TeamIdsField(), min_length=1),
+        min_length=1,
+        required=False,
+        help_text="Team ids per pot, pot 1 first; left out: the stage's teams by seeding order",
+    )
+    country_cap = serializers.IntegerField(
+        required=False, default=2, help_text="At most this many opponents of one country"
+    )
+    seed = serializers.IntegerField(
+        min_value=0, max_value=2**63 - 1, required=False, help_text="Repeat a draw; random if left out"
+    )
+
+
 class KnockoutDrawSerializer(serializers.Serializer):
     seed = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False)
 
@@ -304,7 +322,8 @@ class DrawSerializer(serializers.Serializer):
     relax = serializers.BooleanField()
     relaxed = serializers.JSONField(help_text="Pots drawn without the constraints: pot, group, reason")
     result = serializers.JSONField(
-        help_text="Groups: {name: [team ids]}; knockout: team ids in bracket order"
+        help_text="Groups: {name: [team ids]}; knockout: team ids in bracket order; league phase: "
+        '{"matchdays": n, "matches": [[home id, away id, matchday], ...]}'
     )
     drawn_at = serializers.DateTimeField()
     drawn_by = serializers.CharField(source="drawn_by.username", default=None, help_text="Who drew")

@@ -50,6 +50,7 @@ from tournaments.services.competitions import (
     competition_update,
 )
 from tournaments.services.drawing import groups_draw, groups_enter, knockout_draw
+from tournaments.services.league_phase import league_phase_draw
 from tournaments.services.scheduling import round_shift
 from tournaments.services.stages import (
     group_create,
@@ -310,6 +311,7 @@ class StageSetupMixin(SetupMixin):
         "draw_groups": [_perm("change", "group"), _perm("add", "draw")],
         "enter_groups": [_perm("change", "group"), _perm("add", "draw")],
         "draw_knockout": [_perm("change", "stage"), _perm("add", "draw")],
+        "draw_league_phase": [_perm("change", "stage"), _perm("add", "draw")],
         "shift_round": [_perm("change", "fixture")],
         "round_clock": [_perm("change", "fixture")],
         "tables": [_perm("change", "fixture")],
@@ -387,6 +389,17 @@ class StageSetupMixin(SetupMixin):
         stage = self.get_object()  # type: ignore[attr-defined]
         data = self._input(write.KnockoutDrawSerializer, request)
         draw = knockout_draw(stage=stage, user=request.user, **data)
+        return Response(write.DrawSerializer(draw).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=write.LeaguePhaseDrawSerializer, responses={201: write.DrawSerializer, **ERRORS})
+    @action(
+        detail=True, methods=["post"], url_path="draw-league-phase", pagination_class=None, filter_backends=[]
+    )
+    def draw_league_phase(self, request: Request, pk: str | None = None) -> Response:
+        """Organisers: draw a league phase's opponents from pots under country caps; makes its fixtures."""
+        stage = self.get_object()  # type: ignore[attr-defined]
+        data = self._input(write.LeaguePhaseDrawSerializer, request)
+        draw = league_phase_draw(stage=stage, user=request.user, **data)
         return Response(write.DrawSerializer(draw).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: write.DrawSerializer(many=True)})

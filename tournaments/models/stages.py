@@ -17,6 +17,8 @@ class Stage(models.Model):
         GROUPS = "groups", "Groups"
         KNOCKOUT = "knockout", "Knockout"
         SWISS = "swiss", "Swiss"
+        # One table; each team meets opponents drawn from pots (tournaments.league_phase).
+        LEAGUE_PHASE = "league_phase", "League phase (drawn opponents)"
 
     class Feed(models.TextChoices):
         WINNERS = "winners", "Qualifiers / winners"
@@ -240,9 +242,11 @@ class Draw(models.Model):
         KNOCKOUT = "knockout", "Knockout bracket"
         # A draw made elsewhere (at a ceremony, on paper) entered by hand: no seed decides it.
         ENTERED = "entered", "Groups entered by hand"
+        # Each team's opponents drawn from pots; result {"matchdays": n, "matches": [[home, away, day]]}.
+        LEAGUE_PHASE = "league_phase", "League phase opponents from pots"
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="draws")
-    kind = models.CharField(max_length=10, choices=Kind.choices)
+    kind = models.CharField(max_length=12, choices=Kind.choices)
     seed = models.BigIntegerField()
     # Team ids per pot, as given (pot 1 first); a knockout draw has one pot.
     pots = models.JSONField()

@@ -30,7 +30,7 @@ from tournaments.services.clubs import teams_check
 from tournaments.services.shared import invalid
 
 
-def _draw_seed(seed: int | None) -> int:
+def draw_seed(seed: int | None) -> int:
     if seed is None:
         return secrets.randbits(62)
     if not 0 <= seed < 2**63:
@@ -137,7 +137,7 @@ def groups_draw(
         raise invalid(
             f"{where}: {len(all_teams)} teams cannot fill {len(groups)} groups of at least two.", "pots"
         )
-    seed = _draw_seed(seed)
+    seed = draw_seed(seed)
     ids = {t.id: t for t in all_teams}
     traits = {t.id: _traits(t) for t in Team.objects.filter(id__in=ids).select_related("club")}
     try:
@@ -242,7 +242,7 @@ def knockout_draw(*, stage: Stage, seed: int | None = None, user: Any = None) ->
     team_ids = sorted(stage.teams.values_list("id", flat=True))
     if len(team_ids) < 2:
         raise invalid(f"{stage}: give the knockout at least two teams to draw.", "teams")
-    seed = _draw_seed(seed)
+    seed = draw_seed(seed)
     order = draw_bracket(teams=team_ids, seed=seed)
     draw = Draw.objects.create(
         stage=stage,

@@ -95,6 +95,31 @@ def _round_robin_fixtures(
     return out
 
 
+def _league_phase_fixtures(stage: Stage, schedule: _Schedule) -> list[list[Fixture]]:
+    """The latest league phase draw's matches as unsaved fixtures, one list per matchday."""
+    draw = stage.draws.filter(kind=Draw.Kind.LEAGUE_PHASE).order_by("-drawn_at", "-id").first()
+    if draw is None:
+        raise ApplicationError(
+            f"{stage}: draw the league phase first (pots, opponents, caps).", details={"field": "draw"}
+        )
+    teams = {t.id: t for t in stage.teams.all()}
+    days: list[list[Fixture]] = [[] for _ in range(draw.result["matchdays"])]
+    for home, away, day in draw.result["matches"]:
+        days[day - 1].append(
+            Fixture(
+                competition=stage.competition,
+                stage=stage,
+                round=day,
+                round_name=f"Matchday {day}",
+                home_team=teams[home],
+                away_team=teams[away],
+                kickoff=schedule.kickoff(day),
+                deadline=schedule.deadline(day),
+            )
+        )
+    return days
+
+
 Side = tuple[Team | None, str, dict[str, Any] | None]
 
 
@@ -315,6 +340,9 @@ def fixture_generate(
                     fixtures += rounds[matchday]
     elif stage.kind == Stage.Kind.KNOCKOUT:
         fixtures = _knockout_fixtures(stage, numbering, schedule)
+    elif stage.kind == Stage.Kind.LEAGUE_PHASE:
+        for rnd in _league_phase_fixtures(stage, schedule):
+            fixtures += rnd
     else:
         # Round 1: no results yet, so every team is level and the seeds decide.
         level = [Row(team=t.id) for t in stage.teams.all()]
@@ -335,7 +363,7 @@ def fixture_generate(
 
 def _generation_check(stage: Stage) -> None:
     """An empty stage is refused with what to add (teams, Swiss rounds, groups of two or more)."""
-    if stage.kind in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS):
+    if stage.kind in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS, Stage.Kind.LEAGUE_PHASE):
         n = stage.teams.count()
         if n < 2:
             raise ApplicationError(

@@ -183,7 +183,7 @@ def stage_create(
         _groups_check(competition, groups, advance_per_group, best_thirds, where)
     else:
         teams_check(competition, teams, where)
-        if kind in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS) and len(teams) < 2:
+        if kind in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS, Stage.Kind.LEAGUE_PHASE) and len(teams) < 2:
             raise invalid(f"{where}: needs at least two teams.", "teams")
     order = _free_order(competition, order, where)
     stage = Stage.objects.create(

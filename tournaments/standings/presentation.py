@@ -17,7 +17,7 @@ from tournaments.standings.selectors import points_of, standings_tables, tiebrea
 from tournaments.standings.table import compute_table
 from tournaments.standings.tally import Row
 
-TABLE_KINDS = (Stage.Kind.GROUPS, Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS)
+TABLE_KINDS = (Stage.Kind.GROUPS, Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS, Stage.Kind.LEAGUE_PHASE)
 
 
 @dataclass
