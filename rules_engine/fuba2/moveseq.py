@@ -19,13 +19,17 @@ from ..context import MatchContext
 from ..events import Event, Pending, answer_choice
 from ..movebase import Move, move_player, parse_move, verify_move
 from .movement import (
+    DEFENCE,
+    FORWARD,
     GOALKEEPER,
+    MIDFIELD,
     OPTIONS,
     STRAIGHT_ENDS,
     closest_players,
     dribble_problem,
     free_move_problem,
     move_problem,
+    straight_path,
 )
 from .offside import Side, offside_position
 from .turnstate import F2, players, side
@@ -51,6 +55,26 @@ _FREE_ENDS: Final = tuple(
     tuple(a for a in _ADJACENT[s] if B.away_from_goal_line(s, a)) for s in range(B.N_AREAS)
 )
 _MIXED_ENDS: Final = tuple(tuple(sorted(set(_ADJACENT[s]) | set(STRAIGHT_ENDS[s]))) for s in range(B.N_AREAS))
+
+
+def _option_ends(team: int, option: str, src: int) -> tuple[int, ...]:
+    """The only ends ``move_problem`` can accept for a move of ``option`` from ``src``: a
+    midfield move sideways or diagonally to an adjacent area (4.8.1), a forward (defence) move
+    straight ahead (back), 4.8.2 (4.8.3); the other rules are the check's."""
+    if option == MIDFIELD:
+        return tuple(a for a in _ADJACENT[src] if B.COL[a] != B.COL[src])
+    return tuple(
+        b
+        for b in STRAIGHT_ENDS[src]
+        if straight_path(team, src, b) is not None and B.beyond(team, b, src) == (option == FORWARD)
+    )
+
+
+# each team's ends of each movement option from each area: the options list checks only those
+_OPTION_ENDS: Final[tuple[dict[str, tuple[tuple[int, ...], ...]], ...]] = tuple(
+    {o: tuple(_option_ends(team, o, s) for s in range(B.N_AREAS)) for o in (DEFENCE, MIDFIELD, FORWARD)}
+    for team in (B.HOME, B.AWAY)
+)
 
 Legal = Callable[[list[int], int], str | None]  # a set-up still legal after an adjustment (3.2)
 
@@ -175,8 +199,12 @@ class Moves:
         across several areas (4.8.2, 4.8.3), every other move to an adjacent area."""
         if src >= B.N_AREAS:
             return ()
-        if self.kind == OPTION and self.option != OPTIONS[1]:
-            return STRAIGHT_ENDS[src]
+        if self.kind == OPTION:
+            ends = _OPTION_ENDS[self.team].get(self.option)
+            if ends is not None:
+                return ends[src]
+            if self.option != OPTIONS[1]:
+                return STRAIGHT_ENDS[src]
         if self.kind == MIXED:
             return _MIXED_ENDS[src]
         if self.kind == FREE:
