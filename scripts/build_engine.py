@@ -87,13 +87,21 @@ def cache_root() -> Path | None:
     return Path.home() / ".cache" / "fuba-engine"
 
 
-def cache_key(config: str, cc: str) -> str:
-    """Digest of every input of the compiled output (see the module docstring)."""
+def cache_key(config: str, cc: str, sources: str | None = None) -> str:
+    """Digest of every input of the compiled output (see the module docstring); ``sources``: the
+    manifest read before compiling (default: read now)."""
     from mypy.version import __version__ as mypy_version
 
     compiler = subprocess.run([cc, "--version"], capture_output=True, text=True, check=True).stdout
     opt = os.environ.get("MYPYC_OPT_LEVEL", "3")
-    inputs = [config, manifest(), compiler, mypy_version, opt, os.environ.get("CFLAGS", "")]
+    inputs = [
+        config,
+        manifest() if sources is None else sources,
+        compiler,
+        mypy_version,
+        opt,
+        os.environ.get("CFLAGS", ""),
+    ]
     return hashlib.sha256("\0".join(inputs).encode()).hexdigest()[:32]
 
 
@@ -192,8 +200,11 @@ def main() -> int:
     # what was compiled, by which build script, for which interpreter
     script = hashlib.sha256(Path(__file__).read_bytes() + MYPY_CONFIG.read_bytes()).hexdigest()
     config = "\n".join([*mods, script, sys.version, importlib.machinery.EXTENSION_SUFFIXES[0]]) + "\n"
+    # the sources as they are now, before mypyc reads them: a file edited during the minutes of a
+    # build must leave the build stale, not labelled with the edited file's digest
+    sources = manifest()
     up_to_date = all((OUT / f).is_file() for f in ("SOURCES", "CONFIG"))
-    if up_to_date and (OUT / "SOURCES").read_text() == manifest() and (OUT / "CONFIG").read_text() == config:
+    if up_to_date and (OUT / "SOURCES").read_text() == sources and (OUT / "CONFIG").read_text() == config:
         print("build/engine is up to date")
         return 0
     cc = os.environ.get("CC", "gcc").split()[0]
@@ -204,7 +215,7 @@ def main() -> int:
             file=sys.stderr,
         )
         return 1
-    root, key = cache_root(), cache_key(config, cc)
+    root, key = cache_root(), cache_key(config, cc, sources)
     if from_cache(root, key):
         print(f"build/engine copied from the build cache ({root / key})")
         return 0
@@ -227,7 +238,7 @@ def main() -> int:
         script_args=["--quiet", "build_ext", "--build-lib", str(OUT), "--build-temp", str(tmp)],
     )
     (OUT / "CONFIG").write_text(config)
-    (OUT / "SOURCES").write_text(manifest())
+    (OUT / "SOURCES").write_text(sources)
     to_cache(root, key)
     print(f"compiled {len(mods)} engine modules into {OUT.relative_to(ROOT)}")
     return 0

@@ -82,3 +82,34 @@ def test_off_turns_the_cache_off(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     assert build.cache_root() is None
     monkeypatch.setenv("FUBA_ENGINE_CACHE", str(tmp_path))
     assert build.cache_root() == tmp_path
+
+
+def test_a_source_edited_while_compiling_leaves_the_build_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The manifest is read before mypyc reads the sources: a build that took minutes while a file
+    was edited must not be labelled with the edited file's digest (it would load as current)."""
+    import mypyc.build
+    import setuptools
+
+    build = _script()
+    if shutil.which("gcc") is None:
+        pytest.skip("no C compiler")
+    out = ROOT / "build" / f"engine-test-{tmp_path.name}"  # (the script names it relative to ROOT)
+    monkeypatch.setattr(build, "OUT", out)
+    monkeypatch.setenv("FUBA_ENGINE_CACHE", "off")
+    monkeypatch.setenv("CC", "gcc")
+    monkeypatch.chdir(ROOT)
+    before = build.manifest()
+
+    def compile_while_editing(**_: object) -> None:
+        build.OUT.mkdir(parents=True)
+        monkeypatch.setattr(build, "manifest", lambda: "edited during the build  api.py\n")
+
+    monkeypatch.setattr(mypyc.build, "mypycify", lambda *a, **k: [])
+    monkeypatch.setattr(setuptools, "setup", compile_while_editing)
+    try:
+        assert build.main() == 0
+        assert (out / "SOURCES").read_text() == before
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
