@@ -25,7 +25,7 @@ from tournaments.services.stages import stage_create
 
 @dataclass(frozen=True)
 class Shape:
-    structure: str  # "groups" (then a knockout), "league", "knockout", "swiss"
+    structure: str  # "groups" (then a knockout), "league", "knockout", "swiss", "league_phase"
     teams: int
     groups: int = 0
     advance_per_group: int = 2
@@ -34,6 +34,8 @@ class Shape:
     group_legs: int = 1
     knockout_legs: int = 1
     swiss_rounds: int = 0
+    # League phase: opponents per team, two from each pot (so opponents / 2 pots).
+    opponents: int = 8
     third_place_match: bool = False
     extra_time: bool = True
     penalties: bool = True
@@ -45,6 +47,7 @@ STRUCTURES = {
     "league": "A league (everyone plays everyone)",
     "knockout": "A knockout only",
     "swiss": "Swiss rounds",
+    "league_phase": "A league phase (one table, opponents drawn from pots)",
 }
 
 SHAPE_PRESETS: dict[str, tuple[str, Shape]] = {
@@ -74,6 +77,10 @@ SHAPE_PRESETS: dict[str, tuple[str, Shape]] = {
     ),
     "league": ("League: double round robin", Shape("league", 10, group_legs=2)),
     "swiss": ("Swiss: 20 teams, 5 rounds", Shape("swiss", 20, swiss_rounds=5, tiebreak_preset="swiss")),
+    "league_phase_36": (
+        "Champions League 2024/25: 36 teams, league phase, 8 opponents from 4 pots",
+        Shape("league_phase", 36, opponents=8, tiebreak_preset="uefa"),
+    ),
 }
 
 
@@ -121,6 +128,8 @@ def shape_preview(shape: Shape) -> Preview:
         return Preview(
             [("Swiss", shape.teams)], [f"Round {r + 1}" for r in range(shape.swiss_rounds)], [], notes
         )
+    if shape.structure == "league_phase":
+        return _league_phase_preview(shape)
     if shape.structure == "knockout":
         size = 1
         while size < shape.teams:
@@ -129,6 +138,25 @@ def shape_preview(shape: Shape) -> Preview:
             notes.append(f"{size - shape.teams} of the top seeds have a bye in the first round.")
         return Preview([], _knockout_rounds(size, shape.third_place_match), [], notes)
     return _groups_preview(shape, notes)
+
+
+def _league_phase_preview(shape: Shape) -> Preview:
+    """Two opponents from each pot: opponents / 2 pots of equal size, at least 3 teams each."""
+    pots = shape.opponents // 2
+    if shape.opponents < 2 or shape.opponents % 2 or shape.opponents > 20:
+        raise _invalid("Opponents per team: an even number from 2 to 20 (two from each pot).", "opponents")
+    if shape.teams % pots or shape.teams // pots < 3:
+        raise _invalid(
+            f"{shape.opponents} opponents need {pots} pots of equal size, at least 3 teams each; "
+            f"{shape.teams} teams do not split so.",
+            "opponents",
+        )
+    size = shape.teams // pots
+    notes = [
+        f"{pots} pots of {size}; each team meets {shape.opponents} opponents, one at home and one away "
+        "from each pot, over as many matchdays. The pots are drawn on the Draw step.",
+    ]
+    return Preview([("League phase", shape.teams)], [], [], notes)
 
 
 def _groups_preview(shape: Shape, notes: list[str]) -> Preview:
@@ -200,7 +228,9 @@ def competition_create_from_shape(
     if teams and len(teams) != shape.teams:
         raise _invalid(f"The shape has {shape.teams} teams; {len(teams)} were entered.", "teams")
     if shape.structure != "groups" and not teams:
-        raise _invalid("Enter the teams: a league, a knockout or Swiss rounds start with them.", "teams")
+        raise _invalid(
+            "Enter the teams: a league, a league phase, a knockout or Swiss rounds start with them.", "teams"
+        )
     competition = competition_create(
         name=name,
         slug=slug,
@@ -231,6 +261,10 @@ def competition_create_from_shape(
             kind=Stage.Kind.SWISS,
             swiss_rounds=shape.swiss_rounds,
             teams=entered,
+        )
+    elif shape.structure == "league_phase":
+        stage_create(
+            competition=competition, name="League phase", kind=Stage.Kind.LEAGUE_PHASE, teams=entered
         )
     elif shape.structure == "knockout":
         stage_create(

@@ -12,6 +12,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 
 from fubaleague.console.access import competition_of, competition_required
+from fubaleague.console.league_phase_views import league_phase_page
 from kernel.admin_actions import form_error
 from kernel.errors import ApplicationError
 from matches.holds import holds
@@ -65,6 +66,9 @@ def pots_of(competition: Competition, groups: int) -> list[list[Team]]:
 def draw(request: HttpRequest, slug: str) -> HttpResponse:
     competition = competition_of(slug)
     stage = _group_stage(competition)
+    league_phase = competition.stages.filter(kind=Stage.Kind.LEAGUE_PHASE).order_by("order").first()
+    if stage is None and league_phase is not None:
+        return league_phase_page(request, competition, league_phase)
     form = DrawForm(request.POST or None)
     groups = list(stage.groups.order_by("name")) if stage else []
     pots = pots_of(competition, len(groups)) if groups else []

@@ -89,6 +89,14 @@ class ShapeForm(forms.Form):
         coerce=int, choices=[(1, "One match"), (2, "Two legs")], label="Knockout ties"
     )
     swiss_rounds = forms.IntegerField(min_value=0, max_value=64, required=False, initial=0)
+    opponents = forms.IntegerField(
+        min_value=2,
+        max_value=20,
+        required=False,
+        initial=8,
+        label="League phase: opponents per team",
+        help_text="Two from each pot, one at home and one away (8: four pots)",
+    )
     third_place_match = forms.BooleanField(required=False, label="Third-place match")
     extra_time = forms.BooleanField(
         required=False, initial=True, label="Extra time in a level knockout match"
@@ -137,6 +145,7 @@ class ShapeForm(forms.Form):
             group_legs=d["group_legs"],
             knockout_legs=d["knockout_legs"],
             swiss_rounds=d.get("swiss_rounds") or 0,
+            opponents=d.get("opponents") or 8,
             third_place_match=d["third_place_match"],
             extra_time=d["extra_time"],
             penalties=d["penalties"],
