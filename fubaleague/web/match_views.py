@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from chances.selectors import fixture_model_prediction
 from fubaleague.web import selectors as ps
 from fubaleague.web.page_cache import anonymous_page
 from fubaleague.web.views import _nav, fixture_or_404, match_url
@@ -284,13 +285,24 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             "dispute_form": DisputeForm(),
             "is_knockout": fixture.stage.kind == "knockout",
             "void_note": ps.void_note(fixture) if fixture.status == Fixture.Status.VOID else "",
-            "forfeit": Forfeit.objects.filter(fixture=fixture).select_related("forfeiting_team").first()
-            if row.simulated or fixture.status in (Fixture.Status.SIMULATING, Fixture.Status.AWARDED)
-            else None,
         }
     )
+    context.update(_outcome(fixture, simulated=row.simulated))
     context.update(_venue(fixture, my_sides))
     return render(request, "tournaments/match.html", context)
+
+
+def _outcome(fixture: Fixture, *, simulated: bool) -> dict[str, Any]:
+    """The forfeit behind a simulated or awarded match, and the chances' match model beside the
+    ratings' prediction of a match still to count."""
+    return {
+        "match_model": None
+        if fixture.status in Fixture.COUNTED_STATUSES
+        else fixture_model_prediction(fixture=fixture),
+        "forfeit": Forfeit.objects.filter(fixture=fixture).select_related("forfeiting_team").first()
+        if simulated or fixture.status in (Fixture.Status.SIMULATING, Fixture.Status.AWARDED)
+        else None,
+    }
 
 
 def _venue(fixture: Fixture, my_sides: set[int]) -> dict[str, Any]:

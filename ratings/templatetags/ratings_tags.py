@@ -6,7 +6,6 @@ from typing import Any
 
 from django import template
 
-from chances.selectors import fixture_model_prediction
 from ratings import selectors
 from ratings.models import RatedMatch, RatingHistory
 from tournaments.game_systems import FUBA_3, GAME_SYSTEMS, rules_of
@@ -28,8 +27,11 @@ def coach_rating(coach: Coach | None, game_system: str = FUBA_3) -> dict[str, An
 
 
 @register.inclusion_tag("ratings/partials/match_rating.html")
-def match_rating(fixture: Fixture) -> dict[str, Any]:
-    """A played match: how it moved the coaches' ratings; an upcoming one: the predictions."""
+def match_rating(fixture: Fixture, model: tuple[float, float, float] | None = None) -> dict[str, Any]:
+    """A played match: how it moved the coaches' ratings; an upcoming one: the predictions.
+
+    ``model`` is the chances' match model of the fixture (home, draw, away), shown beside the
+    ratings' prediction: the page (above both apps) reads it, so ratings import nothing of chances."""
     context: dict[str, Any] = {"fixture": fixture, "changes": [], "prediction": None, "model": None}
     if fixture.status in Fixture.COUNTED_STATUSES:
         entry = RatedMatch.objects.filter(fixture=fixture).exclude(outcome=RatedMatch.Outcome.VOID).first()
@@ -50,5 +52,5 @@ def match_rating(fixture: Fixture) -> dict[str, Any]:
     game = rules_of(fixture.competition)
     context["system_name"], context["engine"] = game.name, game.engine_backed
     context["prediction"] = selectors.fixture_prediction(fixture_id=fixture.pk)
-    context["model"] = fixture_model_prediction(fixture=fixture)
+    context["model"] = model
     return context
