@@ -90,3 +90,22 @@ def test_the_story_is_cached_per_version_too(monkeypatch: pytest.MonkeyPatch) ->
     assert first.status_code == 200
     monkeypatch.setattr(selectors, "match_story", lambda log: pytest.fail("built again"))
     assert Client().get(f"/score/{session.id}/story.json").content == first.content
+
+
+def test_the_story_with_frames_gives_the_pitch_at_each_turns_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spectator stepping back (static/fubaleague/stepback.js) asks once for every moment's
+    pitch: each feed line's ``first`` is then a frame, and the answer is cached per version."""
+    session = scored_session()
+    plain = Client().get(f"/score/{session.id}/story.json").json()
+    answer = Client().get(f"/score/{session.id}/story.json?frames=1")
+    assert answer.status_code == 200 and answer["ETag"].endswith('f"')
+    story = answer.json()
+    assert "frames" not in plain and story["frames"]
+    assert [line["text"] for line in story["feed"]] == [line["text"] for line in plain["feed"]]
+    frames = story["frames"]
+    assert all(0 <= line["first"] < len(frames) for line in story["feed"])
+    last = frames[-1]
+    assert {"teams", "ball", "score", "minute", "turn"} <= set(last)
+    assert last["turn"] == story["feed"][-1]["turn"]
+    monkeypatch.setattr(selectors, "replay_frames", lambda log: pytest.fail("built again"))
+    assert Client().get(f"/score/{session.id}/story.json?frames=1").content == answer.content
