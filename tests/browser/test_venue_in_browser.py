@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from scoring import services
 from tests.browser.conftest import SCREENSHOTS
+from tests.factories import AdminFactory
 from tests.scoring.helpers import make_fixture, play
 from tournaments.models import CheckIn
 from tournaments.services.venue import round_clock_set, round_tables_number
@@ -87,6 +88,22 @@ def test_the_round_counts_down_on_the_big_screen_and_a_club_checks_in(browser, l
         page.screenshot(path=str(SCREENSHOTS / "venue-checked-in-phone.png"), full_page=True)
     finally:
         phone.close()
+
+    # The organiser's phone: who has not checked in, and the way to the no-show decision.
+    organiser = _signed_in(browser, live_server, AdminFactory(is_superuser=True), PHONE)
+    try:
+        page = organiser.new_page()
+        page.goto(f"{live_server.url}/console/c/{slug}/venue/")
+        row = page.get_by_test_id("venue-fixture").filter(has_text=f"Table {fixture.table_number}")
+        expect(row.get_by_test_id("checked")).to_contain_text(fixture.home_team.name)
+        expect(row.get_by_test_id("not-checked")).to_have_text(f"✗ {fixture.away_team.name}")
+        page.screenshot(path=str(SCREENSHOTS / "venue-console-phone.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        row.get_by_test_id("no-show").tap()
+        expect(page.locator("#id_action")).to_have_value("award")
+        expect(page.locator("#id_award_to")).to_have_value("home")
+    finally:
+        organiser.close()
 
 
 def test_a_spectator_steps_back_through_a_live_match_and_returns_to_live(browser, live_server) -> None:
