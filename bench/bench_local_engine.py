@@ -27,7 +27,8 @@ the scorer does (static/scoring/js/local-engine.js). Printed:
 which the app does not serve, hence CDP.
 
 Targets (a club waits for the start once a match, and for a tap between every two): cold start
-< 4 s (throttled < 10 s), tap p99 < 50 ms (throttled < 150 ms), worker memory < 150 MB.
+< 4 s; at 4x CPU throttling the first start (no snapshot) < 6 s and a start from the snapshot
+< 1.5 s; tap p99 < 50 ms (throttled < 150 ms), worker memory < 150 MB.
 """
 
 from __future__ import annotations
@@ -52,6 +53,10 @@ import bench_web as web  # noqa: E402
 from local_engine_pages import MAIN_THREAD, START, TAPS  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
+# A phone's start at 4x CPU throttling (issue 35): the first one (no snapshot yet: a first visit,
+# or after an engine or Pyodide update) and every later one (from the snapshot).
+FIRST_START_4X_S = 6.0
+SNAPSHOT_4X_S = 1.5
 MATCHES = 3
 STARTS = 5
 TICK = os.sysconf("SC_CLK_TCK")
@@ -196,7 +201,8 @@ def _starts(page: Any, script: str, cfg: dict[str, Any], n: int, limit_s: float 
     ms = [r["ms"] for r in runs]
     if limit_s:
         _check(
-            f"{'worker' if script is START else 'main-thread'} cold start (s)",
+            f"{'worker' if script is START else 'main-thread'} cold start"
+            f"{', no snapshot' if cfg.get('snapshot') is False else ''} (s)",
             statistics.median(ms) / 1000,
             limit_s,
         )
@@ -257,6 +263,8 @@ def run(base: str, manifest: dict[str, Any], version: str) -> list[list[str]]:
         "pyodide": f"/static/pyodide/{version}/",
         "bundle": f"/score/engine/{manifest['file']}",
         "digest": manifest["digest"],
+        # The precompiled, trimmed standard library (scoring/web_engine.py), when one was built.
+        "stdlib": f"/score/engine/{manifest['stdlib']}" if manifest.get("stdlib") else "",
     }
     matches = simulated(MATCHES)
     rows: list[list[str]] = []
@@ -287,13 +295,18 @@ def run(base: str, manifest: dict[str, Any], version: str) -> list[list[str]]:
             ]
         )
         rows.append(["renderer process RSS (page + worker)", f"{renderer_rss_mb():.0f} MB", ""])
-        for rate, label, start_target, tap_target in ((1, "", "", ""), (4, ", CPU 4x", "< 10 s", "< 150 ms")):
+        for rate, label, start_target, tap_target in (
+            (1, "", "", ""),
+            (4, ", CPU 4x", f"< {SNAPSHOT_4X_S:g} s", "< 150 ms"),
+        ):
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
-            figure, phases = _starts(page, MAIN_THREAD, {**cfg, "snapshot": True}, 3, 10 if rate == 4 else 0)
+            limit = SNAPSHOT_4X_S if rate == 4 else 0
+            figure, phases = _starts(page, MAIN_THREAD, {**cfg, "snapshot": True}, 3, limit)
             rows += [[f"main-thread cold start, cached{label}", figure, start_target], [phases, "", ""]]
             if rate == 4:
-                figure, phases = _starts(page, MAIN_THREAD, {**cfg, "snapshot": False}, 1)
-                rows += [[f"main-thread, no snapshot{label}", figure, ""], [phases, "", ""]]
+                figure, phases = _starts(page, MAIN_THREAD, {**cfg, "snapshot": False}, 3, FIRST_START_4X_S)
+                target = f"< {FIRST_START_4X_S:g} s"
+                rows += [[f"main-thread, no snapshot{label}", figure, target], [phases, "", ""]]
             figure, _ = _taps(page, matches, 150 if rate == 4 else 0)
             rows.append([f"main-thread tap to next question{label}", figure, tap_target])
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
@@ -326,6 +339,8 @@ def main() -> int:
         server.wait(timeout=15)
     width = max(len(r[0]) for r in rows if r[1])
     bundle = f"bundle {manifest['bytes'] / 1e3:.0f} kB"
+    if manifest.get("stdlib"):
+        bundle += f", precompiled stdlib {manifest['stdlib_bytes'] / 1e3:.0f} kB"
     print(f"The local engine in headless Chromium ({seconds:.0f} s): Pyodide {version}, {bundle}")
     # On a shared machine the wall times scale with the load: the run says what it was.
     print(f"load average {load_before:.1f} before, {load_after:.1f} after, on {os.cpu_count()} CPUs")

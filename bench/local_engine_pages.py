@@ -19,9 +19,9 @@ MAIN_THREAD = """async (cfg) => {
   const snap = await import(cfg.snapshotModule);
   const pyodide = new URL(cfg.pyodide, location.href).href;
   const bundle = new URL(cfg.bundle, location.href).href;
-  const names = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
-                 "pyodide-lock.json"];
-  const urls = names.map((f) => pyodide + f).concat([bundle]);
+  const names = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json"];
+  const stdlib = cfg.stdlib ? new URL(cfg.stdlib, location.href).href : pyodide + "python_stdlib.zip";
+  const urls = names.map((f) => pyodide + f).concat([bundle, stdlib]);
   const t0 = performance.now();
   const [source, snapshot, ...all] = await Promise.all([
     fetch(cfg.worker).then((r) => r.text()),
@@ -45,7 +45,7 @@ MAIN_THREAD = """async (cfg) => {
     waiting[id] = (msg) => (msg.ok ? resolve(msg.result) : reject(new Error(msg.error)));
     handler({data: {id, op, arg}});
   });
-  const init = {pyodide, bundle, digest: cfg.digest, files, snapshot, makeSnapshot: false};
+  const init = {pyodide, bundle, stdlib, digest: cfg.digest, files, snapshot, makeSnapshot: false};
   const info = await call("init", init);
   window.__engine = {info, call, open: (header, names, events) => call("open", {header, names, events}),
                      apply: (event) => call("apply", {events: [{client_id: "", event}]}).then(

@@ -133,6 +133,10 @@ def _local_engine() -> dict[str, str] | None:
         "digest": manifest["digest"],
         "worker": static("scoring/local/engine-worker.js"),
         "pyodide": f"{settings.STATIC_URL}{settings.PYODIDE_STATIC_PREFIX}/",
+        # Precompiled and trimmed (scoring/web_engine.py); absent: Pyodide's own, from sources.
+        "stdlib": reverse("scoring:engine_bundle", args=[manifest["stdlib"]])
+        if manifest.get("stdlib")
+        else "",
     }
 
 

@@ -16,6 +16,9 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import logging
+import shutil
+import subprocess
 import zipfile
 from functools import lru_cache
 from pathlib import Path
@@ -36,6 +39,11 @@ LEAGUE_FILES = (
     "matches/tap.py",
 )
 ENTRY_MODULE = "matches.scorer_local"
+# The standard library the worker loads instead of Pyodide's (docs/scorer-internals.md, "The
+# local engine"): precompiled and trimmed to what is used, by Pyodide itself under Node.
+STDLIB_SCRIPT = ROOT / "scripts" / "pyodide-stdlib.mjs"
+PYODIDE_PACKAGE = ROOT / "node_modules" / "pyodide" / "package.json"
+logger = logging.getLogger(__name__)
 # Zip entries get one fixed timestamp so the same sources always give the same bytes.
 _ZIP_TIME = (2020, 1, 1, 0, 0, 0)
 
@@ -74,8 +82,38 @@ def file_name(hexdigest: str) -> str:
     return f"engine-{hexdigest[:20]}.zip"
 
 
+def build_stdlib(bundle: Path, hexdigest: str, out: Path = OUT) -> str | None:
+    """The file name of the standard library built for this Pyodide, script and engine, built
+    only when missing (about a minute of Node); None when it cannot be built here (no Node or no
+    Pyodide package): the worker then loads Pyodide's own, from sources."""
+    node = shutil.which("node")
+    if node is None or not PYODIDE_PACKAGE.is_file():
+        logger.warning("no node or pyodide package: the phone's engine loads Pyodide's own stdlib")
+        return None
+    h = hashlib.sha256(PYODIDE_PACKAGE.read_bytes() + STDLIB_SCRIPT.read_bytes() + hexdigest.encode())
+    name = f"stdlib-{h.hexdigest()[:20]}.zip"
+    for old in out.glob("stdlib-*.zip"):
+        if old.name != name:
+            old.unlink()
+    if not (out / name).is_file() and (OUT / name).is_file():
+        shutil.copyfile(OUT / name, out / name)  # built already for the app (tests build elsewhere)
+    if not (out / name).is_file():
+        partial = out / f"{name}.part"
+        done = subprocess.run(
+            [node, str(STDLIB_SCRIPT), str(bundle), str(partial)], cwd=ROOT, capture_output=True, check=False
+        )
+        if done.returncode != 0:
+            why = done.stderr.decode(errors="replace")[-2000:]
+            logger.warning("the phone's stdlib was not built: %s", why)
+            partial.unlink(missing_ok=True)
+            return None
+        partial.rename(out / name)
+    return name
+
+
 def build(out: Path = OUT, root: Path = ROOT) -> dict[str, Any]:
-    """Write the bundle and its manifest into ``out`` (older bundles are removed); the manifest."""
+    """Write the bundle, its standard library and its manifest into ``out`` (older ones are
+    removed); the manifest."""
     out.mkdir(parents=True, exist_ok=True)
     hexdigest = digest(root)
     name = file_name(hexdigest)
@@ -85,6 +123,9 @@ def build(out: Path = OUT, root: Path = ROOT) -> dict[str, Any]:
     data = bundle_bytes(root)
     (out / name).write_bytes(data)
     manifest = {"digest": hexdigest, "file": name, "bytes": len(data), "entry": ENTRY_MODULE}
+    stdlib = build_stdlib(out / name, hexdigest, out)
+    if stdlib is not None:
+        manifest.update(stdlib=stdlib, stdlib_bytes=(out / stdlib).stat().st_size)
     (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
 
@@ -105,8 +146,8 @@ def current(out: Path = OUT) -> dict[str, Any] | None:
 
 
 def bundle_path(name: str, out: Path = OUT) -> Path | None:
-    """The file of the current bundle if ``name`` names it."""
+    """The file of the current bundle, or of its standard library, if ``name`` names it."""
     manifest = current(out)
-    if manifest is None or manifest["file"] != name:
+    if manifest is None or name not in (manifest["file"], manifest.get("stdlib")):
         return None
     return out / name

@@ -64,6 +64,7 @@ def engine_config(live_server: Any) -> dict[str, Any]:
         "pyodide": f"{settings.STATIC_URL}{settings.PYODIDE_STATIC_PREFIX}/",
         "bundle": reverse("scoring:engine_bundle", args=[manifest["file"]]),
         "digest": manifest["digest"],
+        "stdlib": reverse("scoring:engine_bundle", args=[manifest["stdlib"]]),
         "timeout": 60000,
     }
 
@@ -101,6 +102,9 @@ def test_the_worker_runs_the_servers_engine_sources(engine_page: Any) -> None:
     info = engine_page.evaluate("() => window.__engine.info")
     assert info["digest"] == web_engine.digest()
     assert info["python"].startswith("3.")
+    # The standard library precompiled by build_engine_bundle (scripts/pyodide-stdlib.mjs), not
+    # Pyodide's sources compiled at every start.
+    assert info["stdlib"].endswith("json/__init__.pyc"), info["stdlib"]
 
 
 def test_phone_and_server_agree_on_6_simulated_matches(engine_page: Any) -> None:

@@ -86,6 +86,10 @@ def test_the_scorer_page_offers_the_current_bundle_for_a_year(client, settings) 
     assert r.status_code == 200 and r["Cache-Control"] == "public, max-age=31536000, immutable"
     assert b"".join(r.streaming_content) == (web_engine.OUT / manifest["file"]).read_bytes()
     assert client.get("/score/engine/engine-00000000000000000000.zip").status_code == 404
+    stdlib = f"/score/engine/{manifest['stdlib']}"
+    assert f'data-engine-stdlib="{stdlib}"' in page
+    r = client.get(stdlib)
+    assert r.status_code == 200 and r["Cache-Control"] == "public, max-age=31536000, immutable"
     settings.SCORER_LOCAL_ENGINE = False
     assert "data-engine-bundle" not in client.get(f"/score/{session.id}/").content.decode()
     settings.SCORER_LOCAL_ENGINE = True
@@ -93,6 +97,18 @@ def test_the_scorer_page_offers_the_current_bundle_for_a_year(client, settings) 
     assert "data-engine-bundle" not in client.get(f"/score/{session.id}/").content.decode()
     sw = client.get("/score/sw.js")
     assert sw["Content-Type"] == "application/javascript" and b"caches.match" in sw.content
+
+
+def test_the_phones_stdlib_is_precompiled_and_holds_what_the_engine_imports() -> None:
+    manifest = web_engine.build()
+    web_engine.current.cache_clear()
+    with zipfile.ZipFile(web_engine.OUT / manifest["stdlib"]) as zf:
+        names = set(zf.namelist())
+    # compiled once by Pyodide's own CPython (scripts/pyodide-stdlib.mjs), no source compiled at a start
+    assert names and all(n.endswith(".pyc") for n in names)
+    assert {"json/__init__.pyc", "dataclasses.pyc", "random.pyc", "encodings/utf_8.pyc"} <= names
+    # trimmed to what is used: nothing of the mail, XML or test packages
+    assert not [n for n in names if n.startswith(("email/", "xml/", "unittest/"))]
 
 
 @pytest.mark.django_db

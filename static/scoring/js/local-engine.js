@@ -16,10 +16,11 @@ export function engineConfig(root) {
     pyodide: root.getAttribute("data-engine-pyodide"),
     bundle: bundle,
     digest: root.getAttribute("data-engine-digest"),
+    stdlib: root.getAttribute("data-engine-stdlib") || "",
   };
 }
 
-const PYODIDE_FILES = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+const PYODIDE_FILES = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json"];
 
 function bytes(url) {
   return fetch(url, { credentials: "same-origin" }).then(function (r) {
@@ -37,13 +38,15 @@ export function startEngine(config, options) {
   var useSnapshot = !options || options.snapshot !== false;
   var pyodide = new URL(config.pyodide, location.href).href;
   var bundle = new URL(config.bundle, location.href).href;
-  var urls = PYODIDE_FILES.map(function (f) { return pyodide + f; }).concat([bundle]);
+  // The precompiled, trimmed standard library when the server built one, else Pyodide's own.
+  var stdlib = config.stdlib ? new URL(config.stdlib, location.href).href : pyodide + "python_stdlib.zip";
+  var urls = PYODIDE_FILES.map(function (f) { return pyodide + f; }).concat([bundle, stdlib]);
   var snapshot = useSnapshot ? loadSnapshot(pyodide, config.digest) : Promise.resolve(null);
   return Promise.all([bytes(config.worker), snapshot].concat(urls.map(bytes))).then(function (all) {
     var files = {};
     urls.forEach(function (u, i) { files[u] = all[i + 2]; });
     var script = URL.createObjectURL(new Blob([all[0]], { type: "text/javascript" }));
-    var init = { pyodide: pyodide, bundle: bundle, digest: config.digest, files: files, snapshot: all[1], makeSnapshot: useSnapshot };
+    var init = { pyodide: pyodide, bundle: bundle, stdlib: stdlib, digest: config.digest, files: files, snapshot: all[1], makeSnapshot: useSnapshot };
     return run(new Worker(script), init, options).then(function (engine) {
       var made = engine.info.snapshot;
       delete engine.info.snapshot;

@@ -110,8 +110,11 @@ function cacheShell(options, config) {
   if (!("caches" in window) || !("serviceWorker" in navigator)) return;
   const worker = navigator.serviceWorker.register(options.serviceWorker, { scope: "/score/" })
     .then(() => navigator.serviceWorker.ready).catch(() => null);
-  const files = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+  // Pyodide's own standard library only when the server built none (config.stdlib).
+  const files = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json"]
+    .concat(config.stdlib ? [] : ["python_stdlib.zip"]);
   const urls = new Set([location.pathname, config.worker, config.bundle].concat(files.map((f) => config.pyodide + f)));
+  if (config.stdlib) urls.add(config.stdlib);
   performance.getEntriesByType("resource").forEach((e) => {
     const u = new URL(e.name);
     if (u.origin === location.origin && u.pathname.startsWith(options.staticUrl)) urls.add(u.pathname);

@@ -4,10 +4,10 @@
 
    Protocol (docs/scorer-internals.md, "The local engine"): the page posts {id, op, arg}; the worker answers
    {id, ok: true, result} or {id, ok: false, error}. Ops:
-     init   {pyodide, bundle, digest, files, snapshot, makeSnapshot}  start Pyodide and the engine
+     init   {pyodide, bundle, stdlib, digest, files, snapshot, makeSnapshot}  start Pyodide and the engine
                                        bundle from the bytes in files ({absolute url: ArrayBuffer}),
                                        from a memory snapshot when given one; makeSnapshot: take one
-                                       -> {digest, python, ms, phases, restored, snapshot}
+                                       -> {digest, python, stdlib, ms, phases, restored, snapshot}
      open   {header, names, events}    the match after these events -> {ok, seq, view}
      apply  {events, seed}             one tap, all or none (matches/tap.py apply_tap) -> {ok, seq, view,
                                        stored} or {ok: false, error{code, message, index, client_id,
@@ -70,6 +70,8 @@ async function init(arg) {
   // A memory snapshot of an earlier start on this phone (the interpreter with the engine imported)
   // skips Python's start-up and the imports, most of a cold start (Pyodide's _loadSnapshot).
   var options = { indexURL: arg.pyodide };
+  // The server's precompiled, trimmed standard library (scoring/web_engine.py), when it has one.
+  if (arg.stdlib) options.stdLibURL = arg.stdlib;
   if (arg.snapshot) options._loadSnapshot = arg.snapshot;
   else if (arg.makeSnapshot) options._makeSnapshot = true;
   // pyodide.js (run by runScript above) defines loadPyodide on the worker's global scope
@@ -91,6 +93,8 @@ async function init(arg) {
   loadedDigest = arg.digest;
   return {
     digest: loadedDigest, python: py.runPython("import sys; sys.version.split()[0]"),
+    // Where the standard library's modules come from: .pyc from the server's precompiled one.
+    stdlib: py.runPython("import json; json.__file__"),
     ms: performance.now() - start, phases: phases, restored: !!arg.snapshot, snapshot: snapshot,
   };
 }
