@@ -21,6 +21,7 @@ from tournaments.models import Competition, Draw, Stage, Team
 from tournaments.services.clubs import teams_bulk_create
 from tournaments.services.competitions import competition_create
 from tournaments.services.drawing import groups_draw
+from tournaments.services.league_phase import league_phase_draw
 from tournaments.services.stages import stage_create
 
 
@@ -53,6 +54,12 @@ FORMATS: dict[str, Format] = {
             tiebreak_preset="uefa",
         ),
         Format("swiss", "Swiss system (rounds: log2 of the field)", None, tiebreak_preset="swiss"),
+        Format(
+            "league_phase_36",
+            "League phase, 36 teams (8 opponents each from 4 pots by seeding order, country caps)",
+            36,
+            tiebreak_preset="uefa",
+        ),
     )
 }
 
@@ -107,6 +114,16 @@ def _stages(
     if spec.key == "league":
         stage("League", Stage.Kind.ROUND_ROBIN, legs=2, teams=teams)
         return None
+    if spec.key == "league_phase_36":
+        # Drawn at once (pots by the listed order, no two of a country, at most 2 of one) when the
+        # teams are given, as a group format draws its groups.
+        if not teams:
+            raise ApplicationError(
+                f"The {spec.label} format needs its {spec.teams} teams.", details={"field": "teams"}
+            )
+        phase = stage("League phase", Stage.Kind.LEAGUE_PHASE, teams=teams)
+        pots = [teams[i : i + 9] for i in range(0, 36, 9)]
+        return league_phase_draw(stage=phase, pots=pots, seed=seed, user=user)
     if spec.key == "swiss":
         stage(
             "Swiss rounds",

@@ -125,5 +125,9 @@ def league_phase_page(request: HttpRequest, competition: Competition, stage: Sta
         "rows": opponents_by_pot(latest, names) if latest else [],
         "pot_numbers": range(1, len(latest.pots) + 1) if latest else [],
         "played": played,
+        # What "by seeding order" gives for the opponents asked (the form's, else 8).
+        "seeded_pots": seeding_pots(teams, _pot_count(request))
+        if len(teams) % _pot_count(request) == 0
+        else [],
     }
     return TemplateResponse(request, "console/league_phase_draw.html", context)

@@ -39,7 +39,7 @@ def test_a_league_phase_drawn_in_the_console_with_pots_by_hand() -> None:
     client = Client()
     client.force_login(olga)
     page = client.get("/console/c/small-phase/draw/").content.decode()
-    assert 'data-testid="league-phase-form"' in page
+    assert 'data-testid="league-phase-form"' in page and 'data-testid="seeded-pots"' in page
     ids = {t.name: t.pk for t in Team.objects.filter(competition__slug="small-phase")}
     # By hand: the even-numbered teams in pot 1, the odd ones in pot 2.
     body = {"opponents": 4, "country_cap": 2, "seed": 11, "pots_by": "hand"}

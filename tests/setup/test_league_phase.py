@@ -157,3 +157,24 @@ def test_played_through_the_api_the_single_table_is_complete(api: APIClient) -> 
     assert league.status == Stage.Status.COMPLETED
     podium = competition_podium(competition=competition)
     assert podium is not None and podium.champion.id == rows[0].team
+
+
+def test_the_format_makes_and_draws_a_36_team_league_phase_in_one_call(api: APIClient) -> None:
+    rows = [{"name": f"Club {i:02}", "country": COUNTRIES[(i * 7) % 36]} for i in range(36)]
+    body = {
+        "name": "Phase Format",
+        "slug": "phase-format",
+        "format": "league_phase_36",
+        "seed": 9,
+        "teams": rows,
+    }
+    response = api.post("/api/v1/competitions/from-format", body, format="json")
+    assert response.status_code == 201, response.json()
+    stage = Stage.objects.get(competition__slug="phase-format")
+    assert stage.kind == "league_phase" and stage.fixtures.count() == 144
+    draw = Draw.objects.get(stage=stage)
+    names = dict(Team.objects.filter(competition__slug="phase-format").values_list("id", "name"))
+    assert [names[i] for i in draw.pots[0]] == [f"Club {i:02}" for i in range(9)]  # the listed order
+    missing = {"name": "No Teams", "slug": "no-teams", "format": "league_phase_36"}
+    refused = api.post("/api/v1/competitions/from-format", missing, format="json")
+    assert refused.status_code == 400 and "36 teams" in refused.json()["error"]["message"]
