@@ -18,6 +18,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from matches import services
+from tests.demo_data import light_world_cup
 from tests.factories import CompetitionFactory, team_with_member
 from tests.processes import WebProcess, database_url_of_tests
 from tournaments.bracket import Score
@@ -46,6 +47,13 @@ def _pages(slug: str, fixture: Fixture) -> list[str]:
         "/ratings/?system=combined",
         f"/ratings/coaches/{fixture.home_team.coach_id}/",
     ]
+
+
+@pytest.fixture
+def cup(db):  # type: ignore[no-untyped-def]
+    # A cup of this module's own: its last test commits (another process reads the pages), which
+    # the shared cup's transaction, open for the whole module, would hide (tests/web_fixtures.py).
+    return light_world_cup()
 
 
 @pytest.mark.django_db
