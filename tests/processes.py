@@ -30,7 +30,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _wait_port(port: int, up: bool, timeout: float = 15.0) -> None:
+def wait_port(port: int, up: bool, timeout: float = 15.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with socket.socket() as s:
@@ -64,13 +64,13 @@ class RedisServer:
              "--daemonize", "no", "--loglevel", "warning"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        _wait_port(self.port, up=True)
+        wait_port(self.port, up=True)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             self.proc.wait(timeout=10)
-        _wait_port(self.port, up=False)
+        wait_port(self.port, up=False)
 
     def pause(self) -> None:
         """SIGSTOP: the server keeps its port (connections are accepted) but answers nothing."""

@@ -7,8 +7,10 @@ the build script is loaded from it: every input the script reads must be there.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -62,21 +64,37 @@ def test_the_engine_stage_copies_every_file_the_engine_build_reads(tmp_path: Pat
     assert build.compiled_sources(), "no engine source in the stage"
 
 
+def _dry_run(target: str) -> list[str]:
+    """The commands `make TARGET` runs, in order (make's dry run: nothing is executed, the
+    recursive make of the build and lint stage is dry-run too)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-n", target],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    return done.stdout.splitlines()
+
+
+def _first(lines: list[str], needle: str) -> int:
+    return next(i for i, line in enumerate(lines) if needle in line)
+
+
 def test_make_test_checks_the_services_before_the_lint_and_the_engine_build() -> None:
-    makefile = (ROOT / "Makefile").read_text()
-    test = re.search(r"^test: (.+)\n((\t.*\n)+)", makefile, re.M)
-    assert test is not None
-    # the prerequisites run before the recipe; the recipe's first line builds and lints, two at a time
-    assert "check-services" in test.group(1).split() and "lint" not in test.group(1).split()
-    recipe = test.group(2).splitlines()
-    assert {"engine", "lint", "web-engine", "test-pure"} <= set(recipe[0].split())
-    assert "-p tests.parallel_services" in recipe[-1] and "--dist load" in recipe[-1]
-    assert "scripts/check-services.py" in re.search(r"^check-services:.*\n(\t.*\n)+", makefile, re.M).group(0)
+    run = _dry_run("test")
+    services = _first(run, "scripts/check-services.py")
+    assert services < _first(run, "scripts/build_engine.py")
+    assert services < _first(run, "ruff check")
+    # the engine tests on the pure-Python source, the JS unit tests, then the whole suite on the
+    # compiled engine, last, in two workers with their own services
+    assert "FUBA_ENGINE=pure" in run[_first(run, "tests/engine")]
+    assert services < _first(run, "node --test tests/js")
+    suite = run[-1]
+    assert "FUBA_ENGINE=native" in suite and "-m pytest" in suite
+    assert "-p tests.parallel_services" in suite and "-n 2" in suite
+    assert _first(run, "collectstatic") < len(run) - 1
 
 
 def test_make_bench_has_var_and_the_static_files() -> None:
-    bench = re.search(r"^bench: .*\n((\t.*\n)+)", (ROOT / "Makefile").read_text(), re.M)
-    assert bench is not None
-    recipe = bench.group(1)
-    assert "mkdir -p var" in recipe and "collectstatic" in recipe
-    assert recipe.index("collectstatic") < recipe.index("bench/run.py")
+    run = _dry_run("bench")
+    assert _first(run, "mkdir -p var") < _first(run, "bench/run.py")
+    assert _first(run, "collectstatic") < _first(run, "bench/run.py")
