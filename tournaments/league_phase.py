@@ -18,15 +18,18 @@ the same generator: bounded time, and still the same result for the same seed. d
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 T = TypeVar("T", bound=Hashable)
 
-# A 36-team draw with country caps needs 144 nodes (one per match); the limits only stop a hopeless
-# search (inputs that counting cannot refuse but no draw meets) in well under a second or two.
-PAIR_NODE_LIMIT = 3_000
+# Work is counted in opponent checks, not time, so a draw stays the same on any machine. A
+# 36-team draw with country caps takes about 0.4 million checks (each slot's candidates at each
+# of its 144 steps); the budget over all restarts (about 3 s) only stops a hopeless search that
+# counting cannot refuse.
+WORK_LIMIT = 4_000_000
 SCHEDULE_NODE_LIMIT = 5_000
 RESTARTS = 4
 
@@ -81,6 +84,20 @@ def _check_input(pots: Sequence[Sequence[T]], country: Mapping[T, str], country_
         raise LeaguePhaseImpossible(
             constraint="country cap", reason="at most 0 opponents of a country leaves nobody to play"
         )
+    opponents = 2 * len(pots)
+    everyone = Counter(country.get(t, "") for t in seen)
+    for team in seen:
+        mine = country.get(team, "")
+        reachable = sum(
+            n if not c else min(n, country_cap) for c, n in everyone.items() if c != mine or not c
+        )
+        reachable -= 0 if mine else 1  # not itself
+        if reachable < opponents:
+            raise LeaguePhaseImpossible(
+                constraint=f"at most {country_cap} opponent(s) of one country",
+                reason=f"{team!r} ({mine or 'no country'}) can meet at most {reachable} teams under "
+                f"the caps; it needs {opponents}",
+            )
     for number, pot in enumerate(pots, start=1):
         for team in seen:
             mine = country.get(team, "")
@@ -106,8 +123,11 @@ def _check_input(pots: Sequence[Sequence[T]], country: Mapping[T, str], country_
 class _PairSearch(Generic[T]):
     """Fill every slot (team, pot, home/away) with an opponent: backtracking, fewest candidates first."""
 
-    def __init__(self, pots: list[list[T]], country: Mapping[T, str], cap: int, rng: random.Random) -> None:
-        self.pots, self.country, self.cap, self.rng = pots, country, cap, rng
+    def __init__(
+        self, pots: list[list[T]], country: Mapping[T, str], cap: int, rng: random.Random, budget: int
+    ) -> None:
+        self.pots, self.country, self.cap, self.rng, self.budget = pots, country, cap, rng, budget
+        self.work = 0
         self.pot_of = {t: p for p, pot in enumerate(pots) for t in pot}
         self.teams = [t for pot in pots for t in pot]
         # slot[(team, pot, is_home)] = opponent or None
@@ -116,7 +136,6 @@ class _PairSearch(Generic[T]):
         }
         self.met: dict[T, set[T]] = {t: set() for t in self.teams}
         self.counts: dict[T, dict[str, int]] = {t: {} for t in self.teams}
-        self.nodes = 0
         self.deepest = (0, "")
 
     def allowed(self, a: T, b: T) -> bool:
@@ -132,6 +151,7 @@ class _PairSearch(Generic[T]):
     def candidates(self, key: tuple[T, int, bool]) -> list[T]:
         team, pot, home = key
         back = (self.pot_of[team], not home)
+        self.work += len(self.pots[pot])
         return [o for o in self.pots[pot] if self.slot[(o, *back)] is None and self.allowed(team, o)]
 
     def set(self, key: tuple[T, int, bool], other: T | None) -> None:
@@ -162,8 +182,7 @@ class _PairSearch(Generic[T]):
                     break
         if best is None:
             return True
-        self.nodes += 1
-        if self.nodes > PAIR_NODE_LIMIT:
+        if self.work > self.budget:
             return False
         key, cands = best
         if not cands and filled >= self.deepest[0]:
@@ -176,7 +195,7 @@ class _PairSearch(Generic[T]):
             if self.run(filled + 1):
                 return True
             self.set(key, None)
-            if self.nodes > PAIR_NODE_LIMIT:
+            if self.work > self.budget:
                 return False
         return False
 
@@ -272,9 +291,14 @@ def draw_league_phase(
     listed = [list(p) for p in pots]
     days = 2 * len(listed)
     deepest = (0, "")
+    budget = WORK_LIMIT
     for _attempt in range(RESTARTS):
-        search = _PairSearch(listed, country, country_cap, rng)
-        if search.run():
+        if budget <= 0:
+            break
+        search = _PairSearch(listed, country, country_cap, rng, budget)
+        found = search.run()
+        budget -= search.work
+        if found:
             pairs = search.pairs()
             teams = [t for pot in listed for t in pot]
             matchday = _schedule(pairs, teams, days, rng)
@@ -288,4 +312,9 @@ def draw_league_phase(
         deepest = max(deepest, search.deepest, key=lambda d: d[0])
     constraint = f"no opponent of the same country, at most {country_cap} opponent(s) of one country"
     reason = deepest[1] or "no schedule of the drawn pairs gives every team one match a matchday"
-    raise LeaguePhaseImpossible(constraint=constraint, reason=f"no draw found ({reason})")
+    # Counting did not refuse the field, so a draw may exist that the bounded search missed:
+    # say so, rather than claim it is impossible.
+    raise LeaguePhaseImpossible(
+        constraint=constraint,
+        reason=f"no draw found within the search budget ({reason}); loosen the cap or change the pots",
+    )

@@ -125,3 +125,13 @@ def test_a_cap_met_pot_by_pot_but_not_overall_is_refused() -> None:
 def test_pots_of_the_wrong_shape_are_refused(pots: list[list[int]], words: str) -> None:
     with pytest.raises(LeaguePhaseImpossible, match=words):
         draw_league_phase(pots=pots, seed=1)
+
+
+def test_caps_that_leave_too_few_opponents_overall_are_refused_at_once() -> None:
+    # Four countries of nine: a team meets at most 2 of each of the three others, 6 < 8. Counting
+    # shows it before any search (which would spend its whole budget on it).
+    pots = [list(range(p * 9, p * 9 + 9)) for p in range(4)]
+    country = {t: f"C{t % 4}" for t in range(36)}
+    with pytest.raises(LeaguePhaseImpossible) as refused:
+        draw_league_phase(pots=pots, seed=1, country=country, country_cap=2)
+    assert "can meet at most 6 teams under the caps; it needs 8" in refused.value.reason
