@@ -107,7 +107,14 @@ function showMoment() {
     $("live-score").textContent = frame.score[0] + " – " + frame.score[1];
     $("live-minute").textContent = frame.minute + "'";
     $("live-turn").textContent = String(frame.turn);
+    const control = names[frame.control] || frame.control;
+    $("live-ball").textContent = frame.ball_name ? "Ball: " + frame.ball_name + " · value " + frame.value + " · " + control + " has it" : "";
   }
+  // The feed as it stood then, that turn on top.
+  const upTo = stepDoc.feed.slice(Math.max(0, cursor.at - 11), cursor.at + 1).reverse();
+  fillList($("live-feed"), upTo, (/** @type {{text: string}} */ l) => l.text);
+  const current = $("live-feed").firstElementChild;
+  if (current) current.classList.add("feed--current");
   const moment = $("live-moment");
   moment.hidden = false;
   moment.textContent = line ? line.text : "";

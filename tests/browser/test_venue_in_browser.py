@@ -125,6 +125,10 @@ def test_a_spectator_steps_back_through_a_live_match_and_returns_to_live(browser
         expect(moment).to_have_text(re.compile(r"^Turn \d+ · "))
         stepped = int(page.get_by_test_id("live-turn").inner_text())
         assert stepped < turn_now
+        # The feed as it stood then, that turn on top and marked.
+        current = page.get_by_test_id("live-feed").locator("li").first
+        expect(current).to_have_text(re.compile(rf"^Turn {stepped} · "))
+        expect(current).to_have_class(re.compile("feed--current"))
         page.get_by_test_id("live-prev").tap()
         expect(page.get_by_test_id("live-turn")).not_to_have_text(str(stepped))
         assert int(page.get_by_test_id("live-turn").inner_text()) < stepped
