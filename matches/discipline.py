@@ -22,7 +22,7 @@ from django.db import transaction
 
 from kernel.errors import ApplicationError
 from matches.models import Card
-from notifications import outbox
+from tournaments import announcements
 from tournaments.models import Competition, Fixture, Stage, Suspension, Team
 from tournaments.selectors import team_fixtures_in_order
 
@@ -145,7 +145,8 @@ def _tell(competition: Competition, suspensions: list[Suspension]) -> None:
     for ban in suspensions:
         served = Fixture.objects.filter(id=ban.served_in_id).first() if ban.served_in_id else None
         reason = ban.get_reason_display() + (f" (shirt {ban.shirt_number})" if ban.shirt_number else "")
-        outbox.suspension_made(
+        announcements.suspension_made.send(
+            sender=__name__,
             key=f"{ban.team_id}:{ban.source_fixture_id}:{ban.reason}:{ban.shirt_number}:{ban.sequence}",
             competition=competition,
             team_id=ban.team_id,

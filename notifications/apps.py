@@ -8,6 +8,8 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         # The VAPID key is read at start: a bad key stops the service now, not at the first push.
-        from notifications import vapid
+        from notifications import outbox, vapid
 
         vapid.private_key()
+        # The league announces its changes (tournaments.announcements); the outbox listens.
+        outbox.connect()

@@ -1,16 +1,18 @@
-"""Writing the outbox: the one door through which the league says that something happened.
+"""Writing the outbox: what the league announces, as the events the notifications fan out.
 
-The services of the league (results, discipline, draws, Swiss pairing, scheduling) and the live
-scorer call these functions inside the transaction of their change, so the event row commits or
-rolls back with it. After the commit the fan-out task is queued by name (it lives above, in
-notifications.tasks: this module is under the league and imports nothing above the models); a
-queue that is down loses nothing, the beat sweep (notifications.sweep) queues every event not
-fanned out yet.
+The services of the league (results, discipline, draws, Swiss pairing, scheduling) send the
+signals of tournaments.announcements inside the transaction of their change; ``connect`` (called
+by notifications.apps) hands each to the function of the same name here, so the event row commits
+or rolls back with the change and the league imports nothing of the notifications. The live
+scorer, above the notifications, calls ``live_goal`` directly. After the commit the fan-out task
+is queued by name (it lives above, in notifications.tasks, which imports this module); a queue
+that is down loses nothing, the beat sweep (notifications.sweep) queues every event not fanned
+out yet.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +22,7 @@ from django.db import transaction
 from kernel.broker import publish
 from notifications import kinds
 from notifications.models import Event
+from tournaments import announcements
 from tournaments.models import Competition, Fixture
 
 FANOUT_TASK = "notifications.fanout"
@@ -297,3 +300,19 @@ def live_goal(*, fixture_id: int, session_id: int, seq: int, score: tuple[int, i
             key=f"live_goal:{session_id}:{seq}",
             extra={"score": f"{score[0]}-{score[1]}", "text": note},
         )
+
+
+# ------------------------------------------------------------------ the league's announcements
+
+
+def connect() -> None:
+    """Write the outbox on each of the league's announcements (tournaments.announcements)."""
+    for name, signal in announcements.SIGNALS.items():
+        signal.connect(_receiver(globals()[name]), weak=False, dispatch_uid=f"notifications.outbox.{name}")
+
+
+def _receiver(write: Callable[..., None]) -> Callable[..., None]:
+    def receive(sender: object, signal: object = None, **kwargs: Any) -> None:
+        write(**kwargs)
+
+    return receive

@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 
 from kernel.errors import ApplicationError, NotFound
 from matches.models import Result, ResultAudit, ResultSubmission
-from notifications import outbox
+from tournaments import announcements
 from tournaments.bracket import Score
 from tournaments.game_systems import SENT_OFF_KINDS, rules_of, send_off_loss
 from tournaments.knockout import knockout_score_check
@@ -222,15 +222,21 @@ def audit(
         after=after,
         note=note,
     )
-    # Every step of the workflow is audited here, so this is where it is told (notifications.outbox
-    # decides what and to whom: a score to the opponent, a result to everyone once it counts).
+    # Every step of the workflow is audited here, so this is where it is announced (the notifications
+    # decide what and to whom: a score to the opponent, a result to everyone once it counts).
     reporting = None
     if isinstance(after, dict) and after.get("submission"):
         reporting = (
             ResultSubmission.objects.filter(id=after["submission"]).values_list("team_id", flat=True).first()
         )
-    outbox.result_audited(
-        fixture=fixture, action=action, audit_id=row.pk, after=after, reporting_team_id=reporting, note=note
+    announcements.result_audited.send(
+        sender=__name__,
+        fixture=fixture,
+        action=action,
+        audit_id=row.pk,
+        after=after,
+        reporting_team_id=reporting,
+        note=note,
     )
 
 

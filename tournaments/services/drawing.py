@@ -11,7 +11,7 @@ from typing import Any
 from django.db import transaction
 
 from kernel.errors import ApplicationError, Conflict
-from notifications import outbox
+from tournaments import announcements
 from tournaments.draws import Cap, DrawImpossible, draw_bracket, draw_groups
 from tournaments.fixtures import (
     group_letter,
@@ -171,7 +171,8 @@ def groups_draw(
     summary = "; ".join(
         f"Group {name}: " + ", ".join(ids[i].name for i in members) for name, members in result.groups.items()
     )
-    outbox.draw_made(
+    announcements.draw_made.send(
+        sender=__name__,
         competition=stage.competition,
         draw_id=draw.pk,
         stage_name=stage.name,
@@ -257,7 +258,8 @@ def knockout_draw(*, stage: Stage, seed: int | None = None, user: Any = None) ->
     pairs = [
         f"{names.get(a, '?')} v {names.get(b, '?')}" for a, b in zip(order[::2], order[1::2], strict=False)
     ]
-    outbox.draw_made(
+    announcements.draw_made.send(
+        sender=__name__,
         competition=stage.competition,
         draw_id=draw.pk,
         stage_name=stage.name,

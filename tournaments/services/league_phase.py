@@ -12,7 +12,7 @@ from typing import Any
 from django.db import transaction
 
 from kernel.errors import ApplicationError, Conflict
-from notifications import outbox
+from tournaments import announcements
 from tournaments.league_phase import LeaguePhaseImpossible, draw_league_phase
 from tournaments.models import Draw, Stage, Team
 from tournaments.selectors import actor_role_words
@@ -134,7 +134,8 @@ def league_phase_draw(
         drawn_by_role=actor_role_words(user=user, competition=stage.competition),
     )
     names = {t.id: t.name for pot in pots for t in pot}
-    outbox.draw_made(
+    announcements.draw_made.send(
+        sender=__name__,
         competition=stage.competition,
         draw_id=draw.pk,
         stage_name=stage.name,

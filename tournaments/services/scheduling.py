@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Count
 
 from kernel.errors import ApplicationError, Conflict, NotFound
-from notifications import outbox
+from tournaments import announcements
 from tournaments.fixtures import (
     Slot,
     group_qualifiers_problem,
@@ -355,8 +355,12 @@ def fixture_generate(
     created = Fixture.objects.bulk_create(fixtures)
     if stage.competition.status == Competition.Status.DRAFT:
         Competition.objects.filter(id=stage.competition_id).update(status=Competition.Status.ACTIVE)
-    outbox.fixtures_published(
-        competition=stage.competition, stage_id=stage.pk, stage_name=stage.name, fixtures=created
+    announcements.fixtures_published.send(
+        sender=__name__,
+        competition=stage.competition,
+        stage_id=stage.pk,
+        stage_name=stage.name,
+        fixtures=created,
     )
     return created
 
@@ -406,7 +410,7 @@ def fixture_schedule(*, fixture_id: int, kickoff: datetime | None, deadline: dat
     kickoff_before = fixture.kickoff
     fixture.kickoff, fixture.deadline = kickoff, deadline
     fixture.save(update_fields=["kickoff", "deadline", "updated_at"])
-    outbox.fixture_dates_changed(fixture=fixture, kickoff_before=kickoff_before)
+    announcements.fixture_dates_changed.send(sender=__name__, fixture=fixture, kickoff_before=kickoff_before)
     return fixture
 
 
@@ -436,5 +440,7 @@ def round_shift(*, stage: Stage, round: int, by: timedelta) -> list[Fixture]:
             ) from None
     Fixture.objects.bulk_update(movable, ["kickoff", "deadline", "updated_at"])
     for fixture in movable:
-        outbox.fixture_dates_changed(fixture=fixture, kickoff_before=kickoffs_before[fixture.pk])
+        announcements.fixture_dates_changed.send(
+            sender=__name__, fixture=fixture, kickoff_before=kickoffs_before[fixture.pk]
+        )
     return movable

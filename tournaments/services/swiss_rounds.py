@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from django.db.models import Max
 
 from kernel.errors import Conflict
-from notifications import outbox
+from tournaments import announcements
 from tournaments.models import (
     Bye,
     Fixture,
@@ -82,7 +82,8 @@ def swiss_round_create(
     if stage.status == Stage.Status.PENDING:
         Stage.objects.filter(id=stage.id).update(status=Stage.Status.ACTIVE)
     created = Fixture.objects.bulk_create(fixtures)
-    outbox.round_paired(
+    announcements.round_paired.send(
+        sender=__name__,
         competition=stage.competition,
         stage_id=stage.pk,
         stage_name=stage.name,
