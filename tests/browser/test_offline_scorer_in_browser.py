@@ -308,12 +308,20 @@ def test_undo_and_a_reload_offline_on_the_phones_log(browser, live_server, setti
         page.reload()  # offline: the app shell from the service worker, the taps from IndexedDB
         expect(page.locator("#scorer")).to_have_attribute("data-seq", str(before), timeout=60000)
         expect(page.get_by_test_id("sc-net")).to_contain_text("saved")
-        # Undo takes back the waiting taps on the phone, then queues undos of stored events.
+        # Undo takes back the waiting taps on the phone, then queues undos of stored events. Each
+        # undo is two taps on one button (the first asks why, the second takes back): wait for the
+        # ask to open, then for the event shown to go back, instead of a fixed pause.
+        undo = page.get_by_test_id("sc-undo")
         for _ in range(40):
             if _seq(page) < stored:
                 break
-            page.get_by_test_id("sc-undo").click()
-            page.wait_for_timeout(150)
+            shown = _seq(page)
+            undo.click()
+            expect(undo).to_have_attribute("aria-expanded", "true")
+            undo.click()
+            page.wait_for_function(
+                "(s) => Number(document.getElementById('scorer').dataset.seq) < s", arg=shown
+            )
         final = _seq(page)
         assert final < stored
         assert page.get_by_test_id("sc-undo").is_enabled()
