@@ -30,8 +30,11 @@ T = TypeVar("T", bound=Hashable)
 # of its 144 steps); the budget over all restarts (about 3 s) only stops a hopeless search that
 # counting cannot refuse.
 WORK_LIMIT = 4_000_000
+# One attempt's share: a search that bogs down is restarted from the generator's next state
+# (randomised restarts find tight draws a single long search misses).
+ATTEMPT_WORK = 600_000
 SCHEDULE_NODE_LIMIT = 5_000
-RESTARTS = 4
+RESTARTS = 8
 
 
 class LeaguePhaseImpossible(ValueError):
@@ -295,7 +298,7 @@ def draw_league_phase(
     for _attempt in range(RESTARTS):
         if budget <= 0:
             break
-        search = _PairSearch(listed, country, country_cap, rng, budget)
+        search = _PairSearch(listed, country, country_cap, rng, min(budget, ATTEMPT_WORK))
         found = search.run()
         budget -= search.work
         if found:
