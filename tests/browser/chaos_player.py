@@ -232,7 +232,7 @@ class Phone:
     def wait_sent(self, timeout: float = 60000) -> None:
         self.page.wait_for_function(
             "() => { const r = document.getElementById('scorer');"
-            " return r.dataset.queue === '0' && r.dataset.engine === 'local'; }",
+            " return r.dataset.queue === '0' && r.dataset.judging !== '1' && r.dataset.engine === 'local'; }",
             timeout=timeout,
         )
 
@@ -255,7 +255,8 @@ OPENED = """() => { const r = document.getElementById('scorer'); return r && r.d
   && document.querySelector('[data-testid=sc-question]').textContent !== 'Loading the match…'; }"""
 SHOWN = """() => { const r = document.getElementById('scorer'); const t = (id) =>
   (document.querySelector('[data-testid=' + id + ']') || {}).textContent;
-  return r ? { engine: r.dataset.engine, question: t('sc-question'), error: t('sc-error'), net: t('sc-net') }
+  return r ? { engine: r.dataset.engine, question: t('sc-question'), error: t('sc-error'), net: t('sc-net'),
+    mode: t('sc-mode') }
     : document.body.innerText.slice(0, 300); }"""
 
 
@@ -494,8 +495,14 @@ def _confirm(phone: Phone, *, last: bool) -> None:
         page.wait_for_selector('[data-testid="sc-confirm"]', state="hidden", timeout=60000)
 
 
+# Settled at the stored seq: nothing queued and no tap still being judged by the phone's engine
+# (data-judging). A tap is an op only once judged, so an empty queue alone let the player hand
+# over while the last tap (an area move whose first tap already changed the page, so SETTLE
+# returned) was still on its way: it was posted on the seq both phones showed, and the other
+# phone's next tap, on that same seq, was a real second conflict (typed dice: match 18, 2026-11-29).
 AT_SEQ = """(s) => { const r = document.getElementById('scorer');
-  return r.dataset.queue === '0' && (r.dataset.seq === s || r.dataset.status !== 'live'); }"""
+  return r.dataset.queue === '0' && r.dataset.judging !== '1'
+    && (r.dataset.seq === s || r.dataset.status !== 'live'); }"""
 
 
 def _together(first: Phone, second: Phone, session_id: int) -> None:
@@ -545,7 +552,8 @@ def _same_stretch(phones: list[Phone], plan: Plan, rng: random.Random, session_i
                 break
     first.set_offline(False)
     first.wait_sent()
-    # read once the first synced: the second's last tap and its page's own answers are in by then
+    # read once the first synced and the second judged its last tap and its page's own answers
+    second.page.wait_for_function("() => document.getElementById('scorer').dataset.judging !== '1'")
     ops = [op for op in second.record(session_id)["ops"] if op["kind"] == "tap"]
     stored = list(
         ScoringEvent.objects.filter(session_id=session_id, undone_at__isnull=True, seq__gt=base)

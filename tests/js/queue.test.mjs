@@ -402,3 +402,23 @@ test("a poll of the same length but another head (the other phone undid and ente
   assert.ok(!t.server.posts.some((p) => p.path === "/side-branches"));
   assert.deepEqual(t.server.events.map((e) => e.event.choice), ["b", "c"]);
 });
+
+test("a tap still being judged is said (judging) and its end emits a status", async () => {
+  // The chaos run handed over to the other phone when this phone's queue was empty but its last
+  // taps were still being judged by its engine (no op yet): posted a moment later on the seq
+  // both phones showed, they met the other phone's first tap there, a real second conflict.
+  const t = setup();
+  let release = null;
+  const apply = t.engine.apply.bind(t.engine);
+  t.engine.apply = (event) => new Promise((ok) => { release = () => ok(apply(event)); });
+  t.queue.send(decide("a"));
+  for (let i = 0; i < 50 && !release; i++) await new Promise((r) => setTimeout(r, 1));
+  assert.equal(t.q.ops.length, 0);
+  assert.equal(t.queue.status().waiting, 0);
+  assert.equal(t.queue.status().judging, true);
+  t.engine.apply = apply;
+  release();
+  await settled(t, { posts: 1 });
+  assert.equal(t.queue.status().judging, false);
+  assert.equal(t.seen.status[t.seen.status.length - 1].judging, false);
+});

@@ -165,8 +165,9 @@ function prefill(pens, given) {
   pens.querySelectorAll("[data-pen]").forEach((i) => { i.value = String(given[i.getAttribute("data-pen")]); });
 }
 
-export function netStatus(root, { waiting, taps, offline, local, note, blocked, rolling }, hasData) {
+export function netStatus(root, { waiting, taps, offline, local, note, blocked, rolling, judging }, hasData) {
   root.setAttribute("data-queue", String(waiting));
+  root.setAttribute("data-judging", judging ? "1" : "");
   root.setAttribute("data-engine", local ? "local" : "server");
   root.setAttribute("data-blocked", blocked ? "1" : "");
   const mode = byId(root, "sc-mode");

@@ -63,6 +63,8 @@ export function statusOf(q) {
   return {
     waiting: q.ops.length, taps: tapCount(q.ops), offline: q.offline || !q.deps.online(),
     blocked: q.blocked ? q.blocked.message : "", rolling: rolling(q),
+    // a tap still being judged by the phone's engine (not yet an op): the page is not settled
+    judging: !idle(q),
   };
 }
 function status(q) { emit(q, "status", statusOf(q)); }
@@ -73,7 +75,11 @@ function serial(q, fn) {
   const run = q.chain.then(fn);
   q.chain = run.catch((err) => {
     emit(q, "refused", { message: "This phone could not keep this tap: " + err.message, stale: false, auto: false });
-  }).then(() => { q.jobs -= 1; kick(q); });
+  }).then(() => {
+    q.jobs -= 1;
+    if (idle(q)) status(q); // the page says when its last tap is judged (data-judging)
+    kick(q);
+  });
   return run;
 }
 function kick(q) { q.deps.timer(() => flush(q), 0); }
