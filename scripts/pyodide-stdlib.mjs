@@ -4,7 +4,7 @@
 // CPython (Pyodide under Node) compiles them once, and keeps only what is used: the modules
 // imported by Pyodide's start-up, the engine's import, whole simulated matches through the
 // worker's entry points, an error's traceback and a memory snapshot (plus the codecs, looked up
-// by name). Usage: node scripts/pyodide-stdlib.mjs <engine bundle.zip> <out.zip>
+// by name), and the engine's own modules as .pyc under __engine__/. Usage: node scripts/pyodide-stdlib.mjs <engine bundle.zip> <out.zip>
 import { readFileSync, writeFileSync } from "node:fs";
 import { argv } from "node:process";
 import { loadPyodide } from "pyodide";
@@ -69,6 +69,18 @@ with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as dst:
         entry = zipfile.ZipInfo(name + "c", date_time=(2020, 1, 1, 0, 0, 0))
         entry.compress_type = zipfile.ZIP_DEFLATED
         dst.writestr(entry, bytes(_code_to_hash_pyc(code, importlib.util.source_hash(data), False)))
+    # The engine's modules compiled as well, as the __pycache__ files of /engine (the worker
+    # extracts them there: the import then reads them instead of compiling the sources).
+    import os
+    for folder, _, files in sorted(os.walk("/engine")):
+        for file in sorted(f for f in files if f.endswith(".py")):
+            path = f"{folder}/{file}"
+            data = open(path, "rb").read()
+            code = compile(data, path, "exec", dont_inherit=True)
+            cached = importlib.util.cache_from_source(path).removeprefix("/engine/")
+            entry = zipfile.ZipInfo("__engine__/" + cached, date_time=(2020, 1, 1, 0, 0, 0))
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            dst.writestr(entry, bytes(_code_to_hash_pyc(code, importlib.util.source_hash(data), False)))
 open("/tmp/stdlib.zip", "wb").write(buf.getvalue())
 `);
 writeFileSync(out, py.FS.readFile("/tmp/stdlib.zip"));

@@ -49,12 +49,26 @@ function runScript(bytes) {
 
 // The bundle's modules imported into the interpreter; after a snapshot restore they are already in
 // sys.modules, and the files are unpacked again for anything read from disk later.
-async function loadEngine() {
+async function loadEngine(restored) {
   var response = await fetch(loadedBundle);
   if (!response.ok) throw new Error("engine bundle " + loadedBundle + ": HTTP " + response.status);
   py.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/engine" });
   py.runPython("import sys\nif '/engine' not in sys.path: sys.path.insert(0, '/engine')");
+  // The server's standard library carries the engine's modules compiled (scripts/pyodide-stdlib.mjs):
+  // as /engine's __pycache__ they are imported without compiling the sources. A restored snapshot
+  // has imported them already.
+  if (!restored) py.runPython(UNPACK_COMPILED);
 }
+
+var UNPACK_COMPILED = [
+  "import os, sys, zipfile",
+  "with zipfile.ZipFile(f'/lib/python{sys.version_info[0]}{sys.version_info[1]}.zip') as z:",
+  "    for name in z.namelist():",
+  "        if name.startswith('__engine__/'):",
+  "            path = '/engine/' + name[len('__engine__/'):]",
+  "            os.makedirs(os.path.dirname(path), exist_ok=True)",
+  "            with open(path, 'wb') as f: f.write(z.read(name))",
+].join("\n");
 
 async function init(arg) {
   // Each phase's time goes back to the page (docs/scorer.md: where the cold start goes).
@@ -78,7 +92,7 @@ async function init(arg) {
   py = await /** @type {any} */ (self).loadPyodide(options);
   mark(arg.snapshot ? "restore" : "pyodide");
   loadedBundle = arg.bundle;
-  await loadEngine();
+  await loadEngine(!!arg.snapshot);
   mark("unpack");
   entry = py.pyimport("matches.scorer_local");
   mark("import");
