@@ -135,3 +135,12 @@ def test_caps_that_leave_too_few_opponents_overall_are_refused_at_once() -> None
     with pytest.raises(LeaguePhaseImpossible) as refused:
         draw_league_phase(pots=pots, seed=1, country=country, country_cap=2)
     assert "can meet at most 6 teams under the caps; it needs 8" in refused.value.reason
+
+
+def test_a_tight_field_is_drawn_by_restarting_in_smaller_attempts() -> None:
+    # Nine countries of four, at most one of each: a team meets exactly one team of every other
+    # country. One long search bogged down and refused it; restarts find a draw.
+    pots = [list(range(p * 9, p * 9 + 9)) for p in range(4)]
+    country = {t: f"C{t % 9}" for t in range(36)}
+    draw = draw_league_phase(pots=pots, seed=1, country=country, country_cap=1)
+    check(draw, pots, country, 1)
