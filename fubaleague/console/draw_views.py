@@ -18,7 +18,7 @@ from kernel.errors import ApplicationError
 from matches.holds import holds
 from tournaments.models import Competition, Draw, Fixture, Stage, Team
 from tournaments.services.drawing import groups_draw, groups_enter
-from tournaments.services.scheduling import fixture_generate, round_shift
+from tournaments.services.scheduling import fixture_generate, round_shift, stage_dates_set
 
 
 class DrawForm(forms.Form):
@@ -136,6 +136,17 @@ def _generate_all(competition: Competition, d: dict[str, Any]) -> int:
     interval = timedelta(days=d["days_between_rounds"])
     created = 0
     for stage in competition.stages.order_by("order"):
+        undated_draw = (
+            stage.kind == Stage.Kind.LEAGUE_PHASE and not stage.fixtures.exclude(kickoff=None).exists()
+        )
+        if stage.fixtures.exists() and undated_draw:
+            # A drawn league phase has its fixtures already; they get the dates here.
+            dated = stage_dates_set(
+                stage=stage, start=start, interval=interval, deadline_after=timedelta(days=d["deadline_days"])
+            )
+            created += len(dated)
+            start = max(f.kickoff for f in dated if f.kickoff) + interval
+            continue
         if stage.fixtures.exists():
             last = stage.fixtures.exclude(kickoff=None).order_by("-kickoff").first()
             start = last.kickoff + interval if last and last.kickoff else start

@@ -56,6 +56,16 @@ def test_a_league_phase_drawn_in_the_console_with_pots_by_hand() -> None:
     assert 'data-testid="opponents"' in page and "Pot 2: home · away" in page
     stage = Stage.objects.get(kind="league_phase")
     assert stage.fixtures.count() == 24  # 12 teams × 4 opponents / 2
+    # The Schedule step dates the drawn matchdays: matchday n a week after matchday n - 1.
+    schedule = {
+        "start_date": "2027-09-07",
+        "kickoff_time": "18:00",
+        "days_between_rounds": 7,
+        "deadline_days": 2,
+    }
+    assert client.post("/console/c/small-phase/schedule/", schedule | {"generate": "1"}).status_code == 302
+    kickoffs = {f.round: f.kickoff.date().isoformat() for f in stage.fixtures.all() if f.kickoff}
+    assert kickoffs == {1: "2027-09-07", 2: "2027-09-14", 3: "2027-09-21", 4: "2027-09-28"}
     fixture = Fixture.objects.filter(stage=stage).first()
     assert fixture is not None
     result_override(fixture_id=fixture.pk, user=olga, score=Score(2, 1), note="played")

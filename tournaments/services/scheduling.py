@@ -444,3 +444,27 @@ def round_shift(*, stage: Stage, round: int, by: timedelta) -> list[Fixture]:
             sender=__name__, fixture=fixture, kickoff_before=kickoffs_before[fixture.pk]
         )
     return movable
+
+
+@transaction.atomic
+def stage_dates_set(
+    *, stage: Stage, start: datetime, interval: timedelta, deadline_after: timedelta | None = None
+) -> list[Fixture]:
+    """Date a stage's fixtures made before (a drawn league phase) round by round, as fixture_generate
+    would have; only while none has a result."""
+    stage = Stage.objects.select_for_update().get(id=stage.id)
+    fixtures = list(stage.fixtures.select_for_update().order_by("round", "match_number", "leg"))
+    if not fixtures:
+        raise NotFound(f"{stage} has no fixtures to date.", details={"field": "stage"})
+    if any(f.status != Fixture.Status.SCHEDULED for f in fixtures):
+        raise Conflict(f"{stage}: results are in; move its rounds one by one instead.")
+    schedule = _Schedule(start, interval, deadline_after)
+    kickoffs_before = {f.pk: f.kickoff for f in fixtures}
+    for fixture in fixtures:
+        fixture.kickoff, fixture.deadline = schedule.kickoff(fixture.round), schedule.deadline(fixture.round)
+    Fixture.objects.bulk_update(fixtures, ["kickoff", "deadline", "updated_at"])
+    for fixture in fixtures:
+        announcements.fixture_dates_changed.send(
+            sender=__name__, fixture=fixture, kickoff_before=kickoffs_before[fixture.pk]
+        )
+    return fixtures
