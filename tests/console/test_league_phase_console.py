@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from rest_framework.test import APIClient
 
 from matches.services import result_override
 from tests.factories import UserFactory
 from tournaments.bracket import Score
 from tournaments.models import Competition, Draw, Fixture, Stage, Team
+from tournaments.services.roles import role_grant
 from tournaments.shapes import SHAPE_PRESETS, Shape, competition_create_from_shape, shape_preview
 
 pytestmark = pytest.mark.django_db
@@ -100,3 +102,30 @@ def test_the_new_competition_page_offers_the_league_phase() -> None:
     assert response.status_code == 302, response.content.decode()[:2000]
     competition = Competition.objects.get(name="Phase Cup")
     assert competition.stages.get().kind == "league_phase"
+
+
+def test_a_results_desk_helper_may_not_draw_the_league_phase() -> None:
+    olga, desk = UserFactory(username="olga"), UserFactory(username="desk")
+    teams = [{"name": f"T{i:02}", "country": f"C{i % 6}"} for i in range(12)]
+    phase = competition_create_from_shape(
+        name="Desk Phase",
+        slug="desk-phase",
+        shape=Shape("league_phase", 12, opponents=4),
+        teams=teams,
+        creator=olga,
+    )
+    role_grant(competition=phase, user=desk, kind="results_desk", by=olga)
+    stage = Stage.objects.get(competition=phase)
+    api = APIClient()
+    api.force_authenticate(desk)
+    response = api.post(f"/api/v1/stages/{stage.pk}/draw-league-phase", {"opponents": 4}, format="json")
+    assert response.status_code == 403
+    client = Client()
+    client.force_login(desk)
+    assert client.post("/console/c/desk-phase/draw/", {"opponents": 4, "country_cap": 2}).status_code == 403
+    assert not Draw.objects.exists()
+    api.force_authenticate(olga)
+    assert (
+        api.post(f"/api/v1/stages/{stage.pk}/draw-league-phase", {"opponents": 4}, format="json").status_code
+        == 201
+    )
