@@ -19,12 +19,14 @@ from django.utils.html import format_html
 from kernel.admin_actions import ServiceAdmin, ServiceForm
 from tournaments.models import (
     Bye,
+    CheckIn,
     Club,
     ClubApplication,
     Coach,
     CompetitionRole,
     Invitation,
     MatchSkill,
+    RoundClock,
     Skill,
     SkillLoss,
     TeamSkill,
@@ -217,3 +219,21 @@ class ClubApplicationAdmin(RecordAdmin):
     list_filter = ("status",)
     search_fields = ("competition__name", "team_name", "club_name", "applicant__username")
     list_select_related = ("competition", "applicant")
+
+
+@admin.register(RoundClock)
+class RoundClockAdmin(RecordAdmin):
+    """Set by the organiser's console or API (tournaments.services.venue.round_clock_set)."""
+
+    list_display = ("stage", "round", "starts_at", "minutes", "set_by")
+    list_filter = ("competition",)
+    search_fields = ("stage__name", "competition__name")
+
+
+@admin.register(CheckIn)
+class CheckInAdmin(RecordAdmin):
+    """A club's arrival at the venue (tournaments.services.venue.fixture_check_in)."""
+
+    list_display = ("fixture", "team", "checked_in_by", "checked_in_by_role", "created_at")
+    list_filter = ("fixture__competition",)
+    search_fields = ("team__name", "checked_in_by__username")

@@ -129,7 +129,13 @@ def _check_in_team(fixture: Fixture, user: Any, team_id: int | None) -> int:
     """The team the user checks in: their club's side, or any side for whoever runs the results."""
     sides = {t for t in (fixture.home_team_id, fixture.away_team_id) if t is not None}
     mine = user_club_team_ids(user=user, fixture=fixture)
-    if not mine and competition_permits(user=user, competition=fixture.competition, action="results"):
+    # Staff check a side in only with the model permission, as for every other staff write.
+    if not mine and competition_permits(
+        user=user,
+        competition=fixture.competition,
+        action="results",
+        staff_perms=("tournaments.add_checkin",),
+    ):
         mine = sides
     if not mine:
         raise PermissionDenied(f"Only the members of the two clubs check in for {fixture}.")
@@ -158,11 +164,12 @@ def fixture_check_in(*, fixture_id: int, user: Any, team_id: int | None = None) 
         raise NotFound(f"There is no fixture {fixture_id}.", details={"field": "fixture"})
     if not fixture.is_resolved:
         raise Conflict(f"{fixture}: both teams are not known yet, so nobody checks in for it.")
+    # Who asks before what the fixture is: a stranger learns nothing of its state (403, not 409).
+    team = _check_in_team(fixture, user, team_id)
     if fixture.status != Fixture.Status.SCHEDULED:
         raise Conflict(
             f"{fixture} is {fixture.get_status_display().lower()}: there is nothing to check in for."
         )
-    team = _check_in_team(fixture, user, team_id)
     check_in, _created = CheckIn.objects.get_or_create(
         fixture=fixture,
         team_id=team,
