@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Max, Q, Sum
 
 from matches import scorer_view
 from scoring import selectors
@@ -50,6 +50,24 @@ def version(*, competition_id: int) -> str:
         counted=Count("id", filter=Q(fixture__status__in=Fixture.COUNTED_STATUSES)),
     )
     return f"{row['n']}.{row['v'] or 0}.{row['counted']}"
+
+
+def version_by_slug(*, slug: str) -> tuple[int, str] | None:
+    """The competition's id and live version in the one query a poll costs, or None when it has
+    no session (then the caller looks the competition up: a rare case, not worth a join)."""
+    row = (
+        ScoringSession.objects.filter(fixture__competition__slug=slug)
+        .exclude(status=ScoringSession.Status.ABANDONED)
+        .aggregate(
+            competition=Max("fixture__competition_id"),
+            n=Count("id"),
+            v=Sum("version"),
+            counted=Count("id", filter=Q(fixture__status__in=Fixture.COUNTED_STATUSES)),
+        )
+    )
+    if not row["n"]:
+        return None
+    return int(row["competition"]), f"{row['n']}.{row['v'] or 0}.{row['counted']}"
 
 
 def etag(competition_id: int, ver: str) -> str:

@@ -58,6 +58,30 @@ def test_the_document_answers_304_until_a_session_moves_then_a_new_version() -> 
     assert moved.json()["live"][0]["version"] > first.json()["live"][0]["version"]
 
 
+def test_a_poll_that_nothing_moved_costs_one_query_with_the_version_the_document_has(
+    django_assert_num_queries: Any,
+) -> None:
+    setup = make_fixture()
+    competition = setup.fixture.competition
+    users = {"home": setup.home_user, "away": setup.away_user}
+    session = services.session_start(fixture_id=setup.fixture.id, user=setup.home_user)
+    play(session.id, users, until=4)
+    ver = centre.version(competition_id=competition.id)
+    assert centre.version_by_slug(slug=competition.slug) == (competition.id, ver)
+    client = Client()
+    first = _doc(client, competition.slug)
+    assert first["ETag"] == centre.etag(competition.id, ver)
+    with django_assert_num_queries(1):
+        assert _doc(client, competition.slug, first["ETag"]).status_code == 304
+
+
+def test_a_competition_with_no_session_has_an_empty_document_not_a_404() -> None:
+    setup = make_fixture()
+    assert centre.version_by_slug(slug=setup.fixture.competition.slug) is None
+    response = _doc(Client(), setup.fixture.competition.slug)
+    assert response.status_code == 200 and response.json()["live"] == []
+
+
 def test_a_version_document_is_built_once_and_shared(monkeypatch: pytest.MonkeyPatch) -> None:
     setup = make_fixture()
     competition_id = setup.fixture.competition_id
