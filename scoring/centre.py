@@ -36,38 +36,36 @@ MOMENTS_SHOWN = 12
 
 
 def _sessions(competition_id: int) -> Any:
-    return ScoringSession.objects.filter(fixture__competition_id=competition_id).exclude(
-        status=ScoringSession.Status.ABANDONED
+    return _live(ScoringSession.objects.filter(fixture__competition_id=competition_id))
+
+
+def _live(sessions: Any) -> Any:
+    return sessions.exclude(status=ScoringSession.Status.ABANDONED)
+
+
+def _version_row(sessions: Any) -> tuple[int | None, str]:
+    """The competition and the version of its sessions in one aggregate: how many, the sum of
+    their versions, how many of their fixtures count."""
+    row = sessions.aggregate(
+        competition=Max("fixture__competition_id"),
+        n=Count("id"),
+        v=Sum("version"),
+        counted=Count("id", filter=Q(fixture__status__in=Fixture.COUNTED_STATUSES)),
     )
+    return row["competition"], f"{row['n']}.{row['v'] or 0}.{row['counted']}"
 
 
 def version(*, competition_id: int) -> str:
     """The competition's live version, as committed: moves whenever one of its sessions moves or
     the result of a fixture scored live starts (or stops) counting."""
-    row = _sessions(competition_id).aggregate(
-        n=Count("id"),
-        v=Sum("version"),
-        counted=Count("id", filter=Q(fixture__status__in=Fixture.COUNTED_STATUSES)),
-    )
-    return f"{row['n']}.{row['v'] or 0}.{row['counted']}"
+    return _version_row(_sessions(competition_id))[1]
 
 
 def version_by_slug(*, slug: str) -> tuple[int, str] | None:
     """The competition's id and live version in the one query a poll costs, or None when it has
     no session (then the caller looks the competition up: a rare case, not worth a join)."""
-    row = (
-        ScoringSession.objects.filter(fixture__competition__slug=slug)
-        .exclude(status=ScoringSession.Status.ABANDONED)
-        .aggregate(
-            competition=Max("fixture__competition_id"),
-            n=Count("id"),
-            v=Sum("version"),
-            counted=Count("id", filter=Q(fixture__status__in=Fixture.COUNTED_STATUSES)),
-        )
-    )
-    if not row["n"]:
-        return None
-    return int(row["competition"]), f"{row['n']}.{row['v'] or 0}.{row['counted']}"
+    competition, ver = _version_row(_live(ScoringSession.objects.filter(fixture__competition__slug=slug)))
+    return None if competition is None else (int(competition), ver)
 
 
 def etag(competition_id: int, ver: str) -> str:
