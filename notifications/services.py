@@ -18,6 +18,7 @@ from matches.models import ResultSubmission
 from notifications import delivery, kinds, netguard, tokens
 from notifications.models import ClubMute, Follow, Preference, PushSubscription, Webhook
 from tournaments.models import Club, Coach, Competition, Team
+from tournaments.selectors import competition_permits
 
 
 def _preference(user: User) -> Preference:
@@ -171,12 +172,12 @@ def webhook_create(
 
 
 def webhook_owner_check(*, user: User, competition: Competition | None, club: Club | None) -> None:
-    if competition is not None and not (
-        user.is_superuser or (user.is_staff and user.has_perm("tournaments.change_competition"))
+    """A competition's webhooks: its organisers and co-organisers (the one rule of roles, which
+    keeps the instance's staff too); a club's: its members."""
+    if competition is not None and not competition_permits(
+        user=user, competition=competition, action="setup", staff_perms=("tournaments.change_competition",)
     ):
-        raise PermissionDenied(
-            "A competition's webhooks are set by its organisers (tournaments.change_competition)."
-        )
+        raise PermissionDenied("A competition's webhooks are set by its organisers and co-organisers.")
     if club is not None and not (user.is_superuser or club.members.filter(id=user.pk).exists()):
         raise PermissionDenied("A club's webhooks are set by its members.")
 

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from kernel.auth import signed_in_user
+from kernel.errors import ApplicationError
 from notifications import kinds, selectors, services, tasks
 from notifications.models import Webhook
 from tournaments.models import Club, Competition
@@ -29,10 +30,17 @@ def _create(request: HttpRequest, *, competition: Competition | None, club: Club
 def _page(request: HttpRequest, *, competition: Competition | None, club: Club | None) -> HttpResponse:
     user = signed_in_user(request.user)
     services.webhook_owner_check(user=user, competition=competition, club=club)
+    error = ""
     if request.method == "POST":
-        hook = _create(request, competition=competition, club=club)
-        messages.success(request, "Webhook added. Its signing secret is on its page.")
-        return redirect("notifications:webhook", hook.pk)
+        try:
+            hook = _create(request, competition=competition, club=club)
+        except ApplicationError as exc:
+            if exc.status_code == 403:
+                raise
+            error = exc.message  # said on the form, with what was typed kept to correct it
+        else:
+            messages.success(request, "Webhook added. Its signing secret is on its page.")
+            return redirect("notifications:webhook", hook.pk)
     hooks = selectors.webhooks_of(
         competition_id=competition.pk if competition else None, club_id=club.pk if club else None
     )
@@ -46,7 +54,10 @@ def _page(request: HttpRequest, *, competition: Competition | None, club: Club |
             "hooks": hooks,
             "styles": Webhook.Style.choices,
             "kinds": choosable,
+            "error": error,
+            "typed": request.POST if error else {},
         },
+        status=400 if error else 200,
     )
 
 

@@ -27,6 +27,7 @@ from matches.holds import holds
 from matches.progress import competition_podium
 from scoring.selectors import live_fixture_ids
 from tournaments.models import Coach, Competition, Fixture, Stage
+from tournaments.selectors import competition_permits
 from tournaments.standings import cache, presentation
 
 
@@ -63,6 +64,12 @@ def competition_home(request: HttpRequest, slug: str) -> HttpResponse:
     shown = [row.fixture.pk for row in [*context.get("upcoming", []), *context.get("recent", [])]]
     context["live_ids"] = live_fixture_ids(fixture_ids=shown)
     context["held_ids"] = set(holds(shown))
+    context["may_set_webhooks"] = competition_permits(
+        user=request.user,
+        competition=competition,
+        action="setup",
+        staff_perms=("tournaments.change_competition",),
+    )
     return render(request, "tournaments/competition.html", context)
 
 
