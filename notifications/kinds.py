@@ -49,6 +49,10 @@ CHOOSABLE: Final[tuple[str, ...]] = tuple(k for k in LABELS if k != CHANNEL_PAUS
 # an unconfirmed score, a dispute. Nothing here reaches a follower or a competition's webhook.
 PRIVATE: Final[frozenset[str]] = frozenset({SCORE_REPORTED, DISPUTE_OPENED, DISPUTE_RESOLVED, CHANNEL_PAUSED})
 
+# What asks something of the club (a score to confirm, a dispute, a deadline to report by): it
+# reaches every member, also one who stopped following the club's fixtures (notifications.ClubMute).
+ASKS_THE_CLUB: Final[frozenset[str]] = PRIVATE | {DEADLINE_48H, DEADLINE_24H, DEADLINE_PASSED}
+
 # Who hears of a public kind besides the clubs concerned: the followers (of the team, the
 # competition or the coach). Deadlines concern the clubs that must report and nobody else.
 FOR_FOLLOWERS: Final[frozenset[str]] = frozenset(

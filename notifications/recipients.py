@@ -28,15 +28,15 @@ def _teams(event: Event) -> list[Team]:
     return list(Team.objects.filter(id__in=event.team_ids).select_related("coach"))
 
 
-def _club_members(club_ids: set[int], *, public: bool) -> set[int]:
+def _club_members(club_ids: set[int], *, kind: str) -> set[int]:
     if not club_ids:
         return set()
     members = set(
         User.objects.filter(fuba_clubs__id__in=club_ids, is_active=True).values_list("id", "fuba_clubs__id")
     )
-    if public:
+    if kind not in kinds.ASKS_THE_CLUB:
         # A member who stopped following the club's fixtures still gets what asks something of
-        # the club (private kinds, deadlines): only the public notices are muted.
+        # the club (private kinds, deadlines): only the other notices are muted.
         muted = set(ClubMute.objects.filter(club_id__in=club_ids).values_list("user_id", "club_id"))
         members -= muted
     return {user_id for user_id, _ in members}
@@ -67,7 +67,7 @@ def audience(event: Event) -> Audience:
     teams = _teams(event)
     parties = [t for t in teams if not event.for_team_ids or t.pk in event.for_team_ids]
     party_clubs = {t.club_id for t in parties if t.club_id}
-    users = _club_members(party_clubs, public=event.is_public)
+    users = _club_members(party_clubs, kind=event.kind)
     users |= {t.coach.user_id for t in parties if t.coach is not None and t.coach.user_id}
     if event.is_public and event.kind in kinds.FOR_FOLLOWERS:
         users |= _followers(event, teams)
