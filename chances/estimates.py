@@ -14,10 +14,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-# The league's one door into the engine (matches.engine_door over rules_engine.api); of the chances
-# app, only this module goes through it.
-from matches.engine_door import SimulationOptions, TeamSetup, play_match
 from matches.simulation import balance_skills
+
+# The league's one door into the engine (matchplay.engine_door over rules_engine.api); of the chances
+# app, only this module goes through it.
+from matchplay.engine_door import SimulationOptions, TeamSetup, play_match
 
 # The set-up every team's strength is measured against: a plain 4-4-2 without roles or skills.
 REFERENCE: dict[str, Any] = {"formation": "4-4-2"}

@@ -7,9 +7,9 @@ from typing import Any
 
 from chances.rules import best_third_slots, points_of, tiebreak_order
 from kernel.errors import ApplicationError, NotFound
-from matches.engine_door import ROLE_KEYS
 from matches.models import FAIR_PLAY_POINTS, Card, CardKind, Result
 from matches.simulation import skill_code
+from matchplay.engine_door import ROLE_KEYS
 from tournaments.game_systems import FUBA_3, GameSystemRules, game_system_rules
 from tournaments.models import Competition, Fixture, LotDraw, Stage, Team
 

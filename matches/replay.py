@@ -1,7 +1,7 @@
 """Turn-by-turn replay of a match log for the match page: one frame per event, computed by the engine.
 
-The rules engine replays the log (``parse`` and ``Match`` of matches.engine_door); after each event
-we take the engine's snapshot (matches.engine_door.snapshot) of what the page draws: pieces per area,
+The rules engine replays the log (``parse`` and ``Match`` of matchplay.engine_door); after each event
+we take the engine's snapshot (matchplay.engine_door.snapshot) of what the page draws: pieces per area,
 the ball's area and value, score, minute, turn and stage, the last action, and what just happened
 in words. ``areas`` lists the area codes in board order (the index of ``home``/``away``/``gk``),
 ``board`` the same areas with the names people read. The page's script only steps through these
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from matches.engine_door import (
+from matchplay.engine_door import (
     Decision,
     Event,
     IllegalEventError,
@@ -25,12 +25,12 @@ from matches.engine_door import (
     parse,
     snapshot,
 )
-from matches.engine_door import board as B
+from matchplay.engine_door import board as B
 
 # One plain-language renderer for the scorer, the live page and the replay (pure functions over
 # the log's JSON form).
-from matches.match_feed import key_moments, turn_feed
-from matches.narrate import event_detail, event_text, note_text, setup_occasion
+from matchplay.match_feed import key_moments, turn_feed
+from matchplay.narrate import event_detail, event_text, note_text, setup_occasion
 
 # Frames of very long logs are thinned to every n-th event so the page stays light; goals,
 # cards and turn starts are always kept.
@@ -220,7 +220,7 @@ def replay_frames(log: Mapping[str, Any], *, with_frames: bool = True) -> dict[s
     m = Match(header)
     names = {"home": header.teams[0].name, "away": header.teams[1].name}
     frames: list[dict[str, Any]] = [_frame(m, 0, "Kick-off set-up", [], names)] if draw else []
-    # What the turn feed and the key moments are made of (matches.narrate): each event with
+    # What the turn feed and the key moments are made of (matchplay.narrate): each event with
     # the notes it produced and the frame a click on its line shows.
     entries: list[dict[str, Any]] = []
     error = None

@@ -16,9 +16,9 @@ from typing import Any
 from django.utils.text import slugify
 
 from kernel.errors import ApplicationError
-from matches import engine_door
 from matches.models import CardKind
 from matches.services import CardInput
+from matchplay import engine_door
 from tournaments.game_systems import GameSystemRules, rules_of
 from tournaments.knockout import tie_needs_decider
 from tournaments.models import Fixture, Team

@@ -13,8 +13,8 @@ from typing import Any
 from django.conf import settings
 
 from kernel.errors import ApplicationError
-from matches import engine_door
-from matches.engine_door import FubaError
+from matchplay import engine_door
+from matchplay.engine_door import FubaError
 
 
 class InvalidTurnLog(ApplicationError):

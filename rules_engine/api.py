@@ -1,7 +1,7 @@
 """Public API of the FUBA rules engine (rulebook 3).  Pure Python, no Django.
 
 Everything outside the engine (the league's Django apps through their single
-adapter ``matches.engine_door``, the benchmarks, the tests of the public API)
+adapter ``matchplay.engine_door``, the benchmarks, the tests of the public API)
 imports from here: validation, replay, simulation, coaches, the result
 classes, the errors, event (de)serialisation, the board tables (``board``), the
 names of the board's areas (``board_areas``, ``area_name``: the one vocabulary every page

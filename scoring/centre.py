@@ -22,7 +22,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count, Max, Q, Sum
 
-from matches import scorer_view
+from matchplay import scorer_view
 from scoring import selectors
 from scoring.models import ScoringSession
 from tournaments.models import Fixture

@@ -16,11 +16,11 @@ from typing import Any
 from django.db.models import Q
 
 from kernel.errors import Conflict, NotFound
-from matches import narrate, scorer_view
-from matches.engine_door import tie_level
 from matches.holds import Hold
 from matches.replay import match_story, replay_frames, with_shootout
 from matches.selectors import audit_trail_is_full_for
+from matchplay import narrate, scorer_view
+from matchplay.engine_door import tie_level
 from scoring import dice, session_engine
 from scoring.models import ScoringEvent, ScoringSession, ScoringSideBranch
 from tournaments.models import Fixture, Stage

@@ -1,4 +1,4 @@
-"""Every call the scorer makes into the rules engine, through the league's one door (matches.engine_door).
+"""Every call the scorer makes into the rules engine, through the league's one door (matchplay.engine_door).
 
 The engine state of a session is rebuilt from its stored events. Each server process keeps the
 last Match it built for recent sessions, keyed by the session's (seq, client id of the last
@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from kernel.errors import ApplicationError
-from matches import tap
-from matches.engine_door import (
+from matchplay import tap
+from matchplay.engine_door import (
     Decision,
     FubaError,
     HeaderError,
@@ -33,8 +33,8 @@ from matches.engine_door import (
     snapshot,
     validate_log,
 )
-from matches.engine_door import event_to_dict as event_to_dict  # the stored form, for the taps' checks
-from matches.tap import TapRefused
+from matchplay.engine_door import event_to_dict as event_to_dict  # the stored form, for the taps' checks
+from matchplay.tap import TapRefused
 
 CACHE_SIZE = 256
 EXTRA_TIME = "extra_time"  # the decision that asks whether extra time is played (I-38)
@@ -107,7 +107,7 @@ def catch_up(match: Match, events: Iterable[Mapping[str, Any]]) -> Match | None:
 
 
 def refusal(exc: TapRefused) -> ApplicationError:
-    """The one apply's refusal (matches.tap) as the API's 422, its details the one error shape."""
+    """The one apply's refusal (matchplay.tap) as the API's 422, its details the one error shape."""
     cls = IllegalEvent if exc.code == tap.ILLEGAL else MalformedEvent
     return cls(exc.message, details=exc.details())
 
@@ -120,7 +120,7 @@ def apply_tap(
     faces: tap.Faces | None = None,
     app_dice: bool = False,
 ) -> list[dict[str, Any]]:
-    """A tap's entries applied to ``match`` by the one apply the phone runs too (matches.tap):
+    """A tap's entries applied to ``match`` by the one apply the phone runs too (matchplay.tap):
     per entry ``{"client_id", "event" (as stored), "rolled_by_app", "rolled_offline"}``, or
     IllegalEvent / MalformedEvent with the entry's index, client id, turn, stage, rule and reason.
     A refused tap may have moved ``match`` on (the tap's earlier entries, the defaults the refused

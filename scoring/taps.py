@@ -190,7 +190,7 @@ def _apply(
     session: ScoringSession, match: Any, items: list[Item], side: str, tap_id: str, *, first_index: int
 ) -> list[dict[str, Any]]:
     """The tap's events applied in order to ``match`` by the one apply the phone runs too
-    (session_engine.apply_tap, matches.tap), as rows to store; a refused one refuses the tap (422
+    (session_engine.apply_tap, matchplay.tap), as rows to store; a refused one refuses the tap (422
     naming its index and client id; the cached match is dropped, since a refused event may have
     taken defaults before it and the earlier events are not stored). With app dice a roll is the
     server's (``roll_for_me``, rolled when due) or the phone's rolled offline; dice typed in are

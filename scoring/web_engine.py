@@ -2,7 +2,7 @@
 
 ``manage.py build_engine_bundle`` (run by ``make run``/``make test`` through the Makefile's
 ``web-engine`` target) writes ``build/web-engine/engine-<digest>.zip`` and ``engine.json``. The
-scorer's Web Worker unpacks the zip into Pyodide and imports ``matches.scorer_local``. The digest
+scorer's Web Worker unpacks the zip into Pyodide and imports ``matchplay.scorer_local``. The digest
 covers every packaged file (path and bytes), so any edit gives a new URL: the service worker
 caches bundles by URL, and a phone holding an older engine fetches the new one before it scores.
 
@@ -30,15 +30,15 @@ MANIFEST = "engine.json"
 # The engine and the Django-free league modules the worker imports (import-linter contract
 # "scorer-view-is-pure" keeps them free of Django).
 LEAGUE_FILES = (
-    "matches/__init__.py",
-    "matches/engine_door.py",
-    "matches/match_feed.py",
-    "matches/narrate.py",
-    "matches/scorer_view.py",
-    "matches/scorer_local.py",
-    "matches/tap.py",
+    "matchplay/__init__.py",
+    "matchplay/engine_door.py",
+    "matchplay/match_feed.py",
+    "matchplay/narrate.py",
+    "matchplay/scorer_view.py",
+    "matchplay/scorer_local.py",
+    "matchplay/tap.py",
 )
-ENTRY_MODULE = "matches.scorer_local"
+ENTRY_MODULE = "matchplay.scorer_local"
 # The standard library the worker loads instead of Pyodide's (docs/scorer-internals.md, "The
 # local engine"): precompiled and trimmed to what is used, by Pyodide itself under Node.
 STDLIB_SCRIPT = ROOT / "scripts" / "pyodide-stdlib.mjs"

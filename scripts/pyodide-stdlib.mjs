@@ -16,7 +16,7 @@ py.unpackArchive(new Uint8Array(readFileSync(bundle)), "zip", { extractDir: "/en
 py.runPython(`
 import json, sys
 sys.path.insert(0, "/engine")
-from matches import scorer_local
+from matchplay import scorer_local
 from rules_engine.api import play_random
 
 for seed in (1, 2, 3):

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Any, Protocol
 
-from matches.engine_door import Tie, tie_level
+from matchplay.engine_door import Tie, tie_level
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,9 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from matches import engine_door
 from matches.models import ResultSubmission
 from matches.services.validation import submission_validation_record
+from matchplay import engine_door
 from tournaments.models import Fixture
 from tournaments.selectors import fixture_players_short
 from tournaments.skills import log_skill_errors

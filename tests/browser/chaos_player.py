@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.engine_door import Decision, Dice, new_match, snapshot
+from matchplay.engine_door import Decision, Dice, new_match, snapshot
 from scoring import services
 from scoring.models import ScoringEvent, ScoringSession, ScoringSideBranch
 from scoring.selectors import session_get, session_state

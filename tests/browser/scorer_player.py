@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.engine_door import (
+from matchplay.engine_door import (
     Dice,
     Match,
     after_default,

@@ -13,7 +13,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from matches import scorer_local
+from matchplay import scorer_local
 from rules_engine.api import play_random
 from scoring import services, session_engine, web_engine
 from scoring.selectors import session_get, session_state

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from matches.engine_door import Decision, Dice, new_match
+from matchplay.engine_door import Decision, Dice, new_match
 from rules_engine.api import AREAS
 from scoring import services
 from scoring.models import ScoringEvent

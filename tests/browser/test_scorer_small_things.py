@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from matches.engine_door import Decision, Dice, new_match
+from matchplay.engine_door import Decision, Dice, new_match
 from rules_engine.api import HeuristicCoach
 from scoring import services, web_engine
 from scoring.models import ScoringEvent

@@ -1,7 +1,7 @@
 """The A3 substitution on the scorer (rulebook 3, A3; I-13, I-32, I-46): up to 12 answers (a fresh
 player for a line, a booked player replaced, a formation change) shown in two steps that fit a
 390x844 phone with the pitch in view: the kinds of substitution, then the tapped kind's options
-(matches.scorer_view groups them, static/scoring/js/groups.js shows them); the tapped option is
+(matchplay.scorer_view groups them, static/scoring/js/groups.js shows them); the tapped option is
 stored as the engine's own `substitution` value, so the log is the one a one-step list gave."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from matches.engine_door import Decision, Dice, new_match
+from matchplay.engine_door import Decision, Dice, new_match
 from scoring import services
 from scoring.models import ScoringEvent
 from tests.browser.conftest import SCREENSHOTS

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from kernel.errors import ApplicationError
-from matches import engine_door
 from matches.log_fixture import fixture_header, log_fixture_differences
 from matches.simulation import fixture_simulate
+from matchplay import engine_door
 from tests.matches.forfeit_helpers import overdue_fixture
 from tournaments.game_systems import FUBA_2
 from tournaments.models import Fixture

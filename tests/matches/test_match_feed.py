@@ -1,5 +1,5 @@
 """Following a match: the feed grouped by turn, the key moments with the shots' outcomes, and the
-replay's goal and card marks (matches.narrate, matches.replay, the live panel's story.json)."""
+replay's goal and card marks (matchplay.narrate, matches.replay, the live panel's story.json)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from matches.match_feed import key_moments, shot_outcomes, turn_feed
 from matches.replay import MARK_KINDS, match_story, replay_frames
 from matches.replay import _notes as replay_notes
+from matchplay.match_feed import key_moments, shot_outcomes, turn_feed
 from rules_engine.api import example_log, validate_log
 from scoring import services
 from scoring.live import story_key

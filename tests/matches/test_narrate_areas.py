@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from matches import narrate
-from matches.engine_door import Decision, Dice, event_to_dict, new_match
+from matchplay import narrate
+from matchplay.engine_door import Decision, Dice, event_to_dict, new_match
 
 CODE = re.compile(r"\b(?:[HA]-(?:PEN|LC|RC|FRONT|LM|RM|LCK|RCK)|CENTRE|GK)\b")
 NAMES = {"home": "Canada", "away": "Peru"}

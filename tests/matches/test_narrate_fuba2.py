@@ -3,7 +3,7 @@ of docs/fuba2-engine.md, "Events of a FUBA 2 turn"): no engine name reaches a pe
 
 from __future__ import annotations
 
-from matches import match_feed, narrate
+from matchplay import match_feed, narrate
 
 NAMES = {"home": "Heidi", "away": "Otto"}
 

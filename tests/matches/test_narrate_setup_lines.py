@@ -8,9 +8,9 @@ import copy
 import random
 import re
 
-from matches import narrate, scorer_view
-from matches.engine_door import Decision, Dice, new_match
 from matches.replay import replay_frames
+from matchplay import narrate, scorer_view
+from matchplay.engine_door import Decision, Dice, new_match
 
 NAMES = {"home": "Canada", "away": "Peru"}
 TEAMS = {"home": {"name": "Canada", "formation": "4-4-2"}, "away": {"name": "Peru", "formation": "3-5-2"}}

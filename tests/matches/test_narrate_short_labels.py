@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from matches import narrate, scorer_view
-from matches.engine_door import Decision, Dice, new_match, setup_check
+from matchplay import narrate, scorer_view
+from matchplay.engine_door import Decision, Dice, new_match, setup_check
 
 NAMES = {"home": "Canada", "away": "Peru"}
 TEAMS = {"home": {"name": "Canada", "formation": "4-4-2"}, "away": {"name": "Peru", "formation": "3-5-2"}}

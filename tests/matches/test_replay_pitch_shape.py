@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from matches.engine_door import Decision, Dice, event_from_dict, new_match, snapshot
 from matches.replay import replay_frames
+from matchplay.engine_door import Decision, Dice, event_from_dict, new_match, snapshot
 
 TEAMS = {"home": {"name": "Canada", "formation": "4-4-2"}, "away": {"name": "Peru", "formation": "3-5-2"}}
 PITCH = ("ball", "value", "last")

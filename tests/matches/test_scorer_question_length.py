@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from matches.scorer_view import narrated_pending, pending_dict
+from matchplay.scorer_view import narrated_pending, pending_dict
 from rules_engine.api import Event, Match, SimulationOptions, TeamSetup, play_match
 
 NAMES = {"home": "Brazil", "away": "Argentina"}

@@ -2,7 +2,7 @@
 are made on the pitch, the rest are chips and the dock's usual answer. The A3 `substitution`
 (up to 12 options in FUBA 3: three fresh-player lines, three booked-player lines, six formation
 changes; 11 in FUBA 2 with "done") is shown in two steps, its kinds then the tapped kind's options
-(matches.scorer_view groups them, static/scoring/js/groups.js follows), with the engine's values.
+(matchplay.scorer_view groups them, static/scoring/js/groups.js follows), with the engine's values.
 
 Checked over simulated matches with every advanced rule on, as the page would show each question:
 `shown` reads the narrated question the way answer.js (choices, addThen) and groups.js (chipRow)
@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from matches.scorer_view import MAX_TEXT_OPTIONS, narrated_pending, pending_dict, state
+from matchplay.scorer_view import MAX_TEXT_OPTIONS, narrated_pending, pending_dict, state
 from rules_engine.api import Decision, Event, Match, SimulationOptions, TeamSetup, play_match
 
 NAMES = {"home": "Brazil", "away": "Argentina"}

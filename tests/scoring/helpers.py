@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from matches.engine_door import Decision, Dice, new_match
+from matchplay.engine_door import Decision, Dice, new_match
 from scoring import services, session_engine, taps
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import session_get, session_state

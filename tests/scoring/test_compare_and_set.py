@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from matches import scorer_view
+from matchplay import scorer_view
 from scoring import selectors, services, session_engine, taps
 from scoring.models import ScoringEvent
 from scoring.selectors import session_get, session_state

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from matches import scorer_view
+from matchplay import scorer_view
 from scoring import selectors, services, session_engine
 from scoring.models import ScoringEvent
 from scoring.selectors import session_get

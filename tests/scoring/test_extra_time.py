@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from matches.engine_door import Dice, Tie, new_match, tie_from_dict, tie_level
+from matchplay.engine_door import Dice, Tie, new_match, tie_from_dict, tie_level
 from scoring import selectors, services, session_engine
 from scoring.models import ScoringSession
 from scoring.selectors import session_get, session_state

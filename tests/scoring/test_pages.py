@@ -44,7 +44,7 @@ def test_the_live_json_is_versioned_with_an_etag(client, django_capture_on_commi
 
 
 def test_event_text_is_plain_language() -> None:
-    from matches.narrate import event_detail, event_text, note_text, pending_text
+    from matchplay.narrate import event_detail, event_text, note_text, pending_text
 
     names = {"home": "Brazil", "away": "Argentina"}
     assert pending_text({"kind": "decision", "name": "target_area", "actor": "home"}, names) == (

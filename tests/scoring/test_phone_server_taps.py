@@ -1,6 +1,6 @@
-"""The phone's engine (matches/scorer_local.py, the scorer's Web Worker) and the server's
+"""The phone's engine (matchplay/scorer_local.py, the scorer's Web Worker) and the server's
 (scoring/session_engine.py) judge the same taps the same way, the shortcuts included, because both
-call the one apply (matches/tap.py).
+call the one apply (matchplay/tap.py).
 
 Issue 31: a lone phone got a 422 from the server for a tap its own engine had accepted ("expected a
 'movement' roll by away, got a 'use_cp' decision"). One disagreement behind it: a tap the phone
@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from matches import scorer_local
-from matches.engine_door import Match, new_match
+from matchplay import scorer_local
+from matchplay.engine_door import Match, new_match
 from scoring import session_engine
 
 NAMES = {"home": "Brazil", "away": "Canada"}

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from matches.engine_door import Dice
+from matchplay.engine_door import Dice
 from scoring import selectors, services, session_engine, taps
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import session_get

@@ -1,5 +1,5 @@
 """The rules engine packaged for the phone (scoring/web_engine.py) and the entry points its worker
-calls (matches/scorer_local.py), checked under CPython; tests/browser/test_local_engine_in_browser.py
+calls (matchplay/scorer_local.py), checked under CPython; tests/browser/test_local_engine_in_browser.py
 runs the same bundle in Pyodide."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from fubaleague.static_cache import immutable_file
-from matches import scorer_local
+from matchplay import scorer_local
 from scoring import selectors, services, web_engine
 from scoring.selectors import session_get, session_state
 from tests.scoring.helpers import make_fixture, play
@@ -33,16 +33,20 @@ def test_the_bundle_holds_the_servers_sources_and_is_reproducible() -> None:
     assert data == web_engine.bundle_bytes()
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         names = zf.namelist()
-        assert zf.read("matches/scorer_view.py") == (web_engine.ROOT / "matches/scorer_view.py").read_bytes()
+        assert (
+            zf.read("matchplay/scorer_view.py") == (web_engine.ROOT / "matchplay/scorer_view.py").read_bytes()
+        )
     assert "rules_engine/api.py" in names and "rules_engine/coaches/heuristic.py" in names
-    assert not [n for n in names if "__pycache__" in n or n.startswith(("scoring/", "tournaments/"))]
+    assert not [
+        n for n in names if "__pycache__" in n or n.startswith(("scoring/", "tournaments/", "matches/"))
+    ]
 
 
 def test_any_edit_of_a_packaged_file_changes_the_digest(tmp_path: Path) -> None:
     root = _copy_sources(tmp_path)
     before = web_engine.digest(root)
     assert before == web_engine.digest()
-    narrate = root / "matches/narrate.py"
+    narrate = root / "matchplay/narrate.py"
     narrate.write_text(narrate.read_text() + "\n# edited\n")
     assert web_engine.digest(root) != before
     (root / "rules_engine/extra.py").write_text("X = 1\n")

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from kernel.errors import ApplicationError, Conflict
-from matches.engine_door import parse as parse_log
+from matchplay.engine_door import parse as parse_log
 from tournaments.game_systems import (
     FUBA_2,
     FUBA_3,

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches.engine_door import (
+from matchplay.engine_door import (
     COACH_KINDS,
     FubaError,
     SimulationError,

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from matches.engine_door import validate_log
+from matchplay.engine_door import validate_log
 
 
 class Command(BaseCommand):

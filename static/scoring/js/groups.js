@@ -1,5 +1,5 @@
 /* The chips of a question in at most 8: when the server grouped its options by kind (option.group,
-   option.short: matches.scorer_view, e.g. the A3 substitution's "fresh player", "formation"),
+   option.short: matchplay.scorer_view, e.g. the A3 substitution's "fresh player", "formation"),
    one chip a kind first; a tap on a kind shows that kind's options (their short labels) after it,
    pressed, and a tap on it again goes back. The page only follows the server's grouping: the
    values sent are the options' own. */

@@ -87,7 +87,7 @@ function run(worker, init, options) {
     open: function (header, names, events, tie) {
       return call("open", { header: header, names: names, events: events, tie: tie || null });
     },
-    // One tap (matches/scorer_local.py apply, the server's own apply): its entries
+    // One tap (matchplay/scorer_local.py apply, the server's own apply): its entries
     // [{client_id, event} | {client_id, roll_for_me: true}] all or none; a roll_for_me is rolled
     // when due from crypto randomness -> {ok, seq, view, stored} or {ok: false, error}.
     tap: function (entries) {

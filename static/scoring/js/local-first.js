@@ -92,7 +92,7 @@ function show(ctx) {
   return compose(ctx).then((d) => { ctx.emit("state", d); prepareLater(ctx); });
 }
 
-// Copies of the match for the next question's lookahead (matches/scorer_local.py prepare), made
+// Copies of the match for the next question's lookahead (matchplay/scorer_local.py prepare), made
 // one a message once the question is drawn: a tap waits for one copy at most.
 function prepareLater(ctx) {
   if (ctx.preparing) return;

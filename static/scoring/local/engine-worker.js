@@ -1,5 +1,5 @@
 /* The rules engine on the phone: Pyodide in a Web Worker running the server's own engine sources
-   (the bundle of scoring/web_engine.py; entry module matches.scorer_local). No rule is written
+   (the bundle of scoring/web_engine.py; entry module matchplay.scorer_local). No rule is written
    here: every answer comes from the Python engine.
 
    Protocol (docs/scorer-internals.md, "The local engine"): the page posts {id, op, arg}; the worker answers
@@ -9,7 +9,7 @@
                                        from a memory snapshot when given one; makeSnapshot: take one
                                        -> {digest, python, stdlib, ms, phases, restored, snapshot}
      open   {header, names, events}    the match after these events -> {ok, seq, view}
-     apply  {events, seed}             one tap, all or none (matches/tap.py apply_tap) -> {ok, seq, view,
+     apply  {events, seed}             one tap, all or none (matchplay/tap.py apply_tap) -> {ok, seq, view,
                                        stored} or {ok: false, error{code, message, index, client_id,
                                        turn, stage, rule, reason}}
      undo                              the last event taken back -> {ok, seq, view}
@@ -94,14 +94,14 @@ async function init(arg) {
   loadedBundle = arg.bundle;
   await loadEngine(!!arg.snapshot);
   mark("unpack");
-  entry = py.pyimport("matches.scorer_local");
+  entry = py.pyimport("matchplay.scorer_local");
   mark("import");
   var snapshot = null;
   if (!arg.snapshot && arg.makeSnapshot) {
     // Taken before any match is opened, with no Python handle held by JavaScript.
     entry.destroy();
     snapshot = py.makeMemorySnapshot();
-    entry = py.pyimport("matches.scorer_local");
+    entry = py.pyimport("matchplay.scorer_local");
     mark("snapshot");
   }
   loadedDigest = arg.digest;

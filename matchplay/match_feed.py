@@ -1,8 +1,8 @@
 """The match as a feed for spectators: one line a turn (turn_feed) and the key moments
-(key_moments), built from the whole log's entries with the words of matches.narrate.
+(key_moments), built from the whole log's entries with the words of matchplay.narrate.
 
 Pure functions over the JSON forms, nothing of Django (packaged for the phone with narrate: the
-scorer's key moments are built with them, matches.scorer_view).
+scorer's key moments are built with them, matchplay.scorer_view).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from matches.engine_door import towards_goal
-from matches.narrate import (
+from matchplay.engine_door import towards_goal
+from matchplay.narrate import (
     ACTIONS,
     MOVE_DECISIONS,
     ZONES,

@@ -1,8 +1,8 @@
 """The rules engine on the phone: the entry points the scorer's Web Worker calls under Pyodide.
 
-Packaged with the engine, matches.engine_door, matches.narrate, matches.scorer_view and
-matches.tap by scoring.web_engine and run unchanged in the browser, so a question asked offline is
-the question the server would ask, and a tap is judged by the server's own apply (matches.tap).
+Packaged with the engine, matchplay.engine_door, matchplay.narrate, matchplay.scorer_view and
+matchplay.tap by scoring.web_engine and run unchanged in the browser, so a question asked offline is
+the question the server would ask, and a tap is judged by the server's own apply (matchplay.tap).
 Pure Python, nothing of Django. Every entry point takes and returns JSON text: one string crosses
 the worker boundary instead of a tree of proxies.
 """
@@ -14,8 +14,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from matches import scorer_view
-from matches.engine_door import (
+from matchplay import scorer_view
+from matchplay.engine_door import (
     Copies,
     Dice,
     FubaError,
@@ -28,10 +28,10 @@ from matches.engine_door import (
     tie_from_dict,
     tie_level,
 )
-from matches.engine_door import (
+from matchplay.engine_door import (
     setup_check as engine_setup_check,
 )
-from matches.tap import TapRefused, apply_tap
+from matchplay.tap import TapRefused, apply_tap
 
 _match: Match | None = None
 _header: dict[str, Any] = {}
@@ -107,7 +107,7 @@ def open_match(text: str) -> str:
 
 def apply(text: str) -> str:
     """One tap, ``{"events": [{"client_id", "event" | "roll_for_me": true}, ...], "seed"}``,
-    judged by the server's own apply (matches.tap.apply_tap), all or none: ``{"ok": true,
+    judged by the server's own apply (matchplay.tap.apply_tap), all or none: ``{"ok": true,
     "stored": [{"client_id", "event" (as stored), "rolled_by_app", "rolled_offline"}], "view"}``,
     or ``{"ok": false, "error": {code, message, index, client_id, turn, stage, rule, reason}}``
     with the match as before the tap. ``seed`` (drawn by the page from crypto.getRandomValues)

@@ -4,7 +4,7 @@ A tap is everything one touch of the scorer enters, in order (docs/scorer-intern
 one post"): the answer, the next answer it implies (``pending.then``), the dice of the roll that
 follows (typed, or rolled offline by the phone), the page's own answers after it
 (``pending.auto_answer``) and at most one trailing ``roll_for_me``. The phone's Web Worker
-(matches.scorer_local, packaged with this module by scoring.web_engine) and the server
+(matchplay.scorer_local, packaged with this module by scoring.web_engine) and the server
 (scoring.session_engine, the batch post) both call :func:`apply_tap`, so a tap one of them
 accepts is accepted by the other, and both refuse with :class:`TapRefused` (turn, stage, rule,
 reason; ``malformed_event`` or ``illegal_event``; the index and client id of the entry refused).
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from matches.engine_door import (
+from matchplay.engine_door import (
     FubaError,
     IllegalEventError,
     Match,

@@ -1,8 +1,8 @@
 """What the scorer shows of a match: the pending question with its answers in words, the state
 (score, clock, ball, pieces, cards, condition points, injuries, skills) and the key moments.
 
-Pure Python over the engine (through matches.engine_door) and the plain-language renderer
-(matches.narrate): nothing of Django. The server's session state (scoring.selectors) and the
+Pure Python over the engine (through matchplay.engine_door) and the plain-language renderer
+(matchplay.narrate): nothing of Django. The server's session state (scoring.selectors) and the
 phone's local engine (the Pyodide worker of the scorer page, which runs these very files packaged
 by scoring.web_engine) both build their view with :func:`match_view`, so the two cannot drift.
 """
@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from matches import match_feed, narrate
-from matches.engine_door import (
+from matchplay import match_feed, narrate
+from matchplay.engine_door import (
     Copies,
     Match,
     Pending,

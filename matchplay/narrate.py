@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from matches.engine_door import area_name, area_place, in_words
+from matchplay.engine_door import area_name, area_place, in_words
 
 Names = Mapping[str, str]  # {"home": "Brazil", "away": "Argentina"}
 
