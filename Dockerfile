@@ -29,5 +29,9 @@ COPY --from=npm /app/node_modules node_modules
 # (scripts/pyodide-stdlib.mjs); without it (or if it cannot run here) the phones load Pyodide's
 # own standard library: a start without a snapshot then takes about twice as long.
 RUN --mount=type=bind,from=npm,source=/usr/local/bin/node,target=/usr/local/bin/node env -u DATABASE_URL -u REDIS_URL DEBUG=1 python manage.py build_engine_bundle
+# The static files (Pyodide's among them), hashed and gzipped once per image, not at every
+# container start (fubaleague/static_storage.py). DEBUG off picks the production storage; its
+# settings ask for a key and hosts, given for this step only.
+RUN env -u DATABASE_URL -u REDIS_URL DEBUG=0 SECRET_KEY=image-build-collectstatic-only ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput -v0
 EXPOSE 8000
 CMD ["gunicorn", "fubaleague.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -86,3 +86,13 @@ def test_the_image_builds_the_phone_engine_from_a_clean_context(tmp_path: Path) 
     manifest = web_engine.build(out=tmp_path / "build" / "web-engine", root=tmp_path)
     assert manifest["digest"] == web_engine.digest(ROOT)
     assert (tmp_path / "build" / "web-engine" / manifest["file"]).stat().st_size == manifest["bytes"]
+
+
+def test_the_image_collects_and_compresses_static_files_once_at_build() -> None:
+    final = _stages()["final"]
+    collect = [i for i, line in enumerate(final) if line.startswith("RUN") and "collectstatic" in line]
+    assert collect, "the image holds its static files, compressed"
+    assert "DEBUG=0" in final[collect[0]], "with the production storage (compressed, hashed names)"
+    assert collect[0] > final.index("COPY --from=npm /app/node_modules node_modules"), "Pyodide is collected"
+    compose = (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
+    assert "collectstatic" not in compose, "a container start does not compress them again"
