@@ -24,8 +24,20 @@ async function post(url, body) {
   if (!r.ok) throw new Error((await r.text()).slice(0, 200));
 }
 
+// The scorer's worker, active. Not navigator.serviceWorker.ready: that waits for the worker of
+// the current page's scope, and this page (/notifications/) is outside /score/, so it never comes.
 async function registration() {
-  return navigator.serviceWorker.register("/score/sw.js", { scope: "/score/" });
+  const reg = await navigator.serviceWorker.register("/score/sw.js", { scope: "/score/" });
+  const worker = reg.installing || reg.waiting;
+  if (!reg.active && worker) {
+    await new Promise((resolve, reject) => {
+      worker.addEventListener("statechange", () => {
+        if (worker.state === "activated") resolve(undefined);
+        if (worker.state === "redundant") reject(new Error("the service worker did not start"));
+      });
+    });
+  }
+  return reg;
 }
 
 async function show() {
@@ -47,7 +59,6 @@ if (on && !("serviceWorker" in navigator && "PushManager" in window)) {
         return;
       }
       const reg = await registration();
-      await navigator.serviceWorker.ready;
       const sub = await reg.pushManager.subscribe({
         userVisibleOnly: true, applicationServerKey: keyBytes(on.dataset.vapidKey),
       });
