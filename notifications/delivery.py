@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from notifications import channels, conf, kinds, outbox, recipients
+from notifications import channels, conf, kinds, outbox, recipients, tokens
 from notifications.messages import render
 from notifications.models import Delivery, DeliveryAttempt, Event, Preference, PushSubscription, Webhook
 
@@ -286,13 +286,22 @@ def _digest_for(user: User, now: Any) -> int:
             message = render(row.event)
             lines += [f"* {message.title}", *[f"  {line}" for line in message.lines], f"  {message.url}", ""]
         settings_url = channels.absolute("notifications:settings")
+        stop_url = channels.absolute(
+            "notifications:unsubscribe", tokens.unsubscribe_token(user_id=user.pk, kind=kinds.EVERY_KIND)
+        )
+        footer = [
+            f"No more notification mails: {stop_url}",
+            f"Single mails instead, or fewer kinds: {settings_url}",
+        ]
         mail = EmailMessage(
             subject=f"[FUBA] Your daily digest: {len(rows)} notice{'s' if len(rows) != 1 else ''}",
-            body="\n".join([*lines, "-- ", f"Single mails instead, or fewer kinds: {settings_url}"]),
+            body="\n".join([*lines, "-- ", *footer]),
             to=[user.email],
             headers={
                 "Message-ID": f"<digest-{rows[0].uid}@fuba-league>",
-                "List-Unsubscribe": f"<{settings_url}>",
+                # RFC 8058 one-click, as every single mail has: the client POSTs to the address.
+                "List-Unsubscribe": f"<{stop_url}>",
+                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
             },
         )
         mail.send()

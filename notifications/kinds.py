@@ -45,6 +45,16 @@ LABELS: Final[dict[str, str]] = {
 # Everything a person may choose channels for, in the order of the settings page.
 CHOOSABLE: Final[tuple[str, ...]] = tuple(k for k in LABELS if k != CHANNEL_PAUSED)
 
+# The daily digest's one-click unsubscribe: it carries notices of many kinds, so it stops the mails
+# of every kind (web push stays as chosen). Not a kind of notice.
+EVERY_KIND: Final = "every_kind"
+
+
+def unsubscribe_label(kind: str) -> str:
+    """What an unsubscribe link stops, in words."""
+    return "every notification (the daily digest)" if kind == EVERY_KIND else LABELS.get(kind, kind)
+
+
 # Only the two clubs of the fixture (and a club's webhook that asked for its private notices):
 # an unconfirmed score, a dispute. Nothing here reaches a follower or a competition's webhook.
 PRIVATE: Final[frozenset[str]] = frozenset({SCORE_REPORTED, DISPUTE_OPENED, DISPUTE_RESOLVED, CHANNEL_PAUSED})

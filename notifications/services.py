@@ -46,14 +46,19 @@ def preferences_set(*, user: User, channels: Mapping[str, Iterable[str]], digest
 
 @transaction.atomic
 def unsubscribe(*, token: str) -> tuple[User, str]:
-    """The mail's one-click unsubscribe: no more mails of that kind (push stays as chosen)."""
+    """The mail's one-click unsubscribe: no more mails of that kind (push stays as chosen); the
+    digest's (kinds.EVERY_KIND): no more mails of any kind."""
     user_id, kind = tokens.unsubscribe_read(token)
     user = User.objects.filter(id=user_id).first()
-    if user is None or kind not in kinds.LABELS:
+    if user is None or (kind not in kinds.LABELS and kind != kinds.EVERY_KIND):
         raise tokens.BadToken("This unsubscribe link names nobody (the account may be gone).")
     pref = Preference.objects.select_for_update().get(pk=_preference(user).pk)
-    current = pref.channels.get(kind, list(kinds.DEFAULT_CHANNELS[kind]))
-    pref.channels = {**pref.channels, kind: [c for c in current if c != kinds.EMAIL]}
+    stopped = kinds.CHOOSABLE if kind == kinds.EVERY_KIND else (kind,)
+    channels = dict(pref.channels)
+    for each in stopped:
+        current = channels.get(each, list(kinds.DEFAULT_CHANNELS[each]))
+        channels[each] = [c for c in current if c != kinds.EMAIL]
+    pref.channels = channels
     pref.save(update_fields=["channels"])
     return user, kind
 

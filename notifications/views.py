@@ -51,10 +51,12 @@ def settings_page(request: HttpRequest) -> HttpResponse:
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         _, kind = services.unsubscribe(token=token)
-        return render(request, "notifications/unsubscribed.html", {"label": kinds.LABELS[kind], "done": True})
+        return render(
+            request, "notifications/unsubscribed.html", {"label": kinds.unsubscribe_label(kind), "done": True}
+        )
     _, kind = tokens.unsubscribe_read(token)
     return render(
-        request, "notifications/unsubscribed.html", {"label": kinds.LABELS.get(kind, kind), "done": False}
+        request, "notifications/unsubscribed.html", {"label": kinds.unsubscribe_label(kind), "done": False}
     )
 
 

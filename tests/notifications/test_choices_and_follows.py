@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from django.db import transaction
@@ -92,6 +93,17 @@ def test_a_digest_keeps_the_mails_for_one_a_day_and_single_mails_stay_for_the_ot
     assert titles == ["* Moved: H v A", "* Result: H 1-0 A"]  # each notice, in the order they came
     assert set(kept.values_list("status", flat=True)) == {Delivery.Status.SENT}
     assert delivery.digest() == 0  # nothing kept since: no empty mail
+
+    # Its one-click unsubscribe (RFC 8058, as a mail client does it) stops the mails of every kind.
+    assert mail.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    link = mail.extra_headers["List-Unsubscribe"].strip("<>")
+    assert link in mail.body
+    address = urlsplit(link).path
+    assert "every notification" in Client().get(address).content.decode()
+    assert Client().post(address).status_code == 200
+    channels = Preference.objects.get(user=match["member"]).channels
+    assert all(kinds.EMAIL not in channels[kind] for kind in kinds.CHOOSABLE)
+    assert channels[kinds.LIVE_GOAL] == [kinds.PUSH]  # web push stays as chosen
 
 
 def test_a_team_a_competition_and_a_coach_are_followed_and_unfollowed(match) -> None:
