@@ -73,8 +73,8 @@ def main() -> int:
     from django.test.utils import CaptureQueriesContext
     from standings_data import build_stage
 
+    from matches.standings.services import standings_compute
     from tournaments.models import Stage
-    from tournaments.standings.services import standings_compute
 
     verdict = Verdict("bench_standings")
     for kind in args.kinds.split(","):

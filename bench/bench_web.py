@@ -214,7 +214,7 @@ def swiss_recompute(teams: int = 1000, rounds: int = 10, seed: int = 1) -> dict[
 
     The rounds are paired by a simple points-ordered rule (the pairing service is not what is
     measured) and stored with bulk inserts; the timed call is the standings service itself.
-    Timed best of 3 and first run: tournaments.standings.services.standings_compute, on the one
+    Timed best of 3 and first run: matches.standings.services.standings_compute, on the one
     records loader that pages, the API, the admin and qualification share.
     """
     from django.db import transaction
@@ -273,7 +273,7 @@ def swiss_recompute(teams: int = 1000, rounds: int = 10, seed: int = 1) -> dict[
                 for f, (h, g) in zip(created, scores, strict=True)
             ]
         )
-    from tournaments.standings.services import standings_compute
+    from matches.standings.services import standings_compute
 
     def best_of(fn) -> tuple[float, float, list]:  # type: ignore[no-untyped-def]
         timings, table = [], []
@@ -298,8 +298,8 @@ def miss_costs(pages: list[tuple[str, str]], verdict: Verdict, slices: int) -> N
     """
     from django.test import Client
 
+    from matches.standings import cache as page_versions
     from ratings.models import PAGES_SCOPE
-    from tournaments.standings import cache as page_versions
 
     client = Client(HTTP_HOST="127.0.0.1")
 
@@ -549,7 +549,7 @@ def main() -> int:
     print(f"{'path':<50} {'best s':>8} {'first s':>8}  result")
     print("-" * 78)
     print(
-        f"{'tournaments.standings.services.standings_compute':<50} "
+        f"{'matches.standings.services.standings_compute':<50} "
         f"{best_service:>8.3f} {first_service:>8.3f}  {'met' if swiss_ok else 'NOT met'}"
     )
     return verdict.exit_code()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from matches.standings.selectors import points_of, tiebreak_order
 from tournaments.bracket import (
     Leg,
     Score,
@@ -23,7 +24,6 @@ from tournaments.bracket import (
     tie_decision,
 )
 from tournaments.standings.criteria import ACROSS_GROUPS
-from tournaments.standings.selectors import points_of, tiebreak_order
 from tournaments.standings.table import compute_table, rank_across
 from tournaments.standings.tally import MatchRecord, Points, Row
 

@@ -18,7 +18,7 @@ from chances.models import ChancesJob
 from chances.tasks import DEBOUNCE_KEY, competition_recompute
 from kernel.broker import publish
 from matches.models import Result
-from tournaments.standings.signals import register_feed
+from matches.standings.signals import register_feed
 
 
 def _result_changed(sender: Any, instance: Any, **kwargs: Any) -> None:

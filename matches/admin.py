@@ -35,9 +35,9 @@ from matches.models import (
     ResultAudit,
     ResultSubmission,
 )
+from matches.standings.services import points_adjust
 from tournaments.bracket import Score
 from tournaments.models import Fixture
-from tournaments.standings.services import points_adjust
 
 
 def _result_fields(d: dict[str, Any]) -> dict[str, Any]:

@@ -40,6 +40,7 @@ from django.utils import timezone
 from kernel.broker import publish
 from kernel.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from matches.holds import hold_of, holds
+from matches.knockout import tie_needs_decider
 from matches.models import Forfeit, Result, ResultSubmission
 from matches.services import result_record_system
 from matches.simulation import (
@@ -51,7 +52,6 @@ from matches.simulation import (
 )
 from tournaments.bracket import Score
 from tournaments.game_systems import GAME_SYSTEMS, rules_of
-from tournaments.knockout import tie_needs_decider
 from tournaments.models import Competition, Fixture
 from tournaments.selectors import fixture_first_leg, user_club_team_ids
 

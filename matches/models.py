@@ -228,7 +228,7 @@ class PointAdjustment(models.Model):
     """Points deducted from (negative) or added to a team by the organisers, with the reason.
 
     Applied in every table of the team's competition (tournaments.standings.table.compute_table);
-    written only through tournaments.standings.services.points_adjust.
+    written only through matches.standings.services.points_adjust.
     """
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="point_adjustments")

@@ -16,13 +16,13 @@ from django.db.models import Q
 
 from kernel.errors import ApplicationError, Conflict
 from matches.discipline import discipline_recompute
+from matches.knockout import tie_outcome
+from matches.standings.selectors import standings_table
+from matches.standings.services import best_thirds_compute, standings_compute
 from tournaments.bracket import TieOutcome, best_third_slots, place_best_thirds, slot_team
-from tournaments.knockout import tie_outcome
 from tournaments.models import Competition, Fixture, Group, Stage, Team
 from tournaments.services.swiss_rounds import swiss_round_create
 from tournaments.skills import skill_losses_reassign
-from tournaments.standings.selectors import standings_table
-from tournaments.standings.services import best_thirds_compute, standings_compute
 
 
 class _Resolver:

@@ -16,11 +16,11 @@ from typing import Any
 from django.utils.text import slugify
 
 from kernel.errors import ApplicationError
+from matches.knockout import tie_needs_decider
 from matches.models import CardKind
 from matches.services import CardInput
 from matchplay import engine_door
 from tournaments.game_systems import GameSystemRules, rules_of
-from tournaments.knockout import tie_needs_decider
 from tournaments.models import Fixture, Team
 from tournaments.selectors import fixture_first_leg, fixture_players_short
 from tournaments.skills import fixture_roster_skills

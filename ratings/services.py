@@ -16,11 +16,11 @@ from typing import cast
 from django.db import transaction
 from django.utils import timezone
 
+from matches.standings.cache import invalidate_scope
 from ratings.models import PAGES_SCOPE, CoachRating, RatedMatch, RatingHistory, RatingLedger
 from ratings.skill import Outcome, Skill, rate_match
 from tournaments.game_systems import FUBA_3, rules_of
 from tournaments.models import Fixture
-from tournaments.standings.cache import invalidate_scope
 
 RATED_SOURCES = ("clubs", "admin")
 

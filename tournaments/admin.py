@@ -25,6 +25,8 @@ from kernel.errors import ApplicationError
 from matches import progress
 from matches.admin import FixtureResultActions
 from matches.audit_words import audit_sentences
+from matches.standings import presentation
+from matches.standings.services import standings_recompute
 from tournaments.admin_forms import (
     TIEBREAK_SLOTS,
     CompetitionForm,
@@ -51,8 +53,6 @@ from tournaments.services.clubs import team_delete
 from tournaments.services.competitions import competition_delete
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import group_delete, stage_delete
-from tournaments.standings import presentation
-from tournaments.standings.services import standings_recompute
 
 admin.site.site_header = "FUBA League administration"
 admin.site.site_title = "FUBA League admin"

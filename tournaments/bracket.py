@@ -1,4 +1,4 @@
-"""The pure rules of a knockout bracket, fed by model rows (matches.progress, tournaments.knockout)
+"""The pure rules of a knockout bracket, fed by model rows (matches.progress, matches.knockout)
 or by scenario rows (the chances simulator), so both fill the same slots with the same teams.
 
 - Slots: a slot's source ("Winner group A", "Best third-placed team 2", "Winner match 49") names

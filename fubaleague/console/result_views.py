@@ -23,9 +23,9 @@ from matches.audit_words import audit_sentences
 from matches.discipline import competition_discipline_set
 from matches.forms import CARD_WORDS, add_card_rows, card_rows_initial, cards_from_rows
 from matches.holds import holds
+from matches.knockout import decider_fields
 from matches.models import Result, ResultSubmission
 from tournaments.bracket import Score
-from tournaments.knockout import decider_fields
 from tournaments.models import Fixture, Stage, Suspension
 
 ACTIONS = {

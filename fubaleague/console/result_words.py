@@ -3,8 +3,8 @@ in a knockout, who goes through."""
 
 from __future__ import annotations
 
+from matches.knockout import tie_through
 from tournaments.bracket import Score
-from tournaments.knockout import tie_through
 from tournaments.models import Fixture
 from tournaments.selectors import fixture_first_leg
 

@@ -21,8 +21,8 @@ from fubaleague.console.access import competition_of, competition_required
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
 from matches import services as results
+from matches.knockout import decider_fields
 from tournaments.bracket import Score
-from tournaments.knockout import decider_fields
 from tournaments.models import Competition, Fixture, Stage
 
 NOTE = "Entered at the results desk (a round in one screen)"

@@ -19,11 +19,11 @@ from kernel.admin_actions import form_error
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
 from matches.models import PointAdjustment
+from matches.standings.services import points_adjust
 from tournaments.models import Competition, Stage, Team, TiebreakPreset
 from tournaments.services.competitions import competition_tiebreak_set, competition_update
 from tournaments.services.stages import stage_update
 from tournaments.standings.criteria import CRITERIA, PRESETS
-from tournaments.standings.services import points_adjust
 
 
 class PointsForm(forms.Form):

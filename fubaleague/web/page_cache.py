@@ -6,8 +6,8 @@ visitor's page has no per-user content, so one rendering serves every anonymous 
 something it shows changes:
 
 * the competition's data: entries are kept under the competition's version
-  (tournaments.standings.cache.by_slug), which the signals bump on every change that shows on its
-  pages (results, fixtures, cards, suspensions, replays, … — tournaments.standings.signals);
+  (matches.standings.cache.by_slug), which the signals bump on every change that shows on its
+  pages (results, fixtures, cards, suspensions, replays, … — matches.standings.signals);
 * the matches being scored live (the "live" marks, the live panel): the scorer writes its session
   without model signals, so those marks are part of the entry's name (read at most once a second
   a process, LIVE_SECONDS);
@@ -36,8 +36,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
 
 from fubaleague.web.selectors import scored_live
+from matches.standings import cache
 from scoring.models import ScoringSession
-from tournaments.standings import cache
 
 # The clock's part of a page ("overdue", what is upcoming) is at most this old.
 PAGE_SECONDS = 60
@@ -113,7 +113,7 @@ def anonymous_page(
     ``params``: the query parameters the view reads (part of the entry's name). ``live``: the
     page shows which matches are scored live. ``scope``: for a page of no competition, the name
     its entries are kept under instead of the competition's slug (bumped with
-    ``tournaments.standings.cache.invalidate_scope`` by whatever changes the page).
+    ``matches.standings.cache.invalidate_scope`` by whatever changes the page).
     """
 
     def decorate(view: View) -> View:

@@ -3,7 +3,7 @@ besides the live matches (those come from the live centre's document, scoring.ce
 standings, the next fixtures with their times, and the bracket.
 
 One JSON a competition, the same for everyone, kept under the competition's standings version
-(tournaments.standings.cache.by_slug: bumped by every change of results, fixtures, draws), and
+(matches.standings.cache.by_slug: bumped by every change of results, fixtures, draws), and
 at most SCREEN_SECONDS old so that "next" follows the clock. Every screen of the venue reads it
 with its ETag: a 304 costs one cache round trip.
 """
@@ -18,9 +18,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from fubaleague.web import selectors as ps
+from matches.standings import cache, presentation
 from scoring.models import ScoringSession
 from tournaments.models import Competition, Fixture, RoundClock, Stage
-from tournaments.standings import cache, presentation
 
 SCREEN_SECONDS = 60
 # How long the big screen shows a page before the next (?seconds= on its address changes it).

@@ -1,6 +1,6 @@
 """Reads for the public pages: one function per page section, each with a bounded number of queries.
 
-Domain rules (who won a tie, how a table is ranked) come from tournaments.knockout and the
+Domain rules (who won a tie, how a table is ranked) come from matches.knockout and the
 standings selectors; this module only gathers rows and shapes them for templates.
 """
 
@@ -17,9 +17,9 @@ from django.urls import reverse
 
 from fubaleague.web import svg
 from matches import selectors as match_selectors
+from matches.knockout import tie_outcome
 from matches.models import Card, MatchLog, Result, ResultAudit, ResultSubmission
 from scoring.models import ScoringSession
-from tournaments.knockout import tie_outcome
 from tournaments.models import Coach, Competition, Fixture, Group, Stage, Suspension, Team, TeamSkill
 
 

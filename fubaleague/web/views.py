@@ -1,7 +1,7 @@
 """Public pages. Views look things up, call selectors (reads) or services (the results workflow), render.
 
 The standings page is the hot path: for anonymous visitors the whole rendered page is cached under
-the competition's standings version (tournaments.standings.cache), so a request costs one cache
+the competition's standings version (matches.standings.cache), so a request costs one cache
 round trip and no query until a result changes. The other competition pages are cached for
 anonymous visitors the same way (page_cache.anonymous_page).
 """
@@ -25,10 +25,10 @@ from fubaleague.web import svg
 from fubaleague.web.page_cache import anonymous_page
 from matches.holds import holds
 from matches.progress import competition_podium
+from matches.standings import cache, presentation
 from scoring.selectors import live_fixture_ids
 from tournaments.models import Coach, Competition, Fixture, Stage
 from tournaments.selectors import competition_permits
-from tournaments.standings import cache, presentation
 
 
 def _competition(slug: str) -> Competition:

@@ -26,6 +26,7 @@ from kernel.errors import NotFound
 from matches import forfeits, selectors, services
 from matches.api import serializers as ms
 from matches.models import MatchLog, PointAdjustment, ResultSubmission
+from matches.standings.services import points_adjust
 from matches.turn_logs import validate_turn_log
 from tournaments.api import filters
 from tournaments.api.permissions import (
@@ -40,7 +41,6 @@ from tournaments.api.views import fixture_queryset
 from tournaments.bracket import Score
 from tournaments.models import Fixture, Team
 from tournaments.services.venue import fixture_check_in
-from tournaments.standings.services import points_adjust
 
 # The admin changes a fixture's result with this permission (resolve view, forfeit action).
 CHANGE_FIXTURE = "tournaments.change_fixture"

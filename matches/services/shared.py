@@ -15,11 +15,11 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from kernel.errors import ApplicationError, NotFound
+from matches.knockout import knockout_score_check
 from matches.models import Result, ResultAudit, ResultSubmission
 from tournaments import announcements
 from tournaments.bracket import Score
 from tournaments.game_systems import SENT_OFF_KINDS, rules_of, send_off_loss
-from tournaments.knockout import knockout_score_check
 from tournaments.models import Fixture, Stage
 from tournaments.selectors import (
     actor_role_words,

@@ -7,8 +7,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from matches.models import Result, ResultAudit
+from matches.standings.services import standings_compute
 from tournaments.models import Fixture
-from tournaments.standings.services import standings_compute
 
 pytestmark = pytest.mark.django_db
 

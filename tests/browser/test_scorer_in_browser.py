@@ -9,13 +9,13 @@ import pytest
 from playwright.sync_api import expect
 
 from matches.models import MatchLog, ResultAudit
+from matches.standings import cache as standings_cache
+from matches.standings import presentation
 from rules_engine.api import validate_log
 from scoring.models import ScoringSession
 from tests.browser.conftest import SCREENSHOTS
 from tests.scoring.helpers import make_fixture
 from tournaments.models import Fixture
-from tournaments.standings import cache as standings_cache
-from tournaments.standings import presentation
 
 pytestmark = pytest.mark.browser
 

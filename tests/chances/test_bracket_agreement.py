@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chances.core import Simulator, new_counts
+from matches.knockout import tie_outcome
 from matches.models import Result
 from tests.chances.helpers import scenario_with_model
 from tests.factories import CompetitionFactory, play, team_with_member
 from tournaments.bracket import Score, needs_decider
-from tournaments.knockout import tie_outcome
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create

@@ -8,13 +8,13 @@ from chances import services
 from chances.core import simulate_chunk
 from chances.models import ChancesJob, SetupPairEstimate
 from kernel.errors import ApplicationError
+from matches.standings import cache as standings_cache
 from tests.chances.helpers import scenario_with_model
 from tests.factories import CompetitionFactory, play, team_with_member
 from tournaments import demo
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
-from tournaments.standings import cache as standings_cache
 
 pytestmark = pytest.mark.django_db
 
@@ -139,7 +139,7 @@ def test_a_what_if_job_through_the_service(
 
 def test_finished_chances_make_the_cached_standings_page_stale(django_capture_on_commit_callbacks) -> None:
     """The standings page shows the chances: their job's end bumps the page's cache version,
-    through the standings signals (tournaments.standings.signals.register_feed); a what-if does not."""
+    through the standings signals (matches.standings.signals.register_feed); a what-if does not."""
     stage, fixtures = _league(4)
     before = standings_cache.version(stage.competition_id)
     with django_capture_on_commit_callbacks(execute=True):

@@ -11,11 +11,11 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from matches.models import PointAdjustment
+from matches.standings.selectors import standings_table
 from tests.factories import UserFactory
 from tournaments.models import Competition, Draw, Team
 from tournaments.services.roles import role_grant
 from tournaments.shapes import SHAPE_PRESETS, competition_create_from_shape
-from tournaments.standings.selectors import standings_table
 
 pytestmark = pytest.mark.django_db
 

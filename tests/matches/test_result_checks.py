@@ -6,8 +6,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from kernel.errors import ApplicationError
+from matches.knockout import shootout_possible
 from tests.factories import CompetitionFactory, member_of, play, team_with_member
-from tournaments.knockout import shootout_possible
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create

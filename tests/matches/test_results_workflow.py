@@ -17,12 +17,12 @@ from matches.services import (
     result_resolve,
     result_submit,
 )
+from matches.standings.selectors import standings_table
 from tests.factories import AdminFactory, CompetitionFactory, UserFactory, play, team_with_member
 from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
-from tournaments.standings.selectors import standings_table
 
 
 @pytest.fixture

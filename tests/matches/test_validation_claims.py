@@ -131,7 +131,7 @@ def test_a_failing_commit_hook_after_it_does_not_stop_the_enqueue(fixture_and_us
     """The finding: the standings-cache hook failed first and the enqueue hook behind it never ran."""
     from django.db import connection
 
-    from tournaments.standings import signals
+    from matches.standings import signals
 
     real = signals.invalidate
 

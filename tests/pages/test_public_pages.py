@@ -10,10 +10,10 @@ from django.db.models import Q
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from matches.standings.selectors import standings_table
 from tests.page_tree import Node, parse
 from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage, Team
-from tournaments.standings.selectors import standings_table
 
 pytestmark = pytest.mark.django_db
 
@@ -128,7 +128,7 @@ def test_unknown_competitions_leave_nothing_in_the_cache(client: Client, cup) ->
     # Anonymous requests for made-up slugs must not grow the cache (a version key per slug).
     from django.core.cache import cache
 
-    from tournaments.standings.cache import _slug_version_key
+    from matches.standings.cache import _slug_version_key
 
     for slug in ("no-such-cup", "another-made-up-one"):
         get(client, f"/c/{slug}/standings/", status=404)

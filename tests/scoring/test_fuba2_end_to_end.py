@@ -16,6 +16,7 @@ from matches.models import MatchLog, Result, ResultSubmission
 from matches.replay import replay_frames
 from matches.services import result_confirm, result_submit
 from matches.simulation import fixture_simulate
+from matches.standings.selectors import standings_table
 from rules_engine.api import validate_log
 from scoring.models import ScoringSession
 from tests.factories import member_of, team_with_member
@@ -27,7 +28,6 @@ from tournaments.selectors import team_fixtures_in_order
 from tournaments.services.competitions import competition_create
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
-from tournaments.standings.selectors import standings_table
 
 pytestmark = pytest.mark.django_db
 _ids = itertools.count(1)

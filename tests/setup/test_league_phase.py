@@ -9,11 +9,11 @@ import pytest
 from rest_framework.test import APIClient
 
 from matches.progress import competition_podium
+from matches.standings.selectors import standings_table
 from tests.factories import AdminFactory
 from tournaments.models import Competition, Draw, Fixture, Stage, Team
 from tournaments.services.clubs import team_create
 from tournaments.services.competitions import competition_create
-from tournaments.standings.selectors import standings_table
 
 pytestmark = pytest.mark.django_db
 

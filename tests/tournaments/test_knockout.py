@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from kernel.errors import ApplicationError, Conflict
+from matches.knockout import tie_outcome
+from matches.standings.selectors import standings_table
 from tests.factories import AdminFactory, CompetitionFactory, play, team_with_member
 from tournaments.bracket import Score
-from tournaments.knockout import tie_outcome
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
-from tournaments.standings.selectors import standings_table
 
 pytestmark = pytest.mark.django_db
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from matches.standings.presentation import competition_tables
+from matches.standings.services import standings_recompute
 from tests.factories import CompetitionFactory, TeamFactory, play, team_with_member
 from tournaments.models import Bye, Stage, TiebreakPreset
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
-from tournaments.standings.presentation import competition_tables
-from tournaments.standings.services import standings_recompute
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matches.standings.presentation import explain
 from tournaments.standings.criteria import ACROSS_GROUPS, CRITERIA, PRESETS, Criterion, label, validate_order
-from tournaments.standings.presentation import explain
 from tournaments.standings.table import Ranking, compute_table, rank_across
 from tournaments.standings.tally import MatchRecord as M
 from tournaments.standings.tally import Points, Row, tally

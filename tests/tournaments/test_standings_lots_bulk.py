@@ -1,4 +1,4 @@
-"""The drawing of lots stored in bulk (tournaments.standings.services.standings_compute).
+"""The drawing of lots stored in bulk (matches.standings.services.standings_compute).
 
 A table's new draws are kept in memory while it is ranked and stored in one insert at the end; a
 table ranked so must be the one the draw-by-draw way (a transaction per tied set, as before) gives
@@ -14,13 +14,13 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from matches.standings import services
+from matches.standings.selectors import lot_key, standings_table, standings_tables, table_of
+from matches.standings.services import lots_order_from_seed, standings_compute
 from tests.factories import CompetitionFactory, play, team_with_member
 from tournaments.models import Fixture, LotDraw, Stage, TiebreakPreset
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
-from tournaments.standings import services
-from tournaments.standings.selectors import lot_key, standings_table, standings_tables, table_of
-from tournaments.standings.services import lots_order_from_seed, standings_compute
 from tournaments.standings.table import LotDrawer
 from tournaments.standings.tally import Row
 

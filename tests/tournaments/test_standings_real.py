@@ -21,14 +21,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernel.errors import ApplicationError
+from matches.standings.selectors import standings_table, tiebreak_order
+from matches.standings.services import lots_order_from_seed, standings_compute
 from tests.factories import CompetitionFactory, play, team_with_member
 from tournaments.models import Competition, Fixture, LotDraw, Stage, Team, TiebreakPreset
 from tournaments.services.competitions import competition_tiebreak_set
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
 from tournaments.standings.criteria import CRITERIA, PRESETS
-from tournaments.standings.selectors import standings_table, tiebreak_order
-from tournaments.standings.services import lots_order_from_seed, standings_compute
 from tournaments.standings.table import compute_table
 from tournaments.standings.tally import MatchRecord
 

@@ -1,4 +1,4 @@
-"""The one records loader (tournaments.standings.records) against records and tables worked out by hand.
+"""The one records loader (matches.standings.records) against records and tables worked out by hand.
 
 Pages, the API, the admin and knockout qualification all read their match records here, so the
 loader must count exactly the counted results (confirmed, simulated, awarded) of the stage or group
@@ -11,14 +11,14 @@ import pytest
 
 from matches.models import Card, CardKind, Result
 from matches.services import result_submit
+from matches.standings.records import match_records
+from matches.standings.selectors import standings_table, standings_tables
+from matches.standings.services import standings_compute
 from tests.factories import CompetitionFactory, member_of, play, team_with_member
 from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage, Team, TiebreakPreset
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
-from tournaments.standings.records import match_records
-from tournaments.standings.selectors import standings_table, standings_tables
-from tournaments.standings.services import standings_compute
 from tournaments.standings.tally import MatchRecord
 
 pytestmark = pytest.mark.django_db

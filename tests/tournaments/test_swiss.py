@@ -8,13 +8,13 @@ from django.test.utils import CaptureQueriesContext
 
 from kernel.errors import Conflict
 from matches.progress import swiss_round_generate
+from matches.standings.selectors import standings_table
+from matches.standings.services import standings_compute
 from tests.factories import AdminFactory, CompetitionFactory, TeamFactory, play, team_with_member
 from tournaments.bracket import Score
 from tournaments.models import Bye, Fixture, LotDraw, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
-from tournaments.standings.selectors import standings_table
-from tournaments.standings.services import standings_compute
 from tournaments.swiss import PairingImpossible, swiss_pair
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from matches.progress import competition_champion
+from matches.standings.selectors import standings_table
 from tests.factories import AdminFactory, CompetitionFactory, play, team_with_member
 from tournaments.models import Competition, Fixture, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
-from tournaments.standings.selectors import standings_table
 
 pytestmark = pytest.mark.django_db
 

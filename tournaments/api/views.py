@@ -19,6 +19,8 @@ from rest_framework.routers import BaseRouter
 from kernel.auth import signed_in_user
 from kernel.errors import NotFound
 from matches import progress
+from matches.standings import cache, presentation
+from matches.standings import services as standings_services
 from tournaments.api import filters, serializers, setup_serializers
 from tournaments.api.permissions import CompetitionAction, ReadOnlyOrStaff, StaffWithPerms
 from tournaments.api.role_views import RolesMixin
@@ -43,8 +45,6 @@ from tournaments.models import (
     TeamSkill,
 )
 from tournaments.services.scheduling import fixture_generate
-from tournaments.standings import cache, presentation
-from tournaments.standings import services as standings_services
 
 
 class CompetitionViewSet(RolesMixin, CompetitionSetupMixin, viewsets.ReadOnlyModelViewSet):

@@ -1,6 +1,5 @@
-"""League and group standings: criteria, the pure table, the one records loader, cache and pages.
+"""The pure rules of a league or group table: criteria → tally → table.
 
-criteria → tally/table (pure) → records (the loader) → selectors (read) / services (lots, best
-thirds, recompute) → presentation (named rows, explanations, chart), cached by cache; signals
-invalidates the cache. See tournaments/README.md.
+Nothing here reads the database: the tables of counted results (the records loader, selectors,
+services, cache, pages' presentation and signals) are matches.standings. See tournaments/README.md.
 """

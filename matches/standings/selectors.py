@@ -12,9 +12,9 @@ from django.db.models import Sum
 
 from kernel.errors import ApplicationError
 from matches.models import PointAdjustment
+from matches.standings.records import match_records, match_records_by_group
 from tournaments.models import Competition, Group, LotDraw, Stage, TiebreakPreset
 from tournaments.standings.criteria import PRESETS, at_neutral_venue, validate_order
-from tournaments.standings.records import match_records, match_records_by_group
 from tournaments.standings.table import LotDrawer, compute_table
 from tournaments.standings.tally import Points, Row
 

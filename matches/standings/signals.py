@@ -1,6 +1,6 @@
 """Invalidation of the standings cache: every save or delete of something that feeds a table, or shows
 on a competition's public pages, bumps its competition's version. Connected by
-TournamentsConfig.ready.
+MatchesConfig.ready.
 
 This is the only place that invalidates: services, views and the admin change the data and the
 signals follow. A feature on top whose rows show on the standings pages (the chances) registers
@@ -20,6 +20,7 @@ from django.db.models import Model
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from matches.models import Card, Forfeit, MatchLog, PointAdjustment, Result, ResultAudit
+from matches.standings.cache import invalidate
 from tournaments.models import (
     Bye,
     Competition,
@@ -33,7 +34,6 @@ from tournaments.models import (
     Team,
     TeamSkill,
 )
-from tournaments.standings.cache import invalidate
 
 # Models of the features on top that show on the standings pages -> which competition a row changes
 # (None: this row changes no page).

@@ -17,11 +17,11 @@ from django.db import transaction
 
 from kernel.errors import ApplicationError, PermissionDenied
 from matches.models import PointAdjustment
+from matches.standings.selectors import lot_key, table_of
+from matches.standings.signals import lots_drawn
 from tournaments.models import Competition, Group, LotDraw, Stage, Team
 from tournaments.selectors import actor_role_words, competition_permits
 from tournaments.standings.criteria import ACROSS_GROUPS
-from tournaments.standings.selectors import lot_key, table_of
-from tournaments.standings.signals import lots_drawn
 from tournaments.standings.table import rank_across
 from tournaments.standings.tally import Row
 

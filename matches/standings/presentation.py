@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from matches.standings import cache
+from matches.standings.records import match_records
+from matches.standings.selectors import points_of, standings_tables, tiebreak_order
 from tournaments.models import Competition, Fixture, Group, Stage, Team
-from tournaments.standings import cache
 from tournaments.standings.criteria import CRITERIA, label
-from tournaments.standings.records import match_records
-from tournaments.standings.selectors import points_of, standings_tables, tiebreak_order
 from tournaments.standings.table import compute_table
 from tournaments.standings.tally import Row
 
