@@ -19,8 +19,16 @@ class ReadOnly(admin.ModelAdmin):
         return False
 
 
+class Record(ReadOnly):
+    """The outbox and its delivery log: the record of what was told to whom, never deleted here
+    (a webhook or a phone may be: that stops what is sent to it)."""
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Event)
-class EventAdmin(ReadOnly):
+class EventAdmin(Record):
     list_display = ["id", "kind", "key", "created_at", "fanned_out_at"]
     list_filter = ["kind"]
     search_fields = ["key"]
@@ -37,7 +45,7 @@ class AttemptInline(admin.TabularInline):
 
 
 @admin.register(Delivery)
-class DeliveryAdmin(ReadOnly):
+class DeliveryAdmin(Record):
     list_display = ["uid", "channel", "status", "attempts", "user", "webhook", "created_at", "sent_at"]
     list_filter = ["channel", "status"]
     search_fields = ["uid", "user__username", "webhook__url"]

@@ -168,3 +168,16 @@ def test_the_address_is_checked_again_before_every_post(cup, settings, monkeypat
     monkeypatch.setattr(channels, "webhook_body", lambda *a: "{}")
     outcome = channels.send_webhook(delivery, event, object(), hook)  # type: ignore[arg-type]
     assert outcome.ok is False and "169.254.169.254" in (outcome.error or "")
+
+
+def test_the_admin_shows_the_outbox_and_its_log_but_never_changes_or_deletes_them(cup) -> None:
+    hook = services.webhook_create(user=cup["member"], url=PUBLIC, style="standard", club=cup["club"])
+    staff = _client(AdminFactory(is_superuser=True))
+    for model in ("event", "delivery", "webhook", "pushsubscription"):
+        assert staff.get(f"/admin/notifications/{model}/").status_code == 200
+        assert staff.get(f"/admin/notifications/{model}/add/").status_code == 403
+    for model in ("event", "delivery"):
+        page = staff.get(f"/admin/notifications/{model}/").content.decode()
+        assert 'value="delete_selected"' not in page
+    # The secret is never shown in the admin.
+    assert hook.secret not in staff.get(f"/admin/notifications/webhook/{hook.pk}/change/").content.decode()
