@@ -10,7 +10,8 @@ the scorer does (static/scoring/js/local-engine.js). Printed:
 - cold start with the files and the snapshot cached (median and worst of 5 starts on an idle
   page), and with the files cached but no snapshot (what a phone pays once per engine version);
   each with the CPU time the browser's processes spent (on a shared machine the wall time scales
-  with the load, the CPU time hardly) and where the time went (the worker's phases);
+  with the load, the CPU time hardly) and where the time went (the page reading the files, then
+  the worker's phases);
 - a tap on the local engine: the time from applying an event to having the next question and the
   event lines (what the scorer waits for between two taps), over simulated matches; and the work
   the page then leaves to the engine while the question is read (copies of the match for the

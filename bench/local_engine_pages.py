@@ -16,20 +16,11 @@ START = """async (cfg) => {
 # The worker's script evaluated on this page, its messages answered in place: the same Pyodide,
 # snapshot and engine calls as in the worker, on the thread the CPU throttling slows down.
 MAIN_THREAD = """async (cfg) => {
-  const snap = await import(cfg.snapshotModule);
-  const pyodide = new URL(cfg.pyodide, location.href).href;
-  const bundle = new URL(cfg.bundle, location.href).href;
-  const names = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json"];
-  const stdlib = cfg.stdlib ? new URL(cfg.stdlib, location.href).href : pyodide + "python_stdlib.zip";
-  const urls = names.map((f) => pyodide + f).concat([bundle, stdlib]);
+  const m = await import(cfg.module);
   const t0 = performance.now();
-  const [source, snapshot, ...all] = await Promise.all([
-    fetch(cfg.worker).then((r) => r.text()),
-    cfg.snapshot === false ? null : snap.loadSnapshot(pyodide, cfg.digest),
-    ...urls.map((u) => fetch(u).then((r) => r.arrayBuffer())),
-  ]);
-  const files = {};
-  urls.forEach((u, i) => { files[u] = all[i]; });
+  // The files read as the scorer reads them (Pyodide's WebAssembly compiled meanwhile).
+  const read = await m.readEngineFiles(cfg, cfg.snapshot !== false);
+  const source = new TextDecoder().decode(read.worker);
   const waiting = {};
   let next = 1;
   self.postMessage = (msg) => { waiting[msg.id](msg); delete waiting[msg.id]; };
@@ -45,8 +36,8 @@ MAIN_THREAD = """async (cfg) => {
     waiting[id] = (msg) => (msg.ok ? resolve(msg.result) : reject(new Error(msg.error)));
     handler({data: {id, op, arg}});
   });
-  const init = {pyodide, bundle, stdlib, digest: cfg.digest, files, snapshot, makeSnapshot: false};
-  const info = await call("init", init);
+  const info = await call("init", {...read.init, makeSnapshot: false});
+  info.phases = {files: read.ms, ...info.phases};
   window.__engine = {info, call, open: (header, names, events) => call("open", {header, names, events}),
                      apply: (event) => call("apply", {events: [{client_id: "", event}]}).then(
                        (r) => (r.ok ? Object.assign(r, {event: r.stored[0].event}) : r))};

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -40,6 +43,25 @@ def test_the_bundle_holds_the_servers_sources_and_is_reproducible() -> None:
     assert not [
         n for n in names if "__pycache__" in n or n.startswith(("scoring/", "tournaments/", "matches/"))
     ]
+
+
+def test_the_entry_module_imports_every_packaged_module(tmp_path: Path) -> None:
+    """A start from this phone's snapshot neither reads nor unpacks the bundle (engine-worker.js):
+    the snapshot, taken once the entry module is imported, must hold every module of it."""
+    with zipfile.ZipFile(io.BytesIO(web_engine.bundle_bytes())) as zf:
+        zf.extractall(tmp_path)
+        packaged = {
+            n.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+            for n in zf.namelist()
+            if n.endswith(".py")
+        }
+    # a fresh interpreter over the unpacked bundle alone, as the worker's (no site, no checkout)
+    code = f"import json, sys; import {web_engine.ENTRY_MODULE}; print(json.dumps(sorted(sys.modules)))"
+    env = {"FUBA_ENGINE": "pure", "PATH": os.environ.get("PATH", "")}
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    )
+    assert sorted(packaged - set(json.loads(done.stdout))) == []
 
 
 def test_any_edit_of_a_packaged_file_changes_the_digest(tmp_path: Path) -> None:

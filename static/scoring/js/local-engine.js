@@ -20,12 +20,45 @@ export function engineConfig(root) {
   };
 }
 
-const PYODIDE_FILES = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json"];
+const PYODIDE_FILES = ["pyodide.js", "pyodide.asm.js", "pyodide-lock.json"];
 
 function bytes(url) {
   return fetch(url, { credentials: "same-origin" }).then(function (r) {
     if (!r.ok) throw new Error(url + ": HTTP " + r.status);
     return r.arrayBuffer();
+  });
+}
+
+// Pyodide's WebAssembly compiled while the other files are read (a streamed compile, off the
+// page's thread), handed to the worker as a module; its bytes where a streamed compile fails
+// (a response without the WebAssembly type) or is missing.
+function wasm(url) {
+  if (typeof WebAssembly.compileStreaming !== "function") return bytes(url);
+  return WebAssembly.compileStreaming(fetch(url, { credentials: "same-origin" })).catch(function () { return bytes(url); });
+}
+
+// What the worker's init takes (engine-worker.js): Pyodide's files, the engine bundle and the
+// standard library as bytes, the compiled WebAssembly, this phone's snapshot (useSnapshot: null
+// when none is kept; the bundle is not read when there is one). -> {worker: the worker's script
+// as bytes, init, ms: the time it took}
+export function readEngineFiles(config, useSnapshot) {
+  var t0 = performance.now();
+  var pyodide = new URL(config.pyodide, location.href).href;
+  var bundle = new URL(config.bundle, location.href).href;
+  // The precompiled, trimmed standard library when the server built one, else Pyodide's own.
+  var stdlib = config.stdlib ? new URL(config.stdlib, location.href).href : pyodide + "python_stdlib.zip";
+  var urls = PYODIDE_FILES.map(function (f) { return pyodide + f; }).concat([stdlib]);
+  var snapshot = useSnapshot ? loadSnapshot(pyodide, config.digest) : Promise.resolve(null);
+  var engine = snapshot.then(function (s) { return s ? null : bytes(bundle); });
+  var wasmURL = pyodide + "pyodide.asm.wasm";
+  return Promise.all([bytes(config.worker), snapshot, engine, wasm(wasmURL)].concat(urls.map(bytes))).then(function (all) {
+    var files = {};
+    urls.forEach(function (u, i) { files[u] = all[i + 4]; });
+    if (all[2]) files[bundle] = all[2];
+    var compiled = all[3] instanceof WebAssembly.Module ? all[3] : null;
+    if (!compiled) files[wasmURL] = all[3];
+    var init = { pyodide: pyodide, bundle: bundle, stdlib: stdlib, digest: config.digest, files: files, wasm: compiled, snapshot: all[1], makeSnapshot: useSnapshot };
+    return { worker: all[0], init: init, ms: performance.now() - t0 };
   });
 }
 
@@ -36,26 +69,20 @@ export function startEngine(config, options) {
     return Promise.reject(new Error("this browser cannot run the engine (no Web Worker or WebAssembly)"));
   }
   var useSnapshot = !options || options.snapshot !== false;
-  var pyodide = new URL(config.pyodide, location.href).href;
-  var bundle = new URL(config.bundle, location.href).href;
-  // The precompiled, trimmed standard library when the server built one, else Pyodide's own.
-  var stdlib = config.stdlib ? new URL(config.stdlib, location.href).href : pyodide + "python_stdlib.zip";
-  var urls = PYODIDE_FILES.map(function (f) { return pyodide + f; }).concat([bundle, stdlib]);
-  var snapshot = useSnapshot ? loadSnapshot(pyodide, config.digest) : Promise.resolve(null);
-  return Promise.all([bytes(config.worker), snapshot].concat(urls.map(bytes))).then(function (all) {
-    var files = {};
-    urls.forEach(function (u, i) { files[u] = all[i + 2]; });
-    var script = URL.createObjectURL(new Blob([all[0]], { type: "text/javascript" }));
-    var init = { pyodide: pyodide, bundle: bundle, stdlib: stdlib, digest: config.digest, files: files, snapshot: all[1], makeSnapshot: useSnapshot };
+  return readEngineFiles(config, useSnapshot).then(function (read) {
+    var init = read.init;
+    var script = URL.createObjectURL(new Blob([read.worker], { type: "text/javascript" }));
     return run(new Worker(script), init, options).then(function (engine) {
       var made = engine.info.snapshot;
       delete engine.info.snapshot;
-      if (made) saveSnapshot(pyodide, config.digest, made);
+      // where the start went: reading the files here, then the worker's phases
+      engine.info.phases = Object.assign({ files: read.ms }, engine.info.phases);
+      if (made) saveSnapshot(init.pyodide, config.digest, made);
       return engine;
     }, function (err) {
-      if (!all[1]) throw err;
+      if (!init.snapshot) throw err;
       // A snapshot this browser cannot restore: dropped, and the engine started without it.
-      return dropSnapshot(pyodide, config.digest).then(function () { return startEngine(config, options); });
+      return dropSnapshot(init.pyodide, config.digest).then(function () { return startEngine(config, options); });
     });
   });
 }
@@ -109,6 +136,7 @@ function run(worker, init, options) {
   var timeout = new Promise(function (_, reject) {
     timer = setTimeout(function () { reject(new Error("the engine took longer than " + timeoutMs / 1000 + " s to start")); }, timeoutMs);
   });
+  // the bytes move to the worker; the compiled module is shared with it
   var transfer = Object.keys(init.files).map(function (u) { return init.files[u]; });
   if (init.snapshot) transfer.push(init.snapshot);
   var started = new Promise(function (resolve, reject) {

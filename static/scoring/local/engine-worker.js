@@ -4,9 +4,12 @@
 
    Protocol (docs/scorer-internals.md, "The local engine"): the page posts {id, op, arg}; the worker answers
    {id, ok: true, result} or {id, ok: false, error}. Ops:
-     init   {pyodide, bundle, stdlib, digest, files, snapshot, makeSnapshot}  start Pyodide and the engine
-                                       bundle from the bytes in files ({absolute url: ArrayBuffer}),
-                                       from a memory snapshot when given one; makeSnapshot: take one
+     init   {pyodide, bundle, stdlib, digest, files, wasm, snapshot, makeSnapshot}  start Pyodide and the
+                                       engine bundle from the bytes in files ({absolute url: ArrayBuffer}),
+                                       Pyodide's WebAssembly compiled by the page (wasm, a
+                                       WebAssembly.Module) unless files hold its bytes, from a memory
+                                       snapshot when given one (the bundle then not needed);
+                                       makeSnapshot: take one
                                        -> {digest, python, stdlib, ms, phases, restored, snapshot}
      open   {header, names, events}    the match after these events -> {ok, seq, view}
      apply  {events, seed}             one tap, all or none (matchplay/tap.py apply_tap) -> {ok, seq, view,
@@ -31,14 +34,30 @@ var loadedBundle = null;
 // worker's cache, so this works offline); the worker serves them to Pyodide from memory.
 var TYPES = { wasm: "application/wasm", json: "application/json", zip: "application/zip", js: "text/javascript" };
 
-function served(files) {
+/** @param {Record<string, ArrayBuffer>} files @param {string} wasmURL @param {WebAssembly.Module | null} wasm */
+function served(files, wasmURL, wasm) {
   var network = self.fetch.bind(self);
+  // Pyodide fetches its WebAssembly and compiles it (instantiateStreaming); the page has compiled it
+  // already, so that fetch is answered with a stand-in that is instantiated from the page's module.
+  var standIn = wasm ? new Response(null, { status: 200, headers: { "Content-Type": TYPES.wasm } }) : null;
   self.fetch = function (input, init) {
     var url = input instanceof Request ? input.url : String(input);
+    if (standIn && url === wasmURL) return Promise.resolve(standIn);
     var bytes = files[url];
     if (!bytes) return network(input, init);
     var type = TYPES[url.slice(url.lastIndexOf(".") + 1)] || "application/octet-stream";
     return Promise.resolve(new Response(bytes, { status: 200, headers: { "Content-Type": type } }));
+  };
+  if (!wasm) return;
+  var compiled = wasm;
+  var instantiateStreaming = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = function (source, imports) {
+    return Promise.resolve(source).then(function (response) {
+      if (response !== standIn) return instantiateStreaming(response, imports);
+      return WebAssembly.instantiate(compiled, imports).then(function (instance) {
+        return { instance: instance, module: compiled };
+      });
+    });
   };
 }
 
@@ -47,17 +66,18 @@ function runScript(bytes) {
   try { importScripts(url); } finally { URL.revokeObjectURL(url); }
 }
 
-// The bundle's modules imported into the interpreter; after a snapshot restore they are already in
-// sys.modules, and the files are unpacked again for anything read from disk later.
-async function loadEngine(restored) {
+// The bundle's modules imported into the interpreter. Not after a snapshot restore: the snapshot
+// holds every module of the bundle imported (the entry module imports them all at its import,
+// tests/scoring/test_web_engine.py) and nothing of the engine reads a file, so the bundle is
+// neither read nor unpacked then.
+async function loadEngine() {
   var response = await fetch(loadedBundle);
   if (!response.ok) throw new Error("engine bundle " + loadedBundle + ": HTTP " + response.status);
   py.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/engine" });
   py.runPython("import sys\nif '/engine' not in sys.path: sys.path.insert(0, '/engine')");
   // The server's standard library carries the engine's modules compiled (scripts/pyodide-stdlib.mjs):
-  // as /engine's __pycache__ they are imported without compiling the sources. A restored snapshot
-  // has imported them already.
-  if (!restored) py.runPython(UNPACK_COMPILED);
+  // as /engine's __pycache__ they are imported without compiling the sources.
+  py.runPython(UNPACK_COMPILED);
 }
 
 var UNPACK_COMPILED = [
@@ -76,7 +96,7 @@ async function init(arg) {
   var t0 = start;
   var phases = {};
   var mark = function (name) { var t = performance.now(); phases[name] = t - t0; t0 = t; };
-  served(arg.files);
+  served(arg.files, arg.pyodide + "pyodide.asm.wasm", arg.wasm);
   runScript(arg.files[arg.pyodide + "pyodide.js"]);
   // Defines _createPyodideModule, so loadPyodide does not fetch pyodide.asm.js again.
   runScript(arg.files[arg.pyodide + "pyodide.asm.js"]);
@@ -92,8 +112,10 @@ async function init(arg) {
   py = await /** @type {any} */ (self).loadPyodide(options);
   mark(arg.snapshot ? "restore" : "pyodide");
   loadedBundle = arg.bundle;
-  await loadEngine(!!arg.snapshot);
-  mark("unpack");
+  if (!arg.snapshot) {
+    await loadEngine();
+    mark("unpack");
+  }
   entry = py.pyimport("matchplay.scorer_local");
   mark("import");
   var snapshot = null;
