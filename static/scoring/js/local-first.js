@@ -175,9 +175,10 @@ function loadRecord(ctx, store) {
 function begin(ctx) {
   ctx.note = "Starting the rules engine on this phone…";
   ctx.status();
-  let started = null;
+  // The engine starts at once, while this phone's record of the match is read (IndexedDB).
+  const engineStart = startEngine(ctx.config, { timeoutMs: ENGINE_START_MS });
+  engineStart.catch(() => {}); // answered below, or stopped when the record cannot be read
   return openStore(ctx.session).then((store) => loadRecord(ctx, store).then(({ record, ops }) => {
-    const engineStart = startEngine(ctx.config, { timeoutMs: ENGINE_START_MS }).then((e) => { started = e; return e; });
     ctx.queue = createQueue(queueDeps(ctx, store, engineStart), record, ops);
     const fresh = navigator.onLine ? catchUp(ctx.queue.q).catch(() => { ctx.queue.q.offline = true; }) : Promise.resolve();
     return Promise.all([engineStart, fresh]);
@@ -195,7 +196,7 @@ function begin(ctx) {
       cacheShell(ctx.options, ctx.config);
     });
   }).catch((err) => {
-    if (started) started.stop();
+    engineStart.then((e) => e.stop(), () => {});
     return useServer(ctx, "this phone could not start the rules engine (" + err.message + ").");
   });
 }
