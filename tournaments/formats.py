@@ -56,7 +56,8 @@ FORMATS: dict[str, Format] = {
         Format("swiss", "Swiss system (rounds: log2 of the field)", None, tiebreak_preset="swiss"),
         Format(
             "league_phase_36",
-            "League phase, 36 teams (8 opponents each from 4 pots by seeding order, country caps)",
+            "League phase, 36 teams (8 opponents each from 4 pots by seeding order, country caps), "
+            "places 9–24 to a two-legged play-off, 1–8 to the round of 16 … one-match final",
             36,
             tiebreak_preset="uefa",
         ),
@@ -122,6 +123,28 @@ def _stages(
                 f"The {spec.label} format needs its {spec.teams} teams.", details={"field": "teams"}
             )
         phase = stage("League phase", Stage.Kind.LEAGUE_PHASE, teams=teams)
+        # 2024/25: places 9–24 to a two-legged play-off, 1–8 straight to the round of 16
+        # (tournaments.table_feed: the pairing by places).
+        playoff = stage(
+            "Knockout play-off",
+            Stage.Kind.KNOCKOUT,
+            legs=2,
+            knockout_rounds=1,
+            feeder=phase,
+            feed_places_from=9,
+            feed_places_to=24,
+        )
+        stage(
+            "Round of 16 to semi-finals",
+            Stage.Kind.KNOCKOUT,
+            legs=2,
+            knockout_rounds=3,
+            feeder=phase,
+            feed_places_from=1,
+            feed_places_to=8,
+            feed_playoff=playoff,
+        )
+        stage("Final", Stage.Kind.KNOCKOUT)
         pots = [teams[i : i + 9] for i in range(0, 36, 9)]
         return league_phase_draw(stage=phase, pots=pots, seed=seed, user=user)
     if spec.key == "swiss":

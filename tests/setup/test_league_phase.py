@@ -170,7 +170,7 @@ def test_the_format_makes_and_draws_a_36_team_league_phase_in_one_call(api: APIC
     }
     response = api.post("/api/v1/competitions/from-format", body, format="json")
     assert response.status_code == 201, response.json()
-    stage = Stage.objects.get(competition__slug="phase-format")
+    stage = Stage.objects.get(competition__slug="phase-format", kind=Stage.Kind.LEAGUE_PHASE)
     assert stage.kind == "league_phase" and stage.fixtures.count() == 144
     draw = Draw.objects.get(stage=stage)
     names = dict(Team.objects.filter(competition__slug="phase-format").values_list("id", "name"))

@@ -125,6 +125,26 @@ class StageWriteSerializer(serializers.Serializer):
         help_text="Knockout without teams: the stage whose qualifiers it plays (default: the stage before)",
     )
     feed = serializers.ChoiceField(choices=Stage.Feed.choices, required=False)
+    feed_places_from = serializers.IntegerField(
+        min_value=1,
+        max_value=1000,
+        required=False,
+        allow_null=True,
+        help_text="Knockout after a league, Swiss or league phase: the first table place it takes",
+    )
+    feed_places_to = serializers.IntegerField(
+        min_value=1,
+        max_value=1000,
+        required=False,
+        allow_null=True,
+        help_text="Knockout after a table: the last table place it takes",
+    )
+    feed_playoff = serializers.PrimaryKeyRelatedField(
+        queryset=Stage.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="Knockout after a table: the play-off stage (places just below) whose winners join",
+    )
     teams = serializers.ListField(child=TeamIdsField(), required=False, help_text="Team ids")
     groups = serializers.DictField(
         child=serializers.ListField(child=TeamIdsField()),
@@ -152,6 +172,11 @@ class StageUpdateSerializer(serializers.Serializer):
     knockout_rounds = serializers.IntegerField(min_value=0, max_value=12, required=False)
     feeder = serializers.PrimaryKeyRelatedField(queryset=Stage.objects.all(), required=False, allow_null=True)
     feed = serializers.ChoiceField(choices=Stage.Feed.choices, required=False)
+    feed_places_from = serializers.IntegerField(min_value=1, max_value=1000, required=False, allow_null=True)
+    feed_places_to = serializers.IntegerField(min_value=1, max_value=1000, required=False, allow_null=True)
+    feed_playoff = serializers.PrimaryKeyRelatedField(
+        queryset=Stage.objects.all(), required=False, allow_null=True
+    )
     teams = serializers.ListField(child=TeamIdsField(), required=False)
 
 

@@ -23,6 +23,7 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from kernel.auth import signed_in_user
 from kernel.errors import Conflict, NotFound
 from matches.discipline import competition_discipline_set
 from tournaments.api import serializers as read
@@ -66,6 +67,7 @@ from tournaments.services.venue import (
     round_clock_set,
     round_tables_number,
 )
+from tournaments.table_fill import table_places_fill
 
 ERRORS = {
     400: OpenApiResponse(
@@ -312,6 +314,7 @@ class StageSetupMixin(SetupMixin):
         "enter_groups": [_perm("change", "group"), _perm("add", "draw")],
         "draw_knockout": [_perm("change", "stage"), _perm("add", "draw")],
         "draw_league_phase": [_perm("change", "stage"), _perm("add", "draw")],
+        "fill_from_table": [_perm("change", "stage"), _perm("add", "fixture")],
         "shift_round": [_perm("change", "fixture")],
         "round_clock": [_perm("change", "fixture")],
         "tables": [_perm("change", "fixture")],
@@ -401,6 +404,23 @@ class StageSetupMixin(SetupMixin):
         data = self._input(write.LeaguePhaseDrawSerializer, request)
         draw = league_phase_draw(stage=stage, user=request.user, **data)
         return Response(write.DrawSerializer(draw).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={201: read.FixtureSerializer(many=True), **ERRORS})
+    @action(
+        detail=True, methods=["post"], url_path="fill-from-table", pagination_class=None, filter_backends=[]
+    )
+    def fill_from_table(self, request: Request, pk: str | None = None) -> Response:
+        """Organisers: from this league, Swiss or league phase's final table, make the knockouts that
+        take its places (the play-off, then the bracket); a second call makes nothing (200, [])."""
+        stage = self.get_object()  # type: ignore[attr-defined]
+        created = table_places_fill(feeder=stage, user=signed_in_user(request.user))
+        fixtures = Fixture.objects.filter(pk__in=[f.pk for f in created]).select_related(
+            "competition", "group", "home_team", "away_team", "result"
+        )
+        return Response(
+            read.FixtureSerializer(fixtures.order_by("match_number", "leg"), many=True).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
 
     @extend_schema(responses={200: write.DrawSerializer(many=True)})
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])

@@ -76,6 +76,23 @@ class Stage(models.Model):
         default=Feed.WINNERS,
         help_text="From a knockout feeder: its last round's winners, or its losers (third-place stage)",
     )
+    # A knockout fed by a table (a league, Swiss rounds, a league phase): the band of final places
+    # it takes, seeded by place (tournaments.table_feed).
+    feed_places_from = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="From a table: the first place this knockout takes"
+    )
+    feed_places_to = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="From a table: the last place this knockout takes"
+    )
+    # The play-off (a one-round knockout of the places just below) whose winners join this bracket.
+    feed_playoff = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="playoff_for",
+        help_text="From a table: the play-off stage whose winners meet the places taken directly",
+    )
     # Round robin and Swiss participants; group stages list teams on their groups.
     teams = models.ManyToManyField(Team, related_name="stages", blank=True)
 
@@ -244,6 +261,9 @@ class Draw(models.Model):
         ENTERED = "entered", "Groups entered by hand"
         # Each team's opponents drawn from pots; result {"matchdays": n, "matches": [[home, away, day]]}.
         LEAGUE_PHASE = "league_phase", "League phase opponents from pots"
+        # A knockout's teams by final places of a table; pots = [team ids by place], result =
+        # {"feeder": stage id, "places": {place: team id}}: no seed decides it.
+        TABLE_PLACES = "table_places", "Knockout places from a final table"
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="draws")
     kind = models.CharField(max_length=12, choices=Kind.choices)

@@ -4,7 +4,7 @@ their schedule (kick-off, deadline, moving a round).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -34,6 +34,7 @@ from tournaments.models import (
 # engine accepts it as another name of A13).
 from tournaments.services.shared import MatchNumbering
 from tournaments.services.swiss_rounds import swiss_round_create
+from tournaments.services.table_feed import fed_by_table, table_first_round
 from tournaments.standings.tally import Row
 
 
@@ -143,7 +144,9 @@ def _drawn_bracket(stage: Stage) -> list[Team] | None:
     return [teams[i] for i in draw.result]
 
 
-def _knockout_first_round(stage: Stage) -> tuple[list[tuple[Side, Side]], list[int]]:
+def _knockout_first_round(
+    stage: Stage, places: Mapping[int, Team] | None = None, user: Any = None
+) -> tuple[list[tuple[Side, Side]], list[int]]:
     """The first round's ties, and the feeding semi-finals (for a third-place match) if any."""
     teams = list(stage.teams.all())
     if teams:
@@ -185,11 +188,13 @@ def _knockout_first_round(stage: Stage) -> tuple[list[tuple[Side, Side]], list[i
         raise ApplicationError(f"{stage}: it can only be fed by an earlier stage of its competition.")
     if feeder.kind == Stage.Kind.KNOCKOUT:
         return _fed_by_knockout(stage, feeder)
+    if fed_by_table(stage):
+        return table_first_round(stage=stage, feeder=feeder, places=places, user=user), []
     if feeder.kind != Stage.Kind.GROUPS:
         raise ApplicationError(
-            f"{stage}: a knockout after a {feeder.get_kind_display().lower()} stage needs its teams "
-            "(the qualifiers of a league are not placed automatically); give them.",
-            details={"field": "teams"},
+            f"{stage}: a knockout after a {feeder.get_kind_display().lower()} stage needs its teams, "
+            "or the places it takes from that table (feed_places_from, feed_places_to).",
+            details={"field": "feed_places_from"},
         )
     if stage.feed == "losers":
         raise ApplicationError(f"{stage}: only a knockout stage has losers to feed another stage.")
@@ -281,13 +286,20 @@ def _tie(
     return fixtures
 
 
-def _knockout_fixtures(stage: Stage, numbering: MatchNumbering, schedule: _Schedule) -> list[Fixture]:
-    ties, semi_numbers = _knockout_first_round(stage)
+def _knockout_fixtures(
+    stage: Stage,
+    numbering: MatchNumbering,
+    schedule: _Schedule,
+    places: Mapping[int, Team] | None = None,
+    user: Any = None,
+) -> list[Fixture]:
+    ties, semi_numbers = _knockout_first_round(stage, places, user)
     fixtures: list[Fixture] = []
     rnd = 1
     while ties and (not stage.knockout_rounds or rnd <= stage.knockout_rounds):
         size = len(ties) * 2
-        name = round_name(size)
+        # A one-round stage whose winners join another bracket is that bracket's play-off.
+        name = "Play-off" if rnd == 1 and stage.playoff_for.exists() else round_name(size)
         numbers = []
         if size == 2 and stage.third_place_match and len(semi_numbers) == 2:
             third = numbering.take()
@@ -316,8 +328,13 @@ def fixture_generate(
     start: datetime | None = None,
     interval: timedelta | None = None,
     deadline_after: timedelta | None = None,
+    places: Mapping[int, Team] | None = None,
+    user: Any = None,
 ) -> list[Fixture]:
-    """Create the stage's fixtures (for Swiss: the first round). Kick-offs are optional."""
+    """Create the stage's fixtures (for Swiss: the first round). Kick-offs are optional.
+
+    A knockout fed by a table's places needs them final (``places``: place -> team, from
+    tournaments.table_fill); ``user`` is who filled it, on record."""
     stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
     if stage.fixtures.exists():
         raise Conflict(f"{stage}: fixtures were already generated.")
@@ -339,7 +356,7 @@ def fixture_generate(
                 if matchday < len(rounds):
                     fixtures += rounds[matchday]
     elif stage.kind == Stage.Kind.KNOCKOUT:
-        fixtures = _knockout_fixtures(stage, numbering, schedule)
+        fixtures = _knockout_fixtures(stage, numbering, schedule, places, user)
     elif stage.kind == Stage.Kind.LEAGUE_PHASE:
         for rnd in _league_phase_fixtures(stage, schedule):
             fixtures += rnd
@@ -450,8 +467,8 @@ def round_shift(*, stage: Stage, round: int, by: timedelta) -> list[Fixture]:
 def stage_dates_set(
     *, stage: Stage, start: datetime, interval: timedelta, deadline_after: timedelta | None = None
 ) -> list[Fixture]:
-    """Date a stage's fixtures made before (a drawn league phase) round by round, as fixture_generate
-    would have; only while none has a result."""
+    """Date a stage's fixtures made before (a drawn league phase, a knockout made from a table) round
+    by round, as fixture_generate would have; only while none has a result."""
     stage = Stage.objects.select_for_update().get(id=stage.id)
     fixtures = list(stage.fixtures.select_for_update().order_by("round", "match_number", "leg"))
     if not fixtures:
@@ -461,7 +478,13 @@ def stage_dates_set(
     schedule = _Schedule(start, interval, deadline_after)
     kickoffs_before = {f.pk: f.kickoff for f in fixtures}
     for fixture in fixtures:
-        fixture.kickoff, fixture.deadline = schedule.kickoff(fixture.round), schedule.deadline(fixture.round)
+        # Legs of a knockout round take a slot each, as fixture_generate dates them.
+        slot = (
+            (fixture.round - 1) * stage.legs + fixture.leg
+            if stage.kind == Stage.Kind.KNOCKOUT
+            else fixture.round
+        )
+        fixture.kickoff, fixture.deadline = schedule.kickoff(slot), schedule.deadline(slot)
     Fixture.objects.bulk_update(fixtures, ["kickoff", "deadline", "updated_at"])
     for fixture in fixtures:
         announcements.fixture_dates_changed.send(

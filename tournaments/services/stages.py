@@ -24,6 +24,10 @@ from tournaments.models import (
 # engine accepts it as another name of A13).
 from tournaments.services.clubs import teams_check
 from tournaments.services.shared import any_played, invalid
+from tournaments.table_feed import Band, band_problem, playoff_problem
+
+# The stages whose final table can feed a knockout by places.
+TABLE_KINDS = (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS, Stage.Kind.LEAGUE_PHASE)
 
 STAGE_SETTINGS = (
     "name",
@@ -39,6 +43,9 @@ STAGE_SETTINGS = (
     "knockout_rounds",
     "feeder",
     "feed",
+    "feed_places_from",
+    "feed_places_to",
+    "feed_playoff",
 )
 
 
@@ -51,6 +58,9 @@ STAGE_FROZEN_FIELDS = (
     "knockout_rounds",
     "feeder",
     "feed",
+    "feed_places_from",
+    "feed_places_to",
+    "feed_playoff",
     "swiss_rounds",
     "teams",
 )
@@ -89,10 +99,62 @@ def stage_settings_check(competition: Competition, kind: str, values: Mapping[st
             raise invalid(f"{where}: only a knockout stage is fed by another stage.", "feeder")
         if feeder.competition_id != competition.id:
             raise invalid(f"{where}: {feeder} is not a stage of '{competition}'.", "feeder")
-        if feeder.kind not in (Stage.Kind.GROUPS, Stage.Kind.KNOCKOUT):
-            raise invalid(f"{where}: a knockout is fed by a group or knockout stage.", "feeder")
     if values.get("feed") == "losers" and feeder is not None and feeder.kind != Stage.Kind.KNOCKOUT:
         raise invalid(f"{where}: only a knockout stage has losers to feed another stage.", "feed")
+    _table_feed_check(competition, values, where)
+
+
+def _table_feed_check(competition: Competition, values: Mapping[str, Any], where: str) -> None:
+    """A knockout after a table takes a band of its places, and perhaps a play-off's winners."""
+    feeder = values.get("feeder")
+    first, last = values.get("feed_places_from"), values.get("feed_places_to")
+    playoff = values.get("feed_playoff")
+    if feeder is None or feeder.kind not in TABLE_KINDS:
+        if feeder is not None and feeder.kind not in (Stage.Kind.GROUPS, Stage.Kind.KNOCKOUT):
+            raise invalid(f"{where}: a knockout is fed by a group or knockout stage, or a table.", "feeder")
+        for field, value in (
+            ("feed_places_from", first),
+            ("feed_places_to", last),
+            ("feed_playoff", playoff),
+        ):
+            if value is not None:
+                raise invalid(
+                    f"{where}: {field} needs a feeder whose table has places "
+                    "(a league, Swiss rounds or a league phase).",
+                    field,
+                )
+        return
+    if first is None or last is None:
+        field = "feed_places_from" if first is None else "feed_places_to"
+        raise invalid(f"{where}: give the places it takes from {feeder.name} (first and last).", field)
+    band = Band(first, last)
+    problem = band_problem(band=band, table_size=feeder.teams.count())
+    if problem:
+        field = "feed_places_from" if band.first < 1 else "feed_places_to"
+        raise invalid(f"{where}: from {feeder.name}, {problem}.", field)
+    if values.get("feed", "winners") != "winners":
+        raise invalid(f"{where}: a table feeds its places, not losers.", "feed")
+    if playoff is None:
+        return
+    if (
+        playoff.competition_id != competition.id
+        or playoff.kind != Stage.Kind.KNOCKOUT
+        or playoff.feeder_id != feeder.id
+        or playoff.feed_places_from is None
+        or playoff.feed_places_to is None
+    ):
+        raise invalid(
+            f"{where}: the play-off must be a knockout stage of '{competition}' "
+            f"fed by places of {feeder.name}.",
+            "feed_playoff",
+        )
+    problem = playoff_problem(
+        direct=band,
+        playoff=Band(playoff.feed_places_from, playoff.feed_places_to),
+        playoff_rounds=playoff.knockout_rounds,
+    )
+    if problem:
+        raise invalid(f"{where}: with {playoff.name}: {problem}.", "feed_playoff")
 
 
 def _groups_check(
@@ -152,6 +214,9 @@ def stage_create(
     knockout_rounds: int = 0,
     feeder: Stage | None = None,
     feed: str = "winners",
+    feed_places_from: int | None = None,
+    feed_places_to: int | None = None,
+    feed_playoff: Stage | None = None,
     teams: Sequence[Team] = (),
     groups: Mapping[str, Sequence[Team]] | None = None,
 ) -> Stage:
@@ -172,11 +237,18 @@ def stage_create(
         "extra_time": extra_time,
         "penalties": penalties,
         "legs": legs,
+        "away_goals_rule": away_goals_rule,
+        "third_place_match": third_place_match,
         "advance_per_group": advance_per_group,
+        "best_thirds": best_thirds,
         "swiss_rounds": swiss_rounds,
+        "knockout_rounds": knockout_rounds,
         "thirds_placing": thirds_placing,
         "feeder": feeder,
         "feed": feed,
+        "feed_places_from": feed_places_from,
+        "feed_places_to": feed_places_to,
+        "feed_playoff": feed_playoff,
     }
     stage_settings_check(competition, kind, values, where)
     if kind == Stage.Kind.GROUPS:
@@ -186,24 +258,7 @@ def stage_create(
         if kind in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS, Stage.Kind.LEAGUE_PHASE) and len(teams) < 2:
             raise invalid(f"{where}: needs at least two teams.", "teams")
     order = _free_order(competition, order, where)
-    stage = Stage.objects.create(
-        competition=competition,
-        name=name,
-        kind=kind,
-        order=order,
-        legs=legs,
-        away_goals_rule=away_goals_rule,
-        extra_time=extra_time,
-        penalties=penalties,
-        third_place_match=third_place_match,
-        advance_per_group=advance_per_group,
-        best_thirds=best_thirds,
-        thirds_placing=thirds_placing,
-        swiss_rounds=swiss_rounds,
-        knockout_rounds=knockout_rounds,
-        feeder=feeder,
-        feed=feed,
-    )
+    stage = Stage.objects.create(competition=competition, name=name, kind=kind, order=order, **values)
     if teams:
         stage.teams.set(teams)
     for group_name, group_teams in (groups or {}).items():
@@ -274,6 +329,7 @@ def stage_delete(*, stage: Stage) -> None:
     if any_played(stage.fixtures.all()):
         raise Conflict(f"{stage} has results; it cannot be deleted.")
     fed = list(stage.fed_stages.values_list("name", flat=True))
+    fed += list(stage.playoff_for.values_list("name", flat=True))
     if fed:
         raise Conflict(f"{stage} feeds {', '.join(fed)}; delete or re-point those first.")
     stage.fixtures.all().delete()
