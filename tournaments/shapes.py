@@ -21,6 +21,7 @@ from tournaments.models import Competition, Stage
 from tournaments.services.clubs import teams_bulk_create
 from tournaments.services.competitions import competition_create
 from tournaments.services.stages import stage_create
+from tournaments.table_feed import Band, band_problem, playoff_problem
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,10 @@ class Shape:
     swiss_rounds: int = 0
     # League phase: opponents per team, two from each pot (so opponents / 2 pots).
     opponents: int = 8
+    # After a table (league, Swiss, league phase): places straight into a knockout (0: none), and
+    # the places below them in a play-off whose winners join it (tournaments.table_feed).
+    direct_places: int = 0
+    playoff_places: int = 0
     third_place_match: bool = False
     extra_time: bool = True
     penalties: bool = True
@@ -78,8 +83,16 @@ SHAPE_PRESETS: dict[str, tuple[str, Shape]] = {
     "league": ("League: double round robin", Shape("league", 10, group_legs=2)),
     "swiss": ("Swiss: 20 teams, 5 rounds", Shape("swiss", 20, swiss_rounds=5, tiebreak_preset="swiss")),
     "league_phase_36": (
-        "Champions League 2024/25: 36 teams, league phase, 8 opponents from 4 pots",
-        Shape("league_phase", 36, opponents=8, tiebreak_preset="uefa"),
+        "Champions League 2024/25: 36 teams, league phase, 9–24 to a play-off, 1–8 to the round of 16",
+        Shape(
+            "league_phase",
+            36,
+            opponents=8,
+            direct_places=8,
+            playoff_places=16,
+            knockout_legs=2,
+            tiebreak_preset="uefa",
+        ),
     ),
 }
 
@@ -117,6 +130,19 @@ def shape_preview(shape: Shape) -> Preview:
     if not 2 <= shape.teams <= 256:
         raise _invalid("A competition has 2 to 256 teams.", "teams")
     notes: list[str] = []
+    if shape.structure in ("league", "swiss", "league_phase"):
+        return _after_the_table(shape, _table_preview(shape, notes))
+    if shape.structure == "knockout":
+        size = 1
+        while size < shape.teams:
+            size *= 2
+        if size != shape.teams:
+            notes.append(f"{size - shape.teams} of the top seeds have a bye in the first round.")
+        return Preview([], _knockout_rounds(size, shape.third_place_match), [], notes)
+    return _groups_preview(shape, notes)
+
+
+def _table_preview(shape: Shape, notes: list[str]) -> Preview:
     if shape.structure == "league":
         legs = "twice" if shape.group_legs == 2 else "once"
         return Preview([("League", shape.teams)], [], [], [f"Every team meets every other {legs}."])
@@ -128,16 +154,57 @@ def shape_preview(shape: Shape) -> Preview:
         return Preview(
             [("Swiss", shape.teams)], [f"Round {r + 1}" for r in range(shape.swiss_rounds)], [], notes
         )
-    if shape.structure == "league_phase":
-        return _league_phase_preview(shape)
-    if shape.structure == "knockout":
-        size = 1
-        while size < shape.teams:
-            size *= 2
-        if size != shape.teams:
-            notes.append(f"{size - shape.teams} of the top seeds have a bye in the first round.")
-        return Preview([], _knockout_rounds(size, shape.third_place_match), [], notes)
-    return _groups_preview(shape, notes)
+    return _league_phase_preview(shape)
+
+
+def table_knockout_bands(shape: Shape) -> tuple[Band | None, Band | None]:
+    """The places a knockout after the table takes directly, and those of its play-off."""
+    if not shape.direct_places:
+        if shape.playoff_places:
+            raise _invalid(
+                "A play-off feeds a knockout: give the places that go straight in.", "direct_places"
+            )
+        return None, None
+    direct = Band(1, shape.direct_places)
+    playoff = (
+        Band(shape.direct_places + 1, shape.direct_places + shape.playoff_places)
+        if shape.playoff_places
+        else None
+    )
+    for band, field in ((direct, "direct_places"), (playoff, "playoff_places")):
+        problem = band_problem(band=band, table_size=shape.teams) if band else None
+        if problem:
+            raise _invalid(f"After the table: {problem}.", field)
+    if playoff is not None:
+        problem = playoff_problem(direct=direct, playoff=playoff, playoff_rounds=1)
+        if problem:
+            raise _invalid(f"After the table: {problem}.", "playoff_places")
+    elif not is_power_of_two(direct.size):
+        raise _invalid(
+            f"{direct.size} places straight into a knockout: give 2, 4, 8, 16 … (or add a play-off).",
+            "direct_places",
+        )
+    return direct, playoff
+
+
+def _after_the_table(shape: Shape, preview: Preview) -> Preview:
+    direct, playoff = table_knockout_bands(shape)
+    if direct is None:
+        return preview
+    size = direct.size + (playoff.size // 2 if playoff else 0)
+    rounds = _knockout_rounds(size, shape.third_place_match)
+    notes = list(preview.notes)
+    if playoff is not None:
+        rounds = ["Play-off", *rounds]
+        head = size  # the play-off tie place 1 waits for is headed by the bracket's last seed
+        notes.append(
+            f"Places {playoff.first}–{playoff.last} play a play-off ({playoff.first} v {playoff.last} …); "
+            f"its winners meet places 1–{direct.last} (1 v the winner of {head} v "
+            f"{playoff.first + playoff.last - head} …). Made from the final table."
+        )
+    else:
+        notes.append(f"Places 1–{direct.last} go through, seeded by place. Made from the final table.")
+    return Preview(preview.groups, [*preview.rounds, *rounds], preview.first_round, notes)
 
 
 def _league_phase_preview(shape: Shape) -> Preview:
@@ -247,25 +314,28 @@ def competition_create_from_shape(
         "penalties": shape.penalties,
     }
     if shape.structure == "league":
-        stage_create(
+        table = stage_create(
             competition=competition,
             name="League",
             kind=Stage.Kind.ROUND_ROBIN,
             legs=shape.group_legs,
             teams=entered,
         )
+        _table_knockouts(competition, table, shape, knockout)
     elif shape.structure == "swiss":
-        stage_create(
+        table = stage_create(
             competition=competition,
             name="Swiss rounds",
             kind=Stage.Kind.SWISS,
             swiss_rounds=shape.swiss_rounds,
             teams=entered,
         )
+        _table_knockouts(competition, table, shape, knockout)
     elif shape.structure == "league_phase":
-        stage_create(
+        table = stage_create(
             competition=competition, name="League phase", kind=Stage.Kind.LEAGUE_PHASE, teams=entered
         )
+        _table_knockouts(competition, table, shape, knockout)
     elif shape.structure == "knockout":
         stage_create(
             competition=competition, name="Knockout", kind=Stage.Kind.KNOCKOUT, teams=entered, **knockout
@@ -283,3 +353,40 @@ def competition_create_from_shape(
         )
         stage_create(competition=competition, name="Knockout", kind=Stage.Kind.KNOCKOUT, **knockout)
     return competition
+
+
+def _table_knockouts(competition: Competition, table: Stage, shape: Shape, knockout: dict[str, Any]) -> None:
+    """The knockout after a table: its play-off first, then the bracket; two-legged ties up to
+    the semi-finals and a one-match final, as the Champions League plays them."""
+    direct, playoff = table_knockout_bands(shape)
+    if direct is None:
+        return
+    fed: dict[str, Any] = {"feeder": table, "feed_places_from": direct.first, "feed_places_to": direct.last}
+    if playoff is not None:
+        fed["feed_playoff"] = stage_create(
+            competition=competition,
+            name="Knockout play-off",
+            kind=Stage.Kind.KNOCKOUT,
+            knockout_rounds=1,
+            feeder=table,
+            feed_places_from=playoff.first,
+            feed_places_to=playoff.last,
+            **{**knockout, "third_place_match": False},
+        )
+    size = direct.size + (playoff.size // 2 if playoff else 0)
+    rounds = size.bit_length() - 1
+    if knockout["legs"] == 2 and rounds > 1:
+        name = f"{round_name(size)} to semi-finals" if rounds > 2 else "Semi-finals"
+        stage_create(
+            competition=competition,
+            name=name,
+            kind=Stage.Kind.KNOCKOUT,
+            knockout_rounds=rounds - 1,
+            **{**knockout, "third_place_match": False},
+            **fed,
+        )
+        stage_create(
+            competition=competition, name="Final", kind=Stage.Kind.KNOCKOUT, **{**knockout, "legs": 1}
+        )
+        return
+    stage_create(competition=competition, name="Knockout", kind=Stage.Kind.KNOCKOUT, **knockout, **fed)

@@ -19,6 +19,9 @@ from matches.holds import holds
 from tournaments.models import Competition, Draw, Fixture, Stage, Team
 from tournaments.services.drawing import groups_draw, groups_enter
 from tournaments.services.scheduling import fixture_generate, round_shift, stage_dates_set
+from tournaments.services.shared import any_played
+from tournaments.services.table_feed import fed_by_table
+from tournaments.table_fill import table_fill_waiting, table_places_fill
 
 
 class DrawForm(forms.Form):
@@ -130,17 +133,25 @@ class ShiftForm(forms.Form):
     days = forms.IntegerField(min_value=-366, max_value=366)
 
 
-def _generate_all(competition: Competition, d: dict[str, Any]) -> int:
-    """Every stage without fixtures, each starting a round after the stage before it ends."""
+def _generate_all(competition: Competition, d: dict[str, Any], user: Any) -> tuple[int, str]:
+    """Every stage without fixtures, each starting a round after the stage before it ends; a
+    knockout taking a table's places is made once that table is final (else the run stops there
+    and says why)."""
     start = datetime.combine(d["start_date"], d["kickoff_time"], tzinfo=UTC)
     interval = timedelta(days=d["days_between_rounds"])
     created = 0
     for stage in competition.stages.order_by("order"):
-        undated_draw = (
-            stage.kind == Stage.Kind.LEAGUE_PHASE and not stage.fixtures.exclude(kickoff=None).exists()
+        if fed_by_table(stage) and not stage.fixtures.exists() and stage.feeder is not None:
+            waiting = table_fill_waiting(feeder=stage.feeder)
+            if waiting:
+                return created, f"{stage.name} and the stages after it wait: {waiting}."
+            table_places_fill(feeder=stage.feeder, user=user)
+        undated_draw = not stage.fixtures.exclude(kickoff=None).exists() and not any_played(
+            stage.fixtures.all()
         )
         if stage.fixtures.exists() and undated_draw:
-            # A drawn league phase has its fixtures already; they get the dates here.
+            # A drawn league phase (or a knockout made from a table) has its fixtures already;
+            # they get the dates here.
             dated = stage_dates_set(
                 stage=stage, start=start, interval=interval, deadline_after=timedelta(days=d["deadline_days"])
             )
@@ -157,7 +168,7 @@ def _generate_all(competition: Competition, d: dict[str, Any]) -> int:
         created += len(fixtures)
         kickoffs = [f.kickoff for f in fixtures if f.kickoff]
         start = max(kickoffs) + interval if kickoffs else start
-    return created
+    return created, ""
 
 
 @competition_required("setup")
@@ -168,11 +179,13 @@ def schedule(request: HttpRequest, slug: str) -> HttpResponse:
     shift.fields["stage"].queryset = competition.stages.order_by("order")  # type: ignore[attr-defined]
     if request.method == "POST" and "generate" in request.POST and form.is_valid():
         try:
-            n = _generate_all(competition, form.cleaned_data)
+            n, waiting = _generate_all(competition, form.cleaned_data, request.user)
         except ApplicationError as exc:
             form.add_error(None, exc.message)
         else:
             messages.success(request, f"{n} fixtures scheduled.")
+            if waiting:
+                messages.info(request, waiting)
             return redirect("console:schedule", slug=slug)
     if request.method == "POST" and "shift" in request.POST and shift.is_valid():
         d = shift.cleaned_data

@@ -97,6 +97,22 @@ class ShapeForm(forms.Form):
         label="League phase: opponents per team",
         help_text="Two from each pot, one at home and one away (8: four pots)",
     )
+    direct_places = forms.IntegerField(
+        min_value=0,
+        max_value=256,
+        required=False,
+        initial=0,
+        label="After a league, Swiss or league phase: places straight into a knockout",
+        help_text="0: no knockout; 8: places 1–8 (the round of 16 with a play-off of 16)",
+    )
+    playoff_places = forms.IntegerField(
+        min_value=0,
+        max_value=256,
+        required=False,
+        initial=0,
+        label="Then places in a play-off",
+        help_text="The places just below, paired first v last; the winners join the knockout (16: 9–24)",
+    )
     third_place_match = forms.BooleanField(required=False, label="Third-place match")
     extra_time = forms.BooleanField(
         required=False, initial=True, label="Extra time in a level knockout match"
@@ -146,6 +162,8 @@ class ShapeForm(forms.Form):
             knockout_legs=d["knockout_legs"],
             swiss_rounds=d.get("swiss_rounds") or 0,
             opponents=d.get("opponents") or 8,
+            direct_places=d.get("direct_places") or 0,
+            playoff_places=d.get("playoff_places") or 0,
             third_place_match=d["third_place_match"],
             extra_time=d["extra_time"],
             penalties=d["penalties"],

@@ -8,6 +8,7 @@ from fubaleague.console import (
     round_views,
     rules_views,
     setup_views,
+    stage_views,
     team_views,
     venue_views,
 )
@@ -20,6 +21,7 @@ urlpatterns = [
     path("c/<slug:slug>/", setup_views.overview, name="overview"),
     path("c/<slug:slug>/teams/", club_views.teams, name="teams"),
     path("c/<slug:slug>/teams/<int:team_id>/", team_views.team_edit, name="team"),
+    path("c/<slug:slug>/stages/", stage_views.stages, name="stages"),
     path("c/<slug:slug>/draw/", draw_views.draw, name="draw"),
     path("c/<slug:slug>/draw/by-hand/", draw_views.draw_by_hand, name="draw-by-hand"),
     path("c/<slug:slug>/schedule/", draw_views.schedule, name="schedule"),

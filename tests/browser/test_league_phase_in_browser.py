@@ -2,7 +2,9 @@
 the console's pages — 36 teams, a league phase of 8 opponents from 4 pots with country caps — draws it
 with a seed, sees each team's opponents per pot, and, once the results are in through the API
 (simulated), the public table is complete: one table of 36, 8 played each; the draw can no longer
-be made again. Feeding a play-off and a round of 16 from the table is feed32's stage (not here).
+be made again. Then, on the console's Stages page, places 9–24 make the two-legged play-off (9 v 24
+… 16 v 17, the higher place at home in the second leg) and places 1–8 the round of 16 against the
+play-off winners (1 v the winner of 16 v 17 … 8 v the winner of 9 v 24), once.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from tournaments.models import Competition, Draw, Fixture, Stage
+from tournaments.standings.selectors import standings_table
+from tournaments.table_feed import ordinal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -42,13 +46,18 @@ def test_a_36_team_league_phase_is_drawn_in_the_console_and_played_to_a_full_tab
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit], input[type=submit]")
     page.click("[data-testid=new-competition]")
-    page.click("text=Champions League 2024/25: 36 teams, league phase, 8 opponents from 4 pots")
+    page.click(
+        "text=Champions League 2024/25: 36 teams, league phase, 9–24 to a play-off, 1–8 to the round of 16"
+    )
     page.fill("#id_name", "Phase League")
     # Strongest first: the order is the seeding, so pots 1-4 are lines 1-9, 10-18, …
     spread = [(i * 7) % 36 for i in range(36)]
     page.fill("#id_team_list", "\n".join(f"Club {i:02}, {COUNTRIES[spread[i]]}" for i in range(36)))
     page.click("button[name=preview]")
     page.wait_for_selector("text=4 pots of 9")
+    assert "Play-off → Round of 16 → Quarter-finals → Semi-finals → Final" in page.inner_text(
+        "[data-testid=preview]"
+    )
     page.click("[data-testid=create]")
     page.wait_for_selector("nav >> text=Draw")
     page.click("nav >> text=Draw")
@@ -98,3 +107,40 @@ def test_a_36_team_league_phase_is_drawn_in_the_console_and_played_to_a_full_tab
     page.goto(f"{base}/console/c/{competition.slug}/draw/")
     page.wait_for_selector("[data-testid=draw-frozen]")
     assert page.locator("[data-testid=draw-league-phase]").count() == 0
+
+    # The table is final: the Stages page makes the play-off and the round of 16 from its places.
+    page.goto(f"{base}/console/c/{competition.slug}/stages/")
+    page.wait_for_selector("[data-testid=fill-from-table]")
+    _both_sizes(page, shot, "stages-final-table")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.click("[data-testid=fill-from-table]")
+    page.wait_for_selector("[data-testid=table-filled]")
+    _both_sizes(page, shot, "play-off-made")
+    place = {r.position: r.team for r in standings_table(stage=stage)}
+    name = dict(competition.teams.values_list("pk", "name"))
+    playoff = Stage.objects.get(competition=competition, name="Knockout play-off")
+    bracket = Stage.objects.get(competition=competition, feed_playoff=playoff)
+    rounds = page.locator("[data-testid=first-round]")
+    shown_playoff = rounds.nth(0).locator("li").all_inner_texts()
+    # First legs: the lower place at home; 9 v 24 … 16 v 17 by the final table.
+    assert sorted(shown_playoff) == sorted(
+        f"{name[place[33 - q]]} ({ordinal(33 - q)}) v {name[place[q]]} ({ordinal(q)})" for q in range(9, 17)
+    )
+    assert playoff.fixtures.count() == 16 and bracket.fixtures.filter(round=1).count() == 16
+    head = {}
+    for fixture in playoff.fixtures.filter(leg=2):
+        q = next(q for q in range(9, 17) if place[q] == fixture.home_team_id)
+        head[q] = fixture.match_number
+    shown_r16 = rounds.nth(1).locator("li").all_inner_texts()
+    assert sorted(shown_r16) == sorted(
+        f"Winner match {head[17 - p]} v {name[place[p]]} ({ordinal(p)})" for p in range(1, 9)
+    )
+    made = Fixture.objects.filter(stage__competition=competition, stage__kind=Stage.Kind.KNOCKOUT).count()
+    page.goto(f"{base}/console/c/{competition.slug}/stages/")
+    assert page.locator("[data-testid=fill-from-table]").count() == 0
+    response = api.post(f"/api/v1/stages/{stage.pk}/fill-from-table")
+    assert response.status_code == 200 and response.json() == []
+    assert (
+        Fixture.objects.filter(stage__competition=competition, stage__kind=Stage.Kind.KNOCKOUT).count()
+        == made
+    )

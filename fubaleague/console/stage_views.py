@@ -1,0 +1,121 @@
+"""Console: the stages in order, a knockout added after a league, Swiss rounds or a league phase
+(the places it takes, the play-off whose winners join it), and the knockouts made from the final
+table once it is final. Everything goes through the services the API calls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+
+from fubaleague.console.access import competition_of, competition_required
+from kernel.admin_actions import form_error
+from kernel.auth import signed_in_user
+from kernel.errors import ApplicationError
+from tournaments.models import Competition, Stage
+from tournaments.services.stages import TABLE_KINDS, stage_create
+from tournaments.table_fill import table_fed_stages, table_fill_waiting, table_places_fill
+
+
+class KnockoutForm(forms.Form):
+    name = forms.CharField(max_length=80, initial="Knockout")
+    legs = forms.TypedChoiceField(coerce=int, choices=[(1, "One match"), (2, "Two legs")], label="Ties")
+    knockout_rounds = forms.IntegerField(
+        min_value=0,
+        max_value=12,
+        initial=0,
+        label="Rounds it plays",
+        help_text="0: down to the final; 1 for a play-off",
+    )
+    feeder = forms.ModelChoiceField(queryset=Stage.objects.none(), label="After the table of")
+    feed_places_from = forms.IntegerField(min_value=1, max_value=1000, label="From place")
+    feed_places_to = forms.IntegerField(min_value=1, max_value=1000, label="To place")
+    feed_playoff = forms.ModelChoiceField(
+        queryset=Stage.objects.none(),
+        required=False,
+        label="Plus the winners of the play-off",
+        help_text="A one-round knockout of the places just below, made first",
+    )
+    third_place_match = forms.BooleanField(required=False, label="Third-place match")
+
+    def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        stages = competition.stages.order_by("order")
+        self.fields["feeder"].queryset = stages.filter(kind__in=TABLE_KINDS)  # type: ignore[attr-defined]
+        self.fields["feed_playoff"].queryset = stages.filter(  # type: ignore[attr-defined]
+            kind=Stage.Kind.KNOCKOUT, feed_places_from__isnull=False
+        )
+
+
+def _side(team: Any, placeholder: str) -> str:
+    """A team made from a table with its place ("Club 12 (24th)"), else the slot's words."""
+    if team is None:
+        return placeholder
+    place = placeholder.split(",")[0]
+    return f"{team.name} ({place})" if place else team.name
+
+
+def _first_round(stage: Stage) -> list[str]:
+    legs = stage.fixtures.filter(round=1, leg=1).select_related("home_team", "away_team")
+    return [
+        f"{_side(f.home_team, f.home_placeholder)} v {_side(f.away_team, f.away_placeholder)}"
+        for f in legs.order_by("match_number")
+    ]
+
+
+def _tables(competition: Competition) -> list[dict[str, Any]]:
+    """Each table that feeds knockouts by places: the stages, and whether they can be made."""
+    out = []
+    for table in competition.stages.filter(kind__in=TABLE_KINDS).order_by("order"):
+        fed = table_fed_stages(feeder=table)
+        if fed:
+            out.append(
+                {
+                    "table": table,
+                    "fed": fed,
+                    "rounds": [(s, _first_round(s)) for s in fed],
+                    "made": all(s.fixtures.exists() for s in fed),
+                    "waiting": table_fill_waiting(feeder=table),
+                }
+            )
+    return out
+
+
+@competition_required("setup")
+def stages(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = competition_of(slug)
+    form = KnockoutForm(request.POST if "add" in request.POST else None, competition=competition)
+    fill_error = ""
+    if request.method == "POST" and "fill" in request.POST:
+        table = get_object_or_404(Stage, pk=request.POST.get("fill"), competition=competition)
+        try:
+            made = table_places_fill(feeder=table, user=signed_in_user(request.user))
+        except ApplicationError as exc:
+            fill_error = exc.message
+        else:
+            names = sorted({f.stage.name for f in made})
+            messages.success(
+                request,
+                f"{len(made)} fixtures made from the final table of {table.name}: {', '.join(names)}.",
+            )
+            return redirect("console:stages", slug=slug)
+    if request.method == "POST" and "add" in request.POST and form.is_valid():
+        try:
+            stage = stage_create(competition=competition, kind=Stage.Kind.KNOCKOUT, **form.cleaned_data)
+        except ApplicationError as exc:
+            form_error(form, exc)
+        else:
+            messages.success(request, f"{stage.name} added.")
+            return redirect("console:stages", slug=slug)
+    context = {
+        "competition": competition,
+        "stages": competition.stages.order_by("order").select_related("feeder", "feed_playoff"),
+        "tables": _tables(competition),
+        "form": form,
+        "fill_error": fill_error,
+    }
+    return TemplateResponse(request, "console/stages.html", context)
