@@ -4,7 +4,7 @@ The organiser's action once a league, Swiss rounds or a league phase is final (t
 Stages page, ``POST /api/v1/stages/{id}/fill-from-table``, the schedule's "generate" and the
 API's generate-fixtures as they reach such a stage). The table must be final (every fixture done,
 every Swiss round paired) and no place that decides who goes where may be level: the tie-break
-order's lots are drawn (and recorded) as for any final table (tournaments.standings.services); an
+order's lots are drawn (and recorded) as for any final table (matches.standings.services); an
 order without lots can leave teams level, and then the places are named and nothing is made.
 Idempotent: a stage that has its fixtures is left alone, so a second run makes nothing.
 """

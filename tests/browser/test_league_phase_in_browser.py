@@ -16,8 +16,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+from matches.standings.selectors import standings_table
 from tournaments.models import Competition, Draw, Fixture, Stage
-from tournaments.standings.selectors import standings_table
 from tournaments.table_feed import ordinal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
