@@ -148,7 +148,7 @@ def main() -> int:
     from chances.core import simulate_chunk
     from chances.models import ChancesJob
     from fubaleague.celery import app
-    from tournaments import demo
+    from league import demo
     from tournaments.models import Competition
 
     call_command("migrate", verbosity=0)

@@ -3,7 +3,7 @@ over recorded results, each match forecast only from what was known before it.
 
 Data (built here, nothing read from a shared database):
 
-- **demo**: the demo World Cup's recorded results (``tournaments.demo.build_world_cup`` through
+- **demo**: the demo World Cup's recorded results (``league.demo.build_world_cup`` through
   the services into a throw-away SQLite database), in the order they were recorded. The demo draws
   its scores at random, whoever plays, so nothing can beat the base rates on it: it is reported
   as a control.
@@ -99,8 +99,8 @@ def _django(tmp: str) -> None:
 
 def demo_dataset() -> Dataset:
     from chances.scenario import team_setup
+    from league import demo
     from matches.models import Result
-    from tournaments import demo
     from tournaments.game_systems import rules_of
     from tournaments.models import Fixture
 

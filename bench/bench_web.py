@@ -116,7 +116,7 @@ def setup_django(env: dict[str, str]) -> None:
 def load_world_cup() -> float:
     from django.core.management import call_command
 
-    from tournaments import demo
+    from league import demo
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
@@ -129,8 +129,8 @@ def start_live_matches(n: int = LIVE_MATCHES) -> int:
     scorer's service as a club's phone does."""
     from django.contrib.auth import get_user_model
 
+    from league.demo import club_username
     from scoring.services import session_start
-    from tournaments.demo import club_username
     from tournaments.models import Fixture
 
     fixtures = Fixture.objects.filter(

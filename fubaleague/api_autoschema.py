@@ -17,7 +17,7 @@ class AutoSchema(SpectacularAutoSchema):
     def get_auth(self) -> list[Any]:
         auths = super().get_auth()
         # Imported here: the permissions module reads the models, which load after the settings.
-        from tournaments.api.permissions import ReadOnlyOrStaff
+        from league.api.permissions import ReadOnlyOrStaff
 
         permissions = self.view.get_permissions()
         if (

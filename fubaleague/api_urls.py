@@ -8,10 +8,10 @@ from rest_framework.routers import DefaultRouter
 
 from chances import api as chances_api
 from fubaleague.api_views import PingView, TokenView
-from matches.api import views as match_views
+from league.api import result_views as match_views
+from league.api import views as tournament_views
 from ratings import api as ratings_api
 from scoring.api import views as scoring_views
-from tournaments.api import views as tournament_views
 
 app_name = "api"
 

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "tournaments",
     "matches",
+    "league",
     "ratings",
     "chances",
     "scoring",

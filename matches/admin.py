@@ -331,7 +331,7 @@ class ClearForm(forms.Form):
 class FixtureResultActions(admin.ModelAdmin):
     """The fixture admin's result desk: the result inlines, simulating a forfeit, resolving a dispute.
 
-    `tournaments.admin.FixtureAdmin` is built on it. A resolved dispute needs no cache call here:
+    `league.admin.FixtureAdmin` is built on it. A resolved dispute needs no cache call here:
     saving the fixture and its result invalidates the standings (the standings signals).
     """
 

@@ -1,8 +1,8 @@
-"""Shared test data: a World Cup built through the services (tournaments.demo), small enough to be quick."""
+"""Shared test data: a World Cup built through the services (league.demo), small enough to be quick."""
 
 from __future__ import annotations
 
-from tournaments import demo
+from league import demo
 
 
 def light_world_cup(slug: str = "test-cup") -> demo.Demo:

@@ -10,9 +10,9 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.test import override_settings
 
+from league import demo
 from matches.standings import cache as standings_cache
 from tests.demo_data import light_world_cup
-from tournaments import demo
 
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

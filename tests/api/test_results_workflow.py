@@ -170,7 +170,7 @@ def test_a_club_declares_a_forfeit_only_for_its_own_fixture(cup, fixture_c) -> N
 
 
 def test_token_authentication_for_club_scripts(cup, fixture_c) -> None:
-    from tournaments.demo import CLUB_PASSWORD, club_username
+    from league.demo import CLUB_PASSWORD, club_username
 
     client = APIClient()
     response = client.post(

@@ -110,7 +110,7 @@ def test_submitted_invalid_log_is_rejected_with_turn_stage_rule(
 
 
 def test_validation_has_its_own_rate_limit(client: APIClient) -> None:
-    from matches.api.views import TurnLogValidationThrottle
+    from league.api.result_views import TurnLogValidationThrottle
 
     limit = int(TurnLogValidationThrottle().get_rate().split("/")[0])
     statuses = [

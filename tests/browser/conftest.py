@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from django.core.cache import cache
 
+from league import demo
 from matches.standings import cache as standings_cache
-from tournaments import demo
 
 # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls from a thread
 # with a running loop unless told the calls are safe (they are: the loop never awaits ORM work).

@@ -18,7 +18,7 @@ def _sign_in(page, live_server, username: str, password: str) -> None:
 
 
 def test_club_dashboard_card_dispute_and_resolution(browser, live_server, cup, shot) -> None:
-    from tournaments.demo import CLUB_PASSWORD, DEMO_ADMIN, club_username
+    from league.demo import CLUB_PASSWORD, DEMO_ADMIN, club_username
 
     fixture = (
         Fixture.objects.filter(group__name="C", round=1).select_related("home_team", "away_team").first()

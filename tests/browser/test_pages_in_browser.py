@@ -81,7 +81,7 @@ def _login(page, live_server, username: str, password: str, next_url: str) -> No
 
 
 def test_result_submission_by_a_club_and_confirmation_by_the_opponent(page, live_server, cup, shot) -> None:
-    from tournaments.demo import CLUB_PASSWORD, club_username
+    from league.demo import CLUB_PASSWORD, club_username
 
     fixture = (
         Fixture.objects.filter(group__name="C", round=1).select_related("home_team", "away_team").first()
@@ -117,7 +117,7 @@ def test_result_submission_by_a_club_and_confirmation_by_the_opponent(page, live
 
 
 def test_a_club_cannot_submit_for_another_clubs_fixture(page, live_server, cup) -> None:
-    from tournaments.demo import CLUB_PASSWORD
+    from league.demo import CLUB_PASSWORD
 
     fixture = Fixture.objects.filter(group__name="C", round=1).first()
     url = f"/c/{cup.competition.slug}/matches/{fixture.pk}/"

@@ -7,8 +7,8 @@ import time
 import pytest
 
 from chances.core import merge_counts, simulate_chunk
+from league import demo
 from tests.chances.helpers import scenario_with_model
-from tournaments import demo
 
 pytestmark = pytest.mark.django_db
 

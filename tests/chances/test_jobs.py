@@ -8,10 +8,10 @@ from chances import services
 from chances.core import simulate_chunk
 from chances.models import ChancesJob, SetupPairEstimate
 from kernel.errors import ApplicationError
+from league import demo
 from matches.standings import cache as standings_cache
 from tests.chances.helpers import scenario_with_model
 from tests.factories import CompetitionFactory, play, team_with_member
-from tournaments import demo
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create

@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from chances import services
 from chances.models import ChancesJob
+from league import demo
 from tests.factories import AdminFactory, UserFactory
-from tournaments import demo
 from tournaments.models import Fixture
 
 pytestmark = pytest.mark.django_db

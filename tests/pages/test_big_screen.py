@@ -10,9 +10,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from league.demo import club_username
 from matches.services import result_confirm, result_submit
 from tournaments.bracket import Score
-from tournaments.demo import club_username
 from tournaments.models import Fixture, Team
 
 pytestmark = pytest.mark.django_db

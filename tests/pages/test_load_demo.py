@@ -11,7 +11,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from chances.models import ChancesJob
-from tournaments.demo import ROUND_OF_16_DAY, demo_start
+from league.demo import ROUND_OF_16_DAY, demo_start
 from tournaments.models import Competition, Fixture, Team
 
 pytestmark = pytest.mark.django_db

@@ -102,7 +102,7 @@ def test_every_pattern_with_unknown_ids_answers_without_a_server_error(cup) -> N
         "fubaleague.web.match_views.replay_json",
         "ratings.views.coach_history",
         "chances.views.chances_page",
-        "matches.api.views.FixtureViewSet",
+        "league.api.result_views.FixtureViewSet",
         "scoring.api.views.ScoringSessionViewSet",
         "django.contrib.admin.options.ModelAdmin.change_view",
     ):

@@ -12,6 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from kernel.errors import ApplicationError, Conflict, NotFound, PermissionDenied
+from league.demo import club_username
 from matches.models import ResultSubmission
 from matches.services import result_submit
 from notifications import kinds
@@ -19,7 +20,6 @@ from notifications.messages import render
 from notifications.models import Event
 from tests.factories import UserFactory
 from tournaments.bracket import Score
-from tournaments.demo import club_username
 from tournaments.models import CheckIn, Fixture, Team
 from tournaments.services.venue import (
     fixture_check_in,

@@ -8,12 +8,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from league.demo import club_username
 from matchplay.engine_door import Decision, Dice, new_match
 from scoring import services, session_engine, taps
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import session_get, session_state
 from tests.factories import CompetitionFactory, team_with_member
-from tournaments.demo import club_username
 from tournaments.models import Fixture, Skill, Stage, TeamSkill
 from tournaments.selectors import team_fixtures_in_order
 from tournaments.services.scheduling import fixture_generate
@@ -198,7 +198,7 @@ def level_knockout_at_full_time(*, sides: tuple[str, ...] = ("home", "away")) ->
 
 
 def demo_clubs(fixture: Fixture) -> dict[str, Any]:
-    """The demo's club accounts of the fixture's two teams (tournaments.demo), who score it."""
+    """The demo's club accounts of the fixture's two teams (league.demo), who score it."""
     users = get_user_model().objects
     return {
         "home": users.get(username=club_username(fixture.home_team.name)),

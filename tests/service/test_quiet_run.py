@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from fubaleague.tasks import heartbeat
+from league.management.commands.load_demo import _tasks_summarised
 from tests.processes import free_port, wait_port
-from tournaments.management.commands.load_demo import _tasks_summarised
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from league import admin_clubs
 from tests.factories import AdminFactory, ClubFactory, CoachFactory, TeamFactory, UserFactory
-from tournaments import admin_clubs
 from tournaments.models import Club, Coach, Skill, TeamSkill
 from tournaments.services import clubs as club_services
 

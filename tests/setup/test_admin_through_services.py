@@ -8,11 +8,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-import tournaments.admin
+from league import admin as league_admin
+from league import admin_forms
 from matches import discipline
 from matches.models import Result
 from tests.factories import AdminFactory
-from tournaments import admin_forms
 from tournaments.models import Competition, Fixture, Group, Stage, Team
 from tournaments.services.clubs import team_create
 from tournaments.services.competitions import competition_create
@@ -113,7 +113,7 @@ def test_admin_cannot_change_points_or_the_game_system_after_results_count(
 def test_admin_discipline_change_is_the_services_recompute(staff, league, monkeypatch) -> None:
     calls = _spy(monkeypatch, admin_forms, "competition_discipline_set")
     # No path of its own: the admin does not reach the recompute directly.
-    assert not hasattr(tournaments.admin, "discipline_recompute_report")
+    assert not hasattr(league_admin, "discipline_recompute_report")
     url = reverse("admin:tournaments_competition_change", args=[league.competition.pk])
     data = _form_data(staff, url, yellow_card_threshold="3", yellow_wipe_after_stage=str(league.pk))
     response = staff.post(url, data, follow=True)
@@ -184,7 +184,7 @@ def test_admin_adds_stages_groups_and_teams_through_the_services(staff, monkeypa
 
 
 def test_admin_deletes_through_the_services_and_shows_their_refusal(staff, league, monkeypatch) -> None:
-    calls = _spy(monkeypatch, tournaments.admin, "competition_delete")
+    calls = _spy(monkeypatch, league_admin, "competition_delete")
     _count_a_result(league)
     url = reverse("admin:tournaments_competition_delete", args=[league.competition.pk])
     response = staff.get(url)

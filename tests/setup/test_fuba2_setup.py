@@ -9,8 +9,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from kernel.errors import ApplicationError
+from league.admin_forms import CompetitionForm
 from tests.factories import AdminFactory
-from tournaments.admin_forms import CompetitionForm
 from tournaments.game_systems import FUBA_2, FUBA_3
 from tournaments.models import Competition
 from tournaments.rule_names import advanced_rule_label

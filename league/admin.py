@@ -18,16 +18,11 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-import tournaments.admin_clubs  # noqa: F401  (registers the clubs', coaches' and records' admins)
+import league.admin_clubs  # noqa: F401  (registers the clubs', coaches' and records' admins)
 from kernel.admin_actions import ReadOnlyAdminInline, ServiceAdmin, form_error, run_service
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
-from matches import progress
-from matches.admin import FixtureResultActions
-from matches.audit_words import audit_sentences
-from matches.standings import presentation
-from matches.standings.services import standings_recompute
-from tournaments.admin_forms import (
+from league.admin_forms import (
     TIEBREAK_SLOTS,
     CompetitionForm,
     FixtureForm,
@@ -36,6 +31,11 @@ from tournaments.admin_forms import (
     TeamForm,
     WizardForm,
 )
+from matches import progress
+from matches.admin import FixtureResultActions
+from matches.audit_words import audit_sentences
+from matches.standings import presentation
+from matches.standings.services import standings_recompute
 from tournaments.formats import competition_create_from_format
 from tournaments.models import (
     Competition,

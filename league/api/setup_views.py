@@ -1,6 +1,6 @@
 """The set-up API: staff create, change and (while nothing is played) delete competitions and their parts.
 
-Each viewset of tournaments.api.views mixes one of these in. Writes go through the services, so the
+Each viewset of league.api.views mixes one of these in. Writes go through the services, so the
 API applies the same checks as the admin and the management commands; a write needs the staff flag
 and the Django model permission for it (add/change/delete), not the staff flag alone.
 """
@@ -25,10 +25,10 @@ from rest_framework.response import Response
 
 from kernel.auth import signed_in_user
 from kernel.errors import Conflict, NotFound
+from league.api import serializers as read
+from league.api import setup_serializers as write
+from league.api.permissions import competition_of_object
 from matches.discipline import competition_discipline_set
-from tournaments.api import serializers as read
-from tournaments.api import setup_serializers as write
-from tournaments.api.permissions import competition_of_object
 from tournaments.formats import competition_create_from_format
 from tournaments.models import Club, Coach, Fixture, Team
 from tournaments.selectors import competition_permits, is_instance_admin, may_create_competition

@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from tournaments import demo
+from league import demo
 from tournaments.models import Competition
 
 

@@ -23,21 +23,21 @@ from rest_framework.throttling import UserRateThrottle
 
 from kernel.auth import signed_in_user
 from kernel.errors import NotFound
-from matches import forfeits, selectors, services
-from matches.api import serializers as ms
-from matches.models import MatchLog, PointAdjustment, ResultSubmission
-from matches.standings.services import points_adjust
-from matches.turn_logs import validate_turn_log
-from tournaments.api import filters
-from tournaments.api.permissions import (
+from league.api import filters
+from league.api import result_serializers as ms
+from league.api.permissions import (
     CompetitionAction,
     FixtureParticipantOrStaff,
     ReadOnlyOrStaff,
     is_staff,
     staff_can,
 )
-from tournaments.api.serializers import FixtureSerializer
-from tournaments.api.views import fixture_queryset
+from league.api.serializers import FixtureSerializer
+from league.api.views import fixture_queryset
+from matches import forfeits, selectors, services
+from matches.models import MatchLog, PointAdjustment, ResultSubmission
+from matches.standings.services import points_adjust
+from matches.turn_logs import validate_turn_log
 from tournaments.bracket import Score
 from tournaments.models import Fixture, Team
 from tournaments.services.venue import fixture_check_in

@@ -9,10 +9,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from kernel.api_json import JSONDocumentField
+from league.api.serializers import FixtureSerializer, TeamBriefSerializer
 from matches.models import Card, CardKind, MatchLog, PointAdjustment, Result, ResultAudit, ResultSubmission
 from matches.progress import fixture_tie_outcome
 from matches.selectors import PUBLIC_AUDIT_NOTES
-from tournaments.api.serializers import FixtureSerializer, TeamBriefSerializer
 from tournaments.models import Team
 
 

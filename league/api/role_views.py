@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from kernel.errors import NotFound
-from tournaments.api.permissions import CompetitionAction
+from league.api.permissions import CompetitionAction
 from tournaments.models import Competition, CompetitionRole
 from tournaments.selectors import user_named
 from tournaments.services.roles import GRANTABLE, role_grant, role_remove

@@ -18,13 +18,10 @@ from rest_framework.routers import BaseRouter
 
 from kernel.auth import signed_in_user
 from kernel.errors import NotFound
-from matches import progress
-from matches.standings import cache, presentation
-from matches.standings import services as standings_services
-from tournaments.api import filters, serializers, setup_serializers
-from tournaments.api.permissions import CompetitionAction, ReadOnlyOrStaff, StaffWithPerms
-from tournaments.api.role_views import RolesMixin
-from tournaments.api.setup_views import (
+from league.api import filters, serializers, setup_serializers
+from league.api.permissions import CompetitionAction, ReadOnlyOrStaff, StaffWithPerms
+from league.api.role_views import RolesMixin
+from league.api.setup_views import (
     ClubSetupMixin,
     CoachSetupMixin,
     CompetitionSetupMixin,
@@ -32,6 +29,9 @@ from tournaments.api.setup_views import (
     StageSetupMixin,
     TeamSetupMixin,
 )
+from matches import progress
+from matches.standings import cache, presentation
+from matches.standings import services as standings_services
 from tournaments.models import (
     Club,
     Coach,
