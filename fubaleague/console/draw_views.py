@@ -16,12 +16,12 @@ from fubaleague.console.league_phase_views import league_phase_page
 from kernel.admin_actions import form_error
 from kernel.errors import ApplicationError
 from matches.holds import holds
+from matches.table_fill import table_fill_waiting, table_places_fill
 from tournaments.models import Competition, Draw, Fixture, Stage, Team
 from tournaments.services.drawing import groups_draw, groups_enter
 from tournaments.services.scheduling import fixture_generate, round_shift, stage_dates_set
 from tournaments.services.shared import any_played
 from tournaments.services.table_feed import fed_by_table
-from tournaments.table_fill import table_fill_waiting, table_places_fill
 
 
 class DrawForm(forms.Form):

@@ -16,9 +16,9 @@ from fubaleague.console.access import competition_of, competition_required
 from kernel.admin_actions import form_error
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
+from matches.table_fill import table_fed_stages, table_fill_waiting, table_places_fill
 from tournaments.models import Competition, Stage
 from tournaments.services.stages import TABLE_KINDS, stage_create
-from tournaments.table_fill import table_fed_stages, table_fill_waiting, table_places_fill
 
 
 class KnockoutForm(forms.Form):

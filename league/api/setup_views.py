@@ -29,6 +29,7 @@ from league.api import serializers as read
 from league.api import setup_serializers as write
 from league.api.permissions import competition_of_object
 from matches.discipline import competition_discipline_set
+from matches.table_fill import table_places_fill
 from tournaments.formats import competition_create_from_format
 from tournaments.models import Club, Coach, Fixture, Team
 from tournaments.selectors import competition_permits, is_instance_admin, may_create_competition
@@ -67,7 +68,6 @@ from tournaments.services.venue import (
     round_clock_set,
     round_tables_number,
 )
-from tournaments.table_fill import table_places_fill
 
 ERRORS = {
     400: OpenApiResponse(

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from kernel.errors import ApplicationError, Conflict
 from matches.services.corrections import result_override
+from matches.table_fill import table_places_fill
 from tests.factories import AdminFactory
 from tournaments.bracket import Score
 from tournaments.models import Competition, Draw, Fixture, Stage, Team
@@ -17,7 +18,6 @@ from tournaments.services.competitions import competition_create
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create, stage_update
 from tournaments.table_feed import Band, bracket_places, cut_ties, playoff_pairs, playoff_problem
-from tournaments.table_fill import table_places_fill
 
 
 def test_uefa_2024_25_pairs_fold_the_play_off_band_and_meet_the_direct_places() -> None:

@@ -334,7 +334,7 @@ def fixture_generate(
     """Create the stage's fixtures (for Swiss: the first round). Kick-offs are optional.
 
     A knockout fed by a table's places needs them final (``places``: place -> team, from
-    tournaments.table_fill); ``user`` is who filled it, on record."""
+    matches.table_fill); ``user`` is who filled it, on record."""
     stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
     if stage.fixtures.exists():
         raise Conflict(f"{stage}: fixtures were already generated.")

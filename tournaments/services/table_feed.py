@@ -1,6 +1,6 @@
 """A knockout's first round from the final places of a table (a league, Swiss rounds, a league phase).
 
-The places come final and checked from tournaments.table_fill (which reads the standings, a layer
+The places come final and checked from matches.table_fill (which reads the standings, a layer
 above these services); here they become the first round's sides, and each filled stage records
 who filled it and from which places as a Draw of kind ``table_places``. The seeding rule:
 tournaments.table_feed.
