@@ -18,24 +18,29 @@ START = """async (cfg) => {
 MAIN_THREAD = """async (cfg) => {
   const m = await import(cfg.module);
   const t0 = performance.now();
-  // The files read as the scorer reads them (Pyodide's WebAssembly compiled meanwhile).
-  const read = await m.readEngineFiles(cfg, cfg.snapshot !== false);
-  const source = new TextDecoder().decode(read.worker);
   const waiting = {};
   let next = 1;
-  self.postMessage = (msg) => { waiting[msg.id](msg); delete waiting[msg.id]; };
-  // The worker loads Pyodide's scripts with importScripts, which a page has not.
-  self.__runScript = (bytes) => (0, eval)(new TextDecoder().decode(bytes));
-  const hook = "function runScript(bytes) {";
-  if (!source.includes(hook)) throw new Error("engine-worker.js has no runScript(bytes)");
-  (0, eval)(source.replace(hook, hook + " return self.__runScript(bytes);"));
-  const handler = self.onmessage;
-  self.onmessage = null;
-  const call = (op, arg) => new Promise((resolve, reject) => {
-    const id = next++;
-    waiting[id] = (msg) => (msg.ok ? resolve(msg.result) : reject(new Error(msg.error)));
-    handler({data: {id, op, arg}});
-  });
+  let call = null;
+  // The worker's script evaluated here as soon as it is read, and Pyodide's scripts run, while
+  // the rest is read (the scorer's order: local-engine.js readEngineFiles, its early()).
+  const early = (bytes, scripts) => {
+    const source = new TextDecoder().decode(bytes);
+    self.postMessage = (msg) => { waiting[msg.id](msg); delete waiting[msg.id]; };
+    // The worker loads Pyodide's scripts with importScripts, which a page has not.
+    self.__runScript = (b) => (0, eval)(new TextDecoder().decode(b));
+    const hook = "function runScript(bytes) {";
+    if (!source.includes(hook)) throw new Error("engine-worker.js has no runScript(bytes)");
+    (0, eval)(source.replace(hook, hook + " return self.__runScript(bytes);"));
+    const handler = self.onmessage;
+    self.onmessage = null;
+    call = (op, arg) => new Promise((resolve, reject) => {
+      const id = next++;
+      waiting[id] = (msg) => (msg.ok ? resolve(msg.result) : reject(new Error(msg.error)));
+      handler({data: {id, op, arg}});
+    });
+    return call("scripts", {files: scripts});
+  };
+  const read = await m.readEngineFiles(cfg, cfg.snapshot !== false, early);
   const info = await call("init", {...read.init, makeSnapshot: false});
   info.phases = {files: read.ms, ...info.phases};
   window.__engine = {info, call, open: (header, names, events) => call("open", {header, names, events}),

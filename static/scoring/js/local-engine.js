@@ -20,7 +20,7 @@ export function engineConfig(root) {
   };
 }
 
-const PYODIDE_FILES = ["pyodide.js", "pyodide.asm.js", "pyodide-lock.json"];
+const SCRIPTS = ["pyodide.js", "pyodide.asm.js"];
 
 function bytes(url) {
   return fetch(url, { credentials: "same-origin" }).then(function (r) {
@@ -37,28 +37,40 @@ function wasm(url) {
   return WebAssembly.compileStreaming(fetch(url, { credentials: "same-origin" })).catch(function () { return bytes(url); });
 }
 
-// What the worker's init takes (engine-worker.js): Pyodide's files, the engine bundle and the
-// standard library as bytes, the compiled WebAssembly, this phone's snapshot (useSnapshot: null
-// when none is kept; the bundle is not read when there is one). -> {worker: the worker's script
-// as bytes, init, ms: the time it took}
-export function readEngineFiles(config, useSnapshot) {
+function transferable(files) {
+  return Object.keys(files).map(function (u) { return files[u]; });
+}
+
+// What the worker takes (engine-worker.js). early(source, scripts): called once the worker's
+// script and Pyodide's two scripts are read ({absolute url: ArrayBuffer}), to start the worker and
+// run them while the rest is read (its promise is waited for). Then init's argument: the lock
+// file, the engine bundle and the standard library as bytes, the compiled WebAssembly, this
+// phone's snapshot (useSnapshot; null when none is kept; the bundle is not read when there is
+// one). -> {init, ms: the time the reading took}
+export function readEngineFiles(config, useSnapshot, early) {
   var t0 = performance.now();
   var pyodide = new URL(config.pyodide, location.href).href;
   var bundle = new URL(config.bundle, location.href).href;
   // The precompiled, trimmed standard library when the server built one, else Pyodide's own.
   var stdlib = config.stdlib ? new URL(config.stdlib, location.href).href : pyodide + "python_stdlib.zip";
-  var urls = PYODIDE_FILES.map(function (f) { return pyodide + f; }).concat([stdlib]);
+  var urls = [pyodide + "pyodide-lock.json", stdlib];
   var snapshot = useSnapshot ? loadSnapshot(pyodide, config.digest) : Promise.resolve(null);
   var engine = snapshot.then(function (s) { return s ? null : bytes(bundle); });
   var wasmURL = pyodide + "pyodide.asm.wasm";
-  return Promise.all([bytes(config.worker), snapshot, engine, wasm(wasmURL)].concat(urls.map(bytes))).then(function (all) {
+  var scripts = SCRIPTS.map(function (f) { return pyodide + f; });
+  var started = Promise.all([bytes(config.worker)].concat(scripts.map(bytes))).then(function (head) {
+    var files = {};
+    scripts.forEach(function (u, i) { files[u] = head[i + 1]; });
+    return early(head[0], files);
+  });
+  return Promise.all([started, snapshot, engine, wasm(wasmURL)].concat(urls.map(bytes))).then(function (all) {
     var files = {};
     urls.forEach(function (u, i) { files[u] = all[i + 4]; });
     if (all[2]) files[bundle] = all[2];
     var compiled = all[3] instanceof WebAssembly.Module ? all[3] : null;
     if (!compiled) files[wasmURL] = all[3];
     var init = { pyodide: pyodide, bundle: bundle, stdlib: stdlib, digest: config.digest, files: files, wasm: compiled, snapshot: all[1], makeSnapshot: useSnapshot };
-    return { worker: all[0], init: init, ms: performance.now() - t0 };
+    return { init: init, ms: performance.now() - t0 };
   });
 }
 
@@ -69,26 +81,34 @@ export function startEngine(config, options) {
     return Promise.reject(new Error("this browser cannot run the engine (no Web Worker or WebAssembly)"));
   }
   var useSnapshot = !options || options.snapshot !== false;
-  return readEngineFiles(config, useSnapshot).then(function (read) {
+  var engine = null;
+  // the worker runs Pyodide's scripts while the page still reads the snapshot and the rest
+  function early(source, scripts) {
+    var script = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+    engine = connect(new Worker(script), config.digest);
+    return engine.call("scripts", { files: scripts }, transferable(scripts));
+  }
+  return readEngineFiles(config, useSnapshot, early).then(function (read) {
     var init = read.init;
-    var script = URL.createObjectURL(new Blob([read.worker], { type: "text/javascript" }));
-    return run(new Worker(script), init, options).then(function (engine) {
-      var made = engine.info.snapshot;
-      delete engine.info.snapshot;
+    return run(/** @type {any} */ (engine), init, options).then(function (started) {
+      var made = started.info.snapshot;
+      delete started.info.snapshot;
       // where the start went: reading the files here, then the worker's phases
-      engine.info.phases = Object.assign({ files: read.ms }, engine.info.phases);
+      started.info.phases = Object.assign({ files: read.ms }, started.info.phases);
       if (made) saveSnapshot(init.pyodide, config.digest, made);
-      return engine;
+      return started;
     }, function (err) {
       if (!init.snapshot) throw err;
       // A snapshot this browser cannot restore: dropped, and the engine started without it.
       return dropSnapshot(init.pyodide, config.digest).then(function () { return startEngine(config, options); });
     });
+  }, function (err) {
+    if (engine) engine.stop();
+    throw err;
   });
 }
 
-function run(worker, init, options) {
-  var timeoutMs = (options && options.timeoutMs) || 60000;
+function connect(worker, digest) {
   var next = 1;
   var waiting = {};
   worker.onmessage = function (e) {
@@ -101,15 +121,16 @@ function run(worker, init, options) {
     var err = new Error("the engine stopped: " + (e.message || "worker error"));
     Object.keys(waiting).forEach(function (k) { waiting[k].reject(err); delete waiting[k]; });
   };
-  function call(op, arg) {
+  function call(op, arg, transfer) {
     return new Promise(function (resolve, reject) {
       var id = next++;
       waiting[id] = { resolve: resolve, reject: reject };
-      worker.postMessage({ id: id, op: op, arg: arg });
+      worker.postMessage({ id: id, op: op, arg: arg }, transfer || []);
     });
   }
   var engine = {
-    digest: init.digest,
+    digest: digest,
+    info: null,
     call: call,
     open: function (header, names, events, tie) {
       return call("open", { header: header, names: names, events: events, tie: tie || null });
@@ -132,18 +153,19 @@ function run(worker, init, options) {
     log: function () { return call("log"); },
     stop: function () { worker.terminate(); },
   };
+  return engine;
+}
+
+function run(engine, init, options) {
+  var timeoutMs = (options && options.timeoutMs) || 60000;
   var timer;
   var timeout = new Promise(function (_, reject) {
     timer = setTimeout(function () { reject(new Error("the engine took longer than " + timeoutMs / 1000 + " s to start")); }, timeoutMs);
   });
   // the bytes move to the worker; the compiled module is shared with it
-  var transfer = Object.keys(init.files).map(function (u) { return init.files[u]; });
+  var transfer = transferable(init.files);
   if (init.snapshot) transfer.push(init.snapshot);
-  var started = new Promise(function (resolve, reject) {
-    waiting[0] = { resolve: resolve, reject: reject };
-    worker.postMessage({ id: 0, op: "init", arg: init }, transfer);
-  });
-  return Promise.race([started, timeout])
+  return Promise.race([engine.call("init", init, transfer), timeout])
     .then(function (info) { clearTimeout(timer); engine.info = info; return engine; },
-          function (err) { clearTimeout(timer); worker.terminate(); throw err; });
+          function (err) { clearTimeout(timer); engine.stop(); throw err; });
 }

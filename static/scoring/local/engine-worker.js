@@ -4,6 +4,8 @@
 
    Protocol (docs/scorer-internals.md, "The local engine"): the page posts {id, op, arg}; the worker answers
    {id, ok: true, result} or {id, ok: false, error}. Ops:
+     scripts {files}                   run Pyodide's pyodide.js and pyodide.asm.js ({absolute url:
+                                       ArrayBuffer}) before init, while the page reads the rest
      init   {pyodide, bundle, stdlib, digest, files, wasm, snapshot, makeSnapshot}  start Pyodide and the
                                        engine bundle from the bytes in files ({absolute url: ArrayBuffer}),
                                        Pyodide's WebAssembly compiled by the page (wasm, a
@@ -90,6 +92,21 @@ var UNPACK_COMPILED = [
   "            with open(path, 'wb') as f: f.write(z.read(name))",
 ].join("\n");
 
+// Pyodide's scripts, run as soon as the page has read them (op scripts), else by init.
+var scriptsMs = null;
+
+/** @param {{files: Record<string, ArrayBuffer>}} arg @param {string} [pyodide] */
+function scripts(arg, pyodide) {
+  var t0 = performance.now();
+  var names = Object.keys(arg.files);
+  var base = pyodide || names[0].slice(0, names[0].lastIndexOf("/") + 1);
+  runScript(arg.files[base + "pyodide.js"]);
+  // Defines _createPyodideModule, so loadPyodide does not fetch pyodide.asm.js again.
+  runScript(arg.files[base + "pyodide.asm.js"]);
+  scriptsMs = performance.now() - t0;
+  return { ms: scriptsMs };
+}
+
 async function init(arg) {
   // Each phase's time goes back to the page (docs/scorer.md: where the cold start goes).
   var start = performance.now();
@@ -97,10 +114,12 @@ async function init(arg) {
   var phases = {};
   var mark = function (name) { var t = performance.now(); phases[name] = t - t0; t0 = t; };
   served(arg.files, arg.pyodide + "pyodide.asm.wasm", arg.wasm);
-  runScript(arg.files[arg.pyodide + "pyodide.js"]);
-  // Defines _createPyodideModule, so loadPyodide does not fetch pyodide.asm.js again.
-  runScript(arg.files[arg.pyodide + "pyodide.asm.js"]);
-  mark("scripts");
+  if (scriptsMs === null) {
+    scripts({ files: arg.files }, arg.pyodide);
+    mark("scripts");
+  } else {
+    phases.scripts = scriptsMs; // run while the page read the other files
+  }
   // A memory snapshot of an earlier start on this phone (the interpreter with the engine imported)
   // skips Python's start-up and the imports, most of a cold start (Pyodide's _loadSnapshot).
   var options = { indexURL: arg.pyodide };
@@ -142,6 +161,7 @@ function call(name, arg) {
 }
 
 var ops = {
+  scripts: scripts,
   init: init,
   open: function (arg) { return call("open_match", arg); },
   apply: function (arg) { return call("apply", arg); },
