@@ -431,12 +431,15 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="3-second runs, for a smoke test")
     parser.add_argument("--workers", type=int, default=max(2, os.cpu_count() or 2))
     parser.add_argument("--slices", type=int, default=3, help="rounds over the URLs (default 3)")
+    parser.add_argument(
+        "--miss-only", action="store_true", help="only the pages on a cache miss (no Swiss, no wrk)"
+    )
     args = parser.parse_args()
     duration = 2 if args.quick else max(1, min(args.duration, 60))
     verdict = Verdict("bench_web")
     print(f"bench_web: {load_line()}")
 
-    if shutil.which("wrk") is None:
+    if shutil.which("wrk") is None and not args.miss_only:
         return fail("wrk is not installed: `apt-get install wrk` (Debian/Ubuntu), then run again.")
 
     env = bench_env()
@@ -449,7 +452,7 @@ def main() -> int:
     setup_django(env)
     load_seconds = load_world_cup()
     print(f"loaded a 32-team World Cup through the services in {load_seconds:.1f} s")
-    swiss = swiss_recompute()
+    swiss = {} if args.miss_only else swiss_recompute()
 
     from django.db import connections
 
@@ -459,6 +462,10 @@ def main() -> int:
 
     played = Fixture.objects.filter(competition__slug=SLUG, status=Fixture.Status.CONFIRMED).first()
     assert played is not None and played.home_team_id is not None
+    from matches.models import MatchLog
+
+    replayed = MatchLog.objects.filter(fixture__competition__slug=SLUG, is_simulated=True).first()
+    assert replayed is not None
     miss_costs(
         [
             ("competition home", f"/c/{SLUG}/"),
@@ -467,12 +474,15 @@ def main() -> int:
             ("bracket", f"/c/{SLUG}/bracket/"),
             ("team page", f"/c/{SLUG}/teams/{played.home_team_id}/"),
             ("match page", f"/c/{SLUG}/matches/{played.pk}/"),
+            ("replay", f"/c/{SLUG}/matches/{replayed.fixture_id}/replay.json"),
             ("live centre", f"/c/{SLUG}/live/"),
             ("coach ratings", "/ratings/"),
         ],
         verdict,
         args.slices,
     )
+    if args.miss_only:
+        return verdict.exit_code()
     live = start_live_matches()
     print(f"{live} matches being scored live (the live centre's cards)")
     connections.close_all()

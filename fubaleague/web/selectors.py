@@ -7,7 +7,7 @@ standings selectors; this module only gathers rows and shapes them for templates
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +39,27 @@ def fixtures_qs() -> QuerySet[Fixture]:
     return Fixture.objects.select_related(
         "competition", "stage", "group", "home_team", "away_team", "result"
     ).order_by("stage__order", "round", "match_number", "leg", "kickoff", "id")
+
+
+_ROW_RELATIONS = ("stage", "group", "home_team", "away_team", "result")
+
+
+def _of_competition(fixtures: Iterable[Fixture], competition: Competition) -> list[Fixture]:
+    """The fixtures with their competition set to the one already loaded: the page's rows do not
+    read the competition's row (and decode its rules) once per fixture."""
+    rows = list(fixtures)
+    for f in rows:
+        f.competition = competition
+    return rows
+
+
+def competition_fixtures(competition: Competition) -> QuerySet[Fixture]:
+    """fixtures_qs() of one competition, without joining its row (see _of_competition)."""
+    return (
+        Fixture.objects.filter(competition=competition)
+        .select_related(*_ROW_RELATIONS)
+        .order_by("stage__order", "round", "match_number", "leg", "kickoff", "id")
+    )
 
 
 def counted_result(fixture: Fixture) -> Result | None:
@@ -104,7 +125,20 @@ class FixtureRow:
         return ", ".join(parts)
 
 
-def fixture_row(fixture: Fixture) -> FixtureRow:
+# An id no page links to: where the id goes in a reversed URL (id_url).
+_ID_MARK = 987654321987654321
+
+
+def id_url(name: str, slug: str) -> Callable[[int], str]:
+    """``reverse(name, args=[slug, id])`` for many ids at the cost of one reverse (a page of 64
+    fixtures links to 192 matches and teams): the URL's last argument is the integer id."""
+    prefix, mark, suffix = reverse(name, args=[slug, _ID_MARK]).rpartition(str(_ID_MARK))
+    assert mark, name
+    return lambda pk: f"{prefix}{pk}{suffix}"
+
+
+def fixture_row(fixture: Fixture, *, match_url: Callable[[int], str] | None = None) -> FixtureRow:
+    """``match_url``: id_url("tournaments:match", slug), for a list of rows."""
     home, hp = side_name(fixture, "home")
     away, ap = side_name(fixture, "away")
     return FixtureRow(
@@ -114,7 +148,11 @@ def fixture_row(fixture: Fixture) -> FixtureRow:
         home_placeholder=hp,
         away_placeholder=ap,
         result=counted_result(fixture),
-        url=reverse("tournaments:match", args=[fixture.competition.slug, fixture.pk]),
+        url=(
+            match_url(fixture.pk)
+            if match_url is not None
+            else reverse("tournaments:match", args=[fixture.competition.slug, fixture.pk])
+        ),
     )
 
 
@@ -135,17 +173,18 @@ def round_title(stage: Stage, fixture: Fixture) -> str:
 
 
 def fixtures_by_round(competition: Competition, *, team_id: int | None = None) -> list[RoundBlock]:
-    qs = fixtures_qs().filter(competition=competition)
+    qs = competition_fixtures(competition)
     if team_id is not None:
         qs = qs.filter(Q(home_team_id=team_id) | Q(away_team_id=team_id))
     blocks: dict[tuple[int, int, str], RoundBlock] = {}
-    for f in qs:
+    match_url = id_url("tournaments:match", competition.slug)
+    for f in _of_competition(qs, competition):
         title = round_title(f.stage, f)
         key = (f.stage.order, f.round, title)
         block = blocks.get(key)
         if block is None:
             block = blocks[key] = RoundBlock(stage=f.stage, round=f.round, title=title)
-        block.rows.append(fixture_row(f))
+        block.rows.append(fixture_row(f, match_url=match_url))
     return [blocks[k] for k in sorted(blocks, key=lambda k: (k[0], k[1]))]
 
 
@@ -156,18 +195,18 @@ def competition_overview(competition: Competition) -> dict[str, Any]:
         simulated=Count("id", filter=Q(status=Fixture.Status.SIMULATED)),
         disputed=Count("id", filter=Q(status=Fixture.Status.DISPUTED)),
     )
+    played = competition_fixtures(competition).filter(status__in=Fixture.COUNTED_STATUSES)
+    match_url = id_url("tournaments:match", competition.slug)
     recent = [
-        fixture_row(f)
-        for f in fixtures_qs()
-        .filter(competition=competition, status__in=Fixture.COUNTED_STATUSES)
-        .order_by("-result__updated_at", "-id")[:8]
+        fixture_row(f, match_url=match_url)
+        for f in _of_competition(played.order_by("-result__updated_at", "-id")[:8], competition)
     ]
+    unplayed = competition_fixtures(competition).exclude(status__in=Fixture.DONE_STATUSES)
     upcoming = [
-        fixture_row(f)
-        for f in fixtures_qs()
-        .filter(competition=competition)
-        .exclude(status__in=Fixture.DONE_STATUSES)
-        .order_by("kickoff", "stage__order", "round", "match_number", "id")[:8]
+        fixture_row(f, match_url=match_url)
+        for f in _of_competition(
+            unplayed.order_by("kickoff", "stage__order", "round", "match_number", "id")[:8], competition
+        )
     ]
     teams = competition.teams.count()
     return {"counts": counts, "recent": recent, "upcoming": upcoming, "team_count": teams}
@@ -240,7 +279,7 @@ def _team_url(slug: str, team_id: int | None) -> str:
 
 
 def bracket(stage: Stage) -> svg.Bracket:
-    fixtures = list(fixtures_qs().filter(stage=stage))
+    fixtures = _of_competition(competition_fixtures(stage.competition).filter(stage=stage), stage.competition)
     ties: dict[int, list[Fixture]] = defaultdict(list)
     for f in fixtures:
         ties[f.match_number or -f.pk].append(f)
@@ -289,18 +328,20 @@ class TeamMatch:
 
 
 def team_matches(team: Team) -> list[TeamMatch]:
-    fixtures = list(
-        fixtures_qs()
+    fixtures = _of_competition(
+        competition_fixtures(team.competition)
         .filter(Q(home_team=team) | Q(away_team=team))
-        .order_by("kickoff", "stage__order", "round", "leg", "id")
+        .order_by("kickoff", "stage__order", "round", "leg", "id"),
+        team.competition,
     )
     cards_by_result: dict[int, list[Card]] = defaultdict(list)
     result_ids = [r.pk for f in fixtures if (r := counted_result(f)) is not None]
     for card in Card.objects.filter(result_id__in=result_ids, team=team).order_by("sequence", "id"):
         cards_by_result[card.result_id].append(card)
     out = []
+    match_url = id_url("tournaments:match", team.competition.slug)
     for f in fixtures:
-        row = fixture_row(f)
+        row = fixture_row(f, match_url=match_url)
         home = f.home_team_id == team.pk
         r = row.result
         gf = ga = None

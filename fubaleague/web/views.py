@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET
 
 from fubaleague.web import selectors as ps
 from fubaleague.web import svg
+from fubaleague.web.fixture_rows import fixture_items
 from fubaleague.web.page_cache import anonymous_page
 from matches.holds import holds
 from matches.progress import competition_podium
@@ -62,8 +63,11 @@ def competition_home(request: HttpRequest, slug: str) -> HttpResponse:
     context["tables"] = tables[:8]
     context["compact"] = True
     shown = [row.fixture.pk for row in [*context.get("upcoming", []), *context.get("recent", [])]]
-    context["live_ids"] = live_fixture_ids(fixture_ids=shown)
-    context["held_ids"] = set(holds(shown))
+    live_ids, held_ids = live_fixture_ids(fixture_ids=shown), set(holds(shown))
+    for name in ("recent", "upcoming"):
+        context[f"{name}_items"] = fixture_items(
+            context[name], slug=slug, live_ids=live_ids, held_ids=held_ids
+        )
     context["may_set_webhooks"] = competition_permits(
         user=request.user,
         competition=competition,
@@ -115,11 +119,14 @@ def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _competition(slug)
     team_id = _int_param(request, "team")
     context = _nav(competition, "fixtures")
-    context["rounds"] = ps.fixtures_by_round(competition, team_id=team_id)
+    rounds = ps.fixtures_by_round(competition, team_id=team_id)
     # Being scored live is not late: no "overdue" on those (matches.holds).
-    unplayed = [row.fixture.pk for block in context["rounds"] for row in block.rows if not row.result]
-    context["held_ids"] = set(holds(unplayed))
-    context["live_ids"] = live_fixture_ids(fixture_ids=unplayed)
+    unplayed = [row.fixture.pk for block in rounds for row in block.rows if not row.result]
+    live_ids, held_ids = live_fixture_ids(fixture_ids=unplayed), set(holds(unplayed))
+    context["rounds"] = [
+        (block, fixture_items(block.rows, slug=slug, live_ids=live_ids, held_ids=held_ids))
+        for block in rounds
+    ]
     context["teams"] = competition.teams.order_by("name")
     context["team_id"] = team_id
     return render(request, "tournaments/fixtures.html", context)
