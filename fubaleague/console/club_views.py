@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from fubaleague.console.access import competition_of, competition_required
 from fubaleague.console.setup_views import team_rows
-from kernel.errors import ApplicationError
+from kernel.errors import ApplicationError, posted_id
 from tournaments.game_systems import game_system_rules
 from tournaments.models import Club, ClubApplication, Competition, Invitation
 from tournaments.services.clubs import teams_bulk_create
@@ -106,7 +106,7 @@ def _signup_actions(request: HttpRequest, competition: Competition) -> bool:
         for verb in ("approve", "refuse"):
             if verb in request.POST:
                 application = get_object_or_404(
-                    ClubApplication, pk=request.POST[verb], competition=competition
+                    ClubApplication, pk=posted_id(request.POST, verb, "application"), competition=competition
                 )
                 application_decide(application=application, approve=verb == "approve", by=request.user)
                 messages.success(request, f"{application.team_name} ({application.club_name}): {verb}d.")

@@ -12,7 +12,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 
 from fubaleague.console.access import competition_of, competition_required
-from kernel.errors import ApplicationError
+from kernel.errors import ApplicationError, posted_id
 from tournaments.models import CompetitionRole
 from tournaments.selectors import user_named
 from tournaments.services.invitations import role_invite
@@ -40,7 +40,9 @@ def people(request: HttpRequest, slug: str) -> HttpResponse:
     competition = competition_of(slug)
     form = RoleForm(request.POST if "add" in request.POST else None)
     if request.method == "POST" and "remove" in request.POST:
-        role = get_object_or_404(CompetitionRole, pk=request.POST["remove"], competition=competition)
+        role = get_object_or_404(
+            CompetitionRole, pk=posted_id(request.POST, "remove", "role"), competition=competition
+        )
         try:
             role_remove(role=role, by=request.user)
         except ApplicationError as exc:

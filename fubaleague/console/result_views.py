@@ -16,7 +16,7 @@ from fubaleague.console.result_words import score_words
 from fubaleague.console.round_views import form_score, round_choices
 from kernel.admin_actions import service_dry_run
 from kernel.auth import signed_in_user
-from kernel.errors import ApplicationError
+from kernel.errors import ApplicationError, posted_id
 from matches import progress
 from matches import services as results
 from matches.audit_words import audit_sentences
@@ -257,7 +257,9 @@ class ListFilter(forms.Form):
 def results_list(request: HttpRequest, slug: str) -> HttpResponse:
     competition = competition_of(slug)
     if request.method == "POST" and "next_swiss" in request.POST:
-        stage = get_object_or_404(Stage, pk=request.POST.get("stage"), competition=competition)
+        stage = get_object_or_404(
+            Stage, pk=posted_id(request.POST, "stage", "stage"), competition=competition
+        )
         try:
             created = progress.swiss_round_generate(stage=stage)
         except ApplicationError as exc:

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from fubaleague.web import selectors as ps
 from kernel.auth import signed_in_user
-from kernel.errors import ApplicationError
+from kernel.errors import ApplicationError, posted_id
 from scoring.selectors import live_sessions
 from tournaments.models import Club, Invitation
 from tournaments.services.invitations import club_member_invite, club_member_remove
@@ -49,7 +49,7 @@ def members(request: HttpRequest, club_id: int) -> HttpResponse:
     competition = team.competition if team is not None else None
     form = MemberInviteForm(request.POST if "invite" in request.POST else None)
     if request.method == "POST" and "remove" in request.POST:
-        member = get_object_or_404(get_user_model(), pk=request.POST["remove"])
+        member = get_object_or_404(get_user_model(), pk=posted_id(request.POST, "remove", "member"))
         try:
             club_member_remove(club=club, user=member, by=request.user)
         except ApplicationError as exc:

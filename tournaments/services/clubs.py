@@ -32,7 +32,7 @@ from tournaments.models import (
 
 # FUBA rulebook 3, advanced rules A1–A13 (A12 is referred to but missing from the text; the
 # engine accepts it as another name of A13).
-from tournaments.services.shared import invalid
+from tournaments.services.shared import invalid, text_check
 from tournaments.skills import team_skills_set
 
 
@@ -315,6 +315,18 @@ def team_delete(*, team: Team) -> None:
     team.delete()
 
 
+# A pasted row's text and the column it is stored in (checked before anything is written).
+_ROW_TEXT = (
+    ("name", Team, "name"),
+    ("club", Club, "name"),
+    ("coach", Coach, "name"),
+    ("country", Team, "country"),
+    ("confederation", Team, "confederation"),
+    ("default_formation", Team, "default_formation"),
+    ("formation", Team, "default_formation"),
+)
+
+
 @transaction.atomic
 def teams_bulk_create(*, competition: Competition, rows: Sequence[Mapping[str, Any]]) -> list[Team]:
     """Enter many teams at once (a CSV or JSON list); all or nothing, errors name the row.
@@ -335,6 +347,9 @@ def teams_bulk_create(*, competition: Competition, rows: Sequence[Mapping[str, A
     }
     for index, row in enumerate(rows):
         try:
+            for field, model, column in _ROW_TEXT:
+                if row.get(field):
+                    text_check(row[field], model=model, column=column, field=field)
             club = None
             if row.get("club"):
                 club, _ = Club.objects.get_or_create(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Max
+from django.db.models import Max, Model
 
 from kernel.errors import ApplicationError
 from tournaments.models import (
@@ -21,6 +21,18 @@ from tournaments.models import (
 def invalid(message: str, field: str) -> ApplicationError:
     """A refusal that names the field to fix (the API puts it in `details.field`)."""
     return ApplicationError(message, code="invalid", details={"field": field})
+
+
+def text_check(value: object, *, model: type[Model], column: str, field: str) -> str:
+    """Text typed into a form that goes to ``model.column``: within its length and without a NUL
+    character (PostgreSQL refuses one), else a refusal naming ``field``, not a database error."""
+    text = str(value)
+    if "\x00" in text:
+        raise invalid(f"{field}: contains a NUL character.", field)
+    limit = getattr(model._meta.get_field(column), "max_length", None)
+    if limit is not None and len(text) > limit:
+        raise invalid(f"{field}: at most {limit} characters, not {len(text)}.", field)
+    return text
 
 
 def any_played(fixtures: Any) -> bool:
