@@ -67,6 +67,13 @@ VENUE_PACE_S = 2.0
 PING_PACE_S = 0.1
 VENUE_SLICE_S = 4.0
 VENUE_RATIO_TARGET = 3.0
+# Sessions of their own for the CPU slices (a match ends after some 430 one-event taps).
+CPU_SESSIONS = 4
+# What each session's phone enters (match_events), and the answer it asks for: "light", as the
+# scorer page's local-first queue does (its engine draws the match), or "full" (the server-driven
+# page, an API client without an engine). Set before the client processes are forked.
+PLAYS: dict[int, list[dict]] = {}
+ANSWER = "light"
 
 
 NGINX_TEMPLATE = ROOT / "deploy" / "nginx" / "fubaleague.conf.template"
@@ -153,19 +160,37 @@ def setup_sessions(n: int) -> list[tuple[int, str]]:
     return out
 
 
-def next_body(state: dict, n: int, prefix: str = "") -> dict:
-    p = state["pending"]
-    item: dict = {"client_id": f"b{prefix}{state['session']}-{n}"}
-    if p["kind"] == "roll":
-        item["roll_for_me"] = True
-    else:
-        choice = p["default"] if p.get("default") is not None else p["options"][0]["value"]
-        item["event"] = {"decide": p["name"], "by": p["actor"], "choice": choice}
+def match_events(session_id: int, seed: int) -> list[dict]:
+    """The events of a whole match as a phone's own engine enters them, one a tap: the default or
+    the first option at each decision, the dice rolled at the table and typed in (seeded). Made
+    before the run, so a client's work between posts is the post itself, as it is for a phone
+    whose engine has drawn the next question already."""
+    from matches.engine_door import Dice
+    from scoring import session_engine
+    from scoring.models import ScoringSession
+
+    match = session_engine.start(ScoringSession.objects.get(id=session_id).header)
+    dice, events = Dice(seed=seed), []
+    while (p := match.pending()) is not None:
+        if p.kind == "roll":
+            event = {"roll": p.name, "by": p.actor, "dice": list(dice.roll_for(p).dice)}
+        else:
+            choice = p.default if p.default is not None else p.options[0]
+            event = {"decide": p.name, "by": p.actor, "choice": choice}
+        session_engine.apply_tap(match, [{"event": event}])
+        events.append(event)
+    return events
+
+
+def next_body(head: dict, event: dict, n: int, prefix: str, answer: str) -> dict:
+    """The tap of ``event`` on top of ``head`` (the last answer's head and seq)."""
+    client_id = f"b{prefix}{head['session']}-{n}"
     return {
-        "tap_id": f"t{item['client_id']}",
-        "after": state["head"],
-        "after_seq": state["seq"],
-        "events": [item],
+        "tap_id": f"t{client_id}",
+        "after": head["head"],
+        "after_seq": head["seq"],
+        "events": [{"client_id": client_id, "event": event}],
+        "answer": answer,
     }
 
 
@@ -180,9 +205,9 @@ def score(
     out: Connection,
 ) -> None:
     """One table's phone, in its own process (threads of one process would queue for its GIL and
-    add that wait to the latency): post events until ``until`` (time.time()), each at most one per
-    ``pace`` s; sends back the latencies (ms) of the posts started after ``measure_from`` and the
-    errors."""
+    add that wait to the latency): post the session's events (PLAYS) one a tap until ``until``
+    (time.time()), each at most one per ``pace`` s, asking for ANSWER; sends back the latencies
+    (ms) of the posts started after ``measure_from`` and the errors."""
     latencies: list[float] = []
     walls: list[float] = []
     errors: list[str] = []
@@ -197,10 +222,12 @@ def score(
         return
     conn.request("GET", f"/api/v1/scoring-sessions/{session_id}", headers=headers)
     state = json.loads(conn.getresponse().read())
+    head = {"session": session_id, "head": state["head"], "seq": state["seq"]}
+    events = PLAYS[session_id]
     n = 0
-    while time.time() < until and state.get("pending") is not None:
+    while time.time() < until and head["seq"] < len(events):
         n += 1
-        body = json.dumps(next_body(state, n, prefix))
+        body = json.dumps(next_body(head, events[head["seq"]], n, prefix, ANSWER))
         wall, started = time.time(), time.perf_counter()
         conn.request("POST", f"/api/v1/scoring-sessions/{session_id}/events", body=body, headers=headers)
         response = conn.getresponse()
@@ -211,7 +238,8 @@ def score(
         if response.status != 201:
             errors.append(f"{response.status} {data[:200]!r}")
             break
-        state = json.loads(data)["state"]  # the tap answer nests the next state
+        answer = json.loads(data)
+        head["head"], head["seq"] = answer["head"], answer["seq"]
         if pace:
             time.sleep(max(0.0, pace - (time.perf_counter() - started)))
     out.send((latencies, errors, walls))
@@ -332,32 +360,47 @@ def venue_load(
     return [ms for _, ms in posts], [ms for _, ms in pings], errors, ratios
 
 
-def cpu_ratios(session_id: int, token: str, slices: int = 7) -> measure.Ratios:
+def cpu_ratios(sessions: list[tuple[int, str]], slices: int = 7) -> measure.Ratios:
     """In this process, by CPU time in alternating short slices (measure.interleaved): one post of
-    a tap answered with the next state, against one ping, both through Django's whole request
+    a tap answered as ANSWER says, against one ping, both through Django's whole request
     handling (middleware, DRF, auth, the ORM); PostgreSQL's own time is the server's, not counted
-    on either side. Returns post / ping per slice pair."""
+    on either side. The posts go on in the next session when a match ends. Returns post / ping
+    per slice pair."""
     from django.test import Client
 
-    client = Client(HTTP_HOST="127.0.0.1", HTTP_AUTHORIZATION=f"Token {token}")
-    url = f"/api/v1/scoring-sessions/{session_id}"
-    state = client.get(url).json()
+    left = list(sessions)
+    client = url = None
+    head: dict = {}
     n = 0
 
+    def next_session() -> None:
+        nonlocal client, url, head
+        session_id, token = left.pop(0)
+        client = Client(HTTP_HOST="127.0.0.1", HTTP_AUTHORIZATION=f"Token {token}")
+        url = f"/api/v1/scoring-sessions/{session_id}"
+        state = client.get(url).json()
+        head = {"session": session_id, "head": state["head"], "seq": state["seq"]}
+
     def post() -> None:
-        nonlocal state, n
+        nonlocal head, n
         n += 1
-        body = json.dumps(next_body(state, n, "cpu"))
+        events = PLAYS[head["session"]]
+        if head["seq"] >= len(events):
+            next_session()
+            events = PLAYS[head["session"]]
+        body = json.dumps(next_body(head, events[head["seq"]], n, "cpu", ANSWER))
         response = client.post(f"{url}/events", body, content_type="application/json")
         if response.status_code != 201:
             raise RuntimeError(f"post {response.status_code}: {response.content[:200]!r}")
-        state = response.json()["state"]
+        answer = response.json()
+        head = {**head, "head": answer["head"], "seq": answer["seq"]}
 
     def ping() -> None:
         response = client.get("/api/v1/ping")
         if response.status_code != 200:
             raise RuntimeError(f"ping {response.status_code}")
 
+    next_session()
     post_s, ping_s = measure.interleaved([post, ping], slices=slices, at_least=0.2)
     return measure.ratios(post_s, ping_s)
 
@@ -384,7 +427,15 @@ def main() -> int:
     parser.add_argument(
         "--venue-only", action="store_true", help="only the venue row (50 sessions every 2 s vs ping)"
     )
+    parser.add_argument(
+        "--answer",
+        choices=["light", "full"],
+        default="light",
+        help="the answer the posts ask for: light (the scorer page's, default) or full (the whole state)",
+    )
     args = parser.parse_args()
+    global ANSWER
+    ANSWER = args.answer
     duration = 3 if args.quick else max(1, min(args.duration, 60))
     if shutil.which("wrk") is None and not args.venue_only:
         return web.fail("wrk is not installed: `apt-get install wrk` (Debian/Ubuntu), then run again.")
@@ -399,7 +450,14 @@ def main() -> int:
     print(f"database {database} on 127.0.0.1 (its own), Redis db {web.BENCH_REDIS_DB}, {shape}")
     web.recreate_database(env)
     web.setup_django(env)
-    sessions = setup_sessions(SESSIONS + 1)
+    sessions = setup_sessions(SESSIONS + 1 + CPU_SESSIONS)
+    started = time.perf_counter()
+    PLAYS.update({sid: match_events(sid, seed=i) for i, (sid, _) in enumerate(sessions)})
+    print(
+        f"{len(PLAYS)} matches of {min(map(len, PLAYS.values()))}-{max(map(len, PLAYS.values()))} "
+        f"events made in {time.perf_counter() - started:.1f} s; posts ask for the {ANSWER} answer"
+    )
+    cpu_sessions, sessions = sessions[SESSIONS + 1 :], sessions[: SESSIONS + 1]
     from django.db import connections
 
     connections.close_all()
@@ -428,7 +486,7 @@ def main() -> int:
         # 0. a venue at a table's pace, each post beside a ping in the same run (issue 35)
         venue_s = max(2 * duration, 5 * int(VENUE_SLICE_S))
         venue = venue_load(port, sessions[1:], venue_s)
-        cpu = cpu_ratios(*sessions[0])
+        cpu = cpu_ratios(cpu_sessions)
         if args.venue_only:
             return venue_report(venue, cpu, shape, venue_s)
         # 1. one table alone: the time a post takes when nothing waits in front of it

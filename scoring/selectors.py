@@ -389,6 +389,56 @@ def session_state(session: ScoringSession) -> dict[str, Any]:
     }
 
 
+# What a tap can change of the session state besides the match itself (the light answer).
+LIGHT_FIELDS = (
+    "session",
+    "fixture",
+    "status",
+    "seq",
+    "head",
+    "version",
+    "participants",
+    "result",
+    "shootout",
+)
+
+
+def session_light(session: ScoringSession) -> dict[str, Any]:
+    """The fields of the session state that a tap can change, without the match's view
+    (``state``, ``pending``, ``question``, ``moments``, ``events``): the answer to a tap posted with
+    ``"answer": "light"`` by a phone whose own engine draws the match (the page's local-first
+    queue), which merges them into the state it holds. The engine is asked nothing while the
+    match is live; at full time it gives the result, as in session_state."""
+    result = None
+    shootout = False
+    if session.status != ScoringSession.Status.LIVE:
+        session, match = _current_match(session)
+        try:
+            if match.pending() is None:
+                derived = session_engine.result(match)
+                # the same three fields as scorer_view.match_view's result
+                result = {
+                    "score": derived["score"],
+                    "extra_time": derived.get("extra_time"),
+                    "final_minute": derived.get("final_minute"),
+                }
+            if session.status == ScoringSession.Status.FULL_TIME:
+                shootout = shootout_needed(session.fixture, *session_engine.score(match))
+        finally:
+            session_engine.keep(session.id, cache_key(session), match)
+    return {
+        "session": session.id,
+        "fixture": session.fixture_id,
+        "status": session.status,
+        "seq": session.seq,
+        "head": session.head,
+        "version": session.version,
+        "participants": sorted(participants(session)),
+        "result": result,
+        "shootout": shootout,
+    }
+
+
 def session_log(session: ScoringSession) -> dict[str, Any]:
     """The session's header and every live event as stored (numbered, with its client id): what a
     phone's local engine replays before it scores, and catches up from with ``since``."""

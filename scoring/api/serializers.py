@@ -38,6 +38,13 @@ class TapSerializer(serializers.Serializer):
     after_seq = serializers.IntegerField(
         min_value=0, max_value=10**6, help_text="That event's seq (0 at the start): a second check"
     )
+    answer = serializers.ChoiceField(
+        choices=["full", "light"],
+        default="full",
+        help_text='"full": the answer\'s state is the whole session state; "light": only the fields a tap '
+        "changes (session, fixture, status, seq, head, version, participants, result, shootout), for a "
+        "client whose own engine draws the match",
+    )
     events = JSONDocumentField(
         help_text='1 to 64 entries in order: {"client_id", "event": fuba-log/1 event} (a decision or '
         'typed dice; "rolled_offline": true for app dice the phone rolled without connection) or '
@@ -167,7 +174,10 @@ class TapAnswerSerializer(serializers.Serializer):
     stored = StoredEventSerializer(many=True, help_text="The tap's events as stored, in order")
     head = serializers.CharField(help_text="The client_id of the session's head now")
     seq = serializers.IntegerField(help_text="The session's seq now")
-    state = SessionStateSerializer()
+    state = serializers.DictField(
+        help_text='The session state after the tap (SessionState); with "answer": "light" only the fields a '
+        "tap changes: session, fixture, status, seq, head, version, participants, result, shootout"
+    )
 
 
 class SideBranchAnswerSerializer(serializers.Serializer):

@@ -136,6 +136,24 @@ test("two events sent in one tick are one tap: one batch, in order", async () =>
   assert.equal(t.seen.conflict.length, 0);
 });
 
+test("a tap asks the light answer, merged into the session state the phone holds", async () => {
+  const t = setup({ appDice: true });
+  t.q.record.server = Object.assign(t.q.record.server, { tie: { legs: 2 }, status: "live", version: 4, seq: 0 });
+  t.server.answer = (path, body, server) => {
+    const res = server.store(body);
+    res.body.state = { session: 1, status: "full_time", seq: server.events.length, head: server.head(), version: 5 };
+    return res;
+  };
+  t.queue.send(decide("done"));
+  await settled(t, { posts: 1 });
+  assert.equal(t.server.posts[0].body.answer, "light");
+  const held = t.q.record.server;
+  // what the tap changed is taken, what it did not say is kept (the tie, the dice)
+  assert.deepEqual([held.status, held.seq, held.version, held.head], ["full_time", 1, 5, t.server.head()]);
+  assert.deepEqual([held.app_dice, held.tie], [true, { legs: 2 }]);
+  assert.deepEqual(t.store.saved.server, held);
+});
+
 test("taps queue strictly in order, each batch names the head the one before left", async () => {
   const t = setup();
   for (const c of ["a", "b", "c", "d"]) {

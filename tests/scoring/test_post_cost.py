@@ -14,7 +14,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from scoring import services, session_engine
+from scoring import selectors, services, session_engine
 from scoring.models import ScoringEvent
 from scoring.selectors import session_get
 from tests.scoring.helpers import make_fixture, next_event, play, tap_body
@@ -26,11 +26,11 @@ LATE = 300  # events: about turn 28 of a match of some 40 turns
 POST_QUERIES = 5
 
 
-def _late_session() -> tuple[int, dict[str, APIClient], dict[str, Any]]:
+def _late_session(until: int = LATE) -> tuple[int, dict[str, APIClient], dict[str, Any]]:
     s = make_fixture(skills=1)
     session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
     users = {"home": s.home_user, "away": s.away_user}
-    state = play(session.id, users, until=LATE)
+    state = play(session.id, users, until=until)
     clients = {}
     for side, user in users.items():
         clients[side] = APIClient()
@@ -79,3 +79,28 @@ def test_a_post_late_in_a_match_is_the_token_one_read_and_one_write(
         with django_assert_max_num_queries(POST_QUERIES + 1):
             state = _post(session_id, clients, state)
     assert state["seq"] == LATE + 7
+
+
+def test_a_light_answer_says_what_the_tap_changed_as_the_full_state_does() -> None:
+    """A phone whose own engine draws the match asks the light answer: the session state's fields
+    a tap can change, the same as the full state gives them, up to full time and its result."""
+    session_id, clients, state = _late_session(until=400)  # the match ends some 30 events later
+    url = f"/api/v1/scoring-sessions/{session_id}"
+    posts = 0
+    while state["pending"] is not None:
+        posts += 1
+        side = "away" if state["pending"]["actor"] == "away" else "home"
+        body = {**tap_body(state, next_event(state)), "answer": "light"}
+        response = clients[side].post(f"{url}/events", body, format="json")
+        assert response.status_code == 201, response.content
+        light = response.json()["state"]
+        state = clients["home"].get(url).json()
+        assert tuple(light) == selectors.LIGHT_FIELDS
+        assert light == {name: state[name] for name in selectors.LIGHT_FIELDS}
+        assert response.json()["head"] == light["head"] == state["head"]
+    home, away = state["state"]["score"]
+    assert posts > 10 and light["status"] == "full_time"
+    assert light["result"]["score"] == {"home": home, "away": away}
+    # a repeat of the last tap is answered as stored, light as well
+    again = clients[side].post(f"{url}/events", body, format="json")
+    assert again.status_code == 200 and again.json()["state"] == light

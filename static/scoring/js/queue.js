@@ -6,9 +6,11 @@
    engine. Everything that touches the engine runs one job at a time (serial: a promise chain), so
    two taps never interleave and an op's place in the queue is fixed when it is queued. Ops are
    kept in IndexedDB (local-store.js) and posted one at a time, each as one batch naming the
-   stored event it extends (taps.js batchBody). The server's answers:
-     201/200  stored (200: it repeats what is stored): the op joins the phone's base; a roll the
-              server made for it (roll_for_me) is applied by the phone's engine then;
+   stored event it extends (taps.js batchBody), asking the light answer (the phone's engine draws
+   the match; the server says only what the tap changed of the session). The server's answers:
+     201/200  stored (200: it repeats what is stored): the op joins the phone's base, the light
+              state is merged into the session state held; a roll the server made for it
+              (roll_for_me) is applied by the phone's engine then;
      409      stale_head: if what is stored since is this phone's own (answers lost) or equal, the
               queue moves on; else a real other phone: the phone's unused taps go to a side
               branch, the phone shows the match as stored and says so until acknowledged;
@@ -217,7 +219,9 @@ export function reopen(q) {
 // ------------------------------------------------------------------ sending
 
 function bodyOf(q, op) {
-  if (op.kind === "tap") return batchBody(op, head(q), q.record.base.length);
+  // the answer's state is light (what a tap changes of the session: status, seq, head, version,
+  // participants, result, shootout): this phone's engine draws the match itself
+  if (op.kind === "tap") return Object.assign(batchBody(op, head(q), q.record.base.length), { answer: "light" });
   if (op.kind === "undo") return { after: head(q), after_seq: q.record.base.length, reason: op.reason || "" };
   return op.body;
 }
@@ -292,7 +296,8 @@ async function stored(q, op, body) {
     rolled_by_app: !!r.rolled_by_app, rolled_offline: !!r.rolled_offline,
   }));
   if (op.kind === "undo") q.record.base.pop();
-  q.record.server = op.kind === "tap" ? body.state || q.record.server : body;
+  // a tap's light state is merged into the session state held (teams, areas, tie, dice… stay)
+  q.record.server = op.kind === "tap" ? Object.assign({}, q.record.server, body.state) : body;
   q.ops.shift();
   await q.deps.store.settle(op.n, q.record);
   if (op.kind === "tap" && awaitingRoll(op)) {
