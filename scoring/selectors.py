@@ -99,10 +99,13 @@ def cache_key(session: ScoringSession) -> session_engine.CacheKey:
     return (session.seq, session.head)
 
 
-def match_of(session: ScoringSession) -> Any:
+def match_of(session: ScoringSession, log: list[Any] | None = None) -> Any:
     """The engine Match after the session's live events as the row ``session`` was read (taken
     out of the process cache: give it back with session_engine.keep once done with it unchanged or
-    committed). Raises SessionChanged when the stored events are no longer those of that row."""
+    committed). ``log``: the live events up to the row's seq as ``[seq, client_id, data]``, when
+    the caller read them with the row (scoring.taps, for a process that holds no copy), else
+    they are read here if needed. Raises SessionChanged when the stored events are no longer
+    those of that row."""
     cached = session_engine.take(session.id)
     if cached is not None:
         (seq, head), match = cached
@@ -114,11 +117,13 @@ def match_of(session: ScoringSession) -> Any:
                 return caught_up
     # Read without a lock, so the events stored now may have gone past the row read before:
     # the events up to its seq must end with its head.
-    rows = list(
-        ScoringEvent.objects.filter(session=session, undone_at__isnull=True, seq__lte=session.seq)
-        .order_by("seq")
-        .values_list("seq", "client_id", "data")
-    )
+    rows = log
+    if rows is None:
+        rows = list(
+            ScoringEvent.objects.filter(session=session, undone_at__isnull=True, seq__lte=session.seq)
+            .order_by("seq")
+            .values_list("seq", "client_id", "data")
+        )
     if [r[0] for r in rows] != list(range(1, session.seq + 1)) or (rows and rows[-1][1] != session.head):
         raise SessionChanged(
             "The session changed while it was read; catch up and try again.",

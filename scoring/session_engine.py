@@ -71,6 +71,12 @@ def keep(session_id: int, key: CacheKey, match: Match) -> None:
             _cache.popitem(last=False)
 
 
+def held(session_id: int) -> bool:
+    """Whether this process keeps a Match of the session (of whatever state: see the key)."""
+    with _lock:
+        return session_id in _cache
+
+
 def forget(session_id: int) -> None:
     with _lock:
         _cache.pop(session_id, None)

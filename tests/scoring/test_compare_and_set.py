@@ -24,9 +24,11 @@ def _stale_first_read(monkeypatch: pytest.MonkeyPatch, stale: tuple[Any, ...]) -
     real = taps._read
     reads: list[int] = []
 
-    def read(session_id: int, user: Any, tap_id: str, client_ids: list[str]) -> tuple[Any, ...]:
+    def read(
+        session_id: int, user: Any, tap_id: str, client_ids: list[str], with_log: bool = False
+    ) -> tuple[Any, ...]:
         reads.append(session_id)
-        return stale if len(reads) == 1 else real(session_id, user, tap_id, client_ids)
+        return stale if len(reads) == 1 else real(session_id, user, tap_id, client_ids, with_log)
 
     monkeypatch.setattr(taps, "_read", read)
     return reads
