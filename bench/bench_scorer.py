@@ -166,6 +166,7 @@ def match_events(session_id: int, seed: int) -> list[dict]:
     before the run, so a client's work between posts is the post itself, as it is for a phone
     whose engine has drawn the next question already."""
     from matches.engine_door import Dice
+
     from scoring import session_engine
     from scoring.models import ScoringSession
 
