@@ -165,8 +165,7 @@ def match_events(session_id: int, seed: int) -> list[dict]:
     the first option at each decision, the dice rolled at the table and typed in (seeded). Made
     before the run, so a client's work between posts is the post itself, as it is for a phone
     whose engine has drawn the next question already."""
-    from matches.engine_door import Dice
-
+    from matchplay.engine_door import Dice
     from scoring import session_engine
     from scoring.models import ScoringSession
 

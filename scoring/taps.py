@@ -28,7 +28,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import F, JSONField
 from django.utils import timezone
 
 from kernel.errors import ApplicationError, Conflict, NotFound
@@ -338,7 +338,7 @@ def _fixture_label(fixture_id: int) -> Any:
 # column and table names (from the models) and numbered placeholders are formatted in; every
 # value is a query parameter.
 _FIELDS = ScoringSession._meta.concrete_fields
-_JSON_FIELDS = [(i, f) for i, f in enumerate(_FIELDS) if f.get_internal_type() == "JSONField"]
+_JSON_FIELDS = [(i, f) for i, f in enumerate(_FIELDS) if isinstance(f, JSONField)]
 _READ_SQL = f"""
 SELECT {", ".join(f"s.{f.column}" for f in _FIELDS)},
        EXISTS (SELECT 1 FROM {Team._meta.db_table} t
@@ -384,8 +384,9 @@ def _read(
     if row is None:
         raise NotFound(f"No scoring session {session_id}.")
     values = list(row[: len(_FIELDS)])
-    for i, field in _JSON_FIELDS:
-        values[i] = field.from_db_value(values[i], None, connection)
+    for i, field in _JSON_FIELDS:  # jsonb comes as text (as Django has psycopg load it)
+        if isinstance(values[i], str):
+            values[i] = json.loads(values[i], cls=field.decoder)
     session = ScoringSession.from_db(connection.alias, [f.attname for f in _FIELDS], values)
     home, away, seen = row[len(_FIELDS) : len(_FIELDS) + 3]
     log = (json.loads(row[-1]) if row[-1] is not None else []) if with_log else None

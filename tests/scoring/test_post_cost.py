@@ -15,7 +15,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from matches import scorer_view
+from matchplay import scorer_view
 from scoring import selectors, services, session_engine
 from scoring.models import ScoringEvent
 from scoring.selectors import session_get
