@@ -26,19 +26,26 @@ def _addresses(host: str, port: int) -> list[ipaddress.IPv4Address | ipaddress.I
         infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
     except OSError as exc:
         raise AddressRefused(f"url: the host {host!r} cannot be resolved ({exc.strerror or exc}).") from None
+    except (UnicodeError, ValueError) as exc:  # a label over 63 characters, a NUL...
+        raise AddressRefused(f"url: {host[:80]!r} is not a host name ({exc}).") from None
     return [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
 
 
 def check_url(url: str) -> None:
     """Raise AddressRefused, saying why, for an address a webhook may not post to."""
-    parts = urlsplit(url)
+    if any(ord(c) < 33 or ord(c) == 127 for c in url):
+        raise AddressRefused("url: a web address has no spaces or control characters.")
+    try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError as exc:  # an unclosed [IPv6 address], a port out of range
+        raise AddressRefused(f"url: not a web address ({exc}).") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise AddressRefused("url: a webhook address starts with https:// (or http://) and names a host.")
     if parts.username or parts.password:
         raise AddressRefused("url: no user name or password in the address; the signature authenticates.")
     if conf.allow_private_webhooks():
         return
-    port = parts.port or (443 if parts.scheme == "https" else 80)
     for address in _addresses(parts.hostname, port):
         mapped = getattr(address, "ipv4_mapped", None) or address
         if not mapped.is_global or mapped.is_multicast:

@@ -126,6 +126,8 @@ def push_subscribe(
 
 
 def push_unsubscribe(*, user: User, endpoint: str) -> int:
+    if "\x00" in endpoint:
+        raise ApplicationError("endpoint: the browser's push subscription address, without a NUL character.")
     deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
     return deleted
 

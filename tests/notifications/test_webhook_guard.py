@@ -131,6 +131,11 @@ def test_the_page_says_why_an_address_is_refused_and_keeps_it(cup) -> None:
         ("ftp://93.184.216.34/", "starts with https://"),
         ("https:///no-host", "starts with https://"),
         ("https://user:pw@93.184.216.34/", "no user name or password"),
+        ("https://[::1/", "not a web address"),  # an unclosed IPv6 address
+        ("https://93.184.216.34:99999/", "not a web address"),  # a port out of range
+        ("https://" + "a" * 300 + ".com/", "is not a host name"),  # a label over 63 characters
+        ("https://exa mple.com/", "no spaces or control characters"),
+        ("https://example.com/\x00", "no spaces or control characters"),
     ],
 )
 def test_an_address_that_is_not_a_plain_web_address_is_refused(cup, url: str, words: str) -> None:
@@ -150,6 +155,13 @@ def test_a_push_endpoint_on_the_server_s_own_network_is_refused(cup) -> None:
     response = client.post("/notifications/push/subscribe", body, content_type="application/json")
     assert response.status_code == 400
     assert "private, loopback or reserved network" in response.content.decode()
+    # Never a 500: an address that is not one is refused; taking back one never stored is a no.
+    for bad, taken_back in (("https://[::1/push", 200), ("https://push.example\x00/", 400)):
+        body["endpoint"] = bad
+        response = client.post("/notifications/push/subscribe", body, content_type="application/json")
+        assert response.status_code == 400, bad
+        response = client.post("/notifications/push/unsubscribe", body, content_type="application/json")
+        assert response.status_code == taken_back, bad
 
 
 def test_the_address_is_checked_again_before_every_post(cup, settings, monkeypatch) -> None:
