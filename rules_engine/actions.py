@@ -27,6 +27,13 @@ from .skills import CATALOGUE, attempt_skills, keeper_alone, offer, skill_active
 Flow = Generator[Pending, Event, Any]
 _EXTRA_MOVE_SKILLS: Final = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
 _GOAL_LINE_AREAS: Final = tuple(sorted(B.GOAL_LINE_AREAS))
+_ALL_LOCS: Final = list(range(B.N_LOC))  # (only read)
+# why no free movement starts from an area (built once: the free movements check every candidate)
+_NO_FREE_MOVE: Final = tuple(
+    f"no free movement from {name}: you do not outnumber the opponent there and it is "
+    "not a straight move away from the goal line (4.3.1)"
+    for name in B.NAMES
+)
 ACTIONS: Final[tuple[str, ...]] = (
     "goal_attempt",
     "movement",
@@ -408,10 +415,7 @@ def free_movements(m: MatchContext, team: int) -> Flow:
             return None
         if st.uses("A11") and extra_free_move(m, team, src, dst):
             return None
-        return (
-            f"no free movement from {B.NAMES[src]}: you do not outnumber the opponent there and it is "
-            "not a straight move away from the goal line (4.3.1)"
-        )
+        return _NO_FREE_MOVE[src]
 
     skills_possible = (
         st.uses("A11")
@@ -421,7 +425,7 @@ def free_movements(m: MatchContext, team: int) -> Flow:
 
     def sources() -> list[int]:
         if skills_possible:
-            return list(range(B.N_LOC))
+            return _ALL_LOCS
         return sorted(outnumber | {a for a, n in goal_line.items() if n > 0})
 
     if not (outnumber or goal_line or gk_ok or skills_possible):

@@ -27,10 +27,18 @@ for _s in range(B.N_LOC):
 _GK_PARSE: Final[dict[str, int]] = {f"GK>{n}": i for i, n in enumerate(B.NAMES)}
 
 
+# every move's name, built once (an options list names each legal move)
+_NAMES: Final[tuple[tuple[tuple[str, str], ...], ...]] = tuple(
+    tuple((f"{B.NAMES[s]}>{B.NAMES[d]}", f"{B.NAMES[s]}>{B.NAMES[d]}+ball") for d in range(B.N_LOC))
+    for s in range(B.N_LOC)
+)
+_GK_NAMES: Final[tuple[str, ...]] = tuple(f"GK>{n}" for n in B.NAMES)
+
+
 def fmt(src: int, dst: int, gk: bool = False, ball: bool = False) -> str:
     if gk:
-        return f"GK>{B.NAMES[dst]}"
-    return f"{B.NAMES[src]}>{B.NAMES[dst]}" + ("+ball" if ball else "")
+        return _GK_NAMES[dst]
+    return _NAMES[src][dst][1 if ball else 0]
 
 
 Extra = Callable[[int, int, bool, bool], str | None]
@@ -137,11 +145,17 @@ class MoveCtx:
             self._sl = second_last_area(st.teams[1 - team], 1 - team)
         return self._sl is not None and B.beyond(team, dst, self._sl)
 
+    def _movers(self, field: list[int], src: int) -> bool:
+        """Whether a player in ``src`` may still move in this sequence (the first two tests of
+        ``check``, which refuses every move from ``src`` otherwise): the lists skip the area."""
+        n = field[src]
+        return n > 0 and not (self.once and n - self.used[src] <= 0)
+
     def options(self) -> tuple[str, ...]:
         ts = self.m.st.teams[self.team]
         out: list[str] = []
         for src in self.sources() if self.sources is not None else range(B.N_LOC):
-            if ts.field[src] > 0:
+            if self._movers(ts.field, src):
                 for dst in B.ADJ[src]:
                     if dst < B.N_AREAS and self.check(src, dst, False, False) is None:
                         out.append(fmt(src, dst))
@@ -163,7 +177,7 @@ class MoveCtx:
         ts = self.m.st.teams[self.team]
         dribble = self.dribble is not None and not self.dribbled
         for src in self.sources() if self.sources is not None else range(B.N_LOC):
-            if ts.field[src] > 0:
+            if self._movers(ts.field, src):
                 for dst in B.ADJ[src]:
                     if dst < B.N_AREAS and (
                         self.check(src, dst, False, False) is None

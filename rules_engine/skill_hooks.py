@@ -141,15 +141,19 @@ def extra_free_move(m: MatchContext, team: int, src: int, dst: int) -> str | Non
     """Runner / fast defender / box-to-box midfielder: one extra free move
     regardless of the numbers in the area.  Returns the skill that allows the
     move, or None."""
-    st = m.st
-    used = st.flags.extra_free_move_used
-    for skill, ok in (
-        ("runner", dst in B.ATTACK_ZONE[team]),
-        ("fast_defender", dst in B.DEFENCE_ZONE[team]),
-        ("box_to_box_midfielder", src == B.CENTRE and B.straight(src, dst)),
+    used = m.st.flags.extra_free_move_used
+    # (in this order; tested one by one: the free movements ask this of every candidate move)
+    if dst in B.ATTACK_ZONE[team] and "runner" not in used and skill_active(m, team, "runner"):
+        return "runner"
+    if dst in B.DEFENCE_ZONE[team] and "fast_defender" not in used and skill_active(m, team, "fast_defender"):
+        return "fast_defender"
+    if (
+        src == B.CENTRE
+        and B.straight(src, dst)
+        and "box_to_box_midfielder" not in used
+        and skill_active(m, team, "box_to_box_midfielder")
     ):
-        if ok and skill not in used and skill_active(m, team, skill):
-            return skill
+        return "box_to_box_midfielder"
     return None
 
 

@@ -24,6 +24,10 @@ def _const(options: tuple[Any, ...]) -> Callable[[], tuple[Any, ...]]:
     return get
 
 
+# the answers to "how many substitutions?" with k left, built once (asked at most turns' end)
+_COUNTS: Final = tuple(_const(tuple(range(k + 1))) for k in range(4))
+
+
 def _sub_options(m: MatchContext, team: int) -> tuple[str, ...]:
     st = m.st
     ts = st.teams[team]
@@ -60,9 +64,8 @@ def substitutions(m: MatchContext, at_setup: bool, first: int = -1) -> Flow:
         left = 3 - ts.subs_used
         if left <= 0 or (team != lead and not at_setup and ct_made == 0):
             continue
-        opts = tuple(range(left + 1))
         n = answer_choice(
-            (yield m.ask(D.SUBSTITUTIONS, team, "A3", _const(opts), None, "how many substitutions?"))
+            (yield m.ask(D.SUBSTITUTIONS, team, "A3", _COUNTS[left], None, "how many substitutions?"))
         )
         if team == lead:
             ct_made = n

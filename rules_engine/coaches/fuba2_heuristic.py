@@ -218,14 +218,15 @@ class Fuba2HeuristicCoach:
     def _substitution(self, match: Match, pending: Pending) -> Any:
         st = match.st
         ts = st.teams[_team(pending)]
-        if st.half >= 2 and ts.yellows and "yellow" in pending.options:
+        opts = pending.options  # listed afresh on each read: read once
+        if st.half >= 2 and ts.yellows and "yellow" in opts:
             return "yellow"
         empty = [z for z in range(3) if ts.cp[z] == 0]
         for z in empty:
             fresh = f"fresh:{B.ZONE_NAMES[z]}"
-            if fresh in pending.options:
+            if fresh in opts:
                 return fresh
-        return D.DONE if D.DONE in pending.options else pending.options[0]
+        return D.DONE if D.DONE in opts else opts[0]
 
     def _random_option(self, match: Match, pending: Pending) -> Any:
         return pending.options[self.rng.randrange(len(pending.options))]

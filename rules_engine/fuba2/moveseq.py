@@ -79,10 +79,18 @@ _OPTION_ENDS: Final[tuple[dict[str, tuple[tuple[int, ...], ...]], ...]] = tuple(
 Legal = Callable[[list[int], int], str | None]  # a set-up still legal after an adjustment (3.2)
 
 
+# every move's name, built once (the options list names each legal move of every decision)
+_NAMES: Final[tuple[tuple[tuple[str, str], ...], ...]] = tuple(
+    tuple((f"{B.NAMES[s]}>{B.NAMES[d]}", f"{B.NAMES[s]}>{B.NAMES[d]}+ball") for d in range(B.N_LOC))
+    for s in range(B.N_LOC)
+)
+_GK_NAMES: Final[tuple[str, ...]] = tuple(f"GK>{n}" for n in B.NAMES)
+
+
 def fmt(src: int, dst: int, gk: bool, ball: bool) -> str:
     if gk:
-        return f"GK>{B.NAMES[dst]}"
-    return f"{B.NAMES[src]}>{B.NAMES[dst]}" + ("+ball" if ball else "")
+        return _GK_NAMES[dst]
+    return _NAMES[src][dst][1 if ball else 0]
 
 
 class Moves:
