@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
 from django.core.cache import cache
@@ -39,20 +41,28 @@ def fast_hashing_and_clean_cache(settings, request: pytest.FixtureRequest):
     standings_cache.clear_local()
 
 
-@pytest.fixture(scope="module")
-def _module_cup(django_db_setup: None, django_db_blocker: pytest.FixtureRequest) -> Iterator[demo.Demo]:
-    """The light World Cup built once per test module (building it takes seconds: 33 accounts,
-    two groups played, simulated matches), inside a transaction rolled back when the module ends.
-    Each test then runs in a savepoint of its own (the ``db`` fixture's), so what one test writes
-    is gone before the next; a module whose tests need a committed database (``transaction=True``,
-    ``live_server``) must not use this ``cup`` (fast_hashing_and_clean_cache refuses it)."""
-    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):  # type: ignore[attr-defined]
+@contextmanager
+def rolled_back_at_the_end(django_db_blocker: Any) -> Iterator[None]:
+    """Data built once for a whole test module: inside a transaction rolled back when the block
+    ends (the module's last test is done). Each test then runs in a savepoint of its own (the
+    ``db`` fixture's), so what one test writes is gone before the next; a test needing a committed
+    database (``transaction=True``, ``live_server``) cannot run in such a module. Accounts get the
+    fast test hasher while the data is built."""
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
         demo._HASHES.clear()
         with transaction.atomic():
-            built = light_world_cup()
-            yield built
+            yield
             transaction.set_rollback(True)
         demo._HASHES.clear()
+
+
+@pytest.fixture(scope="module")
+def _module_cup(django_db_setup: None, django_db_blocker: Any) -> Iterator[demo.Demo]:
+    """The light World Cup built once per test module (building it takes seconds: 33 accounts,
+    two groups played, simulated matches; see rolled_back_at_the_end). A module whose tests need a
+    committed database must not use this ``cup`` (fast_hashing_and_clean_cache refuses it)."""
+    with rolled_back_at_the_end(django_db_blocker):
+        yield light_world_cup()
 
 
 @pytest.fixture

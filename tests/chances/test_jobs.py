@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
 from chances import services
@@ -12,6 +16,7 @@ from league import demo
 from matches.standings import cache as standings_cache
 from tests.chances.helpers import scenario_with_model
 from tests.factories import CompetitionFactory, play, team_with_member
+from tests.web_fixtures import rolled_back_at_the_end
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
@@ -78,10 +83,17 @@ def test_a_finished_league_gives_certainties(django_capture_on_commit_callbacks)
     assert sorted(job.result["champion"].values()) == [100]
 
 
+@pytest.fixture(scope="module")
+def _module_cup(django_db_setup: None, django_db_blocker: Any) -> Iterator[demo.Demo]:
+    # Groups A and B complete, group H two matchdays in, the rest not started; built once for the
+    # module (tests.web_fixtures.rolled_back_at_the_end).
+    with rolled_back_at_the_end(django_db_blocker):
+        yield demo.build_world_cup(slug="jobs-cup", complete_groups="AB", simulate_in="", knockout_ties=0)
+
+
 @pytest.fixture
-def cup() -> demo.Demo:
-    # Groups A and B complete, group H two matchdays in, the rest not started.
-    return demo.build_world_cup(slug="jobs-cup", complete_groups="AB", simulate_in="", knockout_ties=0)
+def cup(_module_cup: demo.Demo, db: None) -> demo.Demo:
+    return copy.deepcopy(_module_cup)  # the objects as the database holds them, for each test
 
 
 def test_qualified_teams_show_100_and_eliminated_0(cup: demo.Demo) -> None:

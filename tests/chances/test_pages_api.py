@@ -2,33 +2,52 @@
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterator
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import Permission
-from django.test import Client
+from django.test import Client, TestCase
 from django.utils import timezone
 
 from chances import services
 from chances.models import ChancesJob
 from league import demo
 from tests.factories import AdminFactory, UserFactory
+from tests.web_fixtures import rolled_back_at_the_end
 from tournaments.models import Fixture
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
 def _small(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CHANCES_ENGINE_SIMS", "1")
     monkeypatch.setenv("CHANCES_CHUNK_RUNS", "100")
 
 
+@pytest.fixture(autouse=True)
+def _small_chances(monkeypatch: pytest.MonkeyPatch) -> None:
+    _small(monkeypatch)
+
+
+@pytest.fixture(scope="module")
+def _module_cup(django_db_setup: None, django_db_blocker: Any) -> Iterator[demo.Demo]:
+    # Built once for the module (tests.web_fixtures.rolled_back_at_the_end); what its commit
+    # would start (on_commit work) runs as it is built, as small as in the tests.
+    with rolled_back_at_the_end(django_db_blocker):
+        with pytest.MonkeyPatch.context() as monkeypatch, TestCase.captureOnCommitCallbacks(execute=True):
+            _small(monkeypatch)
+            built = demo.build_world_cup(
+                slug="page-cup", complete_groups="AB", simulate_in="B", knockout_ties=0
+            )
+        yield built
+
+
 @pytest.fixture
-def cup(django_capture_on_commit_callbacks) -> demo.Demo:
-    with django_capture_on_commit_callbacks(execute=True):
-        built = demo.build_world_cup(slug="page-cup", complete_groups="AB", simulate_in="B", knockout_ties=0)
-    return built
+def cup(_module_cup: demo.Demo, db: None) -> demo.Demo:
+    return copy.deepcopy(_module_cup)  # the objects as the database holds them, for each test
 
 
 def _compute(cup: demo.Demo, capture, **kwargs) -> ChancesJob:
