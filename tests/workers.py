@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 from django.db import connection
@@ -70,6 +71,26 @@ class WorkerProcess:
 
     def log(self) -> str:
         return self.log_path.read_text()
+
+
+def broker_settled(broker_url: str | None = None) -> bool:
+    """True when the broker holds no task message, waiting or taken: every message sent (a
+    duplicate or a redelivery included) has run and been acknowledged (acks_late keeps a taken
+    message in ``unacked`` until its task ends). What a test waits for before it counts what the
+    tasks did, instead of sleeping "long enough" for a duplicate to show."""
+    with app.connection_for_write(broker_url) as conn:
+        client = conn.default_channel.client
+        return client.llen("celery") == 0 and client.hlen("unacked") == 0
+
+
+def wait_broker_settled(
+    what: str, log: Callable[[], str], broker_url: str | None = None, timeout: float = 60
+) -> None:
+    deadline = time.monotonic() + timeout
+    while not broker_settled(broker_url):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the broker still holds tasks after {what}; worker log:\n{log()[-4000:]}")
+        time.sleep(0.1)
 
 
 def pool_children(pid: int) -> list[int]:

@@ -14,7 +14,7 @@ from fubaleague.celery import app as celery_app
 from matches import forfeits
 from matches.models import Forfeit, MatchLog, Result
 from tests.matches.forfeit_helpers import overdue_fixture
-from tests.workers import WorkerProcess
+from tests.workers import WorkerProcess, wait_broker_settled
 from tournaments.models import Fixture
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -93,7 +93,8 @@ def test_worker_killed_mid_simulation_yields_exactly_one_result(real_celery: Non
             lambda: Fixture.objects.get(id=fixture.id).status == Fixture.Status.SIMULATED,
             90, "the redelivered task to finish on the second worker", fresh,
         )  # fmt: skip
-        time.sleep(2)  # let the duplicate message run too, if it is still queued
+        # the duplicate message runs too (or was the one redelivered) before the results are counted
+        wait_broker_settled("the fixture was simulated", fresh.log)
     finally:
         fresh.stop()
     assert Result.objects.filter(fixture_id=fixture.id).count() == 1

@@ -13,7 +13,7 @@ from matches.models import ResultAudit, ResultSubmission
 from matches.services import result_submit
 from tests.factories import CompetitionFactory, team_with_member
 from tests.matches.test_forfeit_worker import FAST_REDELIVERY, wait_for
-from tests.workers import WorkerProcess, pool_children
+from tests.workers import WorkerProcess, pool_children, wait_broker_settled
 from tournaments.bracket import Score
 from tournaments.models import Stage
 from tournaments.services.scheduling import fixture_generate
@@ -98,7 +98,8 @@ def test_pool_process_killed_mid_validation_is_validated_exactly_once(real_celer
             lambda: ResultSubmission.objects.get(id=submission.id).validation_status == "valid",
             90, "the redelivered task to validate the log", worker,
         )  # fmt: skip
-        time.sleep(1)
+        # a second delivery, if any, runs before the claims and audits are counted
+        wait_broker_settled("the log was validated", worker.log)
     finally:
         worker.stop()
     submission.refresh_from_db()

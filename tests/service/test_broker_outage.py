@@ -50,6 +50,13 @@ def _runs(tokens: list[str]) -> dict[str, int]:
         return dict(cursor.fetchall())
 
 
+def _queued(broker_url: str) -> int:
+    from fubaleague.celery import app
+
+    with app.connection_for_write(broker_url) as conn:
+        return int(conn.default_channel.client.llen("celery"))
+
+
 def _wait_ready(worker: WorkerProcess, timeout: float = 40) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -78,7 +85,11 @@ def _outage(redis: RedisServer, seconds: float) -> None:
             app.send_task("tests.record", (tokens[0],), connection=conn)
             app.send_task("tests.record", (tokens[1],), countdown=seconds + 4, connection=conn)
             app.send_task("tests.record", (tokens[2],), countdown=2, connection=conn)
-        time.sleep(1)
+        # the three are in the worker's hands (none left in the queue) before Redis stops
+        deadline = time.monotonic() + 30
+        while _queued(env["CELERY_BROKER_URL"]) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _queued(env["CELERY_BROKER_URL"]), worker.log()[-4000:]
         redis.stop()
         time.sleep(seconds)
         assert worker.proc.poll() is None, f"the worker exited:\n{worker.log()[-4000:]}"

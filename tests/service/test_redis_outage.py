@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from matches.models import ResultAudit, ResultSubmission
 from tests.factories import CompetitionFactory, team_with_member
 from tests.processes import RedisServer, WebProcess, run_django, service_env
-from tests.workers import WorkerProcess
+from tests.workers import WorkerProcess, wait_broker_settled
 from tournaments.models import Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
@@ -102,7 +104,10 @@ def test_redis_stopped_the_api_answers_and_the_submission_is_validated_once_back
     worker = WorkerProcess(**{k: env[k] for k in ("REDIS_URL", "CELERY_BROKER_URL")})
     try:
         _wait_ready(worker)
-        time.sleep(1.1)  # VALIDATION_REQUEUE_AFTER=1 for the sweep
+        # waiting past VALIDATION_REQUEUE_AFTER=1 for the sweep: dated back, not slept through
+        ResultSubmission.objects.filter(id=submission.id).update(
+            updated_at=timezone.now() - timedelta(seconds=2)
+        )
         assert run_django(env, SWEEP).strip() == f"[{submission.id}]"
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -113,7 +118,8 @@ def test_redis_stopped_the_api_answers_and_the_submission_is_validated_once_back
         else:
             raise AssertionError(f"not validated; worker log:\n{worker.log()[-3000:]}")
         assert run_django(env, SWEEP).strip() == "[]"
-        time.sleep(1)
+        # a second delivery, if any, runs before the audits are counted
+        wait_broker_settled("the submission was validated", worker.log, env["CELERY_BROKER_URL"])
     finally:
         worker.stop()
     assert ResultAudit.objects.filter(fixture=fixture, action=ResultAudit.Action.VALIDATE).count() == 1
