@@ -26,7 +26,7 @@ default 3) trades compile time for speed.
 
 mypyc writes one C file per module (``multi_file``), not one 40 MB file: gcc's time grows faster
 than a translation unit's size, and the files are compiled on every core (``FUBA_ENGINE_JOBS``,
-default the CPU count), each printed as it starts, so a long compile shows its progress.
+default the CPU count), largest first, each printed as it starts, so a long compile shows its progress.
 
 The C compile still takes minutes on a busy machine, so a finished build is also kept outside the
 checkout, like ccache, in ``~/.cache/fuba-engine/<key>`` (``FUBA_ENGINE_CACHE`` names another
@@ -170,7 +170,13 @@ def parallel_compile(compiler: Any, jobs: int) -> None:
             output_dir, macros, include_dirs, sources, depends, extra_postargs
         )
         cc_args = compiler._get_cc_args(pp_opts, debug, extra_preargs)
-        todo = [(obj, *build[obj]) for obj in objects if obj in build]
+        # largest first: the longest compiles start at once and the small ones fill the cores at the
+        # end, instead of one big file started last running alone while the other cores idle
+        todo = sorted(
+            ((obj, *build[obj]) for obj in objects if obj in build),
+            key=lambda job: Path(job[1]).stat().st_size,
+            reverse=True,
+        )
         done[0] = 0
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             for future in [

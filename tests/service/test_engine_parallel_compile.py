@@ -70,3 +70,16 @@ def test_the_number_of_parallel_compiles_comes_from_the_environment(monkeypatch:
     assert build.compile_jobs() == 3
     monkeypatch.setenv("FUBA_ENGINE_JOBS", "zero")
     assert build.compile_jobs() >= 1
+
+
+def test_the_largest_c_files_start_first(tmp_path: Path) -> None:
+    """mypyc's files range from a few KB to over 1 MB: a big one started last would compile alone."""
+    compiler = new_compiler()
+    started = []
+    sizes = {"small.c": 10, "big.c": 5000, "middle.c": 500}
+    for name, size in sizes.items():
+        (tmp_path / name).write_text("int x;\n" + "/* pad */\n" * size)
+    compiler._compile = lambda obj, src, *args: started.append(Path(src).name)
+    _script().parallel_compile(compiler, 1)
+    compiler.compile([str(tmp_path / name) for name in sizes], output_dir=str(tmp_path / "o"))
+    assert started == ["big.c", "middle.c", "small.c"]
