@@ -94,6 +94,11 @@ class _RunFeeds:
     def tie(self, match: int) -> TieOutcome | None:
         return self.ties.get(match)
 
+    def table_place(self, stage: int, place: int) -> int | None:
+        # A knockout fed by a table's places is made once the table is final, with its teams; a
+        # run does not rank tables, so a slot emptied by a later correction stays open here.
+        return None
+
 
 def new_counts() -> Counts:
     return {

@@ -19,8 +19,10 @@ from matches.discipline import discipline_recompute
 from matches.knockout import tie_outcome
 from matches.standings.selectors import standings_table
 from matches.standings.services import best_thirds_compute, standings_compute
+from matches.table_fill import final_places
 from tournaments.bracket import TieOutcome, best_third_slots, place_best_thirds, slot_team
 from tournaments.models import Competition, Fixture, Group, Stage, Team
+from tournaments.services.stages import TABLE_KINDS
 from tournaments.services.swiss_rounds import swiss_round_create
 from tournaments.skills import skill_losses_reassign
 
@@ -32,6 +34,7 @@ class _Resolver:
         self.competition = competition
         self._thirds: dict[int, dict[int, int]] = {}
         self._tables: dict[tuple[int, str], list[int] | None] = {}
+        self._places: dict[int, dict[int, int]] = {}
 
     def _complete(self, fixtures: Any) -> bool:
         return fixtures.exists() and not fixtures.exclude(status__in=Fixture.DONE_STATUSES).exists()
@@ -56,6 +59,15 @@ class _Resolver:
             else:
                 self._tables[key] = [r.team for r in standings_compute(stage=found.stage, group=found)]
         return self._tables[key]
+
+    def table_place(self, stage: int, place: int) -> int | None:
+        if stage not in self._places:
+            try:
+                places = final_places(feeder=Stage.objects.select_related("competition").get(id=stage))
+            except ApplicationError:  # open again, or level where a place decides
+                places = {}
+            self._places[stage] = {p: team.id for p, team in places.items()}
+        return self._places[stage].get(place)
 
     def best_thirds(self, stage: int) -> dict[int, int]:
         if stage not in self._thirds:
@@ -89,6 +101,8 @@ def _dependents(fixture: Fixture) -> Q:
     if fixture.group_id is not None:
         feeds.append({"type": "group", "stage": fixture.stage_id, "group": fixture.group.name})  # type: ignore[union-attr]
         feeds.append({"type": "best_third", "stage": fixture.stage_id})
+    elif fixture.stage.kind in TABLE_KINDS:
+        feeds.append({"type": "place", "stage": fixture.stage_id})
     if fixture.match_number is not None:
         feeds.append({"type": "winner", "match": fixture.match_number})
         feeds.append({"type": "loser", "match": fixture.match_number})

@@ -121,6 +121,10 @@ class SlotFeeds(Protocol):
     def tie(self, match: int) -> TieOutcome | None:
         """The outcome of the tie with this match number, None while it is not decided."""
 
+    def table_place(self, stage: int, place: int) -> int | None:
+        """The team at this place of a final table (a knockout fed by places), None while the
+        table is open or level where its places decide."""
+
 
 def slot_team(source: Mapping[str, Any] | None, feeds: SlotFeeds) -> int | None:
     """The team a slot's source names, None while what feeds it is not decided."""
@@ -133,6 +137,8 @@ def slot_team(source: Mapping[str, Any] | None, feeds: SlotFeeds) -> int | None:
         return order[rank - 1] if order and len(order) >= rank else None
     if kind == "best_third":
         return feeds.best_thirds(int(source["stage"])).get(int(source["slot"]))
+    if kind == "place":
+        return feeds.table_place(int(source["stage"]), int(source["place"]))
     if kind in ("winner", "loser"):
         outcome = feeds.tie(int(source["match"]))
         if outcome is None:

@@ -175,3 +175,34 @@ def test_the_play_off_is_two_legged_folded_by_place_and_the_bracket_places_its_w
     assert Fixture.objects.filter(stage__kind=Stage.Kind.KNOCKOUT).count() == len(created)
     with pytest.raises(Conflict):
         stage_update(stage=playoff, feed_places_from=4)
+
+
+@pytest.mark.django_db
+def test_a_correction_of_the_table_refills_the_places_or_is_refused_once_they_played() -> None:
+    competition, league, teams = _league("correct")
+    playoff, bracket = _knockouts(competition, league)
+    _play(league, teams)
+    admin = AdminFactory(is_superuser=True)
+    table_places_fill(feeder=league, user=admin)
+    second, third = teams[1], teams[2]
+    # 3 beats 2 after all: 3 is second (straight to the semi-finals), 2 third (the play-off)
+    match = league.fixtures.get(home_team__in=[second, third], away_team__in=[second, third])
+    flip = Score(1, 0) if match.home_team_id == third.id else Score(0, 1)
+    result_override(fixture_id=match.id, user=admin, score=flip, note="corrected")
+    semi = bracket.fixtures.get(round=1, home_source__place=2)
+    assert semi.home_team_id == third.id
+    thirds = {
+        getattr(f, f"{side}_team_id")
+        for f in playoff.fixtures.all()
+        for side in ("home", "away")
+        if (getattr(f, f"{side}_source") or {}).get("place") == 3
+    }
+    assert thirds == {second.id}  # both legs of the 3 v 6 tie
+    # Once the play-off is played, a correction that moves its teams is refused.
+    first_leg = playoff.fixtures.filter(leg=1).order_by("match_number").first()
+    assert first_leg is not None
+    result_override(fixture_id=first_leg.id, user=admin, score=Score(1, 1), note="played")
+    with pytest.raises(Conflict):
+        result_override(
+            fixture_id=match.id, user=admin, score=Score(flip.away_goals, flip.home_goals), note="x"
+        )

@@ -108,7 +108,10 @@ def table_first_round(
             return BYE
         if place in winners:
             return winners[place]
-        return (places[place], f"{ordinal(place)}, {feeder.name}", None)
+        # The source lets a correction of the table refill the slot (matches.progress), as a
+        # group's places do; the tie itself stays paired by place.
+        source = {"type": "place", "stage": feeder.id, "place": place}
+        return (places[place], f"{ordinal(place)}, {feeder.name}", source)
 
     if playoff_band is None and stage.knockout_rounds == 1 and band.size % 2 == 0:
         # A play-off: one round, first v last of the band and inwards, whatever its size.
