@@ -6,8 +6,9 @@ import anything. A module is placed when it, or a package above it, is a layer o
 contract (a container's layers count under the container's name), or an exhaustive container.
 
 Two top-level packages that import each other form a package-level cycle even when every module
-keeps to its layer; the few the layers allow are listed, each with its reason, in the table
-"Package-level cycles" of CONTRIBUTING.md, and a row that no longer applies fails too.
+keeps to its layer; one would have to be listed, with its reason, in the table "Package-level
+cycles" of CONTRIBUTING.md (empty: the packages of league-layers import only downwards), and a
+row that no longer applies fails too.
 It also runs `check_sizes` (no module over 600 lines, no function over 80 lines), so the limits
 hold wherever the contracts are checked.
 """
