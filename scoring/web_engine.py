@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "web-engine"
 MANIFEST = "engine.json"
 # The engine and the Django-free league modules the worker imports (import-linter contract
-# "scorer-view-is-pure" keeps them free of Django).
+# "matchplay-is-pure" keeps them free of Django).
 LEAGUE_FILES = (
     "matchplay/__init__.py",
     "matchplay/engine_door.py",
