@@ -73,15 +73,18 @@ def _deliveries_for(event: Event) -> list[Delivery]:
                 )
             )
         if kinds.PUSH in chosen:
+            # A paused phone gets nothing until its browser subscribes again (services.push_subscribe
+            # lifts the pause): a phone has no resume that would send held rows, so none are kept.
             for sub in phones.get(user_id, []):
-                status = Delivery.Status.HELD if sub.paused_at else Delivery.Status.PENDING
+                if sub.paused_at is not None:
+                    continue
                 rows.append(
                     Delivery(
                         event=event,
                         channel=Delivery.Channel.PUSH,
                         user_id=user_id,
                         push=sub,
-                        status=status,
+                        status=Delivery.Status.PENDING,
                         next_attempt_at=now,
                     )
                 )

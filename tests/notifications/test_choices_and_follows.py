@@ -13,7 +13,7 @@ from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
-from notifications import deadlines, delivery, kinds, outbox, recipients
+from notifications import deadlines, delivery, kinds, outbox, recipients, services
 from notifications.models import ClubMute, Delivery, Event, Follow, Preference
 from tests.factories import CoachFactory, CompetitionFactory, UserFactory, team_with_member
 from tournaments.models import Fixture, Stage
@@ -189,3 +189,17 @@ def test_deadlines_are_told_at_48_h_24_h_and_once_passed_each_once(match) -> Non
         status=Fixture.Status.CONFIRMED, deadline=now + timedelta(hours=10)
     )
     assert deadlines.scan()[kinds.DEADLINE_24H] == 0
+
+
+def test_a_paused_phone_gets_no_notices_until_its_browser_subscribes_again(match) -> None:
+    """A phone the push service said is gone (or that kept failing) is paused: there is no resume
+    for a phone, so nothing piles up held for it; subscribing again lifts the pause."""
+    keys = {"p256dh": "BP" + "k" * 85, "auth": "a" * 22}
+    phone = services.push_subscribe(user=match["member"], endpoint="https://93.184.216.34/push/1", **keys)
+    delivery.pause(endpoint=phone, why="the push service says this subscription is gone")
+    _emit(kinds.LIVE_GOAL, match["fixture"], 1)
+    assert not Delivery.objects.filter(push=phone).exists()
+    services.push_subscribe(user=match["member"], endpoint=phone.endpoint, **keys)
+    _emit(kinds.LIVE_GOAL, match["fixture"], 2)
+    (sent,) = Delivery.objects.filter(push=phone)
+    assert sent.status == Delivery.Status.PENDING and sent.event.key == "test:live_goal:2"
