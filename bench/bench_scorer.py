@@ -1,9 +1,11 @@
 """Benchmark: the live scorer under load.
 
 Production shape on 127.0.0.1: gunicorn + PostgreSQL + the Redis cache. 51 fixtures are scored,
-each by its own client thread posting events through the API
-(``POST /api/v1/scoring-sessions/<id>/events``: "roll for me" for dice, else the default or the
-first legal option, as a club tapping would), in three phases:
+each by its own client process posting events through the API
+(``POST /api/v1/scoring-sessions/<id>/events``, one event a tap: the default or the first legal
+option, the dice typed in, as a phone's own engine enters them, made before the run by
+match_events; each tap asks for the light answer as the scorer page does, ``--answer full`` for
+the whole state), in three phases:
 
 1. one session alone, posting without pause: what a post costs when nothing waits before it;
 2. 50 sessions, each posting one event every ``--pace-ms`` (500 ms: several times faster than a
