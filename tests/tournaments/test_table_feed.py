@@ -8,7 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernel.errors import ApplicationError, Conflict
+from matches.progress import swiss_round_generate
 from matches.services.corrections import result_override
+from matches.standings.selectors import standings_table
 from matches.table_fill import table_places_fill
 from tests.factories import AdminFactory
 from tournaments.bracket import Score
@@ -206,3 +208,42 @@ def test_a_correction_of_the_table_refills_the_places_or_is_refused_once_they_pl
         result_override(
             fixture_id=match.id, user=admin, score=Score(flip.away_goals, flip.home_goals), note="x"
         )
+
+
+@pytest.mark.django_db
+def test_a_swiss_table_feeds_its_final_only_once_every_round_is_paired_and_played() -> None:
+    competition = competition_create(name="swiss-feed", slug="swiss-feed", tiebreak_preset="swiss")
+    teams = [team_create(competition=competition, name=f"S{i + 1}", seed=i + 1) for i in range(4)]
+    swiss = stage_create(
+        competition=competition, name="Swiss", kind=Stage.Kind.SWISS, swiss_rounds=2, teams=teams
+    )
+    final = stage_create(
+        competition=competition,
+        name="Final",
+        kind=Stage.Kind.KNOCKOUT,
+        feeder=swiss,
+        feed_places_from=1,
+        feed_places_to=2,
+    )
+    admin = AdminFactory(is_superuser=True)
+    seed = {t.id: t.seed for t in teams}
+
+    def play() -> None:
+        for fixture in swiss.fixtures.filter(status=Fixture.Status.SCHEDULED):
+            better = seed[fixture.home_team_id] < seed[fixture.away_team_id]
+            result_override(
+                fixture_id=fixture.id, user=admin, score=Score(1, 0) if better else Score(0, 1), note="s"
+            )
+
+    fixture_generate(stage=swiss)
+    play()
+    with pytest.raises(Conflict, match="round 2 of 2 is still to be paired"):
+        table_places_fill(feeder=swiss, user=admin)
+    swiss_round_generate(stage=swiss)
+    play()
+    table_places_fill(feeder=swiss, user=admin)
+    match = final.fixtures.get()
+    # 2 and 3 end level on points, Buchholz and goals: the lots drawn for the fill place them.
+    top = [r.team for r in standings_table(stage=swiss)[:2]]
+    assert (match.home_team_id, match.away_team_id, match.round_name) == (*top, "Final")
+    assert seed[top[0]] == 1 and swiss.lot_draws.exists()
