@@ -6,6 +6,7 @@ always answered by the view and never get, nor leave, an anonymous visitor's pag
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import time
@@ -18,9 +19,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from matches import services
-from tests.demo_data import light_world_cup
 from tests.factories import CompetitionFactory, team_with_member
 from tests.processes import WebProcess, database_url_of_tests
+from tests.web_fixtures import write_rows
 from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_generate
@@ -50,10 +51,12 @@ def _pages(slug: str, fixture: Fixture) -> list[str]:
 
 
 @pytest.fixture
-def cup(db):  # type: ignore[no-untyped-def]
-    # A cup of this module's own: its last test commits (another process reads the pages), which
+def cup(db, _light_cup_rows):  # type: ignore[no-untyped-def]
+    # A cup of each test's own: the last test commits (another process reads the pages), which
     # the shared cup's transaction, open for the whole module, would hide (tests/web_fixtures.py).
-    return light_world_cup()
+    built, rows = _light_cup_rows
+    write_rows(rows)
+    return copy.deepcopy(built)
 
 
 @pytest.mark.django_db
