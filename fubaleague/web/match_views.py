@@ -14,6 +14,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -37,8 +38,9 @@ from tournaments.services.venue import fixture_check_in
 
 REPLAY_CACHE_SECONDS = 3600
 # The frames' shape is part of the key: a deploy that changes it never serves frames cached by the
-# one before to the new page script (v2: a frame's pitch in the engine snapshot's shape).
-REPLAY_CACHE_KEY = "replay:v2:{}"
+# one before to the new page script (v2: a frame's pitch in the engine snapshot's shape; v3: kept
+# as the JSON sent, so a page miss neither unpickles nor encodes thousands of frame objects).
+REPLAY_CACHE_KEY = "replay:v3:{}"
 # Booked-player lines on a Soccer City result form: two send-offs end a match (seed 003), so a
 # report rarely books more than a handful of players.
 CARD_LINES = 8
@@ -322,7 +324,7 @@ def _venue(fixture: Fixture, my_sides: set[int]) -> dict[str, Any]:
 
 @require_GET
 @anonymous_page()
-def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> JsonResponse:
+def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     competition = _competition(slug)
     fixture = fixture_or_404(competition, fixture_id)
     full = request.user.is_authenticated and bool(
@@ -340,23 +342,26 @@ def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> JsonRespons
             },
             status=404,
         )
-    # A stored log never changes, so its frames are cached by log id.
+    # A stored log never changes, so its frames are cached by log id, as the JSON sent.
     key = REPLAY_CACHE_KEY.format(log.pk)
-    data = cache.get(key)
-    if data is None:
+    encoded = cache.get(key)
+    if encoded is None:
         try:
-            data = replay_frames(log.data)
+            frames = replay_frames(log.data)
         except Exception:
             # An engine failure on a stored log is a bug to fix, but the match page stays usable.
             logger.exception("Replay of match log %s failed", log.pk)
             error = {"code": "replay_failed", "message": "The replay could not be computed.", "details": {}}
             return JsonResponse({"error": error}, status=500)
-        cache.set(key, data, REPLAY_CACHE_SECONDS)
+        encoded = json.dumps(frames, cls=DjangoJSONEncoder).encode()
+        cache.set(key, encoded, REPLAY_CACHE_SECONDS)
     shootout = ps.log_shootout(fixture, log)
-    if shootout is not None and data.get("teams"):
-        names = {side: str(data["teams"][side]["name"]) for side in ("home", "away")}
-        data = with_shootout(data, home=shootout[0], away=shootout[1], names=names)
-    return JsonResponse(data)
+    if shootout is not None:
+        data = json.loads(encoded)
+        if data.get("teams"):
+            names = {side: str(data["teams"][side]["name"]) for side in ("home", "away")}
+            return JsonResponse(with_shootout(data, home=shootout[0], away=shootout[1], names=names))
+    return HttpResponse(encoded, content_type="application/json")
 
 
 @require_GET
