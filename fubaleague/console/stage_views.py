@@ -19,6 +19,7 @@ from kernel.errors import ApplicationError
 from matches.table_fill import table_fed_stages, table_fill_waiting, table_places_fill
 from tournaments.models import Competition, Stage
 from tournaments.services.stages import TABLE_KINDS, stage_create
+from tournaments.table_feed import ordinal
 
 
 class KnockoutForm(forms.Form):
@@ -51,20 +52,38 @@ class KnockoutForm(forms.Form):
         )
 
 
-def _side(team: Any, placeholder: str) -> str:
-    """A team made from a table with its place ("Club 12 (24th)"), else the slot's words."""
+def _side(team: Any, placeholder: str, source: Any, ties: dict[int, str]) -> str:
+    """A team made from a table with its place ("Club 12 (24th)"); a play-off winner by the
+    places of its tie ("Winner 16th/17th"); else the slot's words."""
     if team is None:
-        return placeholder
+        match = source.get("match") if isinstance(source, dict) and source.get("type") == "winner" else None
+        return f"Winner {ties[match]}" if match in ties else placeholder
     place = placeholder.split(",")[0]
     return f"{team.name} ({place})" if place else team.name
 
 
-def _first_round(stage: Stage) -> list[str]:
-    legs = stage.fixtures.filter(round=1, leg=1).select_related("home_team", "away_team")
-    return [
-        f"{_side(f.home_team, f.home_placeholder)} v {_side(f.away_team, f.away_placeholder)}"
-        for f in legs.order_by("match_number")
-    ]
+def _first_rounds(fed: list[Stage]) -> list[tuple[Stage, list[str]]]:
+    out: list[tuple[Stage, list[str]]] = []
+    ties: dict[int, str] = {}
+    for stage in fed:  # each play-off before the stage its winners join
+        legs = list(
+            stage.fixtures.filter(round=1, leg=1)
+            .select_related("home_team", "away_team")
+            .order_by("match_number")
+        )
+        for f in legs:
+            sources = [
+                s for s in (f.home_source, f.away_source) if isinstance(s, dict) and s.get("type") == "place"
+            ]
+            if f.match_number is not None and len(sources) == 2:
+                ties[f.match_number] = "/".join(ordinal(p) for p in sorted(int(s["place"]) for s in sources))
+        rows = [
+            f"{_side(f.home_team, f.home_placeholder, f.home_source, ties)} v "
+            f"{_side(f.away_team, f.away_placeholder, f.away_source, ties)}"
+            for f in legs
+        ]
+        out.append((stage, rows))
+    return out
 
 
 def _tables(competition: Competition) -> list[dict[str, Any]]:
@@ -77,7 +96,7 @@ def _tables(competition: Competition) -> list[dict[str, Any]]:
                 {
                     "table": table,
                     "fed": fed,
-                    "rounds": [(s, _first_round(s)) for s in fed],
+                    "rounds": _first_rounds(fed),
                     "made": all(s.fixtures.exists() for s in fed),
                     "waiting": table_fill_waiting(feeder=table),
                 }

@@ -130,13 +130,18 @@ def test_a_36_team_league_phase_is_drawn_in_the_console_and_played_to_a_full_tab
         f"{name[place[33 - q]]} ({ordinal(33 - q)}) v {name[place[q]]} ({ordinal(q)})" for q in range(9, 17)
     )
     assert playoff.fixtures.count() == 16 and bracket.fixtures.filter(round=1).count() == 16
+    shown_r16 = rounds.nth(1).locator("li").all_inner_texts()
+    # 1 v the winner of 16th v 17th … 8 v the winner of 9th v 24th
+    assert sorted(shown_r16) == sorted(
+        f"Winner {ordinal(17 - p)}/{ordinal(16 + p)} v {name[place[p]]} ({ordinal(p)})" for p in range(1, 9)
+    )
     head = {}
     for fixture in playoff.fixtures.filter(leg=2):
         q = next(q for q in range(9, 17) if place[q] == fixture.home_team_id)
         head[q] = fixture.match_number
-    shown_r16 = rounds.nth(1).locator("li").all_inner_texts()
-    assert sorted(shown_r16) == sorted(
-        f"Winner match {head[17 - p]} v {name[place[p]]} ({ordinal(p)})" for p in range(1, 9)
+    r16 = bracket.fixtures.filter(round=1, leg=2)
+    assert sorted((f.home_team_id, f.away_source["match"]) for f in r16) == sorted(
+        (place[p], head[17 - p]) for p in range(1, 9)
     )
     made = Fixture.objects.filter(stage__competition=competition, stage__kind=Stage.Kind.KNOCKOUT).count()
     page.goto(f"{base}/console/c/{competition.slug}/stages/")

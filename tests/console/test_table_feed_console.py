@@ -72,7 +72,11 @@ def test_a_league_feeds_its_play_off_and_semi_finals_from_the_console() -> None:
     made = client.post("/console/c/table-cup/stages/", {"fill": table.pk}, follow=True).content.decode()
     assert "fixtures made from the final table of League" in made
     assert "T3 (3rd) v T6 (6th)" in made and "T4 (4th) v T5 (5th)" in made  # seeded by place
-    assert "T1 (1st) v Winner match" in made and 'data-testid="table-filled"' in made
+    assert (
+        "T1 (1st) v Winner 4th/5th" in made
+        and "T2 (2nd) v Winner 3rd/6th" in made
+        and 'data-testid="table-filled"' in made
+    )
     count = Fixture.objects.filter(stage__kind=Stage.Kind.KNOCKOUT).count()
     assert count == 2 + 3  # two play-off ties, two semi-finals and the final
     client.post("/console/c/table-cup/stages/", {"fill": table.pk})
