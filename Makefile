@@ -65,15 +65,16 @@ check-services: install
 # The services are checked first (CI runs only `make test`). The C compile of the engine takes
 # minutes (one C file per module, FUBA_ENGINE_JOBS at a time), so the lint and the engine tests on the pure-Python source (which must
 # behave the same) run beside it, two jobs at a time. Then the whole suite runs on the compiled
-# engine (FUBA_ENGINE=native refuses a missing or stale build) in two pytest-xdist workers (worksteal:
-# each takes a contiguous run of modules, so module fixtures are built once, and the one done first
-# steals from the other, so both end together), each with
+# engine (FUBA_ENGINE=native refuses a missing or stale build) in two pytest-xdist workers (--dist
+# load: each gets its tests in collection order, the transactional ones that empty the tables last;
+# worksteal hands a worker done first the other's non-transactional tests after its transactional
+# ones, see CONTRIBUTING.md; the light cup is built once per worker and copied), each with
 # its own test database and Redis databases (tests/parallel_services.py). --output-sync=line, not
 # =target: each part's lines show as they come instead of all at once when the part ends.
 test: install check-services browser-deps
 	$(MAKE) --no-print-directory -j2 --output-sync=line engine lint web-engine test-pure test-js
 	source scripts/test-env.sh && $(BIN)/python manage.py collectstatic --noinput -v0
-	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/python -m pytest -p tests.parallel_services -n 2 --dist worksteal
+	source scripts/test-env.sh && FUBA_ENGINE=native $(BIN)/python -m pytest -p tests.parallel_services -n 2 --dist load
 
 ## test-js: the scorer's JavaScript unit tests (tests/js, Node's own test runner: no browser, a second)
 test-js: install
