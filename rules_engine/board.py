@@ -142,10 +142,16 @@ def in_opp_half_entirely(team: int, area: int) -> bool:
     return LO[area] >= HALFWAY if team == HOME else HI[area] < HALFWAY
 
 
+# depth_from of every area for each team, computed once (the coaches score every move with it)
+_DEPTH: Final[tuple[tuple[float, ...], tuple[float, ...]]] = (
+    tuple((lo + hi) / 2 for lo, hi in zip(LO, HI, strict=True)),
+    tuple(11 - (lo + hi) / 2 for lo, hi in zip(LO, HI, strict=True)),
+)
+
+
 def depth_from(team: int, area: int) -> float:
     """How far `area` is from `team`'s own goal line (centre of its rows)."""
-    mid = (LO[area] + HI[area]) / 2
-    return mid if team == HOME else 11 - mid
+    return _DEPTH[0][area] if team == HOME else _DEPTH[1][area]
 
 
 def beyond(team: int, a: int, b: int) -> bool:

@@ -293,7 +293,8 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
             if name is not None:
                 if type(name) is str and "choice" in e:
                     by = e.get("by")
-                    if type(by) is str and by in bys:
+                    # (compared, not looked up in _BY: a decoded string's hash is not computed yet)
+                    if type(by) is str and (by == "home" or by == "away" or by == "both"):
                         append(Decision(name, by, e["choice"], None))
                         continue
             else:
@@ -301,7 +302,7 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
                 dice = e.get("dice")
                 if type(name) is str and type(dice) is list and dice:
                     by = e.get("by")
-                    if type(by) is str and by in bys:
+                    if type(by) is str and (by == "home" or by == "away" or by == "both"):
                         for d in dice:
                             if type(d) is not int or d < 1:
                                 break

@@ -73,11 +73,20 @@ STRAIGHT_ENDS: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 
 
+# the same as a table indexed by team, start and end (no tuple key built for each look-up)
+_PATH_TABLE: Final[tuple[tuple[tuple[tuple[int, ...] | None, ...], ...], ...]] = tuple(
+    tuple(tuple(_PATHS[team].get((a, b)) for b in range(B.N_AREAS)) for a in range(B.N_AREAS))
+    for team in (B.HOME, B.AWAY)
+)
+
+
 def straight_path(team: int, start: int, end: int) -> tuple[int, ...] | None:
     """The areas a straight forward (or backward) move of `team` enters from
     `start` to `end`, in order, `end` last; None if `end` is not straight ahead
     of (or behind) `start`."""
-    return _PATHS[team].get((start, end))
+    if 0 <= start < B.N_AREAS and 0 <= end < B.N_AREAS:
+        return _PATH_TABLE[team][start][end]
+    return None
 
 
 def move_problem(
@@ -99,7 +108,8 @@ def move_problem(
             return f"4.8.{2 if forward else 3}: a {option} move goes {where}"
         if goalkeeper and len(path) > GK_MAX_AREAS:
             return "4.8.4: the goalkeeper moves at most two areas"
-        for area in path[:-1]:
+        for i in range(len(path) - 1):  # (the areas the move crosses, its end excluded)
+            area = path[i]
             if opp.players(area) > own.players(area):
                 chapter = "4.8.2" if forward else "4.8.3"
                 return f"{chapter}: the move stops in {B.NAMES[area]}, where the opponent has more players"
