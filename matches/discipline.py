@@ -25,6 +25,7 @@ from matches.models import Card
 from tournaments import announcements
 from tournaments.models import Competition, Fixture, Stage, Suspension, Team
 from tournaments.selectors import team_fixtures_in_order
+from tournaments.services.competitions import competition_settings_check
 
 RED_KINDS = ("second_yellow", "red", "yellow_red")
 
@@ -209,6 +210,9 @@ def competition_discipline_set(
     """Set the discipline rules and rebuild every suspension under them; returns what changed."""
     if yellow_wipe_after_stage is not None and yellow_wipe_after_stage.competition_id != competition.id:
         raise ApplicationError(f"{yellow_wipe_after_stage} is not a stage of '{competition}'.")
+    competition_settings_check(
+        {"yellow_card_threshold": yellow_card_threshold, "red_card_ban_matches": red_card_ban_matches}
+    )
     if cup_mode and not competition.bans_players:
         raise ApplicationError("The Cup mode bans players by shirt number: it is a Soccer City mode.")
     competition.yellow_card_threshold = yellow_card_threshold

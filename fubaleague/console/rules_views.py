@@ -21,15 +21,25 @@ from kernel.errors import ApplicationError
 from matches.models import PointAdjustment
 from matches.standings.services import points_adjust
 from tournaments.models import Competition, Stage, Team, TiebreakPreset
-from tournaments.services.competitions import competition_tiebreak_set, competition_update
+from tournaments.services.competitions import (
+    SETTING_RANGES,
+    SETTING_WORDS,
+    competition_tiebreak_set,
+    competition_update,
+)
 from tournaments.services.stages import stage_update
 from tournaments.standings.criteria import CRITERIA, PRESETS
 
 
+def _setting_field(name: str) -> forms.IntegerField:
+    low, high = SETTING_RANGES[name]
+    return forms.IntegerField(min_value=low, max_value=high, label=SETTING_WORDS[name])
+
+
 class PointsForm(forms.Form):
-    points_win = forms.IntegerField(min_value=0, max_value=20, label="Points for a win")
-    points_draw = forms.IntegerField(min_value=0, max_value=20, label="Points for a draw")
-    points_loss = forms.IntegerField(min_value=0, max_value=20, label="Points for a loss")
+    points_win = _setting_field("points_win")
+    points_draw = _setting_field("points_draw")
+    points_loss = _setting_field("points_loss")
 
 
 class AdjustmentForm(forms.Form):

@@ -14,7 +14,12 @@ from rest_framework import serializers
 from tournaments.formats import FORMATS
 from tournaments.game_systems import PLAYING_STYLES
 from tournaments.models import Club, Coach, Competition, Skill, Stage, Team, TiebreakPreset
-from tournaments.services.competitions import ADVANCED_RULES
+from tournaments.services.competitions import (
+    ADVANCED_RULES,
+    COMPETITION_SETTINGS,
+    DISCIPLINE_SETTINGS,
+    SETTING_RANGES,
+)
 from tournaments.standings.criteria import CRITERIA
 
 
@@ -33,44 +38,44 @@ class SkillNameField(serializers.SlugRelatedField):
         raise AssertionError  # fail() raises
 
 
-class CompetitionWriteSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=160)
-    slug = serializers.SlugField(max_length=80)
-    game_system = serializers.ChoiceField(choices=Competition.GameSystem.choices, required=False)
+def _setting_bounds() -> dict[str, dict[str, Any]]:
+    # Every setting is optional (the service has the defaults); numbers take the service's range.
+    bounds: dict[str, dict[str, Any]] = {f: {"required": False} for f in COMPETITION_SETTINGS}
+    for field, (low, high) in SETTING_RANGES.items():
+        bounds[field] |= {"min_value": low, "max_value": high}
+    return bounds
+
+
+class CompetitionWriteSerializer(serializers.ModelSerializer):
+    """A competition's settings: the names are the service's `COMPETITION_SETTINGS` (listed there
+    once), the types and choices the model's, the numbers' ranges the service's `SETTING_RANGES`;
+    every rule across settings is the service's (`competition_settings_check`)."""
+
     advanced_rules = serializers.ListField(
         child=serializers.ChoiceField(choices=ADVANCED_RULES),
         required=False,
         help_text="Chapter codes of the game system's rulebook: FUBA 3 A1-A13 (rulebook 3), "
         "FUBA 2 A1-A6 (rulebook 2.0: A5 advanced goalkeeper, A6 playing styles), none for the others",
     )
-    is_world_cup = serializers.BooleanField(required=False)
-    points_win = serializers.IntegerField(min_value=0, max_value=100, required=False)
-    points_draw = serializers.IntegerField(min_value=0, max_value=100, required=False)
-    points_loss = serializers.IntegerField(min_value=0, max_value=100, required=False)
-    forfeit_policy = serializers.ChoiceField(choices=Competition.ForfeitPolicy.choices, required=False)
-    award_goals_for = serializers.IntegerField(min_value=0, max_value=99, required=False)
-    award_goals_against = serializers.IntegerField(min_value=0, max_value=99, required=False)
-    skill_limit = serializers.IntegerField(min_value=0, max_value=30, required=False)
-    tiebreak_preset = serializers.ChoiceField(choices=TiebreakPreset.choices, required=False)
     tiebreak_order = serializers.ListField(
         child=serializers.ChoiceField(choices=list(CRITERIA)),
         required=False,
         help_text="Preset 'custom' only: criteria in order, starting with 'points'",
     )
-    yellow_card_threshold = serializers.IntegerField(min_value=0, max_value=20, required=False)
-    red_card_ban_matches = serializers.IntegerField(min_value=0, max_value=20, required=False)
-    cup_mode = serializers.BooleanField(required=False)
+
+    class Meta:
+        model = Competition
+        fields = ["slug", *COMPETITION_SETTINGS]
+        # A taken slug is the service's 409 (with the field named), not a serializer's 400.
+        extra_kwargs = _setting_bounds() | {"name": {"required": True}, "slug": {"validators": []}}
 
 
 class CompetitionUpdateSerializer(CompetitionWriteSerializer):
-    """Discipline is changed with …/discipline, which recomputes the bans."""
+    """Discipline is changed with …/discipline, which recomputes the bans; the slug never changes."""
 
-    # DRF drops a declared field set to None in a subclass; the stubs do not know that.
-    slug = None  # type: ignore[assignment]
-    name = serializers.CharField(max_length=160, required=False)
-    yellow_card_threshold = None  # type: ignore[assignment]
-    red_card_ban_matches = None  # type: ignore[assignment]
-    cup_mode = None  # type: ignore[assignment]
+    class Meta(CompetitionWriteSerializer.Meta):
+        fields = [f for f in COMPETITION_SETTINGS if f not in DISCIPLINE_SETTINGS]
+        extra_kwargs = _setting_bounds()
 
 
 class TiebreakSerializer(serializers.Serializer):
@@ -84,8 +89,14 @@ class TiebreakSerializer(serializers.Serializer):
 
 
 class DisciplineSerializer(serializers.Serializer):
-    yellow_card_threshold = serializers.IntegerField(min_value=0, max_value=20)
-    red_card_ban_matches = serializers.IntegerField(min_value=0, max_value=20)
+    yellow_card_threshold = serializers.IntegerField(
+        min_value=SETTING_RANGES["yellow_card_threshold"][0],
+        max_value=SETTING_RANGES["yellow_card_threshold"][1],
+    )
+    red_card_ban_matches = serializers.IntegerField(
+        min_value=SETTING_RANGES["red_card_ban_matches"][0],
+        max_value=SETTING_RANGES["red_card_ban_matches"][1],
+    )
     yellow_wipe_after_stage = serializers.PrimaryKeyRelatedField(
         queryset=Stage.objects.all(), allow_null=True, required=False, help_text="Stage id"
     )

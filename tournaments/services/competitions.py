@@ -21,9 +21,6 @@ from tournaments.models import (
     Fixture,
     TiebreakPreset,
 )
-
-# FUBA rulebook 3, advanced rules A1–A13 (A12 is referred to but missing from the text; the
-# engine accepts it as another name of A13).
 from tournaments.services.roles import competition_organiser_set
 from tournaments.services.shared import any_played, invalid
 from tournaments.standings.criteria import validate_order
@@ -101,6 +98,14 @@ def competition_settings_check(values: Mapping[str, Any]) -> None:
         raise invalid(f"Unknown game system '{values['game_system']}'.", "game_system")
     if "forfeit_policy" in values and values["forfeit_policy"] not in Competition.ForfeitPolicy.values:
         raise invalid(f"Unknown forfeit policy '{values['forfeit_policy']}'.", "forfeit_policy")
+    for field, (low, high) in SETTING_RANGES.items():
+        value = values.get(field)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise invalid(f"{SETTING_WORDS[field]} must be a whole number; got {value!r}.", field)
+        if not low <= value <= high:
+            raise invalid(f"{SETTING_WORDS[field]} must be from {low} to {high}; got {value}.", field)
     game = game_system_rules(values.get("game_system", FUBA_3))
     if "advanced_rules" in values:
         advanced_rules_check(values["advanced_rules"], game=game)
@@ -110,8 +115,6 @@ def competition_settings_check(values: Mapping[str, Any]) -> None:
         raise invalid("Points must satisfy win > draw >= loss.", "points_win")
     if values.get("award_goals_for", 3) <= values.get("award_goals_against", 0):
         raise invalid("An awarded match must have a winner (e.g. 3-0).", "award_goals_for")
-    if values.get("skill_limit", 5) < 0:
-        raise invalid("The skill limit cannot be negative.", "skill_limit")
     if values.get("cup_mode") and not game.cup_mode_allowed:
         raise invalid("The Cup mode bans players by shirt number: it is a Soccer City mode.", "cup_mode")
 
@@ -137,6 +140,29 @@ COMPETITION_SETTINGS = (
     "red_card_ban_matches",
     "cup_mode",
 )
+
+# The numbers among them, with the range every writer (API, console, admin, commands) accepts: the
+# API's input serializer and the console's forms read their bounds from here.
+SETTING_RANGES: dict[str, tuple[int, int]] = {
+    "points_win": (0, 100),
+    "points_draw": (0, 100),
+    "points_loss": (0, 100),
+    "award_goals_for": (0, 99),
+    "award_goals_against": (0, 99),
+    "skill_limit": (0, 30),
+    "yellow_card_threshold": (0, 20),
+    "red_card_ban_matches": (0, 20),
+}
+SETTING_WORDS = {
+    "points_win": "Points for a win",
+    "points_draw": "Points for a draw",
+    "points_loss": "Points for a loss",
+    "award_goals_for": "Goals awarded to the winner of a forfeit",
+    "award_goals_against": "Goals awarded to the loser of a forfeit",
+    "skill_limit": "The skill limit",
+    "yellow_card_threshold": "Yellow cards for a ban",
+    "red_card_ban_matches": "Matches banned after a red card",
+}
 
 
 def competition_create(
