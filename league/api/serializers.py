@@ -22,6 +22,7 @@ from tournaments.models import (
     Suspension,
     Team,
 )
+from tournaments.services.competitions import COMPETITION_SETTINGS
 from tournaments.services.stages import STAGE_SETTINGS
 
 
@@ -177,27 +178,13 @@ class CompetitionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Competition
+        # The settings are the service's list (COMPETITION_SETTINGS), named once.
         fields = [
             "id",
             "slug",
-            "name",
-            "game_system",
-            "advanced_rules",
-            "is_world_cup",
+            *COMPETITION_SETTINGS,
             "status",
-            "points_win",
-            "points_draw",
-            "points_loss",
-            "forfeit_policy",
-            "award_goals_for",
-            "award_goals_against",
-            "skill_limit",
-            "tiebreak_preset",
-            "tiebreak_order",
-            "yellow_card_threshold",
-            "red_card_ban_matches",
             "yellow_wipe_after_stage",
-            "cup_mode",
             "game_system_rules",
             "stages",
             "champion",
