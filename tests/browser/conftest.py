@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import copy
 import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.core.cache import cache
-from django.test import TestCase, override_settings
 
 from league import demo
 from matches.standings import cache as standings_cache
-from tests.web_fixtures import FAST_HASHERS, rows_added_by, write_rows
 
 # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls from a thread
 # with a running loop unless told the calls are safe (they are: the loop never awaits ORM work).
@@ -83,33 +79,15 @@ def plain_static_files(settings) -> None:
     }
 
 
-@pytest.fixture(scope="session")
-def _cup_rows(django_db_setup: None, django_db_blocker: Any) -> tuple[demo.Demo, dict[str, bytes]]:
-    """The light World Cup built once per test process, kept as the rows it added
-    (tests.web_fixtures.rows_added_by), what its commit would start (on_commit work) run as it is
-    built. A browser test needs it committed for its live server; each used to build its own."""
-    from tests.demo_data import light_world_cup
-
-    def build() -> demo.Demo:
-        with TestCase.captureOnCommitCallbacks(execute=True):
-            return light_world_cup()
-
-    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
-        demo._HASHES.clear()
-        built = rows_added_by(build)
-        demo._HASHES.clear()
-    return built
-
-
 @pytest.fixture
-def cup(transactional_db: None, settings: Any, _cup_rows: tuple[demo.Demo, dict[str, bytes]]) -> demo.Demo:
-    """The light World Cup, committed for the live server: _cup_rows' rows written back."""
-    settings.PASSWORD_HASHERS = FAST_HASHERS
-    built, rows = _cup_rows
-    write_rows(rows)
+def cup(transactional_db, settings) -> demo.Demo:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    demo._HASHES.clear()
     cache.clear()
     standings_cache.clear_local()
-    return copy.deepcopy(built)
+    from tests.demo_data import light_world_cup
+
+    return light_world_cup()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
