@@ -16,8 +16,8 @@ from matchplay.narrate import (
     MOVE_DECISIONS,
     ZONES,
     Names,
-    area,
     note_text,
+    place_of,
     special_event_words,
     team,
     words,
@@ -100,7 +100,8 @@ def _phrase(event: Mapping[str, Any], names: Names) -> str | None:
     name = event.get("decide")
     choice = event.get("choice")
     if name == "target_area":
-        return f"ball to {area(str(choice), names)}"
+        # a target in the team's own end reads "their own ..." (narrate.place_of)
+        return f"ball to {place_of(str(choice), str(event.get('by')), names)}"
     if name == "use_skill" and choice not in (None, "no"):
         return f"skill: {words(str(choice))}"
     if name == "formation_change" and choice not in (None, "none"):
@@ -114,7 +115,8 @@ def _note_phrase(note: Mapping[str, Any], outcome: str | None, names: Names) -> 
     kind = note.get("kind")
     score = note.get("score")
     if kind == "goal_attempt":
-        return f"shot from {area(str(note.get('area')), names)} — {outcome or 'no goal'}"
+        place = place_of(str(note.get("area")), str(note.get("team")), names)
+        return f"shot from {place} — {outcome or 'no goal'}"
     if kind == "goal" and isinstance(score, list | tuple) and len(score) == 2:
         return f"GOAL, {score[0]}–{score[1]}"
     if kind in ("yellow", "red"):
@@ -252,10 +254,9 @@ def key_moments(entries: Sequence[Mapping[str, Any]], names: Names) -> list[dict
             if kind == "goal_attempt":
                 if outcome and outcome.startswith("scored") and "ruled out" not in outcome:
                     continue  # the goal's own line follows
-                who = team(str(note.get("team")), names)
-                text = (
-                    f"{note.get('minute')}' {who} shot from {area(str(note.get('area')), names)} — {outcome}"
-                )
+                side = str(note.get("team"))
+                place = place_of(str(note.get("area")), side, names)
+                text = f"{note.get('minute')}' {team(side, names)} shot from {place} — {outcome}"
             else:
                 text = note_text(note, names) or ""
                 if extra and kind == "half_time":  # the second half time said once, as extra time's

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from matchplay.engine_door import area_name, area_place, in_words
+from matchplay.engine_door import AREAS, area_name, area_place, in_words
 
 Names = Mapping[str, str]  # {"home": "Brazil", "away": "Argentina"}
 
@@ -171,6 +171,22 @@ def area(code: str, names: Names) -> str:
     return area_place(code, names.get("home", "home"), names.get("away", "away"))
 
 
+# The end of the pitch each area lies in ("home" | "away" | "" for the centre circle): home defends
+# the H end for the whole match, the ends are not changed at half time (I-50).
+_AREA_END = {a.code: (a.end, a.words) for a in AREAS}
+
+
+def place_of(code: str, side: str, names: Names) -> str:
+    """An area as a place in a sentence about team ``side`` (its subject): an area of that team's
+    own end reads "their own box", any other as area() does ("the Brazil box"). Areas are named
+    after the team defending that end, so "Argentina aimed for the Argentina box" was a pass back
+    into Argentina's own box that read as the wrong side's box."""
+    end, place = _AREA_END.get(code, ("", ""))
+    if end and end == side:
+        return f"their own {place}"
+    return area(code, names)
+
+
 def zone_words(zone: str) -> str:
     """A line of the formation as players say it: ``forward`` -> ``attack``."""
     return ZONES.get(zone, zone)
@@ -201,12 +217,13 @@ def _move_label(choice: str, names: Names) -> str:
     return f"{who} → {area_label(dst, names)}" + (" with the ball" if ball else "")
 
 
-def _move(choice: str, names: Names) -> str:
+def _move(choice: str, side: str, names: Names) -> str:
+    """A move of team ``side``'s player, its own end said as such (place_of)."""
     src, _, dst = choice.partition(">")
     ball = dst.endswith("+ball")
     dst = dst.removesuffix("+ball")
-    who = "the goalkeeper" if src == "GK" else f"a player from {area(src, names)}"
-    return f"{who} to {area(dst, names)}" + (" with the ball (dribbling)" if ball else "")
+    who = "the goalkeeper" if src == "GK" else f"a player from {place_of(src, side, names)}"
+    return f"{who} to {place_of(dst, side, names)}" + (" with the ball (dribbling)" if ball else "")
 
 
 # decisions that name a player by the area he stands in: the label says so ("the player in the
@@ -387,7 +404,8 @@ def event_text(event: Mapping[str, Any], names: Names, *, occasion: str | None =
     """One fuba-log/1 event in words, e.g. "Brazil rolled the situation dice: 5 and 2"; a set-up
     in one short line, "Brazil set up for the kick-off: goalkeeper and 10 players" (``occasion``
     when the page knows it: setup_occasion; the placement is event_detail's)."""
-    who = team(str(event.get("by")), names)
+    side = str(event.get("by"))
+    who = team(side, names)
     if "roll" in event:
         dice = [str(d) for d in event.get("dice") or []]
         shown = " and ".join(dice) if len(dice) <= 2 else ", ".join(dice)
@@ -404,7 +422,7 @@ def event_text(event: Mapping[str, Any], names: Names, *, occasion: str | None =
             f"{who} set up{' for ' + occasion if occasion else ''}: goalkeeper and {n} player{'s' * (n != 1)}"
         )
     if name in MOVE_DECISIONS and isinstance(choice, str):
-        return f"{who} moved {_move(choice, names)}"  # fmt: skip
+        return f"{who} moved {_move(choice, side, names)}"  # fmt: skip
     if name == "action":
         return f"{who} chose {choice_text(name, choice, names)}"
     if name == "half_time_formation":
@@ -412,7 +430,12 @@ def event_text(event: Mapping[str, Any], names: Names, *, occasion: str | None =
             return f"{who} kept the formation"
         return f"{who} changed formation: {choice_text(name, choice, names)}"
     if name == "target_area":
-        return f"{who} aimed for {area(str(choice), names)}"
+        # the box a team attacks is its opponent's; a target in its own end is no attack (a
+        # pass back, or within its own end), said as such
+        place = place_of(str(choice), side, names)
+        if place.startswith("their own "):
+            return f"{who} played the ball into {place}"
+        return f"{who} aimed for {place}"
     if name == "use_skill":
         return f"{who} played {words(str(choice))}" if choice != "no" else f"{who} kept their skills"
     if choice in ("yes", "no"):
@@ -426,7 +449,8 @@ def note_text(note: Mapping[str, Any], names: Names) -> str | None:
     kind = note.get("kind")
     minute = note.get("minute")
     at = f"{minute}'" if minute is not None else ""
-    who = team(str(note.get("team")), names) if note.get("team") else ""
+    side = str(note.get("team") or "")
+    who = team(side, names) if side else ""
     score = note.get("score")
     score_text = (
         f"{names.get('home', 'Home')} {score[0]}–{score[1]} {names.get('away', 'Away')}"
@@ -454,11 +478,11 @@ def note_text(note: Mapping[str, Any], names: Names) -> str | None:
     if kind == "substitution":
         return f"{at} {who} substitution: {choice_text('substitution', note.get('type', ''), names)}"
     if kind == "goal_attempt":
-        return f"{at} {who} shot from {area(str(note.get('area')), names)} — no goal"
+        return f"{at} {who} shot from {place_of(str(note.get('area')), side, names)} — no goal"
     if kind == "special_event":
         return f"{at} Special event: {special_event_words(note, names)}"
     if kind == "pressing_won":
-        return f"{at} {who} won the ball by pressing in {area(str(note.get('area')), names)}"
+        return f"{at} {who} won the ball by pressing in {place_of(str(note.get('area')), side, names)}"
     if kind == "extra_time":
         return f"Extra time: {score_text}" if score_text else "Extra time"
     if kind == "coach_sent_off":

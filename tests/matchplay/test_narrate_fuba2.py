@@ -39,7 +39,7 @@ def test_fuba_2_events_in_words() -> None:
         == "Otto — choose the movement: defence, midfield or forward: defence movement"
     )
     move = {"decide": "move", "by": "home", "choice": "H-LM>CENTRE"}
-    assert narrate.event_text(move, NAMES).startswith("Heidi moved a player from the Heidi left midfield")
+    assert narrate.event_text(move, NAMES).startswith("Heidi moved a player from their own left midfield")
 
 
 def test_the_special_event_table_names_its_teams() -> None:

@@ -58,7 +58,7 @@ def test_event_text_is_plain_language() -> None:
     detail = event_detail(setup, names)
     assert detail is not None and "{" not in detail and "goalkeeper in the Argentina box" in detail
     assert event_text({"decide": "move", "by": "home", "choice": "H-LM>CENTRE"}, names) == (
-        "Brazil moved a player from the Brazil left midfield to the centre circle"
+        "Brazil moved a player from their own left midfield to the centre circle"
     )
     assert note_text({"kind": "goal", "team": "away", "score": [0, 1], "minute": "12"}, names) == (
         "12' GOAL for Argentina! Brazil 0–1 Argentina"
