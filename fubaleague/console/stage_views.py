@@ -18,7 +18,7 @@ from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
 from matches.table_fill import table_fed_stages, table_fill_waiting, table_places_fill
 from tournaments.models import Competition, Stage
-from tournaments.services.stages import TABLE_KINDS, stage_create
+from tournaments.services.stages import STAGE_RANGES, TABLE_KINDS, stage_create
 from tournaments.table_feed import ordinal
 
 
@@ -26,15 +26,23 @@ class KnockoutForm(forms.Form):
     name = forms.CharField(max_length=80, initial="Knockout")
     legs = forms.TypedChoiceField(coerce=int, choices=[(1, "One match"), (2, "Two legs")], label="Ties")
     knockout_rounds = forms.IntegerField(
-        min_value=0,
-        max_value=12,
+        min_value=STAGE_RANGES["knockout_rounds"][0],
+        max_value=STAGE_RANGES["knockout_rounds"][1],
         initial=0,
         label="Rounds it plays",
         help_text="0: down to the final; 1 for a play-off",
     )
     feeder = forms.ModelChoiceField(queryset=Stage.objects.none(), label="After the table of")
-    feed_places_from = forms.IntegerField(min_value=1, max_value=1000, label="From place")
-    feed_places_to = forms.IntegerField(min_value=1, max_value=1000, label="To place")
+    feed_places_from = forms.IntegerField(
+        min_value=STAGE_RANGES["feed_places_from"][0],
+        max_value=STAGE_RANGES["feed_places_from"][1],
+        label="From place",
+    )
+    feed_places_to = forms.IntegerField(
+        min_value=STAGE_RANGES["feed_places_to"][0],
+        max_value=STAGE_RANGES["feed_places_to"][1],
+        label="To place",
+    )
     feed_playoff = forms.ModelChoiceField(
         queryset=Stage.objects.none(),
         required=False,

@@ -20,6 +20,7 @@ from tournaments.services.competitions import (
     DISCIPLINE_SETTINGS,
     SETTING_RANGES,
 )
+from tournaments.services.stages import STAGE_RANGES, STAGE_SETTINGS
 from tournaments.standings.criteria import CRITERIA
 
 
@@ -108,47 +109,26 @@ class TeamIdsField(serializers.PrimaryKeyRelatedField):
         super().__init__(queryset=Team.objects.select_related("competition"), **kwargs)
 
 
-class StageWriteSerializer(serializers.Serializer):
+def _stage_bounds() -> dict[str, dict[str, Any]]:
+    # Every setting is optional (the service has the defaults); numbers take the service's range.
+    bounds: dict[str, dict[str, Any]] = {f: {"required": False} for f in ("order", *STAGE_SETTINGS)}
+    for field, (low, high) in STAGE_RANGES.items():
+        bounds[field] |= {"min_value": low, "max_value": high}
+    return bounds
+
+
+class StageWriteSerializer(serializers.ModelSerializer):
+    """A stage's settings: the names are the service's `STAGE_SETTINGS` (listed there once), the
+    types and choices the model's, the numbers' ranges the service's `STAGE_RANGES`; every rule
+    across settings is the service's (`stage_settings_check`)."""
+
     competition = serializers.SlugRelatedField(slug_field="slug", queryset=Competition.objects.all())
-    name = serializers.CharField(max_length=80)
-    kind = serializers.ChoiceField(choices=Stage.Kind.choices)
-    order = serializers.IntegerField(min_value=1, max_value=1000, required=False)
-    legs = serializers.IntegerField(min_value=1, max_value=2, required=False)
-    away_goals_rule = serializers.BooleanField(required=False)
-    extra_time = serializers.BooleanField(required=False)
-    penalties = serializers.BooleanField(required=False)
-    third_place_match = serializers.BooleanField(required=False)
-    advance_per_group = serializers.IntegerField(min_value=1, max_value=2, required=False)
-    best_thirds = serializers.IntegerField(min_value=0, max_value=64, required=False)
-    thirds_placing = serializers.ChoiceField(
-        choices=Stage.ThirdsPlacing.choices,
-        required=False,
-        help_text="Six groups, four best thirds: UEFA's table placing them (EURO 2016 or 2020/2024)",
-    )
-    swiss_rounds = serializers.IntegerField(min_value=0, max_value=64, required=False)
-    knockout_rounds = serializers.IntegerField(
-        min_value=0, max_value=12, required=False, help_text="Knockout: rounds to play (0 = to the final)"
-    )
     feeder = serializers.PrimaryKeyRelatedField(
         queryset=Stage.objects.all(),
         required=False,
         allow_null=True,
-        help_text="Knockout without teams: the stage whose qualifiers it plays (default: the stage before)",
-    )
-    feed = serializers.ChoiceField(choices=Stage.Feed.choices, required=False)
-    feed_places_from = serializers.IntegerField(
-        min_value=1,
-        max_value=1000,
-        required=False,
-        allow_null=True,
-        help_text="Knockout after a league, Swiss or league phase: the first table place it takes",
-    )
-    feed_places_to = serializers.IntegerField(
-        min_value=1,
-        max_value=1000,
-        required=False,
-        allow_null=True,
-        help_text="Knockout after a table: the last table place it takes",
+        help_text="Knockout without teams: the stage whose qualifiers it plays (default: the stage "
+        "before); after a league, Swiss or league phase, with the places it takes",
     )
     feed_playoff = serializers.PrimaryKeyRelatedField(
         queryset=Stage.objects.all(),
@@ -163,32 +143,21 @@ class StageWriteSerializer(serializers.Serializer):
         help_text='Group stage: {"A": [team ids], ...}; empty lists to draw the groups later',
     )
 
+    class Meta:
+        model = Stage
+        fields = ["competition", "name", "kind", "order", *STAGE_SETTINGS, "teams", "groups"]
+        # A taken stage number is the service's 409 (with the field named), not a serializer's 400.
+        validators: list[Any] = []
+        extra_kwargs = _stage_bounds() | {"name": {"required": True}}
 
-class StageUpdateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80, required=False)
-    order = serializers.IntegerField(min_value=1, max_value=1000, required=False)
-    legs = serializers.IntegerField(min_value=1, max_value=2, required=False)
-    away_goals_rule = serializers.BooleanField(required=False)
-    extra_time = serializers.BooleanField(required=False)
-    penalties = serializers.BooleanField(required=False)
-    third_place_match = serializers.BooleanField(required=False)
-    advance_per_group = serializers.IntegerField(min_value=1, max_value=2, required=False)
-    best_thirds = serializers.IntegerField(min_value=0, max_value=64, required=False)
-    thirds_placing = serializers.ChoiceField(
-        choices=Stage.ThirdsPlacing.choices,
-        required=False,
-        help_text="Six groups, four best thirds: UEFA's table placing them (EURO 2016 or 2020/2024)",
-    )
-    swiss_rounds = serializers.IntegerField(min_value=0, max_value=64, required=False)
-    knockout_rounds = serializers.IntegerField(min_value=0, max_value=12, required=False)
-    feeder = serializers.PrimaryKeyRelatedField(queryset=Stage.objects.all(), required=False, allow_null=True)
-    feed = serializers.ChoiceField(choices=Stage.Feed.choices, required=False)
-    feed_places_from = serializers.IntegerField(min_value=1, max_value=1000, required=False, allow_null=True)
-    feed_places_to = serializers.IntegerField(min_value=1, max_value=1000, required=False, allow_null=True)
-    feed_playoff = serializers.PrimaryKeyRelatedField(
-        queryset=Stage.objects.all(), required=False, allow_null=True
-    )
-    teams = serializers.ListField(child=TeamIdsField(), required=False)
+
+class StageUpdateSerializer(StageWriteSerializer):
+    """A stage keeps its competition and kind (create a new stage instead); its groups have their own
+    endpoints."""
+
+    class Meta(StageWriteSerializer.Meta):
+        fields = ["order", *STAGE_SETTINGS, "teams"]
+        extra_kwargs = _stage_bounds()
 
 
 class GroupWriteSerializer(serializers.Serializer):

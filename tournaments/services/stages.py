@@ -49,6 +49,44 @@ STAGE_SETTINGS = (
 )
 
 
+# The numbers among them (and the stage's place in its competition), with the range every writer
+# (API, console, admin, commands) accepts: the API's serializers and the console's forms read their
+# bounds from here, and stage_settings_check refuses a number outside it, naming the field.
+STAGE_RANGES: dict[str, tuple[int, int]] = {
+    "order": (1, 1000),
+    "legs": (1, 2),
+    "advance_per_group": (1, 2),
+    "best_thirds": (0, 64),
+    "swiss_rounds": (0, 64),
+    "knockout_rounds": (0, 12),
+    "feed_places_from": (1, 1000),
+    "feed_places_to": (1, 1000),
+}
+STAGE_WORDS = {
+    "order": "The stage number",
+    "legs": "The legs (1: single matches, 2: double / two-legged)",
+    "advance_per_group": "The teams going through per group",
+    "best_thirds": "The best third-placed teams going through",
+    "swiss_rounds": "The Swiss rounds",
+    "knockout_rounds": "The knockout rounds (0: down to the final)",
+    "feed_places_from": "The first table place",
+    "feed_places_to": "The last table place",
+}
+
+
+def stage_numbers_check(values: Mapping[str, Any], where: str) -> None:
+    """Each number given is a whole number within STAGE_RANGES (None: not set)."""
+    for field, (low, high) in STAGE_RANGES.items():
+        value = values.get(field)
+        if value is None:
+            continue
+        words = STAGE_WORDS[field]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise invalid(f"{where}: {words} must be a whole number; got {value!r}.", field)
+        if not low <= value <= high:
+            raise invalid(f"{where}: {words} must be from {low} to {high}; got {value}.", field)
+
+
 # What shapes a stage's fixtures: frozen once they are generated (the admin asks the same list).
 STAGE_FROZEN_FIELDS = (
     "legs",
@@ -72,14 +110,9 @@ def stage_settings_check(competition: Competition, kind: str, values: Mapping[st
         raise invalid(
             f"{where}: unknown kind '{kind}'; choose one of {', '.join(Stage.Kind.values)}.", "kind"
         )
-    if values.get("legs", 1) not in (1, 2):
-        raise invalid(f"{where}: legs must be 1 (single) or 2 (double / two-legged).", "legs")
+    stage_numbers_check(values, where)
     if kind == Stage.Kind.SWISS and values.get("swiss_rounds", 0) < 1:
         raise invalid(f"{where}: give the number of Swiss rounds.", "swiss_rounds")
-    if kind == Stage.Kind.GROUPS and not 1 <= values.get("advance_per_group", 2) <= 2:
-        raise invalid(
-            f"{where}: one or two teams per group can go through (plus best thirds).", "advance_per_group"
-        )
     game = rules_of(competition)
     for key, allowed in (("extra_time", game.extra_time), ("penalties", game.shootout is not None)):
         if values.get(key) and not allowed:
@@ -250,7 +283,7 @@ def stage_create(
         "feed_places_to": feed_places_to,
         "feed_playoff": feed_playoff,
     }
-    stage_settings_check(competition, kind, values, where)
+    stage_settings_check(competition, kind, values | {"order": order}, where)
     if kind == Stage.Kind.GROUPS:
         _groups_check(competition, groups, advance_per_group, best_thirds, where)
     else:
