@@ -47,7 +47,7 @@ def test_the_service_refuses_a_number_out_of_range_naming_the_field(field) -> No
 def test_an_update_refuses_what_create_refuses() -> None:
     competition = CompetitionFactory()
     league = _league(competition)
-    with pytest.raises(ApplicationError, match="legs .* must be from 1 to 2; got 3") as exc:
+    with pytest.raises(ApplicationError, match=r"legs .* must be from 1 to 2; got 3") as exc:
         stage_update(stage=league, legs=3)
     assert exc.value.details == {"field": "legs"}
     with pytest.raises(ApplicationError, match="must be a whole number; got 'two'"):

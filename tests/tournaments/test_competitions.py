@@ -48,7 +48,7 @@ def test_stage_and_fixture_generation_guards() -> None:
     stranger = TeamFactory()
     with pytest.raises(ApplicationError, match="not entered in"):
         stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, teams=[*teams, stranger])
-    with pytest.raises(ApplicationError, match="legs .* must be from 1 to 2"):
+    with pytest.raises(ApplicationError, match=r"legs .* must be from 1 to 2"):
         stage_create(competition=competition, name="L", kind=Stage.Kind.ROUND_ROBIN, legs=3, teams=teams)
     ko = stage_create(competition=competition, name="KO", kind=Stage.Kind.KNOCKOUT, teams=teams[:1])
     with pytest.raises(ApplicationError, match="at least two teams"):
