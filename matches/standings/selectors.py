@@ -6,6 +6,7 @@ drawing lots is a write, done by services.standings_compute.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 from django.db.models import Sum
@@ -17,6 +18,9 @@ from tournaments.models import Competition, Group, LotDraw, Stage, TiebreakPrese
 from tournaments.standings.criteria import PRESETS, at_neutral_venue, validate_order
 from tournaments.standings.table import LotDrawer, compute_table
 from tournaments.standings.tally import Points, Row
+
+# LotDraw.key's column width.
+LOT_KEY_LENGTH = LotDraw._meta.get_field("key").max_length or 0
 
 
 def tiebreak_order(*, competition: Competition, stage: Stage | None = None) -> list[str]:
@@ -59,8 +63,16 @@ def _scope_teams(stage: Stage, group: Group | None) -> list[int]:
 
 
 def lot_key(teams: Sequence[int]) -> str:
-    """How a set of tied teams is named in LotDraw.key."""
-    return ",".join(str(t) for t in sorted(teams))
+    """How a set of tied teams is named in LotDraw.key: their sorted ids joined by commas.
+
+    A large tied set (a Swiss event of thousands after one round has sets of hundreds) does not fit
+    the column: it is named by the SHA-256 of that text instead. The draw's ``order`` still lists
+    every team, so the record stays readable, and a set named so before keeps its name.
+    """
+    joined = ",".join(str(t) for t in sorted(teams))
+    if len(joined) <= LOT_KEY_LENGTH:
+        return joined
+    return "sha256:" + hashlib.sha256(joined.encode()).hexdigest()
 
 
 def recorded_lots(*, stage: Stage, group: Group | None) -> LotDrawer:

@@ -129,3 +129,28 @@ def test_a_table_without_tied_teams_reads_and_writes_no_draws() -> None:
         with CaptureQueriesContext(connection) as queries:
             compute(stage=stage)
         assert not [q for q in queries.captured_queries if "tournaments_lotdraw" in q["sql"]]
+
+
+def test_a_tied_set_too_long_for_the_key_column_is_named_by_its_digest() -> None:
+    # 100 teams of six-digit ids: 699 characters joined, the column holds 400 (a Swiss event of
+    # thousands after one round ties hundreds; this gave a 500 on its standings).
+    large = list(range(100_000, 100_100))
+    key = lot_key(list(reversed(large)))
+    assert key == lot_key(large), "the same set, whatever the order"
+    assert key.startswith("sha256:") and len(key) <= 400
+    assert lot_key(large[:-1]) != key
+    assert lot_key([3, 1, 2]) == "1,2,3", "a set that fits keeps its readable name"
+
+
+def test_a_long_tied_set_is_drawn_once_and_read_back(league: Stage, monkeypatch: pytest.MonkeyPatch) -> None:
+    from matches.standings import selectors
+
+    # Every set named by its digest, as a set of hundreds of teams is.
+    monkeypatch.setattr(selectors, "LOT_KEY_LENGTH", 3)
+    first = standings_compute(stage=league)
+    draws = _stored(league)
+    assert len(draws) == 4 and all(key.startswith("sha256:") for key, _, _ in draws)
+    assert not any(r.level_with_previous for r in first), "lots settle every tie"
+    assert _places(standings_table(stage=league)) == _places(first)
+    assert _places(standings_compute(stage=league)) == _places(first)
+    assert _stored(league) == draws, "nothing drawn twice"
