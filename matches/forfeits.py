@@ -50,6 +50,7 @@ from matches.simulation import (
     fixture_simulate,
     shootout_simulate,
 )
+from matches.standings.signals import fixture_changed
 from tournaments.bracket import Score
 from tournaments.game_systems import GAME_SYSTEMS, rules_of
 from tournaments.models import Competition, Fixture
@@ -215,6 +216,8 @@ def _claim(*, fixture_id: int, task_id: str, now: datetime) -> Forfeit | None:
             status=Fixture.Status.SIMULATING, updated_at=now
         )
         if claimed:
+            fixture_changed(fixture_id)
+        if claimed:
             forfeit.claimed_from_status = previous or Fixture.Status.SCHEDULED
         elif previous == Fixture.Status.SIMULATING:
             own = bool(task_id) and forfeit.claim_task_id == task_id
@@ -364,9 +367,10 @@ def _fail(forfeit: Forfeit, exc: BaseException) -> None:
         current = Forfeit.objects.select_for_update().get(id=forfeit.id)
         if current.claim_task_id != forfeit.claim_task_id:
             return
-        Fixture.objects.filter(id=forfeit.fixture_id, status=Fixture.Status.SIMULATING).update(
+        if Fixture.objects.filter(id=forfeit.fixture_id, status=Fixture.Status.SIMULATING).update(
             status=forfeit.claimed_from_status or Fixture.Status.SCHEDULED
-        )
+        ):
+            fixture_changed(forfeit.fixture_id)
         current.state = Forfeit.State.FAILED
         current.error = f"{type(exc).__name__}: {exc}"
         current.save(update_fields=["state", "error"])

@@ -19,6 +19,7 @@ from matches.discipline import discipline_recompute
 from matches.knockout import tie_outcome
 from matches.standings.selectors import standings_table
 from matches.standings.services import best_thirds_compute, standings_compute
+from matches.standings.signals import changed
 from matches.table_fill import final_places
 from tournaments.bracket import TieOutcome, best_third_slots, place_best_thirds, slot_team
 from tournaments.models import Competition, Fixture, Group, Stage, Team
@@ -193,6 +194,7 @@ def stage_progress_update(*, stage: Stage) -> Stage:
     if competition.status != new:
         Competition.objects.filter(id=competition.id).update(status=new)
         competition.status = new
+        changed(competition.id, competition.slug)
     return stage
 
 

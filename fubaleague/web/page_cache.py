@@ -61,7 +61,7 @@ class _NotShared(Exception):
         self.response = response
 
 
-def _personal(request: HttpRequest) -> bool:
+def personal(request: HttpRequest) -> bool:
     # Only a read is shared: any other method is the view's own business, never stored.
     if request.method not in ("GET", "HEAD"):
         return True
@@ -76,7 +76,7 @@ LIVE_SECONDS = 1.0
 _live: dict[str, tuple[float, str]] = {}
 
 
-def _live_marks(slug: str) -> str:
+def live_marks(slug: str) -> str:
     now = time.monotonic()
     held = _live.get(slug)
     if held is not None and now - held[0] < LIVE_SECONDS:
@@ -101,7 +101,7 @@ def _entry_name(request: HttpRequest, slug: str, params: Sequence[str], live: bo
     # The query parameters the view reads, and no others: a random query string costs no entry.
     name = f"page:{request.path}?{query}"
     if live:
-        name += ":live:" + _live_marks(slug)
+        name += ":live:" + live_marks(slug)
     return name
 
 
@@ -120,7 +120,7 @@ def anonymous_page(
         @wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             slug = scope if scope is not None else str(kwargs["slug"])
-            if _personal(request):
+            if personal(request):
                 response = view(request, *args, **kwargs)
                 patch_cache_control(response, private=True)
                 return response

@@ -9,7 +9,9 @@ anonymous visitors the same way (page_cache.anonymous_page).
 from __future__ import annotations
 
 import csv
+from collections.abc import Mapping
 from datetime import UTC, timedelta
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import BadRequest
@@ -18,15 +20,17 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
+from fubaleague.web import fragments, svg
 from fubaleague.web import selectors as ps
-from fubaleague.web import svg
 from fubaleague.web.fixture_rows import fixture_items
 from fubaleague.web.page_cache import anonymous_page
 from matches.holds import holds
 from matches.progress import competition_podium
 from matches.standings import cache, presentation
+from matches.standings.cache import WHOLE
 from scoring.selectors import live_fixture_ids
 from tournaments.models import Coach, Competition, Fixture, Stage
 from tournaments.selectors import competition_permits
@@ -102,15 +106,29 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     return HttpResponse(cache.by_slug(slug, "page", render_page))
 
 
+def _bracket_html(stage_id: int) -> str:
+    stage = Stage.objects.select_related("competition").get(pk=stage_id)
+    return render_to_string(
+        "tournaments/partials/bracket_stage.html", {"b": {"stage": stage, "bracket": ps.bracket(stage)}}
+    )
+
+
 @require_GET
 @anonymous_page()
 def bracket(request: HttpRequest, slug: str) -> HttpResponse:
-    competition = _competition(slug)
-    context = _nav(competition, "bracket")
-    context["brackets"] = [
-        {"stage": s, "bracket": ps.bracket(s)} for s in competition.stages.filter(kind=Stage.Kind.KNOCKOUT)
+    knockouts = fragments.outline(slug).stage_ids([Stage.Kind.KNOCKOUT])
+    # A stage's bracket shows its own fixtures, and the teams' names ("c").
+    parts = [
+        fragments.Fragment(f"bracket:s{i}", (WHOLE, f"s{i}"), partial(_bracket_html, i)) for i in knockouts
     ]
-    return render(request, "tournaments/bracket.html", context)
+
+    def context(slots: Mapping[str, SafeString]) -> dict[str, Any]:
+        context = _nav(_competition(slug), "bracket")
+        stages = {s.pk: s for s in context["stages"]}
+        context["brackets"] = [{"stage": stages[i], "html": slots[f"bracket:s{i}"]} for i in knockouts]
+        return context
+
+    return fragments.page(request, slug, "tournaments/bracket.html", context, parts)
 
 
 @require_GET

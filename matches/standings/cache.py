@@ -10,7 +10,7 @@ as a safety net for writes that bypass model signals (queryset.update()).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from django.core.cache import cache
@@ -19,6 +19,27 @@ from tournaments.models import Competition
 
 CACHE_SECONDS = 300
 T = TypeVar("T")
+
+
+# --- Versions of the parts of a competition's pages ----------------------------------------------
+# The competition's version (below) changes with anything in it, so every page kept under it is
+# rendered again after any result. The fragments of the pages (fubaleague/web/fragments.py) are
+# kept under the versions of the parts they show instead; signals.py bumps the parts a change touches:
+#   "c"       the whole competition (its row, stages, groups, teams' names, point adjustments, and
+#             anything whose part is not known): every fragment shows it;
+#   "s<id>"   a stage: its fixtures, results, cards, logs, byes, lots, round clocks;
+#   "f<id>"   a fixture: itself, its result, cards, log, forfeit, audit trail, suspensions, skills;
+#   "t<id>"   a team: its fixtures as they are now (a fixture moved to another team bumps only the
+#             new one: a page listing a team's fixtures is keyed by their stages too), its skills,
+#             suspensions, cards;
+#   "x"       the features on top registered with signals.register_feed (the chances).
+# A missing version (never set, expired, evicted) is set anew, never read as "unchanged".
+WHOLE = "c"
+PART_SECONDS = 7 * 24 * 3600
+
+
+def part_key(slug: str, part: str) -> str:
+    return f"standings:p:{slug}:{part}"
 
 
 def _version_key(competition_id: int) -> str:
@@ -40,15 +61,19 @@ def _slug_version_key(slug: str) -> str:
     return f"standings:vs:{slug}"
 
 
-def invalidate(competition_id: int, slug: str | None = None) -> None:
-    """Make every cached entry of a competition stale (signals.py calls it when a table's data changes)."""
+def invalidate(competition_id: int, slug: str | None = None, parts: Iterable[str] = (WHOLE,)) -> None:
+    """Make every cached entry of a competition stale (signals.py calls it when a table's data
+    changes), and the fragments of its pages that show ``parts`` (see part_key; by default all)."""
     now = time.time_ns()
     _local.clear()
-    cache.set(_version_key(competition_id), now, None)
     if slug is None:
         slug = Competition.objects.filter(pk=competition_id).values_list("slug", flat=True).first()
+    values: dict[str, int] = {_version_key(competition_id): now}
     if slug:
-        cache.set(_slug_version_key(slug), now, None)
+        values[_slug_version_key(slug)] = now
+    cache.set_many(values, None)
+    if slug:
+        cache.set_many({part_key(slug, part): now for part in parts}, PART_SECONDS)
 
 
 def invalidate_scope(scope: str) -> None:

@@ -78,7 +78,7 @@ class _LotDrawing:
         with transaction.atomic():
             # ON CONFLICT DO NOTHING: a set drawn meanwhile by someone else keeps their draw.
             LotDraw.objects.bulk_create(list(self.pending.values()), batch_size=2000, ignore_conflicts=True)
-            lots_drawn(self.stage.competition_id)
+            lots_drawn(self.stage.competition_id, self.stage.pk)
         stored = self._read()
         lost = any(stored.get(key) != draw.order for key, draw in self.pending.items())
         self._recorded = stored

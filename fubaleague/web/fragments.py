@@ -1,0 +1,198 @@
+"""Public pages assembled from fragments kept under the versions of the data they show (issue 35).
+
+page_cache.py keeps a whole page under its competition's version, which any change in the
+competition bumps: a result in group A, a card, a forfeit claimed elsewhere... and the next visitor
+of every page paid the full rendering again (30-45x a trivial endpoint's CPU: ORM objects and
+templates). Most of what a page shows did not change, so the pages are cut in two kinds of pieces:
+
+* **fragments**: the parts that show data (a stage's fixture list, a bracket, the tables), each
+  rendered once and kept under the versions of the *parts* of the competition it shows
+  (``matches.standings.cache.part_key``: "c" the competition as a whole, "s<id>" a stage,
+  "f<id>" a fixture, "t<id>" a team, "x" the chances; signals.py bumps exactly the parts a change
+  touches, and "c" for anything it cannot place). A fragment that shows the live marks is kept
+  under the competition's live marks too (page_cache.live_marks); one that shows the clock
+  ("overdue") carries the moment it turns stale (``Html.until``).
+* **the frame**: the page's template rendered once with a marker in place of each fragment,
+  kept under "c" (the competition's name, stages and teams, the navigation), then filled.
+
+A page on a miss is then: one round trip for the competition's outline (its stages, kept under
+"c"), one ``get_many`` of every version and every kept piece the page needs, the few stale pieces
+rendered and stored with one ``set_many``. Nothing is keyed by time or by the page's own version,
+so a kept piece is right exactly as long as its versions are: the HTML is the template's, byte for
+byte (the pieces are the template cut where the data is).
+
+Rules for a view: a slot is only printed by the template (``{{ slots.name }}``), never tested, since
+the frame is rendered with markers; whatever depends on the data is in the fragments. Signed-in
+visitors (and one with a message waiting) get the frame rendered for them, never a kept one; the
+fragments hold no per-user content and are shared. Pieces also expire after PAGE_SECONDS, the net
+for a write that bypasses both the model signals and ``signals.changed``.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+from fubaleague.web.page_cache import PAGE_SECONDS, live_marks, personal
+from matches.standings.cache import PART_SECONDS, WHOLE, part_key
+from tournaments.models import Competition, Stage
+
+# A marker no rendered value can contain (user data is escaped; this one has NUL bytes).
+_TOKEN = secrets.token_hex(6)
+_MARKER = re.compile(f"\x00{_TOKEN}:([^\x00]*)\x00")
+
+
+@dataclass(frozen=True)
+class Html:
+    """A fragment's rendering; ``until``: the epoch second it turns stale (the clock shows in it)."""
+
+    text: str
+    until: float | None = None
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """``name``: unique among the competition's fragments (it names the kept entry); ``parts``:
+    the parts it shows (matches.standings.cache.part_key); ``live``: it shows the live marks."""
+
+    name: str
+    parts: tuple[str, ...]
+    render: Callable[[], Html | str]
+    live: bool = False
+
+
+@dataclass(frozen=True)
+class Outline:
+    """What every page of a competition is laid out by: its id and its stages (id, kind) in order."""
+
+    competition_id: int
+    stages: tuple[tuple[int, str], ...]
+
+    def stage_parts(self, kinds: Iterable[str] | None = None) -> tuple[str, ...]:
+        wanted = None if kinds is None else set(kinds)
+        return tuple(f"s{i}" for i, kind in self.stages if wanted is None or kind in wanted)
+
+    def stage_ids(self, kinds: Iterable[str]) -> list[int]:
+        wanted = set(kinds)
+        return [i for i, kind in self.stages if kind in wanted]
+
+
+def _entry_key(slug: str, name: str) -> str:
+    return f"frag:{slug}:{name}"
+
+
+def _versions(slug: str, parts: Iterable[str], found: Mapping[str, Any]) -> dict[str, int]:
+    """The version of each part, from ``found`` (a get_many's answer); a missing one is set now."""
+    out: dict[str, int] = {}
+    for part in parts:
+        key = part_key(slug, part)
+        value = found.get(key)
+        if value is None:
+            value = time.time_ns()
+            # add(): readers racing on a missing version agree on one.
+            if not cache.add(key, value, PART_SECONDS):
+                value = cache.get(key, value)
+        out[part] = int(value)
+    return out
+
+
+def outline(slug: str) -> Outline:
+    """The competition's outline, kept under "c": one round trip. Http404 for no such competition
+    (and nothing is stored for it)."""
+    version_key, entry_key = part_key(slug, WHOLE), _entry_key(slug, "outline")
+    found = cache.get_many([version_key, entry_key])
+    entry = found.get(entry_key)
+    if version_key in found and entry is not None and entry[0] == found[version_key]:
+        return entry[1]  # type: ignore[no-any-return]
+    competition = Competition.objects.filter(slug=slug).values_list("id", flat=True).first()
+    if competition is None:
+        raise Http404("No such competition.")
+    version = _versions(slug, [WHOLE], found)[WHOLE]
+    stages = Stage.objects.filter(competition_id=competition).order_by("order").values_list("id", "kind")
+    made = Outline(competition, tuple(stages))
+    cache.set(entry_key, (version, made), PAGE_SECONDS)
+    return made
+
+
+def _stamp(fragment: Fragment, versions: Mapping[str, int], live: str) -> tuple[Any, ...]:
+    stamp: tuple[Any, ...] = tuple(versions[p] for p in fragment.parts)
+    return (*stamp, live) if fragment.live else stamp
+
+
+@dataclass(frozen=True)
+class Fetched:
+    html: dict[str, str]  # each fragment's HTML by name
+    versions: dict[str, int]  # of the parts read
+    extra: dict[str, Any]  # the kept entries of the extra names, None where absent
+
+
+def fetch(slug: str, fragments: Sequence[Fragment], *, extra: Sequence[str] = ()) -> Fetched:
+    """Each fragment's HTML, kept or rendered now, in one get_many (and one set_many for those
+    rendered); ``extra``: names of other kept entries read in the same round trip (the frame)."""
+    parts = {p for f in fragments for p in f.parts} | {WHOLE}
+    entry_keys = {f.name: _entry_key(slug, f.name) for f in fragments}
+    extra_keys = {name: _entry_key(slug, name) for name in extra}
+    found = cache.get_many([*(part_key(slug, p) for p in parts), *entry_keys.values(), *extra_keys.values()])
+    versions = _versions(slug, parts, found)
+    live = live_marks(slug) if any(f.live for f in fragments) else ""
+    now = time.time()
+    html: dict[str, str] = {}
+    stale: dict[str, Any] = {}
+    for fragment in fragments:
+        stamp = _stamp(fragment, versions, live)
+        entry = found.get(entry_keys[fragment.name])
+        if entry is not None and entry[0] == stamp and (entry[1] is None or now < entry[1]):
+            html[fragment.name] = entry[2]
+            continue
+        made = fragment.render()
+        if isinstance(made, str):
+            made = Html(made)
+        html[fragment.name] = made.text
+        stale[entry_keys[fragment.name]] = (stamp, made.until, made.text)
+    if stale:
+        cache.set_many(stale, PAGE_SECONDS)
+    return Fetched(html, versions, {name: found.get(key) for name, key in extra_keys.items()})
+
+
+def page(
+    request: HttpRequest,
+    slug: str,
+    template: str,
+    context: Callable[[Mapping[str, SafeString]], dict[str, Any]],
+    fragments: Sequence[Fragment],
+    *,
+    slots: Callable[[dict[str, str]], dict[str, str]] | None = None,
+    variant: str = "",
+) -> HttpResponse:
+    """The page ``template`` with ``context(slots)``, its slots filled with the fragments' HTML.
+
+    ``slots``: the slots' HTML from the fragments' (default: a slot per fragment, by name);
+    ``variant``: what else than the path the frame shows (the query parameters the view reads).
+    For anonymous visitors the frame is kept under "c"; for others it is rendered each time.
+    """
+    frame_name = f"frame:{request.path}?{variant}"
+    shared = not personal(request)
+    fetched = fetch(slug, fragments, extra=[frame_name] if shared else [])
+    filled = slots(fetched.html) if slots is not None else fetched.html
+    if not shared:
+        values = {name: mark_safe(text) for name, text in filled.items()}  # noqa: S308 - rendered HTML
+        return HttpResponse(render_to_string(template, context(values), request))
+    stamp = fetched.versions[WHOLE]
+    entry = fetched.extra[frame_name]
+    if entry is not None and entry[0] == stamp:
+        pieces = entry[1]
+    else:
+        markers = {name: mark_safe(f"\x00{_TOKEN}:{name}\x00") for name in filled}  # noqa: S308
+        pieces = tuple(_MARKER.split(render_to_string(template, context(markers), request)))
+        cache.set(_entry_key(slug, frame_name), (stamp, pieces), PAGE_SECONDS)
+    # pieces: literal, slot name, literal, slot name, ..., literal.
+    return HttpResponse("".join(p if i % 2 == 0 else filled[p] for i, p in enumerate(pieces)))

@@ -1,0 +1,171 @@
+"""Public pages assembled from kept fragments (fubaleague/web/fragments.py) show every change.
+
+Each change is made through the services, the pages were kept before it; after it, each page as
+assembled from what is kept must be the page rendered from nothing (every cache cleared): nothing
+stale, nothing missing. And the change itself must show where the page shows it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from fubaleague.web import page_cache
+from league import demo
+from matches import services
+from matches.services.shared import CardInput
+from matches.standings import cache as standings_cache
+from tournaments.bracket import Score
+from tournaments.models import Fixture, Stage
+from tournaments.services.scheduling import fixture_schedule, round_shift
+
+
+def _urls(cup: demo.Demo, team_id: int) -> list[str]:
+    slug = cup.competition.slug
+    return [
+        f"/c/{slug}/",
+        f"/c/{slug}/standings/",
+        f"/c/{slug}/fixtures/",
+        f"/c/{slug}/fixtures/?team={team_id}",
+        f"/c/{slug}/bracket/",
+    ]
+
+
+def _forget_all() -> None:
+    cache.clear()
+    standings_cache.clear_local()
+    page_cache._live.clear()
+
+
+def _kept_then_fresh(urls: list[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """Each page as kept fragments assemble it, then as rendered from nothing."""
+    client = Client()
+    kept = {url: client.get(url).content.decode() for url in urls}
+    _forget_all()
+    fresh = {url: client.get(url).content.decode() for url in urls}
+    return kept, fresh
+
+
+def _warm(urls: list[str]) -> None:
+    client = Client()
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+
+
+def _scheduled(cup: demo.Demo, stage: Stage) -> Fixture:
+    fixture = (
+        Fixture.objects.filter(stage=stage, status=Fixture.Status.SCHEDULED, home_team__isnull=False)
+        .exclude(away_team__isnull=True)
+        .order_by("round", "id")
+        .first()
+    )
+    assert fixture is not None
+    return fixture
+
+
+def _row(html: str, fixture: Fixture) -> str:
+    found = re.search(rf'<li class="fixture" data-fixture="{fixture.pk}">.*?</li>', html, re.S)
+    assert found, fixture
+    return found.group(0)
+
+
+@pytest.mark.django_db
+def test_a_counted_then_corrected_result_shows_on_every_page_nothing_stale(cup: demo.Demo) -> None:
+    fixture = _scheduled(cup, cup.groups_stage)
+    urls = _urls(cup, fixture.home_team_id)
+    _warm(urls)
+    home, away = fixture.home_team, fixture.away_team
+    services.result_submit(fixture_id=fixture.pk, user=cup.users[home.name], score=Score(5, 4))
+    services.result_confirm(fixture_id=fixture.pk, user=cup.users[away.name])
+    kept, fresh = _kept_then_fresh(urls)
+    for url in urls:
+        assert kept[url] == fresh[url], url
+    assert "5–4" in _row(kept[urls[2]], fixture) and "5–4" in _row(kept[urls[3]], fixture)
+    assert f'data-fixture="{fixture.pk}"' in kept[urls[0]].split('id="next-h"')[0]  # latest results
+
+    # Corrected by the organisers, with a red card: the old score is gone everywhere.
+    _warm(urls)
+    services.result_override(
+        fixture_id=fixture.pk,
+        user=cup.admin,
+        score=Score(0, 3),
+        cards=[CardInput(side="home", kind="red", shirt_number=4)],
+        note="wrong score reported",
+    )
+    kept, fresh = _kept_then_fresh(urls)
+    for url in urls:
+        assert kept[url] == fresh[url], url
+    row = _row(kept[urls[2]], fixture)
+    assert "0–3" in row and "5–4" not in row
+
+
+@pytest.mark.django_db
+def test_a_moved_fixture_and_a_moved_round_show_on_every_page(cup: demo.Demo) -> None:
+    fixture = _scheduled(cup, cup.groups_stage)
+    urls = _urls(cup, fixture.home_team_id)
+    _warm(urls)
+    kickoff = fixture.kickoff + timedelta(days=3, hours=5)
+    fixture_schedule(fixture_id=fixture.pk, kickoff=kickoff, deadline=None)
+    kept, fresh = _kept_then_fresh(urls)
+    for url in urls:
+        assert kept[url] == fresh[url], url
+    assert "fixture__deadline" not in _row(kept[urls[2]], fixture)
+
+    # A whole round moved with bulk_update (no model signals): seen through the announcement.
+    _warm(urls)
+    before = _row(Client().get(urls[2]).content.decode(), fixture)
+    round_shift(stage=cup.groups_stage, round=fixture.round, by=timedelta(days=2))
+    kept, fresh = _kept_then_fresh(urls)
+    for url in urls:
+        assert kept[url] == fresh[url], url
+    assert _row(kept[urls[2]], fixture) != before
+
+
+@pytest.mark.django_db
+def test_a_knockout_result_shows_on_the_bracket(cup: demo.Demo) -> None:
+    fixture = (
+        Fixture.objects.filter(stage=cup.knockout, home_team__isnull=False, away_team__isnull=False)
+        .order_by("round", "id")
+        .first()
+    )
+    assert fixture is not None, "the light cup has a knockout tie with both teams"
+    urls = _urls(cup, fixture.home_team_id)
+    _warm(urls)
+    services.result_override(fixture_id=fixture.pk, user=cup.admin, score=Score(7, 6), note="bench", reopen=True)
+    kept, fresh = _kept_then_fresh(urls)
+    for url in urls:
+        assert kept[url] == fresh[url], url
+    bracket = kept[urls[4]]
+    assert re.search(rf'data-match="{fixture.match_number}">.*?>7</text>.*?>6</text>', bracket, re.S)
+
+
+@pytest.mark.django_db
+def test_a_renamed_team_shows_on_every_page(cup: demo.Demo) -> None:
+    fixture = _scheduled(cup, cup.groups_stage)
+    urls = _urls(cup, fixture.home_team_id)
+    _warm(urls)
+    team = fixture.home_team
+    team.name = "Renamed Rovers"
+    team.save(update_fields=["name"])
+    kept, fresh = _kept_then_fresh(urls)
+    for url in urls:
+        assert kept[url] == fresh[url], url
+        # (the bracket names the group stage's teams once the groups are over)
+        assert "Renamed Rovers" in kept[url] or url.endswith("/bracket/"), url
+
+
+@pytest.mark.django_db
+def test_signed_in_pages_are_rendered_for_the_visitor_and_keep_nothing_of_theirs(cup: demo.Demo) -> None:
+    fixture = _scheduled(cup, cup.groups_stage)
+    urls = _urls(cup, fixture.home_team_id)
+    member = Client()
+    member.force_login(cup.users[fixture.home_team.name])
+    for url in urls:
+        own = member.get(url).content.decode()
+        assert "Sign out" in own and "Sign in" not in own.split("</header>")[0], url
+        anonymous = Client().get(url).content.decode()
+        assert "Sign out" not in anonymous and 'href="/accounts/login/' in anonymous or "Sign in" in anonymous
