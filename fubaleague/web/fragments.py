@@ -112,7 +112,7 @@ def outline(slug: str) -> Outline:
     found = cache.get_many([version_key, entry_key])
     entry = found.get(entry_key)
     if version_key in found and entry is not None and entry[0] == found[version_key]:
-        return entry[1]  # type: ignore[no-any-return]
+        return entry[1]
     competition = Competition.objects.filter(slug=slug).values_list("id", flat=True).first()
     if competition is None:
         raise Http404("No such competition.")

@@ -135,7 +135,9 @@ def test_a_knockout_result_shows_on_the_bracket(cup: demo.Demo) -> None:
     assert fixture is not None, "the light cup has a knockout tie with both teams"
     urls = _urls(cup, fixture.home_team_id)
     _warm(urls)
-    services.result_override(fixture_id=fixture.pk, user=cup.admin, score=Score(7, 6), note="bench", reopen=True)
+    services.result_override(
+        fixture_id=fixture.pk, user=cup.admin, score=Score(7, 6), note="bench", reopen=True
+    )
     kept, fresh = _kept_then_fresh(urls)
     for url in urls:
         assert kept[url] == fresh[url], url
@@ -168,4 +170,4 @@ def test_signed_in_pages_are_rendered_for_the_visitor_and_keep_nothing_of_theirs
         own = member.get(url).content.decode()
         assert "Sign out" in own and "Sign in" not in own.split("</header>")[0], url
         anonymous = Client().get(url).content.decode()
-        assert "Sign out" not in anonymous and 'href="/accounts/login/' in anonymous or "Sign in" in anonymous
+        assert "Sign out" not in anonymous and "Sign in" in anonymous, url
