@@ -244,6 +244,9 @@ NOTIFY_MAX_ATTEMPTS = env_int("NOTIFY_MAX_ATTEMPTS", 10, minimum=1)
 NOTIFY_PAUSE_AFTER = env_int("NOTIFY_PAUSE_AFTER", 20, minimum=1)
 NOTIFY_CLAIM_TIMEOUT = env_int("NOTIFY_CLAIM_TIMEOUT", CELERY_TASK_TIME_LIMIT + 30, minimum=1)
 NOTIFY_SEND_TIMEOUT = env_float("NOTIFY_SEND_TIMEOUT", 10.0)
+# A phone paused this many days (the push service said it is gone, or it kept failing) and not
+# allowed again since is deleted by the notifications sweep.
+NOTIFY_PUSH_PAUSED_DAYS = env_int("NOTIFY_PUSH_PAUSED_DAYS", 30, minimum=1)
 # A webhook or push address on a private, loopback or reserved network is refused unless this is
 # on (the embedded default: a receiver on the same machine); notifications/netguard.py.
 WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", default=not DATABASE_URL)

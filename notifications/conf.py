@@ -29,6 +29,10 @@ def send_timeout() -> float:
     return float(getattr(settings, "NOTIFY_SEND_TIMEOUT", 10))
 
 
+def push_paused_days() -> int:
+    return int(getattr(settings, "NOTIFY_PUSH_PAUSED_DAYS", 30))
+
+
 def site_url() -> str:
     return str(getattr(settings, "SITE_URL", "http://127.0.0.1:8000")).rstrip("/")
 

@@ -213,12 +213,15 @@ def pause(*, endpoint: Webhook | PushSubscription, why: str) -> bool:
             status=Delivery.Status.HELD
         )
         what, owner_id, path = _describe(endpoint)
+        data: dict[str, Any] = {"what": what, "why": why, "path": path}
+        if isinstance(endpoint, PushSubscription):
+            data["deleted_after_days"] = conf.push_paused_days()  # prune_paused_push
         if owner_id is not None:
             outbox.emit(
                 kind=kinds.CHANNEL_PAUSED,
                 key=f"channel_paused:{field}:{endpoint.pk}:{now.isoformat()}",
                 user_id=owner_id,
-                data={"what": what, "why": why, "path": path},
+                data=data,
             )
     return True
 
@@ -243,7 +246,8 @@ def resume(*, endpoint: Webhook | PushSubscription, enqueue: Enqueue) -> int:
 
 
 def sweep(*, enqueue_fanout: Callable[[int], Any], enqueue: Enqueue, grace: float = 30.0) -> dict[str, int]:
-    """What a lost message left behind: events not fanned out, deliveries due, claims gone stale."""
+    """What a lost message left behind: events not fanned out, deliveries due, claims gone stale;
+    and the phones paused long enough to be deleted (prune_paused_push)."""
     now = timezone.now()
     before = now - timedelta(seconds=grace)
     events = list(
@@ -261,7 +265,34 @@ def sweep(*, enqueue_fanout: Callable[[int], Any], enqueue: Enqueue, grace: floa
     deliveries = list(due)
     for delivery_id in deliveries:
         enqueue(delivery_id, None)
-    return {"events": len(events), "deliveries": len(deliveries)}
+    return {
+        "events": len(events),
+        "deliveries": len(deliveries),
+        "phones_deleted": prune_paused_push(now=now),
+    }
+
+
+def prune_paused_push(*, now: Any = None, batch: int = 500) -> int:
+    """Delete the phones paused for NOTIFY_PUSH_PAUSED_DAYS or more (gone, or kept failing) and not
+    subscribed again since, with their deliveries; how many. A paused phone gets nothing and has no
+    resume (its browser subscribing again makes it anew), so nothing of use is lost.
+
+    The rows are claimed (locked, skipping those another sweep holds) and deleted in one
+    transaction: two sweeps never delete twice, and a browser subscribing again meanwhile waits
+    for the commit and then subscribes afresh (or, having come first, keeps its phone)."""
+    cutoff = (now or timezone.now()) - timedelta(days=conf.push_paused_days())
+    with transaction.atomic():
+        ids = list(
+            PushSubscription.objects.select_for_update(skip_locked=True)
+            .filter(paused_at__lte=cutoff)
+            .order_by("id")
+            .values_list("id", flat=True)[:batch]
+        )
+        if not ids:
+            return 0
+        PushSubscription.objects.filter(id__in=ids).delete()
+    logger.info("deleted %d push subscription(s) paused since before %s", len(ids), cutoff.isoformat())
+    return len(ids)
 
 
 def digest(*, now: Any = None) -> int:

@@ -116,9 +116,14 @@ def render(event: Event) -> Message:
             lines.append(f"Bye: {d['bye']}")
     elif kind == kinds.CHANNEL_PAUSED:
         title = f"Paused: {d.get('what', 'a channel')}"
+        days = d.get("deleted_after_days")
         lines = [
             d.get("why", ""),
-            "Nothing more is sent there until you resume it; what was held is then sent.",
+            # a phone has no resume: its browser subscribes again (the settings page), or it goes
+            f"Nothing more is sent to it. Allow notifications on it again (your settings page) "
+            f"within {days} days, or it is removed."
+            if days
+            else "Nothing more is sent there until you resume it; what was held is then sent.",
         ]
     else:
         title, lines = _fixture_lines(kind, d)
