@@ -61,7 +61,7 @@ def _deliveries_for(event: Event) -> list[Delivery]:
         pref = prefs.get(user_id)
         chosen = recipients.channels_of(pref, event.kind)
         if kinds.EMAIL in chosen:
-            digest = pref is not None and pref.digest and event.kind != kinds.CHANNEL_PAUSED
+            digest = pref is not None and pref.digest and event.kind not in kinds.AT_ONCE
             status = Delivery.Status.DIGEST if digest else Delivery.Status.PENDING
             rows.append(
                 Delivery(

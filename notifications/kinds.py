@@ -63,6 +63,12 @@ PRIVATE: Final[frozenset[str]] = frozenset({SCORE_REPORTED, DISPUTE_OPENED, DISP
 # reaches every member, also one who stopped following the club's fixtures (notifications.ClubMute).
 ASKS_THE_CLUB: Final[frozenset[str]] = PRIVATE | {DEADLINE_48H, DEADLINE_24H, DEADLINE_PASSED}
 
+# Mailed at once even to a person who chose the daily digest: a score waiting for their club's
+# confirmation (it counts only once confirmed and the club's deadline runs; the score_reported
+# audience is the club asked, never the reporting one) and a paused channel of theirs. Everything
+# else waits for the digest.
+AT_ONCE: Final[frozenset[str]] = frozenset({SCORE_REPORTED, CHANNEL_PAUSED})
+
 # Who hears of a public kind besides the clubs concerned: the followers (of the team, the
 # competition or the coach). Deadlines concern the clubs that must report and nobody else.
 FOR_FOLLOWERS: Final[frozenset[str]] = frozenset(

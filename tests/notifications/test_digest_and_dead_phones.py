@@ -4,19 +4,23 @@ is deleted by the sweep, once, and a phone another sweep holds is left to it."""
 
 from __future__ import annotations
 
+import re
 import threading
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core import mail
 from django.db import connection, transaction
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.utils import timezone
 
+from matches.services import result_submit
 from notifications import delivery, kinds, outbox, services
 from notifications.messages import render
-from notifications.models import Delivery, Event, PushSubscription
+from notifications.models import Delivery, Event, Preference, PushSubscription
 from tests.factories import CompetitionFactory, team_with_member
+from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_generate
 from tournaments.services.stages import stage_create
@@ -49,6 +53,54 @@ def _fan_out() -> None:
 
 def _mails(kind: str) -> list[Delivery]:
     return list(Delivery.objects.filter(event__kind=kind, channel=Delivery.Channel.EMAIL))
+
+
+@pytest.mark.django_db
+def test_a_score_to_confirm_reaches_a_digest_user_at_once_the_rest_waits() -> None:
+    s = _clubs()
+    for user in (s["reporter"], s["opponent"]):
+        Preference.objects.create(user=user, digest=True)
+    with transaction.atomic():
+        outbox.fixture_event(
+            kinds.FIXTURE_MOVED, s["fixture"], key="t:moved", extra={"kickoff": "2026-12-06T15:00:00+00:00"}
+        )
+        outbox.fixture_event(kinds.DEADLINE_24H, s["fixture"], key="t:24h")
+    result_submit(fixture_id=s["fixture"].id, user=s["reporter"], score=Score(2, 1))
+    _fan_out()
+
+    # the score: to the club asked to confirm it (never the reporting one), as a single mail now
+    (score,) = _mails(kinds.SCORE_REPORTED)
+    assert score.user == s["opponent"] and score.status == Delivery.Status.PENDING
+    # everything else, deadlines included, is kept for the digest of both digest users
+    kept = _mails(kinds.FIXTURE_MOVED) + _mails(kinds.DEADLINE_24H)
+    assert len(kept) == 4 and {d.status for d in kept} == {Delivery.Status.DIGEST}
+
+    assert delivery.deliver(delivery_id=score.pk, enqueue=_nothing) == "sent"
+    (single,) = mail.outbox
+    assert single.to == [s["opponent"].email] and single.subject.startswith("[FUBA] Confirm the score")
+    found = re.search(r"Confirm with one tap: https?://[^/\s]+(/\S+)", single.body)
+    assert found, single.body
+    client = Client()
+    assert "Confirmed" in client.post(found.group(1)).content.decode()
+    assert Fixture.objects.get(id=s["fixture"].id).status == Fixture.Status.CONFIRMED
+
+    # the morning's digest carries the rest, and the score only once: it was mailed already
+    _fan_out()  # result_counts, now that it counts: a digest user's too
+    assert {d.status for d in _mails(kinds.RESULT_COUNTS)} == {Delivery.Status.DIGEST}
+    mail.outbox.clear()
+    assert delivery.digest() == 2
+    opponent_digest = next(m for m in mail.outbox if m.to == [s["opponent"].email])
+    assert "3 notices" in opponent_digest.subject
+    assert "Confirm the score" not in opponent_digest.body
+
+
+@pytest.mark.django_db
+def test_a_single_mail_user_gets_the_score_at_once_as_before() -> None:
+    s = _clubs()
+    result_submit(fixture_id=s["fixture"].id, user=s["reporter"], score=Score(0, 0))
+    _fan_out()
+    (score,) = _mails(kinds.SCORE_REPORTED)
+    assert score.user == s["opponent"] and score.status == Delivery.Status.PENDING
 
 
 def _phone(user: Any, n: int, *, paused_days: float | None = None) -> PushSubscription:
