@@ -481,6 +481,9 @@ def note_text(note: Mapping[str, Any], names: Names) -> str | None:
         return f"{at} {who} shot from {place_of(str(note.get('area')), side, names)} — no goal"
     if kind == "special_event":
         return f"{at} Special event: {special_event_words(note, names)}"
+    if kind == "free_kick":  # the team awarded it; a foul in its own end is in "their own" area
+        why = f" ({why_words(str(note['why']))})" if note.get("why") else ""
+        return f"{at} Free kick for {who} in {place_of(str(note.get('area')), side, names)}{why}".strip()
     if kind == "pressing_won":
         return f"{at} {who} won the ball by pressing in {place_of(str(note.get('area')), side, names)}"
     if kind == "extra_time":

@@ -121,6 +121,10 @@ def test_the_feed_lines_and_notes_name_each_side_rightly(which: str) -> None:
                 assert text.split(" won the ball")[0].endswith(names[side]), text
                 if _end(note["area"]) == _end(entry["own"][side]):
                     assert "pressing in their own " in text, text
+            elif kind == "free_kick":  # for the team awarded it, where the foul was
+                assert f"Free kick for {names[side]} in " in text, text
+                own = _end(note["area"]) == _end(entry["own"][side])
+                assert ("in their own " in text) == own, text
             else:
                 continue
             kinds[kind] += 1
@@ -153,3 +157,9 @@ def test_place_of_says_own_end_only_for_the_subject_team() -> None:
     assert narrate.event_text(ev, names) == "Argentina aimed for the Brazil box"
     move = {"decide": "move", "by": "home", "choice": "GK>H-PEN"}
     assert narrate.event_text(move, names) == "Brazil moved the goalkeeper to their own box"
+    foul = {"kind": "free_kick", "team": "home", "area": "H-FRONT", "why": "attackers_foul", "minute": 9}
+    assert narrate.note_text(foul, names) == (
+        "9' Free kick for Brazil in their own edge of the box (foul by the team in control)"
+    )
+    foul = {"kind": "free_kick", "team": "away", "area": "H-FRONT", "minute": 9}
+    assert narrate.note_text(foul, names) == "9' Free kick for Argentina in the Brazil edge of the box"
