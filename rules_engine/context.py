@@ -60,9 +60,11 @@ class MatchContext:
         prompt: str = "",
         open_choice: bool = False,
         default: Any = None,
+        check: Callable[[Any], str | None] | None = None,
     ) -> Pending:
         """A decision of team ``actor``; ``options`` lists the legal answers,
-        ``verify`` (when given) checks one answer without listing them all."""
+        ``verify`` (when given) checks one answer without listing them all, ``check``
+        (when given) says why an answer is illegal without raising (``Pending.check_fn``)."""
         st = self.st
         return Pending(
             "decision",
@@ -78,6 +80,8 @@ class MatchContext:
             options,
             verify,
             default,
+            False,
+            check,
         )
 
     def ask_yes_no(self, name: str, actor: int, rule: str, prompt: str = "", moot: bool = False) -> Pending:

@@ -100,6 +100,9 @@ class Pending:
              condition point for a step the ball value cannot take): a page
              may take the default without asking; any legal answer is kept.
     options  (property) for decisions: every legal choice, computed lazily.
+    check_fn for some decisions (the move sequences): why a choice is illegal, or None when
+             it is legal; ``verify_fn``'s verdict without raising, for a coach that
+             probes a few candidates per decision (a raised error costs many checks).
              For the set-up decisions (3.3) the tuple holds a few ready-made
              legal set-ups; any other legal set-up is accepted too.
 
@@ -110,6 +113,7 @@ class Pending:
 
     __slots__ = (
         "actor",
+        "check_fn",
         "default",
         "dice",
         "kind",
@@ -141,6 +145,7 @@ class Pending:
         verify_fn: Callable[[Any], None] | None = None,
         default: Any = None,
         moot: bool = False,
+        check_fn: Callable[[Any], str | None] | None = None,
     ) -> None:
         self.kind: Final = kind
         self.name: Final = name
@@ -156,6 +161,7 @@ class Pending:
         self.verify_fn: Final = verify_fn
         self.default: Final = default
         self.moot: Final = moot
+        self.check_fn: Final = check_fn
 
     def __repr__(self) -> str:
         return (

@@ -13,8 +13,9 @@ from typing import Any, Final
 from . import board as B
 from . import decisions as D
 from .context import MatchContext
+from .errors import IllegalEventError
 from .events import Event, Pending, answer_choice
-from .movebase import Move, move_player, parse_move, verify_move
+from .movebase import Move, move_player, not_a_move, parse_move
 from .rules import closest_areas, second_last_area
 
 Flow = Generator[Pending, Event, Any]
@@ -193,7 +194,26 @@ class MoveCtx:
     def verify(self, choice: Any, allow_done: bool = True) -> None:
         if choice == D.DONE and allow_done:
             return
-        verify_move(choice, self.parse(choice), self.rule, self.check, False)
+        mv = self.parse(choice)
+        if mv is None:
+            raise not_a_move(choice, self.rule)
+        # movebase.verify_move inlined: passing ``self.check`` would make a bound method and
+        # call it generically (compiled), where this is a direct call
+        src, dst, gk, ball = mv
+        why = self.check(src, dst, gk, ball)
+        if why:
+            raise IllegalEventError(f"move {choice} is illegal: {why}", rule=self.rule)
+
+    def why(self, choice: Any, allow_done: bool = True) -> str | None:
+        """Why ``choice`` is not a legal answer, or None: ``verify`` without raising."""
+        if choice == D.DONE and allow_done:
+            return None
+        mv = self.parse(choice)
+        if mv is None:
+            return "not a move"
+        src, dst, gk, ball = mv
+        why = self.check(src, dst, gk, ball)
+        return why if why else None
 
     def do(self, mv: Move) -> None:
         src, dst, gk, ball = mv
@@ -219,12 +239,17 @@ def move_seq(
     """Ask for up to `limit` moves; returns how many were made."""
     n = 0
     verify: Callable[[Any], None]
+    why: Callable[[Any], str | None]
     if optional:
         verify = ctx.verify
+        why = ctx.why
     else:
 
         def verify(c: Any) -> None:
             ctx.verify(c, False)
+
+        def why(c: Any) -> str | None:
+            return ctx.why(c, False)
 
     def options() -> tuple[str, ...]:
         opts = ctx.options()
@@ -236,7 +261,7 @@ def move_seq(
             # "done" is the only answer: asking would only cost a tap; a log may still answer it
             m.skip(name, ctx.team, D.DONE)
             break
-        ev = yield m.ask(name, ctx.team, ctx.rule, options, verify, prompt, False, default)
+        ev = yield m.ask(name, ctx.team, ctx.rule, options, verify, prompt, False, default, why)
         c = answer_choice(ev)
         if c == D.DONE:
             break
