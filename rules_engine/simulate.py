@@ -179,11 +179,10 @@ def play_match(
     limit = opts.max_events
     strict = opts.strict
     n = 0
-    pending = match.pending
-    apply = match.apply
-    roll_for = dice.roll_for
+    # (match.pending() and match.apply() called as methods, not through bound-method locals: the
+    # compiled engine calls a native method directly, a local bound method generically)
     while True:
-        p = pending()
+        p = match.pending()
         if p is None:
             return match
         n += 1
@@ -193,10 +192,10 @@ def play_match(
                 f"{match.st.minute_label()}, waiting for {p.kind} {p.name} by {p.actor})"
             )
         if p.kind == "roll":
-            roll = roll_for(p)
+            roll = dice.roll_for(p)
             if observer is not None:
                 observer(match, roll)
-            apply(roll)
+            match.apply(roll)
             continue
         actor = p.actor
         if p.name == D.EXTRA_TIME and opts.extra_time is not None:
@@ -209,14 +208,14 @@ def play_match(
         if observer is not None:
             observer(match, decision)
         try:
-            apply(decision)
+            match.apply(decision)
         except IllegalEventError as e:
             if strict:
                 raise SimulationError(f"the {p.actor} coach answered {p.name} illegally: {e}") from e
             fallback = Decision(p.name, p.actor, p.options[0])
             if observer is not None:
                 observer(match, fallback)
-            apply(fallback)
+            match.apply(fallback)
 
 
 def simulate_match(

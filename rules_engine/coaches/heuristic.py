@@ -72,7 +72,7 @@ class HeuristicCoach:
         self._styles: list[Style] = []  # by game state (see ``mode_shift``)
         self._mode = 0
         self._action_turn = -1  # turn of this team's last action decision
-        self._wcache: dict[tuple[int, ...], list[float]] = {}  # see choose
+        self._wcache: dict[int, list[float]] = {}  # see choose
         self._seq_key: tuple[str, int, int | str] = ("", -1, 0)
         self._seq_next = -1
         self._seq_moves = 0
@@ -219,12 +219,17 @@ class HeuristicCoach:
         name = pending.name
         verify = pending.verify_fn
         if verify is not None and self._seq_moves >= self.move_caps.get(name, 99):
-            try:
-                verify(D.DONE)
-            except FubaError:
-                pass
+            check = pending.check_fn
+            if check is not None:
+                if check(D.DONE) is None:
+                    return D.DONE
             else:
-                return D.DONE
+                try:
+                    verify(D.DONE)
+                except FubaError:
+                    pass
+                else:
+                    return D.DONE
         free = name == D.FREE_MOVE
         cands = move_candidates(st, name, team, self.style, self._wcache)
         return pick_move(pending, cands, free, 0.25 if free else 0.12)

@@ -10,7 +10,6 @@ without any eligible player is answered without scoring.
 
 from __future__ import annotations
 
-from itertools import compress as _compress
 from typing import Any
 
 from .. import decisions as D
@@ -36,7 +35,8 @@ from .tables import (
     PEN,
     PEN_PART,
     SRC_AREA,
-    SRC_PAIRS,
+    SRC_DST,
+    SRC_RANK,
     STACK_GAIN,
     THREAT,
 )
@@ -57,15 +57,15 @@ class _Contests:
         self.ct = ct
         self.c_ball = field[ball] + (1 if gk == ball else 0)
         self.c_pen = field[pen] + (1 if gk == pen and not ct else 0)  # never in the opponent's box
-        self.bpart: Any = BALL_PART[ct][opp.count(ball)]
-        self.ppart: Any = PEN_PART[ct][opp.count(pen)] if DIST[ball][pen] <= 2 else NO_PEN_PART
+        self.bpart: list[float] = BALL_PART[ct][opp.count(ball)]
+        self.ppart: list[float] = PEN_PART[ct][opp.count(pen)] if DIST[ball][pen] <= 2 else NO_PEN_PART
         self.gk_home = gk == PEN[team]
         self.g_off = 0.0 if self.gk_home else 6.0
         self.base: float = self.bpart[self.c_ball] + self.ppart[self.c_pen] - (0.0 if self.gk_home else 6.0)
 
 
 def move_candidates(
-    st: MatchState, name: str, team: int, style: Style, cache: dict[tuple[int, ...], list[float]]
+    st: MatchState, name: str, team: int, style: Style, cache: dict[int, list[float]]
 ) -> list[tuple[float, int]]:
     """The single moves of ``team`` worth making in a ``name`` sequence, as (gain, rank) pairs."""
     ts = st.teams[team]
@@ -74,14 +74,18 @@ def move_candidates(
     free = name == D.FREE_MOVE
     # runner, fast defender, box-to-box midfielder (A11): a free move from anywhere
     extra_free = free and not style.skills.isdisjoint(EXTRA_FREE_MOVE_SKILLS) and st.uses("A11")
+    ts_field = ts.field
+    ids: list[int] = []
     if free and not extra_free:
-        ids = _free_movers(ts, opp)
+        _free_movers(ts, opp, ids)
         if not ids and (gk < 0 or gk == PEN[team]):
             return []  # no candidate at all
     else:
-        ids = list(_compress(range(N_LOC), ts.field))  # every player may move
+        for src in range(N_LOC):  # every player may move
+            if ts_field[src]:
+                ids.append(src)
     w = position_weights(st, team, style, cache)
-    field = list(ts.field)
+    field = ts_field[:]
     for s in CORNER_SPOTS:  # a corner taker counts in its corner area
         if field[s]:
             field[AREA_OF[s]] += field[s]
@@ -99,21 +103,22 @@ def move_candidates(
     return cands
 
 
-def _free_movers(ts: TeamState, opp: TeamState) -> list[int]:
+def _free_movers(ts: TeamState, opp: TeamState, ids: list[int]) -> None:
     """4.3.1: a free move only from an outnumbering area (players per area as 1.4.1 counts them:
-    goalkeeper included, at most six) or straight off a goal line (ids past ``N_LOC``)."""
+    goalkeeper included, at most six) or straight off a goal line (ids past ``N_LOC``), added
+    to ``ids``."""
     ts_field, gk = ts.field, ts.gk
     of, og = opp.field, opp.gk
-    ids: list[int] = []
-    for src in _compress(range(N_LOC), ts_field):
+    for src in range(N_LOC):
+        if not ts_field[src]:
+            continue
         a = AREA_OF[src]
-        o = ts_field[a] + (gk == a)
-        t = of[a] + (og == a)
+        o = ts_field[a] + (1 if gk == a else 0)
+        t = of[a] + (1 if og == a else 0)
         if (6 if o > 6 else o) > (6 if t > 6 else t):
             ids.append(src)
         elif IS_GOAL_LINE[src]:
             ids.append(src + N_LOC)
-    return ids
 
 
 def _player_moves(
@@ -130,44 +135,53 @@ def _player_moves(
 ) -> list[tuple[float, int]]:
     """The field players' moves: the value a player adds to the destination (diminishing returns)
     minus what it leaves, plus the contests a move into or out of the ball or penalty area changes;
-    the player in the ball area may dribble (4.5.2) and take the ball along."""
+    the player in the ball area may dribble (4.5.2) and take the ball along.
+
+    Written for the compiled coach: plain loops over tuples of ints with float locals (no
+    comprehension list per source, no pair objects unpacked); the arithmetic is the same,
+    term for term, so every gain is the same float."""
     ball, pen = contests.ball, contests.pen
     c_ball, c_pen = contests.c_ball, contests.c_pen
     bpart, ppart = contests.bpart, contests.ppart
     base, g_off = contests.base, contests.g_off
-    stack_gain = STACK_GAIN
-    wadd = [w[d] * stack_gain[field[d]] for d in range(N_AREAS)]
+    wadd: list[float] = [w[d] * STACK_GAIN[field[d]] for d in range(N_AREAS)]
     # contest gain of a move into each area from an area outside the contests
-    cdst = [0.0] * N_AREAS
+    cdst: list[float] = [0.0] * N_AREAS
     ball_is_pen = ball == pen
-    cdst[ball] = bpart[c_ball + 1] + ppart[c_pen + ball_is_pen] - g_off - base
+    cdst[ball] = bpart[c_ball + 1] + ppart[c_pen + (1 if ball_is_pen else 0)] - g_off - base
     if not ball_is_pen:
         cdst[pen] = bpart[c_ball] + ppart[c_pen + 1] - g_off - base
-    special = (ball, pen, opp_pen, own_pen)
     cands: list[tuple[float, int]] = []
-    append = cands.append
-    extend = cands.extend
     for sid in ids:
         a_src = SRC_AREA[sid]
-        loss = w[a_src] * stack_gain[field[a_src] - 1]
-        if a_src not in special:
-            extend([(g, r) for d, r in SRC_PAIRS[sid] if (g := wadd[d] - loss + cdst[d]) > threshold])
+        loss = w[a_src] * STACK_GAIN[field[a_src] - 1]
+        dsts = SRC_DST[sid]
+        ranks = SRC_RANK[sid]
+        n = len(dsts)
+        if a_src != ball and a_src != pen and a_src != opp_pen and a_src != own_pen:
+            for i in range(n):
+                d = dsts[i]
+                g = wadd[d] - loss + cdst[d]
+                if g > threshold:
+                    cands.append((g, ranks[i]))
             continue
-        s_ball = a_src == ball
-        s_pen = a_src == pen
-        for d, r in SRC_PAIRS[sid]:
+        s_ball = 1 if a_src == ball else 0
+        s_pen = 1 if a_src == pen else 0
+        drib = sid == drib_src
+        for i in range(n):
+            d = dsts[i]
             gain = wadd[d] - loss
-            db = (d == ball) - s_ball
-            dp = (d == pen) - s_pen
+            db = (1 if d == ball else 0) - s_ball
+            dp = (1 if d == pen else 0) - s_pen
             if db or dp:
                 gain += bpart[c_ball + db] + ppart[c_pen + dp] - g_off - base
             if gain > threshold:
-                append((gain, r))
-            if sid == drib_src:
+                cands.append((gain, ranks[i]))
+            if drib:
                 # dribbling (4.5.2): the player in the ball area takes the ball along
                 g2 = gain + 4.0 * (threat[d] - threat[a_src]) + dbonus
                 if g2 > threshold:
-                    append((g2, DRIB_RANK[sid][d]))
+                    cands.append((g2, DRIB_RANK[sid][d]))
     return cands
 
 
@@ -191,8 +205,18 @@ def _goalkeeper_moves(
 def pick_move(pending: Pending, cands: list[tuple[float, int]], free: bool, threshold: float) -> Any:
     """The best legal move of the (gain, rank) candidates, or ``done``."""
     names = MOVE_NAME
-    verify = pending.verify_fn
-    if verify is not None:
+    check = pending.check_fn
+    if check is not None:
+        # the engine's check without raising (the same verdict as verify_fn)
+        cands.sort(reverse=True)
+        for _, r in cands[:6]:
+            c = names[r]
+            if check(c) is None:
+                return c
+        if check(D.DONE) is None and (not cands or free):
+            return D.DONE
+    elif pending.verify_fn is not None:
+        verify = pending.verify_fn
         cands.sort(reverse=True)
         for _, r in cands[:6]:
             c = names[r]

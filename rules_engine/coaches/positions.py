@@ -12,14 +12,22 @@ from .style import Style
 from .tables import OPP_HALF, play_area, stack_value
 
 
-def position_weights(
-    st: MatchState, team: int, style: Style, cache: dict[tuple[int, ...], list[float]]
-) -> list[float]:
+def position_weights(st: MatchState, team: int, style: Style, cache: dict[int, list[float]]) -> list[float]:
     """Value of one player of `team` in each playing area, given the ball."""
     ball = play_area(st.ball)
     ct = st.ct == team
     ts = st.teams[team]
-    key = (team, ball, ct, *ts.formation)
+    form = ts.formation
+    # the cache key packs (team, ball, ct, formation) in one int (a tuple key is built and hashed
+    # on every move decision); a line holds at most ten players, so six bits a line are plenty
+    key = team | ball << 1 | ct << 5
+    shift = 6
+    for n in form:
+        if not 0 <= n < 64:
+            return _compute_weights(team, ball, ct, ts, style)  # (never: not packable, not cached)
+        key |= n << shift
+        shift += 6
+    key |= len(form) << shift
     cached = cache.get(key)
     if cached is not None:
         return cached

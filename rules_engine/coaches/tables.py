@@ -5,10 +5,7 @@ contest and slow-play tables."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import reduce as _reduce
-from itertools import compress as _compress
-from operator import or_ as _or
-from typing import Any, Final
+from typing import Final
 
 from .. import board as B
 from ..state import TeamState
@@ -88,7 +85,6 @@ PEN: Final = B.PEN
 DIST: Final = B.DIST
 CORNER_SPOTS: Final = B.CORNER_SPOTS
 NAMES: Final = B.NAMES
-BIT = tuple(1 << a for a in range(B.N_AREAS))
 _ADJ_MASK: Final = tuple(sum(1 << x for x in ADJ_PLAY[a]) for a in range(B.N_AREAS))
 # [team][s][t]: area t is entirely beyond area s for team (5.1, A7)
 BEYOND: Final = tuple(
@@ -109,7 +105,11 @@ def area_counts(ts: TeamState) -> list[int]:
 
 def near_mask(counts: Sequence[int]) -> int:
     """Bit mask of the playing areas with a player in an adjacent playing area."""
-    return _reduce(_or, _compress(_ADJ_MASK, counts), 0)
+    mask = 0
+    for a in range(N_AREAS):
+        if counts[a]:
+            mask |= _ADJ_MASK[a]
+    return mask
 
 
 # (destination, rank) of the moves from each location: all / free moves straight off a goal line
@@ -121,9 +121,13 @@ SRC_AREA: Final = tuple(AREA_OF[s] for s in range(B.N_LOC)) * 2
 SRC_PAIRS: Final = tuple(tuple((d, _MV_RANK[s][d]) for d in ADJ_PLAY[s]) for s in range(B.N_LOC)) + tuple(
     tuple((d, _MV_RANK[s][d]) for d in _AWAY_DST[s]) for s in range(B.N_LOC)
 )
+# the same pairs as two flat tables of plain ints (destinations, ranks): the compiled coach reads
+# an int from a tuple of ints without unpacking a pair object per move
+SRC_DST: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(d for d, _ in p) for p in SRC_PAIRS)
+SRC_RANK: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(r for _, r in p) for p in SRC_PAIRS)
 
 
-def _contest_part_tables() -> tuple[Any, Any]:
+def _contest_part_tables() -> tuple[list[list[list[float]]], list[list[list[float]]]]:
     """``_contest_value`` split in its ball-area part [ct][theirs][ours] and its
     penalty-area part [ct][theirs][ours] (players up to 40, counted up to six),
     each computed exactly as ``_contest_value`` adds them up."""
@@ -153,8 +157,10 @@ def _contest_part_tables() -> tuple[Any, Any]:
     return ball, pen
 
 
-BALL_PART, PEN_PART = _contest_part_tables()
-NO_PEN_PART: Final = [0.0] * 41
+_PARTS: Final = _contest_part_tables()
+BALL_PART: Final = _PARTS[0]
+PEN_PART: Final = _PARTS[1]
+NO_PEN_PART: Final[list[float]] = [0.0] * 41
 
 
 IS_GOAL_LINE: Final = tuple(AREA_OF[s] in B.GOAL_LINE_AREAS for s in range(B.N_LOC))
@@ -197,4 +203,4 @@ def _contest_value(
 
 
 # weights of one player per area (positions.position_weights), by style (deep, attack)
-WEIGHT_CACHE: Final[dict[tuple[float, float], dict[tuple[int, ...], list[float]]]] = {}
+WEIGHT_CACHE: Final[dict[tuple[float, float], dict[int, list[float]]]] = {}

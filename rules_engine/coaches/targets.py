@@ -12,7 +12,6 @@ are called only for the long passes and the offside candidates).
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import compress as _compress
 from typing import Any
 
 from ..errors import FubaError
@@ -23,7 +22,6 @@ from .style import Style
 from .tables import (
     AREA_OF,
     BEYOND,
-    BIT,
     DIST,
     N_AREAS,
     NAMES,
@@ -73,13 +71,16 @@ def _target_bounds(
     bounds: list[tuple[float, int]] = []
     # 4.1.1: a player there or in an adjacent area
     reach = near_mask(ours) | (1 << start_a)
-    for t in _compress(range(N_AREAS), ours):
-        reach |= 1 << t
+    for t in range(N_AREAS):
+        if ours[t]:
+            reach |= 1 << t
     gains = style.target_gain
     g0 = gains[team]
     if g0 is None:
         g0 = gains[team] = [threat_us[t] * (1.0 + 0.4 * attack) for t in range(N_AREAS)]
-    for t in _compress(range(N_AREAS), map(reach.__and__, BIT)):
+    for t in range(N_AREAS):
+        if not reach >> t & 1:
+            continue
         o = ours[t]
         gain = g0[t] + (0.05 if o and dist_short[t] <= 1 else 0.0)
         if o > theirs[t]:
