@@ -32,6 +32,7 @@ from ..fuba2.ball import long_pass_areas
 from ..fuba2.goal import attempt_modifier
 from ..fuba2.offside import Side
 from ..machine import Match
+from ..state import MatchState
 
 SHOOT_AT: Final = 0.2  # the chance of a goal (plus a third of a corner's) worth a shot
 SHOOT_BEHIND_LATE: Final = 0.1
@@ -69,14 +70,40 @@ _MOVES: Final[dict[str, tuple[int, int, bool]]] = {
 }
 
 
+def _move_gain(st: MatchState, team: int, move: str, rnd: Callable[[], float]) -> float:
+    """How much a move gains: closer to the ball, ahead (attacking) or back (defending), into the
+    ball area, with the ball; a little noise (one draw) breaks ties."""
+    parsed = _MOVES.get(move)
+    if parsed is None:
+        parsed = _parse_move(move)
+    src, dst, with_ball = parsed
+    if src < 0:
+        return 1.0 if dst == B.PEN[team] else -5.0  # the keeper stays in (or goes back to) its box
+    ball = st.ball if st.ball < B.N_AREAS else B.CENTRE
+    closer = B.DIST[src][ball] - B.DIST[dst][ball]
+    ahead = B.depth_from(team, dst) - B.depth_from(team, src)
+    attacking = st.ct == team
+    gain = closer * (0.6 if attacking else 0.9) + ahead * (0.25 if attacking else -0.1)
+    if dst == ball:
+        gain += 0.5
+    if src == ball and st.teams[team].raw(src) <= st.teams[1 - team].raw(src):
+        gain -= 1.0  # do not leave the ball area outnumbered
+    if with_ball:
+        gain += 0.8
+    return gain + rnd() * 0.1
+
+
 class Fuba2HeuristicCoach:
     """Answers one team's decisions of a FUBA 2 match (see the module's docstring)."""
 
     def __init__(self, rng: random.Random, team: Any = None) -> None:
         self.rng = rng
+        # the same draws as rng.random(), through a bound method kept once: the move scoring
+        # draws once per legal move, and a method looked up on every draw costs more (compiled)
+        self.random: Callable[[], float] = rng.random
         self.team = team
         self.moves_made = 0
-        self.sequence: tuple[int, str] = (-1, "")
+        self.sequence: tuple[int, str, str] = (-1, "", "")
         self.answers: dict[str, Callable[[Match, Pending], Any]] = {
             D.KICK_OFF_TEAM: self._kick_off_team,
             D.TARGET_AREA: self._target_area,
@@ -166,29 +193,8 @@ class Fuba2HeuristicCoach:
             return want
         return "midfield" if "midfield" in pending.options else pending.options[0]
 
-    def _move_gain(self, match: Match, team: int, move: str) -> float:
-        st = match.st
-        parsed = _MOVES.get(move)
-        if parsed is None:
-            parsed = _parse_move(move)
-        src, dst, with_ball = parsed
-        if src < 0:
-            return 1.0 if dst == B.PEN[team] else -5.0  # the keeper stays in (or goes back to) its box
-        ball = st.ball if st.ball < B.N_AREAS else B.CENTRE
-        closer = B.DIST[src][ball] - B.DIST[dst][ball]
-        ahead = B.depth_from(team, dst) - B.depth_from(team, src)
-        attacking = st.ct == team
-        gain = closer * (0.6 if attacking else 0.9) + ahead * (0.25 if attacking else -0.1)
-        if dst == ball:
-            gain += 0.5
-        if src == ball and st.teams[team].raw(src) <= st.teams[1 - team].raw(src):
-            gain -= 1.0  # do not leave the ball area outnumbered
-        if with_ball:
-            gain += 0.8
-        return gain + self.rng.random() * 0.1
-
     def _move(self, match: Match, pending: Pending) -> Any:
-        key = (match.st.turn, f"{pending.name}:{pending.actor}")
+        key = (match.st.turn, pending.name, pending.actor)
         if key != self.sequence:
             self.sequence, self.moves_made = key, 0
         # pending.options lists every legal move afresh on each read: read it once
@@ -198,8 +204,17 @@ class Fuba2HeuristicCoach:
         if not moves or (optional and self.moves_made >= MAX_MOVES):
             return D.DONE if optional else opts[0]
         team = _team(pending)
-        best = max(moves, key=lambda mv: self._move_gain(match, team, str(mv)))
-        if optional and self._move_gain(match, team, str(best)) < MOVE_GAIN:
+        st = match.st
+        rnd = self.random
+        # the first best move, each gain drawn in the order of the options (as max() would)
+        best = moves[0]
+        best_gain = _move_gain(st, team, str(best), rnd)
+        for i in range(1, len(moves)):
+            mv = moves[i]
+            gain = _move_gain(st, team, str(mv), rnd)
+            if gain > best_gain:
+                best, best_gain = mv, gain
+        if optional and _move_gain(st, team, str(best), rnd) < MOVE_GAIN:
             return D.DONE
         self.moves_made += 1
         return best
