@@ -336,6 +336,19 @@ class StageAdmin(ServiceAdmin):
     def service_delete(self, obj: Stage) -> None:
         stage_delete(stage=obj)
 
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        # The stage trail names who changed a stage: the form's service call needs the person.
+        form = super().get_form(request, obj, change, **kwargs)
+        form.acting_user = signed_in_user(request.user)
+        return form
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        stage_delete(stage=obj, user=signed_in_user(request.user))
+
+    def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
+        for obj in queryset:
+            stage_delete(stage=obj, user=signed_in_user(request.user))
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[Stage]:
         return super().get_queryset(request).annotate(n_fixtures=Count("fixtures"))
 

@@ -29,6 +29,7 @@ from tournaments.models import (
     RoundClock,
     Skill,
     SkillLoss,
+    StageChange,
     TeamSkill,
 )
 from tournaments.services.clubs import (
@@ -237,3 +238,12 @@ class CheckInAdmin(RecordAdmin):
     list_display = ("fixture", "team", "checked_in_by", "checked_in_by_role", "created_at")
     list_filter = ("fixture__competition",)
     search_fields = ("team__name", "checked_in_by__username")
+
+
+@admin.register(StageChange)
+class StageChangeAdmin(RecordAdmin):
+    """The stage trail: a stage added, changed or deleted (tournaments.services.stages)."""
+
+    list_display = ("changed_at", "competition", "stage_name", "action", "changed_by", "changed_by_role")
+    list_filter = ("action", "competition")
+    search_fields = ("stage_name", "changed_by__username")

@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.admin.widgets import FilteredSelectMultiple
+from django.contrib.auth.models import User
 
 from kernel.admin_actions import ServiceForm
 from matches.discipline import DisciplineChange, competition_discipline_set
@@ -208,6 +209,8 @@ class CompetitionForm(ServiceForm):
 
 
 class StageForm(ServiceForm):
+    # Who is saving (StageAdmin.get_form sets it), named on the competition's stage trail.
+    acting_user: User | None = None
     teams = CompetitionTeamChoice(
         queryset=Team.objects.none(),
         required=False,
@@ -259,10 +262,11 @@ class StageForm(ServiceForm):
                 competition=data["competition"],
                 kind=data["kind"],
                 teams=list(data.get("teams") or []),
+                user=self.acting_user,
                 **values,
             )
         teams = list(data["teams"]) if "teams" in self.changed_data else None
-        return stage_update(stage=stage, teams=teams, **self.changes(settings))
+        return stage_update(stage=stage, teams=teams, user=self.acting_user, **self.changes(settings))
 
 
 class GroupForm(ServiceForm):

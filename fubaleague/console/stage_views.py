@@ -1,6 +1,7 @@
-"""Console: the stages in order, a knockout added after a league, Swiss rounds or a league phase
-(the places it takes, the play-off whose winners join it), and the knockouts made from the final
-table once it is final. Everything goes through the services the API calls."""
+"""Console: the stages in order (each opens to be changed or deleted: stage_edit_views), a knockout
+added after a league, Swiss rounds or a league phase (the places it takes, the play-off whose
+winners join it), and the knockouts made from the final table once it is final, with the stage
+trail and the refills of table places. Everything goes through the services the API calls."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 
 from fubaleague.console.access import competition_of, competition_required
+from fubaleague.console.stage_edit_views import refill_trail, stage_trail
 from kernel.admin_actions import form_error
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
@@ -132,7 +134,12 @@ def stages(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("console:stages", slug=slug)
     if request.method == "POST" and "add" in request.POST and form.is_valid():
         try:
-            stage = stage_create(competition=competition, kind=Stage.Kind.KNOCKOUT, **form.cleaned_data)
+            stage = stage_create(
+                competition=competition,
+                kind=Stage.Kind.KNOCKOUT,
+                user=signed_in_user(request.user),
+                **form.cleaned_data,
+            )
         except ApplicationError as exc:
             form_error(form, exc)
         else:
@@ -144,5 +151,7 @@ def stages(request: HttpRequest, slug: str) -> HttpResponse:
         "tables": _tables(competition),
         "form": form,
         "fill_error": fill_error,
+        "trail": stage_trail(competition, limit=10),
+        "refills": refill_trail(list(competition.stages.filter(feed_places_from__isnull=False))),
     }
     return TemplateResponse(request, "console/stages.html", context)

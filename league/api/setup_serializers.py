@@ -328,7 +328,9 @@ class DrawSerializer(serializers.Serializer):
     relaxed = serializers.JSONField(help_text="Pots drawn without the constraints: pot, group, reason")
     result = serializers.JSONField(
         help_text="Groups: {name: [team ids]}; knockout: team ids in bracket order; league phase: "
-        '{"matchdays": n, "matches": [[home id, away id, matchday], ...]}'
+        '{"matchdays": n, "matches": [[home id, away id, matchday], ...]}; table places: '
+        '{"feeder": stage id, "places": {place: team id}}, and on a refill after a correction '
+        '"refill": [{"place", "before", "after"}] and "cause"'
     )
     drawn_at = serializers.DateTimeField()
     drawn_by = serializers.CharField(source="drawn_by.username", default=None, help_text="Who drew")

@@ -449,19 +449,19 @@ class StageSetupMixin(SetupMixin):
     def create(self, request: Request) -> Response:
         """Staff: add a stage (round robin, groups, knockout or Swiss) to a competition."""
         data = self._input(write.StageWriteSerializer, request)
-        return self._read(stage_create(**data), status.HTTP_201_CREATED)
+        return self._read(stage_create(**data, user=signed_in_user(request.user)), status.HTTP_201_CREATED)
 
     @extend_schema(request=write.StageUpdateSerializer, responses={200: read.StageSerializer, **ERRORS})
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         """Staff: change a stage; its teams, legs, rounds and feeder only before fixtures exist."""
         stage = self.get_object()  # type: ignore[attr-defined]
         data = self._input(write.StageUpdateSerializer, request, partial=True)
-        return self._read(stage_update(stage=stage, **data))
+        return self._read(stage_update(stage=stage, **data, user=signed_in_user(request.user)))
 
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def destroy(self, request: Request, pk: str | None = None) -> Response:
         """Staff: delete a stage (and its unplayed fixtures) while nothing in it has been played."""
-        stage_delete(stage=self.get_object())  # type: ignore[attr-defined]
+        stage_delete(stage=self.get_object(), user=signed_in_user(request.user))  # type: ignore[attr-defined]
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -16,7 +16,7 @@ from tournaments.models.competitions import (
     TeamSkill,
     TiebreakPreset,
 )
-from tournaments.models.stages import Bye, Draw, Fixture, Group, LotDraw, Stage, Suspension
+from tournaments.models.stages import Bye, Draw, Fixture, Group, LotDraw, Stage, StageChange, Suspension
 
 # The venue's models live beside the app's (a round's clock, the clubs' check-in); imported here
 # so the app registers them.
@@ -40,6 +40,7 @@ __all__ = [
     "Skill",
     "SkillLoss",
     "Stage",
+    "StageChange",
     "Suspension",
     "Team",
     "TeamSkill",

@@ -290,6 +290,36 @@ class Draw(models.Model):
         return f"{self.get_kind_display()} draw for {self.stage} (seed {self.seed})"
 
 
+class StageChange(models.Model):
+    """A stage added, changed or deleted by hand (console, API, admin): who, in which standing,
+    when, and each setting before and after. Kept on the competition, so a deleted stage's trail
+    stays (with its name)."""
+
+    class Action(models.TextChoices):
+        ADDED = "added", "Added"
+        CHANGED = "changed", "Changed"
+        DELETED = "deleted", "Deleted"
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="stage_changes")
+    stage = models.ForeignKey(Stage, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes")
+    stage_name = models.CharField(max_length=80)
+    action = models.CharField(max_length=8, choices=Action.choices)
+    # {setting: [before, after]}; a stage or team is named by its id (teams: a sorted id list).
+    changes = models.JSONField(default=dict, blank=True)
+    changed_at = models.DateTimeField(auto_now_add=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The person's standing when they acted ("organiser", "administrator"), as audits name it.
+    changed_by_role = models.CharField(max_length=80, blank=True)
+
+    class Meta:
+        ordering = ["competition", "-changed_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()}: {self.stage_name} ({self.competition})"
+
+
 class Suspension(models.Model):
     """A ban caused by cards.
 

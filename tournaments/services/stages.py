@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Model
 
 from kernel.errors import ApplicationError, Conflict
 from tournaments.fixtures import group_qualifiers_problem
@@ -15,13 +16,13 @@ from tournaments.game_systems import (
 )
 from tournaments.models import (
     Competition,
+    Fixture,
     Group,
     Stage,
+    StageChange,
     Team,
 )
-
-# FUBA rulebook 3, advanced rules A1–A13 (A12 is referred to but missing from the text; the
-# engine accepts it as another name of A13).
+from tournaments.selectors import actor_role_words
 from tournaments.services.clubs import teams_check
 from tournaments.services.shared import any_played, invalid
 from tournaments.table_feed import Band, band_problem, playoff_problem
@@ -228,6 +229,34 @@ def _free_order(competition: Competition, order: int | None, where: str) -> int:
     return order
 
 
+def _plain(value: Any) -> Any:
+    """A setting as the trail keeps it: a stage by its id, teams by their sorted ids."""
+    if isinstance(value, Model):
+        return value.pk
+    if isinstance(value, list | tuple):
+        return sorted(_plain(v) for v in value)
+    return value
+
+
+def _record(
+    competition: Competition,
+    stage: Stage,
+    action: str,
+    changes: Mapping[str, list[Any]],
+    user: User | None,
+) -> None:
+    """The change on the competition's stage trail, naming who made it and their standing."""
+    StageChange.objects.create(
+        competition=competition,
+        stage=None if action == StageChange.Action.DELETED else stage,
+        stage_name=stage.name,
+        action=action,
+        changes=dict(changes),
+        changed_by=user if user is not None and user.is_authenticated else None,
+        changed_by_role=actor_role_words(user=user, competition=competition),
+    )
+
+
 @transaction.atomic
 def stage_create(
     *,
@@ -252,11 +281,14 @@ def stage_create(
     feed_playoff: Stage | None = None,
     teams: Sequence[Team] = (),
     groups: Mapping[str, Sequence[Team]] | None = None,
+    user: User | None = None,
 ) -> Stage:
     """Create a stage. A group stage's groups may start empty, to be drawn from pots.
 
     Away goals, extra time and the shoot-out default to what the game system plays
     (``tournaments.game_systems``): Soccer City's Cup counts away goals, Super Team has neither.
+    A stage added by ``user`` is on the competition's stage trail; the stages a preset or a
+    format makes with a new competition are not (the competition's creation is the record).
     """
     where = f"Stage '{name}' of '{competition}'"
     game = rules_of(competition)
@@ -297,6 +329,9 @@ def stage_create(
     for group_name, group_teams in (groups or {}).items():
         group = Group.objects.create(stage=stage, name=group_name)
         group.teams.set(group_teams)
+    if user is not None:
+        added = {f: [None, _plain(v)] for f, v in values.items()} | {"kind": [None, kind]}
+        _record(competition, stage, StageChange.Action.ADDED, added, user)
     return stage
 
 
@@ -320,8 +355,12 @@ def _away_goals_check(
 
 
 @transaction.atomic
-def stage_update(*, stage: Stage, teams: Sequence[Team] | None = None, **changes: Any) -> Stage:
-    """Change a stage; what shapes its fixtures (teams, legs, rounds, feeder) only before they exist."""
+def stage_update(
+    *, stage: Stage, teams: Sequence[Team] | None = None, user: User | None = None, **changes: Any
+) -> Stage:
+    """Change a stage; what shapes its fixtures (teams, legs, rounds, feeder) only before they exist.
+
+    What changed goes on the competition's stage trail with ``user`` (None: the system)."""
     unknown = set(changes) - set(STAGE_SETTINGS) - {"order"}
     if unknown:
         raise ApplicationError(
@@ -346,25 +385,48 @@ def stage_update(*, stage: Stage, teams: Sequence[Team] | None = None, **changes
             f"{where}: '{competition}' already has a stage number {changes['order']}.",
             details={"field": "order"},
         )
+    trail = {
+        f: [_plain(getattr(stage, f)), _plain(v)]
+        for f, v in changes.items()
+        if _plain(getattr(stage, f)) != _plain(v)
+    }
     if teams is not None:
         if stage.kind == Stage.Kind.GROUPS:
             raise invalid(f"{where}: a group stage's teams are on its groups.", "teams")
         teams_check(competition, teams, where)
+        before = _plain(list(stage.teams.all()))
+        if before != _plain(list(teams)):
+            trail["teams"] = [before, _plain(list(teams))]
         stage.teams.set(teams)
     for field, value in changes.items():
         setattr(stage, field, value)
     stage.save()
+    if trail:
+        _record(competition, stage, StageChange.Action.CHANGED, trail, user)
     return stage
 
 
 @transaction.atomic
-def stage_delete(*, stage: Stage) -> None:
-    if any_played(stage.fixtures.all()):
-        raise Conflict(f"{stage} has results; it cannot be deleted.")
+def stage_delete(*, stage: Stage, user: User | None = None) -> None:
+    """Delete a stage and its fixtures while none has a result and no stage takes its teams; the
+    deletion, with the stage's settings, stays on the competition's stage trail."""
+    stage = Stage.objects.select_for_update().select_related("competition").get(id=stage.id)
+    played = stage.fixtures.exclude(status=Fixture.Status.SCHEDULED).count()
+    if played:
+        raise Conflict(
+            f"{stage} has {played} fixture(s) with a result (or one on its way); it cannot be deleted. "
+            "Clear those results first, or keep the stage.",
+            details={"field": "stage"},
+        )
     fed = list(stage.fed_stages.values_list("name", flat=True))
     fed += list(stage.playoff_for.values_list("name", flat=True))
     if fed:
-        raise Conflict(f"{stage} feeds {', '.join(fed)}; delete or re-point those first.")
+        raise Conflict(
+            f"{stage} feeds {', '.join(fed)}; delete or re-point those first.", details={"field": "stage"}
+        )
+    settings = {f: [_plain(getattr(stage, f)), None] for f in STAGE_SETTINGS if f != "name"}
+    settings["kind"] = [stage.kind, None]
+    _record(stage.competition, stage, StageChange.Action.DELETED, settings, user)
     stage.fixtures.all().delete()
     stage.delete()
 
