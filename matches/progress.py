@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 
@@ -25,6 +26,7 @@ from tournaments.bracket import TieOutcome, best_third_slots, place_best_thirds,
 from tournaments.models import Competition, Fixture, Group, Stage, Team
 from tournaments.services.stages import TABLE_KINDS
 from tournaments.services.swiss_rounds import swiss_round_create
+from tournaments.services.table_feed import table_refill_record
 from tournaments.skills import skill_losses_reassign
 
 
@@ -116,7 +118,11 @@ def _dependents(fixture: Fixture) -> Q:
 
 
 def placeholders_resolve(
-    *, competition: Competition, fed_by: Fixture | None = None, blocked: list[Fixture] | None = None
+    *,
+    competition: Competition,
+    fed_by: Fixture | None = None,
+    blocked: list[Fixture] | None = None,
+    actor: User | None = None,
 ) -> set[int]:
     """Fill (or refill) knockout slots; returns the ids of teams whose fixtures changed.
 
@@ -125,9 +131,14 @@ def placeholders_resolve(
     bracket depends on it yet. A slot whose fixture already has a result or a submission is
     refused (Conflict), or, given a ``blocked`` list, left as it is and its fixture added to the
     list: the results workflow's corrections then reopen it and resolve again.
+
+    Slots filled from a table's places that change are put on record beside the fill
+    (table_refill_record), naming ``actor`` and ``fed_by``.
     """
     resolver = _Resolver(competition)
     changed_teams: set[int] = set()
+    # (stage, feeder) -> place -> (team before, team after), over both legs of a tie
+    refills: dict[tuple[int, int], dict[int, tuple[int | None, int | None]]] = {}
     fixtures = competition.fixtures.filter(Q(home_source__isnull=False) | Q(away_source__isnull=False))
     if fed_by is not None:
         fixtures = fixtures.filter(_dependents(fed_by))
@@ -135,6 +146,7 @@ def placeholders_resolve(
         "stage__order", "round", "match_number", "leg"
     ):
         updates: dict[str, int | None] = {}
+        moved: list[tuple[dict[str, Any], int | None, int | None]] = []
         for side in ("home", "away"):
             source = getattr(fixture, f"{side}_source")
             if not source:
@@ -158,11 +170,25 @@ def placeholders_resolve(
                     details={"fixtures": [fixture.pk]},
                 )
             updates[f"{side}_team_id"] = team_id
-            changed_teams.update(t for t in (team_id, current) if t is not None)
+            moved.append((source, current, team_id))
         if updates:
             for field, value in updates.items():
                 setattr(fixture, field, value)
             fixture.save(update_fields=[*updates, "updated_at"])
+            for source, before, after in moved:
+                changed_teams.update(t for t in (before, after) if t is not None)
+                if source.get("type") == "place":
+                    slots = refills.setdefault((fixture.stage_id, int(source["stage"])), {})
+                    first = slots.get(int(source["place"]), (before, after))[0]
+                    slots[int(source["place"])] = (first, after)
+    for (stage_id, feeder_id), changes in refills.items():
+        table_refill_record(
+            stage=Stage.objects.select_related("competition").get(id=stage_id),
+            feeder_id=feeder_id,
+            changes=changes,
+            user=actor,
+            cause=f"the result of {fed_by}" if fed_by is not None else "a change of the table",
+        )
     return changed_teams
 
 
@@ -199,16 +225,19 @@ def stage_progress_update(*, stage: Stage) -> Stage:
 
 
 @transaction.atomic
-def fixture_result_changed(*, fixture: Fixture, blocked: list[Fixture] | None = None) -> None:
+def fixture_result_changed(
+    *, fixture: Fixture, blocked: list[Fixture] | None = None, actor: User | None = None
+) -> None:
     """Call after a fixture's result starts counting or changes (inside the same transaction).
 
     ``blocked`` collects the fixtures whose slots would change but already have a result
-    (see placeholders_resolve) instead of refusing.
+    (see placeholders_resolve) instead of refusing; ``actor`` is who made the change, named on the
+    record of slots refilled from a table.
     """
     competition = fixture.competition
     stage_progress_update(stage=fixture.stage)
     teams = {t for t in (fixture.home_team_id, fixture.away_team_id) if t is not None}
-    teams |= placeholders_resolve(competition=competition, fed_by=fixture, blocked=blocked)
+    teams |= placeholders_resolve(competition=competition, fed_by=fixture, blocked=blocked, actor=actor)
     team_objs = list(Team.objects.filter(id__in=teams))
     discipline_recompute(competition=competition, teams=team_objs)
     for team in team_objs:

@@ -65,7 +65,7 @@ def write_result(
     fixture.status = status
     fixture.save(update_fields=["status", "updated_at"])
     if cascade is None:
-        fixture_result_changed(fixture=fixture)
+        fixture_result_changed(fixture=fixture, actor=actor)
     else:
         _recount(fixture, actor=actor, cascade=cascade)
     return result
@@ -78,7 +78,7 @@ def _recount(fixture: Fixture, *, actor: User | None, cascade: list[dict[str, An
     ``cascade`` as it was before; the caller refuses the whole change unless reopening was asked for.
     """
     blocked: list[Fixture] = []
-    fixture_result_changed(fixture=fixture, blocked=blocked)
+    fixture_result_changed(fixture=fixture, blocked=blocked, actor=actor)
     if not blocked:
         return
     for dependent in blocked:
@@ -90,7 +90,7 @@ def _recount(fixture: Fixture, *, actor: User | None, cascade: list[dict[str, An
             note=f"{fixture} was corrected: who plays this fixture changed.",
             cascade=cascade,
         )
-    fixture_result_changed(fixture=fixture)
+    fixture_result_changed(fixture=fixture, actor=actor)
 
 
 def clear(

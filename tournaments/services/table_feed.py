@@ -2,8 +2,9 @@
 
 The places come final and checked from matches.table_fill (which reads the standings, a layer
 above these services); here they become the first round's sides, and each filled stage records
-who filled it and from which places as a Draw of kind ``table_places``. The seeding rule:
-tournaments.table_feed.
+who filled it and from which places as a Draw of kind ``table_places``; a correction of the table
+that refills slots adds another such Draw naming who corrected it and which places changed. The
+seeding rule: tournaments.table_feed.
 """
 
 from __future__ import annotations
@@ -134,6 +135,44 @@ def _record(stage: Stage, feeder: Stage, band: Band, places: Mapping[int, Team],
         seed=0,
         pots=[[places[p].id for p in taken]],
         result={"feeder": feeder.id, "places": {str(p): places[p].id for p in taken}},
+        drawn_by=user if user is not None and user.is_authenticated else None,
+        drawn_by_role=actor_role_words(user=user, competition=stage.competition),
+    )
+
+
+def table_refill_record(
+    *,
+    stage: Stage,
+    feeder_id: int,
+    changes: Mapping[int, tuple[int | None, int | None]],
+    user: User | None,
+    cause: str,
+) -> Draw:
+    """A refill on record, beside the fill it changes (which stays as it was): the places now,
+    each changed place with the team before and after, who did it, their role and what caused it.
+
+    ``changes`` is place -> (team id before, team id after); None is a slot emptied (the table is
+    open again) or filled for the first time since.
+    """
+    last = stage.draws.filter(kind=Draw.Kind.TABLE_PLACES).order_by("-drawn_at", "-id").first()
+    places: dict[str, int | None] = dict(last.result.get("places", {})) if last else {}
+    for place, (_before, after) in changes.items():
+        places[str(place)] = after
+    order = sorted(places, key=int)
+    return Draw.objects.create(
+        stage=stage,
+        kind=Draw.Kind.TABLE_PLACES,
+        seed=0,
+        pots=[[places[p] for p in order]],
+        result={
+            "feeder": feeder_id,
+            "places": {p: places[p] for p in order},
+            "refill": [
+                {"place": place, "before": before, "after": after}
+                for place, (before, after) in sorted(changes.items())
+            ],
+            "cause": cause,
+        },
         drawn_by=user if user is not None and user.is_authenticated else None,
         drawn_by_role=actor_role_words(user=user, competition=stage.competition),
     )
