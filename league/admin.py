@@ -339,7 +339,7 @@ class StageAdmin(ServiceAdmin):
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
         # The stage trail names who changed a stage: the form's service call needs the person.
         form = super().get_form(request, obj, change, **kwargs)
-        form.acting_user = signed_in_user(request.user)
+        form.acting_user = signed_in_user(request.user)  # type: ignore[attr-defined]
         return form
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:

@@ -46,10 +46,10 @@ RELATED = ("feeder", "feed_playoff")
 class StageEditForm(forms.Form):
     """The stage's own settings, typed as the model's, numbers within the service's STAGE_RANGES."""
 
-    def __init__(self, *args: Any, stage: Stage, **kwargs: Any) -> None:
+    def __init__(self, data: Any = None, *, stage: Stage) -> None:
         names = ("name", "order", *KIND_SETTINGS[stage.kind])
         initial = {f: getattr(stage, f"{f}_id" if f in RELATED else f) for f in names}
-        super().__init__(*args, initial=initial, **kwargs)
+        super().__init__(data, initial=initial)
         for name, field in forms.fields_for_model(Stage, fields=names).items():
             if name in STAGE_RANGES:
                 low, high = STAGE_RANGES[name]
@@ -129,7 +129,7 @@ def _label(field: str) -> str:
         return STAGE_WORDS[field].removeprefix("The ").split(" (")[0]
     if field == "kind":
         return "kind"
-    return str(Stage._meta.get_field(field).verbose_name)
+    return str(getattr(Stage._meta.get_field(field), "verbose_name", field))
 
 
 def stage_trail(competition: Competition, *, stage: Stage | None = None, limit: int = 30) -> list[str]:

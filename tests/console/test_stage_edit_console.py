@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from matches.services import result_override
-from tests.factories import UserFactory
+from tests.factories import AdminFactory, UserFactory
+from tests.setup.test_admin_through_services import _form_data
 from tournaments.bracket import Score
 from tournaments.models import Stage, StageChange
 from tournaments.services.clubs import team_create
@@ -145,3 +147,16 @@ def test_the_api_changes_leave_the_same_trail() -> None:
     stage_update(stage=league, name="Premier")
     assert StageChange.objects.latest("id").changed_by_role == "the system"
     assert competition.stage_changes.count() == 3
+
+
+def test_the_admin_names_its_user_on_the_stage_trail() -> None:
+    _olga, _desk, _competition, league, top = _setup()
+    staff = _client(AdminFactory(is_superuser=True, username="root"))
+    url = reverse("admin:tournaments_stage_change", args=[top.pk])
+    response = staff.post(url, _form_data(staff, url, name="Semi-finals"))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    staff.post(reverse("admin:tournaments_stage_delete", args=[top.pk]), {"post": "yes"})
+    assert not Stage.objects.filter(pk=top.pk).exists() and Stage.objects.filter(pk=league.pk).exists()
+    trail = list(StageChange.objects.order_by("id").values_list("action", "changed_by__username", "changes"))
+    assert trail[0] == ("changed", "root", {"name": ["Top four", "Semi-finals"]})
+    assert trail[1][:2] == ("deleted", "root")
