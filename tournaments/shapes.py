@@ -55,6 +55,10 @@ STRUCTURES = {
     "league_phase": "A league phase (one table, opponents drawn from pots)",
 }
 
+# The structures with one final table, which a knockout may follow by places (direct_places,
+# playoff_places); the others take no places.
+TABLE_STRUCTURES = ("league", "swiss", "league_phase")
+
 SHAPE_PRESETS: dict[str, tuple[str, Shape]] = {
     "cup_8": (
         "8-team cup: 2 groups of 4, semi-finals and a final",
@@ -130,8 +134,16 @@ def shape_preview(shape: Shape) -> Preview:
     if not 2 <= shape.teams <= 256:
         raise _invalid("A competition has 2 to 256 teams.", "teams")
     notes: list[str] = []
-    if shape.structure in ("league", "swiss", "league_phase"):
+    if shape.structure in TABLE_STRUCTURES:
         return _after_the_table(shape, _table_preview(shape, notes))
+    for field in ("direct_places", "playoff_places"):
+        if getattr(shape, field):
+            # Refused rather than dropped: the organiser typed a knockout that would not be made.
+            raise _invalid(
+                f"Places after a table apply to a league, Swiss rounds or a league phase; "
+                f"{STRUCTURES[shape.structure].lower()} takes none: leave it at 0.",
+                field,
+            )
     if shape.structure == "knockout":
         size = 1
         while size < shape.teams:

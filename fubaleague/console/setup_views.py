@@ -27,7 +27,14 @@ from tournaments.game_systems import FUBA_2, FUBA_3, game_system_rules
 from tournaments.models import Competition, CompetitionRole, Stage, TiebreakPreset
 from tournaments.rule_names import advanced_rule_names
 from tournaments.selectors import competitions_run_by, may_create_competition
-from tournaments.shapes import SHAPE_PRESETS, STRUCTURES, Shape, competition_create_from_shape, shape_preview
+from tournaments.shapes import (
+    SHAPE_PRESETS,
+    STRUCTURES,
+    TABLE_STRUCTURES,
+    Shape,
+    competition_create_from_shape,
+    shape_preview,
+)
 
 
 def _error(form: forms.Form, exc: ApplicationError) -> None:
@@ -102,7 +109,7 @@ class ShapeForm(forms.Form):
         max_value=256,
         required=False,
         initial=0,
-        label="After a league, Swiss or league phase: places straight into a knockout",
+        label="Places straight into a knockout",
         help_text="0: no knockout; 8: places 1–8 (the round of 16 with a play-off of 16)",
     )
     playoff_places = forms.IntegerField(
@@ -226,6 +233,11 @@ def new_competition(request: HttpRequest) -> HttpResponse:
         "form": form,
         "preview": preview,
         "game_system": form["game_system"].value() or FUBA_3,
+        # The places after a table show for a structure with one table, or with the refusal of
+        # places typed for another (new.js follows a change of structure).
+        "table_structures": TABLE_STRUCTURES,
+        "table_places": form["structure"].value() in TABLE_STRUCTURES
+        or bool(form.errors.keys() & {"direct_places", "playoff_places"}),
         "rule_lists": [("advanced_rules", FUBA_3), ("advanced_rules_fuba2", FUBA_2)],
         "plain_fields": [f for f in form if f.name not in SPECIAL_FIELDS],
         "presets": [(k, label) for k, (label, _s) in SHAPE_PRESETS.items()],
