@@ -135,7 +135,7 @@ def _away_goals(request: HttpRequest, stages: list[Stage]) -> str | None:
         for stage in stages:
             wanted = str(stage.pk) in chosen
             if wanted != stage.away_goals_rule:
-                stage_update(stage=stage, away_goals_rule=wanted)
+                stage_update(stage=stage, away_goals_rule=wanted, user=signed_in_user(request.user))
     except ApplicationError as exc:
         return exc.message
     return None

@@ -95,6 +95,8 @@ def test_away_goals_are_switched_per_two_legged_stage_until_results_count(consol
     assert console.post(url, body).status_code == 302
     stage.refresh_from_db()
     assert stage.away_goals_rule is wanted
+    change = stage.changes.get()  # on the stage trail, naming the organiser
+    assert change.changes == {"away_goals_rule": [not wanted, wanted]} and change.changed_by == organiser
     fixture_generate(stage=stage)
     first = Fixture.objects.filter(stage=stage, leg=1).first()
     results.result_override(fixture_id=first.pk, user=organiser, score=Score(1, 0), note="played")
