@@ -163,7 +163,10 @@ class TurnFlags:
 @dataclass(slots=True)
 class MatchState:
     header: Header
-    teams: tuple[TeamState, TeamState]
+    # always two (home, away); typed as a variable-length tuple because the compiled engine
+    # keeps a fixed pair unboxed and builds a new tuple object for every ``teams[i]`` read
+    # with a computed index (most reads), where it indexes a tuple object directly
+    teams: tuple[TeamState, ...]
     half: int = 1
     clock: int = 0  # minutes of the current half on the time track (0..45)
     stoppage: int = 0  # 0 or the stoppage square +1..+5 (4.2.1.2)
