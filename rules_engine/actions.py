@@ -398,6 +398,7 @@ def free_movements(m: MatchContext, team: int) -> Flow:
     own_pen = B.PEN[team]
     gk_ok = tg >= 0 and tg != own_pen and own_pen in B.ADJ_SET[tg]
     state = {"gk": gk_ok}
+    a11 = st.uses("A11")
 
     def extra(src: int, dst: int, gk: bool, ball: bool) -> str | None:
         if gk:
@@ -413,20 +414,24 @@ def free_movements(m: MatchContext, team: int) -> Flow:
             return None
         if goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
             return None
-        if st.uses("A11") and extra_free_move(m, team, src, dst):
+        if a11 and extra_free_move(m, team, src, dst):
             return None
         return _NO_FREE_MOVE[src]
 
     skills_possible = (
-        st.uses("A11")
+        a11
         and not _EXTRA_MOVE_SKILLS.isdisjoint(ts.skills)
         and any(skill_active(m, team, sk) for sk in _EXTRA_MOVE_SKILLS)
     )
 
+    # the areas players may move from, in area order, kept between the asks: an area only ever
+    # loses its free movements (each ask tests whether any move is left)
+    from_areas = (
+        _ALL_LOCS if skills_possible else sorted(outnumber | {a for a, n in goal_line.items() if n > 0})
+    )
+
     def sources() -> list[int]:
-        if skills_possible:
-            return _ALL_LOCS
-        return sorted(outnumber | {a for a, n in goal_line.items() if n > 0})
+        return from_areas
 
     if not (outnumber or goal_line or gk_ok or skills_possible):
         return  # no player may move freely: nothing to ask
@@ -458,6 +463,8 @@ def free_movements(m: MatchContext, team: int) -> Flow:
             st.flags.extra_free_move_used.add(skill)
             yield from spend_skill(m, team, skill)
         ctx.do(mv)
+        if not skills_possible and not gk and src not in outnumber and goal_line.get(src, 0) <= 0:
+            from_areas.remove(src)
 
 
 # ---------------------------------------------------------------- action stage

@@ -16,7 +16,9 @@ from typing import Final
 
 HOME: Final = 0
 AWAY: Final = 1
-TEAM_NAMES: Final = ("home", "away")
+# (tuples indexed by a team or a zone are typed tuple[X, ...]: mypyc keeps a fixed-length tuple
+# unboxed and builds a new Python tuple for every index by a variable)
+TEAM_NAMES: Final[tuple[str, ...]] = ("home", "away")
 
 # name, column, first row, last row  (corner spots get the goal-line row)
 _AREAS: Final = (
@@ -64,7 +66,7 @@ H_LCK: Final = 13
 H_RCK: Final = 14
 A_LCK: Final = 15
 A_RCK: Final = 16
-CORNER_SPOTS: Final = (H_LCK, H_RCK, A_LCK, A_RCK)
+CORNER_SPOTS: Final[tuple[int, ...]] = (H_LCK, H_RCK, A_LCK, A_RCK)
 CORNER_OF_SPOT: Final = {H_LCK: H_LC, H_RCK: H_RC, A_LCK: A_LC, A_RCK: A_RC}
 HALFWAY: Final = 6  # the halfway line lies between row 5 and row 6 (1.4.2)
 
@@ -107,8 +109,8 @@ def _distances() -> tuple[tuple[int, ...], ...]:
 
 DIST: Final[tuple[tuple[int, ...], ...]] = _distances()
 
-PEN: Final = (H_PEN, A_PEN)  # a team's own penalty area
-FRONT: Final = (H_FRONT, A_FRONT)
+PEN: Final[tuple[int, ...]] = (H_PEN, A_PEN)  # a team's own penalty area
+FRONT: Final[tuple[int, ...]] = (H_FRONT, A_FRONT)
 GOAL_LINE_AREAS: Final = frozenset({H_PEN, H_LC, H_RC, A_PEN, A_LC, A_RC})
 TOUCHLINE_AREAS: Final = frozenset(i for i in range(N_AREAS) if COL[i] != 1)
 SIDE_AREAS: Final = TOUCHLINE_AREAS  # "side area" of A7 (interpretation I-7)
@@ -116,13 +118,13 @@ MIDFIELD_ZONE: Final = frozenset({H_LM, H_RM, CENTRE, A_LM, A_RM})  # 1.5
 # 1.5: defence zone of home == attack zone of away and vice versa
 _H_END: Final = frozenset({H_PEN, H_LC, H_RC, H_FRONT, H_LCK, H_RCK})
 _A_END: Final = frozenset({A_PEN, A_LC, A_RC, A_FRONT, A_LCK, A_RCK})
-DEFENCE_ZONE: Final = (_H_END, _A_END)
-ATTACK_ZONE: Final = (_A_END, _H_END)
+DEFENCE_ZONE: Final[tuple[frozenset[int], ...]] = (_H_END, _A_END)
+ATTACK_ZONE: Final[tuple[frozenset[int], ...]] = (_A_END, _H_END)
 
 ZONE_DEF: Final = 0
 ZONE_MID: Final = 1
 ZONE_FWD: Final = 2
-ZONE_NAMES: Final = ("defence", "midfield", "forward")
+ZONE_NAMES: Final[tuple[str, ...]] = ("defence", "midfield", "forward")
 
 
 def zone_of(team: int, area: int) -> int:
@@ -143,7 +145,7 @@ def in_opp_half_entirely(team: int, area: int) -> bool:
 
 
 # depth_from of every area for each team, computed once (the coaches score every move with it)
-_DEPTH: Final[tuple[tuple[float, ...], tuple[float, ...]]] = (
+_DEPTH: Final[tuple[tuple[float, ...], ...]] = (
     tuple((lo + hi) / 2 for lo, hi in zip(LO, HI, strict=True)),
     tuple(11 - (lo + hi) / 2 for lo, hi in zip(LO, HI, strict=True)),
 )

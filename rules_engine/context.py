@@ -144,14 +144,21 @@ class MatchContext:
         """One team's set-up, asked, checked and placed: shared by both rulebooks' set pieces,
         each supplying its parse, its placement rules (``problem``: rule and reason) and presets."""
 
+        # the answer verify parsed, kept for the flow: the match hands the verified choice on
+        # at once, and a set-up is the dearest answer to parse
+        seen: list[Any] = [None, None]
+
         def verify(c: Any) -> None:
-            field, gk = parse(c)
-            why = problem(field, gk)
+            at = parse(c)
+            why = problem(at[0], at[1])
             if why is not None:
                 raise IllegalEventError(f"illegal set-up: {why[1]}", rule=why[0])
+            seen[0] = c
+            seen[1] = at
 
         ev = yield self.ask(D.SETUP, team, rule, suggest, verify, prompt, True)
-        field, gk = parse(answer_choice(ev))
+        c = answer_choice(ev)
+        field, gk = seen[1] if seen[0] is c and c is not None else parse(c)
         ts = self.st.teams[team]
         ts.field[:] = field
         ts.gk = gk

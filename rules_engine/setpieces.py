@@ -23,7 +23,8 @@ def placement_problem(
     m: MatchContext, kind: str, team: int, field: list[int], gk: int, spot: int
 ) -> str | None:
     """Why a set-up of `team` breaks the set-up rules of `kind`, or None."""
-    problems = placement_problems(m, kind, team, field, gk, spot)
+    # (the first problem only: the set-up adjustment asks this of every candidate move)
+    problems = placement_problems(m, kind, team, field, gk, spot, True)
     return problems[0] if problems else None
 
 
@@ -43,18 +44,21 @@ def area_problem(m: MatchContext, kind: str, team: int, area: int, spot: int) ->
 
 
 def placement_problems(
-    m: MatchContext, kind: str, team: int, field: list[int], gk: int, spot: int
+    m: MatchContext, kind: str, team: int, field: list[int], gk: int, spot: int, first: bool = False
 ) -> list[str]:
     """Every way a set-up of `team` breaks the set-up rules of `kind` (3.3.1, 5.2.1, 5.3.1,
-    5.5.1), in the order a referee would name them; empty when it is legal."""
+    5.5.1), in the order a referee would name them; empty when it is legal (``first``: stop at
+    the first one)."""
     st = m.st
     is_ct = team == st.ct
     out: list[str] = []
     if kind == "kick_off":
         for a in range(B.N_LOC):
-            why = area_problem(m, kind, team, a, spot) if field[a] else None
-            if why:
-                out.append(why)
+            # (area_problem's kick-off test inline: every candidate move of an adjustment asks)
+            if field[a] and (a >= B.N_AREAS or not B.in_own_half_partly(team, a)):
+                out.append(f"{B.NAMES[a]} is not at least partly in your own half (3.3.1)")
+                if first:
+                    return out
         if gk != B.PEN[team]:
             out.append("the goalkeeper must be placed in your own penalty area (3.3.1)")
         if is_ct and field[B.CENTRE] < 2:
@@ -64,6 +68,8 @@ def placement_problems(
         why = area_problem(m, kind, team, a, spot) if field[a] else None
         if why:
             out.append(why)
+            if first:
+                return out
     if gk >= B.N_AREAS:
         out.append("the goalkeeper cannot be set up on a corner spot (5.3.1)")
     if kind == "free_kick" and is_ct and field[spot] + (1 if gk == spot else 0) < 1:

@@ -42,7 +42,7 @@ class TeamSpec:
 
 
 # the minute each half starts at: halves 1 and 2, then the two halves of extra time (I-38)
-_HALF_START: Final = (0, 0, 45, 90, 105)
+_HALF_START: Final[tuple[int, ...]] = (0, 0, 45, 90, 105)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +147,7 @@ class TurnFlags:
         self.free_cp: int = -1  # team that may use a free condition point (terrace chant)
         self.skip_actions: bool = False
         self.moved_turn: list[list[int]] = [[0] * B.N_LOC, [0] * B.N_LOC]
-        self.had_player_in_target: tuple[bool, bool] = (False, False)
+        self.had_player_in_target: tuple[bool, ...] = (False, False)
         self.long_pass: int = 0
         self.offside_risk: bool = False
         self.quick_free_kick: bool = False
