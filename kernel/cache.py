@@ -12,7 +12,11 @@ probes Redis itself, past the breaker (fubaleague/health.py).
 socket timeouts of OPTIONS), with redis-py's public API: the rate limits' INCR and EXPIRE in one
 round trip and the /healthz probe use it. Nothing here reaches into the backend's private
 attributes, so a Django upgrade cannot silently change what these do
-(tests/service/test_cache_fail_open.py checks both against a real Redis).
+(tests/service/test_cache_fail_open.py checks both against a real Redis). One exception, with a
+fallback: the backend's client builds a redis-py client per operation, whose table of response
+callbacks cost more CPU than the round trip itself (issue 35: a page kept in pieces makes a few
+round trips); ``_ReusingClient`` keeps one per connection pool, and falls back to Django's own
+way if its private ``_get_connection_pool`` is ever gone (the test above checks the reuse).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
+from django.core.cache.backends.redis import RedisCacheClient
 from redis.exceptions import RedisError
 
 from kernel.fail_open import record_fail_open
@@ -80,11 +85,31 @@ def _first_server(location: Any) -> str:
     return str(servers[0]).strip()
 
 
+class _ReusingClient(RedisCacheClient):
+    """Django's cache client with one redis-py client per connection pool (thread safe, as the
+    pool is), not one built per operation."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._reused: dict[int, redis.Redis] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> redis.Redis:
+        pools = getattr(self, "_get_connection_pool", None)
+        if pools is None:
+            return super().get_client(key, write=write)
+        pool = pools(write)
+        client = self._reused.get(id(pool))
+        if client is None:
+            client = self._reused.setdefault(id(pool), redis.Redis(connection_pool=pool))
+        return client
+
+
 class RedisCache(DjangoRedisCache):
     """Django's Redis cache with every operation failing open (its public methods only)."""
 
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
         super().__init__(server, params)
+        self._class = _ReusingClient
         # Shared with redis_link() on the same Redis: an outage the throttle meets opens it too.
         self.breaker = _breaker_for(_first_server(server))
 

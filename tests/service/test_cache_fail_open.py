@@ -91,3 +91,17 @@ def test_the_backend_overrides_only_public_methods() -> None:
     }
     assert overridden <= {name for name in dir(DjangoRedisCache) if not name.startswith("_")}
     assert {"get", "set", "add", "delete", "get_many", "set_many", "incr", "touch"} <= overridden
+
+
+def test_the_backend_reuses_one_redis_client_per_pool() -> None:
+    """A redis-py client built per operation cost more CPU than the round trip (issue 35); the
+    backend keeps one per connection pool. A Django upgrade that drops what it relies on falls
+    back to a client per operation, and fails here."""
+    backend = redis_cache()
+    assert backend is not None, "the test settings use the Redis cache"
+    client = backend._cache.get_client(write=True)
+    assert backend._cache.get_client(write=True) is client
+    assert backend._cache.get_client() is client, "one server: reads and writes share its pool"
+    cache.set_many({"reuse-a": 1, "reuse-b": 2}, 5)
+    assert cache.get_many(["reuse-a", "reuse-b", "reuse-c"]) == {"reuse-a": 1, "reuse-b": 2}
+    cache.delete_many(["reuse-a", "reuse-b"])
