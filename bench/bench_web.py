@@ -18,8 +18,9 @@ revalidating with the last ETag it saw, as the pages do); target: the offered ra
 (at least 95%) with no error; req/s and p99 printed beside the standings page's.
 Before the wrk rounds, in process: each public page rendered on a cache miss (its kept entry stale, the
 standings it reads stored), its CPU per request interleaved with the ping's (target: median
-ratio <= 3, issue 35). Then: standings recomputation of a 1000-team Swiss event after 10 rounds
-(target < 1 s).
+ratio <= 3, issue 35); then, informational, each page on the miss after a result (one corrected
+through the service before each request). Then: standings recomputation of a 1000-team Swiss event
+after 10 rounds (target < 1 s).
 
 Run: ``. scripts/test-env.sh && .venv/bin/python bench/bench_web.py [--duration 4] [--slices 3] [--quick]``.
 Needs wrk (Debian: ``apt-get install wrk``) and PostgreSQL + Redis as for ``make test``.
@@ -331,6 +332,69 @@ def miss_costs(pages: list[tuple[str, str]], verdict: Verdict, slices: int) -> N
         print(f"{label:<24} {statistics.median(costs) * 1000:>7.2f}  {ratio.spread():<22} {result}")
 
 
+def result_costs(pages: list[tuple[str, str]], slices: int, calls: int = 8) -> None:
+    """Informational: each page on the miss that a result makes: before each request a result
+    counted through the service (the organisers' result_override of one fixture: set, then
+    corrected; like a club's count it bumps the fixture's stage, the fixture, its teams and the
+    page versions). Only the page's request is timed (CPU of this process), in ``slices`` rounds
+    interleaved with the ping's."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from matches.services import result_override
+    from ratings.models import PAGES_SCOPE
+    from tournaments.bracket import Score
+    from tournaments.models import Fixture
+
+    admin = get_user_model().objects.filter(is_superuser=True).first()
+    # A match not played yet (a knockout one first): its result, then corrected to the same
+    # winner, fills the next round's slot once and moves nothing played.
+    fixture = (
+        Fixture.objects.filter(
+            competition__slug=SLUG,
+            status=Fixture.Status.SCHEDULED,
+            home_team__isnull=False,
+            away_team__isnull=False,
+        )
+        .order_by("-stage__order", "round", "id")
+        .first()
+    )
+    assert admin is not None and fixture is not None
+    client = Client(HTTP_HOST="127.0.0.1")
+    scores = [Score(2, 1), Score(3, 1)]
+    counted = 0
+
+    def timed(path: str, scope: str) -> float:
+        nonlocal counted
+        if scope:
+            result_override(fixture_id=fixture.pk, user=admin, score=scores[counted % 2], note="bench")
+            counted += 1
+        started = time.process_time()
+        response = client.get(path)
+        spent = time.process_time() - started
+        assert response.status_code == 200, path
+        return spent
+
+    paths = [
+        ("/api/v1/ping", ""),
+        *((p, PAGES_SCOPE if p.startswith("/ratings/") else SLUG) for _, p in pages),
+    ]
+    for path, scope in paths:  # warm
+        timed(path, scope)
+    cpu: list[list[float]] = [[] for _ in paths]
+    for _ in range(slices):
+        for i, (path, scope) in enumerate(paths):
+            cpu[i].append(sum(timed(path, scope) for _ in range(calls)) / calls)
+    print()
+    print(f"after a result (informational): CPU ms of the app per request, {slices} interleaved slices")
+    print(f"{'page':<24} {'CPU ms':>7}  {'/ ping min/med/max':<22}")
+    print("-" * 60)
+    print(f"{'trivial DRF endpoint':<24} {statistics.median(cpu[0]) * 1000:>7.2f}  {'(reference)':<22}")
+    for (label, _), costs in zip(pages, cpu[1:], strict=True):
+        print(f"{label:<24} {statistics.median(costs) * 1000:>7.2f}  {ratios(costs, cpu[0]).spread():<22}")
+    print(f"({counted} results of {fixture} through the service, set then corrected: 2-1, 3-1, 2-1, ...)")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -466,21 +530,20 @@ def main() -> int:
 
     replayed = MatchLog.objects.filter(fixture__competition__slug=SLUG, is_simulated=True).first()
     assert replayed is not None
-    miss_costs(
-        [
-            ("competition home", f"/c/{SLUG}/"),
-            ("standings page", f"/c/{SLUG}/standings/"),
-            ("fixtures", f"/c/{SLUG}/fixtures/"),
-            ("bracket", f"/c/{SLUG}/bracket/"),
-            ("team page", f"/c/{SLUG}/teams/{played.home_team_id}/"),
-            ("match page", f"/c/{SLUG}/matches/{played.pk}/"),
-            ("replay", f"/c/{SLUG}/matches/{replayed.fixture_id}/replay.json"),
-            ("live centre", f"/c/{SLUG}/live/"),
-            ("coach ratings", "/ratings/"),
-        ],
-        verdict,
-        args.slices,
-    )
+    public_pages = [
+        ("competition home", f"/c/{SLUG}/"),
+        ("standings page", f"/c/{SLUG}/standings/"),
+        ("fixtures", f"/c/{SLUG}/fixtures/"),
+        ("bracket", f"/c/{SLUG}/bracket/"),
+        ("team page", f"/c/{SLUG}/teams/{played.home_team_id}/"),
+        ("match page", f"/c/{SLUG}/matches/{played.pk}/"),
+        ("replay", f"/c/{SLUG}/matches/{replayed.fixture_id}/replay.json"),
+        ("live centre", f"/c/{SLUG}/live/"),
+        ("coach ratings", "/ratings/"),
+    ]
+    miss_costs(public_pages, verdict, args.slices)
+    result_costs(public_pages, args.slices)
+    print(f"\nbench_web: {load_line()} after the misses")
     if args.miss_only:
         return verdict.exit_code()
     live = start_live_matches()

@@ -120,3 +120,17 @@ def fixture_items(
         for r in rows
     )
     return mark_safe("".join(items))  # noqa: S308 - every value in it is escaped above
+
+
+def turns_overdue(rows: Iterable[FixtureRow]) -> float | None:
+    """When the first of these rows turns "overdue" (epoch seconds), or None: a kept list of them
+    is stale from then on (fragments.Html.until)."""
+    now = timezone.now()
+    deadlines = [
+        r.fixture.deadline
+        for r in rows
+        if r.fixture.deadline is not None
+        and r.fixture.status == Fixture.Status.SCHEDULED
+        and r.fixture.deadline >= now
+    ]
+    return min(deadlines).timestamp() if deadlines else None

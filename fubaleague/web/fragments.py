@@ -15,13 +15,18 @@ templates). Most of what a page shows did not change, so the pages are cut in tw
 * **the frame**: the page's template rendered once with a marker in place of each fragment,
   kept under "c" (the competition's name, stages and teams, the navigation), then filled.
 
-A page on a miss is then: one round trip for the competition's outline (its stages, kept under
-"c"), one ``get_many`` of every version and every kept piece the page needs, the few stale pieces
-rendered and stored with one ``set_many``. Nothing is keyed by time or by the page's own version,
-so a kept piece is right exactly as long as its versions are: the HTML is the template's, byte for
-byte (the pieces are the template cut where the data is).
+A page on a miss is then one ``get_many`` of every version and kept piece it needs (laid out by
+the competition's outline, its stages, as this process last read it: "c" is read in the same round
+trip, and a moved outline is read again), and the few stale pieces rendered and stored with one
+``set_many``. Nothing is keyed by time or by the page's own version, so a kept piece is right
+exactly as long as its versions are; the HTML is the template's, byte for byte (the pieces are the
+template cut where the data is).
 
-Rules for a view: a slot is only printed by the template (``{{ slots.name }}``), never tested, since
+For a new page: give ``page()`` the fragments as a function of the outline, each named and with
+the parts it shows (a part forgotten is a stale page: tests/pages/test_page_fragments.py changes
+the data through the services and compares each kept page with one rendered from nothing).
+
+Rules for a view: a slot is only printed by the template (``{{ rounds_html }}``), never tested, since
 the frame is rendered with markers; whatever depends on the data is in the fragments. Signed-in
 visitors (and one with a message waiting) get the frame rendered for them, never a kept one; the
 fragments hold no per-user content and are shared. Pieces also expire after PAGE_SECONDS, the net
@@ -72,10 +77,12 @@ class Fragment:
 
 @dataclass(frozen=True)
 class Outline:
-    """What every page of a competition is laid out by: its id and its stages (id, kind) in order."""
+    """What every page of a competition is laid out by: its id and its stages (id, kind) in order;
+    ``version``: the version of "c" it was read under."""
 
     competition_id: int
     stages: tuple[tuple[int, str], ...]
+    version: int
 
     def stage_parts(self, kinds: Iterable[str] | None = None) -> tuple[str, ...]:
         wanted = None if kinds is None else set(kinds)
@@ -84,6 +91,10 @@ class Outline:
     def stage_ids(self, kinds: Iterable[str]) -> list[int]:
         wanted = set(kinds)
         return [i for i, kind in self.stages if kind in wanted]
+
+
+# A page's template context from the outline and the slots (their HTML, or the frame's markers).
+Context = Callable[[Outline, Mapping[str, SafeString]], dict[str, Any]]
 
 
 def _entry_key(slug: str, name: str) -> str:
@@ -105,21 +116,28 @@ def _versions(slug: str, parts: Iterable[str], found: Mapping[str, Any]) -> dict
     return out
 
 
+# The outline each competition had when this process last read it: assemble() lays its page out
+# by it and checks its version in the same round trip as the fragments' (read again if it moved).
+_outlines: dict[str, Outline] = {}
+
+
 def outline(slug: str) -> Outline:
     """The competition's outline, kept under "c": one round trip. Http404 for no such competition
     (and nothing is stored for it)."""
     version_key, entry_key = part_key(slug, WHOLE), _entry_key(slug, "outline")
     found = cache.get_many([version_key, entry_key])
-    entry = found.get(entry_key)
-    if version_key in found and entry is not None and entry[0] == found[version_key]:
-        return entry[1]
-    competition = Competition.objects.filter(slug=slug).values_list("id", flat=True).first()
-    if competition is None:
-        raise Http404("No such competition.")
-    version = _versions(slug, [WHOLE], found)[WHOLE]
-    stages = Stage.objects.filter(competition_id=competition).order_by("order").values_list("id", "kind")
-    made = Outline(competition, tuple(stages))
-    cache.set(entry_key, (version, made), PAGE_SECONDS)
+    made = found.get(entry_key)
+    if made is None or version_key not in found or made.version != found[version_key]:
+        competition = Competition.objects.filter(slug=slug).values_list("id", flat=True).first()
+        if competition is None:
+            raise Http404("No such competition.")
+        version = _versions(slug, [WHOLE], found)[WHOLE]
+        stages = Stage.objects.filter(competition_id=competition).order_by("order").values_list("id", "kind")
+        made = Outline(competition, tuple(stages), version)
+        cache.set(entry_key, made, PAGE_SECONDS)
+    if len(_outlines) >= 256:
+        _outlines.clear()
+    _outlines[slug] = made
     return made
 
 
@@ -135,14 +153,20 @@ class Fetched:
     extra: dict[str, Any]  # the kept entries of the extra names, None where absent
 
 
-def fetch(slug: str, fragments: Sequence[Fragment], *, extra: Sequence[str] = ()) -> Fetched:
+def fetch(
+    slug: str, fragments: Sequence[Fragment], *, extra: Sequence[str] = (), laid_out: Outline | None = None
+) -> Fetched | None:
     """Each fragment's HTML, kept or rendered now, in one get_many (and one set_many for those
-    rendered); ``extra``: names of other kept entries read in the same round trip (the frame)."""
+    rendered); ``extra``: names of other kept entries read in the same round trip (the frame).
+    None, and nothing rendered, when the fragments were laid out by an outline (``laid_out``) that
+    is not the competition's any more."""
     parts = {p for f in fragments for p in f.parts} | {WHOLE}
     entry_keys = {f.name: _entry_key(slug, f.name) for f in fragments}
     extra_keys = {name: _entry_key(slug, name) for name in extra}
     found = cache.get_many([*(part_key(slug, p) for p in parts), *entry_keys.values(), *extra_keys.values()])
     versions = _versions(slug, parts, found)
+    if laid_out is not None and versions[WHOLE] != laid_out.version:
+        return None
     live = live_marks(slug) if any(f.live for f in fragments) else ""
     now = time.time()
     html: dict[str, str] = {}
@@ -167,13 +191,29 @@ def page(
     request: HttpRequest,
     slug: str,
     template: str,
-    context: Callable[[Mapping[str, SafeString]], dict[str, Any]],
-    fragments: Sequence[Fragment],
+    context: Context,
+    fragments: Callable[[Outline], Sequence[Fragment]],
     *,
     slots: Callable[[dict[str, str]], dict[str, str]] | None = None,
     variant: str = "",
 ) -> HttpResponse:
-    """The page ``template`` with ``context(slots)``, its slots filled with the fragments' HTML.
+    """assemble()'s page as the response."""
+    return HttpResponse(assemble(request, slug, template, context, fragments, slots=slots, variant=variant))
+
+
+def assemble(
+    request: HttpRequest,
+    slug: str,
+    template: str,
+    context: Context,
+    fragments: Callable[[Outline], Sequence[Fragment]],
+    *,
+    slots: Callable[[dict[str, str]], dict[str, str]] | None = None,
+    variant: str = "",
+) -> str:
+    """The page ``template`` with ``context(outline, slots)``, its slots filled with the HTML of
+    ``fragments(outline)``, the competition's outline as this process knows it (checked in the
+    same round trip: when it moved, read again and the page laid out again).
 
     ``slots``: the slots' HTML from the fragments' (default: a slot per fragment, by name);
     ``variant``: what else than the path the frame shows (the query parameters the view reads).
@@ -181,18 +221,24 @@ def page(
     """
     frame_name = f"frame:{request.path}?{variant}"
     shared = not personal(request)
-    fetched = fetch(slug, fragments, extra=[frame_name] if shared else [])
+    extra = [frame_name] if shared else []
+    laid_out = _outlines.get(slug) or outline(slug)
+    fetched = fetch(slug, fragments(laid_out), extra=extra, laid_out=laid_out)
+    if fetched is None:
+        laid_out = outline(slug)
+        fetched = fetch(slug, fragments(laid_out), extra=extra)
+        assert fetched is not None
     filled = slots(fetched.html) if slots is not None else fetched.html
     if not shared:
         values = {name: mark_safe(text) for name, text in filled.items()}  # noqa: S308 - rendered HTML
-        return HttpResponse(render_to_string(template, context(values), request))
+        return render_to_string(template, context(laid_out, values), request)
     stamp = fetched.versions[WHOLE]
     entry = fetched.extra[frame_name]
     if entry is not None and entry[0] == stamp:
         pieces = entry[1]
     else:
         markers = {name: mark_safe(f"\x00{_TOKEN}:{name}\x00") for name in filled}  # noqa: S308
-        pieces = tuple(_MARKER.split(render_to_string(template, context(markers), request)))
+        pieces = tuple(_MARKER.split(render_to_string(template, context(laid_out, markers), request)))
         cache.set(_entry_key(slug, frame_name), (stamp, pieces), PAGE_SECONDS)
     # pieces: literal, slot name, literal, slot name, ..., literal.
-    return HttpResponse("".join(p if i % 2 == 0 else filled[p] for i, p in enumerate(pieces)))
+    return "".join(p if i % 2 == 0 else filled[p] for i, p in enumerate(pieces))

@@ -172,8 +172,12 @@ def round_title(stage: Stage, fixture: Fixture) -> str:
     return f"Matchday {fixture.round}"
 
 
-def fixtures_by_round(competition: Competition, *, team_id: int | None = None) -> list[RoundBlock]:
+def fixtures_by_round(
+    competition: Competition, *, team_id: int | None = None, stage_id: int | None = None
+) -> list[RoundBlock]:
     qs = competition_fixtures(competition)
+    if stage_id is not None:
+        qs = qs.filter(stage_id=stage_id)
     if team_id is not None:
         qs = qs.filter(Q(home_team_id=team_id) | Q(away_team_id=team_id))
     blocks: dict[tuple[int, int, str], RoundBlock] = {}

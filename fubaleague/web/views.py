@@ -3,14 +3,17 @@
 The standings page is the hot path: for anonymous visitors the whole rendered page is cached under
 the competition's standings version (matches.standings.cache), so a request costs one cache
 round trip and no query until a result changes. The other competition pages are cached for
-anonymous visitors the same way (page_cache.anonymous_page).
+anonymous visitors the same way (page_cache.anonymous_page). On a miss the home, standings,
+fixtures and bracket pages are assembled from fragments kept under the versions of what they show
+(fragments.py): a result re-renders the parts that show it, a change elsewhere none.
 """
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, timedelta
+from functools import cache as cache_once
 from functools import partial
 from typing import Any
 
@@ -20,12 +23,12 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET
 
 from fubaleague.web import fragments, svg
 from fubaleague.web import selectors as ps
-from fubaleague.web.fixture_rows import fixture_items
+from fubaleague.web.fixture_rows import fixture_items, turns_overdue
 from fubaleague.web.page_cache import anonymous_page
 from matches.holds import holds
 from matches.progress import competition_podium
@@ -56,54 +59,100 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/home.html", {"competitions": ps.competitions_for_home()})
 
 
+def _competition_loader(slug: str) -> Callable[[], Competition]:
+    """The competition, read once by whichever piece of a page needs it first (none, when every
+    piece is kept)."""
+    return cache_once(partial(_competition, slug))
+
+
+def _fixture_items(rows: list[ps.FixtureRow], slug: str) -> SafeString:
+    # Being scored live is not late: no "overdue" on those (matches.holds).
+    ids = [row.fixture.pk for row in rows]
+    return fixture_items(
+        rows, slug=slug, live_ids=live_fixture_ids(fixture_ids=ids), held_ids=set(holds(ids))
+    )
+
+
+def _home_body(competition: Callable[[], Competition]) -> fragments.Html:
+    context: dict[str, Any] = {"competition": competition(), "compact": True}
+    context.update(ps.competition_overview(context["competition"]))
+    context["podium"] = competition_podium(competition=context["competition"])
+    context["tables"] = presentation.competition_tables(context["competition"])[:8]
+    slug = context["competition"].slug
+    context["recent_items"] = _fixture_items(context["recent"], slug)
+    context["upcoming_items"] = _fixture_items(context["upcoming"], slug)
+    html = render_to_string("tournaments/partials/competition_body.html", context)
+    return fragments.Html(html, turns_overdue(context["upcoming"]))
+
+
 @require_GET
 @anonymous_page(live=True)
 def competition_home(request: HttpRequest, slug: str) -> HttpResponse:
-    competition = _competition(slug)
-    context = _nav(competition, "home")
-    context.update(ps.competition_overview(competition))
-    context["podium"] = competition_podium(competition=competition)
-    tables = presentation.competition_tables(competition)
-    context["tables"] = tables[:8]
-    context["compact"] = True
-    shown = [row.fixture.pk for row in [*context.get("upcoming", []), *context.get("recent", [])]]
-    live_ids, held_ids = live_fixture_ids(fixture_ids=shown), set(holds(shown))
-    for name in ("recent", "upcoming"):
-        context[f"{name}_items"] = fixture_items(
-            context[name], slug=slug, live_ids=live_ids, held_ids=held_ids
+    competition = _competition_loader(slug)
+
+    def body(outline: fragments.Outline) -> list[fragments.Fragment]:
+        # Results, figures and tables: anything in any stage shows there.
+        shown = (WHOLE, *outline.stage_parts())
+        return [fragments.Fragment("home", shown, partial(_home_body, competition), live=True)]
+
+    def context(outline: fragments.Outline, slots: Mapping[str, SafeString]) -> dict[str, Any]:
+        context = _nav(competition(), "home")
+        context["body_html"] = slots["home"]
+        context["may_set_webhooks"] = competition_permits(
+            user=request.user,
+            competition=competition(),
+            action="setup",
+            staff_perms=("tournaments.change_competition",),
         )
-    context["may_set_webhooks"] = competition_permits(
-        user=request.user,
-        competition=competition,
-        action="setup",
-        staff_perms=("tournaments.change_competition",),
-    )
-    return render(request, "tournaments/competition.html", context)
+        return context
+
+    return fragments.page(request, slug, "tournaments/competition.html", context, body)
 
 
-def _standings_context(competition: Competition) -> dict[str, Any]:
-    context = _nav(competition, "standings")
-    context["tables"] = presentation.competition_tables(competition)
+def _standings_tables(competition: Callable[[], Competition]) -> str:
     charts = []
-    for series in presentation.position_series(competition):
+    for series in presentation.position_series(competition()):
         if len(series.rounds) < 2:
             continue
         title = f"{series.stage}" + (f" – Group {series.group}" if series.group else "")
         charts.append({"title": title, "chart": svg.positions_chart(series.series, series.rounds)})
-    context["charts"] = charts
-    return context
+    tables = presentation.competition_tables(competition())
+    context = {"competition": competition(), "tables": tables, "charts": charts}
+    return render_to_string("tournaments/partials/standings_tables.html", context)
+
+
+def _standings_chances(competition: Callable[[], Competition]) -> str:
+    return render_to_string("tournaments/partials/standings_chances.html", {"competition": competition()})
+
+
+def _standings_page(request: HttpRequest, slug: str) -> str:
+    competition = _competition_loader(slug)
+
+    def parts(outline: fragments.Outline) -> list[fragments.Fragment]:
+        # A stage's table may rank by another's results (a feeder): the tables show every stage.
+        shown = (WHOLE, *outline.stage_parts())
+        return [
+            fragments.Fragment("standings:chances", (*shown, "x"), partial(_standings_chances, competition)),
+            fragments.Fragment("standings:tables", shown, partial(_standings_tables, competition)),
+        ]
+
+    def context(outline: fragments.Outline, slots: Mapping[str, SafeString]) -> dict[str, Any]:
+        context = _nav(competition(), "standings")
+        context["chances_html"], context["tables_html"] = (
+            slots["standings:chances"],
+            slots["standings:tables"],
+        )
+        return context
+
+    return fragments.assemble(request, slug, "tournaments/standings.html", context, parts)
 
 
 @require_GET
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     if request.user.is_authenticated:
-        return render(request, "tournaments/standings.html", _standings_context(_competition(slug)))
-
-    def render_page() -> str:
-        # The page has no per-user content when anonymous, so one rendering serves everyone.
-        return render_to_string("tournaments/standings.html", _standings_context(_competition(slug)), request)
-
-    return HttpResponse(cache.by_slug(slug, "page", render_page))
+        return HttpResponse(_standings_page(request, slug))
+    # The page has no per-user content when anonymous, so one assembly serves everyone.
+    return HttpResponse(cache.by_slug(slug, "page", partial(_standings_page, request, slug)))
 
 
 def _bracket_html(stage_id: int) -> str:
@@ -116,38 +165,86 @@ def _bracket_html(stage_id: int) -> str:
 @require_GET
 @anonymous_page()
 def bracket(request: HttpRequest, slug: str) -> HttpResponse:
-    knockouts = fragments.outline(slug).stage_ids([Stage.Kind.KNOCKOUT])
-    # A stage's bracket shows its own fixtures, and the teams' names ("c").
-    parts = [
-        fragments.Fragment(f"bracket:s{i}", (WHOLE, f"s{i}"), partial(_bracket_html, i)) for i in knockouts
-    ]
+    def parts(outline: fragments.Outline) -> list[fragments.Fragment]:
+        # A stage's bracket shows its own fixtures, and the teams' names ("c").
+        knockouts = outline.stage_ids([Stage.Kind.KNOCKOUT])
+        return [
+            fragments.Fragment(f"bracket:s{i}", (WHOLE, f"s{i}"), partial(_bracket_html, i))
+            for i in knockouts
+        ]
 
-    def context(slots: Mapping[str, SafeString]) -> dict[str, Any]:
+    def context(outline: fragments.Outline, slots: Mapping[str, SafeString]) -> dict[str, Any]:
         context = _nav(_competition(slug), "bracket")
         stages = {s.pk: s for s in context["stages"]}
+        knockouts = outline.stage_ids([Stage.Kind.KNOCKOUT])
         context["brackets"] = [{"stage": stages[i], "html": slots[f"bracket:s{i}"]} for i in knockouts]
         return context
 
     return fragments.page(request, slug, "tournaments/bracket.html", context, parts)
 
 
+def _fixture_rounds(
+    competition: Callable[[], Competition], stage_id: int, team_id: int | None
+) -> fragments.Html:
+    rounds = ps.fixtures_by_round(competition(), team_id=team_id, stage_id=stage_id)
+    slug = competition().slug
+    blocks = [(block, _fixture_items(block.rows, slug)) for block in rounds]
+    context = {"rounds": blocks, "number": mark_safe(_ROUND)}  # noqa: S308 - a control character
+    html = render_to_string("tournaments/partials/fixture_rounds.html", context)
+    return fragments.Html(html, turns_overdue(row for block in rounds for row in block.rows))
+
+
+# Where a round's number goes in a stage's fragment (tournaments/partials/fixture_rounds.html).
+_ROUND = "\x01"
+
+
+def _rounds_numbered(html: str) -> str:
+    """The rounds numbered across the stages, twice a round (its section's label and its heading's
+    id): each stage's fragment leaves the numbers out, it cannot know the stages before it."""
+    if not html:
+        return "\n<p>No fixtures yet.</p>\n"
+    first, *rest = html.split(_ROUND)
+    return first + "".join(f"{i // 2 + 1}{piece}" for i, piece in enumerate(rest))
+
+
 @require_GET
 @anonymous_page(params=("team",), live=True)
 def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
-    competition = _competition(slug)
     team_id = _int_param(request, "team")
-    context = _nav(competition, "fixtures")
-    rounds = ps.fixtures_by_round(competition, team_id=team_id)
-    # Being scored live is not late: no "overdue" on those (matches.holds).
-    unplayed = [row.fixture.pk for block in rounds for row in block.rows if not row.result]
-    live_ids, held_ids = live_fixture_ids(fixture_ids=unplayed), set(holds(unplayed))
-    context["rounds"] = [
-        (block, fixture_items(block.rows, slug=slug, live_ids=live_ids, held_ids=held_ids))
-        for block in rounds
-    ]
-    context["teams"] = competition.teams.order_by("name")
-    context["team_id"] = team_id
-    return render(request, "tournaments/fixtures.html", context)
+    competition = _competition_loader(slug)
+
+    def parts(outline: fragments.Outline) -> list[fragments.Fragment]:
+        # A stage's rounds show its fixtures, and the teams' names ("c").
+        return [
+            fragments.Fragment(
+                f"fixtures:{team_id or ''}:s{i}",
+                (WHOLE, f"s{i}"),
+                partial(_fixture_rounds, competition, i, team_id),
+                live=True,
+            )
+            for i, _ in outline.stages
+        ]
+
+    def rounds(html: dict[str, str]) -> dict[str, str]:
+        # (the fragments' HTML in their order: the stages')
+        return {"rounds": _rounds_numbered("".join(html.values()))}
+
+    def context(outline: fragments.Outline, slots: Mapping[str, SafeString]) -> dict[str, Any]:
+        context = _nav(competition(), "fixtures")
+        context["rounds_html"] = slots["rounds"]
+        context["teams"] = competition().teams.order_by("name")
+        context["team_id"] = team_id
+        return context
+
+    return fragments.page(
+        request,
+        slug,
+        "tournaments/fixtures.html",
+        context,
+        parts,
+        slots=rounds,
+        variant=f"team={team_id or ''}",
+    )
 
 
 def _int_param(request: HttpRequest, name: str) -> int | None:

@@ -8,11 +8,13 @@ stale, nothing missing. And the change itself must show where the page shows it.
 from __future__ import annotations
 
 import re
+import time
 from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone
 
 from fubaleague.web import page_cache
 from league import demo
@@ -171,3 +173,23 @@ def test_signed_in_pages_are_rendered_for_the_visitor_and_keep_nothing_of_theirs
         assert "Sign out" in own and "Sign in" not in own.split("</header>")[0], url
         anonymous = Client().get(url).content.decode()
         assert "Sign out" not in anonymous and "Sign in" in anonymous, url
+
+
+@pytest.mark.django_db
+def test_a_kept_fixture_list_turns_overdue_when_its_deadline_passes(cup: demo.Demo) -> None:
+    fixture = _scheduled(cup, cup.groups_stage)
+    urls = _urls(cup, fixture.home_team_id)
+    now = timezone.now()
+    deadline = now + timedelta(seconds=4)  # (the first rendering of the cup's pages takes a while)
+    fixture_schedule(fixture_id=fixture.pk, kickoff=now - timedelta(hours=2), deadline=deadline)
+    client = Client()
+    lists = urls[2:4]  # the fixtures page, all and the team's
+    for url in lists:
+        assert 'data-testid="overdue"' not in _row(client.get(url).content.decode(), fixture), url
+    assert timezone.now() < deadline
+    time.sleep((deadline - timezone.now()).total_seconds() + 0.1)
+    # Nothing changed but the clock: the page's version moves (as any change elsewhere does), the
+    # stage's does not; the kept list of its fixtures is stale all the same.
+    standings_cache.invalidate_scope(cup.competition.slug)
+    for url in lists:
+        assert 'data-testid="overdue"' in _row(client.get(url).content.decode(), fixture), url
