@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -10,6 +11,39 @@ from scoring import rolls
 from tests.workers import WorkerProcess
 
 DB_FIXTURES = {"db", "transactional_db", "client", "admin_client", "live_server", "django_db_blocker"}
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None) -> Iterator[None]:
+    """pytest-django's set-up, its serialized tables then given to every connection object made.
+
+    Django keeps them (``_test_serialized_contents``, what serialized_rollback restores) on the
+    connection object the test database was set up with. Once Playwright's sync API runs its event
+    loop in this thread (tests/browser), asgiref keeps Django's connections per context, so the
+    tests then get a new connection object, without them: Django skips the restore without a word
+    and its flush re-creates the content types under new ids (post_migrate). In a process that ran
+    a non-transactional test first (every worker of `make test`), each browser test found the
+    data-migration rows gone and the content types renumbered."""
+    from django.db import connections
+
+    contents = {
+        alias: connections[alias]._test_serialized_contents
+        for alias in connections
+        if hasattr(connections[alias], "_test_serialized_contents")
+    }
+    create = connections.create_connection
+
+    def create_connection(alias: str) -> Any:
+        made = create(alias)
+        if alias in contents:
+            made._test_serialized_contents = contents[alias]
+        return made
+
+    connections.create_connection = create_connection  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del connections.create_connection
 
 
 @pytest.fixture(autouse=True)
