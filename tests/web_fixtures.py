@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -63,6 +64,21 @@ def _table_rows(cursor: Any, table: str) -> set[bytes]:
         return set(b"".join(bytes(block) for block in pipe).splitlines())
 
 
+def database_state() -> str:
+    """A digest of every row of every table (sequences aside): two states with the same digest
+    hold the same rows under the same ids, so rows built on one can be written back on the other."""
+    digest = hashlib.sha256()
+    connection.ensure_connection()
+    with connection.cursor() as django_cursor:
+        tables = sorted(connection.introspection.table_names(django_cursor, include_views=False))
+    with connection.connection.cursor() as cursor:
+        for table in tables:
+            digest.update(f"{table}\0".encode())
+            for line in sorted(_table_rows(cursor, table)):
+                digest.update(line + b"\n")
+    return digest.hexdigest()
+
+
 def rows_added_by(build: Callable[[], T]) -> tuple[T, dict[str, bytes]]:
     """Run ``build`` in a transaction that is rolled back; what it returned and the rows it added,
     per table as COPY writes them, for write_rows to put back in a test far faster than building
@@ -90,6 +106,21 @@ def write_rows(added: dict[str, bytes]) -> None:
         for table, rows in added.items():
             with cursor.copy(f'COPY "{table}" FROM STDIN') as pipe:
                 pipe.write(rows)
+
+
+def built_once_per_state(builds: dict[str, tuple[T, dict[str, bytes]]], build: Callable[[], T]) -> T:
+    """What ``build`` makes, its rows written in the current transaction or committed: built at
+    most once per state of the database under it (database_state), kept in ``builds`` and then
+    written back (write_rows, same ids) on the same state. On another state (a flush that re-created
+    the content types and permissions under new ids) it is built again rather than written with
+    references to rows that are no longer there. A deep copy of what was built, for the caller to
+    change as it likes."""
+    state = database_state()
+    if state not in builds:
+        builds[state] = rows_added_by(build)
+    built, rows = builds[state]
+    write_rows(rows)
+    return copy.deepcopy(built)
 
 
 @pytest.fixture(scope="session")

@@ -6,12 +6,16 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from django.core import mail
 from django.core.cache import cache
+from django.test import TestCase
 
 from league import demo
 from matches.standings import cache as standings_cache
+from tests.web_fixtures import FAST_HASHERS, built_once_per_state
 
 # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls from a thread
 # with a running loop unless told the calls are safe (they are: the loop never awaits ORM work).
@@ -79,15 +83,39 @@ def plain_static_files(settings) -> None:
     }
 
 
-@pytest.fixture
-def cup(transactional_db, settings) -> demo.Demo:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    demo._HASHES.clear()
-    cache.clear()
-    standings_cache.clear_local()
+# The light cup as built in this test process, per state of the database it was built on (see cup).
+_CUPS: dict[str, tuple[demo.Demo, dict[str, bytes]]] = {}
+
+
+def _committed_light_cup() -> demo.Demo:
+    """The light World Cup with what its commits would start (on_commit work) run, as the live
+    server's committed build runs it."""
     from tests.demo_data import light_world_cup
 
-    return light_world_cup()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return light_world_cup()
+
+
+@pytest.fixture
+def cup(transactional_db: None, settings: Any) -> demo.Demo:
+    """The light World Cup, committed for the live server.
+
+    Building it takes seconds (~3,000 queries), so it is built once per test process and each
+    later test writes its rows back with COPY, same ids (tests.web_fixtures.built_once_per_state:
+    built again on a database in another state). It is built here, after transactional_db has
+    restored the serialized tables, not in a session fixture: that runs before the restore, on
+    whatever the last transactional test left (an emptied database under --dist load), and its
+    rows then clashed with or missed the restored ones."""
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+    demo._HASHES.clear()
+    built = built_once_per_state(_CUPS, _committed_light_cup)
+    demo._HASHES.clear()
+    # What the build mailed belongs to no test (only the first test of a process saw it built).
+    if hasattr(mail, "outbox"):
+        mail.outbox.clear()
+    cache.clear()
+    standings_cache.clear_local()
+    return built
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
