@@ -48,7 +48,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from fubaleague.web.page_cache import PAGE_SECONDS, live_marks, personal
-from matches.standings.cache import PART_SECONDS, WHOLE, part_key
+from matches.standings.cache import PART_SECONDS, WHOLE, part_key, scope_key
 from tournaments.models import Competition, Stage
 
 # A marker no rendered value can contain (user data is escaped; this one has NUL bytes).
@@ -67,12 +67,15 @@ class Html:
 @dataclass(frozen=True)
 class Fragment:
     """``name``: unique among the competition's fragments (it names the kept entry); ``parts``:
-    the parts it shows (matches.standings.cache.part_key); ``live``: it shows the live marks."""
+    the parts it shows (matches.standings.cache.part_key); ``live``: it shows the live marks;
+    ``scopes``: page scopes of no competition whose data it shows too (the coach ratings,
+    ``ratings.models.PAGES_SCOPE``: bumped by their own services with ``invalidate_scope``)."""
 
     name: str
     parts: tuple[str, ...]
     render: Callable[[], Html | str]
     live: bool = False
+    scopes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -141,8 +144,26 @@ def outline(slug: str) -> Outline:
     return made
 
 
-def _stamp(fragment: Fragment, versions: Mapping[str, int], live: str) -> tuple[Any, ...]:
+def _scope_versions(scopes: Iterable[str], found: Mapping[str, Any]) -> dict[str, int]:
+    """The version of each page scope, from ``found``; a missing one is set now (never expiring,
+    as ``invalidate_scope`` sets it)."""
+    out: dict[str, int] = {}
+    for scope in scopes:
+        key = scope_key(scope)
+        value = found.get(key)
+        if value is None:
+            value = time.time_ns()
+            if not cache.add(key, value, None):
+                value = cache.get(key, value)
+        out[scope] = int(value)
+    return out
+
+
+def _stamp(
+    fragment: Fragment, versions: Mapping[str, int], live: str, scopes: Mapping[str, int]
+) -> tuple[Any, ...]:
     stamp: tuple[Any, ...] = tuple(versions[p] for p in fragment.parts)
+    stamp += tuple((s, scopes[s]) for s in fragment.scopes)
     return (*stamp, live) if fragment.live else stamp
 
 
@@ -163,16 +184,25 @@ def fetch(
     parts = {p for f in fragments for p in f.parts} | {WHOLE}
     entry_keys = {f.name: _entry_key(slug, f.name) for f in fragments}
     extra_keys = {name: _entry_key(slug, name) for name in extra}
-    found = cache.get_many([*(part_key(slug, p) for p in parts), *entry_keys.values(), *extra_keys.values()])
+    scopes = {s for f in fragments for s in f.scopes}
+    found = cache.get_many(
+        [
+            *(part_key(slug, p) for p in parts),
+            *(scope_key(s) for s in scopes),
+            *entry_keys.values(),
+            *extra_keys.values(),
+        ]
+    )
     versions = _versions(slug, parts, found)
     if laid_out is not None and versions[WHOLE] != laid_out.version:
         return None
+    scope_versions = _scope_versions(scopes, found)
     live = live_marks(slug) if any(f.live for f in fragments) else ""
     now = time.time()
     html: dict[str, str] = {}
     stale: dict[str, Any] = {}
     for fragment in fragments:
-        stamp = _stamp(fragment, versions, live)
+        stamp = _stamp(fragment, versions, live, scope_versions)
         entry = found.get(entry_keys[fragment.name])
         if entry is not None and entry[0] == stamp and (entry[1] is None or now < entry[1]):
             html[fragment.name] = entry[2]

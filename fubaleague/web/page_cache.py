@@ -106,14 +106,15 @@ def _entry_name(request: HttpRequest, slug: str, params: Sequence[str], live: bo
 
 
 def anonymous_page(
-    *, params: Sequence[str] = (), live: bool = False, scope: str | None = None
+    *, params: Sequence[str] = (), live: bool = False, scope: str | None = None, shows: tuple[str, ...] = ()
 ) -> Callable[[View], View]:
     """Serve the view's page to anonymous visitors from the competition's cache.
 
     ``params``: the query parameters the view reads (part of the entry's name). ``live``: the
     page shows which matches are scored live. ``scope``: for a page of no competition, the name
     its entries are kept under instead of the competition's slug (bumped with
-    ``matches.standings.cache.invalidate_scope`` by whatever changes the page).
+    ``matches.standings.cache.invalidate_scope`` by whatever changes the page). ``shows``: such
+    scopes whose data a competition's page shows too (a coach's rating on a team's page).
     """
 
     def decorate(view: View) -> View:
@@ -141,7 +142,8 @@ def anonymous_page(
                 return Page(response.content, response.status_code, kept)
 
             try:
-                page = cache.by_slug(slug, _entry_name(request, slug, params, live), render, PAGE_SECONDS)
+                name = _entry_name(request, slug, params, live)
+                page = cache.by_slug(slug, name, render, PAGE_SECONDS, scopes=shows)
             except _NotShared as not_shared:
                 return not_shared.response
             response = HttpResponse(page.content, status=page.status)

@@ -61,6 +61,12 @@ def _slug_version_key(slug: str) -> str:
     return f"standings:vs:{slug}"
 
 
+def scope_key(scope: str) -> str:
+    """The key of a page scope's version (``invalidate_scope``), for a reader that fetches it
+    with other keys in one round trip (fubaleague/web/fragments.py)."""
+    return _slug_version_key(scope)
+
+
 def invalidate(competition_id: int, slug: str | None = None, parts: Iterable[str] = (WHOLE,)) -> None:
     """Make every cached entry of a competition stale (signals.py calls it when a table's data
     changes), and the fragments of its pages that show ``parts`` (see part_key; by default all)."""
@@ -97,14 +103,18 @@ def clear_local() -> None:
     _local.clear()
 
 
-def by_slug(slug: str, name: str, compute: Callable[[], T], seconds: int = CACHE_SECONDS) -> T:
+def by_slug(
+    slug: str, name: str, compute: Callable[[], T], seconds: int = CACHE_SECONDS, scopes: tuple[str, ...] = ()
+) -> T:
     """A cached value for the competition `slug`, read in at most ONE cache round trip.
 
     The hot endpoints (public standings page and its API) are addressed by slug; fetching the
     slug's version and the entry together (get_many) keeps them close to a trivial endpoint's cost.
     The entry carries the version it was computed under; a newer version means recompute. The
     version is read before computing, so a change committed meanwhile leaves an entry that the
-    next reader sees as stale. ``seconds``: how long an entry is kept at most.
+    next reader sees as stale. ``seconds``: how long an entry is kept at most. ``scopes``: page
+    scopes of no competition whose data the value shows too (``invalidate_scope``): their versions
+    are read in the same round trip and the entry is stale when one of them moved.
     """
     entry_key = f"standings:s:{slug}:{name}"
     now = time.monotonic()
@@ -112,8 +122,11 @@ def by_slug(slug: str, name: str, compute: Callable[[], T], seconds: int = CACHE
     if local is not None and now - local[0] < LOCAL_SECONDS:
         return local[2]
     version_key = _slug_version_key(slug)
-    found = cache.get_many([version_key, entry_key])
-    version = found.get(version_key)
+    scope_keys = [_slug_version_key(scope) for scope in scopes]
+    found = cache.get_many([version_key, entry_key, *scope_keys])
+    version: Any = found.get(version_key)
+    if version is not None and scope_keys:
+        version = (version, *(_scope_mark(key, found) for key in scope_keys))
     entry = found.get(entry_key)
     if version is not None and entry is not None and entry[0] == version:
         value = entry[1]
@@ -125,6 +138,8 @@ def by_slug(slug: str, name: str, compute: Callable[[], T], seconds: int = CACHE
         version = time.time_ns()
         value = compute()
         cache.add(version_key, version, None)
+        if scope_keys:
+            version = (version, *(_scope_mark(key, found) for key in scope_keys))
         cache.set(entry_key, (version, value), seconds)
     else:
         value = compute()
@@ -133,6 +148,17 @@ def by_slug(slug: str, name: str, compute: Callable[[], T], seconds: int = CACHE
         _local.clear()
     _local[entry_key] = (now, version, value)
     return value
+
+
+def _scope_mark(key: str, found: dict[str, Any]) -> int:
+    """A scope's version as read; a missing one is set now (readers racing agree on one)."""
+    value = found.get(key)
+    if value is None:
+        value = time.time_ns()
+        if not cache.add(key, value, None):
+            value = cache.get(key, value)
+        found[key] = value
+    return int(value)
 
 
 def cached(competition_id: int, name: str, compute: Callable[[], T]) -> T:
