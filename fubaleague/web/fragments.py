@@ -217,6 +217,24 @@ def fetch(
     return Fetched(html, versions, {name: found.get(key) for name, key in extra_keys.items()})
 
 
+def whole(slug: str, fragment: Fragment | Callable[[Outline], Fragment]) -> str:
+    """The HTML of a page kept as one fragment (a page of one fixture or team: nothing in it is
+    shared with another page). A fragment laid out by the outline (given as a function of it) is
+    checked against the outline in the same round trip, as assemble() does."""
+    if isinstance(fragment, Fragment):
+        fetched = fetch(slug, [fragment])
+        assert fetched is not None  # (not laid out: never None)
+        return fetched.html[fragment.name]
+    laid_out = _outlines.get(slug) or outline(slug)
+    made = fragment(laid_out)
+    fetched = fetch(slug, [made], laid_out=laid_out)
+    if fetched is None:
+        made = fragment(outline(slug))
+        fetched = fetch(slug, [made])
+        assert fetched is not None
+    return fetched.html[made.name]
+
+
 def page(
     request: HttpRequest,
     slug: str,

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from fubaleague.web import screen
-from fubaleague.web.page_cache import anonymous_page
+from fubaleague.web import fragments, screen
+from fubaleague.web.page_cache import anonymous_page, personal
 from matches.replay import pitch_geometry
+from matches.standings.cache import WHOLE
 from scoring import centre
 from tournaments.models import Competition, Stage
 
@@ -38,11 +40,27 @@ def _nav(competition: Competition) -> dict[str, object]:
 @require_GET
 @anonymous_page()
 def live_centre(request: HttpRequest, slug: str, round_number: int | None = None) -> HttpResponse:
+    if personal(request):
+        return render(request, "tournaments/live_centre.html", _centre_context(slug, round_number))
+
+    def page() -> str:
+        context = _centre_context(slug, round_number)
+        return render_to_string("tournaments/live_centre.html", context, request)
+
+    def kept(outline: fragments.Outline) -> fragments.Fragment:
+        # The competition ("c") and its rounds: a fixture of a new round bumps its stage.
+        name = f"live:{'' if round_number is None else round_number}"
+        return fragments.Fragment(name, (WHOLE, *outline.stage_parts()), page)
+
+    return HttpResponse(fragments.whole(slug, kept))
+
+
+def _centre_context(slug: str, round_number: int | None) -> dict[str, object]:
     competition = get_object_or_404(Competition, slug=slug)
     rounds = sorted(set(competition.fixtures.values_list("round", flat=True)))
     if round_number is not None and round_number not in rounds:
         raise Http404(f"{competition.name} has no round {round_number}.")
-    context = {
+    return {
         **_nav(competition),
         "round": round_number,
         "rounds": rounds,
@@ -51,7 +69,6 @@ def live_centre(request: HttpRequest, slug: str, round_number: int | None = None
         "pitch": pitch_geometry(names={"home": "Home", "away": "Away"}),
         "pitch_names": {"home": "Home", "away": "Away"},
     }
-    return render(request, "tournaments/live_centre.html", context)
 
 
 @require_GET

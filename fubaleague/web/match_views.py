@@ -15,13 +15,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from chances.selectors import fixture_model_prediction
+from fubaleague.web import fragments
 from fubaleague.web import selectors as ps
-from fubaleague.web.page_cache import anonymous_page
+from fubaleague.web.page_cache import anonymous_page, personal
 from fubaleague.web.views import _nav, fixture_or_404, match_url
 from kernel.api_json import NOT_UTF8, unencodable_text
 from kernel.auth import signed_in_user
@@ -29,6 +32,8 @@ from kernel.errors import ApplicationError
 from matches import forfeits, services
 from matches.models import CardKind, Forfeit, ResultSubmission
 from matches.replay import pitch_geometry, replay_frames, with_shootout
+from matches.standings.cache import WHOLE
+from ratings.models import PAGES_SCOPE
 from scoring.selectors import active_session, fixture_side_branches
 from tournaments.bracket import Score
 from tournaments.game_systems import FUBA_3, GameSystemRules, game_system_rules, rules_of
@@ -218,8 +223,35 @@ def _earlier_reports(fixture: Fixture, submission: ResultSubmission | None) -> l
 
 
 @require_GET
-@anonymous_page(live=True)
+@anonymous_page(live=True, shows=(PAGES_SCOPE,))
 def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    if personal(request):
+        return render(request, "tournaments/match.html", _match_context(request, slug, fixture_id))
+    stage_id = ps.fixture_stage_id(slug=slug, fixture_id=fixture_id)
+    if stage_id is None:
+        raise Http404("No such match in this competition.")
+
+    def page() -> fragments.Html:
+        context = _match_context(request, slug, fixture_id)
+        fixture = context["fixture"]
+        # "Overdue" shows from the deadline on: the kept page is stale then.
+        due = fixture.deadline if fixture.status == Fixture.Status.SCHEDULED else None
+        until = due.timestamp() if due is not None and due > timezone.now() else None
+        return fragments.Html(render_to_string("tournaments/match.html", context, request), until)
+
+    # The page shows the fixture (its result, cards, log, forfeit, audit), the round's clock
+    # (its stage), the chances' model ("x"), the live marks, and the coaches' ratings.
+    kept = fragments.Fragment(
+        f"match:{fixture_id}",
+        (WHOLE, f"s{stage_id}", f"f{fixture_id}", "x"),
+        page,
+        live=True,
+        scopes=(PAGES_SCOPE,),
+    )
+    return HttpResponse(fragments.whole(slug, kept))
+
+
+def _match_context(request: HttpRequest, slug: str, fixture_id: int) -> dict[str, Any]:
     competition = _competition(slug)
     fixture = fixture_or_404(competition, fixture_id)
     result = ps.counted_result(fixture)
@@ -291,7 +323,7 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     )
     context.update(_outcome(fixture, simulated=row.simulated))
     context.update(_venue(fixture, my_sides))
-    return render(request, "tournaments/match.html", context)
+    return context
 
 
 def _outcome(fixture: Fixture, *, simulated: bool) -> dict[str, Any]:
@@ -322,9 +354,37 @@ def _venue(fixture: Fixture, my_sides: set[int]) -> dict[str, Any]:
     return {"round_clock": clock, "check_in": check_in}
 
 
+class _Unkept(Exception):
+    """An answer that is not the page (an error): sent, never kept."""
+
+    def __init__(self, response: HttpResponse) -> None:
+        self.response = response
+
+
 @require_GET
 @anonymous_page()
 def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    if personal(request):
+        return _replay(request, slug, fixture_id)
+    if ps.fixture_stage_id(slug=slug, fixture_id=fixture_id) is None:
+        raise Http404("No such match in this competition.")
+
+    def answer() -> str:
+        response = _replay(request, slug, fixture_id)
+        if response.status_code != 200:
+            raise _Unkept(response)
+        return response.content.decode()
+
+    # The frames are the fixture's log's; the shoot-out its result's; the teams' names "c".
+    kept = fragments.Fragment(f"replay:{fixture_id}", (WHOLE, f"f{fixture_id}"), answer)
+    try:
+        text = fragments.whole(slug, kept)
+    except _Unkept as unkept:
+        return unkept.response
+    return HttpResponse(text, content_type="application/json")
+
+
+def _replay(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     competition = _competition(slug)
     fixture = fixture_or_404(competition, fixture_id)
     full = request.user.is_authenticated and bool(

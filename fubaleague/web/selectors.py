@@ -22,6 +22,45 @@ from matches.models import Card, MatchLog, Result, ResultAudit, ResultSubmission
 from scoring.models import ScoringSession
 from tournaments.models import Coach, Competition, Fixture, Group, Stage, Suspension, Team, TeamSkill
 
+# (slug, fixture id) -> the fixture's stage; (slug, team id) -> True: what the kept public pages
+# are keyed by (fubaleague/web/fragments.py), known to this process without a query once read. A
+# fixture never moves to another stage, nor a team to another competition; one deleted is 404
+# anyway, its kept page being stale (its parts are bumped) and its rendering not found.
+_KNOWN_MAX = 20_000
+_fixture_stages: dict[tuple[str, int], int] = {}
+_teams_known: set[tuple[str, int]] = set()
+
+
+def fixture_stage_id(*, slug: str, fixture_id: int) -> int | None:
+    """The stage of the competition's fixture, None for no such fixture in it."""
+    key = (slug, fixture_id)
+    stage = _fixture_stages.get(key)
+    if stage is None:
+        stage = (
+            Fixture.objects.filter(pk=fixture_id, competition__slug=slug)
+            .values_list("stage_id", flat=True)
+            .first()
+        )
+        if stage is None:
+            return None
+        if len(_fixture_stages) >= _KNOWN_MAX:
+            _fixture_stages.clear()
+        _fixture_stages[key] = stage
+    return stage
+
+
+def team_in(*, slug: str, team_id: int) -> bool:
+    """Whether the team is one of the competition's."""
+    key = (slug, team_id)
+    if key in _teams_known:
+        return True
+    if not Team.objects.filter(pk=team_id, competition__slug=slug).exists():
+        return False
+    if len(_teams_known) >= _KNOWN_MAX:
+        _teams_known.clear()
+    _teams_known.add(key)
+    return True
+
 
 def scored_live(*, slug: str) -> list[tuple[int, str]]:
     """The competition's matches being scored right now (fixture id, session status), in order:

@@ -29,11 +29,12 @@ from django.views.decorators.http import require_GET
 from fubaleague.web import fragments, svg
 from fubaleague.web import selectors as ps
 from fubaleague.web.fixture_rows import fixture_items, turns_overdue
-from fubaleague.web.page_cache import anonymous_page
+from fubaleague.web.page_cache import anonymous_page, personal
 from matches.holds import holds
 from matches.progress import competition_podium
 from matches.standings import cache, presentation
 from matches.standings.cache import WHOLE
+from ratings.models import PAGES_SCOPE
 from scoring.selectors import live_fixture_ids
 from tournaments.models import Coach, Competition, Fixture, Stage
 from tournaments.selectors import competition_permits
@@ -379,8 +380,28 @@ def _csv_safe(text: str) -> str:
 
 
 @require_GET
-@anonymous_page()
+@anonymous_page(shows=(PAGES_SCOPE,))
 def team(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
+    if personal(request):
+        return render(request, "tournaments/team.html", _team_context(slug, team_id))
+    if not ps.team_in(slug=slug, team_id=team_id):
+        raise Http404("No such team in this competition.")
+
+    def kept(outline: fragments.Outline) -> fragments.Fragment:
+        # The team's fixtures, cards, suspensions and skills ("t"), its coach's rating (the
+        # ratings' scope), and the knockout stages: a slot filled anew moves a fixture away from a
+        # team whose part is not bumped (only the new team's and the stage's are).
+        return fragments.Fragment(
+            f"team:{team_id}",
+            (WHOLE, f"t{team_id}", *outline.stage_parts([Stage.Kind.KNOCKOUT])),
+            lambda: render_to_string("tournaments/team.html", _team_context(slug, team_id), request),
+            scopes=(PAGES_SCOPE,),
+        )
+
+    return HttpResponse(fragments.whole(slug, kept))
+
+
+def _team_context(slug: str, team_id: int) -> dict[str, Any]:
     competition = _competition(slug)
     try:
         team_obj = ps.team_with_details(team_id, competition)
@@ -400,7 +421,7 @@ def team(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
             "red_cards": sum(1 for m in matches for c in m.cards if c.kind != "yellow"),
         }
     )
-    return render(request, "tournaments/team.html", context)
+    return context
 
 
 def _record(matches: list[ps.TeamMatch]) -> dict[str, int]:

@@ -1,0 +1,186 @@
+"""The team, match, replay and live centre pages kept for anonymous visitors under the versions of
+what they show (fubaleague/web/fragments.py) show every change, and nothing stale.
+
+Each change is made through the services after the pages were kept; each page then as served
+must be the page rendered from nothing (every cache cleared), and the change must show on it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from fubaleague.web import page_cache
+from league import demo
+from matches import services
+from matches.services.shared import CardInput
+from matches.standings import cache as standings_cache
+from ratings import services as ratings
+from tournaments.bracket import Score
+from tournaments.models import Fixture, Stage
+
+
+def _urls(cup: demo.Demo, fixture: Fixture) -> dict[str, str]:
+    slug = cup.competition.slug
+    return {
+        "home team": f"/c/{slug}/teams/{fixture.home_team_id}/",
+        "away team": f"/c/{slug}/teams/{fixture.away_team_id}/",
+        "match": f"/c/{slug}/matches/{fixture.pk}/",
+        "live centre": f"/c/{slug}/live/",
+        "live round": f"/c/{slug}/live/round/{fixture.round}/",
+    }
+
+
+def _forget_all() -> None:
+    cache.clear()
+    standings_cache.clear_local()
+    page_cache._live.clear()
+
+
+def _served(urls: dict[str, str]) -> dict[str, str]:
+    client = Client()
+    pages = {}
+    for name, url in urls.items():
+        response = client.get(url)
+        assert response.status_code == 200, url
+        pages[name] = response.content.decode()
+    return pages
+
+
+def _kept_then_fresh(urls: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    kept = _served(urls)
+    _forget_all()
+    return kept, _served(urls)
+
+
+def _scheduled(stage: Stage) -> Fixture:
+    fixture = (
+        Fixture.objects.filter(stage=stage, status=Fixture.Status.SCHEDULED, home_team__isnull=False)
+        .exclude(away_team__isnull=True)
+        .order_by("round", "id")
+        .first()
+    )
+    assert fixture is not None
+    return fixture
+
+
+def _score(page: str) -> str:
+    found = re.search(r'data-testid="score">([^<]*)<', page)
+    assert found
+    return found.group(1)
+
+
+def _team_row(page: str, fixture: Fixture) -> str:
+    found = re.search(rf'<tr>(?:(?!</tr>).)*?/matches/{fixture.pk}/".*?</tr>', page, re.S)
+    assert found, fixture
+    return found.group(0)
+
+
+@pytest.mark.django_db
+def test_a_counted_then_corrected_result_with_a_card_shows_on_the_kept_pages(cup: demo.Demo) -> None:
+    fixture = _scheduled(cup.groups_stage)
+    urls = _urls(cup, fixture)
+    before = _served(urls)
+    assert _score(before["match"]) == "v"
+    home, away = fixture.home_team, fixture.away_team
+    services.result_submit(fixture_id=fixture.pk, user=cup.users[home.name], score=Score(5, 4))
+    services.result_confirm(fixture_id=fixture.pk, user=cup.users[away.name])
+    kept, fresh = _kept_then_fresh(urls)
+    assert kept == fresh
+    assert _score(kept["match"]) == "5 – 4"
+    assert "5–4" in _team_row(kept["home team"], fixture) and "4–5" in _team_row(kept["away team"], fixture)
+
+    # Corrected by the organisers, with a red card: the old score is gone everywhere.
+    _served(urls)
+    services.result_override(
+        fixture_id=fixture.pk,
+        user=cup.admin,
+        score=Score(0, 3),
+        cards=[CardInput(side="home", kind="red", shirt_number=4)],
+        note="wrong score reported",
+    )
+    kept, fresh = _kept_then_fresh(urls)
+    assert kept == fresh
+    assert _score(kept["match"]) == "0 – 3"
+    row = _team_row(kept["home team"], fixture)
+    assert "0–3" in row and "5–4" not in row and "badge--red" in row
+    assert "<h2>Cards</h2>" in kept["match"]
+
+
+@pytest.mark.django_db
+def test_a_new_rating_shows_on_the_kept_team_and_match_pages(
+    cup: demo.Demo, django_capture_on_commit_callbacks: Any
+) -> None:
+    fixture = _scheduled(cup.groups_stage)
+    urls = _urls(cup, fixture)
+    home, away = fixture.home_team, fixture.away_team
+    # The result counts (and bumps the competition); its rating comes later, from a task.
+    services.result_submit(fixture_id=fixture.pk, user=cup.users[home.name], score=Score(2, 0))
+    services.result_confirm(fixture_id=fixture.pk, user=cup.users[away.name])
+    before = _served(urls)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ratings.fixture_rating_apply(fixture_id=fixture.pk) in ("applied", "rebuilt")
+    kept, fresh = _kept_then_fresh(urls)
+    assert kept == fresh
+    for name in ("home team", "away team", "match"):
+        assert kept[name] != before[name], name
+
+
+@pytest.mark.django_db
+def test_the_kept_replay_follows_its_fixture(cup: demo.Demo) -> None:
+    slug = cup.competition.slug
+    fixture = Fixture.objects.get(pk=cup.simulated[0])
+    replay = f"/c/{slug}/matches/{fixture.pk}/replay.json"
+    kept = Client().get(replay)
+    assert kept.status_code == 200 and kept["Content-Type"] == "application/json"
+    standings_cache.invalidate_scope(slug)  # another change in the competition
+    again = Client().get(replay)
+    assert again.content == kept.content
+    _forget_all()
+    assert Client().get(replay).content == kept.content
+
+    # Voided: its log no longer counts, so the kept replay is gone with it.
+    services.result_void(fixture_id=fixture.pk, user=cup.admin, note="never played")
+    assert Client().get(replay).status_code == 404
+
+
+@pytest.mark.django_db
+def test_no_such_match_or_team_is_404_and_keeps_nothing(cup: demo.Demo) -> None:
+    slug = cup.competition.slug
+    client = Client()
+    for url in (
+        f"/c/{slug}/matches/987654/",
+        f"/c/{slug}/matches/987654/replay.json",
+        f"/c/{slug}/teams/987654/",
+        "/c/no-such-cup/matches/1/",
+        "/c/no-such-cup/teams/1/",
+        "/c/no-such-cup/live/",
+        f"/c/{slug}/live/round/999/",
+    ):
+        assert client.get(url).status_code == 404, url
+    redis = cache._cache.get_client(None)  # type: ignore[attr-defined]
+    keys = [k.decode() for k in redis.scan_iter("*")]
+    assert not [k for k in keys if "987654" in k or "no-such-cup" in k or ":live:999" in k]
+
+
+@pytest.mark.django_db
+def test_signed_in_match_and_team_pages_are_their_own_and_keep_nothing(cup: demo.Demo) -> None:
+    fixture = _scheduled(cup.groups_stage)
+    urls = _urls(cup, fixture)
+    member = Client()
+    member.force_login(cup.users[fixture.home_team.name])
+    for url in urls.values():
+        own = member.get(url)
+        assert "Sign out" in own.content.decode(), url
+        assert "private" in own["Cache-Control"], url
+    assert 'data-testid="result-form"' in member.get(urls["match"]).content.decode()
+    for url in urls.values():
+        anonymous = Client().get(url).content.decode()
+        assert "Sign out" not in anonymous and "Sign in" in anonymous, url
+        assert 'data-testid="result-form"' not in anonymous and 'data-testid="follow"' not in anonymous, url
+    # Kept for the anonymous visitors now: a member still gets their own page.
+    assert 'data-testid="result-form"' in member.get(urls["match"]).content.decode()
