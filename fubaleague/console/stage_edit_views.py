@@ -41,6 +41,26 @@ KIND_SETTINGS: dict[str, tuple[str, ...]] = {
     ),
 }
 RELATED = ("feeder", "feed_playoff")
+# The form's words (the model's field names read as codes: "Feed places from").
+LABELS = {
+    "name": "Name",
+    "order": "Stage number",
+    "legs": "Legs (1: single matches, 2: double or two-legged)",
+    "knockout_rounds": "Rounds it plays",
+    "third_place_match": "Third-place match",
+    "extra_time": "Extra time in a level knockout match",
+    "penalties": "Then a penalty shoot-out",
+    "away_goals_rule": "Away goals decide a level two-legged tie",
+    "feeder": "Plays the qualifiers of",
+    "feed": "It takes",
+    "feed_places_from": "From place",
+    "feed_places_to": "To place",
+    "feed_playoff": "Plus the winners of the play-off",
+    "advance_per_group": "Go through per group",
+    "best_thirds": "Plus best third-placed teams",
+    "thirds_placing": "Placing of the best thirds",
+    "swiss_rounds": "Swiss rounds",
+}
 
 
 class StageEditForm(forms.Form):
@@ -60,6 +80,9 @@ class StageEditForm(forms.Form):
                     label=field.label,
                     help_text=field.help_text,
                 )
+            field.label = LABELS[name]
+            if isinstance(field, forms.ModelChoiceField):
+                field.label_from_instance = lambda s: s.name  # type: ignore[method-assign,assignment]
             self.fields[name] = field
         others = stage.competition.stages.exclude(pk=stage.pk).order_by("order")
         if "feeder" in self.fields:

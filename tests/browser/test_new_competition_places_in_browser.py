@@ -1,11 +1,16 @@
 """The new-competition form in a browser: the places after a table appear when a league, Swiss
 rounds or a league phase is chosen and go away (and are not sent) for groups or a knockout, at
-phone (390x844) and desktop sizes."""
+phone (390x844) and desktop sizes; and the Stages step changing, then deleting, a stage."""
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+
+from tournaments.models import Stage
+from tournaments.services.clubs import team_create
+from tournaments.services.competitions import competition_create
+from tournaments.services.stages import stage_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -49,3 +54,40 @@ def test_the_places_show_only_for_a_table(page, live_server, settings, shot) -> 
     page.click("button[name=preview]")
     page.wait_for_selector("[data-testid=preview]")
     assert places.is_visible() and "Semi-finals" in page.locator("[data-testid=preview]").inner_text()
+
+
+def test_a_stage_is_changed_and_deleted_on_the_stages_step(page, live_server, settings, shot) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    nina = get_user_model().objects.create_user("nina", "nina@example.org", PASSWORD)
+    competition = competition_create(name="Stage Cup", slug="stage-cup", creator=nina)
+    teams = [team_create(competition=competition, name=f"Club {i}") for i in range(1, 9)]
+    league = stage_create(competition=competition, name="League", kind=Stage.Kind.ROUND_ROBIN, teams=teams)
+    stage_create(
+        competition=competition,
+        name="Top four",
+        kind=Stage.Kind.KNOCKOUT,
+        feeder=league,
+        feed_places_from=1,
+        feed_places_to=4,
+    )
+    page.goto(f"{live_server.url}/login/?next=/console/c/stage-cup/stages/")
+    page.fill("#id_username", "nina")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit], input[type=submit]")
+    page.click("[data-testid=edit-stage] >> text=Top four")
+    for label, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        shot(page, f"console-stage-edit-{label}")
+    page.fill("#id_legs", "2")
+    page.fill("#id_feed_places_to", "2")
+    page.click("[data-testid=save-stage]")
+    trail = page.locator("[data-testid=stage-trail]").inner_text()
+    assert "nina (organiser) changed Top four" in trail and "legs 1 → 2" in trail
+    page.click("[data-testid=edit-stage] >> text=Top four")
+    page.click("[data-testid=delete-stage]")
+    page.wait_for_selector("text=Top four deleted.")
+    assert "nina (organiser) deleted Top four" in page.locator("[data-testid=stage-trail]").inner_text()
+    for label, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        shot(page, f"console-stages-trail-{label}")
+    assert [s.name for s in competition.stages.all()] == ["League"]
