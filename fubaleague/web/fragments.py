@@ -81,15 +81,27 @@ class Fragment:
 @dataclass(frozen=True)
 class Outline:
     """What every page of a competition is laid out by: its id and its stages (id, kind) in order;
-    ``version``: the version of "c" it was read under."""
+    ``version``: the version of "c" it was read under; ``places_thirds``: a group stage of it
+    places its best third-placed teams in a later stage's fixtures (its tables show those)."""
 
     competition_id: int
     stages: tuple[tuple[int, str], ...]
     version: int
+    places_thirds: bool = False
 
     def stage_parts(self, kinds: Iterable[str] | None = None) -> tuple[str, ...]:
         wanted = None if kinds is None else set(kinds)
         return tuple(f"s{i}" for i, kind in self.stages if wanted is None or kind in wanted)
+
+    def parts_through(self, kinds: Iterable[str]) -> tuple[str, ...]:
+        """The parts of the stages up to the last one of these kinds: what a table of such a
+        stage shows (its own results, its feeders' before it; a later stage's only where best
+        thirds are placed in it: then every stage)."""
+        wanted = set(kinds)
+        last = max((n for n, (_, kind) in enumerate(self.stages) if kind in wanted), default=-1)
+        if self.places_thirds:
+            last = len(self.stages) - 1
+        return tuple(f"s{i}" for i, _ in self.stages[: last + 1])
 
     def stage_ids(self, kinds: Iterable[str]) -> list[int]:
         wanted = set(kinds)
@@ -135,8 +147,10 @@ def outline(slug: str) -> Outline:
         if competition is None:
             raise Http404("No such competition.")
         version = _versions(slug, [WHOLE], found)[WHOLE]
-        stages = Stage.objects.filter(competition_id=competition).order_by("order").values_list("id", "kind")
-        made = Outline(competition, tuple(stages), version)
+        stages = Stage.objects.filter(competition_id=competition).order_by("order")
+        rows = tuple(stages.values_list("id", "kind"))
+        thirds = stages.filter(kind=Stage.Kind.GROUPS, best_thirds__gt=0).exists()
+        made = Outline(competition, rows, version, thirds)
         cache.set(entry_key, made, PAGE_SECONDS)
     if len(_outlines) >= 256:
         _outlines.clear()

@@ -75,15 +75,20 @@ def _fixture_items(rows: list[ps.FixtureRow], slug: str) -> SafeString:
 
 
 def _home_body(competition: Callable[[], Competition]) -> fragments.Html:
-    context: dict[str, Any] = {"competition": competition(), "compact": True}
+    context: dict[str, Any] = {"competition": competition()}
     context.update(ps.competition_overview(context["competition"]))
     context["podium"] = competition_podium(competition=context["competition"])
-    context["tables"] = presentation.competition_tables(context["competition"])[:8]
     slug = context["competition"].slug
     context["recent_items"] = _fixture_items(context["recent"], slug)
     context["upcoming_items"] = _fixture_items(context["upcoming"], slug)
     html = render_to_string("tournaments/partials/competition_body.html", context)
     return fragments.Html(html, turns_overdue(context["upcoming"]))
+
+
+def _home_tables(competition: Callable[[], Competition]) -> str:
+    tables = presentation.competition_tables(competition())[:8]
+    context = {"competition": competition(), "tables": tables, "compact": True}
+    return render_to_string("tournaments/partials/competition_tables.html", context)
 
 
 @require_GET
@@ -92,13 +97,17 @@ def competition_home(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _competition_loader(slug)
 
     def body(outline: fragments.Outline) -> list[fragments.Fragment]:
-        # Results, figures and tables: anything in any stage shows there.
+        # Results and figures: anything in any stage shows there.
         shown = (WHOLE, *outline.stage_parts())
-        return [fragments.Fragment("home", shown, partial(_home_body, competition), live=True)]
+        tables = (WHOLE, *outline.parts_through(presentation.TABLE_KINDS))
+        return [
+            fragments.Fragment("home", shown, partial(_home_body, competition), live=True),
+            fragments.Fragment("home:tables", tables, partial(_home_tables, competition)),
+        ]
 
     def context(outline: fragments.Outline, slots: Mapping[str, SafeString]) -> dict[str, Any]:
         context = _nav(competition(), "home")
-        context["body_html"] = slots["home"]
+        context["body_html"], context["tables_html"] = slots["home"], slots["home:tables"]
         context["may_set_webhooks"] = competition_permits(
             user=request.user,
             competition=competition(),
@@ -130,11 +139,12 @@ def _standings_page(request: HttpRequest, slug: str) -> str:
     competition = _competition_loader(slug)
 
     def parts(outline: fragments.Outline) -> list[fragments.Fragment]:
-        # A stage's table may rank by another's results (a feeder): the tables show every stage.
-        shown = (WHOLE, *outline.stage_parts())
+        # The chances are estimated from every stage; a table shows its stage, and its feeders'.
+        everything = (WHOLE, "x", *outline.stage_parts())
+        tables = (WHOLE, *outline.parts_through(presentation.TABLE_KINDS))
         return [
-            fragments.Fragment("standings:chances", (*shown, "x"), partial(_standings_chances, competition)),
-            fragments.Fragment("standings:tables", shown, partial(_standings_tables, competition)),
+            fragments.Fragment("standings:chances", everything, partial(_standings_chances, competition)),
+            fragments.Fragment("standings:tables", tables, partial(_standings_tables, competition)),
         ]
 
     def context(outline: fragments.Outline, slots: Mapping[str, SafeString]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from league import demo
 from matches import services
 from matches.services.shared import CardInput
 from matches.standings import cache as standings_cache
+from matches.standings.selectors import standings_table
 from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_schedule, round_shift
@@ -193,3 +194,23 @@ def test_a_kept_fixture_list_turns_overdue_when_its_deadline_passes(cup: demo.De
     standings_cache.invalidate_scope(cup.competition.slug)
     for url in lists:
         assert 'data-testid="overdue"' in _row(client.get(url).content.decode(), fixture), url
+
+
+@pytest.mark.django_db
+def test_a_third_placed_team_placed_in_the_knockouts_shows_as_qualified(cup: demo.Demo) -> None:
+    """A group table marks the best third-placed teams placed in a knockout slot: a later stage's
+    fixture shows in it (fragments.Outline.places_thirds)."""
+    stage = cup.groups_stage
+    stage.best_thirds = 1
+    stage.save(update_fields=["best_thirds"])
+    group = stage.groups.order_by("name").first()
+    third = standings_table(stage=stage, group=group)[2].team
+    url = f"/c/{cup.competition.slug}/standings/"
+    before = Client().get(url).content.decode()
+    slot = Fixture.objects.filter(stage=cup.knockout, status=Fixture.Status.SCHEDULED).order_by("id").first()
+    assert slot is not None
+    slot.home_source = {"type": "best_third", "stage": stage.pk}
+    slot.home_team_id = third
+    slot.save(update_fields=["home_source", "home_team"])
+    kept, fresh = _kept_then_fresh([url])
+    assert kept[url] == fresh[url] != before
