@@ -11,20 +11,20 @@ from .. import board as B
 from ..state import TeamState
 
 # P(at least one of two dice >= v): the controlling team keeps the ball (4.2.2)
-P_KEEP: Final = (1.0, 1.0, 35 / 36, 32 / 36, 27 / 36, 20 / 36, 11 / 36, 0.0, 0.0)
+P_KEEP: Final[tuple[float, ...]] = (1.0, 1.0, 35 / 36, 32 / 36, 27 / 36, 20 / 36, 11 / 36, 0.0, 0.0)
 # P(at least one of two dice < v): pressing wins the ball (4.7)
-P_PRESS: Final = (0.0, 0.0, 11 / 36, 20 / 36, 27 / 36, 32 / 36, 35 / 36, 1.0, 1.0)
+P_PRESS: Final[tuple[float, ...]] = (0.0, 0.0, 11 / 36, 20 / 36, 27 / 36, 32 / 36, 35 / 36, 1.0, 1.0)
 # P(at least one of two dice <= v): aggressive pressing wins (A6)
-P_AGGR: Final = (0.0, 11 / 36, 20 / 36, 27 / 36, 32 / 36, 35 / 36, 1.0, 1.0, 1.0)
+P_AGGR: Final[tuple[float, ...]] = (0.0, 11 / 36, 20 / 36, 27 / 36, 32 / 36, 35 / 36, 1.0, 1.0, 1.0)
 
 # How dangerous the ball is for the home team's opponent in each playing area
 # (chance of a goal coming from there soon); the away team uses the mirror.
 _THREAT_HOME = (0.01, 0.03, 0.03, 0.04, 0.07, 0.07, 0.14, 0.26, 0.26, 0.62, 0.36, 0.36, 0.85)
-MIRROR: Final = (
+MIRROR: Final[tuple[int, ...]] = (
     B.A_PEN, B.A_LC, B.A_RC, B.A_FRONT, B.A_LM, B.A_RM, B.CENTRE,
     B.H_LM, B.H_RM, B.H_FRONT, B.H_LC, B.H_RC, B.H_PEN,
 )  # fmt: skip
-THREAT: Final[tuple[tuple[float, ...], tuple[float, ...]]] = (
+THREAT: Final[tuple[tuple[float, ...], ...]] = (
     _THREAT_HOME,
     tuple(_THREAT_HOME[MIRROR[a]] for a in range(B.N_AREAS)),
 )

@@ -50,7 +50,7 @@ from .styles import die_modifier, special_event_dice, special_event_die
 from .turnstate import F2, NO_TEAM, Turn, players, side, style
 
 Flow = Generator[Pending, Event, Any]
-_HALF_START: Final = (0, 0, 45, 90, 105)  # as state.MatchState.minute() counts
+_HALF_START: Final[tuple[int, ...]] = (0, 0, 45, 90, 105)  # as state.MatchState.minute() counts
 EXTRA_HALF: Final = 15  # I-38 (house rule, I2-18): two halves of 15 minutes, no stoppage time
 SET_PIECE_STARTS: Final = frozenset({N.KICK_OFF_START, N.CORNER_START, N.PENALTY_START, N.FREE_KICK_START})
 _SPECIAL_MOVES: Final = {PT_MOVES_TWO: (False, 2), PT_MOVES_ONE: (False, 1), CT_MOVES_ONE: (True, 1)}
