@@ -207,12 +207,22 @@ def pick_move(pending: Pending, cands: list[tuple[float, int]], free: bool, thre
     names = MOVE_NAME
     check = pending.check_fn
     if check is not None:
-        # the engine's check without raising (the same verdict as verify_fn)
-        cands.sort(reverse=True)
-        for _, r in cands[:6]:
-            c = names[r]
+        # the engine's check without raising (the same verdict as verify_fn), on the six best
+        # candidates in the order of sorted(cands, reverse=True), picked one at a time: the
+        # first is legal most of the time, so most decisions need one pass and no sort
+        n = len(cands)
+        last_g, last_r = 0.0, -1  # the candidate checked last (none yet: last_r < 0)
+        for _ in range(n if n < 6 else 6):
+            bg, br = 0.0, -1
+            for g, r in cands:
+                if last_r >= 0 and (g > last_g or (g == last_g and r >= last_r)):
+                    continue  # checked already
+                if br < 0 or g > bg or (g == bg and r > br):
+                    bg, br = g, r
+            c = names[br]
             if check(c) is None:
                 return c
+            last_g, last_r = bg, br
         if check(D.DONE) is None and (not cands or free):
             return D.DONE
     elif pending.verify_fn is not None:
