@@ -23,6 +23,12 @@ GAME_SYSTEM_CHOICES = Competition.GameSystem.choices
 PAGES_SCOPE = "@ratings"
 
 
+def system_part(game_system: str) -> str:
+    """The part of PAGES_SCOPE a game system's ratings are kept under (its ranking's fragment):
+    a rating changed in one game leaves the other games' rankings kept."""
+    return f"g{game_system}"
+
+
 class RatingLedger(models.Model):
     """A single row: its lock serialises every rating change, and it hands out sequence numbers."""
 

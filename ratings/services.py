@@ -17,9 +17,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches.standings.cache import invalidate_scope
-from ratings.models import PAGES_SCOPE, CoachRating, RatedMatch, RatingHistory, RatingLedger
+from ratings.models import PAGES_SCOPE, CoachRating, RatedMatch, RatingHistory, RatingLedger, system_part
 from ratings.skill import Outcome, Skill, rate_match
-from tournaments.game_systems import FUBA_3, rules_of
+from tournaments.game_systems import FUBA_3, GAME_SYSTEMS, rules_of
 from tournaments.models import Fixture
 
 RATED_SOURCES = ("clubs", "admin")
@@ -84,9 +84,11 @@ def _lock_ledger() -> RatingLedger:
     return RatingLedger.objects.select_for_update().get(pk=1)
 
 
-def _pages_changed() -> None:
+def _pages_changed(*systems: str) -> None:
+    """The game systems whose ratings changed (every one when none is named)."""
+    parts = [system_part(s) for s in (systems or tuple(GAME_SYSTEMS))]
     # After the commit: a reader rendering meanwhile would keep the old ratings under the new version.
-    transaction.on_commit(lambda: invalidate_scope(PAGES_SCOPE))
+    transaction.on_commit(lambda: invalidate_scope(PAGES_SCOPE, parts))
 
 
 def _skill_of(rating: CoachRating | None) -> Skill:
@@ -170,7 +172,7 @@ def fixture_rating_apply(*, fixture_id: int) -> str:
         )
         RatingLedger.objects.filter(pk=ledger.pk).update(next_sequence=ledger.next_sequence + 1)
         _apply(entry)
-        _pages_changed()
+        _pages_changed(entry.game_system)
         return "applied"
     if _same(entry, seen):
         return "unchanged"
@@ -196,7 +198,8 @@ def fixture_rating_apply(*, fixture_id: int) -> str:
     if not claimed:
         return "unchanged"
     _fold()
-    _pages_changed()
+    # (the fold recomputes every game, to the same values where no entry of it moved)
+    _pages_changed(entry.game_system, seen.game_system)
     return "rebuilt"
 
 

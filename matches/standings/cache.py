@@ -82,11 +82,15 @@ def invalidate(competition_id: int, slug: str | None = None, parts: Iterable[str
         cache.set_many({part_key(slug, part): now for part in parts}, PART_SECONDS)
 
 
-def invalidate_scope(scope: str) -> None:
+def invalidate_scope(scope: str, parts: Iterable[str] = ()) -> None:
     """Make every entry kept under ``scope`` stale: a page scope that is not a competition (the
-    coach ratings, ``ratings.models.PAGES_SCOPE``), read with ``by_slug`` like a competition's."""
+    coach ratings, ``ratings.models.PAGES_SCOPE``), read with ``by_slug`` like a competition's;
+    and the fragments kept under ``parts`` of it (part_key(scope, part), as a competition's)."""
     _local.clear()
-    cache.set(_slug_version_key(scope), time.time_ns(), None)
+    now = time.time_ns()
+    cache.set(_slug_version_key(scope), now, None)
+    if parts:
+        cache.set_many({part_key(scope, part): now for part in parts}, PART_SECONDS)
 
 
 # Per-process copy of the hottest entries, trusted for LOCAL_SECONDS before asking Redis again.

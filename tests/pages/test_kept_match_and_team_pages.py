@@ -1,5 +1,5 @@
-"""The team, match, replay and live centre pages kept for anonymous visitors under the versions of
-what they show (fubaleague/web/fragments.py) show every change, and nothing stale.
+"""The team, match, replay, live centre and coach ratings pages kept for anonymous visitors under
+the versions of what they show (fubaleague/web/fragments.py) show every change, nothing stale.
 
 Each change is made through the services after the pages were kept; each page then as served
 must be the page rendered from nothing (every cache cleared), and the change must show on it.
@@ -20,7 +20,9 @@ from matches import services
 from matches.services.shared import CardInput
 from matches.standings import cache as standings_cache
 from ratings import services as ratings
+from ratings.models import PAGES_SCOPE
 from tournaments.bracket import Score
+from tournaments.game_systems import FUBA_2, FUBA_3
 from tournaments.models import Fixture, Stage
 
 
@@ -184,3 +186,29 @@ def test_signed_in_match_and_team_pages_are_their_own_and_keep_nothing(cup: demo
         assert 'data-testid="result-form"' not in anonymous and 'data-testid="follow"' not in anonymous, url
     # Kept for the anonymous visitors now: a member still gets their own page.
     assert 'data-testid="result-form"' in member.get(urls["match"]).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_new_rating_shows_on_the_kept_ranking_and_leaves_other_games_kept(
+    cup: demo.Demo, django_capture_on_commit_callbacks: Any
+) -> None:
+    fixture = _scheduled(cup.groups_stage)
+    assert cup.competition.game_system == FUBA_3
+    services.result_submit(fixture_id=fixture.pk, user=cup.users[fixture.home_team.name], score=Score(1, 0))
+    services.result_confirm(fixture_id=fixture.pk, user=cup.users[fixture.away_team.name])
+    urls = {
+        FUBA_3: "/ratings/",
+        FUBA_2: f"/ratings/?system={FUBA_2}",
+        "combined": "/ratings/?system=combined",
+    }
+    before = _served(urls)
+    other = cache.get(f"frag:{PAGES_SCOPE}:ranking:{FUBA_2}")
+    assert other is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ratings.fixture_rating_apply(fixture_id=fixture.pk) in ("applied", "rebuilt")
+    served = _served(urls)
+    assert cache.get(f"frag:{PAGES_SCOPE}:ranking:{FUBA_2}") == other  # not rendered again
+    _forget_all()
+    assert served == _served(urls)
+    assert served[FUBA_3] != before[FUBA_3] and served["combined"] != before["combined"]
+    assert fixture.home_team.coach.name in served[FUBA_3]
