@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from django.db.models import Sum
 
 from kernel.errors import ApplicationError
+from kernel.gc_pause import cyclic_gc_paused
 from matches.models import PointAdjustment
 from matches.standings.records import match_records, match_records_by_group
 from tournaments.models import Competition, Group, LotDraw, Stage, TiebreakPreset
@@ -94,15 +95,18 @@ def table_of(*, stage: Stage, group: Group | None, draw_lots: LotDrawer) -> list
     """The table of a stage (league, Swiss) or of one group, with the given way of drawing lots."""
     competition = stage.competition
     byes = list(stage.byes.values_list("team_id", flat=True)) if stage.kind == Stage.Kind.SWISS else []
-    return compute_table(
-        teams=_scope_teams(stage, group),
-        matches=match_records(stage=stage, group=group),
-        criteria=tiebreak_order(competition=competition, stage=stage),
-        points=points_of(competition),
-        byes=byes,
-        draw_lots=draw_lots,
-        adjustments=point_adjustments(competition=competition),
-    )
+    # The records and the ranking make no reference cycles; left on, the cyclic collector walks
+    # the whole heap several times over a big table (kernel/gc_pause.py).
+    with cyclic_gc_paused():
+        return compute_table(
+            teams=_scope_teams(stage, group),
+            matches=match_records(stage=stage, group=group),
+            criteria=tiebreak_order(competition=competition, stage=stage),
+            points=points_of(competition),
+            byes=byes,
+            draw_lots=draw_lots,
+            adjustments=point_adjustments(competition=competition),
+        )
 
 
 def point_adjustments(*, competition: Competition) -> dict[int, int]:

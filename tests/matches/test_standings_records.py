@@ -124,3 +124,25 @@ def test_a_stages_tables_read_together_equal_each_group_read_alone(groups) -> No
     assert [g.name for g in together] == ["X", "Y"]
     for group, rows in together.items():
         assert rows == standings_table(stage=stage, group=group), group.name
+
+
+def test_a_table_is_ranked_with_the_cyclic_collector_paused(groups, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # A big table keeps half a million records alive for a moment: the cyclic collector, left on,
+    # walks the whole heap several times over it (kernel/gc_pause.py, bench/bench_standings.py).
+    import gc
+
+    from matches.standings import selectors
+
+    seen: list[bool] = []
+    compute = selectors.compute_table
+
+    def spy(**kwargs):  # type: ignore[no-untyped-def]
+        seen.append(gc.isenabled())
+        return compute(**kwargs)
+
+    monkeypatch.setattr(selectors, "compute_table", spy)
+    gc.enable()
+    table = standings_table(stage=groups["stage"], group=groups["stage"].groups.get(name="X"))
+    assert seen == [False]
+    assert gc.isenabled()
+    assert len(table) == 3
