@@ -13,13 +13,16 @@ start on the phone.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import io
 import json
 import logging
 import shutil
 import subprocess
+import sys
 import zipfile
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -27,18 +30,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "web-engine"
 MANIFEST = "engine.json"
-# The engine and the Django-free league modules the worker imports (import-linter contract
-# "matchplay-is-pure" keeps them free of Django).
-LEAGUE_FILES = (
-    "matchplay/__init__.py",
-    "matchplay/engine_door.py",
-    "matchplay/match_feed.py",
-    "matchplay/narrate.py",
-    "matchplay/scorer_view.py",
-    "matchplay/scorer_local.py",
-    "matchplay/tap.py",
-)
+# The module the worker imports; the bundle holds the engine whole and the league modules this one
+# imports, directly or not (league_files).
 ENTRY_MODULE = "matchplay.scorer_local"
+ENGINE_PACKAGE = "rules_engine"
 # The standard library the worker loads instead of Pyodide's (docs/scorer-internals.md, "The
 # local engine"): precompiled and trimmed to what is used, by Pyodide itself under Node.
 STDLIB_SCRIPT = ROOT / "scripts" / "pyodide-stdlib.mjs"
@@ -48,14 +43,73 @@ logger = logging.getLogger(__name__)
 _ZIP_TIME = (2020, 1, 1, 0, 0, 0)
 
 
+class BundleError(Exception):
+    """A module the phone's engine would import cannot run there (no Django, no site-packages)."""
+
+
+def _module_file(root: Path, module: str) -> Path | None:
+    """The file of a module of this checkout (a package's ``__init__.py``), or None."""
+    base = root.joinpath(*module.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _imports(path: Path, module: str) -> Iterator[tuple[str, int]]:
+    """What a module imports, anywhere in it (a function's own imports too), by absolute name:
+    for ``from a import b`` both ``a`` and ``a.b`` (b may be a module); with the line."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            yield from ((alias.name, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, *([base] if base else [])])
+            yield base, node.lineno
+            yield from ((f"{base}.{alias.name}", node.lineno) for alias in node.names if alias.name != "*")
+
+
+def league_files(root: Path = ROOT, entry: str = ENTRY_MODULE) -> list[str]:
+    """The files of the modules outside the engine that ``entry`` imports, directly or not, with
+    their packages' ``__init__.py``, relative to ``root``, sorted (the engine is packaged whole).
+    Derived from the imports so that a new module of the scorer cannot be left out of the phone's
+    bundle. A module that imports what is neither the standard library nor a module of this
+    checkout (Django, a site package) is refused: the phone has none of it."""
+    found: set[str] = set()
+    todo = [(entry, f"the entry module {entry}")]
+    while todo:
+        name, wanted_by = todo.pop()
+        top = name.split(".")[0]
+        if top in sys.stdlib_module_names or top == ENGINE_PACKAGE:
+            continue
+        if _module_file(root, top) is None:
+            raise BundleError(
+                f"{wanted_by} imports {name}: neither the standard library nor a module of this checkout"
+            )
+        parts = name.split(".")
+        for depth in range(1, len(parts) + 1):
+            module = ".".join(parts[:depth])
+            path = _module_file(root, module)
+            if path is None:
+                break  # a name the module above defines, not a module
+            relative = path.relative_to(root).as_posix()
+            if relative not in found:
+                found.add(relative)
+                todo.extend((imported, f"{relative}:{line}") for imported, line in _imports(path, module))
+    return sorted(found)
+
+
 def sources(root: Path = ROOT) -> list[str]:
     """The packaged files, as paths relative to ``root``, sorted."""
     engine = [
         p.relative_to(root).as_posix()
-        for p in (root / "rules_engine").rglob("*")
+        for p in (root / ENGINE_PACKAGE).rglob("*")
         if p.is_file() and "__pycache__" not in p.parts and p.suffix in (".py", ".json")
     ]
-    return sorted([*engine, *LEAGUE_FILES])
+    return sorted([*engine, *league_files(root)])
 
 
 def digest(root: Path = ROOT) -> str:

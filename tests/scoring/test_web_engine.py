@@ -64,6 +64,50 @@ def test_the_entry_module_imports_every_packaged_module(tmp_path: Path) -> None:
     assert sorted(packaged - set(json.loads(done.stdout))) == []
 
 
+def test_the_bundle_holds_the_league_modules_the_scorer_imports_and_no_other() -> None:
+    """The league files are derived from the entry module's imports: the same set as the modules a
+    fresh interpreter has loaded from this checkout once it imports the entry module."""
+    code = f"import json, sys; import {web_engine.ENTRY_MODULE}; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=web_engine.ROOT,
+        env={"FUBA_ENGINE": "pure", "PATH": os.environ.get("PATH", "")},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    loaded = {
+        m.replace(".", "/") + ("/__init__.py" if m == "matchplay" else ".py")
+        for m in json.loads(done.stdout)
+        if m.split(".")[0] == "matchplay"
+    }
+    assert web_engine.league_files() == sorted(loaded)
+    assert not [n for n in web_engine.sources() if not n.startswith(("rules_engine/", "matchplay/"))]
+
+
+def test_a_new_module_the_scorer_imports_is_packaged_and_a_django_import_refused(tmp_path: Path) -> None:
+    root = _copy_sources(tmp_path)
+    (root / "matchplay/extra_time.py").write_text("from . import narrate\n\nLENGTH = 10\n")
+    view = root / "matchplay/scorer_view.py"
+    view.write_text(
+        view.read_text()
+        + "\n\ndef _later() -> int:\n    from matchplay.extra_time import LENGTH\n\n    return LENGTH\n"
+    )
+    assert "matchplay/extra_time.py" in web_engine.sources(root)
+    assert "matchplay/extra_time.py" not in web_engine.sources()
+
+    (root / "matchplay/extra_time.py").write_text("from django.conf import settings\n")
+    with pytest.raises(web_engine.BundleError, match=r"matchplay/extra_time\.py:1 imports django\.conf"):
+        web_engine.sources(root)
+    # a league module that is a Django app's is followed to its Django import, and refused too
+    (root / "scoring").mkdir()
+    (root / "scoring/__init__.py").write_text("")
+    (root / "scoring/models.py").write_text("from django.db import models\n")
+    (root / "matchplay/extra_time.py").write_text("from scoring.models import models\n")
+    with pytest.raises(web_engine.BundleError, match=r"scoring/models\.py:1 imports django\.db"):
+        web_engine.sources(root)
+
+
 def test_any_edit_of_a_packaged_file_changes_the_digest(tmp_path: Path) -> None:
     root = _copy_sources(tmp_path)
     before = web_engine.digest(root)
