@@ -386,6 +386,46 @@ def _outnumbering_areas(m: MatchContext, team: int) -> set[int]:
     return outnumber
 
 
+class _FreeMoves(MoveCtx):
+    """The moves of 4.3.1's free movements: a move's common rules, then whether it is free (a
+    class rather than closures: every candidate move of the sequence asks it)."""
+
+    __slots__ = ("a11", "gk_free", "goal_line", "outnumber")
+
+    def __init__(
+        self,
+        m: MatchContext,
+        team: int,
+        outnumber: set[int],
+        goal_line: dict[int, int],
+        gk_ok: bool,
+        a11: bool,
+    ) -> None:
+        super().__init__(m, team, "4.3.1", gk_allowed=gk_ok)
+        self.outnumber = outnumber  # areas whose outnumbering allows one free move
+        self.goal_line = goal_line  # players on the goal line that may move away from it
+        self.gk_free = gk_ok
+        self.a11 = a11
+
+    def extra_check(self, src: int, dst: int, gk: bool, ball: bool) -> str | None:
+        if gk:
+            if self.gk_free and dst == B.PEN[self.team]:
+                return None
+            return "only a goalkeeper next to its own penalty area can move freely, into it (4.3.1)"
+        f = self.m.st.flags
+        # A11 regista: "no players can be moved by free player movements into the target area":
+        # neither team's, the controlling team's own included.
+        if f.regista >= 0 and dst == f.target:
+            return "regista: no free movement into the target area this turn (A11)"
+        if src in self.outnumber:
+            return None
+        if self.goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
+            return None
+        if self.a11 and extra_free_move(self.m, self.team, src, dst):
+            return None
+        return _NO_FREE_MOVE[src]
+
+
 def free_movements(m: MatchContext, team: int) -> Flow:
     """4.3.1 free movements at the beginning of a team's first action."""
     st = m.st
@@ -397,45 +437,21 @@ def free_movements(m: MatchContext, team: int) -> Flow:
     goal_line = {a: tf[a] for a in _GOAL_LINE_AREAS if tf[a] > 0}
     own_pen = B.PEN[team]
     gk_ok = tg >= 0 and tg != own_pen and own_pen in B.ADJ_SET[tg]
-    state = {"gk": gk_ok}
     a11 = st.uses("A11")
-
-    def extra(src: int, dst: int, gk: bool, ball: bool) -> str | None:
-        if gk:
-            if state["gk"] and dst == B.PEN[team]:
-                return None
-            return "only a goalkeeper next to its own penalty area can move freely, into it (4.3.1)"
-        f = st.flags
-        # A11 regista: "no players can be moved by free player movements into the target area":
-        # neither team's, the controlling team's own included.
-        if f.regista >= 0 and dst == f.target:
-            return "regista: no free movement into the target area this turn (A11)"
-        if src in outnumber:
-            return None
-        if goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
-            return None
-        if a11 and extra_free_move(m, team, src, dst):
-            return None
-        return _NO_FREE_MOVE[src]
-
     skills_possible = (
         a11
         and not _EXTRA_MOVE_SKILLS.isdisjoint(ts.skills)
         and any(skill_active(m, team, sk) for sk in _EXTRA_MOVE_SKILLS)
     )
-
+    if not (outnumber or goal_line or gk_ok or skills_possible):
+        return  # no player may move freely: nothing to ask
+    ctx = _FreeMoves(m, team, outnumber, goal_line, gk_ok, a11)
     # the areas players may move from, in area order, kept between the asks: an area only ever
     # loses its free movements (each ask tests whether any move is left)
     from_areas = (
         _ALL_LOCS if skills_possible else sorted(outnumber | {a for a, n in goal_line.items() if n > 0})
     )
-
-    def sources() -> list[int]:
-        return from_areas
-
-    if not (outnumber or goal_line or gk_ok or skills_possible):
-        return  # no player may move freely: nothing to ask
-    ctx = MoveCtx(m, team, "4.3.1", extra=extra, sources=sources, gk_allowed=gk_ok)
+    ctx.areas = from_areas
 
     def options() -> tuple[str, ...]:
         return (*ctx.options(), D.DONE)
@@ -452,7 +468,7 @@ def free_movements(m: MatchContext, team: int) -> Flow:
         assert mv is not None
         src, dst, gk, _ = mv
         if gk:
-            state["gk"] = False
+            ctx.gk_free = False
         elif goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
             goal_line[src] -= 1
         elif src in outnumber:

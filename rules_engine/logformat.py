@@ -36,6 +36,7 @@ ROLE_KEYS: Final = tuple(Roles.__dataclass_fields__)
 _EVENT_KEYS: Final = frozenset({"roll", "decide", "by", "dice", "choice", "check", "note"})
 _CHECK_KEYS: Final = frozenset({"score", "minute", "ball", "area", "control", "half", "digest"})
 _BY: Final = frozenset({"home", "away", "both"})
+_ABSENT: Final = object()  # a key the event does not have (a choice may be null)
 
 
 def _err(reason: str, path: str, rule: str = "fuba-log/1") -> MalformedLogError:
@@ -291,11 +292,12 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
             # the usual shapes: exactly {"decide", "by", "choice"} or {"roll", "by", "dice"}
             name = e.get("decide")
             if name is not None:
-                if type(name) is str and "choice" in e:
+                choice = e.get("choice", _ABSENT)  # (one look-up, not `in` then [])
+                if type(name) is str and choice is not _ABSENT:
                     by = e.get("by")
                     # (compared, not looked up in _BY: a decoded string's hash is not computed yet)
                     if type(by) is str and (by == "home" or by == "away" or by == "both"):
-                        append(Decision(name, by, e["choice"], None))
+                        append(Decision(name, by, choice, None))
                         continue
             else:
                 name = e.get("roll")

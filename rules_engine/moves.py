@@ -34,6 +34,7 @@ _NAMES: Final[tuple[tuple[tuple[str, str], ...], ...]] = tuple(
     for s in range(B.N_LOC)
 )
 _GK_NAMES: Final[tuple[str, ...]] = tuple(f"GK>{n}" for n in B.NAMES)
+_ALL_LOCS: Final = list(range(B.N_LOC))  # (only read)
 
 
 def fmt(src: int, dst: int, gk: bool = False, ball: bool = False) -> str:
@@ -50,6 +51,7 @@ class MoveCtx:
 
     __slots__ = (
         "_sl",
+        "areas",
         "dribble",
         "dribble_src",
         "dribbled",
@@ -90,6 +92,8 @@ class MoveCtx:
         self.dribble = dribble
         self.gk_allowed = gk_allowed
         self.sources = sources  # restricts the areas players can be moved from
+        # or the list of those areas, kept by the sequence (None: ``sources``, else every area)
+        self.areas: list[int] | None = None
         self.used = [0] * B.N_LOC  # players that arrived by a move of this sequence
         self._sl: int | None = -1  # cached second-last defender area (5.1)
         self.gk_used = False
@@ -130,9 +134,19 @@ class MoveCtx:
             return "the controlling team must keep a player in the ball area (4.5.3)"
         if ct and self.offside and not ball and self._offside(src, dst):
             return f"moving into {B.NAMES[dst]} puts the player in an offside position (4.5.1)"
-        if self.rule_check is not None:
-            return self.rule_check(src, dst, gk, ball)
-        return None
+        return self.extra_check(src, dst, gk, ball)
+
+    def extra_check(self, src: int, dst: int, gk: bool, ball: bool) -> str | None:
+        """The sequence's own rule after the common ones (``extra``); a sequence with rules of
+        its own overrides it (a method: every candidate move of a list asks it)."""
+        rule_check = self.rule_check
+        return rule_check(src, dst, gk, ball) if rule_check is not None else None
+
+    def _source_areas(self) -> list[int]:
+        areas = self.areas
+        if areas is not None:
+            return areas
+        return self.sources() if self.sources is not None else _ALL_LOCS
 
     def _offside(self, src: int, dst: int) -> bool:
         st = self.m.st
@@ -155,7 +169,7 @@ class MoveCtx:
     def options(self) -> tuple[str, ...]:
         ts = self.m.st.teams[self.team]
         out: list[str] = []
-        for src in self.sources() if self.sources is not None else range(B.N_LOC):
+        for src in self._source_areas():
             if self._movers(ts.field, src):
                 for dst in B.ADJ[src]:
                     if dst < B.N_AREAS and self.check(src, dst, False, False) is None:
@@ -177,7 +191,7 @@ class MoveCtx:
         """Whether at least one move is legal (``options`` without listing them all)."""
         ts = self.m.st.teams[self.team]
         dribble = self.dribble is not None and not self.dribbled
-        for src in self.sources() if self.sources is not None else range(B.N_LOC):
+        for src in self._source_areas():
             if self._movers(ts.field, src):
                 for dst in B.ADJ[src]:
                     if dst < B.N_AREAS and (
