@@ -543,7 +543,6 @@ def main() -> int:
     ]
     miss_costs(public_pages, verdict, args.slices)
     result_costs(public_pages, args.slices)
-    print(f"\nbench_web: {load_line()} after the misses")
     if args.miss_only:
         return verdict.exit_code()
     live = start_live_matches()

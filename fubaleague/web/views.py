@@ -66,12 +66,12 @@ def _competition_loader(slug: str) -> Callable[[], Competition]:
     return cache_once(partial(_competition, slug))
 
 
-def _fixture_items(rows: list[ps.FixtureRow], slug: str) -> SafeString:
+def _fixture_lists(lists: list[list[ps.FixtureRow]], slug: str) -> list[SafeString]:
+    """Each list's items, the matches scored live and held read once for all of them."""
     # Being scored live is not late: no "overdue" on those (matches.holds).
-    ids = [row.fixture.pk for row in rows]
-    return fixture_items(
-        rows, slug=slug, live_ids=live_fixture_ids(fixture_ids=ids), held_ids=set(holds(ids))
-    )
+    ids = [row.fixture.pk for rows in lists for row in rows]
+    live_ids, held_ids = live_fixture_ids(fixture_ids=ids), set(holds(ids))
+    return [fixture_items(rows, slug=slug, live_ids=live_ids, held_ids=held_ids) for rows in lists]
 
 
 def _home_body(competition: Callable[[], Competition]) -> fragments.Html:
@@ -79,8 +79,9 @@ def _home_body(competition: Callable[[], Competition]) -> fragments.Html:
     context.update(ps.competition_overview(context["competition"]))
     context["podium"] = competition_podium(competition=context["competition"])
     slug = context["competition"].slug
-    context["recent_items"] = _fixture_items(context["recent"], slug)
-    context["upcoming_items"] = _fixture_items(context["upcoming"], slug)
+    context["recent_items"], context["upcoming_items"] = _fixture_lists(
+        [context["recent"], context["upcoming"]], slug
+    )
     html = render_to_string("tournaments/partials/competition_body.html", context)
     return fragments.Html(html, turns_overdue(context["upcoming"]))
 
@@ -199,7 +200,7 @@ def _fixture_rounds(
 ) -> fragments.Html:
     rounds = ps.fixtures_by_round(competition(), team_id=team_id, stage_id=stage_id)
     slug = competition().slug
-    blocks = [(block, _fixture_items(block.rows, slug)) for block in rounds]
+    blocks = list(zip(rounds, _fixture_lists([block.rows for block in rounds], slug), strict=True))
     context = {"rounds": blocks, "number": mark_safe(_ROUND)}  # noqa: S308 - a control character
     html = render_to_string("tournaments/partials/fixture_rounds.html", context)
     return fragments.Html(html, turns_overdue(row for block in rounds for row in block.rows))
