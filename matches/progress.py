@@ -181,6 +181,9 @@ def placeholders_resolve(
                     slots = refills.setdefault((fixture.stage_id, int(source["stage"])), {})
                     first = slots.get(int(source["place"]), (before, after))[0]
                     slots[int(source["place"])] = (first, after)
+    if changed_teams:
+        # The fixture's save names the team it has now: the one it left shows it no more.
+        changed(competition.id, competition.slug, tuple(f"t{t}" for t in sorted(changed_teams)))
     for (stage_id, feeder_id), changes in refills.items():
         table_refill_record(
             stage=Stage.objects.select_related("competition").get(id=stage_id),

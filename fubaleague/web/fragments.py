@@ -231,6 +231,20 @@ def fetch(
     return Fetched(html, versions, {name: found.get(key) for name, key in extra_keys.items()})
 
 
+def slot(name: str) -> SafeString:
+    """A marker for ``filled()`` that is the same in every process (a fragment kept whole may
+    hold it, in place of another fragment's HTML): no stored text has a NUL byte (PostgreSQL's
+    text cannot), and what the templates print of it is escaped."""
+    return mark_safe(f"\x00slot:{name}\x00")  # noqa: S308 - a constant marker
+
+
+def filled(text: str, slots: Mapping[str, str]) -> str:
+    """``text`` with each ``slot(name)`` replaced by ``slots[name]``."""
+    for name, html in slots.items():
+        text = text.replace(f"\x00slot:{name}\x00", html)
+    return text
+
+
 def whole(slug: str, fragment: Fragment | Callable[[Outline], Fragment]) -> str:
     """The HTML of a page kept as one fragment (a page of one fixture or team: nothing in it is
     shared with another page). A fragment laid out by the outline (given as a function of it) is

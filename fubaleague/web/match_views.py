@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+from functools import partial
 from typing import Any
 
 from django import forms
@@ -19,12 +20,13 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
-from chances.selectors import fixture_model_prediction
 from fubaleague.web import fragments
 from fubaleague.web import selectors as ps
 from fubaleague.web.page_cache import anonymous_page, personal
+from fubaleague.web.rating_bits import fixture_rating_html, match_rating_html
 from fubaleague.web.views import _nav, fixture_or_404, match_url
 from kernel.api_json import NOT_UTF8, unencodable_text
 from kernel.auth import signed_in_user
@@ -226,13 +228,16 @@ def _earlier_reports(fixture: Fixture, submission: ResultSubmission | None) -> l
 @anonymous_page(live=True, shows=(PAGES_SCOPE,))
 def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     if personal(request):
-        return render(request, "tournaments/match.html", _match_context(request, slug, fixture_id))
+        context = _match_context(request, slug, fixture_id)
+        context["match_rating"] = mark_safe(match_rating_html(context["fixture"]))  # noqa: S308
+        return render(request, "tournaments/match.html", context)
     stage_id = ps.fixture_stage_id(slug=slug, fixture_id=fixture_id)
     if stage_id is None:
         raise Http404("No such match in this competition.")
 
     def page() -> fragments.Html:
         context = _match_context(request, slug, fixture_id)
+        context["match_rating"] = fragments.slot("rating")
         fixture = context["fixture"]
         # "Overdue" shows from the deadline on: the kept page is stale then.
         due = fixture.deadline if fixture.status == Fixture.Status.SCHEDULED else None
@@ -240,15 +245,20 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
         return fragments.Html(render_to_string("tournaments/match.html", context, request), until)
 
     # The page shows the fixture (its result, cards, log, forfeit, audit), the round's clock
-    # (its stage), the chances' model ("x"), the live marks, and the coaches' ratings.
+    # (its stage) and the live marks; its ratings' bit (rating_bits) the coaches' ratings, which
+    # move with any rated result, and the chances' model ("x").
     kept = fragments.Fragment(
-        f"match:{fixture_id}",
-        (WHOLE, f"s{stage_id}", f"f{fixture_id}", "x"),
-        page,
-        live=True,
+        f"match:{fixture_id}", (WHOLE, f"s{stage_id}", f"f{fixture_id}"), page, live=True
+    )
+    rating = fragments.Fragment(
+        f"match:{fixture_id}:rating",
+        (WHOLE, f"f{fixture_id}", "x"),
+        partial(fixture_rating_html, fixture_id),
         scopes=(PAGES_SCOPE,),
     )
-    return HttpResponse(fragments.whole(slug, kept))
+    fetched = fragments.fetch(slug, [kept, rating])
+    assert fetched is not None  # (not laid out by an outline: never None)
+    return HttpResponse(fragments.filled(fetched.html[kept.name], {"rating": fetched.html[rating.name]}))
 
 
 def _match_context(request: HttpRequest, slug: str, fixture_id: int) -> dict[str, Any]:
@@ -327,12 +337,8 @@ def _match_context(request: HttpRequest, slug: str, fixture_id: int) -> dict[str
 
 
 def _outcome(fixture: Fixture, *, simulated: bool) -> dict[str, Any]:
-    """The forfeit behind a simulated or awarded match, and the chances' match model beside the
-    ratings' prediction of a match still to count."""
+    """The forfeit behind a simulated or awarded match."""
     return {
-        "match_model": None
-        if fixture.status in Fixture.COUNTED_STATUSES
-        else fixture_model_prediction(fixture=fixture),
         "forfeit": Forfeit.objects.filter(fixture=fixture).select_related("forfeiting_team").first()
         if simulated or fixture.status in (Fixture.Status.SIMULATING, Fixture.Status.AWARDED)
         else None,

@@ -30,6 +30,7 @@ from fubaleague.web import fragments, svg
 from fubaleague.web import selectors as ps
 from fubaleague.web.fixture_rows import fixture_items, turns_overdue
 from fubaleague.web.page_cache import anonymous_page, personal
+from fubaleague.web.rating_bits import coach_rating_html, team_coach_rating_html
 from matches.holds import holds
 from matches.progress import competition_podium
 from matches.standings import cache, presentation
@@ -394,22 +395,28 @@ def _csv_safe(text: str) -> str:
 @anonymous_page(shows=(PAGES_SCOPE,))
 def team(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     if personal(request):
-        return render(request, "tournaments/team.html", _team_context(slug, team_id))
+        context = _team_context(slug, team_id)
+        team = context["team"]
+        html = coach_rating_html(team.coach, team.competition.game_system) if team.coach else ""
+        context["coach_rating"] = mark_safe(html)  # noqa: S308 - rendered HTML
+        return render(request, "tournaments/team.html", context)
     if not ps.team_in(slug=slug, team_id=team_id):
         raise Http404("No such team in this competition.")
 
-    def kept(outline: fragments.Outline) -> fragments.Fragment:
-        # The team's fixtures, cards, suspensions and skills ("t"), its coach's rating (the
-        # ratings' scope), and the knockout stages: a slot filled anew moves a fixture away from a
-        # team whose part is not bumped (only the new team's and the stage's are).
-        return fragments.Fragment(
-            f"team:{team_id}",
-            (WHOLE, f"t{team_id}", *outline.stage_parts([Stage.Kind.KNOCKOUT])),
-            lambda: render_to_string("tournaments/team.html", _team_context(slug, team_id), request),
-            scopes=(PAGES_SCOPE,),
-        )
+    def page() -> str:
+        context = _team_context(slug, team_id)
+        context["coach_rating"] = fragments.slot("rating")
+        return render_to_string("tournaments/team.html", context, request)
 
-    return HttpResponse(fragments.whole(slug, kept))
+    # The team's fixtures (a slot filled anew bumps the team it leaves too), cards, suspensions
+    # and skills ("t"); its coach's rating moves with any rated result (the ratings' scope).
+    kept = fragments.Fragment(f"team:{team_id}", (WHOLE, f"t{team_id}"), page)
+    rating = fragments.Fragment(
+        f"team:{team_id}:rating", (WHOLE,), partial(team_coach_rating_html, team_id), scopes=(PAGES_SCOPE,)
+    )
+    fetched = fragments.fetch(slug, [kept, rating])
+    assert fetched is not None  # (not laid out by an outline: never None)
+    return HttpResponse(fragments.filled(fetched.html[kept.name], {"rating": fetched.html[rating.name]}))
 
 
 def _team_context(slug: str, team_id: int) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.db.models import Q
 from django.test import Client
 
 from fubaleague.web import page_cache
@@ -212,3 +213,35 @@ def test_a_new_rating_shows_on_the_kept_ranking_and_leaves_other_games_kept(
     assert served == _served(urls)
     assert served[FUBA_3] != before[FUBA_3] and served["combined"] != before["combined"]
     assert fixture.home_team.coach.name in served[FUBA_3]
+
+
+@pytest.mark.django_db
+def test_a_knockout_slot_filled_anew_leaves_the_kept_page_of_the_team_it_left(cup: demo.Demo) -> None:
+    # The last decided tie whose winner's next match is still to play. (A team's page is kept
+    # under its own part only: the team a slot leaves must be bumped, here by its tie's result;
+    # a slot fed by a table's place is bumped by placeholders_resolve.)
+    ties = Fixture.objects.filter(stage=cup.knockout, home_team__isnull=False, away_team__isnull=False)
+    found = None
+    for tie in ties.order_by("-round", "id"):
+        winner = [t for t in (tie.home_team_id, tie.away_team_id) if t is not None]
+        nxt = (
+            Fixture.objects.filter(stage=cup.knockout, round__gt=tie.round, status=Fixture.Status.SCHEDULED)
+            .filter(Q(home_team_id__in=winner) | Q(away_team_id__in=winner))
+            .first()
+        )
+        if nxt is not None:
+            found = tie, nxt
+            break
+    assert found is not None, "the light cup has a knockout tie whose winner plays on"
+    tie, nxt = found
+    services.result_override(fixture_id=tie.pk, user=cup.admin, score=Score(2, 0), note="a", reopen=True)
+    urls = _urls(cup, tie)
+    before = _served(urls)
+    assert f"/matches/{nxt.pk}/" in before["home team"]
+    assert f"/matches/{nxt.pk}/" not in before["away team"]
+
+    services.result_override(fixture_id=tie.pk, user=cup.admin, score=Score(0, 2), note="b", reopen=True)
+    kept, fresh = _kept_then_fresh(urls)
+    assert kept == fresh
+    assert f"/matches/{nxt.pk}/" not in kept["home team"]
+    assert f"/matches/{nxt.pk}/" in kept["away team"]
