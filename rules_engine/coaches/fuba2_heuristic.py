@@ -70,27 +70,48 @@ _MOVES: Final[dict[str, tuple[int, int, bool]]] = {
 }
 
 
-def _move_gain(st: MatchState, team: int, move: str, rnd: Callable[[], float]) -> float:
-    """How much a move gains: closer to the ball, ahead (attacking) or back (defending), into the
-    ball area, with the ball; a little noise (one draw) breaks ties."""
-    parsed = _MOVES.get(move)
-    if parsed is None:
-        parsed = _parse_move(move)
-    src, dst, with_ball = parsed
-    if src < 0:
-        return 1.0 if dst == B.PEN[team] else -5.0  # the keeper stays in (or goes back to) its box
-    ball = st.ball if st.ball < B.N_AREAS else B.CENTRE
-    closer = B.DIST[src][ball] - B.DIST[dst][ball]
-    ahead = B.depth_from(team, dst) - B.depth_from(team, src)
-    attacking = st.ct == team
-    gain = closer * (0.6 if attacking else 0.9) + ahead * (0.25 if attacking else -0.1)
-    if dst == ball:
-        gain += 0.5
-    if src == ball and st.teams[team].raw(src) <= st.teams[1 - team].raw(src):
-        gain -= 1.0  # do not leave the ball area outnumbered
-    if with_ball:
-        gain += 0.8
-    return gain + rnd() * 0.1
+# each team's depth of every area (board.depth_from), read by index in the move scoring
+_DEPTHS: Final[tuple[tuple[float, ...], ...]] = tuple(
+    tuple(B.depth_from(team, a) for a in range(B.N_AREAS)) for team in (B.HOME, B.AWAY)
+)
+
+
+class _Gains:
+    """How much each move of one decision gains: closer to the ball, ahead (attacking) or back
+    (defending), into the ball area, with the ball; a little noise (one draw, none for the
+    goalkeeper) breaks ties.  What does not depend on the move is read once a decision."""
+
+    def __init__(self, st: MatchState, team: int, rnd: Callable[[], float]) -> None:
+        self.rnd = rnd
+        self.own_pen = B.PEN[team]
+        self.ball = ball = st.ball if st.ball < B.N_AREAS else B.CENTRE
+        attacking = st.ct == team
+        self.f_closer = 0.6 if attacking else 0.9
+        self.f_ahead = 0.25 if attacking else -0.1
+        self.depth = _DEPTHS[team]
+        # do not leave the ball area outnumbered (read only for a move out of the ball area)
+        self.outnumbered = st.teams[team].raw(ball) <= st.teams[1 - team].raw(ball)
+
+    def gain(self, move: str) -> float:
+        parsed = _MOVES.get(move)
+        if parsed is None:
+            parsed = _parse_move(move)
+        src, dst, with_ball = parsed
+        if src < 0:
+            return 1.0 if dst == self.own_pen else -5.0  # the keeper stays in (or goes back to) its box
+        ball = self.ball
+        dist = B.DIST
+        closer = dist[src][ball] - dist[dst][ball]
+        depth = self.depth
+        ahead = depth[dst] - depth[src]
+        gain = closer * self.f_closer + ahead * self.f_ahead
+        if dst == ball:
+            gain += 0.5
+        if src == ball and self.outnumbered:
+            gain -= 1.0
+        if with_ball:
+            gain += 0.8
+        return gain + self.rnd() * 0.1
 
 
 class Fuba2HeuristicCoach:
@@ -140,18 +161,21 @@ class Fuba2HeuristicCoach:
         team = _team(pending)
         mine, theirs = st.teams[team], st.teams[1 - team]
 
-        def score(name: str) -> float:
+        rnd = self.random
+        depth = _DEPTHS[team]
+        # the first best area, each score drawn in the order of the options (as max() would)
+        best: Any = None
+        best_score = 0.0
+        for name in pending.options:
             a = B.INDEX[name]
             between = long_pass_areas(st.ball, a) if st.ball < B.N_AREAS else 0
             contest = mine.raw(a) - theirs.raw(a)
-            return (
-                B.depth_from(team, a) * DEPTH_W
-                + contest * CONTEST_W
-                - between * LONG_W
-                + self.rng.random() * 0.3
-            )
-
-        return max(pending.options, key=score)
+            score = depth[a] * DEPTH_W + contest * CONTEST_W - between * LONG_W + rnd() * 0.3
+            if best is None or score > best_score:
+                best, best_score = name, score
+        if best is None:
+            raise ValueError("max() arg is an empty sequence")  # (as max() over no options)
+        return best
 
     def _shot_chance(self, match: Match, team: int, free_kick: bool) -> float:
         st = match.st
@@ -199,22 +223,25 @@ class Fuba2HeuristicCoach:
             self.sequence, self.moves_made = key, 0
         # pending.options lists every legal move afresh on each read: read it once
         opts = pending.options
-        moves = [o for o in opts if o != D.DONE]
-        optional = D.DONE in opts
+        moves: list[Any] = []
+        optional = False
+        for o in opts:
+            if o == D.DONE:
+                optional = True
+            else:
+                moves.append(o)
         if not moves or (optional and self.moves_made >= MAX_MOVES):
             return D.DONE if optional else opts[0]
-        team = _team(pending)
-        st = match.st
-        rnd = self.random
+        gains = _Gains(match.st, _team(pending), self.random)
         # the first best move, each gain drawn in the order of the options (as max() would)
         best = moves[0]
-        best_gain = _move_gain(st, team, str(best), rnd)
+        best_gain = gains.gain(str(best))
         for i in range(1, len(moves)):
             mv = moves[i]
-            gain = _move_gain(st, team, str(mv), rnd)
+            gain = gains.gain(str(mv))
             if gain > best_gain:
                 best, best_gain = mv, gain
-        if optional and _move_gain(st, team, str(best), rnd) < MOVE_GAIN:
+        if optional and gains.gain(str(best)) < MOVE_GAIN:
             return D.DONE
         self.moves_made += 1
         return best
