@@ -438,11 +438,12 @@ def free_movements(m: MatchContext, team: int) -> Flow:
     own_pen = B.PEN[team]
     gk_ok = tg >= 0 and tg != own_pen and own_pen in B.ADJ_SET[tg]
     a11 = st.uses("A11")
-    skills_possible = (
-        a11
-        and not _EXTRA_MOVE_SKILLS.isdisjoint(ts.skills)
-        and any(skill_active(m, team, sk) for sk in _EXTRA_MOVE_SKILLS)
-    )
+    skills_possible = False
+    if a11 and not _EXTRA_MOVE_SKILLS.isdisjoint(ts.skills):
+        for sk in ts.skills:  # (a loop over the team's few skills, not any() over a generator)
+            if sk in _EXTRA_MOVE_SKILLS and skill_active(m, team, sk):
+                skills_possible = True
+                break
     if not (outnumber or goal_line or gk_ok or skills_possible):
         return  # no player may move freely: nothing to ask
     ctx = _FreeMoves(m, team, outnumber, goal_line, gk_ok, a11)

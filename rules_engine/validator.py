@@ -105,17 +105,17 @@ def validate_log(data: Any) -> ValidationReport:
     problems: list[FubaError] = []
     applied = 0
     apply = m.apply
-    for i, ev in enumerate(events):
+    for ev in events:  # (the event's index is `applied`: the loop stops at the first refusal)
         try:
             apply(ev)
         except IllegalEventError as e:
-            e.path = e.path or f"$.events[{i}]"
+            e.path = e.path or f"$.events[{applied}]"
             e.args = (e.message,)
             problems.append(e)
             break
         applied += 1
         if ev.check:
-            problems.extend(check_annotation(m, ev, f"$.events[{i}]"))
+            problems.extend(check_annotation(m, ev, f"$.events[{applied - 1}]"))
     else:
         try:
             m.finish_defaults()
