@@ -214,3 +214,32 @@ def test_a_third_placed_team_placed_in_the_knockouts_shows_as_qualified(cup: dem
     slot.save(update_fields=["home_source", "home_team"])
     kept, fresh = _kept_then_fresh([url])
     assert kept[url] == fresh[url] != before
+
+
+@pytest.mark.django_db
+def test_pieces_rendered_for_a_signed_in_visitor_show_anonymous_readers_nothing_of_theirs(
+    cup: demo.Demo,
+) -> None:
+    # Signed-in visitors get a frame of their own but share the kept pieces of data: a piece a
+    # member or the administrator made first must be the one an anonymous reader would have made.
+    played = Fixture.objects.filter(stage=cup.groups_stage, status=Fixture.Status.CONFIRMED).first()
+    fixture = played or _scheduled(cup, cup.groups_stage)
+    slug = cup.competition.slug
+    urls = [
+        *_urls(cup, fixture.home_team_id),
+        f"/c/{slug}/teams/",
+        f"/c/{slug}/teams/{fixture.home_team_id}/",
+        f"/c/{slug}/matches/{fixture.pk}/",
+        f"/c/{slug}/live/",
+    ]
+    anonymous = Client()
+    _forget_all()
+    fresh = {url: anonymous.get(url).content.decode() for url in urls}
+    for user in (cup.users[fixture.home_team.name], demo.ensure_admin()):
+        _forget_all()
+        visitor = Client()
+        visitor.force_login(user)
+        for url in urls:
+            assert visitor.get(url).status_code == 200, url
+        for url in urls:
+            assert anonymous.get(url).content.decode() == fresh[url], (user.username, url)
