@@ -9,10 +9,13 @@ second.
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET
 
 from fubaleague.web import fragments, screen
@@ -66,9 +69,17 @@ def _centre_context(slug: str, round_number: int | None) -> dict[str, object]:
         "rounds": rounds,
         "doc_url": reverse("tournaments:live_json", args=[slug]),
         "match_url": reverse("tournaments:match", args=[slug, 0]),
-        "pitch": pitch_geometry(names={"home": "Home", "away": "Away"}),
-        "pitch_names": {"home": "Home", "away": "Away"},
+        "pitch": _centre_pitch(),
     }
+
+
+@cache
+def _centre_pitch() -> SafeString:
+    """The cards' pitch, the same on every page (the engine's geometry, no team's names): drawn
+    once a process, it was most of the page's rendering (a floatformat per area)."""
+    names = {"home": "Home", "away": "Away"}
+    context = {"pitch": pitch_geometry(names=names), "names": names, "pitch_id": "centre-pitch-svg"}
+    return mark_safe(render_to_string("tournaments/partials/pitch.html", context))  # noqa: S308
 
 
 @require_GET
