@@ -182,8 +182,12 @@ def compute_table(
         if team in rows:
             rows[team].adjustment += change
             rows[team].points += change
+    # Each opponent's points from a plain dict (a team outside the table counts 0): reading them
+    # through the rows touches a row object per opponent, scattered over memory in a big table.
+    points_by_team = {t: r.points for t, r in rows.items()}
+    points_of = points_by_team.get
     for r in rows.values():
-        r.buchholz = sum(rows[o].points for o in r.opponents if o in rows)
+        r.buchholz = sum([points_of(o, 0) for o in r.opponents])
     ranking = Ranking(rows, matches, order, points, draw_lots)
     ordered = ranking.rank_by_sorting(sorted(rows)) or ranking.rank(sorted(rows))
     # Stable presentation: a bucket that is still level lists its teams by id.
