@@ -15,7 +15,9 @@ from .problems import illegal
 DEFENCE: Final = "defence"
 MIDFIELD: Final = "midfield"
 FORWARD: Final = "forward"
-OPTIONS: Final = (DEFENCE, MIDFIELD, FORWARD)  # 4.8, indexed like the formation's lines
+# 4.8, indexed like the formation's lines (tuple[str, ...]: a fixed-length Final tuple is kept
+# unboxed by mypyc and boxed anew for every loop over it or read by a computed index)
+OPTIONS: Final[tuple[str, ...]] = (DEFENCE, MIDFIELD, FORWARD)
 GK_MAX_AREAS: Final = (
     2  # 4.8.4: "it cannot move more than two areas if it is using forward or defence movement"
 )
@@ -89,6 +91,21 @@ def straight_path(team: int, start: int, end: int) -> tuple[int, ...] | None:
     return None
 
 
+# the reasons move_problem gives, built once: a move list checks every candidate move and most
+# refusals would otherwise format their reason only to learn that the move is illegal
+_NOT_STRAIGHT: Final[tuple[str, ...]] = (
+    "4.8.3: a defence move goes straight backwards",
+    "4.8.2: a forward move goes straight forward",
+)
+_STOPS_IN: Final[tuple[tuple[str, ...], ...]] = tuple(
+    tuple(
+        f"{chapter}: the move stops in {B.NAMES[area]}, where the opponent has more players"
+        for area in range(B.N_AREAS)
+    )
+    for chapter in ("4.8.3", "4.8.2")
+)
+
+
 def move_problem(
     own: Side, opp: Side, option: str, start: int, end: int, goalkeeper: bool, ball: int, offside: bool = True
 ) -> str | None:
@@ -104,6 +121,8 @@ def move_problem(
         forward = option == FORWARD
         path = straight_path(own.team, start, end)
         if path is None or B.beyond(own.team, end, start) != forward:
+            if option == DEFENCE or forward:
+                return _NOT_STRAIGHT[1 if forward else 0]
             where = "straight forward" if forward else "straight backwards"
             return f"4.8.{2 if forward else 3}: a {option} move goes {where}"
         if goalkeeper and len(path) > GK_MAX_AREAS:
@@ -111,8 +130,7 @@ def move_problem(
         for i in range(len(path) - 1):  # (the areas the move crosses, its end excluded)
             area = path[i]
             if opp.players(area) > own.players(area):
-                chapter = "4.8.2" if forward else "4.8.3"
-                return f"{chapter}: the move stops in {B.NAMES[area]}, where the opponent has more players"
+                return _STOPS_IN[1 if forward else 0][area]
     backward = B.backward(own.team, start, end)
     if offside and not backward and offside_position(opp, end, ball):
         return "4.8.5: a player cannot be moved into an offside position"
