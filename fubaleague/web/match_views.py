@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 from fubaleague.web import fragments
 from fubaleague.web import selectors as ps
 from fubaleague.web.page_cache import anonymous_page, personal
+from fubaleague.web.pitch import pitch_html
 from fubaleague.web.rating_bits import fixture_rating_html, match_rating_html
 from fubaleague.web.views import _nav, fixture_or_404, match_url
 from kernel.api_json import NOT_UTF8, unencodable_text
@@ -33,7 +34,7 @@ from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError
 from matches import forfeits, services
 from matches.models import CardKind, Forfeit, ResultSubmission
-from matches.replay import pitch_geometry, replay_frames, with_shootout
+from matches.replay import replay_frames, with_shootout
 from matches.standings.cache import WHOLE
 from ratings.models import PAGES_SCOPE
 from scoring.selectors import active_session, fixture_side_branches
@@ -270,7 +271,7 @@ def _match_context(request: HttpRequest, slug: str, fixture_id: int) -> dict[str
         if request.user.is_authenticated
         else set()
     )
-    log = ps.replay_log(fixture, full=bool(my_sides or request.user.is_staff))
+    log = ps.replay_log(fixture, full=bool(my_sides or request.user.is_staff), data=False)
     submission = ps.latest_submission(fixture) if (my_sides or request.user.is_staff) else None
     can_confirm = _can_confirm(fixture, submission, my_sides, request.user.pk)
     live_session = active_session(fixture_id=fixture.pk)
@@ -293,7 +294,6 @@ def _match_context(request: HttpRequest, slug: str, fixture_id: int) -> dict[str
     history = _earlier_reports(fixture, submission)
     context = _nav(competition, "fixtures")
     row = ps.fixture_row(fixture)
-    names = {"home": row.home, "away": row.away}
     game = rules_of(competition)
     context.update(
         {
@@ -302,7 +302,7 @@ def _match_context(request: HttpRequest, slug: str, fixture_id: int) -> dict[str
             "result": result,
             "cards": ps.match_cards(result),
             "log": log,
-            "pitch": pitch_geometry(names=names) if log is not None else None,
+            "pitch": pitch_html(row.home, row.away, "replay-pitch") if log is not None else None,
             "submission": submission,
             "submission_cards": submission_card_lines(fixture, submission),
             "can_submit": can_submit,
@@ -317,7 +317,7 @@ def _match_context(request: HttpRequest, slug: str, fixture_id: int) -> dict[str
             else [],
             # One story: a match being scored live, or with a report waiting, is not late.
             "overdue": fixture.is_overdue and live_session is None,
-            "live_pitch": pitch_geometry(names=names) if live_session is not None else None,
+            "live_pitch": pitch_html(row.home, row.away, "live-pitch") if live_session is not None else None,
             "can_score": bool(
                 my_sides
                 and live_session is None

@@ -468,15 +468,18 @@ def match_cards(result: Result | None) -> list[Card]:
     return list(result.cards.select_related("team").order_by("sequence", "id"))
 
 
-def replay_log(fixture: Fixture, *, full: bool = False) -> MatchLog | None:
+def replay_log(fixture: Fixture, *, full: bool = False, data: bool = True) -> MatchLog | None:
     """The log to replay: the simulated log for a simulated result, else the accepted submission's log.
 
     ``full`` (the fixture's clubs and staff): with no counted result yet, the latest log the rules
     engine accepted. Everyone else sees only the log of a result that counts (docs/reliability.md).
+    ``data``: with its events (the match page only links to them: a whole match decoded for nothing).
     """
     logs = (match_selectors.match_logs_readable() if full else match_selectors.match_logs_public()).filter(
         fixture=fixture
     )
+    if not data:
+        logs = logs.defer("data")
     result = counted_result(fixture)
     if result is not None and result.source == Result.Source.SIMULATED:
         log = logs.filter(is_simulated=True).order_by("-created_at", "-id").first()
