@@ -9,7 +9,8 @@ second.
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Mapping
+from functools import cache, partial
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
@@ -19,11 +20,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET
 
 from fubaleague.web import fragments, screen
-from fubaleague.web.page_cache import anonymous_page, personal
+from fubaleague.web.page_cache import anonymous_page
 from matches.replay import pitch_geometry
 from matches.standings.cache import WHOLE
 from scoring import centre
-from tournaments.models import Competition, Stage
+from tournaments.models import Competition, Fixture, Stage
 
 # Readers poll about every 1.5 s; a shared cache may keep the document this long.
 SHARED_SECONDS = 1
@@ -43,34 +44,35 @@ def _nav(competition: Competition) -> dict[str, object]:
 @require_GET
 @anonymous_page()
 def live_centre(request: HttpRequest, slug: str, round_number: int | None = None) -> HttpResponse:
-    if personal(request):
-        return render(request, "tournaments/live_centre.html", _centre_context(slug, round_number))
+    def parts(outline: fragments.Outline) -> list[fragments.Fragment]:
+        # The rounds: a fixture of a new round bumps its stage (the rest of the page is "c").
+        name = f"live:rounds:{'' if round_number is None else round_number}"
+        rounds = partial(_rounds_html, outline.competition_id, slug, round_number)
+        return [fragments.Fragment(name, (WHOLE, *outline.stage_parts()), rounds)]
 
-    def page() -> str:
-        context = _centre_context(slug, round_number)
-        return render_to_string("tournaments/live_centre.html", context, request)
+    def context(outline: fragments.Outline, slots: Mapping[str, SafeString]) -> dict[str, object]:
+        competition = get_object_or_404(Competition, pk=outline.competition_id)
+        return {
+            **_nav(competition),
+            "round": round_number,
+            "rounds_html": next(iter(slots.values())),
+            "doc_url": reverse("tournaments:live_json", args=[slug]),
+            "match_url": reverse("tournaments:match", args=[slug, 0]),
+            "pitch": _centre_pitch(),
+        }
 
-    def kept(outline: fragments.Outline) -> fragments.Fragment:
-        # The competition ("c") and its rounds: a fixture of a new round bumps its stage.
-        name = f"live:{'' if round_number is None else round_number}"
-        return fragments.Fragment(name, (WHOLE, *outline.stage_parts()), page)
-
-    return HttpResponse(fragments.whole(slug, kept))
+    return fragments.page(request, slug, "tournaments/live_centre.html", context, parts)
 
 
-def _centre_context(slug: str, round_number: int | None) -> dict[str, object]:
-    competition = get_object_or_404(Competition, slug=slug)
-    rounds = sorted(set(competition.fixtures.values_list("round", flat=True)))
+def _rounds_html(competition_id: int, slug: str, round_number: int | None) -> str:
+    rounds = sorted(
+        set(Fixture.objects.filter(competition_id=competition_id).values_list("round", flat=True))
+    )
     if round_number is not None and round_number not in rounds:
-        raise Http404(f"{competition.name} has no round {round_number}.")
-    return {
-        **_nav(competition),
-        "round": round_number,
-        "rounds": rounds,
-        "doc_url": reverse("tournaments:live_json", args=[slug]),
-        "match_url": reverse("tournaments:match", args=[slug, 0]),
-        "pitch": _centre_pitch(),
-    }
+        name = Competition.objects.filter(pk=competition_id).values_list("name", flat=True).first()
+        raise Http404(f"{name} has no round {round_number}.")
+    context = {"slug": slug, "round": round_number, "rounds": rounds}
+    return render_to_string("tournaments/partials/centre_rounds.html", context)
 
 
 @cache

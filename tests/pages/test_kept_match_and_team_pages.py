@@ -167,7 +167,7 @@ def test_no_such_match_or_team_is_404_and_keeps_nothing(cup: demo.Demo) -> None:
         assert client.get(url).status_code == 404, url
     redis = cache._cache.get_client(None)  # type: ignore[attr-defined]
     keys = [k.decode() for k in redis.scan_iter("*")]
-    assert not [k for k in keys if "987654" in k or "no-such-cup" in k or ":live:999" in k]
+    assert not [k for k in keys if "987654" in k or "no-such-cup" in k or ("live" in k and "999" in k)]
 
 
 @pytest.mark.django_db
@@ -245,3 +245,18 @@ def test_a_knockout_slot_filled_anew_leaves_the_kept_page_of_the_team_it_left(cu
     assert kept == fresh
     assert f"/matches/{nxt.pk}/" not in kept["home team"]
     assert f"/matches/{nxt.pk}/" in kept["away team"]
+
+
+@pytest.mark.django_db
+def test_a_fixture_moved_to_a_new_round_shows_on_the_kept_live_centre(cup: demo.Demo) -> None:
+    slug = cup.competition.slug
+    urls = {"live centre": f"/c/{slug}/live/"}
+    before = _served(urls)["live centre"]
+    assert Client().get(f"/c/{slug}/live/round/77/").status_code == 404
+    fixture = _scheduled(cup.groups_stage)
+    fixture.round = 77  # (as the admin moves it: the model's signals, no announcement)
+    fixture.save(update_fields=["round"])
+    kept, fresh = _kept_then_fresh(urls)
+    assert kept == fresh
+    assert "Round 77" in kept["live centre"] and "Round 77" not in before
+    assert Client().get(f"/c/{slug}/live/round/77/").status_code == 200
