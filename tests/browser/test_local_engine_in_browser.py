@@ -168,6 +168,48 @@ def test_a_second_start_restores_the_snapshot_and_agrees(
         page.close()
 
 
+# A snapshot of the right key that no interpreter can restore from: 24 MiB of zeros.
+SPOIL = """async (cfg) => {
+  const s = await import(cfg.module.replace("local-engine.js", "engine-snapshot.js"));
+  const pyodide = new URL(cfg.pyodide, location.href).href;
+  await s.saveSnapshot(pyodide, cfg.digest, new Uint8Array(24 << 20));
+  return (await s.loadSnapshot(pyodide, cfg.digest)).size;
+}"""
+KEPT = """async (cfg) => {
+  const s = await import(cfg.module.replace("local-engine.js", "engine-snapshot.js"));
+  const kept = await s.loadSnapshot(new URL(cfg.pyodide, location.href).href, cfg.digest);
+  const head = kept ? new Uint8Array(await kept.slice(0, 1 << 16).arrayBuffer()) : [];
+  return {size: kept ? kept.size : 0, zeros: head.every((b) => b === 0)};
+}"""
+
+
+def test_a_snapshot_that_cannot_be_restored_is_dropped_and_the_engine_starts(
+    browser: Any, live_server: Any, bundle: None
+) -> None:
+    """The worker reads the snapshot's Blob itself (engine-snapshot.js): one it cannot restore
+    from fails the start from it, is dropped, and the engine starts without it and keeps a new one."""
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.set_default_timeout(120000)
+        page.goto(f"{live_server.url}{settings.STATIC_URL}fubaleague/site.css")
+        cfg = engine_config(live_server)
+        assert page.evaluate(SPOIL, cfg) == 24 << 20
+        started = page.evaluate(START, cfg)
+        assert started["ok"], started
+        assert started["info"]["restored"] is False and "pyodide" in started["info"]["phases"]
+        _agree(page, simulated(2, 201))
+        # the new snapshot is saved after the start resolves (local-engine.js, not waited for)
+        for _ in range(100):
+            kept = page.evaluate(KEPT, cfg)
+            if kept["size"] and not kept["zeros"]:
+                break
+            page.wait_for_timeout(200)
+        assert kept["size"] > 0 and kept["zeros"] is False, kept
+    finally:
+        context.close()
+
+
 @pytest.mark.django_db
 def test_phone_and_server_offer_the_same_answers_at_a_level_knockouts_extra_time(engine_page: Any) -> None:
     """I-38 lives in the engine: at the extra-time question of a level knockout tie the phone's

@@ -2,7 +2,11 @@
    interpreter right after the engine's modules were imported (Pyodide's makeMemorySnapshot). A
    start from it skips Python's start-up and the imports, most of a cold start (docs/scorer.md,
    "Measured: the local engine"). One snapshot is kept, keyed by Pyodide's URL and the engine's
-   digest: a new engine or Pyodide gets a new key, and the older snapshot (about 21 MB) is dropped. */
+   digest: a new engine or Pyodide gets a new key, and the older snapshot (about 21 MB) is dropped.
+   It is handed out as a Blob, not read: Response.blob() of a cached response is a handle to the
+   stored bytes, while Response.arrayBuffer() copies 21 MB in on the page's thread (at 4x CPU
+   throttling that delayed every other file the page read by ~0.15 s). The worker reads the Blob,
+   off the page's thread (engine-worker.js init). */
 
 const CACHE = "fuba-engine-snapshot-v1";
 
@@ -16,7 +20,7 @@ function open() {
 
 export function loadSnapshot(pyodide, digest) {
   return open().then((c) => c.match(key(pyodide, digest)))
-    .then((hit) => (hit ? hit.arrayBuffer() : null))
+    .then((hit) => (hit ? hit.blob() : null))
     .catch(() => null);
 }
 

@@ -45,8 +45,8 @@ function transferable(files) {
 // script and Pyodide's two scripts are read ({absolute url: ArrayBuffer}), to start the worker and
 // run them while the rest is read (its promise is waited for). Then init's argument: the lock
 // file, the engine bundle and the standard library as bytes, the compiled WebAssembly, this
-// phone's snapshot (useSnapshot; null when none is kept; the bundle is not read when there is
-// one). -> {init, ms: the time the reading took}
+// phone's snapshot as a Blob, unread (useSnapshot; null when none is kept; the bundle is not read
+// when there is one). -> {init, ms: the time the reading took}
 export function readEngineFiles(config, useSnapshot, early) {
   var t0 = performance.now();
   var pyodide = new URL(config.pyodide, location.href).href;
@@ -162,9 +162,8 @@ function run(engine, init, options) {
   var timeout = new Promise(function (_, reject) {
     timer = setTimeout(function () { reject(new Error("the engine took longer than " + timeoutMs / 1000 + " s to start")); }, timeoutMs);
   });
-  // the bytes move to the worker; the compiled module is shared with it
+  // the bytes move to the worker; the compiled module and the snapshot's Blob are shared with it
   var transfer = transferable(init.files);
-  if (init.snapshot) transfer.push(init.snapshot);
   return Promise.race([engine.call("init", init, transfer), timeout])
     .then(function (info) { clearTimeout(timer); engine.info = info; return engine; },
           function (err) { clearTimeout(timer); engine.stop(); throw err; });
