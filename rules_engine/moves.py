@@ -29,7 +29,9 @@ _GK_PARSE: Final[dict[str, int]] = {f"GK>{n}": i for i, n in enumerate(B.NAMES)}
 
 
 # every move's name, built once (an options list names each legal move)
-_NAMES: Final[tuple[tuple[tuple[str, str], ...], ...]] = tuple(
+# (each pair typed tuple[str, ...]: mypyc unboxes a fixed pair read from the table and boxes
+# it anew to index it by ``ball``)
+_NAMES: Final[tuple[tuple[tuple[str, ...], ...], ...]] = tuple(
     tuple((f"{B.NAMES[s]}>{B.NAMES[d]}", f"{B.NAMES[s]}>{B.NAMES[d]}+ball") for d in range(B.N_LOC))
     for s in range(B.N_LOC)
 )

@@ -80,7 +80,9 @@ Legal = Callable[[list[int], int], str | None]  # a set-up still legal after an 
 
 
 # every move's name, built once (the options list names each legal move of every decision)
-_NAMES: Final[tuple[tuple[tuple[str, str], ...], ...]] = tuple(
+# (each pair typed tuple[str, ...]: mypyc unboxes a fixed pair read from the table and boxes
+# it anew to index it by ``ball``)
+_NAMES: Final[tuple[tuple[tuple[str, ...], ...], ...]] = tuple(
     tuple((f"{B.NAMES[s]}>{B.NAMES[d]}", f"{B.NAMES[s]}>{B.NAMES[d]}+ball") for d in range(B.N_LOC))
     for s in range(B.N_LOC)
 )
