@@ -380,21 +380,37 @@ def return_injured(m: MatchContext, team: int) -> None:
 
 
 # ---------------------------------------------------------------- substitutions
+# the answers' names, built once (the options are listed at every substitution prompt)
+_FRESH_OPTIONS: Final[tuple[str, ...]] = tuple(f"{FRESH}:{z}" for z in ZONES)
+_CHANGES: Final[tuple[tuple[str, ...], ...]] = tuple(
+    tuple(f"{ZONES[a]}>{ZONES[b]}" for b in range(3)) for a in range(3)
+)
+_CHANGE_OPTIONS: Final[tuple[tuple[str, ...], ...]] = tuple(
+    tuple(f"{FORMATION}:{c}" for c in row) for row in _CHANGES
+)
+
+
 def substitution_options(m: MatchContext, team: int, injured: bool) -> tuple[str, ...]:
     """A3's three kinds, written as in FUBA 3's logs: ``formation:FROM>TO`` (lines),
     ``yellow`` (remove one yellow card), ``fresh:ZONE``; after an injury only a fresh player (A4)."""
     ts = m.st.teams[team]
-    out = [f"{FRESH}:{z}" for z in ZONES]
+    out = list(_FRESH_OPTIONS)
     if not injured:
         if ts.yellows:
             out.append(YELLOW)
-        out += [f"{FORMATION}:{c}" for c in formation_changes(ts.formation)]
-    return (*out, D.DONE)
+        formation = ts.formation
+        for a in range(3):
+            if formation[a]:
+                for b in range(3):
+                    if a != b:
+                        out.append(_CHANGE_OPTIONS[a][b])
+    out.append(D.DONE)
+    return tuple(out)
 
 
 def formation_changes(formation: list[int]) -> tuple[str, ...]:
     """2.1.1, A3: one player changes lines ("defence>midfield")."""
-    return tuple(f"{ZONES[a]}>{ZONES[b]}" for a in range(3) for b in range(3) if a != b and formation[a])
+    return tuple(_CHANGES[a][b] for a in range(3) for b in range(3) if a != b and formation[a])
 
 
 def change_formation(m: MatchContext, team: int, change: str) -> int:
