@@ -40,7 +40,7 @@ class TokenSQLAuthentication(TokenAuthentication):
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
         if connection.vendor != "postgresql":
-            return super().authenticate_credentials(key)  # type: ignore[no-any-return]
+            return super().authenticate_credentials(key)
         with connection.cursor() as cursor:
             cursor.execute(_SQL, [key])
             row = cursor.fetchone()
