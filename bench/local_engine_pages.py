@@ -23,7 +23,7 @@ MAIN_THREAD = """async (cfg) => {
   let call = null;
   // The worker's script evaluated here as soon as it is read, and Pyodide's scripts run, while
   // the rest is read (the scorer's order: local-engine.js readEngineFiles, its early()).
-  const early = (bytes, scripts) => {
+  const early = (bytes, scripts, snapshot) => {
     const source = new TextDecoder().decode(bytes);
     self.postMessage = (msg) => { waiting[msg.id](msg); delete waiting[msg.id]; };
     // The worker loads Pyodide's scripts with importScripts, which a page has not.
@@ -38,7 +38,7 @@ MAIN_THREAD = """async (cfg) => {
       waiting[id] = (msg) => (msg.ok ? resolve(msg.result) : reject(new Error(msg.error)));
       handler({data: {id, op, arg}});
     });
-    return call("scripts", {files: scripts});
+    return call("scripts", {files: scripts, snapshot});
   };
   const read = await m.readEngineFiles(cfg, cfg.snapshot !== false, early);
   const info = await call("init", {...read.init, makeSnapshot: false});

@@ -41,9 +41,10 @@ function transferable(files) {
   return Object.keys(files).map(function (u) { return files[u]; });
 }
 
-// What the worker takes (engine-worker.js). early(source, scripts): called once the worker's
-// script and Pyodide's two scripts are read ({absolute url: ArrayBuffer}), to start the worker and
-// run them while the rest is read (its promise is waited for). Then init's argument: the lock
+// What the worker takes (engine-worker.js). early(source, scripts, snapshot): called once the
+// worker's script and Pyodide's two scripts are read ({absolute url: ArrayBuffer}) and this
+// phone's snapshot found (a Blob or null), to start the worker, which starts reading the snapshot
+// and runs the scripts while the rest is read (its promise is waited for). Then init's argument: the lock
 // file, the engine bundle and the standard library as bytes, the compiled WebAssembly, this
 // phone's snapshot as a Blob, unread (useSnapshot; null when none is kept; the bundle is not read
 // when there is one). -> {init, ms: the time the reading took}
@@ -58,10 +59,10 @@ export function readEngineFiles(config, useSnapshot, early) {
   var engine = snapshot.then(function (s) { return s ? null : bytes(bundle); });
   var wasmURL = pyodide + "pyodide.asm.wasm";
   var scripts = SCRIPTS.map(function (f) { return pyodide + f; });
-  var started = Promise.all([bytes(config.worker)].concat(scripts.map(bytes))).then(function (head) {
+  var started = Promise.all([snapshot, bytes(config.worker)].concat(scripts.map(bytes))).then(function (head) {
     var files = {};
-    scripts.forEach(function (u, i) { files[u] = head[i + 1]; });
-    return early(head[0], files);
+    scripts.forEach(function (u, i) { files[u] = head[i + 2]; });
+    return early(head[1], files, head[0]);
   });
   return Promise.all([started, snapshot, engine, wasm(wasmURL)].concat(urls.map(bytes))).then(function (all) {
     var files = {};
@@ -82,11 +83,11 @@ export function startEngine(config, options) {
   }
   var useSnapshot = !options || options.snapshot !== false;
   var engine = null;
-  // the worker runs Pyodide's scripts while the page still reads the snapshot and the rest
-  function early(source, scripts) {
+  // the worker reads the snapshot and runs Pyodide's scripts while the page still reads the rest
+  function early(source, scripts, snapshot) {
     var script = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
     engine = connect(new Worker(script), config.digest);
-    return engine.call("scripts", { files: scripts }, transferable(scripts));
+    return engine.call("scripts", { files: scripts, snapshot: snapshot }, transferable(scripts));
   }
   return readEngineFiles(config, useSnapshot, early).then(function (read) {
     var init = read.init;

@@ -4,8 +4,9 @@
 
    Protocol (docs/scorer-internals.md, "The local engine"): the page posts {id, op, arg}; the worker answers
    {id, ok: true, result} or {id, ok: false, error}. Ops:
-     scripts {files}                   run Pyodide's pyodide.js and pyodide.asm.js ({absolute url:
-                                       ArrayBuffer}) before init, while the page reads the rest
+     scripts {files, snapshot}         run Pyodide's pyodide.js and pyodide.asm.js ({absolute url:
+                                       ArrayBuffer}) before init, while the page reads the rest;
+                                       start reading the snapshot's Blob (null: none) first
      init   {pyodide, bundle, stdlib, digest, files, wasm, snapshot, makeSnapshot}  start Pyodide and the
                                        engine bundle from the bytes in files ({absolute url: ArrayBuffer}),
                                        Pyodide's WebAssembly compiled by the page (wasm, a
@@ -95,10 +96,22 @@ var UNPACK_COMPILED = [
 
 // Pyodide's scripts, run as soon as the page has read them (op scripts), else by init.
 var scriptsMs = null;
+// The snapshot's bytes being read, from op scripts on (init waits for them).
+/** @type {Promise<ArrayBuffer> | null} */
+var reading = null;
 
-/** @param {{files: Record<string, ArrayBuffer>}} arg @param {string} [pyodide] */
+/** @param {Blob | ArrayBuffer | null | undefined} snapshot */
+function readSnapshot(snapshot) {
+  return snapshot instanceof Blob ? snapshot.arrayBuffer() : Promise.resolve(snapshot);
+}
+
+/** @param {{files: Record<string, ArrayBuffer>, snapshot?: Blob | null}} arg @param {string} [pyodide] */
 function scripts(arg, pyodide) {
   var t0 = performance.now();
+  if (arg.snapshot) {
+    reading = readSnapshot(arg.snapshot);
+    reading.catch(function () {}); // a failed read fails init's restore, which the page handles
+  }
   var names = Object.keys(arg.files);
   var base = pyodide || names[0].slice(0, names[0].lastIndexOf("/") + 1);
   runScript(arg.files[base + "pyodide.js"]);
@@ -113,8 +126,9 @@ async function init(arg) {
   var start = performance.now();
   var t0 = start;
   // The page hands this phone's snapshot over unread (engine-snapshot.js): its 21 MB are read
-  // here, started first; loadPyodide waits for them only where it sizes the memory.
-  var restoring = arg.snapshot instanceof Blob ? arg.snapshot.arrayBuffer() : arg.snapshot;
+  // here, from op scripts on; loadPyodide waits for them only where it sizes the memory.
+  var restoring = arg.snapshot ? reading || readSnapshot(arg.snapshot) : null;
+  reading = null;
   var phases = {};
   var mark = function (name) { var t = performance.now(); phases[name] = t - t0; t0 = t; };
   served(arg.files, arg.pyodide + "pyodide.asm.wasm", arg.wasm);
