@@ -18,7 +18,7 @@ from .condition import can_spend, spend
 from .context import MatchContext
 from .errors import IllegalEventError
 from .events import Event, Pending, answer_choice, answer_dice
-from .moves import MoveCtx, closest_player, has_move, move_seq
+from .moves import MoveCtx, closest_player, move_seq
 from .rules import can_attempt_from, goal_attempt_modifier, offside_position
 from .setpieces import goal
 from .skill_hooks import extra_free_move, player_count, spend_skill
@@ -458,7 +458,7 @@ def free_movements(m: MatchContext, team: int) -> Flow:
         return (*ctx.options(), D.DONE)
 
     while True:
-        if not has_move(m, ctx, D.FREE_MOVE):
+        if not ctx.any_move():
             m.skip(D.FREE_MOVE, team, D.DONE)  # "done" is the only answer: asking would only cost a tap
             return
         ev = yield m.ask(D.FREE_MOVE, team, "4.3.1", options, ctx.verify, "free movement", False, D.DONE)

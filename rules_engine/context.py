@@ -49,9 +49,6 @@ class MatchContext:
         # what the ruleset's flow keeps besides ``st`` (FUBA 2: ``fuba2.turnstate.F2``), for
         # the pages and the tests; None for FUBA 3
         self.extra: Any = None
-        # the event the validator will apply after the one being applied (None elsewhere): a
-        # legal move there proves "a move is left" without trying every move (moves.has_move)
-        self.next_event: Event | None = None
 
     def ask(
         self,

@@ -14,7 +14,7 @@ from . import board as B
 from . import decisions as D
 from .context import MatchContext
 from .errors import IllegalEventError
-from .events import Decision, Event, Pending, answer_choice
+from .events import Event, Pending, answer_choice
 from .movebase import Move, move_player, not_a_move, parse_move
 from .rules import closest_areas, second_last_area
 
@@ -207,17 +207,6 @@ class MoveCtx:
                     return True
         return False
 
-    def witness(self, choice: Any) -> bool:
-        """Whether ``choice`` is one of the moves ``any_move`` looks for: then one is left.
-        (Its tests, for that one move: a source area of the sequence, then ``check``.)"""
-        mv = self.parse(choice)
-        if mv is None:
-            return False
-        src, dst, gk, ball = mv
-        if self.check(src, dst, gk, ball) is not None:
-            return False
-        return gk or src in self._source_areas()
-
     def verify(self, choice: Any, allow_done: bool = True) -> None:
         if choice == D.DONE and allow_done:
             return
@@ -255,21 +244,6 @@ class MoveCtx:
             self.dribble_src = src
 
 
-def has_move(m: MatchContext, ctx: MoveCtx, name: str) -> bool:
-    """``ctx.any_move()``, the same answer sooner when validating: a replay asks it before every
-    move, and the log's next event, when it is a legal ``name`` move of the team, is one."""
-    ev = m.next_event
-    if (
-        ev is not None
-        and type(ev) is Decision
-        and ev.name == name
-        and ev.by == B.TEAM_NAMES[ctx.team]
-        and ctx.witness(ev.choice)
-    ):
-        return True
-    return ctx.any_move()
-
-
 def move_seq(
     m: MatchContext,
     ctx: MoveCtx,
@@ -299,7 +273,7 @@ def move_seq(
 
     default = D.DONE if optional else None
     while n < limit:
-        if optional and not has_move(m, ctx, name):
+        if optional and not ctx.any_move():
             # "done" is the only answer: asking would only cost a tap; a log may still answer it
             m.skip(name, ctx.team, D.DONE)
             break

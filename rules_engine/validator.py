@@ -105,10 +105,7 @@ def validate_log(data: Any) -> ValidationReport:
     problems: list[FubaError] = []
     applied = 0
     apply = m.apply
-    last = len(events) - 1
     for ev in events:  # (the event's index is `applied`: the loop stops at the first refusal)
-        # the flow runs on to the question the next event answers (moves.has_move reads it)
-        m.next_event = events[applied + 1] if applied < last else None
         try:
             apply(ev)
         except IllegalEventError as e:
