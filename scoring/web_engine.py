@@ -102,30 +102,31 @@ def league_files(root: Path = ROOT, entry: str = ENTRY_MODULE) -> list[str]:
     return sorted(found)
 
 
-def sources(root: Path = ROOT) -> list[str]:
-    """The packaged files, as paths relative to ``root``, sorted."""
+def sources(root: Path = ROOT, league: list[str] | None = None) -> list[str]:
+    """The packaged files, as paths relative to ``root``, sorted; ``league``: the league's files
+    as a build listed them (default: found from the imports, league_files)."""
     engine = [
         p.relative_to(root).as_posix()
         for p in (root / ENGINE_PACKAGE).rglob("*")
         if p.is_file() and "__pycache__" not in p.parts and p.suffix in (".py", ".json")
     ]
-    return sorted([*engine, *league_files(root)])
+    return sorted([*engine, *(league_files(root) if league is None else league)])
 
 
-def digest(root: Path = ROOT) -> str:
-    """SHA-256 over every packaged file's path and bytes."""
+def digest(root: Path = ROOT, league: list[str] | None = None) -> str:
+    """SHA-256 over every packaged file's path and bytes (``league`` as for sources)."""
     h = hashlib.sha256()
-    for name in sources(root):
+    for name in sources(root, league):
         data = (root / name).read_bytes()
         h.update(f"{name}\0{len(data)}\0".encode())
         h.update(data)
     return h.hexdigest()
 
 
-def bundle_bytes(root: Path = ROOT) -> bytes:
+def bundle_bytes(root: Path = ROOT, league: list[str] | None = None) -> bytes:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
-        for name in sources(root):
+        for name in sources(root, league):
             info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, (root / name).read_bytes())
@@ -169,14 +170,21 @@ def build(out: Path = OUT, root: Path = ROOT) -> dict[str, Any]:
     """Write the bundle, its standard library and its manifest into ``out`` (older ones are
     removed); the manifest."""
     out.mkdir(parents=True, exist_ok=True)
-    hexdigest = digest(root)
+    league = league_files(root)
+    hexdigest = digest(root, league)
     name = file_name(hexdigest)
     for old in out.glob("engine-*.zip"):
         if old.name != name:
             old.unlink()
-    data = bundle_bytes(root)
+    data = bundle_bytes(root, league)
     (out / name).write_bytes(data)
-    manifest = {"digest": hexdigest, "file": name, "bytes": len(data), "entry": ENTRY_MODULE}
+    manifest = {
+        "digest": hexdigest,
+        "file": name,
+        "bytes": len(data),
+        "entry": ENTRY_MODULE,
+        "league_files": league,
+    }
     stdlib = build_stdlib(out / name, hexdigest, out)
     if stdlib is not None:
         manifest.update(stdlib=stdlib, stdlib_bytes=(out / stdlib).stat().st_size)
@@ -192,7 +200,18 @@ def current(out: Path = OUT) -> dict[str, Any] | None:
         manifest = json.loads((out / MANIFEST).read_text())
     except (OSError, ValueError):
         return None
-    if not isinstance(manifest, dict) or manifest.get("digest") != digest():
+    # The league's files as the build listed them, not found again from the imports here: this
+    # runs in a request, and CPython 3.11's ast.parse can fail in a server's thread with
+    # "SystemError: AST constructor recursion depth mismatch" (python/cpython#106905, fixed in
+    # 3.11.8/3.12.1). Nothing is missed so: a new import is an edit of a listed file, which
+    # changes the digest, so the bundle reads as stale until it is built again.
+    league = manifest.get("league_files") if isinstance(manifest, dict) else None
+    if not isinstance(league, list) or not all(isinstance(f, str) for f in league):
+        return None
+    try:
+        if manifest.get("digest") != digest(league=league):
+            return None
+    except OSError:  # a listed file is gone: stale
         return None
     if not (out / str(manifest.get("file"))).is_file():
         return None
