@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from rest_framework.permissions import SAFE_METHODS
 
@@ -27,3 +28,21 @@ class AutoSchema(SpectacularAutoSchema):
         ):
             auths.append({})
         return auths
+
+
+class ScorerTokenScheme(OpenApiAuthenticationExtension):
+    """The scorer's token check (kernel.token_auth): the same ``Authorization: Token <key>`` as
+    DRF's, under a name of its own. drf-spectacular names each security scheme after the class
+    that checks it, and two classes under DRF's "tokenAuth" name fail the schema's check (W001)."""
+
+    target_class = "kernel.token_auth.TokenSQLAuthentication"
+    name = "scorerTokenAuth"
+    priority = 1
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": 'The same token as tokenAuth: "Token <key>" (checked by one SQL statement).',
+        }
