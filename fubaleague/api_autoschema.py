@@ -30,7 +30,7 @@ class AutoSchema(SpectacularAutoSchema):
         return auths
 
 
-class ScorerTokenScheme(OpenApiAuthenticationExtension):
+class ScorerTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # drf-spectacular untyped
     """The scorer's token check (kernel.token_auth): the same ``Authorization: Token <key>`` as
     DRF's, under a name of its own. drf-spectacular names each security scheme after the class
     that checks it, and two classes under DRF's "tokenAuth" name fail the schema's check (W001)."""
