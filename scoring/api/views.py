@@ -9,16 +9,17 @@ state in ``details`` so a client catches up without another request.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
-from rest_framework.authentication import SessionAuthentication
+from rest_framework.authentication import BaseAuthentication, TokenAuthentication
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import BaseRouter
+from rest_framework.settings import api_settings
 
 from kernel.auth import signed_in_user
 from kernel.errors import ApplicationError, NotFound, PermissionDenied
@@ -85,9 +86,13 @@ class ScoringSessionViewSet(viewsets.ViewSet):
 
     # Only for the schema (the id's type); every action reads through scoring.selectors/services.
     queryset = ScoringSession.objects.none()
-    # The API's two ways in (settings.REST_FRAMEWORK), the token read by one prepared statement: a
+    # The API's ways in (settings.REST_FRAMEWORK), the token read by one prepared statement: a
     # phone posts a tap every few seconds a table (kernel/token_auth.py, issue 35).
-    authentication_classes = [SessionAuthentication, TokenSQLAuthentication]
+    authentication_classes = [
+        TokenSQLAuthentication if way is TokenAuthentication else way
+        # (the stubs type the setting as its dotted names; DRF has imported them as classes)
+        for way in cast("list[type[BaseAuthentication]]", api_settings.DEFAULT_AUTHENTICATION_CLASSES)
+    ]
 
     def get_permissions(self) -> list[Any]:
         if self.action in ("retrieve", "log"):
