@@ -15,12 +15,18 @@ register = template.Library()
 def follow_button(context: dict[str, Any], kind: str, target_id: int, name: str) -> dict[str, Any]:
     request = context.get("request")
     user = getattr(request, "user", None)
+    signed_in = bool(getattr(user, "is_authenticated", False))
+    # An anonymous visitor's page is kept and served to the next ones (page_cache, fragments):
+    # it must not carry this visitor's query string back to them.
+    back = "/" if request is None else request.path
+    if signed_in and request is not None:
+        back = request.get_full_path()
     return {
         "kind": kind,
         "target_id": target_id,
         "name": name,
-        "signed_in": bool(getattr(user, "is_authenticated", False)),
+        "signed_in": signed_in,
         "following": selectors.is_following(user, kind=kind, target_id=target_id),
-        "next": request.get_full_path() if request is not None else "/",
+        "next": back,
         "csrf_token": context.get("csrf_token"),
     }

@@ -260,3 +260,18 @@ def test_a_fixture_moved_to_a_new_round_shows_on_the_kept_live_centre(cup: demo.
     assert kept == fresh
     assert "Round 77" in kept["live centre"] and "Round 77" not in before
     assert Client().get(f"/c/{slug}/live/round/77/").status_code == 200
+
+
+def test_the_kept_team_page_never_keeps_a_visitors_query_string(cup: demo.Demo) -> None:
+    # The first anonymous visitor's query string (a campaign tag, anything) was printed into the
+    # "Sign in to follow" link of the kept page, and every later visitor was sent there.
+    slug, team_id = cup.competition.slug, _scheduled(cup.groups_stage).home_team_id
+    client = Client()
+    first = client.get(f"/c/{slug}/teams/{team_id}/?utm_source=spam&x=%22")
+    later = client.get(f"/c/{slug}/teams/{team_id}/")
+    for response in (first, later):
+        assert response.status_code == 200
+        page = response.content.decode()
+        links = re.findall(r'href="([^"]*)">Sign in to follow<', page)
+        assert links == [f"/login/?next=/c/{slug}/teams/{team_id}/"], links
+        assert "utm_source" not in page
