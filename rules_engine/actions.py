@@ -390,7 +390,7 @@ class _FreeMoves(MoveCtx):
     """The moves of 4.3.1's free movements: a move's common rules, then whether it is free (a
     class rather than closures: every candidate move of the sequence asks it)."""
 
-    __slots__ = ("a11", "gk_free", "goal_line", "outnumber")
+    __slots__ = ("a11", "gk_free", "goal_line", "outnumber", "skill_ok")
 
     def __init__(
         self,
@@ -406,6 +406,63 @@ class _FreeMoves(MoveCtx):
         self.goal_line = goal_line  # players on the goal line that may move away from it
         self.gk_free = gk_ok
         self.a11 = a11
+        # extra_free_move's skills still to be played (runner, fast defender, box-to-box) as of
+        # the current ask, worked out for its first candidate that needs them (``refresh``
+        # forgets them): a move is free by a skill only where one of them is
+        self.skill_ok: tuple[bool, bool, bool] | None = None
+
+    def refresh(self) -> None:
+        """Before each ask: the extra-move skills are worked out again (the state holds still
+        from the ask to its answer: the candidates of one ask share them)."""
+        self.skill_ok = None
+
+    def _skills(self) -> tuple[bool, bool, bool]:
+        m, team = self.m, self.team
+        used = m.st.flags.extra_free_move_used
+        ok = (
+            "runner" not in used and skill_active(m, team, "runner"),
+            "fast_defender" not in used and skill_active(m, team, "fast_defender"),
+            "box_to_box_midfielder" not in used and skill_active(m, team, "box_to_box_midfielder"),
+        )
+        self.skill_ok = ok
+        return ok
+
+    def _free(self, src: int, dst: int) -> bool:
+        """Whether an outfield move is free (``extra_check`` without the regista), from the
+        numbers, the goal line or a skill: tested before the common rules, which most
+        candidates of the free movements pass and most fail this."""
+        if src in self.outnumber:
+            return True
+        if self.goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
+            return True
+        if not self.a11:
+            return False
+        ok = self.skill_ok
+        if ok is None:
+            ok = self._skills()
+        team = self.team
+        return (
+            (ok[0] and dst in B.ATTACK_ZONE[team])
+            or (ok[1] and dst in B.DEFENCE_ZONE[team])
+            or (ok[2] and src == B.CENTRE and B.straight(src, dst))
+        )
+
+    def any_move(self) -> bool:
+        """``MoveCtx.any_move``, the candidates that are not free passed over first."""
+        ts = self.m.st.teams[self.team]
+        field = ts.field
+        n_areas = B.N_AREAS
+        for src in self._source_areas():
+            if self._movers(field, src):
+                for dst in B.ADJ[src]:
+                    if dst < n_areas and self._free(src, dst) and self.check(src, dst, False, False) is None:
+                        return True
+        gk = ts.gk
+        if gk >= 0 and self.gk_free:
+            dst = B.PEN[self.team]
+            if dst in B.ADJ_SET[gk] and self.check(gk, dst, True, False) is None:
+                return True
+        return False
 
     def extra_check(self, src: int, dst: int, gk: bool, ball: bool) -> str | None:
         if gk:
@@ -458,6 +515,7 @@ def free_movements(m: MatchContext, team: int) -> Flow:
         return (*ctx.options(), D.DONE)
 
     while True:
+        ctx.refresh()
         if not ctx.any_move():
             m.skip(D.FREE_MOVE, team, D.DONE)  # "done" is the only answer: asking would only cost a tap
             return

@@ -56,8 +56,7 @@ def match_flow(m: MatchContext) -> Flow:
     )
     starter = B.TEAM_NAMES.index(c)
     st.first_half_starter = starter
-    for half in (1, 2):
-        yield from _half(m, half, starter if half == 1 else 1 - starter)
+    yield from _halves(m, (1, 2), starter)
     st.score_after_90 = (st.teams[0].goals, st.teams[1].goals)
     if st.header.extra_time:
         # I-38: whether the 90 minutes leave the tie level is the competition's question (a
@@ -68,44 +67,72 @@ def match_flow(m: MatchContext) -> Flow:
             st.half_length = 15
             st.turns_per_half.extend((0, 0))
             m.note("extra_time", score=st.score())
-            for half in (3, 4):
-                yield from _half(m, half, starter if half == 3 else 1 - starter)
+            yield from _halves(m, (3, 4), starter)
     st.over = True
     st.stage = "over"
     m.note("full_time", score=st.score())
 
 
-def _half(m: MatchContext, half: int, ct: int) -> Flow:
-    """One half: the break before it (not before the first), the kick-off of `ct`, the turns."""
+def _halves(m: MatchContext, halves: tuple[int, int], starter: int) -> Flow:
+    """Two halves: the break before each (not before the first), the kick-off (``starter``'s in
+    the first of the two), the turns.
+
+    The turns are played here, not in a generator of their own: every event of a match passes
+    through each generator level between the match and the rule that asks for it."""
     st = m.st
-    st.half = half
-    st.clock = 0
-    st.stoppage = 0
-    st.half_over = False
-    st.half_over_at_turn_end = False
-    st.pending_restart = None
-    st.next_free_kick_attempt = False
-    st.ct = ct
-    if half > 1:
-        st.stage = "half_time"
-        if half != 3:  # (the break before extra time has its own note)
-            m.note("half_time", score=st.score())
-        for ts in st.teams:
-            ts.field[B.CENTRE] += sum(ts.field[a] for a in B.CORNER_SPOTS)
-            for a in B.CORNER_SPOTS:
-                ts.field[a] = 0
-        if half == 2:
-            yield from second_half_weather(m)
-        if half in (2, 3):  # half time, and the break before extra time (I-38)
-            yield from half_time_changes(m)
-    st.stage = "setup"
-    yield from kick_off(m, ct)
-    while not st.half_over:
-        yield from turn(m)
+    for half in halves:
+        st.half = half
+        st.clock = 0
+        st.stoppage = 0
+        st.half_over = False
+        st.half_over_at_turn_end = False
+        st.pending_restart = None
+        st.next_free_kick_attempt = False
+        ct = starter if half == halves[0] else 1 - starter
+        st.ct = ct
+        if half > 1:
+            yield from _break(m, half)
+        st.stage = "setup"
+        yield from kick_off(m, ct)
+        while not st.half_over:
+            # one turn
+            f = _new_turn(st)
+            if st.next_free_kick_attempt:
+                # 5.2.2: the turn continues from the action stage, the goal attempt is the first action
+                st.next_free_kick_attempt = False
+                yield from action_stage(m, st.ct, forced_first="goal_attempt")
+            else:
+                yield from stage1(m)
+                first = yield from stage2(m)
+                if first is not None and st.pending_restart is None and not st.half_over:
+                    # the action stage inlined here: one generator level less for every stage-3 event
+                    yield from action_stage(m, first, forced_first=f.forced_first)
+                    # read again through a call: the action stage changes both (and mypyc
+                    # would otherwise trust the narrowing of the test above)
+                    if st.uses("A11") and _play_goes_on(st):
+                        yield from end_of_action_stage(m)
+            yield from end_of_turn(m)
 
 
-def turn(m: MatchContext) -> Flow:
+def _break(m: MatchContext, half: int) -> Flow:
+    """The break before a half (not the first): players off the corner spots, the weather of
+    the second half, changes at half time and before extra time."""
     st = m.st
+    st.stage = "half_time"
+    if half != 3:  # (the break before extra time has its own note)
+        m.note("half_time", score=st.score())
+    for ts in st.teams:
+        ts.field[B.CENTRE] += sum(ts.field[a] for a in B.CORNER_SPOTS)
+        for a in B.CORNER_SPOTS:
+            ts.field[a] = 0
+    if half == 2:
+        yield from second_half_weather(m)
+    if half in (2, 3):  # half time, and the break before extra time (I-38)
+        yield from half_time_changes(m)
+
+
+def _new_turn(st: MatchState) -> TurnFlags:
+    """The bookkeeping of a new turn: its number, its fresh flags."""
     st.turn += 1
     st.turns_per_half[st.half - 1] += 1
     f = TurnFlags()
@@ -115,21 +142,7 @@ def turn(m: MatchContext) -> Flow:
     f.target = st.ball
     st.flags = f
     st.next_restart = ""
-    if st.next_free_kick_attempt:
-        # 5.2.2: the turn continues from the action stage, the goal attempt is the first action
-        st.next_free_kick_attempt = False
-        yield from action_stage(m, st.ct, forced_first="goal_attempt")
-    else:
-        yield from stage1(m)
-        first = yield from stage2(m)
-        if first is not None and st.pending_restart is None and not st.half_over:
-            # the action stage inlined here: one generator level less for every stage-3 event
-            yield from action_stage(m, first, forced_first=f.forced_first)
-            # read again through a call: the action stage changes both (and mypyc
-            # would otherwise trust the narrowing of the test above)
-            if st.uses("A11") and _play_goes_on(st):
-                yield from end_of_action_stage(m)
-    yield from end_of_turn(m)
+    return f
 
 
 def _play_goes_on(st: MatchState) -> bool:
