@@ -1,0 +1,202 @@
+"""4.3.1 free movements: at the beginning of a team's first action, a move from each area it
+outnumbers the opponent in, straight away from the goal line, the goalkeeper into its penalty area
+and the extra moves of A11's skills (runner, fast defender, box-to-box midfielder)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any, Final
+
+from . import board as B
+from . import decisions as D
+from .context import MatchContext
+from .events import Event, Pending, answer_choice
+from .moves import MoveCtx
+from .skill_hooks import extra_free_move, spend_skill
+from .skills import skill_active
+
+Flow = Generator[Pending, Event, Any]
+_EXTRA_MOVE_SKILLS: Final = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
+_GOAL_LINE_AREAS: Final = tuple(sorted(B.GOAL_LINE_AREAS))
+_ALL_LOCS: Final = list(range(B.N_LOC))  # (only read)
+# why no free movement starts from an area (built once: the free movements check every candidate)
+_NO_FREE_MOVE: Final = tuple(
+    f"no free movement from {name}: you do not outnumber the opponent there and it is "
+    "not a straight move away from the goal line (4.3.1)"
+    for name in B.NAMES
+)
+
+
+def _outnumbering_areas(m: MatchContext, team: int) -> set[int]:
+    """The areas where ``team`` outnumbers the opponent (1.4.1: goalkeepers count, at most six
+    players an area), the sources of free movements (4.3.1)."""
+    st = m.st
+    ts, os_ = st.teams[team], st.teams[1 - team]
+    tf, of = ts.field, os_.field
+    tg, og = ts.gk, os_.gk
+    outnumber: set[int] = set()
+    for a in range(B.N_AREAS):
+        n = tf[a]
+        if n > 0:
+            if tg == a:
+                n += 1
+            o = of[a] + 1 if og == a else of[a]
+            if (n if n < 6 else 6) > (o if o < 6 else 6):
+                outnumber.add(a)
+    return outnumber
+
+
+class _FreeMoves(MoveCtx):
+    """The moves of 4.3.1's free movements: a move's common rules, then whether it is free (a
+    class rather than closures: every candidate move of the sequence asks it)."""
+
+    __slots__ = ("a11", "gk_free", "goal_line", "outnumber", "skill_ok")
+
+    def __init__(
+        self,
+        m: MatchContext,
+        team: int,
+        outnumber: set[int],
+        goal_line: dict[int, int],
+        gk_ok: bool,
+        a11: bool,
+    ) -> None:
+        super().__init__(m, team, "4.3.1", gk_allowed=gk_ok)
+        self.outnumber = outnumber  # areas whose outnumbering allows one free move
+        self.goal_line = goal_line  # players on the goal line that may move away from it
+        self.gk_free = gk_ok
+        self.a11 = a11
+        # extra_free_move's skills still to be played (runner, fast defender, box-to-box) as of
+        # the current ask, worked out for its first candidate that needs them (``refresh``
+        # forgets them): a move is free by a skill only where one of them is
+        self.skill_ok: tuple[bool, bool, bool] | None = None
+
+    def refresh(self) -> None:
+        """Before each ask: the extra-move skills are worked out again (the state holds still
+        from the ask to its answer: the candidates of one ask share them)."""
+        self.skill_ok = None
+
+    def _skills(self) -> tuple[bool, bool, bool]:
+        m, team = self.m, self.team
+        used = m.st.flags.extra_free_move_used
+        ok = (
+            "runner" not in used and skill_active(m, team, "runner"),
+            "fast_defender" not in used and skill_active(m, team, "fast_defender"),
+            "box_to_box_midfielder" not in used and skill_active(m, team, "box_to_box_midfielder"),
+        )
+        self.skill_ok = ok
+        return ok
+
+    def _free(self, src: int, dst: int) -> bool:
+        """Whether an outfield move is free (``extra_check`` without the regista), from the
+        numbers, the goal line or a skill: tested before the common rules, which most
+        candidates of the free movements pass and most fail this."""
+        if src in self.outnumber:
+            return True
+        if self.goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
+            return True
+        if not self.a11:
+            return False
+        ok = self.skill_ok
+        if ok is None:
+            ok = self._skills()
+        team = self.team
+        return (
+            (ok[0] and dst in B.ATTACK_ZONE[team])
+            or (ok[1] and dst in B.DEFENCE_ZONE[team])
+            or (ok[2] and src == B.CENTRE and B.straight(src, dst))
+        )
+
+    def any_move(self) -> bool:
+        """``MoveCtx.any_move``, the candidates that are not free passed over first."""
+        ts = self.m.st.teams[self.team]
+        field = ts.field
+        n_areas = B.N_AREAS
+        for src in self._source_areas():
+            if self._movers(field, src):
+                for dst in B.ADJ[src]:
+                    if dst < n_areas and self._free(src, dst) and self.check(src, dst, False, False) is None:
+                        return True
+        gk = ts.gk
+        if gk >= 0 and self.gk_free:
+            dst = B.PEN[self.team]
+            if dst in B.ADJ_SET[gk] and self.check(gk, dst, True, False) is None:
+                return True
+        return False
+
+    def extra_check(self, src: int, dst: int, gk: bool, ball: bool) -> str | None:
+        if gk:
+            if self.gk_free and dst == B.PEN[self.team]:
+                return None
+            return "only a goalkeeper next to its own penalty area can move freely, into it (4.3.1)"
+        f = self.m.st.flags
+        # A11 regista: "no players can be moved by free player movements into the target area":
+        # neither team's, the controlling team's own included.
+        if f.regista >= 0 and dst == f.target:
+            return "regista: no free movement into the target area this turn (A11)"
+        if src in self.outnumber:
+            return None
+        if self.goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
+            return None
+        if self.a11 and extra_free_move(self.m, self.team, src, dst):
+            return None
+        return _NO_FREE_MOVE[src]
+
+
+def free_movements(m: MatchContext, team: int) -> Flow:
+    """4.3.1 free movements at the beginning of a team's first action."""
+    st = m.st
+    if team in st.flags.no_free_moves:
+        return
+    ts = st.teams[team]
+    tf, tg = ts.field, ts.gk
+    outnumber = _outnumbering_areas(m, team)
+    goal_line = {a: tf[a] for a in _GOAL_LINE_AREAS if tf[a] > 0}
+    own_pen = B.PEN[team]
+    gk_ok = tg >= 0 and tg != own_pen and own_pen in B.ADJ_SET[tg]
+    a11 = st.uses("A11")
+    skills_possible = False
+    if a11 and not _EXTRA_MOVE_SKILLS.isdisjoint(ts.skills):
+        for sk in ts.skills:  # (a loop over the team's few skills, not any() over a generator)
+            if sk in _EXTRA_MOVE_SKILLS and skill_active(m, team, sk):
+                skills_possible = True
+                break
+    if not (outnumber or goal_line or gk_ok or skills_possible):
+        return  # no player may move freely: nothing to ask
+    ctx = _FreeMoves(m, team, outnumber, goal_line, gk_ok, a11)
+    # the areas players may move from, in area order, kept between the asks: an area only ever
+    # loses its free movements (each ask tests whether any move is left)
+    from_areas = (
+        _ALL_LOCS if skills_possible else sorted(outnumber | {a for a, n in goal_line.items() if n > 0})
+    )
+    ctx.areas = from_areas
+
+    def options() -> tuple[str, ...]:
+        return (*ctx.options(), D.DONE)
+
+    while True:
+        ctx.refresh()
+        if not ctx.any_move():
+            m.skip(D.FREE_MOVE, team, D.DONE)  # "done" is the only answer: asking would only cost a tap
+            return
+        ev = yield m.ask(D.FREE_MOVE, team, "4.3.1", options, ctx.verify, "free movement", False, D.DONE)
+        c = answer_choice(ev)
+        if c == D.DONE:
+            return
+        mv = ctx.parse(c)
+        assert mv is not None
+        src, dst, gk, _ = mv
+        if gk:
+            ctx.gk_free = False
+        elif goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
+            goal_line[src] -= 1
+        elif src in outnumber:
+            outnumber.discard(src)
+        else:
+            skill = extra_free_move(m, team, src, dst)
+            assert skill is not None
+            st.flags.extra_free_move_used.add(skill)
+            yield from spend_skill(m, team, skill)
+        ctx.do(mv)
+        if not skills_possible and not gk and src not in outnumber and goal_line.get(src, 0) <= 0:
+            from_areas.remove(src)
