@@ -208,6 +208,16 @@ class Simulator:
             self._cdf[rate] = cdf
         return bisect_left(cdf, rng.random())
 
+    def chunk(self, *, seed: int, chunk: int, runs: int) -> Counts:
+        """``runs`` runs with the chunk's own random stream. A simulator plays any number of
+        chunks: its caches (rates, goal tables, counted results) hold no draw, so a chunk gives
+        the same counts on a fresh simulator as on one that played others before it."""
+        rng = random.Random(f"{seed}:{chunk}")
+        tally = new_counts()  # keyed by int team ids while running
+        for _ in range(runs):
+            self.run(rng, tally)
+        return _as_json(tally)
+
     # ------------------------------------------------------------------ one run
 
     def run(self, rng: random.Random, counts: Counts) -> dict[int, tuple[int, int]]:
@@ -381,12 +391,7 @@ class Simulator:
 
 def simulate_chunk(scenario: dict[str, Any], *, seed: int, chunk: int, runs: int) -> Counts:
     """``runs`` runs of the scenario with the chunk's own random stream."""
-    sim = Simulator(scenario)
-    rng = random.Random(f"{seed}:{chunk}")
-    tally = new_counts()  # keyed by int team ids while running
-    for _ in range(runs):
-        sim.run(rng, tally)
-    return _as_json(tally)
+    return Simulator(scenario).chunk(seed=seed, chunk=chunk, runs=runs)
 
 
 def _as_json(tally: Counts) -> Counts:

@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from chances import conf
-from chances.core import merge_counts, simulate_chunk
+from chances.core import Simulator, merge_counts, simulate_chunk
 from chances.estimates import REFERENCE, PairOutcome, setup_key, simulate_pair
 from chances.match_model import base_rate, factorised, shrunk_rates, strength
 from chances.models import ChancesChunk, ChancesJob, SetupPairEstimate
@@ -108,9 +108,16 @@ def chances_start(
     coach_of = {t.id: t.coach_id for t in teams}
     skills = skills_of([c for c in coach_of.values() if c is not None], game_system=game.rating_pool)
     scenario["mu"] = {str(t): (skills[c].mu if c is not None else 25.0) for t, c in coach_of.items()}
+    found = _estimates_of(pairs)
+    missing = _missing(pairs, found)
+    if not missing:
+        # Every estimate is cached (the usual case): the model now, in this transaction, so the
+        # workers get the runs without a second transaction that reads and rewrites the job.
+        scenario = _with_model(scenario, found)
     chunk = conf.chunk_runs()
     job = ChancesJob.objects.create(
         competition=competition,
+        status=ChancesJob.Status.ESTIMATING if missing else ChancesJob.Status.RUNNING,
         what_if={str(k): v for k, v in fixed.items()},
         seed=secrets.randbits(31) if seed is None else seed,
         runs=runs,
@@ -121,29 +128,32 @@ def chances_start(
         counted_results=counted_results(competition=competition),
         started_at=timezone.now(),
     )
-    missing = _missing_pairs(job)
-    job_id = job.id
     if not missing:
-        transaction.on_commit(lambda: job_estimates_check(job_id=job_id))
+        _fan_out(job)
     else:
         from chances.tasks import pair_estimate
 
+        job_id = job.id
         transaction.on_commit(lambda: publish(group(pair_estimate.si(job_id, h, a) for h, a in missing)))
     return job
 
 
-def _estimates(job: ChancesJob) -> dict[tuple[str, str], SetupPairEstimate]:
-    keys = {k for pair in job.pairs for k in pair}
+def _estimates_of(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], SetupPairEstimate]:
+    keys = {k for pair in pairs for k in pair}
     rows = SetupPairEstimate.objects.filter(home_key__in=keys, away_key__in=keys)
-    wanted = {tuple(p) for p in job.pairs}
+    wanted = set(pairs)
     return {(r.home_key, r.away_key): r for r in rows if (r.home_key, r.away_key) in wanted}
 
 
-def _missing_pairs(job: ChancesJob) -> list[tuple[str, str]]:
+def _missing(
+    pairs: list[tuple[str, str]], found: dict[tuple[str, str], SetupPairEstimate]
+) -> list[tuple[str, str]]:
     need = conf.engine_sims()
-    found = _estimates(job)
-    pairs = [(str(p[0]), str(p[1])) for p in job.pairs]
     return [p for p in pairs if p not in found or found[p].sims < need]
+
+
+def _job_pairs(job: ChancesJob) -> list[tuple[str, str]]:
+    return [(str(p[0]), str(p[1])) for p in job.pairs]
 
 
 def pair_estimate(*, home_key: str, away_key: str) -> bool:
@@ -230,43 +240,57 @@ def _engine_terms(
     return terms
 
 
+def _with_model(scenario: dict[str, Any], found: dict[tuple[str, str], SetupPairEstimate]) -> dict[str, Any]:
+    """The scenario with its match model, from every estimate it needs (``found``)."""
+    estimates = {k: _outcome(r) for k, r in found.items()}
+    fitted = fitted_model(
+        game_system=scenario.get("game_system", FUBA_3),
+        engine_terms=_engine_terms(scenario, estimates),
+    )
+    return {**scenario, "model": match_model(scenario=scenario, estimates=estimates, fitted=fitted)}
+
+
+def _fan_out(job: ChancesJob) -> None:
+    """Queue the job's chunks once its transaction commits."""
+    from chances.tasks import chunk_run
+
+    job_id, chunks = job.id, job.chunks
+    transaction.on_commit(lambda: publish(group(chunk_run.si(job_id, i) for i in range(chunks))))
+
+
 def job_estimates_check(*, job_id: int) -> bool:
     """Once every pairing the job needs is estimated: build the model and fan the runs out."""
     with transaction.atomic():
         job = ChancesJob.objects.select_for_update().filter(id=job_id).first()
-        if job is None or job.status != ChancesJob.Status.ESTIMATING or _missing_pairs(job):
+        if job is None or job.status != ChancesJob.Status.ESTIMATING:
             return False
-        estimates = {k: _outcome(r) for k, r in _estimates(job).items()}
-        fitted = fitted_model(
-            game_system=job.scenario.get("game_system", FUBA_3),
-            engine_terms=_engine_terms(job.scenario, estimates),
-        )
-        model = match_model(scenario=job.scenario, estimates=estimates, fitted=fitted)
-        job.scenario = {**job.scenario, "model": model}
+        pairs = _job_pairs(job)
+        found = _estimates_of(pairs)
+        if _missing(pairs, found):
+            return False
+        job.scenario = _with_model(job.scenario, found)
         job.status = ChancesJob.Status.RUNNING
         job.save(update_fields=["scenario", "status"])
-        chunks = job.chunks
-    from chances.tasks import chunk_run
-
-    transaction.on_commit(lambda: publish(group(chunk_run.si(job_id, i) for i in range(chunks))))
+        _fan_out(job)
     return True
 
 
-_SCENARIOS: dict[int, dict[str, Any]] = {}
+_SIMULATORS: dict[int, Simulator] = {}
 
 
-def _scenario_of(job_id: int) -> dict[str, Any] | None:
-    # A worker runs many chunks of one job: read its scenario once (it never changes once running).
-    if job_id not in _SCENARIOS:
+def _simulator_of(job_id: int) -> Simulator | None:
+    # A worker runs many chunks of one job: its scenario is read and prepared once (it never
+    # changes once running), and the simulator's caches of rates and goal tables carry over.
+    if job_id not in _SIMULATORS:
         row = (
             ChancesJob.objects.filter(id=job_id, status=ChancesJob.Status.RUNNING).values("scenario").first()
         )
         if row is None:
             return None
-        if len(_SCENARIOS) > 8:
-            _SCENARIOS.clear()
-        _SCENARIOS[job_id] = row["scenario"]
-    return _SCENARIOS[job_id]
+        if len(_SIMULATORS) > 8:
+            _SIMULATORS.clear()
+        _SIMULATORS[job_id] = Simulator(row["scenario"])
+    return _SIMULATORS[job_id]
 
 
 def chunk_runs_for(job: ChancesJob, index: int) -> int:
@@ -283,10 +307,10 @@ def chunk_run(*, job_id: int, index: int) -> str:
     if job is None or job.status != ChancesJob.Status.RUNNING or not 0 <= index < job.chunks:
         return "skipped"
     if not ChancesChunk.objects.filter(job_id=job_id, index=index).exists():
-        scenario = _scenario_of(job_id)
-        if scenario is None:
+        sim = _simulator_of(job_id)
+        if sim is None:
             return "skipped"
-        counts = simulate_chunk(scenario, seed=job.seed, chunk=index, runs=chunk_runs_for(job, index))
+        counts = sim.chunk(seed=job.seed, chunk=index, runs=chunk_runs_for(job, index))
         try:
             with transaction.atomic():
                 ChancesChunk.objects.create(
@@ -294,27 +318,31 @@ def chunk_run(*, job_id: int, index: int) -> str:
                 )
         except IntegrityError:
             pass  # a redelivered copy stored it first: the same seed gave the same counts
-    return "merged" if job_merge(job_id=job_id) else "stored"
+    return "merged" if job_merge(job_id=job_id, chunks=job.chunks) else "stored"
 
 
-def job_merge(*, job_id: int) -> bool:
+def job_merge(*, job_id: int, chunks: int) -> bool:
+    """Merge the job's chunks once all ``chunks`` are stored; True if this call merged them."""
+    # Counted without the job's lock: every chunk counts after its own commit, so the count that
+    # comes last sees every chunk, and only then is the lock taken (the workers do not queue on
+    # the job's row after each chunk).
+    stored = ChancesChunk.objects.filter(job_id=job_id).count()
+    if stored < chunks:
+        ChancesJob.objects.filter(id=job_id, chunks_done__lt=stored).update(chunks_done=stored)
+        return False
     with transaction.atomic():
         job = ChancesJob.objects.select_for_update().filter(id=job_id).first()
         if job is None or job.status != ChancesJob.Status.RUNNING:
             return False
-        stored = job.chunk_rows.count()
-        if stored < job.chunks:
-            ChancesJob.objects.filter(id=job_id).update(chunks_done=stored)
-            return False
-        parts = [c.counts for c in job.chunk_rows.order_by("index")]
+        parts = list(job.chunk_rows.order_by("index").values_list("counts", flat=True))
         job.result = merge_counts(parts)
-        job.chunks_done = stored
+        job.chunks_done = len(parts)
         job.status = ChancesJob.Status.DONE
         job.finished_at = timezone.now()
         job.save(update_fields=["result", "chunks_done", "status", "finished_at"])
         # The chunks' counts live on in the merged result (gone in the same commit as "done").
         ChancesChunk.objects.filter(job_id=job_id).delete()
-    _SCENARIOS.pop(job_id, None)
+    _SIMULATORS.pop(job_id, None)
     return True
 
 

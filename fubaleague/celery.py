@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
 from celery.schedules import crontab
+from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fubaleague.settings")
 
@@ -16,6 +18,16 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.worker_consumer = "fubaleague.worker:Consumer"
 app.steps["consumer"].add("fubaleague.worker:Heartbeat")
 app.autodiscover_tasks()
+
+
+@worker_process_init.connect
+def _build_the_cache(**_: Any) -> None:
+    # Django builds the cache backend (kernel.cache and its redis-py client: ~0.3 s of imports)
+    # on first use. Built as a pool process starts, not inside its first task: the chances' merge,
+    # the serial end of a job, bumps the standings' versions and would pay it there.
+    from django.core.cache import caches
+
+    caches["default"]
 
 
 # Beat stores schedules in the database (django-celery-beat); entries declared here are

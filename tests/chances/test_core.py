@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from chances.core import merge_counts, simulate_chunk
+from chances.core import Simulator, merge_counts, simulate_chunk
 from league import demo
 from tests.chances.helpers import scenario_with_model
 
@@ -57,6 +57,18 @@ def test_chunks_merge_to_the_same_figures_in_any_order(cup: demo.Demo) -> None:
     assert merge_counts(parts) == merge_counts(list(reversed(parts)))
     assert simulate_chunk(scenario, seed=9, chunk=2, runs=50) == parts[2]
     assert simulate_chunk(scenario, seed=10, chunk=2, runs=50) != parts[2]
+
+
+def test_a_worker_s_simulator_reused_across_chunks_gives_each_chunk_s_own_figures(
+    cup: demo.Demo,
+) -> None:
+    # A worker keeps one Simulator per job: its caches must carry no draw from chunk to chunk.
+    scenario = scenario_with_model(cup.competition)
+    reused = Simulator(scenario)
+    for chunk in (3, 0, 3, 1):
+        assert reused.chunk(seed=9, chunk=chunk, runs=40) == simulate_chunk(
+            scenario, seed=9, chunk=chunk, runs=40
+        )
 
 
 def test_speed_of_a_world_cup_run(cup: demo.Demo) -> None:
