@@ -170,11 +170,32 @@ def play_match(
     opts = options or SimulationOptions()
     match = Match(header_from_dict(header_for(home, away, opts)))
     dice = dice if dice is not None else Dice(f"dice:{seed}")
-    if coaches is None:
-        coaches = (
-            make_coach(opts.home_coach, random.Random(f"home:{seed}"), home, match.st.header.ruleset),
-            make_coach(opts.away_coach, random.Random(f"away:{seed}"), away, match.st.header.ruleset),
-        )
+    _play(match, opts, dice, coaches or _coaches(match, home, away, opts, seed), observer, None)
+    return match
+
+
+def _coaches(
+    match: Match, home: TeamSetup, away: TeamSetup, opts: SimulationOptions, seed: int | str
+) -> tuple[Coach, Coach]:
+    """The coaches of ``opts`` for the match's ruleset, their RNGs derived from ``seed``."""
+    ruleset = match.st.header.ruleset
+    return (
+        make_coach(opts.home_coach, random.Random(f"home:{seed}"), home, ruleset),
+        make_coach(opts.away_coach, random.Random(f"away:{seed}"), away, ruleset),
+    )
+
+
+def _play(
+    match: Match,
+    opts: SimulationOptions,
+    dice: Dice,
+    coaches: tuple[Coach, Coach],
+    observer: Callable[[Match, Event], None] | None,
+    reached: list[int] | None,
+) -> None:
+    """Play ``match`` to its end (see ``play_match``). ``reached``: the largest minute of each
+    half seen before an event is applied, kept here (``play_with_stats``) rather than by an
+    observer: a call per event through a function object costs more than the two reads."""
     home_choose, away_choose = coaches[0].choose, coaches[1].choose
     limit = opts.max_events
     strict = opts.strict
@@ -184,13 +205,18 @@ def play_match(
     while True:
         p = match.pending()
         if p is None:
-            return match
+            return
         n += 1
         if n > limit:
             raise SimulationLimitError(
                 f"the match did not end within {limit} events (turn {p.turn}, minute "
                 f"{match.st.minute_label()}, waiting for {p.kind} {p.name} by {p.actor})"
             )
+        if reached is not None:
+            s = match.st
+            minute = s.clock + s.stoppage
+            if minute > reached[s.half - 1]:
+                reached[s.half - 1] = minute
         if p.kind == "roll":
             roll = dice.roll_for(p)
             if observer is not None:
@@ -293,14 +319,9 @@ def play_with_stats(
     """Play a match and add it to ``stats`` (minutes reached per half included:
     the largest minute of each half, counted from the half's kick-off)."""
     reached = [0, 0, 0, 0]  # (two more halves with extra time)
-
-    def observe(m: Match, ev: Event) -> None:
-        s = m.st
-        minute = s.clock + s.stoppage
-        if minute > reached[s.half - 1]:
-            reached[s.half - 1] = minute
-
-    match = play_match(home, away, options, seed, observer=observe)
+    opts = options or SimulationOptions()
+    match = Match(header_from_dict(header_for(home, away, opts)))
+    _play(match, opts, Dice(f"dice:{seed}"), _coaches(match, home, away, opts, seed), None, reached)
     s = match.st
     last = s.clock + s.stoppage  # the last half's final state
     reached[s.half - 1] = max(reached[s.half - 1], last)
