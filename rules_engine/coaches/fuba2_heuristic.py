@@ -62,9 +62,16 @@ def _parse_move(move: str) -> tuple[int, int, bool]:
     return (-1 if src_name == "GK" else B.INDEX[src_name]), dst, with_ball
 
 
-# every move's parse, built once: the coach scores each legal move of every move decision
-_MOVES: Final[dict[str, tuple[int, int, bool]]] = {
-    move: _parse_move(move)
+def _code(parsed: tuple[int, int, bool]) -> int:
+    """A parsed move as one int: (source + 1) << 6 | destination << 1 | with the ball (a source of
+    -1 is the goalkeeper): read from a table without a tuple to unpack."""
+    src, dst, with_ball = parsed
+    return (src + 1) << 6 | dst << 1 | (1 if with_ball else 0)
+
+
+# every move's code, built once: the coach scores each legal move of every move decision
+_MOVES: Final[dict[str, int]] = {
+    move: _code(_parse_move(move))
     for move in [f"GK>{d}" for d in B.NAMES]
     + [f"{s}>{d}{tail}" for s in B.NAMES for d in B.NAMES for tail in ("", "+ball")]
 }
@@ -85,6 +92,8 @@ class _Gains:
         self.rnd = rnd
         self.own_pen = B.PEN[team]
         self.ball = ball = st.ball if st.ball < B.N_AREAS else B.CENTRE
+        # each area's distance to the ball (the board's distances are symmetric)
+        self.dball = B.DIST[ball]
         attacking = st.ct == team
         self.f_closer = 0.6 if attacking else 0.9
         self.f_ahead = 0.25 if attacking else -0.1
@@ -92,16 +101,22 @@ class _Gains:
         # do not leave the ball area outnumbered (read only for a move out of the ball area)
         self.outnumbered = st.teams[team].raw(ball) <= st.teams[1 - team].raw(ball)
 
-    def gain(self, move: str) -> float:
-        parsed = _MOVES.get(move)
-        if parsed is None:
-            parsed = _parse_move(move)
-        src, dst, with_ball = parsed
+    def noisy(self, code: int) -> float:
+        """The gain of the move of ``code`` (``_code``), its noise drawn (none for the keeper)."""
+        src = (code >> 6) - 1
         if src < 0:
-            return 1.0 if dst == self.own_pen else -5.0  # the keeper stays in (or goes back to) its box
+            return (
+                1.0 if (code >> 1) & 31 == self.own_pen else -5.0
+            )  # the keeper stays in (or goes back to) its box
+        return self.plain(code) + self.rnd() * 0.1
+
+    def plain(self, code: int) -> float:
+        """The gain of an outfield player's move of ``code`` before its noise."""
+        src = (code >> 6) - 1
+        dst = (code >> 1) & 31
         ball = self.ball
-        dist = B.DIST
-        closer = dist[src][ball] - dist[dst][ball]
+        dball = self.dball
+        closer = dball[src] - dball[dst]
         depth = self.depth
         ahead = depth[dst] - depth[src]
         gain = closer * self.f_closer + ahead * self.f_ahead
@@ -109,9 +124,14 @@ class _Gains:
             gain += 0.5
         if src == ball and self.outnumbered:
             gain -= 1.0
-        if with_ball:
+        if code & 1:
             gain += 0.8
-        return gain + self.rnd() * 0.1
+        return gain
+
+
+def _move_code(move: Any) -> int:
+    code = _MOVES.get(move)
+    return code if code is not None else _code(_parse_move(str(move)))
 
 
 class Fuba2HeuristicCoach:
@@ -223,25 +243,27 @@ class Fuba2HeuristicCoach:
             self.sequence, self.moves_made = key, 0
         # pending.options lists every legal move afresh on each read: read it once
         opts = pending.options
-        moves: list[Any] = []
-        optional = False
-        for o in opts:
-            if o == D.DONE:
-                optional = True
-            else:
-                moves.append(o)
-        if not moves or (optional and self.moves_made >= MAX_MOVES):
-            return D.DONE if optional else opts[0]
-        gains = _Gains(match.st, _team(pending), self.random)
+        optional = D.DONE in opts
+        if optional and self.moves_made >= MAX_MOVES:
+            return D.DONE
+        gains: _Gains | None = None
         # the first best move, each gain drawn in the order of the options (as max() would)
-        best = moves[0]
-        best_gain = gains.gain(str(best))
-        for i in range(1, len(moves)):
-            mv = moves[i]
-            gain = gains.gain(str(mv))
-            if gain > best_gain:
-                best, best_gain = mv, gain
-        if optional and gains.gain(str(best)) < MOVE_GAIN:
+        best: Any = None
+        best_code = 0
+        best_gain = 0.0
+        for mv in opts:
+            if mv == D.DONE:
+                continue
+            if gains is None:
+                gains = _Gains(match.st, _team(pending), self.random)
+            code = _move_code(mv)
+            gain = gains.noisy(code)
+            if best is None or gain > best_gain:
+                best, best_code, best_gain = mv, code, gain
+        if gains is None:
+            return D.DONE if optional else opts[0]
+        # the best move's gain with a fresh draw (the keeper's has none) decides whether to make it
+        if optional and gains.noisy(best_code) < MOVE_GAIN:
             return D.DONE
         self.moves_made += 1
         return best

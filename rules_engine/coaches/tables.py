@@ -85,7 +85,7 @@ PEN: Final = B.PEN
 DIST: Final = B.DIST
 CORNER_SPOTS: Final = B.CORNER_SPOTS
 NAMES: Final = B.NAMES
-_ADJ_MASK: Final = tuple(sum(1 << x for x in ADJ_PLAY[a]) for a in range(B.N_AREAS))
+ADJ_MASK: Final = tuple(sum(1 << x for x in ADJ_PLAY[a]) for a in range(B.N_AREAS))
 # [team][s][t]: area t is entirely beyond area s for team (5.1, A7)
 BEYOND: Final = tuple(
     tuple(tuple(B.beyond(team, t, s) for t in range(B.N_AREAS)) for s in range(B.N_AREAS)) for team in (0, 1)
@@ -108,7 +108,7 @@ def near_mask(counts: Sequence[int]) -> int:
     mask = 0
     for a in range(N_AREAS):
         if counts[a]:
-            mask |= _ADJ_MASK[a]
+            mask |= ADJ_MASK[a]
     return mask
 
 

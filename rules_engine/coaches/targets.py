@@ -20,6 +20,7 @@ from ..rules import crossing_applies, offside_risk_increase, second_last_area
 from ..state import MatchState
 from .style import Style
 from .tables import (
+    ADJ_MASK,
     AREA_OF,
     BEYOND,
     DIST,
@@ -41,8 +42,9 @@ def target_area(
     ``risk`` weighs the opponent's threat when the ball is lost; ``rnd`` breaks ties."""
     ours = area_counts(st.teams[team])
     theirs = area_counts(st.teams[1 - team])
-    bounds = _target_bounds(st, team, style, ours, theirs, rnd)
-    scored = _scored_targets(st, team, bounds, ours, theirs, risk)
+    bounds: list[float] = [0.0] * N_AREAS
+    reach = _target_bounds(st, team, style, ours, theirs, rnd, bounds)
+    scored = _scored_targets(st, team, bounds, reach, ours, theirs, risk)
     scored.sort(reverse=True)
     verify = pending.verify_fn
     if verify is not None:
@@ -60,20 +62,26 @@ def target_area(
 
 
 def _target_bounds(
-    st: MatchState, team: int, style: Style, ours: list[int], theirs: list[int], rnd: Callable[[], float]
-) -> list[tuple[float, int]]:
-    """(upper bound of the score, area) of every reachable area, best first: the threat from
-    there, a little more near the start or where the team outnumbers, and a tie-breaking jitter."""
+    st: MatchState,
+    team: int,
+    style: Style,
+    ours: list[int],
+    theirs: list[int],
+    rnd: Callable[[], float],
+    bounds: list[float],
+) -> int:
+    """The upper bound of the score of every reachable area, written to ``bounds`` (by area):
+    the threat from there, a little more near the start or where the team outnumbers, and a
+    tie-breaking jitter. Returns the bit mask of the reachable areas."""
     start_a = AREA_OF[st.flags.start]
     threat_us = THREAT[team]
     attack = style.attack
     dist_short = DIST[start_a]
-    bounds: list[tuple[float, int]] = []
     # 4.1.1: a player there or in an adjacent area
-    reach = near_mask(ours) | (1 << start_a)
+    reach = 1 << start_a
     for t in range(N_AREAS):
         if ours[t]:
-            reach |= 1 << t
+            reach |= ADJ_MASK[t] | 1 << t
     gains = style.target_gain
     g0 = gains[team]
     if g0 is None:
@@ -86,24 +94,22 @@ def _target_bounds(
         if o > theirs[t]:
             gain += 0.03
         gain += rnd() * 0.01
-        # kept in the order of sorted(..., reverse=True) as they come (a dozen at most: cheaper
-        # compiled than sorting tuples); t grows, so at an equal gain the new area goes first
-        i = len(bounds)
-        while i > 0 and bounds[i - 1][0] <= gain:
-            i -= 1
-        bounds.insert(i, (gain, t))
-    return bounds
+        bounds[t] = gain
+    return reach
 
 
 def _scored_targets(
     st: MatchState,
     team: int,
-    bounds: list[tuple[float, int]],
+    bounds: list[float],
+    reach: int,
     ours: list[int],
     theirs: list[int],
     risk: float,
 ) -> list[tuple[float, str]]:
-    """(exact score, area name) of the areas whose bound can still beat the best exact score."""
+    """(exact score, area name) of the areas whose bound can still beat the best exact score,
+    taken best bound first (at an equal bound the higher area first): a dozen areas are
+    reachable and two or three scored, so the next best is picked in turn, not sorted."""
     start = st.flags.start
     start_a = AREA_OF[start]
     them = st.teams[1 - team]
@@ -124,7 +130,20 @@ def _scored_targets(
     cross: bool | None = None
     sl: int | None = -2
     risk_up: int | None = None
-    for gain, t in bounds:
+    last_g, last_t = 0.0, -1  # the area taken last (none yet: last_t < 0)
+    while True:
+        gain, t = 0.0, -1
+        for a in range(N_AREAS):
+            if not reach >> a & 1:
+                continue
+            g = bounds[a]
+            if last_t >= 0 and (g > last_g or (g == last_g and a >= last_t)):
+                continue  # taken already
+            if t < 0 or g >= gain:  # (a grows: at an equal bound the higher area first)
+                gain, t = g, a
+        if t < 0:
+            break
+        last_g, last_t = gain, t
         if gain < best_exact and len(scored) >= 2:
             break
         c, d = ours[t], theirs[t]
