@@ -25,7 +25,6 @@ from .tables import (
     CORNER_SPOTS,
     DIST,
     DRIB_RANK,
-    EXTRA_FREE_MOVE_SKILLS,
     GK_RANK,
     IS_GOAL_LINE,
     MOVE_NAME,
@@ -73,7 +72,7 @@ def move_candidates(
     gk = ts.gk
     free = name == D.FREE_MOVE
     # runner, fast defender, box-to-box midfielder (A11): a free move from anywhere
-    extra_free = free and not style.skills.isdisjoint(EXTRA_FREE_MOVE_SKILLS) and st.uses("A11")
+    extra_free = free and style.extra_free_moves and st.uses("A11")
     ts_field = ts.field
     ids: list[int] = []
     if free and not extra_free:
@@ -94,9 +93,17 @@ def move_candidates(
     # a move must be worth the trouble (keeps the sequences short)
     threshold = 0.25 if free else 0.12
     drib_src = contests.ball if contests.ct and name == D.MOVE and not opp.has(contests.ball) else -1
-    dbonus = 0.3 if "dribbler" in style.skills else 0.0
     cands = _player_moves(
-        ids, w, field, contests, PEN[1 - team], PEN[team], threshold, drib_src, THREAT[team], dbonus
+        ids,
+        w,
+        field,
+        contests,
+        PEN[1 - team],
+        PEN[team],
+        threshold,
+        drib_src,
+        THREAT[team],
+        style.dribble_bonus,
     )
     if gk >= 0 and not contests.gk_home:
         cands += _goalkeeper_moves(gk, PEN[team], contests, threshold)

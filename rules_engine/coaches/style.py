@@ -5,12 +5,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .tables import EXTRA_FREE_MOVE_SKILLS
+
 
 class Style:
     """How a team plays, derived from its registered formation, A2 roles and
     A11 skills (all read from the match header)."""
 
-    __slots__ = ("attack", "deep", "formation", "lean", "skills", "target_gain")
+    __slots__ = (
+        "attack",
+        "deep",
+        "dribble_bonus",
+        "extra_free_moves",
+        "formation",
+        "lean",
+        "skills",
+        "target_gain",
+    )
 
     def __init__(
         self,
@@ -42,6 +53,10 @@ class Style:
         self.deep = self.lean + shift
         self.attack = self.deep + bias
         self.skills = frozenset(skills)
+        # the moves' skill terms, read at every move decision: a dribbler's dribbles gain more;
+        # a runner, fast defender or box-to-box midfielder (A11) may move freely from anywhere
+        self.dribble_bonus = 0.3 if "dribbler" in self.skills else 0.0
+        self.extra_free_moves = not self.skills.isdisjoint(EXTRA_FREE_MOVE_SKILLS)
         self.formation = tuple(formation)
         # threat-based gain of each target area (targets.target_area), by team
         self.target_gain: list[list[float] | None] = [None, None]
