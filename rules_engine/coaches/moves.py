@@ -168,7 +168,9 @@ def _player_moves(
         if a_src != ball and a_src != pen and a_src != opp_pen and a_src != own_pen:
             for i in range(n):
                 d = dsts[i]
-                g = wadd[d] - loss + cdst[d]
+                g = wadd[d] - loss
+                if d in (ball, pen):  # (cdst is 0.0 elsewhere: adding it changes no gain)
+                    g += cdst[d]
                 if g > threshold:
                     cands.append((g, ranks[i]))
             continue

@@ -13,6 +13,11 @@ from .tables import MIRROR, play_area
 SETUP_KIND: Final = {"3.3.1": "kick_off", "5.2.1": "free_kick", "5.3.1": "corner", "5.5.1": "penalty"}
 
 
+# the set-ups built so far, by what they are built from (see build_setup): a team sets up for
+# the same kick-off again and again (every goal), in every match of its line-up
+_BUILT: Final[dict[tuple[object, ...], tuple[str, dict[str, int]]]] = {}
+
+
 def build_setup(match: Match, team: int, kind: str, style: Style) -> dict[str, Any]:
     """A set-up (3.3) shaped by the formation, A2 roles and ``style``: the team's own
     kick-off, a crowded box for its free kicks and corners, a packed defence against them."""
@@ -27,6 +32,20 @@ def build_setup(match: Match, team: int, kind: str, style: Style) -> dict[str, A
         mi -= am + dm
         f += am
         d += dm
+    # everything the set-up depends on (style: only whether its leans are positive)
+    key: tuple[object, ...] = (team, kind, ct, n, d, mi, f, st.ball, style.lean > 0, style.attack > 0)
+    built = _BUILT.get(key)
+    if built is None:
+        if len(_BUILT) > 4096:
+            _BUILT.clear()
+        built = _BUILT[key] = _build(st.ball, team, kind, ct, n, d, mi, f, style)
+    gk, players = built
+    return {"gk": gk, "players": dict(players)}  # (a copy: the answer goes into the match's log)
+
+
+def _build(
+    ball: int, team: int, kind: str, ct: bool, n: int, d: int, mi: int, f: int, style: Style
+) -> tuple[str, dict[str, int]]:
     H = team == B.HOME
 
     def A(home_name: str) -> int:
@@ -44,7 +63,6 @@ def build_setup(match: Match, team: int, kind: str, style: Style) -> dict[str, A
         for i in range(max(0, count)):
             field[areas[i % len(areas)]] += 1
 
-    ball = st.ball
     if kind == "kick_off":
         spread(d, (own_front, own_lc, own_rc))
         spread(mi, (B.CENTRE, own_lm, own_rm))
@@ -81,7 +99,4 @@ def build_setup(match: Match, team: int, kind: str, style: Style) -> dict[str, A
     while total < n:
         field[B.CENTRE if kind == "kick_off" else own_front] += 1
         total += 1
-    return {
-        "gk": B.NAMES[own_pen],
-        "players": {B.NAMES[a]: field[a] for a in range(B.N_LOC) if field[a]},
-    }
+    return B.NAMES[own_pen], {B.NAMES[a]: field[a] for a in range(B.N_LOC) if field[a]}

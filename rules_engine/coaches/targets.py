@@ -130,20 +130,15 @@ def _scored_targets(
     cross: bool | None = None
     sl: int | None = -2
     risk_up: int | None = None
-    last_g, last_t = 0.0, -1  # the area taken last (none yet: last_t < 0)
-    while True:
+    left = reach  # the areas not taken yet
+    while left:
         gain, t = 0.0, -1
         for a in range(N_AREAS):
-            if not reach >> a & 1:
-                continue
-            g = bounds[a]
-            if last_t >= 0 and (g > last_g or (g == last_g and a >= last_t)):
-                continue  # taken already
-            if t < 0 or g >= gain:  # (a grows: at an equal bound the higher area first)
-                gain, t = g, a
-        if t < 0:
-            break
-        last_g, last_t = gain, t
+            if left >> a & 1:
+                g = bounds[a]
+                if t < 0 or g >= gain:  # (a grows: at an equal bound the higher area first)
+                    gain, t = g, a
+        left &= ~(1 << t)
         if gain < best_exact and len(scored) >= 2:
             break
         c, d = ours[t], theirs[t]
