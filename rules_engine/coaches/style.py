@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
-from .tables import EXTRA_FREE_MOVE_SKILLS
+# runner, fast defender, box-to-box midfielder (A11): a free move from anywhere
+EXTRA_FREE_MOVE_SKILLS: Final = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
 
 
 class Style:
