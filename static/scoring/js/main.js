@@ -11,7 +11,8 @@
      setup.js      the set-up editor: pieces placed area by area, checked by the server
      groups.js     chips the server grouped by kind (A3 substitution): the kinds, then a kind's options
      dice.js       how the dice are rolled: one club chooses, the other agrees (the "Dice" fact too)
-     panels.js     score bar, facts, feed, undo note, full time, connection status */
+     panels.js     score bar, facts, feed, undo note, full time, connection status
+     fit.js        the pitch in the height a phone's screen leaves above the answers */
 import { byId } from "./dom.js";
 import { createAsk } from "./answer.js";
 import { renderDice } from "./dice.js";
@@ -21,6 +22,7 @@ import { bar, conflictLine, feed, finalBox, netStatus, teamRows } from "./panels
 import { createTransport } from "./transport.js";
 import { createLocalFirstTransport } from "./local-first.js";
 import { engineConfig } from "./local-engine.js";
+import { fitPitch } from "./fit.js";
 
 // The shoot-out score typed in the full-time box, as the confirmation and the turn log send it.
 function penalties(root) {
@@ -173,6 +175,7 @@ function start(root) {
   // This phone's own last undo, shown as the server's is (undo.js).
   let ownUndo = null;
   const undoAsk = createUndoAsk(root, { undo: (reason) => { ownUndo = undoneNow(data, reason); transport.undo(reason); } });
+  const fit = fitPitch(root);
 
   function render(state) {
     const d = withOwnUndo(state, ownUndo);
@@ -190,6 +193,7 @@ function start(root) {
     wayOut(root, transport, d);
     diceChoice(d);
     undoButton();
+    fit();
   }
   function diceChoice(d) {
     renderDice(root, d, { canWrite: canWrite, side: root.getAttribute("data-side"), names: names, waiting: transport.waiting() });
@@ -202,6 +206,7 @@ function start(root) {
     if (data && transport.blocking()) ask.render(data, waiting());
     if (data) wayOut(root, transport, data);
     undoButton();
+    fit();
   });
   recovery(root, transport, say);
   transport.onRefused(({ message, stale, auto }) => {

@@ -1,0 +1,91 @@
+"""The tallest question of the tap bench fits a 390x844 phone with the pitch in view (issue 35):
+"use a condition point?" (A1) with its hint, its "yes" chip and, beside the dock's "no", the
+other team's next question and its actions ("Or Brazil: choose the action:"). With app dice it
+ran past the bottom of the screen, so the player scrolled the pitch away to answer. Judged as
+the tap bench judges every question (tests/browser/scorer_player.py), and at 1366x900 every
+answer and the whole pitch in view without scrolling."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from matchplay.engine_door import Decision, Dice, new_match
+from matchplay.scorer_view import pending_dict
+from rules_engine.api import HeuristicCoach
+from scoring import services
+from tests.browser.scorer_player import READ, Player
+from tests.browser.test_scorer_small_things import DESKTOP, PASSWORD, PHONE, _scorer, _shots
+from tests.scoring.helpers import make_fixture, tap
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+
+def _to_use_cp_then_action(header: dict[str, Any], seed: int = 1) -> list[dict[str, Any]]:
+    """The events of a seeded match up to its first "use a condition point?" whose dock answer
+    ("no") is followed by the other team's choice of action, which the page offers beside it."""
+    m = new_match(header)
+    dice = Dice(seed=seed)
+    coaches = {side: HeuristicCoach(random.Random(f"{side}:{seed}")) for side in ("home", "away")}
+    events: list[dict[str, Any]] = []
+    while (p := m.pending()) is not None:
+        if p.name == "use_cp":
+            then = (pending_dict(m) or {}).get("then")
+            if then is not None and then["name"] == "action" and then["actor"] != p.actor:
+                return events
+        if p.kind == "roll":
+            ev: Any = dice.roll_for(p)
+            events.append({"roll": p.name, "by": p.actor, "dice": list(ev.dice)})
+        else:
+            choice = coaches[p.actor].choose(m, p)
+            ev = Decision(p.name, p.actor, choice)
+            events.append({"decide": p.name, "by": p.actor, "choice": choice})
+        m.apply(ev)
+    raise AssertionError("the seeded match ended before a use_cp question followed by an action")
+
+
+@pytest.mark.parametrize("app_dice", [True, False], ids=["app", "typed"])
+def test_use_a_condition_point_or_the_action_fits_the_phone(browser, live_server, settings, app_dice) -> None:
+    settings.SCORER_LOCAL_ENGINE = False
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    s = make_fixture(advanced_rules=["A1", "A11"], skills=1)
+    users = {"home": s.home_user, "away": s.away_user}
+    for user in users.values():
+        user.set_password(PASSWORD)
+        user.save()
+    session = services.session_start(fixture_id=s.fixture.id, user=s.home_user)
+    for i, event in enumerate(_to_use_cp_then_action(session.header)):
+        tap(
+            session.id,
+            users["away" if event["by"] == "away" else "home"],
+            {"client_id": f"fit{i}", "event": event},
+        )
+    if app_dice:  # from here on the app rolls: both clubs say so
+        for user in users.values():
+            services.session_dice(session_id=session.id, user=user, app_dice=True)
+    context, page = _scorer(browser, live_server, s.home_user, session.id)
+    try:
+        expect(page.get_by_test_id("sc-then")).to_contain_text("choose the action")
+        expect(page.get_by_test_id("sc-hint")).to_be_visible()
+        player = Player(page, session.id, app_dice=app_dice)
+        shown = player._settled()
+        assert "use a condition point" in shown["question"], shown["question"]
+        assert len(shown["chips"]) >= 3, shown  # "yes" and the other team's actions
+        _shots(page, "q-use-cp-then-action-" + ("app" if app_dice else "typed"))
+        player._measure(shown)
+        assert not player.tally.misfits, shown
+        # the hint and the question's line stay whole (not cut or hidden to make room)
+        hint = page.get_by_test_id("sc-hint-text").bounding_box()
+        assert hint is not None and hint["y"] >= 0 and hint["height"] >= 44, hint
+
+        page.set_viewport_size(DESKTOP)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        desk = page.evaluate(READ)
+        assert desk["pitch"][0] >= 0 and desk["pitch"][1] <= desk["height"] + 1, desk
+        assert all(c[0] >= 0 and c[1] <= desk["height"] + 1 for c in desk["controls"]), desk
+        page.set_viewport_size(PHONE)
+    finally:
+        context.close()
