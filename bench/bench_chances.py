@@ -30,6 +30,7 @@ import subprocess
 import sys
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
 
@@ -141,20 +142,60 @@ def wait_done(job_id: int, timeout: float = 900) -> float:
 
 
 def timed_job(competition_id: int, runs: int, seed: int) -> tuple[float, int]:
+    return timed_job_cpu(competition_id, runs, seed)[:2]
+
+
+def timed_job_cpu(competition_id: int, runs: int, seed: int) -> tuple[float, int, float]:
+    """Seconds of a job, its id, and the CPU seconds of its start in this process."""
     from chances import services
 
     # The wall clock on both ends: the merge stores finished_at from the same host's clock.
     started = time.time()
+    cpu = time.process_time()
     job = services.chances_start(competition_id=competition_id, runs=runs, seed=seed)
-    return wait_done(job.id) - started, job.id
+    cpu = time.process_time() - cpu
+    return wait_done(job.id) - started, job.id, cpu
 
 
-def round_trip(env: dict[str, str], competition_id: int, workers: int, runs: int) -> float:
-    """Seconds of one timed job on ``workers`` fresh workers, after their warm-up job."""
+def group_cpu(pgids: list[int]) -> list[float]:
+    """CPU seconds (user + system) used so far by each worker: its process group, the Celery
+    main process and its pool process (from /proc; 0 where there is none)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = dict.fromkeys(pgids, 0.0)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # a process that ended meanwhile
+        if int(fields[2]) in used:
+            used[int(fields[2])] += (int(fields[11]) + int(fields[12])) / tick
+    return [used[g] for g in pgids]
+
+
+@dataclass(frozen=True)
+class Trip:
+    seconds: float
+    start_cpu: float  # chances_start in this process
+    worker_cpu: list[float]  # each worker's processes during the job
+
+    @property
+    def cpu_path(self) -> float:
+        """CPU seconds on the job's critical path: its start, then the busiest worker (whose
+        share includes the merge when it did it). Unlike the wall clock, it does not grow with
+        the neighbours' load, so it shows the serial part and the balance on a busy machine."""
+        return self.start_cpu + max(self.worker_cpu)
+
+
+def round_trip(env: dict[str, str], competition_id: int, workers: int, runs: int) -> Trip:
+    """One timed job on ``workers`` fresh workers, after their warm-up job."""
     procs = start_workers(env, workers)
     try:
         timed_job(competition_id, WARM_UP_RUNS, seed=3)
-        return timed_job(competition_id, runs, seed=7)[0]
+        pgids = [p.pid for p in procs]  # each worker leads a session of its own
+        before = group_cpu(pgids)
+        seconds, _job_id, start_cpu = timed_job_cpu(competition_id, runs, seed=7)
+        used = [after - b for after, b in zip(group_cpu(pgids), before, strict=True)]
+        return Trip(seconds, start_cpu, used)
     finally:
         stop_workers(procs)
 
@@ -207,21 +248,31 @@ def main() -> int:
     simulate_chunk(scenario, seed=1, chunk=0, runs=500)
     in_process = 500 / (time.perf_counter() - started)
 
-    times: dict[int, list[float]] = {1: [], 2: []}
+    trips: dict[int, list[Trip]] = {1: [], 2: []}
     for round_ in range(args.rounds):
         for workers in (1, 2) if round_ % 2 == 0 else (2, 1):
-            times[workers].append(round_trip(env, cup.competition.id, workers, args.runs))
+            trips[workers].append(round_trip(env, cup.competition.id, workers, args.runs))
+    times = {w: [t.seconds for t in ts] for w, ts in trips.items()}
 
-    print(f"\n{'round':>6} {'workers':>8} {'runs':>7} {'seconds':>8} {'runs/s':>8}")
+    print(f"\n{'round':>6} {'workers':>8} {'runs':>7} {'seconds':>8} {'runs/s':>8}  CPU s: start, workers")
     print(f"{'':>6} {'(inline)':>8} {500:>7} {500 / in_process:>8.2f} {in_process:>8.0f}")
     for round_ in range(args.rounds):
         for workers in (1, 2):
-            seconds = times[workers][round_]
-            print(f"{round_ + 1:>6} {workers:>8} {args.runs:>7} {seconds:>8.2f} {args.runs / seconds:>8.0f}")
+            t = trips[workers][round_]
+            cpu = ", ".join(f"{c:.2f}" for c in t.worker_cpu)
+            print(
+                f"{round_ + 1:>6} {workers:>8} {args.runs:>7} {t.seconds:>8.2f} "
+                f"{args.runs / t.seconds:>8.0f}  {t.start_cpu:.2f}, {cpu}"
+            )
     speedups = ratios(times[1], times[2])  # same round: the 2-worker rate over the 1-worker rate
+    cpu_speedups = ratios([t.cpu_path for t in trips[1]], [t.cpu_path for t in trips[2]])
     print(f"\nseconds with 1 worker (min / median / max): {spread(times[1], '{:.2f}')}")
     print(f"seconds with 2 workers (min / median / max): {spread(times[2], '{:.2f}')}")
     print(f"speed-up of 2 workers per round (min / median / max): {speedups.spread()}x")
+    print(
+        f"speed-up by CPU seconds on the critical path (min / median / max): {cpu_speedups.spread()}x "
+        "(shown, not judged: it leaves out waits on PostgreSQL and Redis)"
+    )
     verdict = Verdict("bench_chances")
     two = median(times[2])
     print(
