@@ -54,14 +54,17 @@ def _pairs_for(scenario: dict[str, Any], keys: dict[int, str], ref: str) -> list
 
 def _engine_pairs(
     scenario: dict[str, Any], teams: list[Team], rules: list[str], game: GameSystemRules
-) -> list[tuple[str, str]]:
-    """The set-up pairings the job needs the engine's estimate of (cached rows are reused)."""
+) -> tuple[list[tuple[str, str]], dict[tuple[str, str], SetupPairEstimate]]:
+    """The set-up pairings the job needs the engine's estimate of, and the cached rows of them
+    (a row is added, to be estimated, for each pairing not cached)."""
     ruleset = game.engine_ruleset or "fuba-3"
     setups = {t.id: team_setup(t, rules, game) for t in teams}
     keys = {tid: setup_key(s, rules, ruleset) for tid, s in setups.items()}
     ref = setup_key(REFERENCE, rules, ruleset)
     by_key = {ref: REFERENCE, **{keys[tid]: s for tid, s in setups.items()}}
     pairs = _pairs_for(scenario, keys, ref)
+    found = _estimates_of(pairs)
+    # Only the rows not cached: the usual job finds them all and writes none of their set-ups.
     SetupPairEstimate.objects.bulk_create(
         [
             SetupPairEstimate(
@@ -73,12 +76,13 @@ def _engine_pairs(
                 ruleset=ruleset,
             )
             for h, a in pairs
+            if (h, a) not in found
         ],
         ignore_conflicts=True,
     )
     scenario["setup_keys"] = {str(t): k for t, k in keys.items()}
     scenario["reference"] = ref
-    return pairs
+    return pairs, found
 
 
 @transaction.atomic
@@ -100,15 +104,15 @@ def chances_start(
     fixed = {int(k): v for k, v in (what_if or {}).items()}
     scenario, teams = competition_scenario(competition=competition, what_if=fixed)
     pairs: list[tuple[str, str]] = []
+    found: dict[tuple[str, str], SetupPairEstimate] = {}
     scenario["setup_keys"], scenario["reference"] = {}, None
     if game.engine_ruleset is not None:
         # The game's own engine estimates the set-ups (a FUBA 2 pairing is played by fuba-2).
-        pairs = _engine_pairs(scenario, teams, list(competition.advanced_rules or []), game)
+        pairs, found = _engine_pairs(scenario, teams, list(competition.advanced_rules or []), game)
     scenario["game_system"] = game.rating_pool
     coach_of = {t.id: t.coach_id for t in teams}
     skills = skills_of([c for c in coach_of.values() if c is not None], game_system=game.rating_pool)
     scenario["mu"] = {str(t): (skills[c].mu if c is not None else 25.0) for t, c in coach_of.items()}
-    found = _estimates_of(pairs)
     missing = _missing(pairs, found)
     if not missing:
         # Every estimate is cached (the usual case): the model now, in this transaction, so the
