@@ -165,10 +165,9 @@ def free_movements(m: MatchContext, team: int) -> Flow:
         return  # no player may move freely: nothing to ask
     ctx = _FreeMoves(m, team, outnumber, goal_line, gk_ok, a11)
     # the areas players may move from, in area order, kept between the asks: an area only ever
-    # loses its free movements (each ask tests whether any move is left)
-    from_areas = (
-        _ALL_LOCS if skills_possible else sorted(outnumber | {a for a, n in goal_line.items() if n > 0})
-    )
+    # loses its free movements (each ask tests whether any move is left); goal_line holds only
+    # areas with players yet
+    from_areas = _ALL_LOCS if skills_possible else sorted(outnumber.union(goal_line))
     ctx.areas = from_areas
 
     def options() -> tuple[str, ...]:
@@ -183,8 +182,7 @@ def free_movements(m: MatchContext, team: int) -> Flow:
         c = answer_choice(ev)
         if c == D.DONE:
             return
-        mv = ctx.parse(c)
-        assert mv is not None
+        mv = ctx.parsed(c)
         src, dst, gk, _ = mv
         if gk:
             ctx.gk_free = False

@@ -60,6 +60,8 @@ class MoveCtx:
         "gk_allowed",
         "gk_used",
         "keep_ball_player",
+        "last_choice",
+        "last_move",
         "m",
         "offside",
         "once",
@@ -101,9 +103,20 @@ class MoveCtx:
         self.gk_used = False
         self.dribbled = False
         self.dribble_src = -1
+        # the last answer ``verify`` passed and its move: the sequence makes that move next
+        self.last_choice: Any = None
+        self.last_move: Move = (0, 0, False, False)
 
     def parse(self, choice: Any) -> Move | None:
         return parse_move(_PARSE, _GK_PARSE, self.m.st.teams[self.team].gk, choice)
+
+    def parsed(self, choice: Any) -> Move:
+        """The move of an answer the match has verified (parsed once, by ``verify``)."""
+        if choice is self.last_choice:
+            return self.last_move
+        mv = self.parse(choice)
+        assert mv is not None
+        return mv
 
     def check(self, src: int, dst: int, gk: bool, ball: bool) -> str | None:
         st = self.m.st
@@ -219,6 +232,8 @@ class MoveCtx:
         why = self.check(src, dst, gk, ball)
         if why:
             raise IllegalEventError(f"move {choice} is illegal: {why}", rule=self.rule)
+        self.last_choice = choice
+        self.last_move = mv
 
     def why(self, choice: Any, allow_done: bool = True) -> str | None:
         """Why ``choice`` is not a legal answer, or None: ``verify`` without raising."""
@@ -281,9 +296,7 @@ def move_seq(
         c = answer_choice(ev)
         if c == D.DONE:
             break
-        mv = ctx.parse(c)
-        assert mv is not None
-        ctx.do(mv)
+        ctx.do(ctx.parsed(c))
         n += 1
     return n
 
