@@ -59,35 +59,65 @@ class Row:
 
 
 def tally(teams: Iterable[int], matches: Iterable[MatchRecord], points: Points) -> dict[int, Row]:
-    """Each team's record over `matches`; matches involving a team outside `teams` are left out."""
-    rows = {t: Row(team=t) for t in teams}
-    for m in matches:
-        home = rows.get(m.home)
-        away = rows.get(m.away)
+    """Each team's record over `matches`; matches involving a team outside `teams` are left out.
+
+    The rows are made in team id order (the order a table lists them in): each later pass over the
+    rows walks memory in order. A big table's teams meet in no order at all (a Swiss pairs them by
+    points), so each match touches two rows far apart; it is kept to those two rows and their
+    opponents lists, found by position in a list rather than through a dict (whose lookup reads
+    its table, its entry and the key's int, each a cache miss in a 100,000-team table).
+    """
+    rows = {t: Row(team=t) for t in sorted(set(teams))}
+    win, draw, loss = points.win, points.draw, points.loss
+    for m, home, away in zip(*_sides(rows, matches), strict=True):
         if home is None or away is None:
             continue
         hg, ag = m.home_goals, m.away_goals
-        # The opponent's id as its row holds it (the same int object as the table's key), not the
-        # record's copy: reading the opponents back (Buchholz) then finds each key by identity
-        # instead of comparing with a number elsewhere in memory (a 100,000-team Swiss: 1M copies).
-        _count(home, away.team, hg, ag, m.home_fair_play, points)
-        _count(away, home.team, ag, hg, m.away_fair_play, points)
+        home.goals_for += hg
+        home.goals_against += ag
+        away.goals_for += ag
+        away.goals_against += hg
         away.away_goals += ag
+        # The opponent's id as its row holds it (the same int object as the table's key), not the
+        # record's copy: reading the opponents back (Buchholz) then finds each key by identity.
+        home.opponents.append(away.team)
+        away.opponents.append(home.team)
+        if hg > ag:
+            home.won += 1
+            away.lost += 1
+        elif hg == ag:
+            home.drawn += 1
+            away.drawn += 1
+        else:
+            home.lost += 1
+            away.won += 1
+        if m.home_fair_play:
+            home.fair_play += m.home_fair_play
+        if m.away_fair_play:
+            away.fair_play += m.away_fair_play
+    for r in rows.values():
+        r.played = r.won + r.drawn + r.lost
+        r.points = r.won * win + r.drawn * draw + r.lost * loss
     return rows
 
 
-def _count(r: Row, them: int, gf: int, ga: int, fair_play: int, points: Points) -> None:
-    r.played += 1
-    r.goals_for += gf
-    r.goals_against += ga
-    r.fair_play += fair_play
-    r.opponents.append(them)
-    if gf > ga:
-        r.won += 1
-        r.points += points.win
-    elif gf == ga:
-        r.drawn += 1
-        r.points += points.draw
-    else:
-        r.lost += 1
-        r.points += points.loss
+def _sides(
+    rows: dict[int, Row], matches: Iterable[MatchRecord]
+) -> tuple[list[MatchRecord], list[Row | None], list[Row | None]]:
+    """The matches with each side's row (None: a team outside ``rows``).
+
+    Team ids of one competition are nearly consecutive: the rows are then found in a list by
+    ``id - lowest id``; ids far apart fall back to the dict.
+    """
+    matches = list(matches)
+    if not rows:
+        return matches, [None] * len(matches), [None] * len(matches)
+    lo, hi = next(iter(rows)), next(reversed(rows))
+    if hi - lo > 4 * len(rows) + 64:
+        return matches, [rows.get(m.home) for m in matches], [rows.get(m.away) for m in matches]
+    at: list[Row | None] = [None] * (hi - lo + 1)
+    for t, r in rows.items():
+        at[t - lo] = r
+    homes = [at[m.home - lo] if lo <= m.home <= hi else None for m in matches]
+    aways = [at[m.away - lo] if lo <= m.away <= hi else None for m in matches]
+    return matches, homes, aways
