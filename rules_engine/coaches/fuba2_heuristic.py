@@ -241,6 +241,8 @@ class Fuba2HeuristicCoach:
         key = (match.st.turn, pending.name, pending.actor)
         if key != self.sequence:
             self.sequence, self.moves_made = key, 0
+        if self.moves_made >= MAX_MOVES and pending.default == D.DONE:
+            return D.DONE  # (a default is a legal answer: no need to list the moves)
         # pending.options lists every legal move afresh on each read: read it once
         opts = pending.options
         optional = D.DONE in opts
@@ -252,7 +254,7 @@ class Fuba2HeuristicCoach:
         best_code = 0
         best_gain = 0.0
         for mv in opts:
-            if mv == D.DONE:
+            if isinstance(mv, str) and mv == D.DONE:  # (a str compare, compiled, not a generic one)
                 continue
             if gains is None:
                 gains = _Gains(match.st, _team(pending), self.random)
