@@ -45,6 +45,9 @@ CONTEST_W: Final = 0.8
 LONG_W: Final = 1.0
 
 
+_FRESH: Final = tuple(f"fresh:{z}" for z in B.ZONE_NAMES)  # a fresh player for a zone (A3)
+
+
 def _team(pending: Pending) -> int:
     return 0 if pending.actor == "home" else 1
 
@@ -284,14 +287,18 @@ class Fuba2HeuristicCoach:
     def _substitution(self, match: Match, pending: Pending) -> Any:
         st = match.st
         ts = st.teams[_team(pending)]
+        cp = ts.cp
+        booked = st.half >= 2 and ts.yellows > 0
+        if not booked and cp[0] and cp[1] and cp[2] and pending.default == D.DONE:
+            return D.DONE  # nothing wanted (asked every turn): the default, a legal answer, unlisted
         opts = pending.options  # listed afresh on each read: read once
-        if st.half >= 2 and ts.yellows and "yellow" in opts:
+        if booked and "yellow" in opts:
             return "yellow"
-        empty = [z for z in range(3) if ts.cp[z] == 0]
-        for z in empty:
-            fresh = f"fresh:{B.ZONE_NAMES[z]}"
-            if fresh in opts:
-                return fresh
+        for z in range(3):
+            if cp[z] == 0:
+                fresh = _FRESH[z]
+                if fresh in opts:
+                    return fresh
         return D.DONE if D.DONE in opts else opts[0]
 
     def _random_option(self, match: Match, pending: Pending) -> Any:
