@@ -43,7 +43,9 @@ export function fitPitch(root) {
       const p = pitch.getBoundingClientRect();
       const fixed = dock && getComputedStyle(dock).position === "fixed";
       height = pitchHeight({
-        viewport: window.innerHeight,
+        // the initial containing block: on a phone the screen with the browser's bars shown (as
+        // 100svh), so the pitch does not jump when they hide on a scroll or a keyboard opens
+        viewport: document.documentElement.clientHeight,
         dock: fixed ? dock.getBoundingClientRect().height : 0,
         pitchTop: p.top + window.scrollY,
         pitchHeight: p.height,
