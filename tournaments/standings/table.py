@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from tournaments.standings.criteria import CRITERIA, Criterion, Value, validate_order
-from tournaments.standings.tally import MatchRecord, Points, Row, tally
+from tournaments.standings.tally import MatchRecord, Points, Row, buchholz, tally
 
 THREE_ONE_ZERO = Points()
 
@@ -111,25 +111,10 @@ class Ranking:
         if any(c.head_to_head for c in self.order) or any(drawn[:-1]):
             return None
         values = [c.value for c in self.order if c.value is not None]
-
-        def key(team: int) -> tuple[Value, ...]:
-            row = self.rows[team]
-            return tuple(value(row) for value in values)
-
-        keys = {t: key(t) for t in teams}
-        # Stable: teams level on every criterion keep the order they came in (by id), as in rank.
-        ordered = sorted(teams, key=keys.__getitem__, reverse=True)
-        out: list[list[int]] = []
-        previous: tuple[Value, ...] | None = None
-        for team in ordered:
-            if keys[team] == previous:
-                out[-1].append(team)
-                continue
-            if previous is not None:
-                split = next(i for i, (a, b) in enumerate(zip(keys[team], previous, strict=True)) if a != b)
-                self.decided[team] = self.order[split].key
-            out.append([team])
-            previous = keys[team]
+        rows = [self.rows[t] for t in teams]
+        out, splits = level_sets(teams, [[value(r) for r in rows] for value in values])
+        for team, split in splits.items():
+            self.decided[team] = self.order[split].key
         if not drawn or not drawn[-1]:
             return out
         ranked: list[list[int]] = []
@@ -159,6 +144,75 @@ class Ranking:
         return [[t] for t in drawn]
 
 
+def level_sets(
+    teams: Sequence[int], columns: Sequence[Sequence[Value]]
+) -> tuple[list[list[int]], dict[int, int]]:
+    """``teams`` best first by their values (``columns[j][i]``: team i's value on criterion j,
+    higher first, compared criterion by criterion), in sets of teams level on every criterion,
+    each keeping the teams' order in ``teams``; and for the first team of each set but the first,
+    the criterion that put it below the set above.
+    """
+    packed = _packed(columns)
+    if packed is not None:
+        return _level_sets_packed(teams, *packed)
+    keys = list(zip(*columns, strict=True))
+    # Stable: teams level on every criterion keep their order, as in Ranking.rank.
+    order = sorted(range(len(teams)), key=keys.__getitem__, reverse=True)
+    out: list[list[int]] = []
+    splits: dict[int, int] = {}
+    for k, i in enumerate(order):
+        if k and keys[i] == keys[order[k - 1]]:
+            out[-1].append(teams[i])
+            continue
+        if k:
+            previous = keys[order[k - 1]]
+            splits[teams[i]] = next(j for j, v in enumerate(keys[i]) if v != previous[j])
+        out.append([teams[i]])
+    return out, splits
+
+
+def _packed(columns: Sequence[Sequence[Value]]) -> tuple[list[int], list[int]] | None:
+    """Each team's values in one int that orders as their tuple does, and each criterion's width
+    in bits (the first criterion in the highest bits); None unless every value is an int."""
+    if not columns or any(set(map(type, column)) - {int} for column in columns):
+        return None
+    packed = [0] * len(columns[0])
+    widths = []
+    for column in columns:
+        lowest = min(column, default=0)
+        width = (max(column, default=0) - lowest).bit_length()  # type: ignore[operator]
+        packed = [(p << width) | (v - lowest) for p, v in zip(packed, column, strict=True)]  # type: ignore[operator]
+        widths.append(width)
+    return packed, widths
+
+
+def _level_sets_packed(
+    teams: Sequence[int], packed: list[int], widths: list[int]
+) -> tuple[list[list[int]], dict[int, int]]:
+    n = len(teams)
+    # One int a team, its values then its place reversed: sorting plain ints compares no tuples
+    # (a tuple and its items a team, scattered over a big table's memory), and the keys are then
+    # read in order, one list after the other.
+    ranked = sorted([p * n + n - 1 - i for i, p in enumerate(packed)], reverse=True)
+    keys = [c // n for c in ranked]
+    places = [n - 1 - c % n for c in ranked]
+    # The highest bit where two keys differ is in the first criterion they differ on.
+    criterion_of_bit = [j for j in reversed(range(len(widths))) for _ in range(widths[j])]
+    out: list[list[int]] = []
+    splits: dict[int, int] = {}
+    previous = None
+    for key, i in zip(keys, places, strict=True):
+        if key == previous:
+            out[-1].append(teams[i])
+            continue
+        team = teams[i]
+        if previous is not None:
+            splits[team] = criterion_of_bit[(key ^ previous).bit_length() - 1]
+        out.append([team])
+        previous = key
+    return out, splits
+
+
 def compute_table(
     *,
     teams: Sequence[int],
@@ -182,12 +236,7 @@ def compute_table(
         if team in rows:
             rows[team].adjustment += change
             rows[team].points += change
-    # Each opponent's points from a plain dict (a team outside the table counts 0): reading them
-    # through the rows touches a row object per opponent, scattered over memory in a big table.
-    points_by_team = {t: r.points for t, r in rows.items()}
-    points_of = points_by_team.get
-    for r in rows.values():
-        r.buchholz = sum([points_of(o, 0) for o in r.opponents])
+    buchholz(rows)
     ranking = Ranking(rows, matches, order, points, draw_lots)
     ordered = ranking.rank_by_sorting(sorted(rows)) or ranking.rank(sorted(rows))
     # Stable presentation: a bucket that is still level lists its teams by id.
