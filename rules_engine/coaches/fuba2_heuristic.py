@@ -107,16 +107,9 @@ class _Gains:
     def noisy(self, code: int) -> float:
         """The gain of the move of ``code`` (``_code``), its noise drawn (none for the keeper)."""
         src = (code >> 6) - 1
-        if src < 0:
-            return (
-                1.0 if (code >> 1) & 31 == self.own_pen else -5.0
-            )  # the keeper stays in (or goes back to) its box
-        return self.plain(code) + self.rnd() * 0.1
-
-    def plain(self, code: int) -> float:
-        """The gain of an outfield player's move of ``code`` before its noise."""
-        src = (code >> 6) - 1
         dst = (code >> 1) & 31
+        if src < 0:
+            return 1.0 if dst == self.own_pen else -5.0  # the keeper stays in (or goes back to) its box
         ball = self.ball
         dball = self.dball
         closer = dball[src] - dball[dst]
@@ -129,12 +122,7 @@ class _Gains:
             gain -= 1.0
         if code & 1:
             gain += 0.8
-        return gain
-
-
-def _move_code(move: Any) -> int:
-    code = _MOVES.get(move)
-    return code if code is not None else _code(_parse_move(str(move)))
+        return gain + self.rnd() * 0.1
 
 
 class Fuba2HeuristicCoach:
@@ -261,7 +249,9 @@ class Fuba2HeuristicCoach:
                 continue
             if gains is None:
                 gains = _Gains(match.st, _team(pending), self.random)
-            code = _move_code(mv)
+            code = _MOVES.get(mv)
+            if code is None:
+                code = _code(_parse_move(str(mv)))
             gain = gains.noisy(code)
             if best is None or gain > best_gain:
                 best, best_code, best_gain = mv, code, gain
