@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "chances",
     "scoring",
     "notifications",
+    "fubaleague.web",
 ]
 
 MIDDLEWARE = [
@@ -152,6 +153,9 @@ CELERY_BROKER_URL = (
 # Without a broker the embedded default runs tasks in-process, so a first run needs no worker.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
+# A committed change renders the public pages' fragments it made stale in a task, so readers find
+# them kept (fubaleague/web/refresh.py). The tests (eager tasks) turn it off but where they test it.
+PAGES_REFRESH = env_bool("PAGES_REFRESH", default=True)
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 # acks_late + reject_on_worker_lost: a task whose worker dies mid-run is redelivered;

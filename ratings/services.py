@@ -16,7 +16,7 @@ from typing import cast
 from django.db import transaction
 from django.utils import timezone
 
-from matches.standings.cache import invalidate_scope
+from matches.standings.cache import committed, invalidate_scope
 from ratings.models import PAGES_SCOPE, CoachRating, RatedMatch, RatingHistory, RatingLedger, system_part
 from ratings.skill import Outcome, Skill, rate_match
 from tournaments.game_systems import FUBA_3, GAME_SYSTEMS, rules_of
@@ -88,7 +88,12 @@ def _pages_changed(*systems: str) -> None:
     """The game systems whose ratings changed (every one when none is named)."""
     parts = [system_part(s) for s in (systems or tuple(GAME_SYSTEMS))]
     # After the commit: a reader rendering meanwhile would keep the old ratings under the new version.
-    transaction.on_commit(lambda: invalidate_scope(PAGES_SCOPE, parts))
+    transaction.on_commit(lambda: _committed(parts))
+
+
+def _committed(parts: list[str]) -> None:
+    invalidate_scope(PAGES_SCOPE, parts)
+    committed.send(sender=CoachRating, slug=PAGES_SCOPE, competition_id=None, parts=tuple(parts))
 
 
 def _skill_of(rating: CoachRating | None) -> Skill:

@@ -15,3 +15,6 @@ export REDIS_URL_GW1="${TEST_REDIS_URL_GW1:-redis://127.0.0.1:6379/12}"
 export CELERY_BROKER_URL_GW1="${TEST_CELERY_BROKER_URL_GW1:-redis://127.0.0.1:6379/11}"
 # Unit tests run tasks in-process; the worker tests start a real worker and switch this off there.
 export CELERY_TASK_ALWAYS_EAGER=1
+# A committed change renders the public pages' fragments in a task (fubaleague/web/refresh.py):
+# eager, that would render every page after every save of every test; its own tests turn it on.
+export PAGES_REFRESH=0

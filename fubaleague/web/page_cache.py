@@ -153,6 +153,9 @@ def anonymous_page(
             response["X-Page-Cache"] = "miss" if rendered else "hit"
             return response
 
+        # The view itself, for whoever renders its fragments without keeping the page (refresh.py);
+        # (functools.wraps copies it onto the decorators above).
+        wrapper.kept_view = view  # type: ignore[attr-defined]
         return wrapper
 
     return decorate

@@ -137,7 +137,7 @@ def _standings_chances(competition: Callable[[], Competition]) -> str:
     return render_to_string("tournaments/partials/standings_chances.html", {"competition": competition()})
 
 
-def _standings_page(request: HttpRequest, slug: str) -> str:
+def standings_page_html(request: HttpRequest, slug: str) -> str:
     competition = _competition_loader(slug)
 
     def parts(outline: fragments.Outline) -> list[fragments.Fragment]:
@@ -163,9 +163,9 @@ def _standings_page(request: HttpRequest, slug: str) -> str:
 @require_GET
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     if request.user.is_authenticated:
-        return HttpResponse(_standings_page(request, slug))
+        return HttpResponse(standings_page_html(request, slug))
     # The page has no per-user content when anonymous, so one assembly serves everyone.
-    return HttpResponse(cache.by_slug(slug, "page", partial(_standings_page, request, slug)))
+    return HttpResponse(cache.by_slug(slug, "page", partial(standings_page_html, request, slug)))
 
 
 def _bracket_html(stage_id: int) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from django.core.cache import cache
+from django.dispatch import Signal
 
 from tournaments.models import Competition
 
@@ -36,6 +37,13 @@ T = TypeVar("T")
 # A missing version (never set, expired, evicted) is set anew, never read as "unchanged".
 WHOLE = "c"
 PART_SECONDS = 7 * 24 * 3600
+
+
+# Sent once a change is committed and its versions bumped (signals.changed after the commit, the
+# ratings' services for their scope): kwargs ``slug`` (a competition's, or a page scope's),
+# ``competition_id`` (None for a scope) and ``parts``. The project renders the public pages'
+# fragments that the change made stale then, on the write side (fubaleague/web/refresh.py).
+committed = Signal()
 
 
 def part_key(slug: str, part: str) -> str:

@@ -24,7 +24,7 @@ from django.db.models import Model
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from matches.models import Card, Forfeit, MatchLog, PointAdjustment, Result, ResultAudit
-from matches.standings.cache import WHOLE, invalidate
+from matches.standings.cache import WHOLE, committed, invalidate
 from tournaments import announcements
 from tournaments.models import (
     Bye,
@@ -124,7 +124,12 @@ def changed(competition_id: int, slug: str | None = None, parts: tuple[str, ...]
     # Now, for reads inside this transaction; and again after commit, because a concurrent
     # reader may have cached the old committed tables under the version bumped just now.
     invalidate(competition_id, slug, parts)
-    transaction.on_commit(lambda: invalidate(competition_id, slug, parts))
+    transaction.on_commit(lambda: _committed(competition_id, slug, parts))
+
+
+def _committed(competition_id: int, slug: str | None, parts: tuple[str, ...]) -> None:
+    invalidate(competition_id, slug, parts)
+    committed.send(sender=Competition, slug=slug, competition_id=competition_id, parts=parts)
 
 
 def lots_drawn(competition_id: int, stage_id: int | None = None) -> None:
