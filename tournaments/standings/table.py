@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from tournaments.standings.criteria import CRITERIA, Criterion, Value, validate_order
-from tournaments.standings.tally import MatchRecord, Points, Row, buchholz, tally
+from tournaments.standings.tally import MatchRecord, Points, Row, buchholz, sides, tally
 
 THREE_ONE_ZERO = Points()
 
@@ -36,25 +36,32 @@ class Ranking:
         self.points = points
         self.draw_lots = draw_lots
         self.decided: dict[int, str] = {}
-        self._home_matches: dict[int, list[int]] | None = None
+        # The matches between two teams of one set still level on the overall criteria, by set.
+        self._within: dict[int, list[MatchRecord]] | None = None
+        self._set_of: dict[int, int] = {}
 
     def _h2h_rows(self, subset: Sequence[int]) -> dict[int, Row]:
         """The records of ``subset`` over the matches among its teams alone.
 
-        The matches are indexed by home team in one pass on first use, so a tied set costs its own
-        teams' matches rather than a scan of the stage's (a 10,000-team league has thousands of
-        tied sets).
+        A head-to-head criterion only ever compares teams of one set level on the overall criteria
+        before it (rank_table), so the matches within each set are found in one pass: a tied set
+        then costs its own matches rather than a scan of the stage's (a 10,000-team league has
+        thousands of tied sets).
         """
-        if self._home_matches is None:
-            self._home_matches = defaultdict(list)
-            for i, m in enumerate(self.matches):
-                self._home_matches[m.home].append(i)
+        if self._within is None:
+            self._index_sets([list(self.rows)])
+        assert self._within is not None
         members = set(subset)
-        among = sorted(
-            i for t in members for i in self._home_matches.get(t, ()) if self.matches[i].away in members
-        )
+        within = self._within.get(self._set_of.get(subset[0], -1), [])
         # In stage order, as a scan would list them (a row's opponents keep the matches' order).
-        return tally(subset, [self.matches[i] for i in among], self.points)
+        return tally(subset, [m for m in within if m.home in members and m.away in members], self.points)
+
+    def _index_sets(self, sets: Sequence[Sequence[int]]) -> None:
+        self._set_of = {t: k for k, teams in enumerate(sets) if len(teams) > 1 for t in teams}
+        self._within = defaultdict(list)
+        for m, home, away in zip(*sides(self._set_of, self.matches), strict=True):
+            if home is not None and home == away:
+                self._within[home].append(m)
 
     def _step_h2h_at(self, idx: int) -> bool:
         return idx < len(self.order) and self.order[idx].head_to_head and not self.order[idx].reapplied
@@ -110,25 +117,26 @@ class Ranking:
         drawn = [c.value is None for c in self.order]
         if any(c.head_to_head for c in self.order) or any(drawn[:-1]):
             return None
-        values = [c.value for c in self.order if c.value is not None]
+        return self.rank_table(teams)
+
+    def rank_table(self, teams: list[int]) -> list[list[int]]:
+        """The same order as ``rank``: the leading overall criteria in one sort (level_sets), then
+        ``rank`` within each set still level on them."""
+        first = next(
+            (i for i, c in enumerate(self.order) if c.value is None or c.head_to_head), len(self.order)
+        )
         rows = [self.rows[t] for t in teams]
-        out, splits = level_sets(teams, [[value(r) for r in rows] for value in values])
-        for team, split in splits.items():
-            self.decided[team] = self.order[split].key
-        if not drawn or not drawn[-1]:
-            return out
-        ranked: list[list[int]] = []
-        for bucket in out:
-            if len(bucket) == 1:
-                ranked.append(bucket)
-                continue
-            above = self.decided.get(bucket[0])
-            drawn_bucket = self._lots(bucket)
-            # What split the bucket from the one above belongs to the team drawn first.
-            if above is not None:
-                self.decided[drawn_bucket[0][0]] = above
-            ranked += drawn_bucket
-        return ranked
+        sets, splits = level_sets(teams, [[c.value(r) for r in rows] for c in self.order[:first] if c.value])
+        if first < len(self.order) and any(c.head_to_head for c in self.order[first:]):
+            self._index_sets(sets)
+        out: list[list[int]] = []
+        for level in sets:
+            ranked = self.rank(level, first) if len(level) > 1 else [level]
+            # The criterion that put the set below the one above goes to the team placed first in it.
+            if level[0] in splits:
+                self.decided[ranked[0][0]] = self.order[splits[level[0]]].key
+            out += ranked
+        return out
 
     def _lots(self, group: list[int]) -> list[list[int]]:
         if self.draw_lots is None:
@@ -238,7 +246,7 @@ def compute_table(
             rows[team].points += change
     buchholz(rows)
     ranking = Ranking(rows, matches, order, points, draw_lots)
-    ordered = ranking.rank_by_sorting(sorted(rows)) or ranking.rank(sorted(rows))
+    ordered = ranking.rank_table(sorted(rows))
     # Stable presentation: a bucket that is still level lists its teams by id.
     table: list[Row] = []
     position = 0

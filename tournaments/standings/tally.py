@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+V = TypeVar("V")
 
 
 # Slots: a 100,000-team Swiss holds 500,000 records and 100,000 rows; without a __dict__ each they
@@ -69,7 +72,7 @@ def tally(teams: Iterable[int], matches: Iterable[MatchRecord], points: Points) 
     """
     rows = {t: Row(team=t) for t in sorted(set(teams))}
     win, draw, loss = points.win, points.draw, points.loss
-    for m, home, away in zip(*_sides(rows, matches), strict=True):
+    for m, home, away in zip(*sides(rows, matches), strict=True):
         if home is None or away is None:
             continue
         hg, ag = m.home_goals, m.away_goals
@@ -101,34 +104,34 @@ def tally(teams: Iterable[int], matches: Iterable[MatchRecord], points: Points) 
     return rows
 
 
-def _sides(
-    rows: dict[int, Row], matches: Iterable[MatchRecord]
-) -> tuple[list[MatchRecord], list[Row | None], list[Row | None]]:
-    """The matches with each side's row (None: a team outside ``rows``).
+def sides(
+    by_team: dict[int, V], matches: Iterable[MatchRecord]
+) -> tuple[list[MatchRecord], list[V | None], list[V | None]]:
+    """The matches with each side's value in ``by_team`` (None: a team not in it).
 
-    Team ids of one competition are nearly consecutive: the rows are then found in a list by
+    Team ids of one competition are nearly consecutive: the values are then found in a list by
     ``id - lowest id``; ids far apart fall back to the dict.
     """
     matches = list(matches)
-    lo = _dense_from(rows)
+    lo = _dense_from(by_team)
     if lo is None:
-        return matches, [rows.get(m.home) for m in matches], [rows.get(m.away) for m in matches]
-    at: list[Row | None] = [None] * (next(reversed(rows)) - lo + 1)
-    for t, r in rows.items():
-        at[t - lo] = r
-    hi = lo + len(at) - 1
+        return matches, [by_team.get(m.home) for m in matches], [by_team.get(m.away) for m in matches]
+    hi = max(by_team)
+    at: list[V | None] = [None] * (hi - lo + 1)
+    for t, v in by_team.items():
+        at[t - lo] = v
     homes = [at[m.home - lo] if lo <= m.home <= hi else None for m in matches]
     aways = [at[m.away - lo] if lo <= m.away <= hi else None for m in matches]
     return matches, homes, aways
 
 
-def _dense_from(rows: dict[int, Row]) -> int | None:
-    """The lowest team id when the ids (in order, as tally makes the rows) are close enough
-    together to index a list by ``id - lowest``; None otherwise."""
-    if not rows:
+def _dense_from(by_team: dict[int, V]) -> int | None:
+    """The lowest team id when the ids are close enough together to index a list by
+    ``id - lowest``; None otherwise."""
+    if not by_team:
         return None
-    lo, hi = next(iter(rows)), next(reversed(rows))
-    return lo if hi - lo <= 4 * len(rows) + 64 else None
+    lo, hi = min(by_team), max(by_team)
+    return lo if hi - lo <= 4 * len(by_team) + 64 else None
 
 
 def buchholz(rows: dict[int, Row]) -> None:
@@ -141,7 +144,7 @@ def buchholz(rows: dict[int, Row]) -> None:
         return
     # An opponent's points from a list by position: one read, where a dict's lookup is three
     # (its index, its entry, the key), each a cache miss over a big table.
-    points = [0] * (next(reversed(rows)) - lo + 1)
+    points = [0] * (max(rows) - lo + 1)
     for t, r in rows.items():
         points[t - lo] = r.points
     for r in rows.values():
