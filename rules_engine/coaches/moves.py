@@ -169,7 +169,8 @@ def _player_moves(
             for i in range(n):
                 d = dsts[i]
                 g = wadd[d] - loss
-                if d in (ball, pen):  # (cdst is 0.0 elsewhere: adding it changes no gain)
+                # (cdst is 0.0 elsewhere: adding it changes no gain; two compares, not a tuple)
+                if d == ball or d == pen:  # noqa: SIM109
                     g += cdst[d]
                 if g > threshold:
                     cands.append((g, ranks[i]))
