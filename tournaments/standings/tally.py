@@ -6,7 +6,7 @@ the whole table once and, for head-to-head criteria, the matches among the teams
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -72,9 +72,7 @@ def tally(teams: Iterable[int], matches: Iterable[MatchRecord], points: Points) 
     """
     rows = {t: Row(team=t) for t in sorted(set(teams))}
     win, draw, loss = points.win, points.draw, points.loss
-    for m, home, away in zip(*sides(rows, matches), strict=True):
-        if home is None or away is None:
-            continue
+    for m, home, away in _between(rows, matches):
         hg, ag = m.home_goals, m.away_goals
         home.goals_for += hg
         home.goals_against += ag
@@ -102,6 +100,31 @@ def tally(teams: Iterable[int], matches: Iterable[MatchRecord], points: Points) 
         r.played = r.won + r.drawn + r.lost
         r.points = r.won * win + r.drawn * draw + r.lost * loss
     return rows
+
+
+def _between(rows: dict[int, Row], matches: Iterable[MatchRecord]) -> Iterator[tuple[MatchRecord, Row, Row]]:
+    """The matches between two teams of ``rows``, with their rows (found as ``sides`` finds them).
+
+    Found as the match is counted, not in a pass of its own: holding a row in a list writes its
+    reference count, one more cache miss a side over a big table.
+    """
+    lo = _dense_from(rows)
+    if lo is None:
+        get = rows.get
+        for m in matches:
+            home, away = get(m.home), get(m.away)
+            if home is not None and away is not None:
+                yield m, home, away
+        return
+    hi = max(rows)
+    at: list[Row | None] = [None] * (hi - lo + 1)
+    for t, r in rows.items():
+        at[t - lo] = r
+    for m in matches:
+        if lo <= m.home <= hi and lo <= m.away <= hi:
+            home, away = at[m.home - lo], at[m.away - lo]
+            if home is not None and away is not None:
+                yield m, home, away
 
 
 def sides(
