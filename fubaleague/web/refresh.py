@@ -32,7 +32,7 @@ from fubaleague.web import views
 from kernel.broker import publish
 from matches.standings.cache import committed
 from ratings.models import PAGES_SCOPE, system_part
-from ratings.selectors import COMBINED, RATED_SYSTEMS
+from ratings.selectors import RATED_SYSTEMS
 from tournaments.game_systems import rules_of
 from tournaments.models import Competition, Fixture, Team
 
@@ -84,7 +84,9 @@ def rating_pages(parts: Iterable[str]) -> None:
     """The coach rankings of the game systems in ``parts`` (the ratings' scope), and the coach
     ratings' bits of the team and match pages of the competitions under way in those games."""
     systems = [s for s in RATED_SYSTEMS if system_part(s) in set(parts)]
-    for system in (*systems, COMBINED):
+    # (not the combined ranking: a fold of every game, 30x a game's to render, rarely read; its
+    # first reader renders it, as before)
+    for system in systems:
         _render("/ratings/", {"system": system})
     active = Competition.objects.filter(status=Competition.Status.ACTIVE)
     for competition in active:
