@@ -20,6 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
@@ -368,10 +369,14 @@ class _Unkept(Exception):
 
 
 @require_GET
-@anonymous_page()
 def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    # Not a page kept under the competition's version (page_cache): that copy of the document
+    # was stored anew after any change in the competition, while its fragment below, the same
+    # bytes, is kept under what it shows; a reader is served the fragment itself.
     if personal(request):
-        return _replay(request, slug, fixture_id)
+        response = _replay(request, slug, fixture_id)
+        patch_cache_control(response, private=True)
+        return response
     if ps.fixture_stage_id(slug=slug, fixture_id=fixture_id) is None:
         raise Http404("No such match in this competition.")
 
