@@ -154,8 +154,9 @@ CELERY_BROKER_URL = (
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 # A committed change renders the public pages' fragments it made stale in a task, so readers find
-# them kept (fubaleague/web/refresh.py). The tests (eager tasks) turn it off but where they test it.
-PAGES_REFRESH = env_bool("PAGES_REFRESH", default=True)
+# them kept (fubaleague/web/refresh.py). Off by default without a broker: run in-process, the
+# rendering (seconds for a rated result) would fall on the organiser's own request.
+PAGES_REFRESH = env_bool("PAGES_REFRESH", default=not CELERY_TASK_ALWAYS_EAGER)
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 # acks_late + reject_on_worker_lost: a task whose worker dies mid-run is redelivered;
