@@ -15,13 +15,13 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.test import Client
 
-from fubaleague.web import page_cache
 from league import demo
 from matches import services
 from matches.services.shared import CardInput
 from matches.standings import cache as standings_cache
 from ratings import services as ratings
 from ratings.models import PAGES_SCOPE
+from tests.pages.kept import forget_all, served
 from tournaments.bracket import Score
 from tournaments.game_systems import FUBA_2, FUBA_3
 from tournaments.models import Fixture, Stage
@@ -38,26 +38,10 @@ def _urls(cup: demo.Demo, fixture: Fixture) -> dict[str, str]:
     }
 
 
-def _forget_all() -> None:
-    cache.clear()
-    standings_cache.clear_local()
-    page_cache._live.clear()
-
-
-def _served(urls: dict[str, str]) -> dict[str, str]:
-    client = Client()
-    pages = {}
-    for name, url in urls.items():
-        response = client.get(url)
-        assert response.status_code == 200, url
-        pages[name] = response.content.decode()
-    return pages
-
-
 def _kept_then_fresh(urls: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
-    kept = _served(urls)
-    _forget_all()
-    return kept, _served(urls)
+    kept = served(urls)
+    forget_all()
+    return kept, served(urls)
 
 
 def _scheduled(stage: Stage) -> Fixture:
@@ -87,7 +71,7 @@ def _team_row(page: str, fixture: Fixture) -> str:
 def test_a_counted_then_corrected_result_with_a_card_shows_on_the_kept_pages(cup: demo.Demo) -> None:
     fixture = _scheduled(cup.groups_stage)
     urls = _urls(cup, fixture)
-    before = _served(urls)
+    before = served(urls)
     assert _score(before["match"]) == "v"
     home, away = fixture.home_team, fixture.away_team
     services.result_submit(fixture_id=fixture.pk, user=cup.users[home.name], score=Score(5, 4))
@@ -98,7 +82,7 @@ def test_a_counted_then_corrected_result_with_a_card_shows_on_the_kept_pages(cup
     assert "5–4" in _team_row(kept["home team"], fixture) and "4–5" in _team_row(kept["away team"], fixture)
 
     # Corrected by the organisers, with a red card: the old score is gone everywhere.
-    _served(urls)
+    served(urls)
     services.result_override(
         fixture_id=fixture.pk,
         user=cup.admin,
@@ -124,7 +108,7 @@ def test_a_new_rating_shows_on_the_kept_team_and_match_pages(
     # The result counts (and bumps the competition); its rating comes later, from a task.
     services.result_submit(fixture_id=fixture.pk, user=cup.users[home.name], score=Score(2, 0))
     services.result_confirm(fixture_id=fixture.pk, user=cup.users[away.name])
-    before = _served(urls)
+    before = served(urls)
     with django_capture_on_commit_callbacks(execute=True):
         assert ratings.fixture_rating_apply(fixture_id=fixture.pk) in ("applied", "rebuilt")
     kept, fresh = _kept_then_fresh(urls)
@@ -143,7 +127,7 @@ def test_the_kept_replay_follows_its_fixture(cup: demo.Demo) -> None:
     standings_cache.invalidate_scope(slug)  # another change in the competition
     again = Client().get(replay)
     assert again.content == kept.content
-    _forget_all()
+    forget_all()
     assert Client().get(replay).content == kept.content
 
     # Voided: its log no longer counts, so the kept replay is gone with it.
@@ -202,17 +186,17 @@ def test_a_new_rating_shows_on_the_kept_ranking_and_leaves_other_games_kept(
         FUBA_2: f"/ratings/?system={FUBA_2}",
         "combined": "/ratings/?system=combined",
     }
-    before = _served(urls)
+    before = served(urls)
     other = cache.get(f"frag:{PAGES_SCOPE}:ranking:{FUBA_2}")
     assert other is not None
     with django_capture_on_commit_callbacks(execute=True):
         assert ratings.fixture_rating_apply(fixture_id=fixture.pk) in ("applied", "rebuilt")
-    served = _served(urls)
+    kept = served(urls)
     assert cache.get(f"frag:{PAGES_SCOPE}:ranking:{FUBA_2}") == other  # not rendered again
-    _forget_all()
-    assert served == _served(urls)
-    assert served[FUBA_3] != before[FUBA_3] and served["combined"] != before["combined"]
-    assert fixture.home_team.coach.name in served[FUBA_3]
+    forget_all()
+    assert kept == served(urls)
+    assert kept[FUBA_3] != before[FUBA_3] and kept["combined"] != before["combined"]
+    assert fixture.home_team.coach.name in kept[FUBA_3]
 
 
 @pytest.mark.django_db
@@ -236,7 +220,7 @@ def test_a_knockout_slot_filled_anew_leaves_the_kept_page_of_the_team_it_left(cu
     tie, nxt = found
     services.result_override(fixture_id=tie.pk, user=cup.admin, score=Score(2, 0), note="a", reopen=True)
     urls = _urls(cup, tie)
-    before = _served(urls)
+    before = served(urls)
     assert f"/matches/{nxt.pk}/" in before["home team"]
     assert f"/matches/{nxt.pk}/" not in before["away team"]
 
@@ -251,7 +235,7 @@ def test_a_knockout_slot_filled_anew_leaves_the_kept_page_of_the_team_it_left(cu
 def test_a_fixture_moved_to_a_new_round_shows_on_the_kept_live_centre(cup: demo.Demo) -> None:
     slug = cup.competition.slug
     urls = {"live centre": f"/c/{slug}/live/"}
-    before = _served(urls)["live centre"]
+    before = served(urls)["live centre"]
     assert Client().get(f"/c/{slug}/live/round/77/").status_code == 404
     fixture = _scheduled(cup.groups_stage)
     fixture.round = 77  # (as the admin moves it: the model's signals, no announcement)

@@ -12,16 +12,15 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from fubaleague.web import page_cache
 from league import demo
 from matches import services
 from matches.services.shared import CardInput
 from matches.standings import cache as standings_cache
 from matches.standings.selectors import standings_table
+from tests.pages.kept import forget_all
 from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage
 from tournaments.services.scheduling import fixture_schedule, round_shift
@@ -38,17 +37,11 @@ def _urls(cup: demo.Demo, team_id: int) -> list[str]:
     ]
 
 
-def _forget_all() -> None:
-    cache.clear()
-    standings_cache.clear_local()
-    page_cache._live.clear()
-
-
 def _kept_then_fresh(urls: list[str]) -> tuple[dict[str, str], dict[str, str]]:
     """Each page as kept fragments assemble it, then as rendered from nothing."""
     client = Client()
     kept = {url: client.get(url).content.decode() for url in urls}
-    _forget_all()
+    forget_all()
     fresh = {url: client.get(url).content.decode() for url in urls}
     return kept, fresh
 
@@ -233,10 +226,10 @@ def test_pieces_rendered_for_a_signed_in_visitor_show_anonymous_readers_nothing_
         f"/c/{slug}/live/",
     ]
     anonymous = Client()
-    _forget_all()
+    forget_all()
     fresh = {url: anonymous.get(url).content.decode() for url in urls}
     for user in (cup.users[fixture.home_team.name], demo.ensure_admin()):
-        _forget_all()
+        forget_all()
         visitor = Client()
         visitor.force_login(user)
         for url in urls:

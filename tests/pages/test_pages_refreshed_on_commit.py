@@ -9,13 +9,12 @@ import re
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
-from fubaleague.web import fragments, page_cache, refresh
+from fubaleague.web import fragments, refresh
 from league import demo
 from matches import services
-from matches.standings import cache as standings_cache
+from tests.pages.kept import forget_all, served
 from tournaments.bracket import Score
 from tournaments.models import Fixture
 
@@ -37,22 +36,6 @@ def _urls(cup: demo.Demo, fixture: Fixture, other: Fixture) -> dict[str, str]:
     }
 
 
-def _served(urls: dict[str, str]) -> dict[str, str]:
-    client = Client()
-    pages = {}
-    for name, url in urls.items():
-        response = client.get(url)
-        assert response.status_code == 200, url
-        pages[name] = response.content.decode()
-    return pages
-
-
-def _forget_all() -> None:
-    cache.clear()
-    standings_cache.clear_local()
-    page_cache._live.clear()
-
-
 def _scheduled(cup: demo.Demo, skip: int = 0) -> Fixture:
     fixtures = Fixture.objects.filter(
         stage=cup.groups_stage, status=Fixture.Status.SCHEDULED, home_team__isnull=False
@@ -70,7 +53,7 @@ def test_a_result_renders_its_stale_fragments_before_any_reader(
     fixture = _scheduled(cup)
     other = _scheduled(cup, skip=1)
     urls = _urls(cup, fixture, other)
-    before = _served(urls)
+    before = served(urls)
     # (its rating follows in a task queued on the commit: eager here, as the bench's)
     with django_capture_on_commit_callbacks(execute=True):
         services.result_override(fixture_id=fixture.pk, user=cup.admin, score=Score(3, 1), note="typed in")
@@ -83,11 +66,11 @@ def test_a_result_renders_its_stale_fragments_before_any_reader(
         return set_many(values, *args, **kwargs)
 
     monkeypatch.setattr(fragments.cache, "set_many", spy)
-    kept = _served(urls)
+    kept = served(urls)
     monkeypatch.undo()
     assert rendered == []
-    _forget_all()
-    assert kept == _served(urls)
+    forget_all()
+    assert kept == served(urls)
     assert re.search(r'data-testid="score">3 – 1<', kept["match"])
     for name in ("home", "fixtures", "home team", "match", "coach ratings"):
         assert kept[name] != before[name], name
