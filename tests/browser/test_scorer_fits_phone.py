@@ -7,18 +7,15 @@ answer and the whole pitch in view without scrolling."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from matchplay.engine_door import Decision, Dice, new_match
 from matchplay.scorer_view import pending_dict
-from rules_engine.api import HeuristicCoach
 from scoring import services
 from tests.browser.scorer_player import READ, Player
-from tests.browser.test_scorer_small_things import DESKTOP, PASSWORD, PHONE, _scorer, _shots
+from tests.browser.test_scorer_small_things import DESKTOP, PASSWORD, PHONE, _scorer, _shots, events_until
 from tests.scoring.helpers import make_fixture, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -27,24 +24,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, seria
 def _to_use_cp_then_action(header: dict[str, Any], seed: int = 1) -> list[dict[str, Any]]:
     """The events of a seeded match up to its first "use a condition point?" whose dock answer
     ("no") is followed by the other team's choice of action, which the page offers beside it."""
-    m = new_match(header)
-    dice = Dice(seed=seed)
-    coaches = {side: HeuristicCoach(random.Random(f"{side}:{seed}")) for side in ("home", "away")}
-    events: list[dict[str, Any]] = []
-    while (p := m.pending()) is not None:
-        if p.name == "use_cp":
-            then = (pending_dict(m) or {}).get("then")
-            if then is not None and then["name"] == "action" and then["actor"] != p.actor:
-                return events
-        if p.kind == "roll":
-            ev: Any = dice.roll_for(p)
-            events.append({"roll": p.name, "by": p.actor, "dice": list(ev.dice)})
-        else:
-            choice = coaches[p.actor].choose(m, p)
-            ev = Decision(p.name, p.actor, choice)
-            events.append({"decide": p.name, "by": p.actor, "choice": choice})
-        m.apply(ev)
-    raise AssertionError("the seeded match ended before a use_cp question followed by an action")
+
+    def stop(m: Any, p: Any) -> bool:
+        if p.name != "use_cp":
+            return False
+        then = (pending_dict(m) or {}).get("then")
+        return then is not None and then["name"] == "action" and then["actor"] != p.actor
+
+    return events_until(header, seed, stop, "a use_cp question followed by an action")
 
 
 @pytest.mark.parametrize("app_dice", [True, False], ids=["app", "typed"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -95,14 +95,19 @@ def _shots(page: Any, name: str) -> None:
     page.set_viewport_size(PHONE)
 
 
-def _to_question(header: dict[str, Any], name: str, seed: int) -> list[dict[str, Any]]:
-    """The events of a seeded match up to its first question `name`, both sides choosing as the
-    engine's heuristic coach does (a coach that never shoots never wins a corner)."""
+def events_until(
+    header: dict[str, Any], seed: int, stop: Callable[[Any, Any], bool], what: str
+) -> list[dict[str, Any]]:
+    """The events of a seeded match up to its first pending question that ``stop(match, pending)``
+    accepts, both sides choosing as the engine's heuristic coach does (a coach that never shoots
+    never wins a corner)."""
     m = new_match(header)
     dice = Dice(seed=seed)
     coaches = {side: HeuristicCoach(random.Random(f"{side}:{seed}")) for side in ("home", "away")}
     events: list[dict[str, Any]] = []
-    while (p := m.pending()) is not None and p.name != name:
+    while (p := m.pending()) is not None:
+        if stop(m, p):
+            return events
         if p.kind == "roll":
             ev: Any = dice.roll_for(p)
             events.append({"roll": p.name, "by": p.actor, "dice": list(ev.dice)})
@@ -111,8 +116,11 @@ def _to_question(header: dict[str, Any], name: str, seed: int) -> list[dict[str,
             ev = Decision(p.name, p.actor, choice)
             events.append({"decide": p.name, "by": p.actor, "choice": choice})
         m.apply(ev)
-    assert p is not None, f"the seeded match ended before a {name!r} question"
-    return events
+    raise AssertionError(f"the seeded match ended before {what}")
+
+
+def _to_question(header: dict[str, Any], name: str, seed: int) -> list[dict[str, Any]]:
+    return events_until(header, seed, lambda _m, p: p.name == name, f"a {name!r} question")
 
 
 def _session_at(settings: Any, question: str | None = None, seed: int = 1) -> tuple[Any, Any]:
