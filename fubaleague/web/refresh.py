@@ -40,6 +40,11 @@ from tournaments.models import Competition, Fixture, Team
 # signals, its ratings) land meanwhile and are rendered once.
 DELAY_SECONDS = 0.3
 _PENDING_SECONDS = 30
+# A rating change moves the ratings' bits of every team and match page of its game: a task renders
+# at most this many of them (a World Cup's 32 teams and 64 matches several times over), the newest
+# competitions first, so its cost stays bounded however many clubs play; the rest, e.g. a
+# 10,000-team league's, are rendered by their first readers, as without the task.
+RATING_PAGES_MAX = 400
 
 
 def _anonymous_get(path: str, query: dict[str, str] | None = None) -> HttpRequest:
@@ -88,14 +93,20 @@ def rating_pages(parts: Iterable[str]) -> None:
     # first reader renders it, as before)
     for system in systems:
         _render("/ratings/", {"system": system})
-    active = Competition.objects.filter(status=Competition.Status.ACTIVE)
+    budget = RATING_PAGES_MAX
+    active = Competition.objects.filter(status=Competition.Status.ACTIVE).order_by("-pk")
     for competition in active:
         if rules_of(competition).rating_pool not in systems:
             continue
         base = f"/c/{competition.slug}/"
-        for team_id in Team.objects.filter(competition=competition).values_list("id", flat=True):
+        team_ids = list(Team.objects.filter(competition=competition).values_list("id", flat=True))
+        fixture_ids = list(Fixture.objects.filter(competition=competition).values_list("id", flat=True))
+        if len(team_ids) + len(fixture_ids) > budget:
+            continue  # (its readers render the bits: a task must not grow with the game's size)
+        budget -= len(team_ids) + len(fixture_ids)
+        for team_id in team_ids:
             _render(f"{base}teams/{team_id}/")
-        for fixture_id in Fixture.objects.filter(competition=competition).values_list("id", flat=True):
+        for fixture_id in fixture_ids:
             _render(f"{base}matches/{fixture_id}/")
 
 

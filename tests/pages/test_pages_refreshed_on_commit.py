@@ -14,9 +14,11 @@ from django.test import Client
 from fubaleague.web import fragments, refresh
 from league import demo
 from matches import services
+from ratings.models import system_part
 from tests.pages.kept import forget_all, served
 from tournaments.bracket import Score
-from tournaments.models import Fixture
+from tournaments.game_systems import rules_of
+from tournaments.models import Competition, Fixture, Team
 
 
 def _urls(cup: demo.Demo, fixture: Fixture, other: Fixture) -> dict[str, str]:
@@ -91,3 +93,25 @@ def test_without_the_setting_the_first_reader_renders(
     assert queued == []
     response = Client().get(url)
     assert response.status_code == 200 and "2–2" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_rating_change_renders_a_bounded_number_of_team_and_match_pages(
+    cup: demo.Demo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Competition.objects.filter(pk=cup.competition.pk).update(status=Competition.Status.ACTIVE)
+    rendered: list[str] = []
+    monkeypatch.setattr(refresh, "_render", lambda path, query=None: rendered.append(path))
+    pages = Team.objects.filter(competition=cup.competition).count()
+    pages += Fixture.objects.filter(competition=cup.competition).count()
+    part = system_part(rules_of(cup.competition).rating_pool)
+
+    monkeypatch.setattr(refresh, "RATING_PAGES_MAX", pages)
+    refresh.rating_pages([part])
+    assert sum("/teams/" in p or "/matches/" in p for p in rendered) == pages
+
+    # Past the budget, the competition's readers render its pages: the task does not grow with it.
+    rendered.clear()
+    monkeypatch.setattr(refresh, "RATING_PAGES_MAX", pages - 1)
+    refresh.rating_pages([part])
+    assert rendered == ["/ratings/"]
