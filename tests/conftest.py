@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from fubaleague.celery import app as celery_app
+from kernel import broker
 from scoring import rolls
 from tests.workers import WorkerProcess
 
@@ -57,6 +58,13 @@ def _fresh_cache(request: pytest.FixtureRequest) -> None:
         from django.core.cache import cache
 
         cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _broker_breaker_closed() -> None:
+    """Every test starts with the broker's breaker closed: a publish that waited past its timeout
+    in an earlier test (a loaded machine) must not leave this one's tasks unqueued for 2 s."""
+    broker._down_until = 0.0
 
 
 @pytest.fixture(autouse=True)

@@ -216,14 +216,28 @@ function listItem(text, index, attrs) {
   return li;
 }
 
+// Marks closer than this (px) would cover each other: a goal a minute after another could not be
+// tapped, so the later one goes up a row.
+const MARK_ROOM = 15;
+
 function marks() {
   const box = $("replay-marks");
   const n = Math.max(1, data.frames.length - 1);
+  const width = box.clientWidth || 320;
+  /** @type {number[]} the right edge (px) of the last mark in each row */
+  const rows = [];
   data.marks.forEach((/** @type {{i: number, kind: string, text: string}} */ m) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "replay__mark replay__mark--" + m.kind;
     b.style.left = (100 * m.i / n) + "%";
+    if (m.kind !== "half_time" && m.kind !== "extra_time") {
+      const at = width * m.i / n;
+      let row = rows.findIndex((edge) => at >= edge);
+      if (row < 0) row = rows.length;
+      rows[row] = at + MARK_ROOM;
+      if (row > 0) b.style.transform = "translateY(-" + row + "rem)";
+    }
     b.title = m.text; b.setAttribute("aria-label", m.text);
     b.setAttribute("data-testid", "replay-mark"); b.setAttribute("data-kind", m.kind);
     b.addEventListener("click", () => { pause(); go(m.i); });
