@@ -84,6 +84,11 @@ def _lock_ledger() -> RatingLedger:
     return RatingLedger.objects.select_for_update().get(pk=1)
 
 
+def names_changed() -> None:
+    """A coach's name or country changed: the rankings and histories show them."""
+    _pages_changed()
+
+
 def _pages_changed(*systems: str) -> None:
     """The game systems whose ratings changed (every one when none is named)."""
     parts = [system_part(s) for s in (systems or tuple(GAME_SYSTEMS))]

@@ -27,6 +27,11 @@ round_paired = Signal()
 # team_name, reason, served_in.
 suspension_made = Signal()
 
+# A club's or a coach's name as the public pages show it changed (tournaments.services.clubs):
+# club_id or coach_id. Not a notification (not in SIGNALS): the kept public pages follow it
+# (matches.standings.signals, ratings.signals), since a rename saves no row of a competition.
+names_changed = Signal()
+
 SIGNALS = {
     "result_audited": result_audited,
     "fixture_dates_changed": fixture_dates_changed,

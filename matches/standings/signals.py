@@ -160,6 +160,20 @@ def _stage_changed(sender: Any, competition: Any = None, stage_id: int | None = 
         changed(competition_id)
 
 
+def _names_changed(
+    sender: Any, club_id: int | None = None, coach_id: int | None = None, **kwargs: Any
+) -> None:
+    # A renamed club or coach shows on the teams list and the team pages of every competition it
+    # has a team in; rare enough that all of each such competition's pages are made stale.
+    teams = (
+        Team.objects.filter(club_id=club_id)
+        if club_id is not None
+        else Team.objects.filter(coach_id=coach_id)
+    )
+    for competition_id, slug in teams.values_list("competition_id", "competition__slug").distinct():
+        changed(competition_id, slug)
+
+
 def connect() -> None:
     tables = (Competition, Stage, Group, Team, Fixture, Bye, LotDraw, Result, Card, PointAdjustment)
     # What the other public pages show (fubaleague/web/page_cache.py keeps them under the version).
@@ -171,5 +185,6 @@ def connect() -> None:
     for through in (Group.teams.through, Stage.teams.through):
         m2m_changed.connect(_bump, sender=through, dispatch_uid=f"standings_m2m_{through.__name__}")
     announcements.fixture_dates_changed.connect(_fixtures_moved, dispatch_uid="standings_fixtures_moved")
+    announcements.names_changed.connect(_names_changed, dispatch_uid="standings_names_changed")
     for name in ("draw_made", "round_paired", "fixtures_published"):
         announcements.SIGNALS[name].connect(_stage_changed, dispatch_uid=f"standings_{name}")

@@ -12,6 +12,7 @@ from django.db.models import Q
 
 from kernel.errors import ApplicationError, Conflict
 from matchplay.engine_door import parse as parse_log
+from tournaments import announcements
 from tournaments.game_systems import (
     FUBA_2,
     FUBA_3,
@@ -224,6 +225,7 @@ def teams_check(competition: Competition, teams: Sequence[Team], where: str, fie
 
 
 def club_update(*, club: Club, name: str | None = None, country: str | None = None) -> Club:
+    renamed = name is not None and name != club.name
     if name is not None:
         if not name.strip():
             raise invalid("A club needs a name.", "name")
@@ -233,6 +235,8 @@ def club_update(*, club: Club, name: str | None = None, country: str | None = No
     if country is not None:
         club.country = country
     club.save()
+    if renamed:
+        announcements.names_changed.send(sender=Club, club_id=club.id)
     return club
 
 
@@ -240,6 +244,10 @@ def club_delete(*, club: Club) -> None:
     if club.teams.exists():
         raise Conflict(f"{club} has teams in competitions; it cannot be deleted.")
     club.delete()
+
+
+# What the public pages show of a coach: the teams list, a team's page and the ratings.
+_COACH_SHOWN = ("name", "country", "club_id")
 
 
 def coach_update(*, coach: Coach, **changes: Any) -> Coach:
@@ -250,9 +258,12 @@ def coach_update(*, coach: Coach, **changes: Any) -> Coach:
     ranking_id = changes.get("ranking_id")
     if ranking_id and Coach.objects.filter(ranking_id=ranking_id).exclude(id=coach.id).exists():
         raise Conflict(f"Another coach has the ranking id '{ranking_id}'.", details={"field": "ranking_id"})
+    shown = {f: getattr(coach, f) for f in _COACH_SHOWN}
     for field, value in changes.items():
         setattr(coach, field, value)
     coach.save()
+    if any(getattr(coach, f) != before for f, before in shown.items()):
+        announcements.names_changed.send(sender=Coach, coach_id=coach.id)
     return coach
 
 
