@@ -165,11 +165,12 @@ def _names_changed(
 ) -> None:
     # A renamed club or coach shows on the teams list and the team pages of every competition it
     # has a team in; rare enough that all of each such competition's pages are made stale.
-    teams = (
-        Team.objects.filter(club_id=club_id)
-        if club_id is not None
-        else Team.objects.filter(coach_id=coach_id)
-    )
+    if club_id is not None:
+        teams = Team.objects.filter(club_id=club_id)
+    elif coach_id is not None:
+        teams = Team.objects.filter(coach_id=coach_id)
+    else:
+        return
     for competition_id, slug in teams.values_list("competition_id", "competition__slug").distinct():
         changed(competition_id, slug)
 
