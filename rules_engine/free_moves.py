@@ -178,7 +178,8 @@ def free_movements(m: MatchContext, team: int) -> Flow:
         if not ctx.any_move():
             m.skip(D.FREE_MOVE, team, D.DONE)  # "done" is the only answer: asking would only cost a tap
             return
-        ev = yield m.ask(D.FREE_MOVE, team, "4.3.1", options, ctx.verify, "free movement", False, D.DONE)
+        # (``why``: a coach probes its candidates without an error raised for each refused one)
+        ev = yield m.ask(D.FREE_MOVE, team, "4.3.1", options, ctx.verify, "free movement", False, D.DONE, ctx.why)
         c = answer_choice(ev)
         if c == D.DONE:
             return

@@ -236,7 +236,9 @@ class Fuba2HeuristicCoach:
             return D.DONE  # (a default is a legal answer: no need to list the moves)
         # pending.options lists every legal move afresh on each read: read it once
         opts = pending.options
-        optional = D.DONE in opts
+        # "done" closes the list of an optional sequence: the last item is compared first
+        n = len(opts)
+        optional = (n > 0 and opts[n - 1] == D.DONE) or D.DONE in opts
         if optional and self.moves_made >= MAX_MOVES:
             return D.DONE
         gains: _Gains | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from .. import board as B
-from .offside import Side, offside_position
+from .offside import Side, offside_position, second_last_area
 from .problems import illegal
 
 MIN_VALUE: Final = 1
@@ -18,8 +18,51 @@ MAX_VALUE: Final = 6
 
 
 def target_areas(ct: Side, pt: Side, start: int, offside_applies: bool, free_kick: bool) -> tuple[int, ...]:
-    """4.1: the areas the controlling team may play the ball into (``target_area_ok``)."""
-    return tuple(a for a in range(B.N_AREAS) if target_area_ok(ct, pt, start, a, offside_applies, free_kick))
+    """4.1: the areas the controlling team may play the ball into: ``target_area_ok`` of every
+    area, with the players per area and the offside positions (4.1.1) worked out once."""
+    n_areas = B.N_AREAS
+    cf, cg = ct.field, ct.gk
+    ours = [cf[a] + (1 if cg == a else 0) for a in range(n_areas)]  # ct.players(a)
+    team = ct.team
+    # offside_position(pt, a, start) of every area, the second-last area found once
+    off = [False] * n_areas
+    if offside_applies:
+        sl = second_last_area(pt)
+        if sl is not None:
+            at = 1 - pt.team
+            level = B.CORNER_OF_SPOT.get(start, start)
+            for a in range(n_areas):
+                if (
+                    a != B.CENTRE
+                    and B.in_opp_half_entirely(at, a)
+                    and B.beyond(at, a, level)
+                    and B.beyond(at, a, sl)
+                ):
+                    off[a] = True
+    out: list[int] = []
+    for area in range(n_areas):
+        if free_kick and area == start and ours[start] < 2:
+            continue  # (also when no player is near: refused either way)
+        near = False
+        all_off = True
+        if ours[area]:
+            near = True
+            all_off = off[area]
+        for a in B.ADJ[area]:
+            if a < n_areas and ours[a]:
+                near = True
+                if not off[a]:
+                    all_off = False
+        if not near:
+            continue
+        if offside_applies and not _own_half(team, area):
+            if ours[area]:
+                if off[area]:
+                    continue
+            elif all_off:
+                continue
+        out.append(area)
+    return tuple(out)
 
 
 def target_area_ok(ct: Side, pt: Side, start: int, area: int, offside_applies: bool, free_kick: bool) -> bool:

@@ -105,6 +105,11 @@ _STOPS_IN: Final[tuple[tuple[str, ...], ...]] = tuple(
     for chapter in ("4.8.3", "4.8.2")
 )
 
+# (read by moveseq's own copy of move_problem)
+PATH_TABLE: Final = _PATH_TABLE
+NOT_STRAIGHT: Final = _NOT_STRAIGHT
+STOPS_IN: Final = _STOPS_IN
+
 
 def move_problem(
     own: Side, opp: Side, option: str, start: int, end: int, goalkeeper: bool, ball: int, offside: bool = True

@@ -21,9 +21,13 @@ from ..movebase import Move, move_player, parse_move, verify_move
 from .movement import (
     DEFENCE,
     FORWARD,
+    GK_MAX_AREAS,
     GOALKEEPER,
     MIDFIELD,
+    NOT_STRAIGHT,
     OPTIONS,
+    PATH_TABLE,
+    STOPS_IN,
     STRAIGHT_ENDS,
     closest_players,
     dribble_problem,
@@ -31,7 +35,7 @@ from .movement import (
     move_problem,
     straight_path,
 )
-from .offside import Side, offside_position
+from .offside import Side, second_last_area
 from .turnstate import F2, players, side
 
 Flow = Generator[Pending, Event, Any]
@@ -41,6 +45,13 @@ MIXED: Final = "mixed"  # with a condition point: "the team can mix the movement
 FREE: Final = "free"  # 4.8.7
 SPECIAL: Final = "special"  # 4.4.3 rows -5, -3, 3: to adjacent areas
 ADJUST: Final = "adjust"  # 3.2: the controlling team's 0-2 moves after the set-ups
+# the kinds in the order of their int codes (``Moves.k``): the checks compare ints
+_KINDS: Final[tuple[str, ...]] = (OPTION, MIXED, FREE, SPECIAL, ADJUST)
+_K_OPTION: Final = 0
+_K_MIXED: Final = 1
+_K_FREE: Final = 2
+_K_SPECIAL: Final = 3
+_K_ADJUST: Final = 4
 
 _PARSE: Final[dict[str, Move]] = {}
 for _s in range(B.N_LOC):
@@ -101,14 +112,18 @@ class Moves:
     __slots__ = (
         "arrived",
         "dribbled",
+        "ends",
         "g",
         "gk_moved",
+        "k",
         "kind",
         "legal",
         "m",
+        "oc",
         "option",
         "rule",
         "sides",
+        "sl",
         "team",
     )
 
@@ -126,6 +141,13 @@ class Moves:
         self.gk_moved = False
         self.dribbled = False
         self.sides: tuple[Side, Side] | None = None
+        # the opponent's second-last area (4.1.1) while ``sides`` holds: -2 not worked out yet
+        self.sl: int | None = -2
+        # the kind and the option as ints (every candidate of a list compares them)
+        self.k = _KINDS.index(kind) if kind in _KINDS else -1
+        self.oc = OPTIONS.index(option) if option in OPTIONS else -1
+        # ``candidates`` of every area, worked out once (the kind and option do not change)
+        self.ends: tuple[tuple[int, ...], ...] = tuple(self._candidates(src) for src in range(B.N_AREAS))
 
     def parse(self, choice: Any) -> Move | None:
         return parse_move(_PARSE, _GK_PARSE, self.m.st.teams[self.team].gk, choice)
@@ -141,9 +163,9 @@ class Moves:
         st = self.m.st
         team = self.team
         ts = st.teams[team]
-        kind = self.kind
+        k = self.k
         if gk:
-            if kind == FREE:
+            if k == _K_FREE:
                 return "4.8.7: goalkeepers have no free movement"
             if self.gk_moved:
                 return "4.8: the goalkeeper has already moved"
@@ -153,16 +175,20 @@ class Moves:
         if dst == src or dst >= B.N_AREAS:
             return f"4.8: {B.NAMES[dst]} is not a move from {B.NAMES[src]}"
         ct = team == st.ct
-        if kind == ADJUST:
+        if k == _K_ADJUST:
             return "3.2: the ball is not moved in a set-up" if ball else self._adjust(src, dst, gk)
-        own, opp = self._sides()
+        sides = self.sides
+        if sides is None:
+            sides = self._sides()
+        own, opp = sides
         if src >= B.N_AREAS:  # a corner taker before the corner is taken
             return "5.2.1: the corner taker stays on its spot until the corner is taken"
-        if kind == FREE:
+        why: str | None
+        if k == _K_FREE:
             why = free_move_problem(own, src, dst, st.ball)
-        elif kind == SPECIAL:
+        elif k == _K_SPECIAL:
             why = None if dst in B.ADJ_SET[src] else "4.4.3: the player moves to an adjacent area"
-            if why is None and ct and not B.backward(team, src, dst) and offside_position(opp, dst, st.ball):
+            if why is None and ct and not B.backward(team, src, dst) and self._offside(opp, dst, st.ball):
                 why = "4.8.5: a player cannot be moved into an offside position"
         else:
             why = self._ordinary(own, opp, src, dst, gk, ct)
@@ -174,15 +200,60 @@ class Moves:
 
     def _ordinary(self, own: Side, opp: Side, src: int, dst: int, gk: bool, ct: bool) -> str | None:
         ball = self.m.st.ball
-        if self.kind == OPTION:
-            return move_problem(own, opp, self.option, src, dst, gk, ball, ct)
+        if self.k == _K_OPTION:
+            oc = self.oc
+            if oc < 0:
+                return move_problem(own, opp, self.option, src, dst, gk, ball, ct)
+            return self._problem(oc, own, opp, src, dst, gk, ball, ct)
         first = None
-        for option in OPTIONS:
-            why = move_problem(own, opp, option, src, dst, gk, ball, ct)
+        for oc in range(3):  # (OPTIONS, in order)
+            why = self._problem(oc, own, opp, src, dst, gk, ball, ct)
             if why is None:
                 return None
             first = first or why
         return first
+
+    def _problem(
+        self, oc: int, own: Side, opp: Side, start: int, end: int, goalkeeper: bool, ball: int, offside: bool
+    ) -> str | None:
+        """``movement.move_problem`` for the option ``OPTIONS[oc]`` and a start and an end on the
+        playing areas (as ``check`` calls it), the same verdict and reason; the tables read
+        directly and the opponent's second-last area kept while the sides hold (a move list
+        checks every candidate)."""
+        team = own.team
+        if oc == 1:  # midfield
+            if end not in B.ADJ_SET[start]:
+                return "4.8.1: a midfield move goes to an adjacent area"
+            if B.COL[start] == B.COL[end]:
+                return "4.8.1: a midfield move goes sideways or diagonally, not straight forward or backwards"
+        else:
+            forward = oc == 2
+            path = PATH_TABLE[team][start][end] if start >= 0 else None  # (straight_path's range)
+            if path is None or B.beyond(team, end, start) != forward:
+                return NOT_STRAIGHT[1 if forward else 0]
+            if goalkeeper and len(path) > GK_MAX_AREAS:
+                return "4.8.4: the goalkeeper moves at most two areas"
+            of, og = opp.field, opp.gk
+            wf, wg = own.field, own.gk
+            for i in range(len(path) - 1):  # (the areas the move crosses, its end excluded)
+                area = path[i]
+                if of[area] + (1 if og == area else 0) > wf[area] + (1 if wg == area else 0):
+                    return STOPS_IN[1 if forward else 0][area]
+        if offside and not B.backward(team, start, end) and self._offside(opp, end, ball):
+            return "4.8.5: a player cannot be moved into an offside position"
+        return None
+
+    def _offside(self, opp: Side, area: int, ball: int) -> bool:
+        """``offside_position(opp, area, ball)``, the second-last area worked out once."""
+        team = 1 - opp.team
+        if area == B.CENTRE or area >= B.N_AREAS or not B.in_opp_half_entirely(team, area):
+            return False
+        if not B.beyond(team, area, B.CORNER_OF_SPOT.get(ball, ball)):
+            return False
+        sl = self.sl
+        if sl == -2:
+            sl = self.sl = second_last_area(opp)
+        return sl is not None and B.beyond(team, area, sl)
 
     def _dribble(self, opp: Side, src: int, dst: int, ct: bool) -> str | None:
         if not ct or src != self.m.st.ball or self.kind not in (OPTION, MIXED):
@@ -207,6 +278,9 @@ class Moves:
     def candidates(self, src: int) -> tuple[int, ...]:
         """Where a player in `src` might go: a forward or defence move goes straight, maybe
         across several areas (4.8.2, 4.8.3), every other move to an adjacent area."""
+        return self.ends[src] if src < B.N_AREAS else ()
+
+    def _candidates(self, src: int) -> tuple[int, ...]:
         if src >= B.N_AREAS:
             return ()
         if self.kind == OPTION:
@@ -223,33 +297,41 @@ class Moves:
 
     def options(self) -> tuple[str, ...]:
         out: list[str] = []
-        ts = self.m.st.teams[self.team]
-        dribble = self.kind in (OPTION, MIXED) and self.team == self.m.st.ct and not self.dribbled
-        for src in range(B.N_LOC):
-            if ts.field[src] - self.arrived[src] <= 0:
+        st = self.m.st
+        ts = st.teams[self.team]
+        field, arrived, ends = ts.field, self.arrived, self.ends
+        ball = st.ball
+        dribble = 0 <= self.k <= _K_MIXED and self.team == st.ct and not self.dribbled
+        # (the corner spots have no candidates: the playing areas only)
+        for src in range(B.N_AREAS):
+            if field[src] - arrived[src] <= 0:
                 continue
-            for dst in self.candidates(src):
+            names = _NAMES[src]
+            for dst in ends[src]:
                 if self.check(src, dst, False, False) is None:
-                    out.append(fmt(src, dst, False, False))
-                if dribble and src == self.m.st.ball and self.check(src, dst, False, True) is None:
-                    out.append(fmt(src, dst, False, True))
-        if self.kind != FREE and not self.gk_moved and 0 <= ts.gk < B.N_AREAS:
-            for dst in self.candidates(ts.gk):
-                if self.check(ts.gk, dst, True, False) is None:
-                    out.append(fmt(ts.gk, dst, True, False))
+                    out.append(names[dst][0])
+                if dribble and src == ball and self.check(src, dst, False, True) is None:
+                    out.append(names[dst][1])
+        gk = ts.gk
+        if self.k != _K_FREE and not self.gk_moved and 0 <= gk < B.N_AREAS:
+            for dst in ends[gk]:
+                if self.check(gk, dst, True, False) is None:
+                    out.append(_GK_NAMES[dst])
         return tuple(out)
 
     def any_move(self) -> bool:
         """Whether some move is legal (``options`` without listing them all)."""
         ts = self.m.st.teams[self.team]
+        field, arrived, ends = ts.field, self.arrived, self.ends
         for src in range(B.N_AREAS):
-            if ts.field[src] - self.arrived[src] > 0:
-                for dst in self.candidates(src):
+            if field[src] - arrived[src] > 0:
+                for dst in ends[src]:
                     if self.check(src, dst, False, False) is None:
                         return True
-        if self.kind != FREE and not self.gk_moved and 0 <= ts.gk < B.N_AREAS:
-            for dst in self.candidates(ts.gk):
-                if self.check(ts.gk, dst, True, False) is None:
+        gk = ts.gk
+        if self.k != _K_FREE and not self.gk_moved and 0 <= gk < B.N_AREAS:
+            for dst in ends[gk]:
+                if self.check(gk, dst, True, False) is None:
                     return True
         return False
 
@@ -264,9 +346,10 @@ class Moves:
             self.gk_moved = True
         if mv[3]:
             self.dribbled = True
-        if self.kind in (OPTION, MIXED):
+        if 0 <= self.k <= _K_MIXED:
             self.g.turn.moved[self.team] += 1
         self.sides = None
+        self.sl = -2
 
 
 def move_seq(
