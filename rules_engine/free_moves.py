@@ -179,7 +179,9 @@ def free_movements(m: MatchContext, team: int) -> Flow:
             m.skip(D.FREE_MOVE, team, D.DONE)  # "done" is the only answer: asking would only cost a tap
             return
         # (``why``: a coach probes its candidates without an error raised for each refused one)
-        ev = yield m.ask(D.FREE_MOVE, team, "4.3.1", options, ctx.verify, "free movement", False, D.DONE, ctx.why)
+        ev = yield m.ask(
+            D.FREE_MOVE, team, "4.3.1", options, ctx.verify, "free movement", False, D.DONE, ctx.why
+        )
         c = answer_choice(ev)
         if c == D.DONE:
             return

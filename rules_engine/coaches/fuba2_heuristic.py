@@ -30,6 +30,7 @@ from .. import decisions as D
 from ..events import Pending
 from ..fuba2.ball import long_pass_areas
 from ..fuba2.goal import attempt_modifier
+from ..fuba2.moveseq import CODE_NAMES, SeqOptions
 from ..fuba2.offside import Side
 from ..machine import Match
 from ..state import MatchState
@@ -234,6 +235,9 @@ class Fuba2HeuristicCoach:
             self.sequence, self.moves_made = key, 0
         if self.moves_made >= MAX_MOVES and pending.default == D.DONE:
             return D.DONE  # (a default is a legal answer: no need to list the moves)
+        fn = pending.options_fn
+        if isinstance(fn, SeqOptions):
+            return self._scored_move(match, pending, fn.codes())
         # pending.options lists every legal move afresh on each read: read it once
         opts = pending.options
         # "done" closes the list of an optional sequence: the last item is compared first
@@ -264,6 +268,26 @@ class Fuba2HeuristicCoach:
             return D.DONE
         self.moves_made += 1
         return best
+
+    def _scored_move(self, match: Match, pending: Pending, codes: list[int]) -> Any:
+        """``_move`` for a move sequence's ask, which offers "done" after its legal moves, read
+        as codes (``SeqOptions``): the same draws and choice without a name per move."""
+        if not codes:
+            return D.DONE
+        gains = _Gains(match.st, _team(pending), self.random)
+        # the first best move, each gain drawn in the order of the options (as max() would)
+        best_code = codes[0]
+        best_gain = gains.noisy(best_code)
+        for i in range(1, len(codes)):
+            code = codes[i]
+            gain = gains.noisy(code)
+            if gain > best_gain:
+                best_code, best_gain = code, gain
+        # the best move's gain with a fresh draw (the keeper's has none) decides whether to make it
+        if gains.noisy(best_code) < MOVE_GAIN:
+            return D.DONE
+        self.moves_made += 1
+        return CODE_NAMES[best_code]
 
     def _use_cp(self, match: Match, pending: Pending) -> Any:
         st = match.st

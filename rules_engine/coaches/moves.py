@@ -152,12 +152,11 @@ def _player_moves(
     bpart, ppart = contests.bpart, contests.ppart
     base, g_off = contests.base, contests.g_off
     wadd: list[float] = [w[d] * STACK_GAIN[field[d]] for d in range(N_AREAS)]
-    # contest gain of a move into each area from an area outside the contests
-    cdst: list[float] = [0.0] * N_AREAS
+    # contest gain of a move into the ball area and into the penalty area from an area outside
+    # the contests (0.0 elsewhere: adding it would change no gain)
     ball_is_pen = ball == pen
-    cdst[ball] = bpart[c_ball + 1] + ppart[c_pen + (1 if ball_is_pen else 0)] - g_off - base
-    if not ball_is_pen:
-        cdst[pen] = bpart[c_ball] + ppart[c_pen + 1] - g_off - base
+    cd_ball = bpart[c_ball + 1] + ppart[c_pen + (1 if ball_is_pen else 0)] - g_off - base
+    cd_pen = cd_ball if ball_is_pen else bpart[c_ball] + ppart[c_pen + 1] - g_off - base
     cands: list[tuple[float, int]] = []
     for sid in ids:
         a_src = SRC_AREA[sid]
@@ -169,9 +168,10 @@ def _player_moves(
             for i in range(n):
                 d = dsts[i]
                 g = wadd[d] - loss
-                # (cdst is 0.0 elsewhere: adding it changes no gain; two compares, not a tuple)
-                if d == ball or d == pen:  # noqa: SIM109
-                    g += cdst[d]
+                if d == ball:
+                    g += cd_ball
+                elif d == pen:
+                    g += cd_pen
                 if g > threshold:
                     cands.append((g, ranks[i]))
             continue
@@ -233,7 +233,26 @@ def pick_move(pending: Pending, cands: list[tuple[float, int]], free: bool, thre
             if check(c) is None:
                 return c
             last_g, last_r = bg, br
-        if check(D.DONE) is None and (not cands or free):
+        done_ok = check(D.DONE) is None
+        if done_ok and (not cands or free):
+            return D.DONE
+        # What the options list below would choose, without listing the options (every
+        # candidate the check passes is one of them): the best legal candidate, the first of
+        # equal gains in that list's order (then it is listed), else "done" when legal
+        if n > 6:
+            cands.sort(reverse=True)  # (the order of the six checked)
+            for i in range(6, n):
+                g, r = cands[i]
+                c = names[r]
+                if check(c) is None:
+                    for j in range(i + 1, n):
+                        g2, r2 = cands[j]
+                        if g2 != g:
+                            break
+                        if check(names[r2]) is None:
+                            return _best_option(pending.options, cands, threshold)
+                    return c
+        if done_ok:
             return D.DONE
     elif pending.verify_fn is not None:
         verify = pending.verify_fn
@@ -253,7 +272,12 @@ def pick_move(pending: Pending, cands: list[tuple[float, int]], free: bool, thre
             if not cands or free:
                 return D.DONE
     # list the options and take the best legal one
-    opts = pending.options
+    return _best_option(pending.options, cands, threshold)
+
+
+def _best_option(opts: tuple[Any, ...], cands: list[tuple[float, int]], threshold: float) -> Any:
+    """The legal option of the best candidate (the first of equal gains), else ``done``."""
+    names = MOVE_NAME
     if len(opts) == 1:
         return opts[0]
     scores = {names[r]: g for g, r in cands}

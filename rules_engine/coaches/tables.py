@@ -4,7 +4,6 @@ contest and slow-play tables."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 from .. import board as B
@@ -95,14 +94,16 @@ OPP_HALF: Final = tuple(tuple(B.in_opp_half_entirely(team, a) for a in range(B.N
 def area_counts(ts: TeamState) -> list[int]:
     """Players of a team in each playing area as 1.4.1 counts them
     (``TeamState.count``: goalkeeper included, at most six)."""
-    out = ts.field[:N_AREAS]
+    field = ts.field
     g = ts.gk
-    if 0 <= g < N_AREAS:
-        out[g] += 1
-    return [6 if n > 6 else n for n in out]
+    out = [0] * N_AREAS
+    for a in range(N_AREAS):
+        n = field[a] + 1 if g == a else field[a]
+        out[a] = 6 if n > 6 else n
+    return out
 
 
-def near_mask(counts: Sequence[int]) -> int:
+def near_mask(counts: list[int]) -> int:
     """Bit mask of the playing areas with a player in an adjacent playing area."""
     mask = 0
     for a in range(N_AREAS):

@@ -60,6 +60,8 @@ for _s in range(B.N_LOC):
         _PARSE[f"{B.NAMES[_s]}>{B.NAMES[_d]}+ball"] = (_s, _d, False, True)
 _GK_PARSE: Final[dict[str, int]] = {f"GK>{n}": i for i, n in enumerate(B.NAMES[: B.N_AREAS])}
 
+# B.ADJ_SET of every location as a bit mask (a midfield move's check reads it for every candidate)
+_ADJ_BITS: Final[tuple[int, ...]] = tuple(sum(1 << a for a in B.ADJ_SET[s]) for s in range(B.N_LOC))
 _ADJACENT: Final = tuple(tuple(a for a in B.ADJ[s] if a < B.N_AREAS) for s in range(B.N_AREAS))
 # 4.8.7: "straight forward/backward one area away from the goal line"
 _FREE_ENDS: Final = tuple(
@@ -106,6 +108,25 @@ def fmt(src: int, dst: int, gk: bool, ball: bool) -> str:
     return _NAMES[src][dst][1 if ball else 0]
 
 
+def move_code(src: int, dst: int, gk: bool, ball: bool) -> int:
+    """A move as one int: (source + 1) << 6 | destination << 1 | with the ball, the goalkeeper's
+    source taken as -1 (``SeqOptions.codes``)."""
+    return (0 if gk else (src + 1) << 6) | dst << 1 | (1 if ball else 0)
+
+
+# the name of every move code (``fmt``; "" for the codes of no move)
+CODE_NAMES: Final[tuple[str, ...]] = tuple(
+    fmt(-1, (c >> 1) & 31, True, False)
+    if c >> 6 == 0 and not c & 1 and (c >> 1) & 31 < B.N_LOC
+    else (
+        fmt((c >> 6) - 1, (c >> 1) & 31, False, bool(c & 1))
+        if 0 < c >> 6 <= B.N_LOC and (c >> 1) & 31 < B.N_LOC
+        else ""
+    )
+    for c in range((B.N_LOC + 1) << 6)
+)
+
+
 class Moves:
     """The constraints of one sequence of moves by one team."""
 
@@ -120,6 +141,7 @@ class Moves:
         "legal",
         "m",
         "oc",
+        "opp",
         "option",
         "rule",
         "sides",
@@ -141,6 +163,8 @@ class Moves:
         self.gk_moved = False
         self.dribbled = False
         self.sides: tuple[Side, Side] | None = None
+        # the opponent's side: its players hold still while this team moves (``do`` keeps it)
+        self.opp: Side | None = None
         # the opponent's second-last area (4.1.1) while ``sides`` holds: -2 not worked out yet
         self.sl: int | None = -2
         # the kind and the option as ints (every candidate of a list compares them)
@@ -155,7 +179,10 @@ class Moves:
     def _sides(self) -> tuple[Side, Side]:
         if self.sides is None:
             st = self.m.st
-            self.sides = (side(st, self.team), side(st, 1 - self.team))
+            opp = self.opp
+            if opp is None:
+                opp = self.opp = side(st, 1 - self.team)
+            self.sides = (side(st, self.team), opp)
         return self.sides
 
     def check(self, src: int, dst: int, gk: bool, ball: bool) -> str | None:
@@ -222,7 +249,7 @@ class Moves:
         checks every candidate)."""
         team = own.team
         if oc == 1:  # midfield
-            if end not in B.ADJ_SET[start]:
+            if not _ADJ_BITS[start] >> end & 1:  # (end in B.ADJ_SET[start])
                 return "4.8.1: a midfield move goes to an adjacent area"
             if B.COL[start] == B.COL[end]:
                 return "4.8.1: a midfield move goes sideways or diagonally, not straight forward or backwards"
@@ -296,7 +323,12 @@ class Moves:
         return _ADJACENT[src]
 
     def options(self) -> tuple[str, ...]:
-        out: list[str] = []
+        names = CODE_NAMES
+        return tuple([names[c] for c in self.codes()])
+
+    def codes(self) -> list[int]:
+        """The legal moves in the order of ``options``, each as ``move_code`` of it."""
+        out: list[int] = []
         st = self.m.st
         ts = st.teams[self.team]
         field, arrived, ends = ts.field, self.arrived, self.ends
@@ -306,18 +338,18 @@ class Moves:
         for src in range(B.N_AREAS):
             if field[src] - arrived[src] <= 0:
                 continue
-            names = _NAMES[src]
+            base = (src + 1) << 6
             for dst in ends[src]:
                 if self.check(src, dst, False, False) is None:
-                    out.append(names[dst][0])
+                    out.append(base | dst << 1)
                 if dribble and src == ball and self.check(src, dst, False, True) is None:
-                    out.append(names[dst][1])
+                    out.append(base | dst << 1 | 1)
         gk = ts.gk
         if self.k != _K_FREE and not self.gk_moved and 0 <= gk < B.N_AREAS:
             for dst in ends[gk]:
                 if self.check(gk, dst, True, False) is None:
-                    out.append(_GK_NAMES[dst])
-        return tuple(out)
+                    out.append(dst << 1)
+        return out
 
     def any_move(self) -> bool:
         """Whether some move is legal (``options`` without listing them all)."""
@@ -348,8 +380,24 @@ class Moves:
             self.dribbled = True
         if 0 <= self.k <= _K_MIXED:
             self.g.turn.moved[self.team] += 1
-        self.sides = None
-        self.sl = -2
+        self.sides = None  # (the opponent's side and second-last area hold)
+
+
+class SeqOptions:
+    """The options of a move sequence's ask (``Pending.options_fn``): its legal moves and "done"
+    when called; ``codes`` lists the same moves (without "done") as ``move_code`` ints, for a
+    coach that scores every move and names only the one it makes (``CODE_NAMES``)."""
+
+    __slots__ = ("mv",)
+
+    def __init__(self, mv: Moves) -> None:
+        self.mv = mv
+
+    def __call__(self) -> tuple[str, ...]:
+        return (*self.mv.options(), D.DONE)
+
+    def codes(self) -> list[int]:
+        return self.mv.codes()
 
 
 def move_seq(
@@ -357,10 +405,7 @@ def move_seq(
 ) -> Generator[Pending, Event, int]:
     """Ask for up to `limit` moves, ended by "done" (the default); returns how many were made."""
     n = 0
-
-    def options() -> tuple[str, ...]:
-        return (*mv.options(), D.DONE)
-
+    options = SeqOptions(mv)
     while n < limit:
         if not mv.any_move():
             m.skip(name, mv.team, D.DONE)  # "done" is the only answer: not asked
