@@ -132,7 +132,13 @@ class HeuristicCoach:
             mode = 1 if lead == 0 else (2 if lead < 0 else 3)
             if mode != self._mode:
                 self._set_mode(mode)
-        handler = self._dispatch.get(pending.name)
+        name = pending.name
+        # the most frequent, called directly (compiled: no method object called generically)
+        if name == D.TARGET_AREA:
+            return self._target_area(match, pending, team)
+        if name == D.ACTION:
+            return self._action(match, pending, team)
+        handler = self._dispatch.get(name)
         if handler is not None:
             return handler(match, pending, team)
         return self._fallback(pending)

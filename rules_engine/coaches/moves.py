@@ -151,7 +151,10 @@ def _player_moves(
     c_ball, c_pen = contests.c_ball, contests.c_pen
     bpart, ppart = contests.bpart, contests.ppart
     base, g_off = contests.base, contests.g_off
-    wadd: list[float] = [w[d] * STACK_GAIN[field[d]] for d in range(N_AREAS)]
+    # (a list made at its size and filled: a comprehension appends to it item by item)
+    wadd: list[float] = [0.0] * N_AREAS
+    for d in range(N_AREAS):
+        wadd[d] = w[d] * STACK_GAIN[field[d]]
     # contest gain of a move into the ball area and into the penalty area from an area outside
     # the contests (0.0 elsewhere: adding it would change no gain)
     ball_is_pen = ball == pen

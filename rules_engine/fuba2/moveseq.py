@@ -89,6 +89,9 @@ _OPTION_ENDS: Final[tuple[dict[str, tuple[tuple[int, ...], ...]], ...]] = tuple(
     for team in (B.HOME, B.AWAY)
 )
 
+# Moves.ends by kind, option and team (``Moves.__init__``)
+_ENDS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
+
 Legal = Callable[[list[int], int], str | None]  # a set-up still legal after an adjustment (3.2)
 
 
@@ -143,6 +146,7 @@ class Moves:
         "oc",
         "opp",
         "option",
+        "own_ok",
         "rule",
         "sides",
         "sl",
@@ -165,13 +169,19 @@ class Moves:
         self.sides: tuple[Side, Side] | None = None
         # the opponent's side: its players hold still while this team moves (``do`` keeps it)
         self.opp: Side | None = None
+        # whether the own side was checked since the last move (``_sides`` without the Side)
+        self.own_ok = False
         # the opponent's second-last area (4.1.1) while ``sides`` holds: -2 not worked out yet
         self.sl: int | None = -2
         # the kind and the option as ints (every candidate of a list compares them)
         self.k = _KINDS.index(kind) if kind in _KINDS else -1
         self.oc = OPTIONS.index(option) if option in OPTIONS else -1
-        # ``candidates`` of every area, worked out once (the kind and option do not change)
-        self.ends: tuple[tuple[int, ...], ...] = tuple(self._candidates(src) for src in range(B.N_AREAS))
+        # ``candidates`` of every area, worked out once per kind, option and team
+        key = ((self.k + 1) * 4 + self.oc + 1) * 2 + team
+        ends = _ENDS.get(key)
+        if ends is None:
+            ends = _ENDS[key] = tuple(self._candidates(src) for src in range(B.N_AREAS))
+        self.ends = ends
 
     def parse(self, choice: Any) -> Move | None:
         return parse_move(_PARSE, _GK_PARSE, self.m.st.teams[self.team].gk, choice)
@@ -204,50 +214,69 @@ class Moves:
         ct = team == st.ct
         if k == _K_ADJUST:
             return "3.2: the ball is not moved in a set-up" if ball else self._adjust(src, dst, gk)
-        sides = self.sides
-        if sides is None:
-            sides = self._sides()
-        own, opp = sides
+        if not self.own_ok:
+            if not 0 <= ts.gk < B.N_AREAS:
+                side(st, team)  # (refused as building the team's side refuses it)
+            self.own_ok = True
+        opp = self.opp
+        if opp is None:
+            opp = self.opp = side(st, 1 - team)
         if src >= B.N_AREAS:  # a corner taker before the corner is taken
             return "5.2.1: the corner taker stays on its spot until the corner is taken"
         why: str | None
         if k == _K_FREE:
-            why = free_move_problem(own, src, dst, st.ball)
+            sides = self.sides
+            if sides is None:
+                sides = self._sides()
+            why = free_move_problem(sides[0], src, dst, st.ball)
         elif k == _K_SPECIAL:
             why = None if dst in B.ADJ_SET[src] else "4.4.3: the player moves to an adjacent area"
             if why is None and ct and not B.backward(team, src, dst) and self._offside(opp, dst, st.ball):
                 why = "4.8.5: a player cannot be moved into an offside position"
         else:
-            why = self._ordinary(own, opp, src, dst, gk, ct)
+            why = self._ordinary(ts.field, ts.gk, opp, src, dst, gk, ct)
         if why is None and ball:
             why = self._dribble(opp, src, dst, ct)
         if why is None and ct and src == st.ball and not ball and players(st, team, src) <= 1:
             why = "4.8.9: the controlling team keeps a player in the same area as the ball"
         return why
 
-    def _ordinary(self, own: Side, opp: Side, src: int, dst: int, gk: bool, ct: bool) -> str | None:
+    def _ordinary(
+        self, wf: list[int], wg: int, opp: Side, src: int, dst: int, gk: bool, ct: bool
+    ) -> str | None:
+        """The move of the option (or, mixed, of any option): the team's players ``wf`` and
+        goalkeeper ``wg`` (its side as it stands), the opponent's ``opp``."""
         ball = self.m.st.ball
         if self.k == _K_OPTION:
             oc = self.oc
             if oc < 0:
-                return move_problem(own, opp, self.option, src, dst, gk, ball, ct)
-            return self._problem(oc, own, opp, src, dst, gk, ball, ct)
+                return move_problem(side(self.m.st, self.team), opp, self.option, src, dst, gk, ball, ct)
+            return self._problem(oc, wf, wg, opp, src, dst, gk, ball, ct)
         first = None
         for oc in range(3):  # (OPTIONS, in order)
-            why = self._problem(oc, own, opp, src, dst, gk, ball, ct)
+            why = self._problem(oc, wf, wg, opp, src, dst, gk, ball, ct)
             if why is None:
                 return None
             first = first or why
         return first
 
     def _problem(
-        self, oc: int, own: Side, opp: Side, start: int, end: int, goalkeeper: bool, ball: int, offside: bool
+        self,
+        oc: int,
+        wf: list[int],
+        wg: int,
+        opp: Side,
+        start: int,
+        end: int,
+        goalkeeper: bool,
+        ball: int,
+        offside: bool,
     ) -> str | None:
         """``movement.move_problem`` for the option ``OPTIONS[oc]`` and a start and an end on the
         playing areas (as ``check`` calls it), the same verdict and reason; the tables read
         directly and the opponent's second-last area kept while the sides hold (a move list
         checks every candidate)."""
-        team = own.team
+        team = self.team
         if oc == 1:  # midfield
             if not _ADJ_BITS[start] >> end & 1:  # (end in B.ADJ_SET[start])
                 return "4.8.1: a midfield move goes to an adjacent area"
@@ -261,7 +290,6 @@ class Moves:
             if goalkeeper and len(path) > GK_MAX_AREAS:
                 return "4.8.4: the goalkeeper moves at most two areas"
             of, og = opp.field, opp.gk
-            wf, wg = own.field, own.gk
             for i in range(len(path) - 1):  # (the areas the move crosses, its end excluded)
                 area = path[i]
                 if of[area] + (1 if og == area else 0) > wf[area] + (1 if wg == area else 0):
@@ -381,6 +409,7 @@ class Moves:
         if 0 <= self.k <= _K_MIXED:
             self.g.turn.moved[self.team] += 1
         self.sides = None  # (the opponent's side and second-last area hold)
+        self.own_ok = False
 
 
 class SeqOptions:
