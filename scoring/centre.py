@@ -17,15 +17,18 @@ session's own final score.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count, Max, Q, Sum
+from django.db.models.signals import post_save
 
+from matches.standings.cache import committed
 from matchplay import scorer_view
-from scoring import selectors
+from scoring import held, selectors
 from scoring.models import ScoringSession
-from tournaments.models import Fixture
+from tournaments.models import Competition, Fixture
 
 CENTRE_CACHE_SECONDS = 3600
 # The finished matches listed: the latest ones whose result counts (a screen shows a round's worth).
@@ -66,6 +69,31 @@ def version_by_slug(*, slug: str) -> tuple[int, str] | None:
     no session (then the caller looks the competition up: a rare case, not worth a join)."""
     competition, ver = _version_row(_live(ScoringSession.objects.filter(fixture__competition__slug=slug)))
     return None if competition is None else (int(competition), ver)
+
+
+def held_version(*, slug: str) -> tuple[int, str] | None:
+    """The competition's id and live version as this process read them at most
+    ``held.HELD_SECONDS`` ago (a poll then costs no query); None when there is no such competition."""
+    found = held.get(slug)
+    if found is not None:
+        return found
+    read_at = time.monotonic()
+    found = version_by_slug(slug=slug)
+    if found is None:
+        competition_id = Competition.objects.filter(slug=slug).values_list("id", flat=True).first()
+        if competition_id is None:
+            return None  # (nothing held: random slugs cost no entry)
+        found = competition_id, version(competition_id=competition_id)
+    held.put(slug, found, read_at)
+    return found
+
+
+# What moves a version without the scorer's services (those forget it themselves, sessions are
+# written without signals): a session created, a fixture's status (its result counts), a change
+# committed elsewhere in the results (a forfeit's update()).
+post_save.connect(held.forget, sender=ScoringSession, dispatch_uid="scoring_centre_held_session")
+post_save.connect(held.forget, sender=Fixture, dispatch_uid="scoring_centre_held_fixture")
+committed.connect(held.forget, dispatch_uid="scoring_centre_held_committed")
 
 
 def etag(competition_id: int, ver: str) -> str:

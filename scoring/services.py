@@ -28,7 +28,7 @@ from matches import services as results
 from matches.log_fixture import fixture_header
 from matches.services.log_checks import submission_validate
 from notifications import kinds, outbox
-from scoring import dice, quotas, session_engine
+from scoring import dice, held, quotas, session_engine
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import (
     cache_key,
@@ -113,6 +113,10 @@ def _changed(session: ScoringSession, fields: list[str], match: Any | None = Non
     ScoringSession.objects.filter(pk=session.pk).update(
         **{name: getattr(session, name) for name in [*fields, "version", "updated_at"]}
     )
+    # The live centre's version held by this process moved (now for this request's next read,
+    # and at the commit for another thread's read meanwhile).
+    held.forget()
+    transaction.on_commit(held.forget)
     if match is not None:
         session_engine.keep(session.id, cache_key(session), match)
 

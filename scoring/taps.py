@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from kernel.errors import ApplicationError, Conflict, NotFound
 from notifications import outbox
-from scoring import quotas, rolls, session_engine
+from scoring import held, quotas, rolls, session_engine
 from scoring.models import ScoringEvent, ScoringSession
 from scoring.selectors import SessionChanged, cache_key, fixture_tie, match_of, session_names, stale_head
 from scoring.services import RECENT_EVENTS, side_of
@@ -164,6 +164,7 @@ def _try(
         setattr(session, name, value)
     session.reached_full_time = session.reached_full_time or after_row["status"] == "full_time"
     session.version += 1
+    held.forget()  # (the live centre's version held here moved: scoring.held)
     session_engine.keep(session.id, cache_key(session), match)
     _tell_goal(session, match, goals_before, rows[-1]["seq"])
     return TapAnswer(session, True, [*repeated, *(_answer_row(r, side) for r in rows)])
