@@ -3,7 +3,9 @@
 other team's next question and its actions ("Or Brazil: choose the action:"). With app dice it
 ran past the bottom of the screen, so the player scrolled the pitch away to answer. Judged as
 the tap bench judges every question (tests/browser/scorer_player.py), and at 1366x900 every
-answer and the whole pitch in view without scrolling."""
+answer and the whole pitch in view without scrolling. With typed dice each action sits on a row
+with its roll's faces, and at both sizes every chip shows its whole label: the rows cut them to
+"a sho…", "move…", "posit…" on the phone."""
 
 from __future__ import annotations
 
@@ -19,6 +21,17 @@ from tests.browser.test_scorer_small_things import DESKTOP, PASSWORD, PHONE, _sc
 from tests.scoring.helpers import make_fixture, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+# The chips on screen whose label does not fit their box (cut, or spilling out of it), and how many
+# sit on a row of dice faces.
+CUT_CHIPS = """() => {
+  const chips = [...document.querySelectorAll("#scorer .chip")].filter((e) => e.getClientRects().length);
+  return {
+    cut: chips.filter((e) => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight)
+      .map((e) => [e.textContent, e.scrollWidth, e.clientWidth, e.scrollHeight, e.clientHeight]),
+    onRows: chips.filter((e) => e.closest(".sc-act")).map((e) => e.textContent),
+  };
+}"""
 
 
 def _to_use_cp_then_action(header: dict[str, Any], seed: int = 1) -> list[dict[str, Any]]:
@@ -67,12 +80,17 @@ def test_use_a_condition_point_or_the_action_fits_the_phone(browser, live_server
         # the hint and the question's line stay whole (not cut or hidden to make room)
         hint = page.get_by_test_id("sc-hint-text").bounding_box()
         assert hint is not None and hint["y"] >= 0 and hint["height"] >= 44, hint
+        chips = page.evaluate(CUT_CHIPS)
+        assert chips["cut"] == [], chips
+        if not app_dice:  # the next team's actions, each on a row with the faces of its roll
+            assert len(chips["onRows"]) >= 2 and "a shot at goal" in chips["onRows"], chips
 
         page.set_viewport_size(DESKTOP)
         page.evaluate("() => window.scrollTo(0, 0)")
         desk = page.evaluate(READ)
         assert desk["pitch"][0] >= 0 and desk["pitch"][1] <= desk["height"] + 1, desk
         assert all(c[0] >= 0 and c[1] <= desk["height"] + 1 for c in desk["controls"]), desk
+        assert page.evaluate(CUT_CHIPS)["cut"] == []
         page.set_viewport_size(PHONE)
     finally:
         context.close()
