@@ -52,6 +52,8 @@ _K_MIXED: Final = 1
 _K_FREE: Final = 2
 _K_SPECIAL: Final = 3
 _K_ADJUST: Final = 4
+_KIND_CODE: Final[dict[str, int]] = {k: i for i, k in enumerate(_KINDS)}
+_OPTION_CODE: Final[dict[str, int]] = {o: i for i, o in enumerate(OPTIONS)}
 
 _PARSE: Final[dict[str, Move]] = {}
 for _s in range(B.N_LOC):
@@ -137,6 +139,7 @@ class Moves:
         "arrived",
         "dribbled",
         "ends",
+        "first",
         "g",
         "gk_moved",
         "k",
@@ -171,11 +174,14 @@ class Moves:
         self.opp: Side | None = None
         # whether the own side was checked since the last move (``_sides`` without the Side)
         self.own_ok = False
+        # where ``any_move`` found the first legal outfield move since the last move (source << 5 |
+        # its index in ``ends``; -1: not looked): the moves before it are illegal, it is legal
+        self.first = -1
         # the opponent's second-last area (4.1.1) while ``sides`` holds: -2 not worked out yet
         self.sl: int | None = -2
         # the kind and the option as ints (every candidate of a list compares them)
-        self.k = _KINDS.index(kind) if kind in _KINDS else -1
-        self.oc = OPTIONS.index(option) if option in OPTIONS else -1
+        self.k = _KIND_CODE.get(kind, -1)
+        self.oc = _OPTION_CODE.get(option, -1)
         # ``candidates`` of every area, worked out once per kind, option and team
         key = ((self.k + 1) * 4 + self.oc + 1) * 2 + team
         ends = _ENDS.get(key)
@@ -363,12 +369,16 @@ class Moves:
         ball = st.ball
         dribble = 0 <= self.k <= _K_MIXED and self.team == st.ct and not self.dribbled
         # (the corner spots have no candidates: the playing areas only)
+        first = self.first
         for src in range(B.N_AREAS):
             if field[src] - arrived[src] <= 0:
                 continue
             base = (src + 1) << 6
-            for dst in ends[src]:
-                if self.check(src, dst, False, False) is None:
+            e = ends[src]
+            for i in range(len(e)):
+                dst = e[i]
+                at = src << 5 | i
+                if at == first or (at > first and self.check(src, dst, False, False) is None):
                     out.append(base | dst << 1)
                 if dribble and src == ball and self.check(src, dst, False, True) is None:
                     out.append(base | dst << 1 | 1)
@@ -385,9 +395,12 @@ class Moves:
         field, arrived, ends = ts.field, self.arrived, self.ends
         for src in range(B.N_AREAS):
             if field[src] - arrived[src] > 0:
-                for dst in ends[src]:
-                    if self.check(src, dst, False, False) is None:
+                e = ends[src]
+                for i in range(len(e)):
+                    if self.check(src, e[i], False, False) is None:
+                        self.first = src << 5 | i  # (``codes`` goes on from here)
                         return True
+        self.first = B.N_AREAS << 5  # no outfield move is legal
         gk = ts.gk
         if self.k != _K_FREE and not self.gk_moved and 0 <= gk < B.N_AREAS:
             for dst in ends[gk]:
@@ -410,6 +423,7 @@ class Moves:
             self.g.turn.moved[self.team] += 1
         self.sides = None  # (the opponent's side and second-last area hold)
         self.own_ok = False
+        self.first = -1
 
 
 class SeqOptions:

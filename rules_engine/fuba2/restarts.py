@@ -102,8 +102,23 @@ def parse_setup(m: MatchContext, team: int, c: Any) -> tuple[list[int], int]:
     return field, B.INDEX[gk]
 
 
+# _suggest's set-ups by (kind, team, spot, controlling team, outfield players): all they depend on
+_SUGGESTED: Final[dict[tuple[str, int, int, int, int], tuple[dict[str, Any], ...]]] = {}
+
+
 def _suggest(m: MatchContext, kind: str, team: int, spot: int) -> tuple[Any, ...]:
-    """A few ready-made legal set-ups (for bots and the guided scorer); others are accepted too."""
+    """A few ready-made legal set-ups (for bots and the guided scorer); others are accepted too.
+    Worked out once for each situation they depend on; each answer gets its own copies (a log
+    keeps the set-up it was given)."""
+    st = m.st
+    key = (kind, team, spot, st.ct, st.teams[team].outfield())
+    made = _SUGGESTED.get(key)
+    if made is None:
+        made = _SUGGESTED[key] = _suggested(m, kind, team, spot)
+    return tuple([{"gk": c["gk"], "players": dict(c["players"])} for c in made])
+
+
+def _suggested(m: MatchContext, kind: str, team: int, spot: int) -> tuple[dict[str, Any], ...]:
     st = m.st
     is_ct = team == st.ct
     pen_pt = B.PEN[1 - st.ct]
@@ -118,7 +133,7 @@ def _suggest(m: MatchContext, kind: str, team: int, spot: int) -> tuple[Any, ...
         req = [pen_pt if kind == PENALTY else spot]
     elif kind == FREE_KICK:
         req = [a for a in pool if B.beyond(1 - team, a, spot)][:1]
-    out: list[Any] = []
+    out: list[dict[str, Any]] = []
     n = st.teams[team].outfield()
     for variant in (pool[1:], pool[: max(3, len(pool) // 2)], pool[len(pool) // 3 :]):
         field = [0] * B.N_LOC
