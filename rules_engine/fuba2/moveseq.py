@@ -16,8 +16,9 @@ from typing import Any, Final
 from .. import board as B
 from .. import decisions as D
 from ..context import MatchContext
+from ..errors import IllegalEventError
 from ..events import Event, Pending, answer_choice
-from ..movebase import Move, move_player, parse_move, verify_move
+from ..movebase import Move, move_player, not_a_move, parse_move
 from .movement import (
     DEFENCE,
     FORWARD,
@@ -144,6 +145,8 @@ class Moves:
         "gk_moved",
         "k",
         "kind",
+        "last_choice",
+        "last_move",
         "legal",
         "m",
         "oc",
@@ -177,6 +180,9 @@ class Moves:
         # where ``any_move`` found the first legal outfield move since the last move (source << 5 |
         # its index in ``ends``; -1: not looked): the moves before it are illegal, it is legal
         self.first = -1
+        # the last answer ``verify`` passed and its move: the sequence makes that move next
+        self.last_choice: Any = None
+        self.last_move: Move = (0, 0, False, False)
         # the opponent's second-last area (4.1.1) while ``sides`` holds: -2 not worked out yet
         self.sl: int | None = -2
         # the kind and the option as ints (every candidate of a list compares them)
@@ -409,9 +415,27 @@ class Moves:
         return False
 
     def verify(self, choice: Any) -> None:
+        """``movebase.verify_move`` (its errors), with ``check`` called directly; the move kept."""
         if choice == D.DONE:
             return
-        verify_move(choice, self.parse(choice), "4.8", self.check, True)
+        mv = self.parse(choice)
+        if mv is None:
+            raise not_a_move(choice, "4.8")
+        src, dst, gk, ball = mv
+        why = self.check(src, dst, gk, ball)
+        if why:
+            rule, _, why = why.partition(": ")
+            raise IllegalEventError(f"move {choice} is illegal: {why}", rule=rule)
+        self.last_choice = choice
+        self.last_move = mv
+
+    def parsed(self, choice: Any) -> Move:
+        """The move of an answer the match has verified (parsed once, by ``verify``)."""
+        if choice is self.last_choice:
+            return self.last_move
+        mv = self.parse(choice)
+        assert mv is not None
+        return mv
 
     def do(self, mv: Move) -> None:
         move_player(self.m.st, self.team, mv, self.arrived)
@@ -456,9 +480,7 @@ def move_seq(
         c = answer_choice((yield m.ask(name, mv.team, mv.rule, options, mv.verify, prompt, False, D.DONE)))
         if c == D.DONE:
             break
-        move = mv.parse(c)
-        assert move is not None
-        mv.do(move)
+        mv.do(mv.parsed(c))
         n += 1
     return n
 
