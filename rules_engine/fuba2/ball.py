@@ -19,50 +19,57 @@ MAX_VALUE: Final = 6
 
 def target_areas(ct: Side, pt: Side, start: int, offside_applies: bool, free_kick: bool) -> tuple[int, ...]:
     """4.1: the areas the controlling team may play the ball into: ``target_area_ok`` of every
-    area, with the players per area and the offside positions (4.1.1) worked out once."""
+    area, as bit masks of areas (the team's players, the offside positions of 4.1.1)."""
     n_areas = B.N_AREAS
     cf, cg = ct.field, ct.gk
-    ours = [cf[a] + (1 if cg == a else 0) for a in range(n_areas)]  # ct.players(a)
+    ours = 0  # the areas with a player of the controlling team (ct.players)
+    for a in range(n_areas):
+        if cf[a] or cg == a:
+            ours |= 1 << a
     team = ct.team
     # offside_position(pt, a, start) of every area, the second-last area found once
-    off = [False] * n_areas
+    off = 0
     if offside_applies:
         sl = second_last_area(pt)
         if sl is not None:
             at = 1 - pt.team
-            level = B.CORNER_OF_SPOT.get(start, start)
-            for a in range(n_areas):
-                if (
-                    a != B.CENTRE
-                    and B.in_opp_half_entirely(at, a)
-                    and B.beyond(at, a, level)
-                    and B.beyond(at, a, sl)
-                ):
-                    off[a] = True
+            beyond = _BEYOND[at]
+            off = _OFFSIDE_AREAS[at] & beyond[B.CORNER_OF_SPOT.get(start, start)] & beyond[sl]
+    own_half = _OWN_HALF[team]
     out: list[int] = []
     for area in range(n_areas):
-        if free_kick and area == start and ours[start] < 2:
+        if free_kick and area == start and cf[start] + (1 if cg == start else 0) < 2:
             continue  # (also when no player is near: refused either way)
-        near = False
-        all_off = True
-        if ours[area]:
-            near = True
-            all_off = off[area]
-        for a in B.ADJ[area]:
-            if a < n_areas and ours[a]:
-                near = True
-                if not off[a]:
-                    all_off = False
+        near = ours & (_NEAR[area])
         if not near:
             continue
-        if offside_applies and not _own_half(team, area):
-            if ours[area]:
-                if off[area]:
+        if offside_applies and not own_half[area]:
+            if ours >> area & 1:
+                if off >> area & 1:
                     continue
-            elif all_off:
-                continue
+            elif not near & ~off:
+                continue  # every player next to it is offside
         out.append(area)
     return tuple(out)
+
+
+# the area and its adjacent playing areas, as a bit mask (target_areas)
+_NEAR: Final[tuple[int, ...]] = tuple(
+    1 << s | sum(1 << a for a in B.ADJ[s] if a < B.N_AREAS) for s in range(B.N_AREAS)
+)
+# for the team attacking: the areas an offside position can be in (not the centre, in the
+# opponent's half entirely), and by area b the areas beyond b
+_OFFSIDE_AREAS: Final[tuple[int, ...]] = tuple(
+    sum(1 << a for a in range(B.N_AREAS) if a != B.CENTRE and B.in_opp_half_entirely(t, a)) for t in (0, 1)
+)
+_BEYOND: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(sum(1 << a for a in range(B.N_AREAS) if B.beyond(t, a, b)) for b in range(B.N_AREAS))
+    for t in (0, 1)
+)
+# _own_half(team, area) of every area
+_OWN_HALF: Final[tuple[tuple[bool, ...], ...]] = tuple(
+    tuple(B.in_opp_half_entirely(1 - t, a) for a in range(B.N_AREAS)) for t in (0, 1)
+)
 
 
 def target_area_ok(ct: Side, pt: Side, start: int, area: int, offside_applies: bool, free_kick: bool) -> bool:
