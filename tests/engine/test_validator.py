@@ -1,7 +1,9 @@
 """validate_log: derived result, and every kind of error with turn/stage/rule/path."""
 
 import copy
+import gc
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -225,3 +227,38 @@ def test_compact_logs_with_many_skills_validate() -> None:
             r = validate_log(log)
             assert r.valid, [e.message for e in r.errors]
             assert r.result == m.result()
+
+
+def test_events_read_whatever_their_key_order() -> None:
+    log = _log()
+    reordered = copy.deepcopy(log)
+    reordered["events"] = [dict(reversed(list(e.items()))) for e in log["events"]]
+    a, b = validate_log(log), validate_log(reordered)
+    assert a.valid and b.valid and a.result == b.result
+    # a log handed over as a dict may hold keys JSON cannot: refused, never raised
+    bad = copy.deepcopy(log)
+    bad["events"][0] = {1: "kick_off", "by": "both", "dice": [3, 4]}
+    r = validate_log(bad)
+    assert not r.valid and r.errors[0].path == "$.events[0].1"
+
+
+def test_the_collector_is_paused_only_while_validating() -> None:
+    text = json.dumps(_log())
+    assert gc.isenabled()
+    assert validate_log(text).valid
+    assert gc.isenabled()
+    # a complete replay leaves no cycles for the paused collector to find later
+    gc.collect()
+    gc.disable()
+    try:
+        report = validate_log(text)
+        del report
+        assert gc.collect() == 0
+        # a caller that turned the collector off keeps it off
+        assert validate_log(text).valid and not gc.isenabled()
+    finally:
+        gc.enable()
+    # validations on several threads at once: the collector is on again once all have ended
+    with ThreadPoolExecutor(4) as pool:
+        assert all(r.valid for r in pool.map(validate_log, [text] * 16))
+    assert gc.isenabled()
