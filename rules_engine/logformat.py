@@ -36,6 +36,10 @@ ROLE_KEYS: Final = tuple(Roles.__dataclass_fields__)
 _EVENT_KEYS: Final = frozenset({"roll", "decide", "by", "dice", "choice", "check", "note"})
 _CHECK_KEYS: Final = frozenset({"score", "minute", "ball", "area", "control", "half", "digest"})
 _BY: Final = frozenset({"home", "away", "both"})
+# each skill's name as the catalogue holds it: a team's skills are looked up by the rules' own
+# literals all through a match, and the same object compares at once (a decoded one compares
+# character by character)
+_SKILL_NAMES: Final = {s: s for s in CATALOGUE}
 _ABSENT: Final = object()  # a key the event does not have (a choice may be null)
 
 
@@ -178,7 +182,7 @@ def _parse_skills(
                     HeaderError(f"skill {s!r} listed twice", rule="A11", path=f"{path}.skills[{i}]")
                 )
             else:
-                skills.append(s)
+                skills.append(_SKILL_NAMES[s])
         if skills and "A11" not in advanced:
             errors.append(HeaderError("skills need advanced rule A11", rule="A11", path=f"{path}.skills"))
     return skills
@@ -283,33 +287,35 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
         errors.append(_err('"events" must be a list', "$.events"))
         return []
     out: list[Event] = []
-    append = out.append
     keys, check_keys, bys = _EVENT_KEYS, _CHECK_KEYS, _BY
     for i, e in enumerate(raw):
         # fast path for well-formed events (the same tests as parse_event);
         # the JSON path is only built for an event that needs the full check
         if type(e) is dict and len(e) == 3:
             # the usual shapes: exactly {"decide", "by", "choice"} or {"roll", "by", "dice"}
-            name = e.get("decide")
-            if name is not None:
-                choice = e.get("choice", _ABSENT)  # (one look-up, not `in` then [])
-                if type(name) is str and choice is not _ABSENT:
-                    by = e.get("by")
-                    # (compared, not looked up in _BY: a decoded string's hash is not computed yet)
-                    if type(by) is str and (by == "home" or by == "away" or by == "both"):
-                        append(Decision(name, by, choice, None))
+            by = e.get("by")
+            who = ""
+            if type(by) is str:
+                # compared, not looked up in _BY (a decoded string's hash is not computed yet), and
+                # the literal kept: the match compares it with each request's actor, and the same
+                # object compares at once
+                who = "home" if by == "home" else "away" if by == "away" else "both" if by == "both" else ""
+            if who:
+                name = e.get("decide")
+                if name is not None:
+                    choice = e.get("choice", _ABSENT)  # (one look-up, not `in` then [])
+                    if type(name) is str and choice is not _ABSENT:
+                        out.append(Decision(name, who, choice, None))
                         continue
-            else:
-                name = e.get("roll")
-                dice = e.get("dice")
-                if type(name) is str and type(dice) is list and dice:
-                    by = e.get("by")
-                    if type(by) is str and (by == "home" or by == "away" or by == "both"):
+                else:
+                    name = e.get("roll")
+                    dice = e.get("dice")
+                    if type(name) is str and type(dice) is list and dice:
                         for d in dice:
                             if type(d) is not int or d < 1:
                                 break
                         else:
-                            append(Roll(name, by, tuple(dice), None))
+                            out.append(Roll(name, who, tuple(dice), None))
                             continue
         if type(e) is dict and e.keys() <= keys:
             by = e.get("by")
@@ -333,16 +339,16 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
                             if type(d) is not int or d < 1:
                                 break
                         else:
-                            append(Roll(name, by, tuple(dice), check))
+                            out.append(Roll(name, by, tuple(dice), check))
                             continue
                 else:
                     name = e.get("decide")
                     if type(name) is str and "dice" not in e and "choice" in e:
-                        append(Decision(name, by, e["choice"], check))
+                        out.append(Decision(name, by, e["choice"], check))
                         continue
         ev = _parse_event_checked(e, f"$.events[{i}]", errors)
         if ev is not None:
-            append(ev)
+            out.append(ev)
     return out
 
 
