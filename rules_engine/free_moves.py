@@ -17,8 +17,18 @@ from .skills import skill_active
 
 Flow = Generator[Pending, Event, Any]
 _EXTRA_MOVE_SKILLS: Final = frozenset({"runner", "fast_defender", "box_to_box_midfielder"})
-_GOAL_LINE_AREAS: Final = tuple(sorted(B.GOAL_LINE_AREAS))
 _ALL_LOCS: Final = list(range(B.N_LOC))  # (only read)
+# the board's sets as tables by location, built once: every candidate move of every ask reads them
+_ON_GOAL_LINE: Final[tuple[bool, ...]] = tuple(a in B.GOAL_LINE_AREAS for a in range(B.N_LOC))
+_AWAY_FROM_GOAL_LINE: Final[tuple[tuple[bool, ...], ...]] = tuple(
+    tuple(B.away_from_goal_line(a, b) for b in range(B.N_LOC)) for a in range(B.N_LOC)
+)
+_IN_ATTACK: Final[tuple[tuple[bool, ...], ...]] = tuple(
+    tuple(a in B.ATTACK_ZONE[t] for a in range(B.N_LOC)) for t in (0, 1)
+)
+_IN_DEFENCE: Final[tuple[tuple[bool, ...], ...]] = tuple(
+    tuple(a in B.DEFENCE_ZONE[t] for a in range(B.N_LOC)) for t in (0, 1)
+)
 # why no free movement starts from an area (built once: the free movements check every candidate)
 _NO_FREE_MOVE: Final = tuple(
     f"no free movement from {name}: you do not outnumber the opponent there and it is "
@@ -27,14 +37,14 @@ _NO_FREE_MOVE: Final = tuple(
 )
 
 
-def _outnumbering_areas(m: MatchContext, team: int) -> set[int]:
-    """The areas where ``team`` outnumbers the opponent (1.4.1: goalkeepers count, at most six
-    players an area), the sources of free movements (4.3.1)."""
+def _outnumbering_areas(m: MatchContext, team: int) -> list[bool]:
+    """Whether ``team`` outnumbers the opponent in each location (1.4.1: goalkeepers count, at
+    most six players an area), the sources of free movements (4.3.1)."""
     st = m.st
     ts, os_ = st.teams[team], st.teams[1 - team]
     tf, of = ts.field, os_.field
     tg, og = ts.gk, os_.gk
-    outnumber: set[int] = set()
+    outnumber = [False] * B.N_LOC
     for a in range(B.N_AREAS):
         n = tf[a]
         if n > 0:
@@ -42,7 +52,7 @@ def _outnumbering_areas(m: MatchContext, team: int) -> set[int]:
                 n += 1
             o = of[a] + 1 if og == a else of[a]
             if (n if n < 6 else 6) > (o if o < 6 else 6):
-                outnumber.add(a)
+                outnumber[a] = True
     return outnumber
 
 
@@ -56,14 +66,14 @@ class _FreeMoves(MoveCtx):
         self,
         m: MatchContext,
         team: int,
-        outnumber: set[int],
-        goal_line: dict[int, int],
+        outnumber: list[bool],
+        goal_line: list[int],
         gk_ok: bool,
         a11: bool,
     ) -> None:
         super().__init__(m, team, "4.3.1", gk_allowed=gk_ok)
-        self.outnumber = outnumber  # areas whose outnumbering allows one free move
-        self.goal_line = goal_line  # players on the goal line that may move away from it
+        self.outnumber = outnumber  # by location: its outnumbering allows one free move
+        self.goal_line = goal_line  # by location: players on the goal line that may move away
         self.gk_free = gk_ok
         self.a11 = a11
         # extra_free_move's skills still to be played (runner, fast defender, box-to-box) as of
@@ -91,9 +101,9 @@ class _FreeMoves(MoveCtx):
         """Whether an outfield move is free (``extra_check`` without the regista), from the
         numbers, the goal line or a skill: tested before the common rules, which most
         candidates of the free movements pass and most fail this."""
-        if src in self.outnumber:
+        if self.outnumber[src]:
             return True
-        if self.goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
+        if self.goal_line[src] > 0 and _AWAY_FROM_GOAL_LINE[src][dst]:
             return True
         if not self.a11:
             return False
@@ -102,8 +112,8 @@ class _FreeMoves(MoveCtx):
             ok = self._skills()
         team = self.team
         return (
-            (ok[0] and dst in B.ATTACK_ZONE[team])
-            or (ok[1] and dst in B.DEFENCE_ZONE[team])
+            (ok[0] and _IN_ATTACK[team][dst])
+            or (ok[1] and _IN_DEFENCE[team][dst])
             or (ok[2] and src == B.CENTRE and B.straight(src, dst))
         )
 
@@ -134,9 +144,9 @@ class _FreeMoves(MoveCtx):
         # neither team's, the controlling team's own included.
         if f.regista >= 0 and dst == f.target:
             return "regista: no free movement into the target area this turn (A11)"
-        if src in self.outnumber:
+        if self.outnumber[src]:
             return None
-        if self.goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
+        if self.goal_line[src] > 0 and _AWAY_FROM_GOAL_LINE[src][dst]:
             return None
         if self.a11 and extra_free_move(self.m, self.team, src, dst):
             return None
@@ -151,37 +161,41 @@ def free_movements(m: MatchContext, team: int) -> Flow:
     ts = st.teams[team]
     tf, tg = ts.field, ts.gk
     outnumber = _outnumbering_areas(m, team)
-    goal_line = {a: tf[a] for a in _GOAL_LINE_AREAS if tf[a] > 0}
+    goal_line = [tf[a] if _ON_GOAL_LINE[a] else 0 for a in _ALL_LOCS]
+    # the areas players may move from, in area order: an area only ever loses its free
+    # movements (each ask tests whether any move is left)
+    from_areas = [a for a in _ALL_LOCS if outnumber[a] or goal_line[a] > 0]
     own_pen = B.PEN[team]
     gk_ok = tg >= 0 and tg != own_pen and own_pen in B.ADJ_SET[tg]
     a11 = st.uses("A11")
     skills_possible = False
-    if a11 and not _EXTRA_MOVE_SKILLS.isdisjoint(ts.skills):
+    if a11:
         for sk in ts.skills:  # (a loop over the team's few skills, not any() over a generator)
             if sk in _EXTRA_MOVE_SKILLS and skill_active(m, team, sk):
                 skills_possible = True
                 break
-    if not (outnumber or goal_line or gk_ok or skills_possible):
+    if not (from_areas or gk_ok or skills_possible):
         return  # no player may move freely: nothing to ask
     ctx = _FreeMoves(m, team, outnumber, goal_line, gk_ok, a11)
-    # the areas players may move from, in area order, kept between the asks: an area only ever
-    # loses its free movements (each ask tests whether any move is left); goal_line holds only
-    # areas with players yet
-    from_areas = _ALL_LOCS if skills_possible else sorted(outnumber.union(goal_line))
-    ctx.areas = from_areas
+    # (kept between the asks)
+    ctx.areas = _ALL_LOCS if skills_possible else from_areas
+    verify, why = ctx.verify, ctx.why  # (one bound method each for every ask of the sequence)
 
     def options() -> tuple[str, ...]:
         return (*ctx.options(), D.DONE)
 
+    # one request for the free movements (a request is read-only), made again only if a skill's
+    # cost moved the turn on to another stage
+    p: Pending | None = None
     while True:
         ctx.refresh()
         if not ctx.any_move():
             m.skip(D.FREE_MOVE, team, D.DONE)  # "done" is the only answer: asking would only cost a tap
             return
-        # (``why``: a coach probes its candidates without an error raised for each refused one)
-        ev = yield m.ask(
-            D.FREE_MOVE, team, "4.3.1", options, ctx.verify, "free movement", False, D.DONE, ctx.why
-        )
+        if p is None or p.stage != st.stage:
+            # (``why``: a coach probes its candidates without an error raised for each refused one)
+            p = m.ask(D.FREE_MOVE, team, "4.3.1", options, verify, "free movement", False, D.DONE, why)
+        ev = yield p
         c = answer_choice(ev)
         if c == D.DONE:
             return
@@ -189,15 +203,15 @@ def free_movements(m: MatchContext, team: int) -> Flow:
         src, dst, gk, _ = mv
         if gk:
             ctx.gk_free = False
-        elif goal_line.get(src, 0) > 0 and B.away_from_goal_line(src, dst):
+        elif goal_line[src] > 0 and _AWAY_FROM_GOAL_LINE[src][dst]:
             goal_line[src] -= 1
-        elif src in outnumber:
-            outnumber.discard(src)
+        elif outnumber[src]:
+            outnumber[src] = False
         else:
             skill = extra_free_move(m, team, src, dst)
             assert skill is not None
             st.flags.extra_free_move_used.add(skill)
             yield from spend_skill(m, team, skill)
         ctx.do(mv)
-        if not skills_possible and not gk and src not in outnumber and goal_line.get(src, 0) <= 0:
+        if not skills_possible and not gk and not outnumber[src] and goal_line[src] <= 0:
             from_areas.remove(src)

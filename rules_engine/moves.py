@@ -36,6 +36,11 @@ _NAMES: Final[tuple[tuple[tuple[str, ...], ...], ...]] = tuple(
     for s in range(B.N_LOC)
 )
 _GK_NAMES: Final[tuple[str, ...]] = tuple(f"GK>{n}" for n in B.NAMES)
+# whether a move from one location to another stays on the board's adjacency and ends in a playing
+# area, as a table (every candidate move of a list asks it)
+_ADJACENT_AREA: Final[tuple[tuple[bool, ...], ...]] = tuple(
+    tuple(d in B.ADJ_SET[s] and d < B.N_AREAS for d in range(B.N_LOC)) for s in range(B.N_LOC)
+)
 _ALL_LOCS: Final = list(range(B.N_LOC))  # (only read)
 
 
@@ -134,7 +139,7 @@ class MoveCtx:
                 return f"you have no outfield player in {B.NAMES[src]}"
             if self.once and ts.field[src] - self.used[src] <= 0:
                 return f"every player of yours in {B.NAMES[src]} has already moved in this {self.rule} move"
-        if dst not in B.ADJ_SET[src] or dst >= B.N_AREAS:
+        if not _ADJACENT_AREA[src][dst]:
             return f"{B.NAMES[dst]} is not adjacent to {B.NAMES[src]}"
         ct = self.team == st.ct
         if ball:
@@ -287,12 +292,17 @@ def move_seq(
         return (*opts, D.DONE) if optional else opts
 
     default = D.DONE if optional else None
+    # one request for every move of the sequence: a request is read-only, and nothing it names
+    # (turn, stage, the functions) changes between the moves
+    p: Pending | None = None
     while n < limit:
         if optional and not ctx.any_move():
             # "done" is the only answer: asking would only cost a tap; a log may still answer it
             m.skip(name, ctx.team, D.DONE)
             break
-        ev = yield m.ask(name, ctx.team, ctx.rule, options, verify, prompt, False, default, why)
+        if p is None:
+            p = m.ask(name, ctx.team, ctx.rule, options, verify, prompt, False, default, why)
+        ev = yield p
         c = answer_choice(ev)
         if c == D.DONE:
             break
