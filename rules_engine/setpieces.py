@@ -98,16 +98,19 @@ def parse_setup(m: MatchContext, team: int, c: Any) -> tuple[list[tuple[str, str
     players, no goalkeeper (-1)."""
     ts = m.st.teams[team]
     field = [0] * B.N_LOC
-    if not isinstance(c, dict) or not isinstance(c.get("players"), dict):
+    players = c.get("players") if isinstance(c, dict) else None
+    if not isinstance(players, dict):
         return [('a set-up is {"gk": AREA, "players": {AREA: COUNT, ...}}', "3.3")], field, -1
     problems: list[tuple[str, str]] = []
-    for name, n in c["players"].items():
-        if name not in B.INDEX:
+    index = B.INDEX
+    for name, n in players.items():
+        a = index.get(name)  # (one look-up an area, on a dict the compiled loop walks directly)
+        if a is None:
             problems.append((f"unknown area {name!r} in the set-up", "1.4"))
         elif type(n) is not int or n < 0:
             problems.append((f"player count for {name} must be a whole number >= 0", "3.3"))
         else:
-            field[B.INDEX[name]] += n
+            field[a] += n
     if not problems and sum(field) != ts.outfield():
         placed, have = sum(field), ts.outfield()
         problems.append(
