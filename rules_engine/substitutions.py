@@ -28,15 +28,22 @@ def _const(options: tuple[Any, ...]) -> Callable[[], tuple[Any, ...]]:
 _COUNTS: Final = tuple(_const(tuple(range(k + 1))) for k in range(4))
 
 
+# the answers naming a kind of substitution, built once (asked at every substitution): fresh
+# player and yellow card by zone, each formation change with the zone it takes a player from
+_FRESH: Final = tuple(f"fresh:{z}" for z in ZONE_KEYS)
+_YELLOW: Final = tuple(f"yellow:{z}" for z in ZONE_KEYS)
+_FORMATION: Final = tuple((f"formation:{c}", ZONE_KEYS.index(c.split(">")[0])) for c in FORMATION_CHANGES)
+
+
 def _sub_options(m: MatchContext, team: int) -> tuple[str, ...]:
     st = m.st
     ts = st.teams[team]
-    out = [f"fresh:{z}" for z in ZONE_KEYS]
+    out = list(_FRESH)
     if ts.yellows:
-        out += [f"yellow:{z}" for z in ZONE_KEYS] if st.half >= 2 else ["yellow"]
+        out += _YELLOW if st.half >= 2 else ("yellow",)
     if not ts.coach_sent_off:
         f = ts.formation
-        out += [f"formation:{c}" for c in FORMATION_CHANGES if f[ZONE_KEYS.index(c.split(">")[0])] > 0]
+        out += [c for c, zone in _FORMATION if f[zone] > 0]
     return tuple(out)
 
 
