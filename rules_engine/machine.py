@@ -37,8 +37,15 @@ class Match(MatchContext):
     def __init__(self, header: Header) -> None:
         super().__init__(header)
         self.events: list[Event] = []
-        self._gen: Flow = FLOWS[header.ruleset](self)
-        self._pending: Pending | None = next(self._gen)
+        self._drive(FLOWS[header.ruleset](self))
+
+    def _drive(self, gen: Flow) -> None:
+        """Play ``gen``: the header's flow (a test may drive one rule's generator alone)."""
+        self._gen: Flow = gen
+        # its send kept bound: the generator is no native type to the compiled match, so
+        # ``self._gen.send(ev)`` would look the method up by name for every event
+        self._send: Callable[[Event], Pending] = gen.send
+        self._pending: Pending | None = next(gen)
 
     # ------------------------------------------------------------------ API
     def pending(self) -> Pending | None:
@@ -83,7 +90,7 @@ class Match(MatchContext):
                     if self.skipped:
                         self.skipped = []
                     try:
-                        self._pending = self._gen.send(ev)
+                        self._pending = self._send(ev)
                     except StopIteration:
                         self._pending = None
                     return
@@ -99,7 +106,7 @@ class Match(MatchContext):
                         if self.skipped:
                             self.skipped = []
                         try:
-                            self._pending = self._gen.send(ev)
+                            self._pending = self._send(ev)
                         except StopIteration:
                             self._pending = None
                         return
@@ -163,7 +170,7 @@ class Match(MatchContext):
         if self.skipped:
             self.skipped = []
         try:
-            self._pending = self._gen.send(ev)
+            self._pending = self._send(ev)
         except StopIteration:
             self._pending = None
 

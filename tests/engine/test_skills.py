@@ -125,8 +125,7 @@ def test_penalty_saver() -> None:
     from rules_engine.setpieces import penalty
 
     m = scene(hdr([], ["penalty_saver"], adv=("A11",)), ATTACK, DEFEND, "A-PEN", 3)
-    m._gen = penalty(m, 0)  # drive the penalty procedure directly
-    m._pending = next(m._gen)
+    m._drive(penalty(m, 0))  # drive the penalty procedure directly
     dec(m, "setup", {"gk": "H-PEN", "players": {"A-PEN": 1, "A-FRONT": 9}})
     dec(m, "setup", {"gk": "A-PEN", "players": {"A-FRONT": 10}})
     dec(m, "setup_adjust", "done")
@@ -173,8 +172,7 @@ def test_creative_goalkeeper() -> None:
     # the offer comes at the beginning of the turn: restart the turn's stage 1 on this position
     from rules_engine.flow import stage1
 
-    m._gen = stage1(m)
-    m._pending = next(m._gen)
+    m._drive(stage1(m))
     dec(m, "use_skill", "creative_goalkeeper")
     dec(m, "move", "H-FRONT>CENTRE")
     assert pend(m)[1] == "target_area"
@@ -530,8 +528,7 @@ def test_strength_in_depth() -> None:
     )
     m.st.clock = 30
     m.st.teams[0].cp = [1, 1, 1]
-    m._gen = substitutions(m, at_setup=False)
-    m._pending = next(m._gen)
+    m._drive(substitutions(m, at_setup=False))
     dec(m, "substitutions", 1)
     dec(m, "substitution", "fresh:defence")
     roll(m, "fresh_player", 2, 3)  # (5 - 2) x 10 = 30, not higher than 30: two points
