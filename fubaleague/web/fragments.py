@@ -263,6 +263,34 @@ def whole(slug: str, fragment: Fragment | Callable[[Outline], Fragment]) -> str:
     return fetched.html[made.name]
 
 
+# The big fragments served whole (a replay's document: about 0.4 MB of JSON) as this process last
+# sent them, under their stamp: a reader whose stamp still matches reads the versions alone (a few
+# bytes) instead of the whole entry, and sends the same bytes again, nothing decoded or copied.
+# The stamp is read in the same round trip as for any fragment, so a copy is right exactly as long
+# as the shared entry is.
+_BIG_KEPT = 8
+_big: dict[str, tuple[tuple[Any, ...], bytes]] = {}
+
+
+def whole_bytes(slug: str, fragment: Fragment) -> bytes:
+    """``whole()``'s HTML (or JSON) encoded, for a big fragment of no live marks and no scopes."""
+    assert not fragment.live and not fragment.scopes
+    key = _entry_key(slug, fragment.name)
+    local = _big.get(key)
+    if local is not None:
+        found = cache.get_many([part_key(slug, p) for p in fragment.parts])
+        if _stamp(fragment, _versions(slug, fragment.parts, found), "", {}) == local[0]:
+            return local[1]
+    fetched = fetch(slug, [fragment])
+    assert fetched is not None  # (not laid out: never None)
+    body = fetched.html[fragment.name].encode()
+    _big.pop(key, None)
+    if len(_big) >= _BIG_KEPT:
+        del _big[next(iter(_big))]
+    _big[key] = (_stamp(fragment, fetched.versions, "", {}), body)
+    return body
+
+
 def page(
     request: HttpRequest,
     slug: str,

@@ -389,10 +389,10 @@ def replay_json(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespons
     # The frames are the fixture's log's; the shoot-out its result's; the teams' names "c".
     kept = fragments.Fragment(f"replay:{fixture_id}", (WHOLE, f"f{fixture_id}"), answer)
     try:
-        text = fragments.whole(slug, kept)
+        body = fragments.whole_bytes(slug, kept)
     except _Unkept as unkept:
         return unkept.response
-    return HttpResponse(text, content_type="application/json")
+    return HttpResponse(body, content_type="application/json")
 
 
 def _replay(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:

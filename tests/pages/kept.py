@@ -6,14 +6,17 @@ from __future__ import annotations
 from django.core.cache import cache
 from django.test import Client
 
-from fubaleague.web import page_cache
+from fubaleague.web import fragments, page_cache
 from matches.standings import cache as standings_cache
+from scoring import held
 
 
 def forget_all() -> None:
     cache.clear()
     standings_cache.clear_local()
     page_cache._live.clear()
+    fragments._big.clear()
+    held.forget()
 
 
 def served(urls: dict[str, str]) -> dict[str, str]:

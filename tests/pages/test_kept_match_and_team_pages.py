@@ -136,6 +136,32 @@ def test_the_kept_replay_follows_its_fixture(cup: demo.Demo) -> None:
 
 
 @pytest.mark.django_db
+def test_the_process_sends_its_copy_of_the_replay_while_its_versions_hold(
+    cup: demo.Demo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slug = cup.competition.slug
+    fixture = Fixture.objects.get(pk=cup.simulated[0])
+    replay = f"/c/{slug}/matches/{fixture.pk}/replay.json"
+    first = Client().get(replay).content
+    read: list[str] = []
+    get_many = cache.get_many
+
+    def reading(keys: list[str], *args: Any, **kwargs: Any) -> Any:
+        read.extend(keys)
+        return get_many(keys, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "get_many", reading)
+    assert Client().get(replay).content == first
+    # the versions alone: the ~0.4 MB entry is not read again
+    assert read and not any(":replay:" in key for key in read)
+    # its fixture changed: the copy is stale, the entry is read (and rendered) anew
+    standings_cache.invalidate(fixture.competition_id, slug, parts=(f"f{fixture.pk}",))
+    read.clear()
+    assert Client().get(replay).status_code == 200
+    assert any(":replay:" in key for key in read)
+
+
+@pytest.mark.django_db
 def test_no_such_match_or_team_is_404_and_keeps_nothing(cup: demo.Demo) -> None:
     slug = cup.competition.slug
     client = Client()
