@@ -414,7 +414,8 @@ def take_action(
         elif c in ("pressing", "aggressive_pressing"):
             verify_pressing(m, team, c == "aggressive_pressing")
 
-    c = answer_choice((yield m.ask(D.ACTION, team, "4.3", options, verify, "choose an action")))
+    # one of ACTIONS: verify passed it (typed, the compiled match compares it as a string)
+    c: str = answer_choice((yield m.ask(D.ACTION, team, "4.3", options, verify, "choose an action")))
     if c == "goal_attempt":
         yield from goal_attempt(m, team, free_kick=forced == "goal_attempt")
     elif c == "movement":
@@ -423,7 +424,7 @@ def take_action(
         yield from positioning(m, team, mediano=c == exclude)
     else:
         yield from pressing(m, team, aggressive=c == "aggressive_pressing")
-    return str(c)
+    return c
 
 
 def action_stage(m: MatchContext, first: int, forced_first: str = "") -> Flow:

@@ -196,7 +196,8 @@ def free_movements(m: MatchContext, team: int) -> Flow:
             # (``why``: a coach probes its candidates without an error raised for each refused one)
             p = m.ask(D.FREE_MOVE, team, "4.3.1", options, verify, "free movement", False, D.DONE, why)
         ev = yield p
-        c = answer_choice(ev)
+        # a string: the request's verify passed it (typed, the compiled match compares it as one)
+        c: str = answer_choice(ev)
         if c == D.DONE:
             return
         mv = ctx.parsed(c)

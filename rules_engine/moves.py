@@ -303,7 +303,8 @@ def move_seq(
         if p is None:
             p = m.ask(name, ctx.team, ctx.rule, options, verify, prompt, False, default, why)
         ev = yield p
-        c = answer_choice(ev)
+        # a string: the request's verify passed it (typed, the compiled match compares it as one)
+        c: str = answer_choice(ev)
         if c == D.DONE:
             break
         ctx.do(ctx.parsed(c))
