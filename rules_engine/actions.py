@@ -197,7 +197,13 @@ def pressing(m: MatchContext, team: int, aggressive: bool = False, free: bool = 
         if not st.teams[team].has(st.ball):
             # I-18: won with no player there (aggressive pressing one fewer): 4.2.2.1 applies
             yield from closest_player(m, team)
-        if st.uses("A11") and not free:
+        if (
+            st.uses("A11")
+            and not free
+            and (
+                "skilled_wing_backs" in st.teams[team].skills or "gegenpressing" in st.teams[1 - team].skills
+            )
+        ):
             yield from after_pressing(m, team)
         if st.uses("A10") and st.ball in B.PEN:
             vd = answer_dice((yield m.roll("var", team, 2, "A10", "V.A.R. check of the pressing")))

@@ -5,7 +5,7 @@ stages: 1 target area and ball value (4.1), 2 game situation progress (4.2),
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any
+from typing import Any, Final
 
 from . import board as B
 from . import decisions as D
@@ -27,7 +27,7 @@ from .rules import (
 )
 from .setpieces import kick_off, run_restart
 from .skill_hooks import before_actions, diver, end_of_action_stage, end_of_stage2, offside_trap, spend_skill
-from .skills import keeper_alone, offer, skill_active
+from .skills import any_skill, keeper_alone, offer, skill_active
 from .special_events import Special, resolve
 from .state import MatchState, TurnFlags
 from .substitutions import half_time_changes, substitutions
@@ -109,7 +109,7 @@ def _halves(m: MatchContext, halves: tuple[int, int], starter: int) -> Flow:
                     yield from action_stage(m, first, forced_first=f.forced_first)
                     # read again through a call: the action stage changes both (and mypyc
                     # would otherwise trust the narrowing of the test above)
-                    if st.uses("A11") and _play_goes_on(st):
+                    if st.uses("A11") and _play_goes_on(st) and any_skill(m, _END_OF_ACTIONS_SKILLS):
                         yield from end_of_action_stage(m)
             yield from end_of_turn(m)
 
@@ -299,28 +299,41 @@ def stage1(m: MatchContext) -> Flow:
 
 
 # ------------------------------------------------------------------- stage 2
-def _time(m: MatchContext, a: int, b: int) -> Generator[Pending, Event, bool]:
-    """4.2.1 time adjustment; returns False if the half ended immediately."""
+def _time(m: MatchContext, a: int, b: int) -> int:
+    """4.2.1 time adjustment: _HALF_OVER if the half ended immediately, _TIREDNESS when the
+    tiredness tests follow (A1), else _GOES_ON (a plain function: the tests are rare)."""
     st = m.st
     diff = abs(a - b)
     if st.stoppage:
         if diff < st.stoppage:
             if st.ball in B.PEN:
                 st.half_over_at_turn_end = True  # "the half ends at the end of that turn"
-                return True
+                return _GOES_ON
             st.half_over = True
-            return False
+            return _HALF_OVER
         if st.stoppage < 5:
             st.stoppage += 1
         if st.stoppage >= 5:
             st.half_over_at_turn_end = True
-        return True
+        return _GOES_ON
     moved = advance_clock(m, diff if diff else a)
     if st.stoppage >= 5:
         st.half_over_at_turn_end = True
     if moved >= 5 and st.uses("A1"):
-        yield from tiredness_tests(m)
-    return True
+        return _TIREDNESS
+    return _GOES_ON
+
+
+_HALF_OVER: Final = 0
+_GOES_ON: Final = 1
+_TIREDNESS: Final = 2
+# the skills the hooks of the stage-2 flow offer (any_skill: no hook entered without one)
+_VALUE_SKILLS: Final = frozenset(("stopper", "creative_midfielder", "mezzala"))
+_END_OF_STAGE2_SKILLS: Final = frozenset(("fanatic_fans", "catenaccio"))
+_BEFORE_ACTIONS_SKILLS: Final = frozenset(
+    ("midfield_general", "goal_poacher", "seconda_punta", "target_man", "regista")
+)
+_END_OF_ACTIONS_SKILLS: Final = frozenset(("trained_formation_change",))
 
 
 def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
@@ -333,8 +346,11 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
     dt0 = 1 - ct0
     a, b = answer_dice((yield m.roll("situation", ct0, 2, "4.2", "game situation: two dice")))
     v = st.value
-    if not (yield from _time(m, a, b)):
+    t = _time(m, a, b)
+    if t == _HALF_OVER:
         return None
+    if t == _TIREDNESS:
+        yield from tiredness_tests(m)
     sp = Special()
     if a == b and st.uses("A13"):
         if st.uses("A11") and (yield from diver(m, ct0)):
@@ -342,18 +358,34 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
         sp = yield from resolve(m, ct0)
         if interrupted(m):
             return None
-    if st.uses("A11") and (yield from offside_trap(m, ct0, a, b, v)):
+    if (
+        st.uses("A11")
+        and f.offside_risk
+        and (a >= v) != (b >= v)
+        and "offside_trap" in st.teams[dt0].skills
+        and (yield from offside_trap(m, ct0, a, b, v))
+    ):
         return None
     # 4.2.2 control check
     both = a >= v and b >= v
-    success = yield from _control_check(m, sp, a, b, v, dt0)
+    success, easy = _control_check(m, sp, a, b, v, dt0)
+    if easy:
+        # 4.2.2.2 easy situation: control does not change, the defending team may move one player
+        ctx = MoveCtx(m, dt0, "4.2.2.2")
+        yield from move_seq(m, ctx, D.EASY_SITUATION_MOVE, 1, "move one player to an adjacent area")
     ct = st.ct
-    yield from closest_player(m, ct)
+    if not st.teams[ct].has(st.ball):
+        yield from closest_player(m, ct)
     if sp.move_after_check:
         team = ct if sp.move_after_check == "ct" else 1 - ct
         ctx = MoveCtx(m, team, "A13")
         yield from move_seq(m, ctx, D.SPECIAL_EVENT_MOVE, 1, "move one player to an adjacent area")
-    yield from _new_ball_value(m, sp, a, b, v, success, ct)
+    # 4.2.3 (I-3: playing within the same area counts as "adjacent")
+    use_low = B.DIST[f.start][f.target] <= 1 and f.had_player_in_target[ct]
+    mod = 0
+    if sp.control != "collision" and not sp.touchline and st.uses("A11") and any_skill(m, _VALUE_SKILLS):
+        use_low, mod = yield from _value_skills(m, a, b, v, use_low, success)
+    _new_ball_value(m, sp, a, b, use_low, mod)
     first = _first_to_act(m, sp, ct0 if both else dt0)
     _corner_takers_leave(m)
     if sp.fast:
@@ -366,18 +398,19 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
         if interrupted(m):
             return None
     if st.uses("A11"):
-        yield from end_of_stage2(m)
+        if any_skill(m, _END_OF_STAGE2_SKILLS):
+            yield from end_of_stage2(m)
         if interrupted(m):
             return None
-        return (yield from before_actions(m, first, a, b, v))
+        if any_skill(m, _BEFORE_ACTIONS_SKILLS):
+            return (yield from before_actions(m, first, a, b, v))
     return first
 
 
-def _control_check(
-    m: MatchContext, sp: Special, a: int, b: int, v: int, dt0: int
-) -> Generator[Pending, Event, bool]:
+def _control_check(m: MatchContext, sp: Special, a: int, b: int, v: int, dt0: int) -> tuple[bool, bool]:
     """4.2.2: who controls the ball after the game situation dice (a special event may decide it;
-    ``dt0`` defended when the dice were rolled); returns whether the control check succeeded."""
+    ``dt0`` defended when the dice were rolled); returns whether the control check succeeded, and
+    whether it is an easy situation (4.2.2.2: the defending team may then move one player)."""
     st = m.st
     f = st.flags
     success = a >= v or b >= v
@@ -398,30 +431,20 @@ def _control_check(
             and not any(dts.has(x) for x in (f.target, *B.ADJ[f.target]))
         )
         if easy:
-            # 4.2.2.2 easy situation: control does not change, the defending team may move one player
-            ctx = MoveCtx(m, dt0, "4.2.2.2")
-            yield from move_seq(m, ctx, D.EASY_SITUATION_MOVE, 1, "move one player to an adjacent area")
-        else:
-            st.ct = dt0
-    return success
+            return success, True
+        st.ct = dt0
+    return success, False
 
 
-def _new_ball_value(
-    m: MatchContext, sp: Special, a: int, b: int, v: int, success: bool, ct: int
-) -> Generator[Pending, Event, None]:
-    """4.2.3: the new ball value (a special event's collision or touchline sets its own); ``ct``
-    controls the ball after the control check."""
+def _new_ball_value(m: MatchContext, sp: Special, a: int, b: int, use_low: bool, mod: int) -> None:
+    """4.2.3: the new ball value (a special event's collision or touchline sets its own);
+    ``use_low`` and ``mod`` as the skills left them (_value_skills)."""
     st = m.st
-    f = st.flags
     if sp.control == "collision":
         nv = sp.collision_value
     elif sp.touchline:
         nv = 2
     else:
-        # I-3: playing within the same area counts as "adjacent"
-        short = B.DIST[f.start][f.target] <= 1
-        use_low = short and f.had_player_in_target[ct]
-        use_low, mod = yield from _value_skills(m, a, b, v, use_low, success)
         nv = (min(a, b) if use_low else max(a, b)) + sp.value_mod + mod
         if st.weather in ("rain", "storm"):
             nv += 1
@@ -506,7 +529,8 @@ def end_of_turn(m: MatchContext) -> Flow:
     # A3: "The controlling team makes the decision first": at a set-up that is the team taking the
     # restart (the side that conceded kicks off, the side awarded a free kick takes it), whoever
     # had the ball before it.
-    yield from substitutions(m, at_setup, first=pr[1] if at_setup and pr is not None else st.ct)
+    if st.uses("A3") and (at_setup or st.ball in B.MIDFIELD_ZONE):  # (substitutions' own test)
+        yield from substitutions(m, at_setup, first=pr[1] if at_setup and pr is not None else st.ct)
     if st.half_ends_with_turn():
         return
     while (pr := st.take_restart()) is not None:

@@ -65,6 +65,17 @@ def skill_weight(skills: tuple[str, ...] | list[str]) -> int:
     return sum(2 if CATALOGUE[s][1] else 1 for s in skills)
 
 
+def any_skill(m: MatchContext, skills: frozenset[str]) -> bool:
+    """Whether either team has one of ``skills``. A hook that only offers those skills is not
+    entered without one: a generator made and run to its end costs more than the event it
+    would ask for, and the commonest events pass several such hooks."""
+    for ts in m.st.teams:
+        for s in ts.skills:
+            if s in skills:
+                return True
+    return False
+
+
 def has(m: MatchContext, team: int, skill: str) -> bool:
     st = m.st
     return skill in st.teams[team].skills and "A11" in st.header.advanced
