@@ -14,7 +14,7 @@ from typing import Any, Final
 from . import board as B
 from . import decisions as D
 from .cards import give_yellow, yellow_test
-from .condition import can_spend, spend
+from .condition import can_spend, coach_asked, pay, spend
 from .context import MatchContext
 from .errors import IllegalEventError
 from .events import Event, Pending, answer_choice, answer_dice
@@ -23,7 +23,7 @@ from .moves import MoveCtx, closest_player, move_seq
 from .rules import can_attempt_from, goal_attempt_modifier, offside_position
 from .setpieces import goal
 from .skill_hooks import player_count, spend_skill
-from .skills import CATALOGUE, attempt_skills, keeper_alone, offer, skill_active
+from .skills import CATALOGUE, any_skill, attempt_skills, keeper_alone, offer, skill_active
 
 Flow = Generator[Pending, Event, Any]
 ACTIONS: Final[tuple[str, ...]] = (
@@ -73,7 +73,8 @@ def goal_attempt(m: MatchContext, team: int, free_kick: bool = False) -> Flow:
     area = st.ball
     opp = 1 - team
     mod = goal_attempt_modifier(st, team, area, free_kick)
-    mod += yield from _attempt_skills(m, team, area)
+    if any_skill(m, _ATTEMPT_SKILLS):
+        mod += yield from _attempt_skills(m, team, area)
     n = 2 if st.flags.shot_stopper else 1
     dice = answer_dice((yield m.roll("goal_attempt", team, n, "4.4", "goal attempt")))
     d = min(dice)
@@ -103,6 +104,12 @@ def goal_attempt(m: MatchContext, team: int, free_kick: bool = False) -> Flow:
         yield from rebound(m, team)
     else:
         st.pending_restart = ("goal_kick", opp, B.PEN[opp])
+
+
+# the skills attempt_skills offers (any_skill: not entered without one)
+_ATTEMPT_SKILLS: Final = frozenset(
+    ("clinical_finisher", "aggressive_striker", "trained_special_event", "shot_stopper", "leading_goalkeeper")
+)
 
 
 def _attempt_skills(m: MatchContext, team: int, area: int) -> Generator[Pending, Event, int]:
@@ -176,12 +183,15 @@ def pressing(m: MatchContext, team: int, aggressive: bool = False, free: bool = 
     """4.7 pressing; A6 aggressive pressing; A10 V.A.R. after a won ball in a penalty area."""
     st = m.st
     if aggressive and not free:
-        yield from spend(m, team, _aggr_cost(m))
+        if coach_asked(m, team, _aggr_cost(m)):
+            yield from spend(m, team, _aggr_cost(m))
+        else:
+            pay(m, team, _aggr_cost(m))
     # midfield pressing changes nothing in an aggressive pressing (A6 already wins on an equal
     # die, and a failure is a free kick): its point is not paid there
     mid_press = not aggressive and skill_active(m, team, "midfield_pressing") and st.ball in B.MIDFIELD_ZONE
     if mid_press:
-        yield from spend(m, team, 1, for_action=False)
+        pay(m, team, 1, for_action=False)
     d = answer_dice((yield m.roll("pressing", team, 2, "A6" if aggressive else "4.7", "pressing")))
     v = st.value
     eq = aggressive or mid_press
@@ -273,7 +283,7 @@ def positioning(m: MatchContext, team: int, mediano: bool = False) -> Flow:
     A11 il mediano: one extra step in a repeated positioning)."""
     st = m.st
     if mediano:
-        yield from spend_skill(m, team, "il_mediano")
+        spend_skill(m, team, "il_mediano")
     d = answer_dice((yield m.roll("positioning", team, 2, "4.6", "positioning")))
     v = st.value
     ours, theirs = player_count(m, team, st.ball), player_count(m, 1 - team, st.ball)
@@ -298,7 +308,10 @@ def positioning(m: MatchContext, team: int, mediano: bool = False) -> Flow:
             (yield m.ask_yes_no(D.USE_CP, team, "A1", "use a condition point for one more step?", moot))
         )
         if c == "yes":
-            yield from spend(m, team)
+            if coach_asked(m, team):
+                yield from spend(m, team)
+            else:
+                pay(m, team)
             steps += 1
             if _limit_lifted(m, team):
                 limit = 6
@@ -338,7 +351,10 @@ def movement(m: MatchContext, team: int) -> Flow:
             (yield m.ask_yes_no(D.USE_CP, team, "A1", "use a condition point to use the higher die?"))
         )
         if c == "yes":
-            yield from spend(m, team)
+            if coach_asked(m, team):
+                yield from spend(m, team)
+            else:
+                pay(m, team)
             n = hi + (1 if skill_active(m, team, "great_condition") else 0)
     n = max(n, minimum, 0)
 
@@ -361,7 +377,7 @@ def movement(m: MatchContext, team: int) -> Flow:
     yield from move_seq(m, ctx, D.MOVE, n, f"move up to {n} players one area")
     src = ctx.dribble_src
     if ctx.dribbled and st.teams[1 - team].has(src) and st.flags.momentum != team:
-        yield from spend_skill(m, team, "dribbler", area=src)
+        spend_skill(m, team, "dribbler", area=src)
 
 
 # ---------------------------------------------------------------- action stage

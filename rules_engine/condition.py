@@ -51,14 +51,10 @@ def spend(m: MatchContext, team: int, amount: int = 1, for_action: bool = True, 
     the ball was when the point was used); the free point of a terrace chant first."""
     st = m.st
     ts = st.teams[team]
-    if for_action and st.flags.free_cp == team and amount == 1:
-        st.flags.free_cp = -1
-        return
-    plan = cp_plan(ts, B.zone_of(team, st.ball if area < 0 else area), amount)
-    assert plan is not None
-    if for_action and "fiery_coach" in ts.skills and not ts.coach_sent_off and st.uses("A11"):
+    if coach_asked(m, team, amount, for_action):
         # "can be played when the team spends a condition point": the team may decline (I-16).
         # The default "yes" replays the logs written when the coach was always played.
+        assert cp_plan(ts, B.zone_of(team, st.ball if area < 0 else area), amount) is not None
         ev = yield m.ask(D.PLAY_FIERY_COACH, team, "A11", _yes_no, None, "play the coach?", default="yes")
         if answer_choice(ev) == "yes":
             d = answer_dice((yield m.roll("fiery_coach", team, 1, "A11", "fiery coach")))[0]
@@ -67,6 +63,32 @@ def spend(m: MatchContext, team: int, amount: int = 1, for_action: bool = True, 
             if d == 1:
                 ts.coach_sent_off = True
                 m.note("coach_sent_off", team=B.TEAM_NAMES[team])
+    pay(m, team, amount, for_action, area)
+
+
+def coach_asked(m: MatchContext, team: int, amount: int = 1, for_action: bool = True) -> bool:
+    """Whether spending asks about the fiery coach first (A11); when not, ``pay`` is the whole
+    of ``spend``: a plain call, no generator, for the commonest case."""
+    st = m.st
+    ts = st.teams[team]
+    return (
+        for_action
+        and "fiery_coach" in ts.skills
+        and not (st.flags.free_cp == team and amount == 1)
+        and not ts.coach_sent_off
+        and st.uses("A11")
+    )
+
+
+def pay(m: MatchContext, team: int, amount: int = 1, for_action: bool = True, area: int = -1) -> None:
+    """``spend`` without the fiery coach's question."""
+    st = m.st
+    ts = st.teams[team]
+    if for_action and st.flags.free_cp == team and amount == 1:
+        st.flags.free_cp = -1
+        return
+    plan = cp_plan(ts, B.zone_of(team, st.ball if area < 0 else area), amount)
+    assert plan is not None
     for z, n in plan:
         ts.cp[z] -= n
 

@@ -261,9 +261,9 @@ def stage1(m: MatchContext) -> Flow:
     f.long_pass = max(0, B.DIST[f.start][target] - 1)
     if st.uses("A11"):
         if crossing_applies(st, team, f.start, target):
-            yield from spend_skill(m, team, "crossing")
+            spend_skill(m, team, "crossing")
         if st.uses("A7") and skilled_full_back_applies(st, team, f.start, target):
-            yield from spend_skill(m, 1 - team, "skilled_full_back")
+            spend_skill(m, 1 - team, "skilled_full_back")
     f.offside_risk = (
         st.uses("A7") and st.teams[team].has(target) and offside_position(st, team, target, f.start)
     )
@@ -289,7 +289,7 @@ def stage1(m: MatchContext) -> Flow:
             if c2 == "yes":
                 f.charge = True
                 if adv:
-                    yield from spend_skill(m, dt, "advancing_goalkeeper")
+                    spend_skill(m, dt, "advancing_goalkeeper")
                 step = 1
                 if "sweeper_keeper" in m.st.teams[dt].skills and (yield from offer(m, dt, "sweeper_keeper")):
                     step = 2

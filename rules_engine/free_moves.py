@@ -212,7 +212,7 @@ def free_movements(m: MatchContext, team: int) -> Flow:
             skill = extra_free_move(m, team, src, dst)
             assert skill is not None
             st.flags.extra_free_move_used.add(skill)
-            yield from spend_skill(m, team, skill)
+            spend_skill(m, team, skill)
         ctx.do(mv)
         if not skills_possible and not gk and not outnumber[src] and goal_line[src] <= 0:
             from_areas.remove(src)

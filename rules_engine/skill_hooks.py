@@ -9,7 +9,7 @@ from typing import Any
 from . import board as B
 from . import decisions as D
 from .cards import give_yellow, yellow_test
-from .condition import spend
+from .condition import pay
 from .context import MatchContext
 from .events import Event, Pending, answer_choice, answer_dice
 from .moves import MoveCtx, move_seq
@@ -180,9 +180,9 @@ def end_of_action_stage(m: MatchContext) -> Flow:
                 change_formation(ts, c)
 
 
-def spend_skill(m: MatchContext, team: int, skill: str, area: int = -1) -> Flow:
+def spend_skill(m: MatchContext, team: int, skill: str, area: int = -1) -> None:
     """Pay the condition point of a skill whose use is implied by a move
     (`area`: where the ball was when the skill was used)."""
     m.st.flags.skills_used.add(f"{B.TEAM_NAMES[team]}:{skill}")
     if CATALOGUE[skill][0]:
-        yield from spend(m, team, CATALOGUE[skill][0], for_action=False, area=area)
+        pay(m, team, CATALOGUE[skill][0], for_action=False, area=area)

@@ -10,7 +10,7 @@ from typing import Any, Final
 
 from . import board as B
 from . import decisions as D
-from .condition import cp_plan, spend
+from .condition import cp_plan, pay
 from .context import MatchContext
 from .events import Event, Pending, answer_choice
 
@@ -109,7 +109,7 @@ def offer(m: MatchContext, team: int, skill: str, rule: str = "A11") -> Generato
         return False
     cost = CATALOGUE[skill][0]
     if cost:
-        yield from spend(m, team, cost, for_action=False)
+        pay(m, team, cost, for_action=False)
     m.st.flags.skills_used.add(f"{B.TEAM_NAMES[team]}:{skill}")
     return True
 
