@@ -15,6 +15,11 @@ from tournaments.standings.tally import MatchRecord, Points, Row, buchholz, side
 
 THREE_ONE_ZERO = Points()
 
+# A table this small (a group) is ranked criterion by criterion (Ranking.rank): the same order as
+# rank_table's one sort, which pays off only over many teams (its packing and indexing cost a
+# 4-team group twice the time, and the chances rank thousands of simulated groups).
+SMALL_TABLE = 20
+
 # Returns the tied teams in drawn order, or None when no lots are drawn (the teams stay level).
 LotDrawer = Callable[[Sequence[int]], Sequence[int] | None]
 
@@ -107,17 +112,9 @@ class Ranking:
             out += ranked
         return out
 
-    def rank_by_sorting(self, teams: list[int]) -> list[list[int]] | None:
-        """The same order as ``rank`` in one sort, for orders of overall criteria only (a Swiss or
-        a round robin's table without head-to-head): O(n log n) however many teams are level.
-
-        None when the order has a head-to-head criterion (those look at the matches among the
-        teams level) or lots anywhere but last.
-        """
-        drawn = [c.value is None for c in self.order]
-        if any(c.head_to_head for c in self.order) or any(drawn[:-1]):
-            return None
-        return self.rank_table(teams)
+    def rank_all(self, teams: list[int]) -> list[list[int]]:
+        """``teams`` ranked: a small table criterion by criterion, a big one with rank_table."""
+        return self.rank(teams) if len(teams) <= SMALL_TABLE else self.rank_table(teams)
 
     def rank_table(self, teams: list[int]) -> list[list[int]]:
         """The same order as ``rank``: the leading overall criteria in one sort (level_sets), then
@@ -246,7 +243,7 @@ def compute_table(
             rows[team].points += change
     buchholz(rows)
     ranking = Ranking(rows, matches, order, points, draw_lots)
-    ordered = ranking.rank_table(sorted(rows))
+    ordered = ranking.rank_all(sorted(rows))
     # Stable presentation: a bucket that is still level lists its teams by id.
     table: list[Row] = []
     position = 0
