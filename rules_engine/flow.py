@@ -328,11 +328,9 @@ _HALF_OVER: Final = 0
 _GOES_ON: Final = 1
 _TIREDNESS: Final = 2
 # the skills the hooks of the stage-2 flow offer (any_skill: no hook entered without one)
-_VALUE_SKILLS: Final = frozenset(("stopper", "creative_midfielder", "mezzala"))
 _END_OF_STAGE2_SKILLS: Final = frozenset(("fanatic_fans", "catenaccio"))
-_BEFORE_ACTIONS_SKILLS: Final = frozenset(
-    ("midfield_general", "goal_poacher", "seconda_punta", "target_man", "regista")
-)
+_BEFORE_ACTIONS_SKILLS: Final = frozenset(("goal_poacher", "seconda_punta", "target_man", "regista"))
+_MIDFIELD_GENERAL: Final = frozenset(("midfield_general",))
 _END_OF_ACTIONS_SKILLS: Final = frozenset(("trained_formation_change",))
 
 
@@ -383,7 +381,13 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
     # 4.2.3 (I-3: playing within the same area counts as "adjacent")
     use_low = B.DIST[f.start][f.target] <= 1 and f.had_player_in_target[ct]
     mod = 0
-    if sp.control != "collision" and not sp.touchline and st.uses("A11") and any_skill(m, _VALUE_SKILLS):
+    if (
+        success
+        and sp.control != "collision"
+        and not sp.touchline
+        and st.uses("A11")
+        and _value_skill_held(st, use_low)
+    ):
         use_low, mod = yield from _value_skills(m, a, b, v, use_low, success)
     _new_ball_value(m, sp, a, b, use_low, mod)
     first = _first_to_act(m, sp, ct0 if both else dt0)
@@ -402,7 +406,9 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
             yield from end_of_stage2(m)
         if interrupted(m):
             return None
-        if any_skill(m, _BEFORE_ACTIONS_SKILLS):
+        if any_skill(m, _BEFORE_ACTIONS_SKILLS) or (
+            f.target in B.MIDFIELD_ZONE and any_skill(m, _MIDFIELD_GENERAL)
+        ):
             return (yield from before_actions(m, first, a, b, v))
     return first
 
@@ -477,6 +483,12 @@ def _corner_takers_leave(m: MatchContext) -> None:
                 ts.field[s] = 0
     if st.ball >= B.N_AREAS:
         st.ball = B.CORNER_OF_SPOT[st.ball]
+
+
+def _value_skill_held(st: MatchState, use_low: bool) -> bool:
+    """Whether _value_skills may offer a skill (each needs a successful control check too)."""
+    cs = st.teams[st.ct].skills
+    return ("stopper" in st.teams[st.dt].skills and use_low) or "creative_midfielder" in cs or "mezzala" in cs
 
 
 def _value_skills(
