@@ -29,17 +29,6 @@ def system_part(game_system: str) -> str:
     return f"g{game_system}"
 
 
-# What a played match's rating bit shows (how the match moved its coaches' ratings) is kept under
-# these parts of PAGES_SCOPE, not under the whole scope: a new rating elsewhere appends to the
-# history and leaves every played match's changes as they were.
-HISTORY_PART = "h"  # moved when the history is folded again (a correction) or a coach renamed
-
-
-def rated_part(fixture_id: int) -> str:
-    """Moved when the fixture is rated (its changes appear)."""
-    return f"r{fixture_id}"
-
-
 class RatingLedger(models.Model):
     """A single row: its lock serialises every rating change, and it hands out sequence numbers."""
 

@@ -10,25 +10,14 @@ ratings, whatever the shoot-out gave. A coach has one rating per game system (th
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
-from itertools import groupby
 from typing import cast
 
 from django.db import transaction
 from django.utils import timezone
 
 from matches.standings.cache import committed, invalidate_scope
-from ratings.models import (
-    HISTORY_PART,
-    PAGES_SCOPE,
-    CoachRating,
-    RatedMatch,
-    RatingHistory,
-    RatingLedger,
-    rated_part,
-    system_part,
-)
+from ratings.models import PAGES_SCOPE, CoachRating, RatedMatch, RatingHistory, RatingLedger, system_part
 from ratings.skill import Outcome, Skill, rate_match
 from tournaments.game_systems import FUBA_3, GAME_SYSTEMS, rules_of
 from tournaments.models import Fixture
@@ -100,18 +89,9 @@ def names_changed() -> None:
     _pages_changed()
 
 
-# A fold that moves more played matches' changes than this bumps the whole history's part instead.
-_RATED_PARTS_MAX = 200
-
-
-def _pages_changed(*systems: str, rated: Collection[int] | None = None) -> None:
-    """The game systems whose ratings changed (every one when none is named); ``rated``: the
-    fixtures whose rating changes (as their match pages show them) moved, else the whole history."""
+def _pages_changed(*systems: str) -> None:
+    """The game systems whose ratings changed (every one when none is named)."""
     parts = [system_part(s) for s in (systems or tuple(GAME_SYSTEMS))]
-    if rated is None or len(rated) > _RATED_PARTS_MAX:
-        parts.append(HISTORY_PART)
-    else:
-        parts.extend(rated_part(f) for f in sorted(rated))
     # After the commit: a reader rendering meanwhile would keep the old ratings under the new version.
     transaction.on_commit(lambda: _committed(parts))
 
@@ -202,7 +182,7 @@ def fixture_rating_apply(*, fixture_id: int) -> str:
         )
         RatingLedger.objects.filter(pk=ledger.pk).update(next_sequence=ledger.next_sequence + 1)
         _apply(entry)
-        _pages_changed(entry.game_system, rated=(fixture_id,))
+        _pages_changed(entry.game_system)
         return "applied"
     if _same(entry, seen):
         return "unchanged"
@@ -227,28 +207,10 @@ def fixture_rating_apply(*, fixture_id: int) -> str:
     )
     if not claimed:
         return "unchanged"
-    before = _shown()
     _fold()
-    # (the fold recomputes every game, to the same values where no entry of it moved: the played
-    # matches whose changes it moved are those whose pages show it)
-    after = _shown()
-    moved = {f for f in before.keys() | after.keys() if before.get(f) != after.get(f)}
-    _pages_changed(entry.game_system, seen.game_system, rated=moved)
+    # (the fold recomputes every game, to the same values where no entry of it moved)
+    _pages_changed(entry.game_system, seen.game_system)
     return "rebuilt"
-
-
-def _shown() -> dict[int, tuple[tuple[int, float, float | None], ...]]:
-    """What each rated fixture's page shows of the history (ratings_tags.match_rating): each of
-    its points' coach and μ, with the coach's μ before it (any game's, as the page reads it)."""
-    points = RatingHistory.objects.values_list("rated_match__fixture_id", "coach_id", "sequence", "mu")
-    last: dict[int, float] = {}
-    shown: dict[int, list[tuple[int, float, float | None]]] = {}
-    for _, same in groupby(sorted(points, key=lambda p: p[2]), key=lambda p: p[2]):
-        batch = list(same)
-        for fixture_id, coach_id, _, mu in batch:
-            shown.setdefault(fixture_id, []).append((coach_id, mu, last.get(coach_id)))
-        last.update((coach_id, mu) for _, coach_id, _, mu in batch)
-    return {f: tuple(sorted(rows, key=lambda r: r[0])) for f, rows in shown.items()}
 
 
 def _fold() -> int:

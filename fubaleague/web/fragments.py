@@ -69,16 +69,13 @@ class Fragment:
     """``name``: unique among the competition's fragments (it names the kept entry); ``parts``:
     the parts it shows (matches.standings.cache.part_key); ``live``: it shows the live marks;
     ``scopes``: page scopes of no competition whose data it shows too (the coach ratings,
-    ``ratings.models.PAGES_SCOPE``: bumped by their own services with ``invalidate_scope``);
-    ``scope_parts``: (scope, part) pairs, parts of such a scope it shows, where it does not show
-    the whole scope (``invalidate_scope``'s ``parts``)."""
+    ``ratings.models.PAGES_SCOPE``: bumped by their own services with ``invalidate_scope``)."""
 
     name: str
     parts: tuple[str, ...]
     render: Callable[[], Html | str]
     live: bool = False
     scopes: tuple[str, ...] = ()
-    scope_parts: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -177,17 +174,10 @@ def _scope_versions(scopes: Iterable[str], found: Mapping[str, Any]) -> dict[str
 
 
 def _stamp(
-    fragment: Fragment,
-    versions: Mapping[str, int],
-    live: str,
-    scopes: Mapping[str, int],
-    scope_parts: Mapping[tuple[str, str], int] | None = None,
+    fragment: Fragment, versions: Mapping[str, int], live: str, scopes: Mapping[str, int]
 ) -> tuple[Any, ...]:
     stamp: tuple[Any, ...] = tuple(versions[p] for p in fragment.parts)
     stamp += tuple((s, scopes[s]) for s in fragment.scopes)
-    if fragment.scope_parts:
-        assert scope_parts is not None
-        stamp += tuple((sp, scope_parts[sp]) for sp in fragment.scope_parts)
     return (*stamp, live) if fragment.live else stamp
 
 
@@ -209,12 +199,10 @@ def fetch(
     entry_keys = {f.name: _entry_key(slug, f.name) for f in fragments}
     extra_keys = {name: _entry_key(slug, name) for name in extra}
     scopes = {s for f in fragments for s in f.scopes}
-    scope_parts = {sp for f in fragments for sp in f.scope_parts}
     found = cache.get_many(
         [
             *(part_key(slug, p) for p in parts),
             *(scope_key(s) for s in scopes),
-            *(part_key(s, p) for s, p in scope_parts),
             *entry_keys.values(),
             *extra_keys.values(),
         ]
@@ -223,13 +211,12 @@ def fetch(
     if laid_out is not None and versions[WHOLE] != laid_out.version:
         return None
     scope_versions = _scope_versions(scopes, found)
-    part_versions = {(s, p): _versions(s, [p], found)[p] for s, p in scope_parts}
     live = live_marks(slug) if any(f.live for f in fragments) else ""
     now = time.time()
     html: dict[str, str] = {}
     stale: dict[str, Any] = {}
     for fragment in fragments:
-        stamp = _stamp(fragment, versions, live, scope_versions, part_versions)
+        stamp = _stamp(fragment, versions, live, scope_versions)
         entry = found.get(entry_keys[fragment.name])
         if entry is not None and entry[0] == stamp and (entry[1] is None or now < entry[1]):
             html[fragment.name] = entry[2]
@@ -287,7 +274,7 @@ _big: dict[str, tuple[tuple[Any, ...], bytes]] = {}
 
 def whole_bytes(slug: str, fragment: Fragment) -> bytes:
     """``whole()``'s HTML (or JSON) encoded, for a big fragment of no live marks and no scopes."""
-    assert not fragment.live and not fragment.scopes and not fragment.scope_parts
+    assert not fragment.live and not fragment.scopes
     key = _entry_key(slug, fragment.name)
     local = _big.get(key)
     if local is not None:

@@ -28,7 +28,7 @@ from fubaleague.web import fragments
 from fubaleague.web import selectors as ps
 from fubaleague.web.page_cache import anonymous_page, personal
 from fubaleague.web.pitch import pitch_html
-from fubaleague.web.rating_bits import fixture_prediction_html, fixture_rated_html, match_rating_html
+from fubaleague.web.rating_bits import fixture_rating_html, match_rating_html
 from fubaleague.web.views import _nav, fixture_or_404, match_url
 from kernel.api_json import NOT_UTF8, unencodable_text
 from kernel.auth import signed_in_user
@@ -37,7 +37,7 @@ from matches import forfeits, services
 from matches.models import CardKind, Forfeit, ResultSubmission
 from matches.replay import replay_frames, with_shootout
 from matches.standings.cache import WHOLE
-from ratings.models import HISTORY_PART, PAGES_SCOPE, rated_part
+from ratings.models import PAGES_SCOPE
 from scoring.selectors import active_session, fixture_side_branches
 from tournaments.bracket import Score
 from tournaments.game_systems import FUBA_3, GameSystemRules, game_system_rules, rules_of
@@ -255,20 +255,12 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     rating = fragments.Fragment(
         f"match:{fixture_id}:rating",
         (WHOLE, f"f{fixture_id}", "x"),
-        partial(fixture_prediction_html, fixture_id),
+        partial(fixture_rating_html, fixture_id),
         scopes=(PAGES_SCOPE,),
     )
-    # A counted match's: how it moved the ratings, which a rating elsewhere leaves as it is.
-    rated = fragments.Fragment(
-        f"match:{fixture_id}:rated",
-        (WHOLE, f"f{fixture_id}"),
-        partial(fixture_rated_html, fixture_id),
-        scope_parts=((PAGES_SCOPE, HISTORY_PART), (PAGES_SCOPE, rated_part(fixture_id))),
-    )
-    fetched = fragments.fetch(slug, [kept, rated, rating])
+    fetched = fragments.fetch(slug, [kept, rating])
     assert fetched is not None  # (not laid out by an outline: never None)
-    bit = fetched.html[rated.name] + fetched.html[rating.name]
-    return HttpResponse(fragments.filled(fetched.html[kept.name], {"rating": bit}))
+    return HttpResponse(fragments.filled(fetched.html[kept.name], {"rating": fetched.html[rating.name]}))
 
 
 def _match_context(request: HttpRequest, slug: str, fixture_id: int) -> dict[str, Any]:

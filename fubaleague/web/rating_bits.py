@@ -35,24 +35,3 @@ def match_rating_html(fixture: Fixture) -> str:
 def fixture_rating_html(fixture_id: int) -> str:
     related = ("competition", "stage", "home_team", "away_team")
     return match_rating_html(Fixture.objects.select_related(*related).get(pk=fixture_id))
-
-
-# A match's bit cut in two, kept apart (fubaleague/web/match_views.py): what a counted match shows
-# (how it moved its coaches' ratings: a rating elsewhere leaves it as it is) and what a match still
-# to count shows (the prediction from its coaches' ratings now). Each is empty where the other is
-# not, so the two side by side are fixture_rating_html's.
-
-
-def fixture_rated_html(fixture_id: int) -> str:
-    """The bit of a counted match ("" for a match still to count)."""
-    return fixture_rating_html(fixture_id) if _counted(fixture_id) else ""
-
-
-def fixture_prediction_html(fixture_id: int) -> str:
-    """The bit of a match still to count ("" for a counted match)."""
-    return "" if _counted(fixture_id) else fixture_rating_html(fixture_id)
-
-
-def _counted(fixture_id: int) -> bool:
-    status = Fixture.objects.filter(pk=fixture_id).values_list("status", flat=True).get()
-    return status in Fixture.COUNTED_STATUSES
