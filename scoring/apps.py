@@ -10,6 +10,8 @@ class ScoringConfig(AppConfig):
         # The results workflow asks matches.holds whether a fixture is being scored live (it may
         # not import the scorer); the finder names models, which exist only once apps are loaded.
         from matches import holds
+        from scoring import centre
         from scoring.selectors import fixture_holds
 
         holds.register(fixture_holds)
+        centre.connect()

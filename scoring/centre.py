@@ -88,12 +88,14 @@ def held_version(*, slug: str) -> tuple[int, str] | None:
     return found
 
 
-# What moves a version without the scorer's services (those forget it themselves, sessions are
-# written without signals): a session created, a fixture's status (its result counts), a change
-# committed elsewhere in the results (a forfeit's update()).
-post_save.connect(held.forget, sender=ScoringSession, dispatch_uid="scoring_centre_held_session")
-post_save.connect(held.forget, sender=Fixture, dispatch_uid="scoring_centre_held_fixture")
-committed.connect(held.forget, dispatch_uid="scoring_centre_held_committed")
+def connect() -> None:
+    """Forget the held versions on what moves them without the scorer's services (those forget
+    them themselves: sessions are written without signals): a session created, a fixture's
+    status (its result counts), a change committed elsewhere in the results (a forfeit's
+    update()). Connected by ScoringConfig.ready."""
+    post_save.connect(held.forget, sender=ScoringSession, dispatch_uid="scoring_centre_held_session")
+    post_save.connect(held.forget, sender=Fixture, dispatch_uid="scoring_centre_held_fixture")
+    committed.connect(held.forget, dispatch_uid="scoring_centre_held_committed")
 
 
 def etag(competition_id: int, ver: str) -> str:

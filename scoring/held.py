@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import time
 
+from django.db import transaction
+
 HELD_SECONDS = 1.0
 _MAX = 256
 _held: dict[str, tuple[float, tuple[int, str]]] = {}
@@ -36,6 +38,13 @@ def put(slug: str, found: tuple[int, str], read_at: float) -> None:
 
 
 _forgotten_at = 0.0
+
+
+def moved() -> None:
+    """A write of this request moved a live version: forgotten now, for this request's next read,
+    and again at the commit, for another thread's read meanwhile."""
+    forget()
+    transaction.on_commit(forget)
 
 
 def forget(*args: object, **kwargs: object) -> None:

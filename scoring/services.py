@@ -113,10 +113,7 @@ def _changed(session: ScoringSession, fields: list[str], match: Any | None = Non
     ScoringSession.objects.filter(pk=session.pk).update(
         **{name: getattr(session, name) for name in [*fields, "version", "updated_at"]}
     )
-    # The live centre's version held by this process moved (now for this request's next read,
-    # and at the commit for another thread's read meanwhile).
-    held.forget()
-    transaction.on_commit(held.forget)
+    held.moved()  # (the live centre's version held here: scoring.held)
     if match is not None:
         session_engine.keep(session.id, cache_key(session), match)
 

@@ -164,7 +164,7 @@ def _try(
         setattr(session, name, value)
     session.reached_full_time = session.reached_full_time or after_row["status"] == "full_time"
     session.version += 1
-    held.forget()  # (the live centre's version held here moved: scoring.held)
+    held.moved()  # (the live centre's version held here: scoring.held)
     session_engine.keep(session.id, cache_key(session), match)
     _tell_goal(session, match, goals_before, rows[-1]["seq"])
     return TapAnswer(session, True, [*repeated, *(_answer_row(r, side) for r in rows)])
