@@ -105,6 +105,11 @@ class Pending:
              probes a few candidates per decision (a raised error costs many checks).
              For the set-up decisions (3.3) the tuple holds a few ready-made
              legal set-ups; any other legal set-up is accepted too.
+    vouched  the one mutable field: a choice that ``verify_fn`` or ``check_fn`` has just passed
+             on this request, set by an engine coach that checked its answer (the simulator's),
+             so that ``Match.apply`` does not check the very same object again; the match
+             clears it when the request is answered (free movements ask again with the same
+             request).
 
     A plain class (not a NamedTuple): one is made for every event, and the
     compiled engine (mypyc) builds and reads a native class several times
@@ -127,6 +132,7 @@ class Pending:
         "stage",
         "turn",
         "verify_fn",
+        "vouched",
     )
 
     def __init__(
@@ -162,6 +168,7 @@ class Pending:
         self.default: Final = default
         self.moot: Final = moot
         self.check_fn: Final = check_fn
+        self.vouched: Any = None
 
     def __repr__(self) -> str:
         return (

@@ -81,11 +81,15 @@ class Match(MatchContext):
             if type(ev) is Decision:
                 verify = p.verify_fn
                 if p.kind == "decision" and verify is not None:
-                    try:
-                        verify(ev.choice)
-                    except IllegalEventError as e:
-                        self._locate(e, p)
-                        raise
+                    vouched = p.vouched
+                    if vouched is None or ev.choice is not vouched:
+                        try:
+                            verify(ev.choice)
+                        except IllegalEventError as e:
+                            self._locate(e, p)
+                            raise
+                    if vouched is not None:
+                        p.vouched = None  # (for this ask only)
                     self.events.append(ev)
                     if self.skipped:
                         self.skipped = []
@@ -166,6 +170,7 @@ class Match(MatchContext):
             elif not is_option(ev.choice, p.options):
                 opts = ", ".join(str(o) for o in p.options)
                 raise self._err(p, f"{ev.choice!r} is not a legal {p.name}; legal: {opts}")
+        p.vouched = None  # (checked again above: a vouched choice counts for the fast path only)
         self.events.append(ev)
         if self.skipped:
             self.skipped = []

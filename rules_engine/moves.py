@@ -249,7 +249,13 @@ class MoveCtx:
             return "not a move"
         src, dst, gk, ball = mv
         why = self.check(src, dst, gk, ball)
-        return why if why else None
+        if why:
+            return why
+        # kept as ``verify`` keeps it: a coach's checked answer is taken without ``verify``
+        # (``Pending.vouched``), and the sequence then reads its move here
+        self.last_choice = choice
+        self.last_move = mv
+        return None
 
     def do(self, mv: Move) -> None:
         src, dst, gk, ball = mv

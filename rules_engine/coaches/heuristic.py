@@ -543,6 +543,7 @@ class HeuristicCoach:
             except (FubaError, ValueError, KeyError):
                 own = None
         if own is not None:
+            pending.vouched = own  # (verified above: the match need not check it again)
             return own
         opts = pending.options
         if not opts:

@@ -234,6 +234,7 @@ def pick_move(pending: Pending, cands: list[tuple[float, int]], free: bool, thre
                     bg, br = g, r
             c = names[br]
             if check(c) is None:
+                pending.vouched = c  # (the match need not check it again)
                 return c
             last_g, last_r = bg, br
         done_ok = check(D.DONE) is None
@@ -254,6 +255,7 @@ def pick_move(pending: Pending, cands: list[tuple[float, int]], free: bool, thre
                             break
                         if check(names[r2]) is None:
                             return _best_option(pending.options, cands, threshold)
+                    pending.vouched = c
                     return c
         if done_ok:
             return D.DONE
@@ -266,6 +268,7 @@ def pick_move(pending: Pending, cands: list[tuple[float, int]], free: bool, thre
                 verify(c)
             except FubaError:
                 continue
+            pending.vouched = c
             return c
         try:
             verify(D.DONE)

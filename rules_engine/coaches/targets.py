@@ -53,6 +53,7 @@ def target_area(
                 verify(name)
             except FubaError:
                 continue
+            pending.vouched = name  # (the match need not check it again)
             return name
     opts = pending.options
     for _, name in scored:

@@ -5,10 +5,19 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rules_engine.api import validate_log
+from rules_engine.coaches import HeuristicCoach
+from rules_engine.coaches.tables import MOVE_NAME
+from rules_engine.decisions import MOVE_DECISIONS
+from rules_engine.errors import IllegalEventError
+from rules_engine.events import Decision, Pending
+from rules_engine.logformat import header_from_dict
+from rules_engine.machine import Match
+from rules_engine.rng import Dice
 from rules_engine.simulate import (
     SimulationError,
     SimulationLimitError,
@@ -248,3 +257,40 @@ def test_non_strict_mode_falls_back_to_a_legal_option() -> None:
     m = play_match(H, A, opts, seed=4, coaches=(Stubborn(), Stubborn()))
     assert m.pending() is None
     assert validate_log(log_of(m)).valid
+
+
+def _first_vouched_move(seed: int) -> tuple[Match, Pending, Any, str]:
+    """A match played by heuristic coaches up to the first move its coach answered with a
+    checked move: (match, request, the coach's choice, an illegal move of the same request)."""
+    match = Match(header_from_dict(header_for(H, A, SimulationOptions())))
+    dice = Dice(f"dice:{seed}")
+    coaches = (HeuristicCoach(random.Random(seed)), HeuristicCoach(random.Random(seed + 1)))
+    while (p := match.pending()) is not None:
+        if p.kind == "roll":
+            match.apply(dice.roll_for(p))
+            continue
+        choice = coaches[0 if p.actor == "home" else 1].choose(match, p)
+        if p.name in MOVE_DECISIONS and p.check_fn is not None and p.vouched is not None:
+            illegal = next(o for o in MOVE_NAME if p.check_fn(o) is not None)
+            return match, p, choice, illegal
+        match.apply(Decision(p.name, p.actor, choice))
+    raise AssertionError("no checked move in a whole match")
+
+
+def test_a_checked_move_is_vouched_for_one_answer_only() -> None:
+    """The coach marks the move its check passed (``Pending.vouched``, the very object), the
+    match takes it without checking it again and forgets it once the request is answered."""
+    match, p, choice, _ = _first_vouched_move(5)
+    assert p.vouched is choice and p.check_fn is not None and p.check_fn(choice) is None
+    match.apply(Decision(p.name, p.actor, choice))
+    assert p.vouched is None
+
+
+def test_only_the_vouched_object_skips_the_check() -> None:
+    """An equal answer that is another object is checked as always (a vouched request never
+    lets another answer through): a refused move is refused, vouched or not."""
+    match, p, _, illegal = _first_vouched_move(6)
+    p.vouched = "".join(illegal)  # equal, not the same object
+    assert p.vouched == illegal and p.vouched is not illegal
+    with pytest.raises(IllegalEventError):
+        match.apply(Decision(p.name, p.actor, illegal))
