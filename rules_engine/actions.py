@@ -147,7 +147,7 @@ def pressing_problem(m: MatchContext, team: int, aggressive: bool = False) -> tu
         return "only the defending team can press", "4.7"
     ours, theirs = player_count(m, team, st.ball), player_count(m, 1 - team, st.ball)
     if aggressive:
-        if not st.uses("A6"):
+        if "A6" not in st.advanced:
             return "aggressive pressing is not used in this match", "A6"
         if not can_spend(m, team, _aggr_cost(m)):
             return "aggressive pressing needs a condition point from the ball zone (A1)", "A6"
@@ -208,14 +208,14 @@ def pressing(m: MatchContext, team: int, aggressive: bool = False, free: bool = 
             # I-18: won with no player there (aggressive pressing one fewer): 4.2.2.1 applies
             yield from closest_player(m, team)
         if (
-            st.uses("A11")
+            "A11" in st.advanced
             and not free
             and (
                 "skilled_wing_backs" in st.teams[team].skills or "gegenpressing" in st.teams[1 - team].skills
             )
         ):
             yield from after_pressing(m, team)
-        if st.uses("A10") and st.ball in B.PEN:
+        if "A10" in st.advanced and st.ball in B.PEN:
             vd = answer_dice((yield m.roll("var", team, 2, "A10", "V.A.R. check of the pressing")))
             if vd == (6, 6):
                 yield from yellow_test(m, team, "V.A.R. (A10)")
@@ -287,10 +287,18 @@ def positioning(m: MatchContext, team: int, mediano: bool = False) -> Flow:
     d = answer_dice((yield m.roll("positioning", team, 2, "4.6", "positioning")))
     v = st.value
     ours, theirs = player_count(m, team, st.ball), player_count(m, 1 - team, st.ball)
+    # (counted in a loop, not sum() over a generator: a generator per roll in plain Python)
+    steps = 0
     if team == st.dt:
-        steps, sign = sum(1 for x in d if x > v), 1
+        sign = 1
+        for x in d:
+            if x > v:
+                steps += 1
     else:
-        steps, sign = sum(1 for x in d if x < v), -1
+        sign = -1
+        for x in d:
+            if x < v:
+                steps += 1
     if ours > theirs and steps < 2:
         steps += 1
     if ours == 0:
@@ -410,14 +418,9 @@ def action_options(m: MatchContext, team: int, exclude: str = "") -> tuple[str, 
     return tuple(out)
 
 
-def take_action(
-    m: MatchContext, team: int, first: bool, exclude: str = "", forced: str = ""
-) -> Generator[Pending, Event, str]:
-    if first:
-        yield from free_movements(m, team)
-    elif m.st.flags.momentum == team:
-        # A13 Momentum: "if it chooses a movement action for its first action"
-        m.st.flags.momentum = -1
+def _ask_action(m: MatchContext, team: int, exclude: str, forced: str) -> Pending:
+    """4.3: the request for ``team``'s action (``exclude``: its first action, when this is its
+    second; ``forced``: the one action it must play, 5.2.2)."""
 
     def options() -> tuple[str, ...]:
         return (forced,) if forced else action_options(m, team, exclude)
@@ -436,42 +439,54 @@ def take_action(
         elif c in ("pressing", "aggressive_pressing"):
             verify_pressing(m, team, c == "aggressive_pressing")
 
-    # one of ACTIONS: verify passed it (typed, the compiled match compares it as a string)
-    c: str = answer_choice((yield m.ask(D.ACTION, team, "4.3", options, verify, "choose an action")))
-    if c == "goal_attempt":
-        yield from goal_attempt(m, team, free_kick=forced == "goal_attempt")
-    elif c == "movement":
-        yield from movement(m, team)
-    elif c == "positioning":
-        yield from positioning(m, team, mediano=c == exclude)
-    else:
-        yield from pressing(m, team, aggressive=c == "aggressive_pressing")
-    return c
+    return m.ask(D.ACTION, team, "4.3", options, verify, "choose an action")
 
 
 def action_stage(m: MatchContext, first: int, forced_first: str = "") -> Flow:
-    """4.3: first team acts, then the other; then optional second actions."""
+    """4.3: first team acts, then the other; then optional second actions.
+
+    Each action is asked and played here, not in a generator of its own: every event of the
+    stage (free movements, the action, its dice) passes through each generator level between the
+    match and the rule that asks for it."""
     st = m.st
     st.stage = 3
     order = (first, 1 - first)
-    done: dict[int, str] = {}
-    for i, team in enumerate(order):
+    done = ["", ""]  # each team's first action
+    for i in range(4):  # the first actions, then the second actions (4.3.2)
+        team = order[i % 2]
+        if i == 2:
+            if interrupted(m):
+                return
+            if player_count(m, st.dt, st.ball) > player_count(m, st.ct, st.ball):
+                return
+            yes = answer_choice(
+                (yield m.ask_yes_no(D.SECOND_ACTIONS, st.ct, "4.3.2", "play second actions?"))
+            )
+            if yes != "yes":
+                return
         if interrupted(m):
             return
-        done[team] = yield from take_action(m, team, True, forced=forced_first if i == 0 else "")
-        # A13 terrace chant: "can use a free condition point for that action" (the first one)
-        st.flags.free_cp = -1
-    if interrupted(m):
-        return
-    if player_count(m, st.dt, st.ball) > player_count(m, st.ct, st.ball):
-        return
-    c = answer_choice((yield m.ask_yes_no(D.SECOND_ACTIONS, st.ct, "4.3.2", "play second actions?")))
-    if c != "yes":
-        return
-    for team in order:
-        if interrupted(m):
-            return
-        yield from take_action(m, team, False, exclude=done[team])
+        forced = forced_first if i == 0 else ""
+        exclude = done[team] if i >= 2 else ""
+        if i < 2:
+            yield from free_movements(m, team)
+        elif st.flags.momentum == team:
+            # A13 Momentum: "if it chooses a movement action for its first action"
+            st.flags.momentum = -1
+        # one of ACTIONS: verify passed it (typed, the compiled match compares it as a string)
+        c: str = answer_choice((yield _ask_action(m, team, exclude, forced)))
+        if c == "goal_attempt":
+            yield from goal_attempt(m, team, free_kick=forced == "goal_attempt")
+        elif c == "movement":
+            yield from movement(m, team)
+        elif c == "positioning":
+            yield from positioning(m, team, mediano=c == exclude)
+        else:
+            yield from pressing(m, team, aggressive=c == "aggressive_pressing")
+        if i < 2:
+            done[team] = c
+            # A13 terrace chant: "can use a free condition point for that action" (the first one)
+            st.flags.free_cp = -1
 
 
 __all__ = ["offside_position"]

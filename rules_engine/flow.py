@@ -37,6 +37,74 @@ Flow = Generator[Pending, Event, Any]
 
 
 def match_flow(m: MatchContext) -> Flow:
+    """The whole match: preparation (3), the two halves (4), extra time when it is played (I-38).
+
+    The halves and their turns are played here, not in a generator of their own: every event of
+    a match passes through each generator level between the match and the rule that asks for it."""
+    st = m.st
+    starter = yield from _preparation(m)
+    halves = (1, 2)
+    while True:
+        for half in halves:
+            st.half = half
+            st.clock = 0
+            st.stoppage = 0
+            st.half_over = False
+            st.half_over_at_turn_end = False
+            st.pending_restart = None
+            st.next_free_kick_attempt = False
+            ct = starter if half == halves[0] else 1 - starter
+            st.ct = ct
+            if half > 1:
+                yield from _break(m, half)
+            st.stage = "setup"
+            yield from kick_off(m, ct)
+            while not st.half_over:
+                # one turn
+                f = _new_turn(st)
+                if st.next_free_kick_attempt:
+                    # 5.2.2: the turn continues from the action stage, the goal attempt is the first action
+                    st.next_free_kick_attempt = False
+                    yield from action_stage(m, st.ct, forced_first="goal_attempt")
+                else:
+                    yield from stage1(m)
+                    first = yield from stage2(m)
+                    if first is not None and st.pending_restart is None and not st.half_over:
+                        # the action stage inlined here: one generator level less for every stage-3 event
+                        yield from action_stage(m, first, forced_first=f.forced_first)
+                        # read again through a call: the action stage changes both (and mypyc
+                        # would otherwise trust the narrowing of the test above)
+                        if (
+                            "A11" in st.advanced
+                            and _play_goes_on(st)
+                            and any_skill(m, _END_OF_ACTIONS_SKILLS)
+                        ):
+                            yield from end_of_action_stage(m)
+                if not _end_of_turn_quiet(m):
+                    yield from _end_of_turn_asks(m)
+        if halves[0] != 1:
+            break
+        st.score_after_90 = (st.teams[0].goals, st.teams[1].goals)
+        if not st.header.extra_time:
+            break
+        # I-38: whether the 90 minutes leave the tie level is the competition's question (a
+        # second leg counts the first); the home team writes the answer down
+        c = answer_choice((yield m.ask_yes_no(D.EXTRA_TIME, 0, "I-38", "play extra time?")))
+        if c != "yes":
+            break
+        st.extra_time_played = True
+        st.half_length = 15
+        st.turns_per_half.extend((0, 0))
+        m.note("extra_time", score=st.score())
+        halves = (3, 4)
+    st.over = True
+    st.stage = "over"
+    m.note("full_time", score=st.score())
+
+
+def _preparation(m: MatchContext) -> Generator[Pending, Event, int]:
+    """3.2: the kick-off dice (a double again; the first double's weather, A9) and the winner's
+    choice; returns the team that starts the first half with the ball."""
     st = m.st
     st.stage = "preparation"
     for ts in st.teams:
@@ -44,7 +112,7 @@ def match_flow(m: MatchContext) -> Flow:
     first = True
     while True:
         d = answer_dice((yield m.roll("kick_off", None, 2, "3.2", "who kicks off: home die, away die")))
-        if first and d[0] == d[1] and st.uses("A9"):
+        if first and d[0] == d[1] and "A9" in st.advanced:
             st.weather = WEATHER_BY_DOUBLE[d[0]]
             m.note("weather", weather=st.weather)
         first = False
@@ -56,62 +124,7 @@ def match_flow(m: MatchContext) -> Flow:
     )
     starter = B.TEAM_NAMES.index(c)
     st.first_half_starter = starter
-    yield from _halves(m, (1, 2), starter)
-    st.score_after_90 = (st.teams[0].goals, st.teams[1].goals)
-    if st.header.extra_time:
-        # I-38: whether the 90 minutes leave the tie level is the competition's question (a
-        # second leg counts the first); the home team writes the answer down
-        c = answer_choice((yield m.ask_yes_no(D.EXTRA_TIME, 0, "I-38", "play extra time?")))
-        if c == "yes":
-            st.extra_time_played = True
-            st.half_length = 15
-            st.turns_per_half.extend((0, 0))
-            m.note("extra_time", score=st.score())
-            yield from _halves(m, (3, 4), starter)
-    st.over = True
-    st.stage = "over"
-    m.note("full_time", score=st.score())
-
-
-def _halves(m: MatchContext, halves: tuple[int, int], starter: int) -> Flow:
-    """Two halves: the break before each (not before the first), the kick-off (``starter``'s in
-    the first of the two), the turns.
-
-    The turns are played here, not in a generator of their own: every event of a match passes
-    through each generator level between the match and the rule that asks for it."""
-    st = m.st
-    for half in halves:
-        st.half = half
-        st.clock = 0
-        st.stoppage = 0
-        st.half_over = False
-        st.half_over_at_turn_end = False
-        st.pending_restart = None
-        st.next_free_kick_attempt = False
-        ct = starter if half == halves[0] else 1 - starter
-        st.ct = ct
-        if half > 1:
-            yield from _break(m, half)
-        st.stage = "setup"
-        yield from kick_off(m, ct)
-        while not st.half_over:
-            # one turn
-            f = _new_turn(st)
-            if st.next_free_kick_attempt:
-                # 5.2.2: the turn continues from the action stage, the goal attempt is the first action
-                st.next_free_kick_attempt = False
-                yield from action_stage(m, st.ct, forced_first="goal_attempt")
-            else:
-                yield from stage1(m)
-                first = yield from stage2(m)
-                if first is not None and st.pending_restart is None and not st.half_over:
-                    # the action stage inlined here: one generator level less for every stage-3 event
-                    yield from action_stage(m, first, forced_first=f.forced_first)
-                    # read again through a call: the action stage changes both (and mypyc
-                    # would otherwise trust the narrowing of the test above)
-                    if st.uses("A11") and _play_goes_on(st) and any_skill(m, _END_OF_ACTIONS_SKILLS):
-                        yield from end_of_action_stage(m)
-            yield from end_of_turn(m)
+    return starter
 
 
 def _break(m: MatchContext, half: int) -> Flow:
@@ -169,16 +182,14 @@ def verify_target_area(m: MatchContext, team: int, target: int, fallback: bool =
             rule="5.2.2",
         )
     tf, tg = ts.field, ts.gk
-    if not (
-        target == start or tf[target] > 0 or tg == target or any(tf[a] > 0 or tg == a for a in B.ADJ[target])
-    ):
+    if not (target == start or tf[target] > 0 or tg == target or _player_in(tf, tg, B.ADJ[target])):
         raise IllegalEventError(
             f"target area {name} is illegal: you have no player there or in an adjacent area", rule="4.1.1"
         )
     offside_applies = f.restart not in ("goal_kick", "corner") and not is_backward_pass(team, start, target)
     if offside_applies:
         if tf[target] > 0 or tg == target:
-            if offside_position(st, team, target, start) and not st.uses("A7"):
+            if offside_position(st, team, target, start) and "A7" not in st.advanced:
                 raise IllegalEventError(
                     f"target area {name} is illegal: your player there is offside (5.1){_where(st, team)}",
                     rule="4.1.1.1",
@@ -205,6 +216,15 @@ def verify_target_area(m: MatchContext, team: int, target: int, fallback: bool =
             rule="4.1.2",
         )
     return max(1, v)
+
+
+def _player_in(field: list[int], gk: int, areas: tuple[int, ...]) -> bool:
+    """Whether a team (its players by area, its goalkeeper's area) has a player in one of
+    ``areas`` (a loop, not any() over a generator: a generator per test in plain Python)."""
+    for a in areas:  # noqa: SIM110
+        if field[a] > 0 or gk == a:
+            return True
+    return False
 
 
 def _where(st: MatchState, team: int) -> str:
@@ -239,7 +259,7 @@ def stage1(m: MatchContext) -> Flow:
     f = st.flags
     if (
         f.start == B.PEN[team]
-        and st.uses("A11")
+        and "A11" in st.advanced
         and (
             "creative_goalkeeper" in m.st.teams[team].skills
             and (yield from offer(m, team, "creative_goalkeeper"))
@@ -259,13 +279,13 @@ def stage1(m: MatchContext) -> Flow:
     target = B.INDEX[c]
     v = verified[-1]
     f.long_pass = max(0, B.DIST[f.start][target] - 1)
-    if st.uses("A11"):
+    if "A11" in st.advanced:
         if crossing_applies(st, team, f.start, target):
             spend_skill(m, team, "crossing")
-        if st.uses("A7") and skilled_full_back_applies(st, team, f.start, target):
+        if "A7" in st.advanced and skilled_full_back_applies(st, team, f.start, target):
             spend_skill(m, 1 - team, "skilled_full_back")
     f.offside_risk = (
-        st.uses("A7") and st.teams[team].has(target) and offside_position(st, team, target, f.start)
+        "A7" in st.advanced and st.teams[team].has(target) and offside_position(st, team, target, f.start)
     )
     f.had_player_in_target = (st.teams[0].has(target), st.teams[1].has(target))
     f.target = target
@@ -274,7 +294,7 @@ def stage1(m: MatchContext) -> Flow:
     # A5 goalkeeper charge, decided at the end of stage 1
     dt = 1 - team
     dts = st.teams[dt]
-    if st.uses("A5") and f.start != target and dts.gk >= 0:
+    if "A5" in st.advanced and f.start != target and dts.gk >= 0:
         sunshine = st.weather == "sunshine" and st.half == 1 and dt == st.first_half_starter
         in_pen = target == B.PEN[dt] and dts.gk == target
         adv = (
@@ -319,7 +339,7 @@ def _time(m: MatchContext, a: int, b: int) -> int:
     moved = advance_clock(m, diff if diff else a)
     if st.stoppage >= 5:
         st.half_over_at_turn_end = True
-    if moved >= 5 and st.uses("A1"):
+    if moved >= 5 and "A1" in st.advanced:
         return _TIREDNESS
     return _GOES_ON
 
@@ -350,14 +370,14 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
     if t == _TIREDNESS:
         yield from tiredness_tests(m)
     sp = Special()
-    if a == b and st.uses("A13"):
-        if st.uses("A11") and (yield from diver(m, ct0)):
+    if a == b and "A13" in st.advanced:
+        if "A11" in st.advanced and (yield from diver(m, ct0)):
             return None
         sp = yield from resolve(m, ct0)
         if interrupted(m):
             return None
     if (
-        st.uses("A11")
+        "A11" in st.advanced
         and f.offside_risk
         and (a >= v) != (b >= v)
         and "offside_trap" in st.teams[dt0].skills
@@ -385,7 +405,7 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
         success
         and sp.control != "collision"
         and not sp.touchline
-        and st.uses("A11")
+        and "A11" in st.advanced
         and _value_skill_held(st, use_low)
     ):
         use_low, mod = yield from _value_skills(m, a, b, v, use_low, success)
@@ -401,7 +421,7 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
         yield from pressing(m, st.dt, aggressive=True, free=True)
         if interrupted(m):
             return None
-    if st.uses("A11"):
+    if "A11" in st.advanced:
         if any_skill(m, _END_OF_STAGE2_SKILLS):
             yield from end_of_stage2(m)
         if interrupted(m):
@@ -434,7 +454,8 @@ def _control_check(m: MatchContext, sp: Special, a: int, b: int, v: int, dt0: in
         easy = (
             not sp.touchline
             and not sp.failed_opening
-            and not any(dts.has(x) for x in (f.target, *B.ADJ[f.target]))
+            and not dts.has(f.target)
+            and not _player_in(dts.field, dts.gk, B.ADJ[f.target])
         )
         if easy:
             return success, True
@@ -495,7 +516,7 @@ def _value_skills(
     m: MatchContext, a: int, b: int, v: int, use_low: bool, success: bool
 ) -> Generator[Pending, Event, tuple[bool, int]]:
     st = m.st
-    if not st.uses("A11"):
+    if "A11" not in st.advanced:
         return use_low, 0
     f = st.flags
     ct, dt = st.ct, st.dt
@@ -531,17 +552,38 @@ def _value_skills(
 
 # --------------------------------------------------------------- end of turn
 def end_of_turn(m: MatchContext) -> Flow:
+    if not _end_of_turn_quiet(m):
+        yield from _end_of_turn_asks(m)
+
+
+def _end_of_turn_quiet(m: MatchContext) -> bool:
+    """The end of a turn up to its first question (injured players back, A4); True when none
+    follows (no substitutions, no restart to take), so that no generator is made for it: more
+    than half the turns end so."""
     st = m.st
     st.stage = "end_of_turn"
     return_injured(m)
     if st.half_over:
-        return
+        return True
+    if "A3" in st.advanced and (_at_setup(st.pending_restart) or st.ball in B.MIDFIELD_ZONE):
+        return False
+    # (a False from half_ends_with_turn changes nothing: _end_of_turn_asks asks it again)
+    return st.half_ends_with_turn() or st.pending_restart is None
+
+
+def _at_setup(pr: tuple[str, int, int] | None) -> bool:
+    return pr is not None and pr[0] in ("kick_off", "goal_kick", "corner", "free_kick", "penalty")
+
+
+def _end_of_turn_asks(m: MatchContext) -> Flow:
+    """The end of a turn from its substitutions (A3) on, then the restart to take."""
+    st = m.st
     pr = st.pending_restart
-    at_setup = pr is not None and pr[0] in ("kick_off", "goal_kick", "corner", "free_kick", "penalty")
+    at_setup = _at_setup(pr)
     # A3: "The controlling team makes the decision first": at a set-up that is the team taking the
     # restart (the side that conceded kicks off, the side awarded a free kick takes it), whoever
     # had the ball before it.
-    if st.uses("A3") and (at_setup or st.ball in B.MIDFIELD_ZONE):  # (substitutions' own test)
+    if "A3" in st.advanced and (at_setup or st.ball in B.MIDFIELD_ZONE):  # (substitutions' own test)
         yield from substitutions(m, at_setup, first=pr[1] if at_setup and pr is not None else st.ct)
     if st.half_ends_with_turn():
         return

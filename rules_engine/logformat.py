@@ -288,35 +288,37 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
         return []
     out: list[Event] = []
     keys, check_keys, bys = _EVENT_KEYS, _CHECK_KEYS, _BY
-    for i, e in enumerate(raw):
+    # an event's index is len(out) + refused: counted, not enumerated (no pair per event; the
+    # index is needed only for a JSON path)
+    refused = 0
+    for e in raw:
         # fast path for well-formed events (the same tests as parse_event);
         # the JSON path is only built for an event that needs the full check
         if type(e) is dict and len(e) == 3:
             # the usual shapes: exactly {"decide", "by", "choice"} or {"roll", "by", "dice"}
             by = e.get("by")
-            who = ""
             if type(by) is str:
                 # compared, not looked up in _BY (a decoded string's hash is not computed yet), and
                 # the literal kept: the match compares it with each request's actor, and the same
                 # object compares at once
                 who = "home" if by == "home" else "away" if by == "away" else "both" if by == "both" else ""
-            if who:
-                name = e.get("decide")
-                if name is not None:
-                    choice = e.get("choice", _ABSENT)  # (one look-up, not `in` then [])
-                    if type(name) is str and choice is not _ABSENT:
-                        out.append(Decision(name, who, choice, None))
-                        continue
-                else:
-                    name = e.get("roll")
-                    dice = e.get("dice")
-                    if type(name) is str and type(dice) is list and dice:
-                        for d in dice:
-                            if type(d) is not int or d < 1:
-                                break
-                        else:
-                            out.append(Roll(name, who, tuple(dice), None))
+                if who:
+                    name = e.get("decide")
+                    if name is not None:
+                        choice = e.get("choice", _ABSENT)  # (one look-up, not `in` then [])
+                        if type(name) is str and choice is not _ABSENT:
+                            out.append(Decision(name, who, choice))
                             continue
+                    else:
+                        name = e.get("roll")
+                        dice = e.get("dice")
+                        if type(name) is str and type(dice) is list and dice:
+                            for d in dice:
+                                if type(d) is not int or d < 1:
+                                    break
+                            else:
+                                out.append(Roll(name, who, tuple(dice)))
+                                continue
         if type(e) is dict and e.keys() <= keys:
             by = e.get("by")
             check = e.get("check")
@@ -346,9 +348,11 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
                     if type(name) is str and "dice" not in e and "choice" in e:
                         out.append(Decision(name, by, e["choice"], check))
                         continue
-        ev = _parse_event_checked(e, f"$.events[{i}]", errors)
+        ev = _parse_event_checked(e, f"$.events[{len(out) + refused}]", errors)
         if ev is not None:
             out.append(ev)
+        else:
+            refused += 1
     return out
 
 

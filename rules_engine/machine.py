@@ -66,30 +66,34 @@ class Match(MatchContext):
         when it was asked) is kept and changes nothing.  Those defaults stay applied when the event
         itself is then refused; a caller that must keep the earlier state
         (the live scorer) rebuilds the match from its stored events instead."""
-        p = self._pending
-        name = ev.name
+        p: Pending | None = self._pending
         if self.skipped and self._absorbed(ev):
             return
-        if p is not None and p.default is not None and (p.name != name or p.actor != ev.by):
-            while p is not None and p.default is not None and (p.name != name or p.actor != ev.by):
-                self._apply_one(Decision(p.name, p.actor, p.default), p)
-                if self.skipped and self._absorbed(ev):
-                    return
-                p = self._pending
-        # the common case inline (same checks as _apply_one)
-        if p is not None and p.name == name and p.actor == ev.by:
+        if p is None:
+            self._apply_one(ev, None)  # (refused: the match is over)
+            return
+        name = ev.name
+        # the common case inline (same checks as _apply_one), tested first: an event answers the
+        # request it meets far more often than it leaves a default out
+        if p.name == name and p.actor == ev.by:
             if type(ev) is Decision:
-                verify = p.verify_fn
-                if p.kind == "decision" and verify is not None:
-                    vouched = p.vouched
-                    if vouched is None or ev.choice is not vouched:
-                        try:
-                            verify(ev.choice)
-                        except IllegalEventError as e:
-                            self._locate(e, p)
-                            raise
-                    if vouched is not None:
-                        p.vouched = None  # (for this ask only)
+                if p.kind == "decision":
+                    verify = p.verify_fn
+                    if verify is not None:
+                        vouched = p.vouched
+                        if vouched is None or ev.choice is not vouched:
+                            try:
+                                verify(ev.choice)
+                            except IllegalEventError as e:
+                                self._locate(e, p)
+                                raise
+                        if vouched is not None:
+                            p.vouched = None  # (for this ask only)
+                    elif not is_option(ev.choice, p.options):
+                        self._apply_one(ev, p)  # (refused there, with the legal answers)
+                        return
+                    elif p.vouched is not None:
+                        p.vouched = None  # (as _apply_one: a vouched choice counts for this ask only)
                     self.events.append(ev)
                     if self.skipped:
                         self.skipped = []
@@ -114,6 +118,12 @@ class Match(MatchContext):
                         except StopIteration:
                             self._pending = None
                         return
+        elif p.default is not None:
+            while p is not None and p.default is not None and (p.name != name or p.actor != ev.by):
+                self._apply_one(Decision(p.name, p.actor, p.default), p)
+                if self.skipped and self._absorbed(ev):
+                    return
+                p = self._pending
         self._apply_one(ev, p)
 
     def _absorbed(self, ev: Event) -> bool:
