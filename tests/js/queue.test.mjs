@@ -430,6 +430,9 @@ test("a tap still being judged is said (judging) and its end emits a status", as
   const apply = t.engine.apply.bind(t.engine);
   t.engine.apply = (event) => new Promise((ok) => { release = () => ok(apply(event)); });
   t.queue.send(decide("a"));
+  // said by the tap itself, before anything is awaited: the page's data-judging is set in the
+  // click, so a hand-over can never read the page settled while this tap is still on its way
+  assert.equal(t.seen.status[t.seen.status.length - 1].judging, true);
   for (let i = 0; i < 50 && !release; i++) await new Promise((r) => setTimeout(r, 1));
   assert.equal(t.q.ops.length, 0);
   assert.equal(t.queue.status().waiting, 0);
@@ -438,5 +441,15 @@ test("a tap still being judged is said (judging) and its end emits a status", as
   release();
   await settled(t, { posts: 1 });
   assert.equal(t.queue.status().judging, false);
+  assert.equal(t.seen.status[t.seen.status.length - 1].judging, false);
+  // any job on the engine (a poll's events taken in, a 409 settled) is said from its start: the
+  // seq the page shows may change in it, and the page's own answer may follow
+  let finish = null;
+  const job = t.queue.serial(() => new Promise((ok) => { finish = ok; }));
+  assert.equal(t.seen.status[t.seen.status.length - 1].judging, true);
+  for (let i = 0; i < 50 && !finish; i++) await new Promise((r) => setTimeout(r, 1));
+  finish();
+  await job;
+  await new Promise((r) => setTimeout(r, 1));
   assert.equal(t.seen.status[t.seen.status.length - 1].judging, false);
 });

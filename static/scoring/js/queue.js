@@ -74,6 +74,9 @@ function status(q) { emit(q, "status", statusOf(q)); }
 // Everything that touches the engine or the queue's order, one job at a time.
 function serial(q, fn) {
   q.jobs += 1;
+  // the page says it is busy from the job's start (a poll's events taken in, a 409 settled):
+  // its seq may change in the job, and an answer the page gives by itself may follow
+  if (q.jobs === 1 && !q.gathering) status(q);
   const run = q.chain.then(fn);
   q.chain = run.catch((err) => {
     emit(q, "refused", { message: "This phone could not keep this tap: " + err.message, stale: false, auto: false });
@@ -96,6 +99,10 @@ function gather(q, body, opt) {
       q.gathering = null;
       serial(q, () => commit(q, bodies));
     });
+    // Said at once, in the tap's own click: until its op is queued the queue is empty, and a
+    // page that still said "settled" then let the other phone take over on the seq this tap
+    // is about to extend (the chaos bench's second conflicts under load, 2026-11-30).
+    status(q);
   }
   q.gathering.push({ body: body, auto: !!(opt && opt.auto) });
 }
