@@ -25,7 +25,7 @@ from .rules import (
     second_last_area,
     skilled_full_back_applies,
 )
-from .setpieces import kick_off, run_restart
+from .setpieces import award_free_kick, corner, goal_kick, kick_off, penalty
 from .skill_hooks import before_actions, diver, end_of_action_stage, end_of_stage2, offside_trap, spend_skill
 from .skills import any_skill, keeper_alone, offer, skill_active
 from .special_events import Special, resolve
@@ -551,11 +551,6 @@ def _value_skills(
 
 
 # --------------------------------------------------------------- end of turn
-def end_of_turn(m: MatchContext) -> Flow:
-    if not _end_of_turn_quiet(m):
-        yield from _end_of_turn_asks(m)
-
-
 def _end_of_turn_quiet(m: MatchContext) -> bool:
     """The end of a turn up to its first question (injured players back, A4); True when none
     follows (no substitutions, no restart to take), so that no generator is made for it: more
@@ -587,6 +582,16 @@ def _end_of_turn_asks(m: MatchContext) -> Flow:
         yield from substitutions(m, at_setup, first=pr[1] if at_setup and pr is not None else st.ct)
     if st.half_ends_with_turn():
         return
+    # each restart played from here, not through a generator that only chose it (one level less)
     while (pr := st.take_restart()) is not None:
         kind, team, area = pr
-        yield from run_restart(m, kind, team, area)
+        if kind == "kick_off":
+            yield from kick_off(m, team)
+        elif kind == "free_kick":
+            yield from award_free_kick(m, team, area, "")
+        elif kind == "corner":
+            yield from corner(m, team)
+        elif kind == "goal_kick":
+            yield from goal_kick(m, team)
+        elif kind == "penalty":
+            yield from penalty(m, team)

@@ -359,16 +359,3 @@ def goal(m: MatchContext, team: int, from_area: int) -> Flow:
     m.note("goal", team=B.TEAM_NAMES[team], score=st.score())
     advance_clock(m, 1)
     st.pending_restart = ("kick_off", 1 - team, B.CENTRE)
-
-
-def run_restart(m: MatchContext, kind: str, team: int, area: int) -> Flow:
-    if kind == "kick_off":
-        yield from kick_off(m, team)
-    elif kind == "free_kick":
-        yield from award_free_kick(m, team, area, "")
-    elif kind == "corner":
-        yield from corner(m, team)
-    elif kind == "goal_kick":
-        yield from goal_kick(m, team)
-    elif kind == "penalty":
-        yield from penalty(m, team)
