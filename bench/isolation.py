@@ -14,6 +14,11 @@ import os
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
+# At import, not in the exit hook: redis imports concurrent.futures, which registers an exit
+# hook of its own, refused once the interpreter is shutting down (a run that failed early then
+# left its keys behind, with a traceback for the clean-up instead of its own error)
+import redis
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_REDIS_DB = os.environ.get("BENCH_REDIS_DB", "13")
 
@@ -46,8 +51,6 @@ def isolate(env: dict[str, str], bench: str) -> dict[str, str]:
 def forget_keys(urls: set[str], name: str) -> None:
     """Delete this run's keys (cache, throttle, broker: all named after the run) at its end:
     a run leaves nothing behind in the benchmarks' Redis database."""
-    import redis
-
     left = 0
     for url in urls:
         client = redis.Redis.from_url(url)
