@@ -7,8 +7,10 @@ coach ratings (20-25x a trivial endpoint's CPU on a match day, when results come
 That rendering belongs to the change, not to a reader: once the change is committed
 (``matches.standings.cache.committed``), a task renders each fragment it made stale, through the
 pages' own views as an anonymous visitor's miss would (the same fragments, the same HTML), and
-keeps them under the versions it read. A reader then still assembles its page (the kept page
-itself is stale: it is keyed by the competition's version), but from kept pieces only.
+keeps them under the versions it read, and the page assembled from them too (under the versions
+read before its assembly, as a reader's miss keeps it): the next reader is served the kept page,
+one round trip, instead of assembling it (three or four round trips, 2-3x a trivial endpoint's
+CPU after a result, issue 35).
 
 Nothing here decides what is right: a fragment is kept under the versions it was rendered from,
 as a reader's would be, so a change committed while the task renders leaves it stale, and a task
@@ -28,12 +30,11 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest
 from django.urls import resolve
 
-from fubaleague.web import views
 from kernel.broker import publish
-from matches.standings.cache import committed
+from matches.standings.cache import clear_local, committed
 from ratings.models import PAGES_SCOPE, system_part
 from ratings.selectors import RATED_SYSTEMS
-from tournaments.game_systems import rules_of
+from tournaments.game_systems import FUBA_3, rules_of
 from tournaments.models import Competition, Fixture, Team
 
 # A task waits this long before rendering: the other bumps of the same change (a result's several
@@ -61,23 +62,21 @@ def _anonymous_get(path: str, query: dict[str, str] | None = None) -> HttpReques
 
 
 def _render(path: str, query: dict[str, str] | None = None) -> None:
-    """The page at ``path`` assembled as for an anonymous visitor's miss: its stale fragments
-    rendered and kept; the page itself is not kept (page_cache's ``kept_view``: the view under it)."""
+    """The page at ``path`` served as to an anonymous visitor: on a miss its stale fragments
+    rendered and kept, and the page kept (page_cache.anonymous_page, the standings view's own)."""
     request = _anonymous_get(path, query)
     match = request.resolver_match
     assert match is not None
-    render: Callable[..., Any] = getattr(match.func, "kept_view", match.func)
+    view: Callable[..., Any] = match.func
     with contextlib.suppress(Http404):  # (gone meanwhile: nothing to keep)
-        render(request, *match.args, **match.kwargs)
+        view(request, *match.args, **match.kwargs)
 
 
 def competition_pages(slug: str, parts: Iterable[str]) -> None:
     """Every fragment of a competition's public pages that ``parts`` may show, kept anew."""
     base = f"/c/{slug}/"
-    for path in (base, f"{base}fixtures/", f"{base}bracket/", f"{base}live/"):
+    for path in (base, f"{base}standings/", f"{base}fixtures/", f"{base}bracket/", f"{base}live/"):
         _render(path)
-    # (the standings page's view keeps its whole page: its assembly alone)
-    views.standings_page_html(_anonymous_get(f"{base}standings/"), slug)
     for part in parts:
         if part[:1] == "t" and part[1:].isdigit():
             _render(f"{base}teams/{part[1:]}/")
@@ -93,6 +92,8 @@ def rating_pages(parts: Iterable[str]) -> None:
     # first reader renders it, as before)
     for system in systems:
         _render("/ratings/", {"system": system})
+        if system == FUBA_3:
+            _render("/ratings/")  # (its default: the address most readers have)
     budget = RATING_PAGES_MAX
     active = Competition.objects.filter(status=Competition.Status.ACTIVE).order_by("-pk")
     for competition in active:
@@ -114,10 +115,16 @@ def refresh(slug: str, parts: Iterable[str]) -> None:
     """The task's work: release the pending mark first (a bump after this reads anew), then render."""
     parts = tuple(parts)
     cache.delete(_pending(slug, parts))
-    if slug == PAGES_SCOPE:
-        rating_pages(parts)
-    else:
-        competition_pages(slug, parts)
+    try:
+        if slug == PAGES_SCOPE:
+            rating_pages(parts)
+        else:
+            competition_pages(slug, parts)
+    finally:
+        # The pages kept meanwhile are also this process's copies (standings.cache.by_slug), for
+        # its own readers: a worker has none, and a process that runs the task in place (eager)
+        # must read the shared entries as another process would.
+        clear_local()
 
 
 def _pending(slug: str, parts: tuple[str, ...]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.db.models import OuterRef, Subquery
 
 from ratings import selectors
 from ratings.models import RatedMatch, RatingHistory
@@ -37,14 +38,18 @@ def match_rating(fixture: Fixture, model: tuple[float, float, float] | None = No
         entry = RatedMatch.objects.filter(fixture=fixture).exclude(outcome=RatedMatch.Outcome.VOID).first()
         context["rated"] = entry is not None
         if entry is not None:
-            for point in RatingHistory.objects.filter(rated_match=entry).select_related("coach"):
-                before = (
-                    RatingHistory.objects.filter(coach_id=point.coach_id, sequence__lt=point.sequence)
-                    .order_by("-sequence")
-                    .first()
-                )
-                mu_before = before.mu if before is not None else None
-                context["changes"].append((point, mu_before))
+            # Each coach's μ before the match (any game's history, as the sequence runs across
+            # them), read with the points in one query: the bits of a game's played matches are
+            # rendered again after each of its rated results (fubaleague/web/refresh.py).
+            before = RatingHistory.objects.filter(
+                coach_id=OuterRef("coach_id"), sequence__lt=OuterRef("sequence")
+            ).order_by("-sequence")
+            points = (
+                RatingHistory.objects.filter(rated_match=entry)
+                .select_related("coach")
+                .annotate(mu_before=Subquery(before.values("mu")[:1]))
+            )
+            context["changes"] = [(point, point.mu_before) for point in points]
         return context
     home, away = fixture.home_team, fixture.away_team
     if home is None or away is None or home.coach_id is None or away.coach_id is None:

@@ -12,6 +12,7 @@ from matches.services import result_override, result_record_system
 from ratings import services
 from ratings.models import CoachRating, RatedMatch, RatingHistory
 from ratings.skill import MU, SIGMA
+from ratings.templatetags.ratings_tags import match_rating
 from tests.factories import AdminFactory, CompetitionFactory, play, team_with_member
 from tournaments.bracket import Score
 from tournaments.models import Fixture, Stage
@@ -250,3 +251,25 @@ def test_prediction_favours_the_better_rated_coach(django_capture_on_commit_call
     favourite = p.home if f.home_team.coach_id == winner_coach else p.away
     underdog = p.away if f.home_team.coach_id == winner_coach else p.home
     assert favourite > underdog
+
+
+def test_a_played_match_shows_each_coachs_mu_before_it_read_in_one_query(
+    django_capture_on_commit_callbacks, django_assert_max_num_queries
+) -> None:
+    _stage, fixtures = _league(4)
+    with django_capture_on_commit_callbacks(execute=True):
+        for f in fixtures:
+            play(f.id, 2, 1)
+    history = list(RatingHistory.objects.order_by("sequence"))
+    for fixture in Fixture.objects.filter(pk__in=[f.id for f in fixtures]):
+        expected = []
+        for point in RatingHistory.objects.filter(rated_match__fixture=fixture):
+            earlier = [h.mu for h in history if h.coach_id == point.coach_id and h.sequence < point.sequence]
+            expected.append((point.coach_id, point.mu, earlier[-1] if earlier else None))
+        # (the match's entry, then its points with the μ before each)
+        with django_assert_max_num_queries(2):
+            changes = match_rating(fixture)["changes"]
+            shown = [(p.coach_id, p.mu, before, p.coach.name) for p, before in changes]
+        assert [s[:3] for s in shown] == expected and len(expected) == 2
+    # A coach's later matches show the μ its earlier ones left.
+    assert any(before is not None for _, _, before in expected)
