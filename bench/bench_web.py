@@ -306,15 +306,26 @@ def miss_costs(pages: list[tuple[str, str]], verdict: Verdict, slices: int) -> N
     In-process through Django's test client (the full middleware stack, no gunicorn), so the
     figure is the app's own cost; the database's CPU is not counted on either side.
     """
+    from django.core.cache import cache as shared_cache
     from django.test import Client
 
+    from fubaleague.web.page_cache import live_marks
     from matches.standings import cache as page_versions
     from ratings.models import PAGES_SCOPE
 
     client = Client(HTTP_HOST="127.0.0.1")
+    # A team's and a match's page are kept under the parts they show (anonymous_page's parts):
+    # the competition's version leaves them kept, so their entry is dropped instead (as when it
+    # expires), and the pieces they are assembled from stay kept, as for the other pages.
+    by_parts = {f"/c/{SLUG}/teams/": "", f"/c/{SLUG}/matches/": "live"}
 
     def request(path: str, scope: str) -> None:
-        if scope:
+        kind = next((v for k, v in by_parts.items() if path.startswith(k) and path.endswith("/")), None)
+        if kind is not None:
+            page_versions.clear_local()
+            live = f":live:{live_marks(SLUG)}" if kind else ""
+            shared_cache.delete(f"standings:s:{SLUG}:page:{path}?{live}")
+        elif scope:
             page_versions.invalidate_scope(scope)
         response = client.get(path)
         assert response.status_code == 200, path

@@ -226,8 +226,15 @@ def _earlier_reports(fixture: Fixture, submission: ResultSubmission | None) -> l
     )
 
 
+def _match_parts(slug: str, fixture_id: int) -> tuple[str, ...]:
+    """What a match's page shows: its fragments' parts (below), so that a result elsewhere in the
+    competition leaves the page kept; () for no such match (the view answers 404)."""
+    stage_id = ps.fixture_stage_id(slug=slug, fixture_id=fixture_id)
+    return () if stage_id is None else (WHOLE, f"s{stage_id}", f"f{fixture_id}", "x")
+
+
 @require_GET
-@anonymous_page(live=True, shows=(PAGES_SCOPE,))
+@anonymous_page(live=True, shows=(PAGES_SCOPE,), parts=_match_parts)
 def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     if personal(request):
         context = _match_context(request, slug, fixture_id)
@@ -248,7 +255,7 @@ def match(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
 
     # The page shows the fixture (its result, cards, log, forfeit, audit), the round's clock
     # (its stage) and the live marks; its ratings' bit (rating_bits) the coaches' ratings, which
-    # move with any rated result, and the chances' model ("x").
+    # move with any rated result, and the chances' model ("x"). (_match_parts: all of them.)
     kept = fragments.Fragment(
         f"match:{fixture_id}", (WHOLE, f"s{stage_id}", f"f{fixture_id}"), page, live=True
     )

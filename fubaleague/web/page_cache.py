@@ -7,7 +7,8 @@ something it shows changes:
 
 * the competition's data: entries are kept under the competition's version
   (matches.standings.cache.by_slug), which the signals bump on every change that shows on its
-  pages (results, fixtures, cards, suspensions, replays, … — matches.standings.signals);
+  pages (results, fixtures, cards, suspensions, replays, … — matches.standings.signals); a page
+  that shows only some parts of it (a team's, a match's) under those parts' versions (``parts``);
 * the matches being scored live (the "live" marks, the live panel): the scorer writes its session
   without model signals, so those marks are part of the entry's name (read at most once a second
   a process, LIVE_SECONDS);
@@ -106,7 +107,12 @@ def _entry_name(request: HttpRequest, slug: str, params: Sequence[str], live: bo
 
 
 def anonymous_page(
-    *, params: Sequence[str] = (), live: bool = False, scope: str | None = None, shows: tuple[str, ...] = ()
+    *,
+    params: Sequence[str] = (),
+    live: bool = False,
+    scope: str | None = None,
+    shows: tuple[str, ...] = (),
+    parts: Callable[..., tuple[str, ...]] | None = None,
 ) -> Callable[[View], View]:
     """Serve the view's page to anonymous visitors from the competition's cache.
 
@@ -115,6 +121,10 @@ def anonymous_page(
     its entries are kept under instead of the competition's slug (bumped with
     ``matches.standings.cache.invalidate_scope`` by whatever changes the page). ``shows``: such
     scopes whose data a competition's page shows too (a coach's rating on a team's page).
+    ``parts``: for a page that shows only some parts of its competition (a team's, a match's),
+    those parts (``matches.standings.cache.part_key``) from the view's keyword arguments, every
+    part its fragments are kept under: the page is then kept under their versions, not the
+    competition's (() where they cannot be told: the competition's version).
     """
 
     def decorate(view: View) -> View:
@@ -143,7 +153,8 @@ def anonymous_page(
 
             try:
                 name = _entry_name(request, slug, params, live)
-                page = cache.by_slug(slug, name, render, PAGE_SECONDS, scopes=shows)
+                shown = parts(**kwargs) if parts is not None else ()
+                page = cache.by_slug(slug, name, render, PAGE_SECONDS, scopes=shows, parts=shown)
             except _NotShared as not_shared:
                 return not_shared.response
             response = HttpResponse(page.content, status=page.status)

@@ -391,8 +391,13 @@ def _csv_safe(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
+def _team_parts(slug: str, team_id: int) -> tuple[str, ...]:
+    """What a team's page shows: its fragments' parts (a result elsewhere leaves the page kept)."""
+    return (WHOLE, f"t{team_id}")
+
+
 @require_GET
-@anonymous_page(shows=(PAGES_SCOPE,))
+@anonymous_page(shows=(PAGES_SCOPE,), parts=_team_parts)
 def team(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     if personal(request):
         context = _team_context(slug, team_id)
@@ -410,7 +415,7 @@ def team(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
 
     # The team's fixtures (a slot filled anew bumps the team it leaves too), cards, suspensions
     # and skills ("t"); its coach's rating moves with any rated result (the ratings' scope).
-    kept = fragments.Fragment(f"team:{team_id}", (WHOLE, f"t{team_id}"), page)
+    kept = fragments.Fragment(f"team:{team_id}", _team_parts(slug, team_id), page)
     rating = fragments.Fragment(
         f"team:{team_id}:rating", (WHOLE,), partial(team_coach_rating_html, team_id), scopes=(PAGES_SCOPE,)
     )

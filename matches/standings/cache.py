@@ -116,7 +116,12 @@ def clear_local() -> None:
 
 
 def by_slug(
-    slug: str, name: str, compute: Callable[[], T], seconds: int = CACHE_SECONDS, scopes: tuple[str, ...] = ()
+    slug: str,
+    name: str,
+    compute: Callable[[], T],
+    seconds: int = CACHE_SECONDS,
+    scopes: tuple[str, ...] = (),
+    parts: tuple[str, ...] = (),
 ) -> T:
     """A cached value for the competition `slug`, read in at most ONE cache round trip.
 
@@ -126,7 +131,10 @@ def by_slug(
     version is read before computing, so a change committed meanwhile leaves an entry that the
     next reader sees as stale. ``seconds``: how long an entry is kept at most. ``scopes``: page
     scopes of no competition whose data the value shows too (``invalidate_scope``): their versions
-    are read in the same round trip and the entry is stale when one of them moved.
+    are read in the same round trip and the entry is stale when one of them moved. ``parts``: the
+    parts of the competition's pages the value shows (``part_key``), when it shows no other: the
+    entry is kept under their versions instead of the competition's, so a change elsewhere in the
+    competition leaves it fresh (a team's or a match's page after a result in another group).
     """
     entry_key = f"standings:s:{slug}:{name}"
     now = time.monotonic()
@@ -135,8 +143,12 @@ def by_slug(
         return local[2]
     version_key = _slug_version_key(slug)
     scope_keys = [_slug_version_key(scope) for scope in scopes]
-    found = cache.get_many([version_key, entry_key, *scope_keys])
+    part_keys = [part_key(slug, part) for part in parts]
+    found = cache.get_many([version_key, entry_key, *scope_keys, *part_keys])
     version: Any = found.get(version_key)
+    if version is not None and part_keys:
+        # (the competition's version still tells a slug that exists from one that does not)
+        version = tuple(_part_mark(key, found) for key in part_keys)
     if version is not None and scope_keys:
         version = (version, *(_scope_mark(key, found) for key in scope_keys))
     entry = found.get(entry_key)
@@ -150,6 +162,8 @@ def by_slug(
         version = time.time_ns()
         value = compute()
         cache.add(version_key, version, None)
+        if part_keys:
+            version = tuple(_part_mark(key, found) for key in part_keys)
         if scope_keys:
             version = (version, *(_scope_mark(key, found) for key in scope_keys))
         cache.set(entry_key, (version, value), seconds)
@@ -168,6 +182,18 @@ def _scope_mark(key: str, found: dict[str, Any]) -> int:
     if value is None:
         value = time.time_ns()
         if not cache.add(key, value, None):
+            value = cache.get(key, value)
+        found[key] = value
+    return int(value)
+
+
+def _part_mark(key: str, found: dict[str, Any]) -> int:
+    """A part's version as read; a missing one is set now, as a fragment's reader sets it
+    (fubaleague/web/fragments.py: readers racing agree on one)."""
+    value = found.get(key)
+    if value is None:
+        value = time.time_ns()
+        if not cache.add(key, value, PART_SECONDS):
             value = cache.get(key, value)
         found[key] = value
     return int(value)

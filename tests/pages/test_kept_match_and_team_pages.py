@@ -285,3 +285,37 @@ def test_the_kept_team_page_never_keeps_a_visitors_query_string(cup: demo.Demo) 
         links = re.findall(r'href="([^"]*)">Sign in to follow<', page)
         assert links == [f"/login/?next=/c/{slug}/teams/{team_id}/"], links
         assert "utm_source" not in page
+
+
+@pytest.mark.django_db
+def test_a_result_elsewhere_leaves_the_kept_team_and_match_pages_kept(cup: demo.Demo) -> None:
+    # The pages are kept under the parts they show, not the competition's version: a result in
+    # another stage (no rating task here: its scope does not move) serves them as kept. (A match's
+    # page shows its round's clock: any result of its own stage moves it.)
+    fixture = _scheduled(cup.groups_stage)
+    teams = (fixture.home_team_id, fixture.away_team_id)
+    elsewhere = (
+        Fixture.objects.filter(stage=cup.knockout, home_team__isnull=False, away_team__isnull=False)
+        .exclude(home_team_id__in=teams)
+        .exclude(away_team_id__in=teams)
+        .order_by("-round", "id")
+        .first()
+    )
+    assert elsewhere is not None
+    urls = {k: v for k, v in _urls(cup, fixture).items() if k in ("home team", "away team", "match")}
+    served(urls)
+    services.result_override(
+        fixture_id=elsewhere.pk, user=cup.admin, score=Score(4, 0), note="typed in", reopen=True
+    )
+    client = Client()
+    for name, url in urls.items():
+        assert client.get(url)["X-Page-Cache"] == "hit", name
+    kept, fresh = _kept_then_fresh(urls)
+    assert kept == fresh
+
+    # A result of its own: the page is rendered anew and shows it.
+    services.result_override(fixture_id=fixture.pk, user=cup.admin, score=Score(1, 3), note="typed in")
+    for name, url in urls.items():
+        assert client.get(url)["X-Page-Cache"] == "miss", name
+    kept, fresh = _kept_then_fresh(urls)
+    assert kept == fresh and _score(kept["match"]) == "1 – 3"
