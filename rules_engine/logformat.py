@@ -43,6 +43,15 @@ _SKILL_NAMES: Final = {s: s for s in CATALOGUE}
 _ABSENT: Final = object()  # a key the event does not have (a choice may be null)
 
 
+def _decoded_key(name: str) -> str:
+    """``name`` as the decoder hands it back as a key. orjson keeps one string object per key it
+    has met and returns that very object in every document after, so looking an event's fields
+    up by it finds them by identity, where an equal string of our own is compared character by
+    character (4 look-ups per event). Any equal string would do: an evicted key only compares
+    slower, and a log given as a dict looks its keys up as before."""
+    return str(next(iter(loads(f'{{"{name}": 0}}')[0])))
+
+
 def _err(reason: str, path: str, rule: str = "fuba-log/1") -> MalformedLogError:
     return MalformedLogError(reason, rule=rule, path=path)
 
@@ -55,6 +64,14 @@ def loads(text: str | bytes) -> tuple[Any, list[FubaError]]:
         return _json_loads(text), []
     except (ValueError, UnicodeDecodeError) as e:
         return None, [_err(f"not valid JSON: {e}", "$")]
+
+
+# the keys of an event's usual shapes, as decoded (_decoded_key)
+_KEY_BY: Final = _decoded_key("by")
+_KEY_DECIDE: Final = _decoded_key("decide")
+_KEY_CHOICE: Final = _decoded_key("choice")
+_KEY_ROLL: Final = _decoded_key("roll")
+_KEY_DICE: Final = _decoded_key("dice")
 
 
 def parse_formation(text: Any, path: str, errors: list[FubaError]) -> tuple[int, int, int] | None:
@@ -296,22 +313,22 @@ def parse_events(data: Any, errors: list[FubaError]) -> list[Event]:
         # the JSON path is only built for an event that needs the full check
         if type(e) is dict and len(e) == 3:
             # the usual shapes: exactly {"decide", "by", "choice"} or {"roll", "by", "dice"}
-            by = e.get("by")
+            by = e.get(_KEY_BY)
             if type(by) is str:
                 # compared, not looked up in _BY (a decoded string's hash is not computed yet), and
                 # the literal kept: the match compares it with each request's actor, and the same
                 # object compares at once
                 who = "home" if by == "home" else "away" if by == "away" else "both" if by == "both" else ""
                 if who:
-                    name = e.get("decide")
+                    name = e.get(_KEY_DECIDE)
                     if name is not None:
-                        choice = e.get("choice", _ABSENT)  # (one look-up, not `in` then [])
+                        choice = e.get(_KEY_CHOICE, _ABSENT)  # (one look-up, not `in` then [])
                         if type(name) is str and choice is not _ABSENT:
                             out.append(Decision(name, who, choice))
                             continue
                     else:
-                        name = e.get("roll")
-                        dice = e.get("dice")
+                        name = e.get(_KEY_ROLL)
+                        dice = e.get(_KEY_DICE)
                         if type(name) is str and type(dice) is list and dice:
                             for d in dice:
                                 if type(d) is not int or d < 1:
