@@ -60,7 +60,7 @@ class _FreeMoves(MoveCtx):
     """The moves of 4.3.1's free movements: a move's common rules, then whether it is free (a
     class rather than closures: every candidate move of the sequence asks it)."""
 
-    __slots__ = ("a11", "gk_free", "goal_line", "outnumber", "skill_ok")
+    __slots__ = ("gk_free", "goal_line", "outnumber", "skill_ok", "skills")
 
     def __init__(
         self,
@@ -69,13 +69,16 @@ class _FreeMoves(MoveCtx):
         outnumber: list[bool],
         goal_line: list[int],
         gk_ok: bool,
-        a11: bool,
+        skills: bool,
     ) -> None:
         super().__init__(m, team, "4.3.1", gk_allowed=gk_ok)
         self.outnumber = outnumber  # by location: its outnumbering allows one free move
         self.goal_line = goal_line  # by location: players on the goal line that may move away
         self.gk_free = gk_ok
-        self.a11 = a11
+        # whether an extra-move skill was active at the start (A11): none becomes active during
+        # the sequence (only spending one changes the condition points), so without one no
+        # candidate need ask the skills
+        self.skills = skills
         # extra_free_move's skills still to be played (runner, fast defender, box-to-box) as of
         # the current ask, worked out for its first candidate that needs them (``refresh``
         # forgets them): a move is free by a skill only where one of them is
@@ -105,7 +108,7 @@ class _FreeMoves(MoveCtx):
             return True
         if self.goal_line[src] > 0 and _AWAY_FROM_GOAL_LINE[src][dst]:
             return True
-        if not self.a11:
+        if not self.skills:
             return False
         ok = self.skill_ok
         if ok is None:
@@ -148,7 +151,7 @@ class _FreeMoves(MoveCtx):
             return None
         if self.goal_line[src] > 0 and _AWAY_FROM_GOAL_LINE[src][dst]:
             return None
-        if self.a11 and extra_free_move(self.m, self.team, src, dst):
+        if self.skills and extra_free_move(self.m, self.team, src, dst):
             return None
         return _NO_FREE_MOVE[src]
 
@@ -176,10 +179,17 @@ def free_movements(m: MatchContext, team: int) -> Flow:
                 break
     if not (from_areas or gk_ok or skills_possible):
         return  # no player may move freely: nothing to ask
-    ctx = _FreeMoves(m, team, outnumber, goal_line, gk_ok, a11)
+    ctx = _FreeMoves(m, team, outnumber, goal_line, gk_ok, skills_possible)
     # (kept between the asks)
     ctx.areas = _ALL_LOCS if skills_possible else from_areas
-    verify, why = ctx.verify, ctx.why  # (one bound method each for every ask of the sequence)
+
+    # (closures, not the bound methods ``ctx.verify`` and ``ctx.why``: compiled, a bound method
+    # of a native class is made by a generic attribute lookup, which costs more than a closure)
+    def verify(c: Any) -> None:
+        ctx.verify(c)
+
+    def why(c: Any) -> str | None:
+        return ctx.why(c)
 
     def options() -> tuple[str, ...]:
         return (*ctx.options(), D.DONE)

@@ -29,8 +29,6 @@ from .tables import (
     OPP_HALF,
     P_KEEP,
     THREAT,
-    area_counts,
-    near_mask,
 )
 
 
@@ -40,15 +38,14 @@ def target_area(
     """The best legal target area: the best scored areas are checked with the engine's legality
     check (``verify_fn``, which defines ``options``); the options are listed only as a fallback.
     ``risk`` weighs the opponent's threat when the ball is lost; ``rnd`` breaks ties."""
-    ours = area_counts(st.teams[team])
-    theirs = area_counts(st.teams[1 - team])
-    bounds: list[float] = [0.0] * N_AREAS
-    reach = _target_bounds(st, team, style, ours, theirs, rnd, bounds)
-    scored = _scored_targets(st, team, bounds, reach, ours, theirs, risk)
-    scored.sort(reverse=True)
+    areas: list[int] = []
+    bounds: list[float] = []
+    _target_bounds(st, team, style, rnd, areas, bounds)
+    names: list[str] = []
+    _scored_targets(st, team, areas, bounds, risk, names)
     verify = pending.verify_fn
     if verify is not None:
-        for _, name in scored[:4]:
+        for name in names[:4]:
             try:
                 verify(name)
             except FubaError:
@@ -56,66 +53,75 @@ def target_area(
             pending.vouched = name  # (the match need not check it again)
             return name
     opts = pending.options
-    for _, name in scored:
+    for name in names:
         if name in opts:
             return name
     return opts[0]
+
+
+def _count(field: list[int], gk: int, a: int) -> int:
+    """Players of a team in playing area ``a`` as 1.4.1 counts them (``TeamState.count``:
+    goalkeeper included, at most six), read where needed: a target area decision reads the
+    counts of a few areas only, and a table of all of them cost more than the decision's scoring."""
+    n = field[a] + 1 if gk == a else field[a]
+    return 6 if n > 6 else n
 
 
 def _target_bounds(
     st: MatchState,
     team: int,
     style: Style,
-    ours: list[int],
-    theirs: list[int],
     rnd: Callable[[], float],
+    areas: list[int],
     bounds: list[float],
-) -> int:
-    """The upper bound of the score of every reachable area, written to ``bounds`` (by area):
-    the threat from there, a little more near the start or where the team outnumbers, and a
-    tie-breaking jitter. Returns the bit mask of the reachable areas."""
+) -> None:
+    """The reachable areas, in area order, to ``areas`` and the upper bound of each one's score
+    to ``bounds``: the threat from there, a little more near the start or where the team
+    outnumbers, and a tie-breaking jitter (one ``rnd()`` an area, in area order)."""
     start_a = AREA_OF[st.flags.start]
-    threat_us = THREAT[team]
+    us, them = st.teams[team], st.teams[1 - team]
+    uf, ug, tf, tg = us.field, us.gk, them.field, them.gk
     attack = style.attack
     dist_short = DIST[start_a]
     # 4.1.1: a player there or in an adjacent area
     reach = 1 << start_a
     for t in range(N_AREAS):
-        if ours[t]:
+        if uf[t] or ug == t:
             reach |= ADJ_MASK[t] | 1 << t
     gains = style.target_gain
     g0 = gains[team]
     if g0 is None:
+        threat_us = THREAT[team]
         g0 = gains[team] = [threat_us[t] * (1.0 + 0.4 * attack) for t in range(N_AREAS)]
     for t in range(N_AREAS):
         if not reach >> t & 1:
             continue
-        o = ours[t]
+        o = _count(uf, ug, t)
         gain = g0[t] + (0.05 if o and dist_short[t] <= 1 else 0.0)
-        if o > theirs[t]:
+        if o > _count(tf, tg, t):
             gain += 0.03
         gain += rnd() * 0.01
-        bounds[t] = gain
-    return reach
+        areas.append(t)
+        bounds.append(gain)
 
 
 def _scored_targets(
-    st: MatchState,
-    team: int,
-    bounds: list[float],
-    reach: int,
-    ours: list[int],
-    theirs: list[int],
-    risk: float,
-) -> list[tuple[float, str]]:
-    """(exact score, area name) of the areas whose bound can still beat the best exact score,
-    taken best bound first (at an equal bound the higher area first): a dozen areas are
-    reachable and two or three scored, so the next best is picked in turn, not sorted."""
+    st: MatchState, team: int, areas: list[int], bounds: list[float], risk: float, names: list[str]
+) -> None:
+    """The names of the areas whose bound can still beat the best exact score, best score first
+    (at an equal score the greater name first, as sorting (score, name) pairs would), to
+    ``names``. The areas are taken best bound first (at an equal bound the higher area first): a
+    dozen areas are reachable and two or three scored, so the next best is picked in turn, not
+    sorted, and a scored area is put in its place among the few scored before it."""
     start = st.flags.start
     start_a = AREA_OF[start]
-    them = st.teams[1 - team]
+    us, them = st.teams[team], st.teams[1 - team]
+    uf, ug, tf, tg = us.field, us.gk, them.field, them.gk
     threat_them = THREAT[1 - team]
-    near_theirs = near_mask(theirs)
+    near_theirs = 0  # the areas next to one of theirs
+    for a in range(N_AREAS):
+        if tf[a] or tg == a:
+            near_theirs |= ADJ_MASK[a]
     # the per-decision part of ball_value_after_target (4.1.2, A7)
     restart = st.flags.restart
     v0 = st.value
@@ -126,23 +132,25 @@ def _scored_targets(
     offside = st.uses("A7") and restart not in ("goal_kick", "corner")
     beyond_start = BEYOND[team][start_a]
     opp_half = OPP_HALF[team]
-    scored: list[tuple[float, str]] = []
+    scores: list[float] = []  # (by ``names``)
     best_exact = -1e9
     cross: bool | None = None
     sl: int | None = -2
     risk_up: int | None = None
-    left = reach  # the areas not taken yet
+    n = len(areas)
+    left = (1 << n) - 1  # the areas not taken yet, by their place in ``areas``
     while left:
-        gain, t = 0.0, -1
-        for a in range(N_AREAS):
-            if left >> a & 1:
-                g = bounds[a]
-                if t < 0 or g >= gain:  # (a grows: at an equal bound the higher area first)
-                    gain, t = g, a
-        left &= ~(1 << t)
-        if gain < best_exact and len(scored) >= 2:
+        gain, i = 0.0, -1
+        for j in range(n):
+            if left >> j & 1:
+                g = bounds[j]
+                if i < 0 or g >= gain:  # (areas grow: at an equal bound the higher area first)
+                    gain, i = g, j
+        left &= ~(1 << i)
+        if gain < best_exact and len(scores) >= 2:
             break
-        c, d = ours[t], theirs[t]
+        t = areas[i]
+        c, d = _count(uf, ug, t), _count(tf, tg, t)
         v = v0
         steps = dist_long[t] - 1
         if steps > 0:
@@ -174,5 +182,16 @@ def _scored_targets(
         score = p * gain - (1.0 - p) * threat_them[t] * risk
         if score > best_exact:
             best_exact = score
-        scored.append((score, NAMES[t]))
-    return scored
+        _insert(scores, names, score, NAMES[t])
+
+
+def _insert(scores: list[float], names: list[str], score: float, name: str) -> None:
+    """Put (score, name) in its place in the pairs ordered as ``sorted(reverse=True)`` orders
+    them: the greater score first, at an equal score the greater name."""
+    k = 0
+    for s in scores:
+        if score > s or (score == s and name > names[k]):
+            break
+        k += 1
+    scores.insert(k, score)
+    names.insert(k, name)

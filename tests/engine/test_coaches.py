@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rules_engine import board as B
 from rules_engine.api import Decision, Roll, new_match
 from rules_engine.coaches import HeuristicCoach, RandomCoach, make_coach
+from rules_engine.coaches.targets import _insert
 from rules_engine.decisions import MOVE_DECISIONS
 from rules_engine.errors import FubaError
 from rules_engine.events import Pending
@@ -238,3 +239,21 @@ def test_heuristic_knows_every_decision_of_the_engine() -> None:
                 unknown |= c.unknown_decisions
     assert covered == set(names)
     assert not unknown
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from((0.0, 0.25, -0.1, 0.5)), st.sampled_from(B.NAMES)),
+        max_size=8,
+        unique_by=lambda p: p[1],
+    )
+)
+def test_target_areas_are_ranked_as_sorting_the_pairs_would(pairs: list[tuple[float, str]]) -> None:
+    # the target area coach puts each scored area in its place instead of sorting (score, name)
+    # pairs: the order, ties of score included, must be the sorted one (seeded logs rely on it)
+    scores: list[float] = []
+    names: list[str] = []
+    for score, name in pairs:
+        _insert(scores, names, score, name)
+    assert list(zip(scores, names, strict=True)) == sorted(pairs, reverse=True)
