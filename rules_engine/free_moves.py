@@ -37,23 +37,34 @@ _NO_FREE_MOVE: Final = tuple(
 )
 
 
-def _outnumbering_areas(m: MatchContext, team: int) -> list[bool]:
-    """Whether ``team`` outnumbers the opponent in each location (1.4.1: goalkeepers count, at
-    most six players an area), the sources of free movements (4.3.1)."""
+def _free_sources(m: MatchContext, team: int, outnumber: list[bool], goal_line: list[int]) -> list[int]:
+    """The areas free movements may start from (4.3.1), in area order, and why, in one pass over
+    the playing areas (every team's first action asks it; no corner-kick spot is on a goal line
+    or counted): ``outnumber`` (by location) is set where ``team`` outnumbers the opponent (1.4.1:
+    goalkeepers count, at most six players an area), ``goal_line`` (by location) to the team's
+    outfield players on a goal line, who may move straight away from it."""
     st = m.st
     ts, os_ = st.teams[team], st.teams[1 - team]
     tf, of = ts.field, os_.field
     tg, og = ts.gk, os_.gk
-    outnumber = [False] * B.N_LOC
+    out: list[int] = []
     for a in range(B.N_AREAS):
         n = tf[a]
-        if n > 0:
-            if tg == a:
-                n += 1
-            o = of[a] + 1 if og == a else of[a]
-            if (n if n < 6 else 6) > (o if o < 6 else 6):
-                outnumber[a] = True
-    return outnumber
+        if n <= 0:
+            continue
+        source = False
+        if _ON_GOAL_LINE[a]:
+            goal_line[a] = n
+            source = True
+        if tg == a:
+            n += 1
+        o = of[a] + 1 if og == a else of[a]
+        if (n if n < 6 else 6) > (o if o < 6 else 6):
+            outnumber[a] = True
+            source = True
+        if source:
+            out.append(a)
+    return out
 
 
 class _FreeMoves(MoveCtx):
@@ -162,12 +173,12 @@ def free_movements(m: MatchContext, team: int) -> Flow:
     if team in st.flags.no_free_moves:
         return
     ts = st.teams[team]
-    tf, tg = ts.field, ts.gk
-    outnumber = _outnumbering_areas(m, team)
-    goal_line = [tf[a] if _ON_GOAL_LINE[a] else 0 for a in _ALL_LOCS]
+    tg = ts.gk
+    outnumber = [False] * B.N_LOC
+    goal_line = [0] * B.N_LOC
     # the areas players may move from, in area order: an area only ever loses its free
     # movements (each ask tests whether any move is left)
-    from_areas = [a for a in _ALL_LOCS if outnumber[a] or goal_line[a] > 0]
+    from_areas = _free_sources(m, team, outnumber, goal_line)
     own_pen = B.PEN[team]
     gk_ok = tg >= 0 and tg != own_pen and own_pen in B.ADJ_SET[tg]
     a11 = st.uses("A11")

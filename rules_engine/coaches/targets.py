@@ -38,11 +38,10 @@ def target_area(
     """The best legal target area: the best scored areas are checked with the engine's legality
     check (``verify_fn``, which defines ``options``); the options are listed only as a fallback.
     ``risk`` weighs the opponent's threat when the ball is lost; ``rnd`` breaks ties."""
-    areas: list[int] = []
-    bounds: list[float] = []
-    _target_bounds(st, team, style, rnd, areas, bounds)
+    bounds: list[float] = [0.0] * N_AREAS
+    reach = _target_bounds(st, team, style, rnd, bounds)
     names: list[str] = []
-    _scored_targets(st, team, areas, bounds, risk, names)
+    _scored_targets(st, team, bounds, reach, risk, names)
     verify = pending.verify_fn
     if verify is not None:
         for name in names[:4]:
@@ -59,25 +58,19 @@ def target_area(
     return opts[0]
 
 
-def _count(field: list[int], gk: int, a: int) -> int:
-    """Players of a team in playing area ``a`` as 1.4.1 counts them (``TeamState.count``:
-    goalkeeper included, at most six), read where needed: a target area decision reads the
-    counts of a few areas only, and a table of all of them cost more than the decision's scoring."""
-    n = field[a] + 1 if gk == a else field[a]
-    return 6 if n > 6 else n
-
-
 def _target_bounds(
     st: MatchState,
     team: int,
     style: Style,
     rnd: Callable[[], float],
-    areas: list[int],
     bounds: list[float],
-) -> None:
-    """The reachable areas, in area order, to ``areas`` and the upper bound of each one's score
-    to ``bounds``: the threat from there, a little more near the start or where the team
-    outnumbers, and a tie-breaking jitter (one ``rnd()`` an area, in area order)."""
+) -> int:
+    """The upper bound of the score of every reachable area, written to ``bounds`` (by area):
+    the threat from there, a little more near the start or where the team outnumbers, and a
+    tie-breaking jitter (one ``rnd()`` an area, in area order). Returns the bit mask of the
+    reachable areas. The players in an area are counted as 1.4.1 counts them (goalkeeper
+    included, at most six) where they are read, from the fields: a table of the counts of every
+    area cost more than the rest of the decision."""
     start_a = AREA_OF[st.flags.start]
     us, them = st.teams[team], st.teams[1 - team]
     uf, ug, tf, tg = us.field, us.gk, them.field, them.gk
@@ -96,17 +89,18 @@ def _target_bounds(
     for t in range(N_AREAS):
         if not reach >> t & 1:
             continue
-        o = _count(uf, ug, t)
+        o = uf[t] + 1 if ug == t else uf[t]
         gain = g0[t] + (0.05 if o and dist_short[t] <= 1 else 0.0)
-        if o > _count(tf, tg, t):
+        d = tf[t] + 1 if tg == t else tf[t]
+        if (o if o < 6 else 6) > (d if d < 6 else 6):
             gain += 0.03
         gain += rnd() * 0.01
-        areas.append(t)
-        bounds.append(gain)
+        bounds[t] = gain
+    return reach
 
 
 def _scored_targets(
-    st: MatchState, team: int, areas: list[int], bounds: list[float], risk: float, names: list[str]
+    st: MatchState, team: int, bounds: list[float], reach: int, risk: float, names: list[str]
 ) -> None:
     """The names of the areas whose bound can still beat the best exact score, best score first
     (at an equal score the greater name first, as sorting (score, name) pairs would), to
@@ -137,20 +131,21 @@ def _scored_targets(
     cross: bool | None = None
     sl: int | None = -2
     risk_up: int | None = None
-    n = len(areas)
-    left = (1 << n) - 1  # the areas not taken yet, by their place in ``areas``
+    left = reach  # the areas not taken yet
     while left:
-        gain, i = 0.0, -1
-        for j in range(n):
-            if left >> j & 1:
-                g = bounds[j]
-                if i < 0 or g >= gain:  # (areas grow: at an equal bound the higher area first)
-                    gain, i = g, j
-        left &= ~(1 << i)
+        gain, t = 0.0, -1
+        for a in range(N_AREAS):
+            if left >> a & 1:
+                g = bounds[a]
+                if t < 0 or g >= gain:  # (a grows: at an equal bound the higher area first)
+                    gain, t = g, a
+        left &= ~(1 << t)
         if gain < best_exact and len(scores) >= 2:
             break
-        t = areas[i]
-        c, d = _count(uf, ug, t), _count(tf, tg, t)
+        c = uf[t] + 1 if ug == t else uf[t]
+        c = 6 if c > 6 else c
+        d = tf[t] + 1 if tg == t else tf[t]
+        d = 6 if d > 6 else d
         v = v0
         steps = dist_long[t] - 1
         if steps > 0:
