@@ -67,7 +67,7 @@ H_RCK: Final = 14
 A_LCK: Final = 15
 A_RCK: Final = 16
 CORNER_SPOTS: Final[tuple[int, ...]] = (H_LCK, H_RCK, A_LCK, A_RCK)
-CORNER_OF_SPOT: Final = {H_LCK: H_LC, H_RCK: H_RC, A_LCK: A_LC, A_RCK: A_RC}
+CORNER_OF_SPOT: Final[dict[int, int]] = {H_LCK: H_LC, H_RCK: H_RC, A_LCK: A_LC, A_RCK: A_RC}
 HALFWAY: Final = 6  # the halfway line lies between row 5 and row 6 (1.4.2)
 
 
@@ -111,7 +111,7 @@ DIST: Final[tuple[tuple[int, ...], ...]] = _distances()
 
 PEN: Final[tuple[int, ...]] = (H_PEN, A_PEN)  # a team's own penalty area
 FRONT: Final[tuple[int, ...]] = (H_FRONT, A_FRONT)
-GOAL_LINE_AREAS: Final = frozenset({H_PEN, H_LC, H_RC, A_PEN, A_LC, A_RC})
+GOAL_LINE_AREAS: Final[frozenset[int]] = frozenset({H_PEN, H_LC, H_RC, A_PEN, A_LC, A_RC})
 TOUCHLINE_AREAS: Final = frozenset(i for i in range(N_AREAS) if COL[i] != 1)
 SIDE_AREAS: Final = TOUCHLINE_AREAS  # "side area" of A7 (interpretation I-7)
 MIDFIELD_ZONE: Final = frozenset({H_LM, H_RM, CENTRE, A_LM, A_RM})  # 1.5

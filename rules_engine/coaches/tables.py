@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Final
 
 from .. import board as B
-from ..state import TeamState
 
 # P(at least one of two dice >= v): the controlling team keeps the ball (4.2.2)
 P_KEEP: Final[tuple[float, ...]] = (1.0, 1.0, 35 / 36, 32 / 36, 27 / 36, 20 / 36, 11 / 36, 0.0, 0.0)
@@ -89,27 +88,6 @@ BEYOND: Final = tuple(
     tuple(tuple(B.beyond(team, t, s) for t in range(B.N_AREAS)) for s in range(B.N_AREAS)) for team in (0, 1)
 )
 OPP_HALF: Final = tuple(tuple(B.in_opp_half_entirely(team, a) for a in range(B.N_AREAS)) for team in (0, 1))
-
-
-def area_counts(ts: TeamState) -> list[int]:
-    """Players of a team in each playing area as 1.4.1 counts them
-    (``TeamState.count``: goalkeeper included, at most six)."""
-    field = ts.field
-    g = ts.gk
-    out = [0] * N_AREAS
-    for a in range(N_AREAS):
-        n = field[a] + 1 if g == a else field[a]
-        out[a] = 6 if n > 6 else n
-    return out
-
-
-def near_mask(counts: list[int]) -> int:
-    """Bit mask of the playing areas with a player in an adjacent playing area."""
-    mask = 0
-    for a in range(N_AREAS):
-        if counts[a]:
-            mask |= ADJ_MASK[a]
-    return mask
 
 
 # (destination, rank) of the moves from each location: all / free moves straight off a goal line
