@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from kernel.errors import ApplicationError, NotFound
 from ratings.models import CoachRating, RatingHistory
@@ -98,12 +98,11 @@ def coach_rating(*, coach_id: int, game_system: str = FUBA_3) -> CoachRating | N
 
 def coach_rank(*, rating: CoachRating) -> int:
     """The rating's place in its own game system's ranking."""
-    same = CoachRating.objects.filter(game_system=rating.game_system)
-    return (
-        same.filter(ordinal__gt=rating.ordinal).count()
-        + same.filter(ordinal=rating.ordinal, coach_id__lt=rating.coach_id).count()
-        + 1
-    )
+    # The ratings ranked above it (coach_ranking's order), counted in one query: a team's page
+    # shows its coach's rank, rendered again for every team after each rated result of its game.
+    above = Q(ordinal__gt=rating.ordinal) | Q(ordinal=rating.ordinal, coach_id__lt=rating.coach_id)
+    counted = CoachRating.objects.filter(above, game_system=rating.game_system).count()
+    return counted + 1
 
 
 def coach_history(*, coach_id: int, game_system: str | None = None) -> list[RatingHistory]:

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from matches.services import result_override, result_record_system
-from ratings import services
+from ratings import selectors, services
 from ratings.models import CoachRating, RatedMatch, RatingHistory
 from ratings.skill import MU, SIGMA
 from ratings.templatetags.ratings_tags import match_rating
@@ -273,3 +273,21 @@ def test_a_played_match_shows_each_coachs_mu_before_it_read_in_one_query(
         assert [s[:3] for s in shown] == expected and len(expected) == 2
     # A coach's later matches show the μ its earlier ones left.
     assert any(before is not None for _, _, before in expected)
+
+
+def test_a_coachs_rank_is_its_place_in_the_ranking_read_in_one_query(
+    django_capture_on_commit_callbacks, django_assert_max_num_queries
+) -> None:
+    _stage, fixtures = _league(4)
+    with django_capture_on_commit_callbacks(execute=True):
+        for f, (h, a) in zip(fixtures, [(2, 1), (0, 0), (1, 3), (2, 2), (0, 1), (4, 0)], strict=False):
+            play(f.id, h, a)
+    ranking = list(selectors.coach_ranking(game_system="fuba-3"))
+    assert len(ranking) == 4
+    # Two equal ordinals (the same results) are ordered by coach, as the ranking orders them.
+    twin = ranking[1]
+    CoachRating.objects.filter(pk=ranking[2].pk).update(ordinal=twin.ordinal)
+    ranking = list(selectors.coach_ranking(game_system="fuba-3"))
+    for place, rating in enumerate(ranking, start=1):
+        with django_assert_max_num_queries(1):
+            assert selectors.coach_rank(rating=rating) == place
