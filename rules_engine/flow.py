@@ -15,7 +15,7 @@ from .clock import advance_clock
 from .condition import tiredness_tests
 from .context import MatchContext
 from .errors import IllegalEventError
-from .events import Event, Pending, answer_choice, answer_dice
+from .events import Decision, Event, Pending, Roll, answer_choice, answer_dice
 from .moves import MoveCtx, closest_player, move_seq
 from .rules import (
     ball_value_after_target,
@@ -275,7 +275,8 @@ def stage1(m: MatchContext) -> Flow:
             raise IllegalEventError(f"{c!r} is not an area name", rule="1.4")
         verified.append(verify_target_area(m, team, B.INDEX[c]))
 
-    c = answer_choice((yield m.ask(D.TARGET_AREA, team, "4.1.1", lambda: target_options(m, team), verify)))
+    ev = yield m.ask(D.TARGET_AREA, team, "4.1.1", lambda: target_options(m, team), verify)
+    c: str = ev.choice if type(ev) is Decision else ""  # (answer_choice inlined: asked every turn)
     target = B.INDEX[c]
     v = verified[-1]
     f.long_pass = max(0, B.DIST[f.start][target] - 1)
@@ -362,7 +363,8 @@ def stage2(m: MatchContext) -> Generator[Pending, Event, int | None]:
     f = st.flags
     ct0 = st.ct
     dt0 = 1 - ct0
-    a, b = answer_dice((yield m.roll("situation", ct0, 2, "4.2", "game situation: two dice")))
+    ev = yield m.roll("situation", ct0, 2, "4.2", "game situation: two dice")
+    a, b = ev.dice if type(ev) is Roll else ()  # (answer_dice inlined: rolled every turn)
     v = st.value
     t = _time(m, a, b)
     if t == _HALF_OVER:

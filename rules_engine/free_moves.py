@@ -10,7 +10,7 @@ from typing import Any, Final
 from . import board as B
 from . import decisions as D
 from .context import MatchContext
-from .events import Event, Pending, answer_choice
+from .events import Decision, Event, Pending
 from .moves import MoveCtx
 from .skill_hooks import extra_free_move, spend_skill
 from .skills import skill_active
@@ -52,17 +52,18 @@ def _free_sources(m: MatchContext, team: int, outnumber: list[bool], goal_line: 
         n = tf[a]
         if n <= 0:
             continue
-        source = False
         if _ON_GOAL_LINE[a]:
             goal_line[a] = n
-            source = True
         if tg == a:
             n += 1
-        o = of[a] + 1 if og == a else of[a]
-        if (n if n < 6 else 6) > (o if o < 6 else 6):
+        o = of[a]
+        if og == a:
+            o += 1
+        # min(n, 6) > min(o, 6) (at most six players an area count), without the two minimums
+        if o < 6 and n > o:
             outnumber[a] = True
-            source = True
-        if source:
+            out.append(a)
+        elif _ON_GOAL_LINE[a]:
             out.append(a)
     return out
 
@@ -136,8 +137,11 @@ class _FreeMoves(MoveCtx):
         ts = self.m.st.teams[self.team]
         field = ts.field
         n_areas = B.N_AREAS
+        once, used = self.once, self.used
         for src in self._source_areas():
-            if self._movers(field, src):
+            # (MoveCtx._movers inlined: asked of every source area of every ask)
+            k = field[src]
+            if k > 0 and not (once and k - used[src] <= 0):
                 for dst in B.ADJ[src]:
                     if dst < n_areas and self._free(src, dst) and self.check(src, dst, False, False) is None:
                         return True
@@ -218,7 +222,8 @@ def free_movements(m: MatchContext, team: int) -> Flow:
             p = m.ask(D.FREE_MOVE, team, "4.3.1", options, verify, "free movement", False, D.DONE, why)
         ev = yield p
         # a string: the request's verify passed it (typed, the compiled match compares it as one)
-        c: str = answer_choice(ev)
+        # (answer_choice inlined: the match hands a decision the request verified)
+        c: str = ev.choice if type(ev) is Decision else ""
         if c == D.DONE:
             return
         mv = ctx.parsed(c)

@@ -14,7 +14,7 @@ from . import board as B
 from . import decisions as D
 from .context import MatchContext
 from .errors import IllegalEventError
-from .events import Event, Pending, answer_choice
+from .events import Decision, Event, Pending, answer_choice
 from .movebase import Move, move_player, not_a_move, parse_move
 from .rules import closest_areas, second_last_area
 
@@ -211,8 +211,11 @@ class MoveCtx:
         """Whether at least one move is legal (``options`` without listing them all)."""
         ts = self.m.st.teams[self.team]
         dribble = self.dribble is not None and not self.dribbled
+        field, once, used = ts.field, self.once, self.used
         for src in self._source_areas():
-            if self._movers(ts.field, src):
+            # (_movers inlined: every move of a sequence asks this first)
+            n = field[src]
+            if n > 0 and not (once and n - used[src] <= 0):
                 for dst in B.ADJ[src]:
                     if dst < B.N_AREAS and (
                         self.check(src, dst, False, False) is None
@@ -310,7 +313,8 @@ def move_seq(
             p = m.ask(name, ctx.team, ctx.rule, options, verify, prompt, False, default, why)
         ev = yield p
         # a string: the request's verify passed it (typed, the compiled match compares it as one)
-        c: str = answer_choice(ev)
+        # (answer_choice inlined: the match hands a decision the request verified)
+        c: str = ev.choice if type(ev) is Decision else ""
         if c == D.DONE:
             break
         ctx.do(ctx.parsed(c))
