@@ -291,6 +291,20 @@ def whole_bytes(slug: str, fragment: Fragment) -> bytes:
     return body
 
 
+def laid_out_fetch(
+    slug: str, fragments: Callable[[Outline], Sequence[Fragment]], *, extra: Sequence[str] = ()
+) -> tuple[Outline, Fetched]:
+    """``fetch()`` of ``fragments(outline)``, the competition's outline as this process knows it
+    (checked in the same round trip: when it moved, read again and the fragments laid out again)."""
+    laid_out = _outlines.get(slug) or outline(slug)
+    fetched = fetch(slug, fragments(laid_out), extra=extra, laid_out=laid_out)
+    if fetched is None:
+        laid_out = outline(slug)
+        fetched = fetch(slug, fragments(laid_out), extra=extra)
+        assert fetched is not None
+    return laid_out, fetched
+
+
 def page(
     request: HttpRequest,
     slug: str,
@@ -326,12 +340,7 @@ def assemble(
     frame_name = f"frame:{request.path}?{variant}"
     shared = not personal(request)
     extra = [frame_name] if shared else []
-    laid_out = _outlines.get(slug) or outline(slug)
-    fetched = fetch(slug, fragments(laid_out), extra=extra, laid_out=laid_out)
-    if fetched is None:
-        laid_out = outline(slug)
-        fetched = fetch(slug, fragments(laid_out), extra=extra)
-        assert fetched is not None
+    laid_out, fetched = laid_out_fetch(slug, fragments, extra=extra)
     filled = slots(fetched.html) if slots is not None else fetched.html
     if not shared:
         values = {name: mark_safe(text) for name, text in filled.items()}  # noqa: S308 - rendered HTML

@@ -97,10 +97,13 @@ def _session_saved(sender: Any, **kwargs: Any) -> None:
 post_save.connect(_session_saved, sender=ScoringSession, dispatch_uid="page_cache_live_marks")
 
 
-def _entry_name(request: HttpRequest, slug: str, params: Sequence[str], live: bool) -> str:
+def _entry_name(request: HttpRequest, slug: str, params: Sequence[str], live: bool, host: bool) -> str:
     query = "&".join(f"{p}={request.GET.get(p, '')}" for p in params)
     # The query parameters the view reads, and no others: a random query string costs no entry.
     name = f"page:{request.path}?{query}"
+    if host:
+        # (get_host() refuses a host not in ALLOWED_HOSTS: no entry for a made-up one)
+        name += f":host:{request.scheme}://{request.get_host()}"
     if live:
         name += ":live:" + live_marks(slug)
     return name
@@ -113,6 +116,7 @@ def anonymous_page(
     scope: str | None = None,
     shows: tuple[str, ...] = (),
     parts: Callable[..., tuple[str, ...]] | None = None,
+    host: bool = False,
 ) -> Callable[[View], View]:
     """Serve the view's page to anonymous visitors from the competition's cache.
 
@@ -124,7 +128,8 @@ def anonymous_page(
     ``parts``: for a page that shows only some parts of its competition (a team's, a match's),
     those parts (``matches.standings.cache.part_key``) from the view's keyword arguments, every
     part its fragments are kept under: the page is then kept under their versions, not the
-    competition's (() where they cannot be told: the competition's version).
+    competition's (() where they cannot be told: the competition's version). ``host``: the page
+    shows the request's host (absolute links): kept per host, never one visitor's host for another.
     """
 
     def decorate(view: View) -> View:
@@ -152,7 +157,7 @@ def anonymous_page(
                 return Page(response.content, response.status_code, kept)
 
             try:
-                name = _entry_name(request, slug, params, live)
+                name = _entry_name(request, slug, params, live, host)
                 shown = parts(**kwargs) if parts is not None else ()
                 page = cache.by_slug(slug, name, render, PAGE_SECONDS, scopes=shows, parts=shown)
             except _NotShared as not_shared:

@@ -30,6 +30,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest
 from django.urls import resolve
 
+from fubaleague.web import exports
 from kernel.broker import publish
 from matches.standings.cache import clear_local, committed
 from ratings.models import PAGES_SCOPE, system_part
@@ -77,6 +78,10 @@ def competition_pages(slug: str, parts: Iterable[str]) -> None:
     base = f"/c/{slug}/"
     for path in (base, f"{base}standings/", f"{base}fixtures/", f"{base}bracket/", f"{base}live/"):
         _render(path)
+    # The exports' stage fragments (the calendar's page is kept per host: its first reader's).
+    with contextlib.suppress(Http404):
+        exports.keep(slug)
+    _render(f"{base}fixtures.csv")
     for part in parts:
         if part[:1] == "t" and part[1:].isdigit():
             _render(f"{base}teams/{part[1:]}/")

@@ -10,9 +10,7 @@ fixtures and bracket pages are assembled from fragments kept under the versions 
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable, Mapping
-from datetime import UTC, timedelta
 from functools import cache as cache_once
 from functools import partial
 from typing import Any
@@ -22,11 +20,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET
 
-from fubaleague.web import fragments, svg
+from fubaleague.web import exports, fragments, svg
 from fubaleague.web import selectors as ps
 from fubaleague.web.fixture_rows import fixture_items, turns_overdue
 from fubaleague.web.page_cache import anonymous_page, personal
@@ -270,125 +267,16 @@ def _int_param(request: HttpRequest, name: str) -> int | None:
         raise BadRequest(f"Query parameter '{name}' must be a team id (a number), not '{raw}'.") from None
 
 
-def _ics_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
-
-
-def _ics_fold(line: str) -> list[str]:
-    # RFC 5545 3.1: lines longer than 75 octets are folded with CRLF + space.
-    out = []
-    raw = line.encode()
-    while len(raw) > 75:
-        cut = 75
-        while (raw[cut] & 0xC0) == 0x80:  # do not split a UTF-8 sequence
-            cut -= 1
-        out.append(raw[:cut].decode())
-        raw = b" " + raw[cut:]
-    out.append(raw.decode())
-    return out
-
-
 @require_GET
-@anonymous_page(params=("team",))
+@anonymous_page(params=("team",), host=True)
 def fixtures_ics(request: HttpRequest, slug: str) -> HttpResponse:
-    competition = _competition(slug)
-    team_id = _int_param(request, "team")
-    now = timezone.now().strftime("%Y%m%dT%H%M%SZ")
-    host = request.get_host().split(":")[0]
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//FUBA League//Fixtures//EN",
-        "CALSCALE:GREGORIAN",
-        f"X-WR-CALNAME:{_ics_escape(competition.name)}",
-    ]
-    for block in ps.fixtures_by_round(competition, team_id=team_id):
-        for row in block.rows:
-            f = row.fixture
-            if f.kickoff is None:
-                continue
-            start = f.kickoff.astimezone(UTC)
-            end = start + timedelta(hours=2)
-            summary = f"{row.home} v {row.away}"
-            if row.result is not None:
-                summary = f"{row.home} {row.result.home_goals}-{row.result.away_goals} {row.away}"
-                if row.simulated:
-                    summary += " (simulated)"
-            lines += [
-                "BEGIN:VEVENT",
-                f"UID:fixture-{f.pk}@{host}",
-                f"DTSTAMP:{now}",
-                f"DTSTART:{start.strftime('%Y%m%dT%H%M%SZ')}",
-                f"DTEND:{end.strftime('%Y%m%dT%H%M%SZ')}",
-                f"SUMMARY:{_ics_escape(summary)}",
-                f"DESCRIPTION:{_ics_escape(f'{competition.name} – {block.title}')}",
-                f"URL:{request.build_absolute_uri(row.url)}",
-                "END:VEVENT",
-            ]
-    lines.append("END:VCALENDAR")
-    body = "\r\n".join(part for line in lines for part in _ics_fold(line)) + "\r\n"
-    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
-    response["Content-Disposition"] = f'inline; filename="{competition.slug}.ics"'
-    return response
+    return exports.ics_response(request, slug, _int_param(request, "team"))
 
 
 @require_GET
 @anonymous_page(params=("team",))
 def fixtures_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    competition = _competition(slug)
-    team_id = _int_param(request, "team")
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{competition.slug}-fixtures.csv"'
-    writer = csv.writer(response)
-    writer.writerow(
-        [
-            "fixture_id",
-            "stage",
-            "round",
-            "group",
-            "match_number",
-            "leg",
-            "kickoff_utc",
-            "home",
-            "away",
-            "home_goals",
-            "away_goals",
-            "extra_time",
-            "home_penalties",
-            "away_penalties",
-            "status",
-            "simulated",
-        ]
-    )
-    for block in ps.fixtures_by_round(competition, team_id=team_id):
-        for row in block.rows:
-            f, r = row.fixture, row.result
-            writer.writerow(
-                [
-                    f.pk,
-                    f.stage.name,
-                    block.title,
-                    f.group.name if f.group else "",
-                    f.match_number or "",
-                    f.leg,
-                    f.kickoff.astimezone(UTC).isoformat() if f.kickoff else "",
-                    _csv_safe(row.home),
-                    _csv_safe(row.away),
-                    r.home_goals if r else "",
-                    r.away_goals if r else "",
-                    ("yes" if r.extra_time else "no") if r else "",
-                    r.home_penalties if r and r.home_penalties is not None else "",
-                    r.away_penalties if r and r.away_penalties is not None else "",
-                    f.status,
-                    ("yes" if row.simulated else "no") if r else "",
-                ]
-            )
-    return response
-
-
-def _csv_safe(text: str) -> str:
-    # A cell starting with = + - @ is run as a formula by spreadsheets (CSV injection).
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    return exports.csv_response(slug, _int_param(request, "team"))
 
 
 def _team_parts(slug: str, team_id: int) -> tuple[str, ...]:
