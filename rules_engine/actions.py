@@ -418,28 +418,44 @@ def action_options(m: MatchContext, team: int, exclude: str = "") -> tuple[str, 
     return tuple(out)
 
 
+def _action_problem(m: MatchContext, team: int, exclude: str, forced: str, c: Any) -> tuple[str, str] | None:
+    """(reason, rule) why ``c`` cannot answer the action request, or None: the one check behind
+    both the request's ``verify`` (a user's answer) and its ``check`` (an engine coach's probe)."""
+    if forced and c != forced:
+        return f"the first action must be a {forced}", "5.2.2"
+    if c not in ACTIONS:
+        return f"{c!r} is not an action; actions: {', '.join(ACTIONS)}", "4.3"
+    if c == exclude and _mediano(m, team, exclude):
+        return None
+    if c == exclude or (exclude.endswith("pressing") and str(c).endswith("pressing")):
+        return f"a second action must differ from the first ({exclude})", "4.3.2"
+    if c == "goal_attempt":
+        why = goal_attempt_problem(m, team)
+        return None if why is None else (why, "4.4")
+    if c == "pressing" or c == "aggressive_pressing":
+        return pressing_problem(m, team, c == "aggressive_pressing")
+    return None
+
+
 def _ask_action(m: MatchContext, team: int, exclude: str, forced: str) -> Pending:
     """4.3: the request for ``team``'s action (``exclude``: its first action, when this is its
-    second; ``forced``: the one action it must play, 5.2.2)."""
+    second; ``forced``: the one action it must play, 5.2.2).  ``check`` gives an engine coach
+    the verdict on the one or two actions it considers: listing the options checks the goal
+    attempt and both pressings every time."""
 
     def options() -> tuple[str, ...]:
         return (forced,) if forced else action_options(m, team, exclude)
 
     def verify(c: Any) -> None:
-        if forced and c != forced:
-            raise _illegal(f"the first action must be a {forced}", "5.2.2")
-        if c not in ACTIONS:
-            raise _illegal(f"{c!r} is not an action; actions: {', '.join(ACTIONS)}", "4.3")
-        if c == exclude and _mediano(m, team, exclude):
-            return
-        if c == exclude or (exclude.endswith("pressing") and str(c).endswith("pressing")):
-            raise _illegal(f"a second action must differ from the first ({exclude})", "4.3.2")
-        if c == "goal_attempt":
-            verify_goal_attempt(m, team)
-        elif c in ("pressing", "aggressive_pressing"):
-            verify_pressing(m, team, c == "aggressive_pressing")
+        why = _action_problem(m, team, exclude, forced, c)
+        if why is not None:
+            raise _illegal(*why)
 
-    return m.ask(D.ACTION, team, "4.3", options, verify, "choose an action")
+    def check(c: Any) -> str | None:
+        why = _action_problem(m, team, exclude, forced, c)
+        return None if why is None else why[0]
+
+    return m.ask(D.ACTION, team, "4.3", options, verify, "choose an action", check=check)
 
 
 def action_stage(m: MatchContext, first: int, forced_first: str = "") -> Flow:

@@ -8,13 +8,13 @@ from typing import Any
 
 from .. import board as B
 from .. import decisions as D
+from ..actions import ACTIONS
 from ..cards import GOALKEEPER
 from ..errors import FubaError
 from ..events import Pending
 from ..machine import Match
 from ..rules import (
     can_attempt_from,
-    goal_attempt_modifier,
 )
 from ..state import MatchState
 from .moves import move_candidates, pick_move
@@ -27,6 +27,7 @@ from .tables import (
     P_SLOW_CARD,
     THREAT,
     WEIGHT_CACHE,
+    goal_odds,
     play_area,
     stack_value,
 )
@@ -173,32 +174,6 @@ class HeuristicCoach:
     @staticmethod
     def _lead(st: MatchState, team: int) -> int:
         return st.teams[team].goals - st.teams[1 - team].goals
-
-    def _goal_odds(self, st: MatchState, team: int, free_kick: bool = False) -> tuple[float, float]:
-        """(P(goal), P(corner or rebound)) of a goal attempt from the ball area now."""
-        area = play_area(st.ball)
-        am = B.area_modifier(team, area)
-        if am is None or not can_attempt_from(st, team, area):
-            return 0.0, 0.0
-        mod = goal_attempt_modifier(st, team, area, free_kick)
-        opp = st.teams[1 - team]
-        two = st.uses("A11") and "shot_stopper" in opp.skills and opp.cp_total() > 0
-        need = st.value - mod  # goal if die > need
-        if need >= 6:
-            p6 = 1 / 36 if two else 1 / 6
-            return p6 * max(0.0, (6 + am) / 6), p6 * (1 / 6)
-        if need < 1:
-            return 1.0, 0.0
-
-        def p_above(k: int) -> float:
-            q = min(1.0, max(0.0, (6 - k) / 6))
-            return q * q if two else q
-
-        pg = p_above(need)
-        psoft = p_above(need - 1) - pg
-        if need >= 2 and st.teams[team].has(B.PEN[1 - team]):
-            psoft += p_above(need - 2) - p_above(need - 1)
-        return pg, psoft
 
     def _weights(self, st: MatchState, team: int) -> list[float]:
         """Value of one player of `team` in each playing area, given the ball."""
@@ -357,35 +332,64 @@ class HeuristicCoach:
         return min(options, key=loss)
 
     def _action(self, match: Match, pending: Pending, team: int) -> Any:
-        opts = pending.options
-        if len(opts) == 1:
-            return opts[0]
+        """The action (4.3).  Each action is probed with the request's own check
+        (``pending.check_fn``, the verdict of ``verify_fn``) only when the choice comes to it:
+        listing the options checks the goal attempt and both pressings every time.  With a
+        single legal action every branch ends on it, as on a listed single option."""
+        check = pending.check_fn
+        if check is None:  # (a request without a check: its listed options)
+            opts = pending.options
+            check = lambda c: None if c in opts else "not offered"  # noqa: E731
+        if match.st.ct == team:
+            return self._attack_action(match, pending, team, check)
+        return self._defend_action(match, pending, team, check)
+
+    def _attack_action(
+        self, match: Match, pending: Pending, team: int, check: Callable[[Any], str | None]
+    ) -> Any:
         st = match.st
         v = st.value
         ball = play_area(st.ball)
         us, them = st.teams[team], st.teams[1 - team]
-        if st.ct == team:
-            pg, psoft = self._goal_odds(st, team) if "goal_attempt" in opts else (0.0, 0.0)
-            thr = self.shot_threshold - 0.08 * self.style.attack + self.mode_shot[self._mode]
-            ev = pg + 0.25 * psoft
-            first = self._action_turn != st.turn
-            self._action_turn = st.turn
-            if "goal_attempt" in opts:
-                if ev >= thr:
-                    return "goal_attempt"
-                # first action with a high ball value: lower it first, shoot in the second action
-                second_likely = them.count(ball) <= us.count(ball)
-                wait = self.position_first and first and v >= 3 and second_likely and "positioning" in opts
-                if not wait and pg >= self.shot_min:
-                    return "goal_attempt"
-            if "positioning" in opts and v >= 3:
-                return "positioning"
-            if "movement" in opts:
-                return "movement"
-            if "goal_attempt" in opts and pg >= 0.05:
+        goal_ok = check("goal_attempt") is None
+        pg, psoft = goal_odds(st, team) if goal_ok else (0.0, 0.0)
+        thr = self.shot_threshold - 0.08 * self.style.attack + self.mode_shot[self._mode]
+        ev = pg + 0.25 * psoft
+        first = self._action_turn != st.turn
+        self._action_turn = st.turn
+        positioning_ok = -1  # (not probed yet)
+        if goal_ok:
+            if ev >= thr:
+                pending.vouched = "goal_attempt"
                 return "goal_attempt"
-            return opts[0]
-        # defending team
+            # first action with a high ball value: lower it first, shoot in the second action
+            second_likely = them.count(ball) <= us.count(ball)
+            wait = False
+            if self.position_first and first and v >= 3 and second_likely:
+                positioning_ok = 1 if check("positioning") is None else 0
+                wait = positioning_ok == 1
+            if not wait and pg >= self.shot_min:
+                pending.vouched = "goal_attempt"
+                return "goal_attempt"
+        if v >= 3 and (positioning_ok == 1 or (positioning_ok < 0 and check("positioning") is None)):
+            pending.vouched = "positioning"
+            return "positioning"
+        if check("movement") is None:
+            pending.vouched = "movement"
+            return "movement"
+        if goal_ok and pg >= 0.05:
+            pending.vouched = "goal_attempt"
+            return "goal_attempt"
+        return _first_legal(pending, check)
+
+    def _defend_action(
+        self, match: Match, pending: Pending, team: int, check: Callable[[Any], str | None]
+    ) -> Any:
+        """(each action probed once at most: -1 not yet, 0 illegal, 1 legal)"""
+        st = match.st
+        v = st.value
+        ball = play_area(st.ball)
+        us, them = st.teams[team], st.teams[1 - team]
         danger = THREAT[1 - team][ball]
         own_pen_target = st.flags.target == B.PEN[team]
         p_press = P_PRESS[v]
@@ -394,27 +398,43 @@ class HeuristicCoach:
         # (an attacking style presses high, a defensive style waits for the opponent)
         far = self.press_threshold_far - 0.5 * self.style.attack
         press_at = self.press_threshold if danger >= 0.2 else far
-        if "pressing" in opts and p_press >= press_at:
-            return "pressing"
+        press = -1
+        if p_press >= press_at:
+            press = 1 if check("pressing") is None else 0
+            if press == 1:
+                pending.vouched = "pressing"
+                return "pressing"
         if (
-            "aggressive_pressing" in opts
-            and not own_pen_target
+            not own_pen_target
             and p_aggr >= 0.55
             and (danger >= 0.2 or "tackler" in self.style.skills)
             and us.yellows < 2
+            and check("aggressive_pressing") is None
         ):
+            pending.vouched = "aggressive_pressing"
             return "aggressive_pressing"
-        if "positioning" in opts and v <= 3:
-            return "positioning"
-        if "pressing" in opts and p_press >= 0.3:
+        positioning = -1
+        if v <= 3:
+            positioning = 1 if check("positioning") is None else 0
+            if positioning == 1:
+                pending.vouched = "positioning"
+                return "positioning"
+        if p_press >= 0.3 and (press == 1 or (press < 0 and check("pressing") is None)):
+            pending.vouched = "pressing"
             return "pressing"
-        if "movement" in opts and us.count(ball) < them.count(ball):
-            return "movement"
-        if "positioning" in opts and v <= 5:
+        movement = -1
+        if us.count(ball) < them.count(ball):
+            movement = 1 if check("movement") is None else 0
+            if movement == 1:
+                pending.vouched = "movement"
+                return "movement"
+        if v <= 5 and (positioning == 1 or (positioning < 0 and check("positioning") is None)):
+            pending.vouched = "positioning"
             return "positioning"
-        if "movement" in opts:
+        if movement == 1 or (movement < 0 and check("movement") is None):
+            pending.vouched = "movement"
             return "movement"
-        return opts[0]
+        return _first_legal(pending, check)
 
     def _use_cp(self, match: Match, pending: Pending, team: int) -> Any:
         st = match.st
@@ -449,7 +469,7 @@ class HeuristicCoach:
         return max(pending.options, key=score)
 
     def _free_kick_attempt(self, match: Match, pending: Pending, team: int) -> Any:
-        pg, psoft = self._goal_odds(match.st, team, free_kick=True)
+        pg, psoft = goal_odds(match.st, team, free_kick=True)
         return "yes" if pg + 0.25 * psoft >= 0.3 - 0.05 * self.style.attack else "no"
 
     def _penalty_keeper(self, match: Match, pending: Pending, team: int) -> Any:
@@ -558,3 +578,12 @@ class HeuristicCoach:
             return placement_utility(st, team, field, B.INDEX[o["gk"]], w)
 
         return max(opts, key=score)
+
+
+def _first_legal(pending: Pending, check: Callable[[Any], str | None]) -> Any:
+    """The first legal action in the listed order: the options' first."""
+    for a in ACTIONS:
+        if check(a) is None:
+            pending.vouched = a
+            return a
+    return pending.options[0]  # (none legal: a forced action the rules refuse, refused as before)

@@ -1,12 +1,14 @@
-"""Tables of the heuristic coach computed once per process: dice odds, the
+"""Tables of the heuristic coach computed once per process (dice odds, the
 threat of each area, move names and their ranks, adjacency bit masks,
-contest and slow-play tables."""
+contest and slow-play tables) and the odds of a goal attempt now."""
 
 from __future__ import annotations
 
 from typing import Final
 
 from .. import board as B
+from ..rules import can_attempt_from, goal_attempt_modifier
+from ..state import MatchState
 
 # P(at least one of two dice >= v): the controlling team keeps the ball (4.2.2)
 P_KEEP: Final[tuple[float, ...]] = (1.0, 1.0, 35 / 36, 32 / 36, 27 / 36, 20 / 36, 11 / 36, 0.0, 0.0)
@@ -182,3 +184,30 @@ def _contest_value(
 
 # weights of one player per area (positions.position_weights), by style (deep, attack)
 WEIGHT_CACHE: Final[dict[tuple[float, float], dict[int, list[float]]]] = {}
+
+
+def goal_odds(st: MatchState, team: int, free_kick: bool = False) -> tuple[float, float]:
+    """(P(goal), P(corner or rebound)) of a goal attempt from the ball area now."""
+    area = play_area(st.ball)
+    am = B.area_modifier(team, area)
+    if am is None or not can_attempt_from(st, team, area):
+        return 0.0, 0.0
+    mod = goal_attempt_modifier(st, team, area, free_kick)
+    opp = st.teams[1 - team]
+    two = st.uses("A11") and "shot_stopper" in opp.skills and opp.cp_total() > 0
+    need = st.value - mod  # goal if die > need
+    if need >= 6:
+        p6 = 1 / 36 if two else 1 / 6
+        return p6 * max(0.0, (6 + am) / 6), p6 * (1 / 6)
+    if need < 1:
+        return 1.0, 0.0
+
+    def p_above(k: int) -> float:
+        q = min(1.0, max(0.0, (6 - k) / 6))
+        return q * q if two else q
+
+    pg = p_above(need)
+    psoft = p_above(need - 1) - pg
+    if need >= 2 and st.teams[team].has(B.PEN[1 - team]):
+        psoft += p_above(need - 2) - p_above(need - 1)
+    return pg, psoft
