@@ -154,7 +154,13 @@ def fixture_model_prediction(*, fixture: Fixture) -> tuple[float, float, float] 
     """Home win, draw, away win over 90 minutes under the latest chances job's match model."""
     if fixture.home_team_id is None or fixture.away_team_id is None:
         return None
-    job = latest_job(competition=fixture.competition)
+    return model_prediction(fixture=fixture, job=latest_job(competition=fixture.competition))
+
+
+def model_prediction(*, fixture: Fixture, job: ChancesJob | None) -> tuple[float, float, float] | None:
+    """fixture_model_prediction() under ``job`` (the competition's latest, read once for many)."""
+    if fixture.home_team_id is None or fixture.away_team_id is None:
+        return None
     if job is None or "model" not in job.scenario:
         return None
     home_ground = fixture.stage.legs == 2

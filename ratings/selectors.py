@@ -3,6 +3,7 @@ combined view (``ratings.skill.combine``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
@@ -157,14 +158,23 @@ def fixture_prediction(*, fixture_id: int) -> FixturePrediction:
         raise ApplicationError(f"{fixture}: both teams need a coach for a prediction.", code="coach_unknown")
     # The coaches' ratings of the fixture's own game system (a match is rated only in its own).
     skills = skills_of([home.coach_id, away.coach_id], game_system=rules_of(fixture.competition).rating_pool)
+    return prediction_of(fixture, skills)
+
+
+def prediction_of(fixture: Fixture, skills: Mapping[int, Skill]) -> FixturePrediction:
+    """The forecast of a fixture whose two teams have coaches, from their skills in its rating
+    pool (``skills_of``: a coach missing from them is unrated)."""
+    home, away = fixture.home_team, fixture.away_team
+    assert home is not None and away is not None and home.coach_id is not None and away.coach_id is not None
+    home_skill, away_skill = skills.get(home.coach_id, Skill()), skills.get(away.coach_id, Skill())
     return FixturePrediction(
         fixture=fixture,
         game_system=rules_of(fixture.competition).rating_pool,
         home_coach_id=home.coach_id,
         away_coach_id=away.coach_id,
-        home=skills[home.coach_id],
-        away=skills[away.coach_id],
-        chances=predict(skills[home.coach_id], skills[away.coach_id]),
+        home=home_skill,
+        away=away_skill,
+        chances=predict(home_skill, away_skill),
     )
 
 

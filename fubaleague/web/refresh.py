@@ -30,7 +30,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest
 from django.urls import resolve
 
-from fubaleague.web import exports
+from fubaleague.web import exports, rating_bits
 from kernel.broker import publish
 from matches.standings.cache import clear_local, committed
 from ratings.models import PAGES_SCOPE, system_part
@@ -110,10 +110,12 @@ def rating_pages(parts: Iterable[str]) -> None:
         if len(team_ids) + len(fixture_ids) > budget:
             continue  # (its readers render the bits: a task must not grow with the game's size)
         budget -= len(team_ids) + len(fixture_ids)
-        for team_id in team_ids:
-            _render(f"{base}teams/{team_id}/")
-        for fixture_id in fixture_ids:
-            _render(f"{base}matches/{fixture_id}/")
+        # (their rating bits read the competition's ratings once, not a page at a time)
+        with rating_bits.bulk(competition):
+            for team_id in team_ids:
+                _render(f"{base}teams/{team_id}/")
+            for fixture_id in fixture_ids:
+                _render(f"{base}matches/{fixture_id}/")
 
 
 def refresh(slug: str, parts: Iterable[str]) -> None:
