@@ -227,14 +227,17 @@ def setup(m: MatchContext, kind: str, ct: int, spot: int = B.CENTRE) -> Flow:
     ts = st.teams[ct]
 
     def still_legal(src: int, dst: int, gk: bool, ball: bool) -> str | None:
-        f = list(ts.field)
-        g = ts.gk
+        f = ts.field
         if gk:
-            g = dst
-        else:
-            f[src] -= 1
-            f[dst] += 1
-        return placement_problem(m, kind, ct, f, g, spot)
+            return placement_problem(m, kind, ct, f, dst, spot)
+        # the candidate move made on the team's own field and taken back at once (placement_problem
+        # only reads it): every candidate move of the adjustment asks, a copy each cost more
+        f[src] -= 1
+        f[dst] += 1
+        why = placement_problem(m, kind, ct, f, ts.gk, spot)
+        f[src] += 1
+        f[dst] -= 1
+        return why
 
     ctx = MoveCtx(m, ct, "3.3", offside=False, keep_ball_player=False, extra=still_legal)
     yield from move_seq(m, ctx, D.SETUP_ADJUST, 2, "move up to two players one area (3.3)")

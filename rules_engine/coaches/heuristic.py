@@ -134,11 +134,22 @@ class HeuristicCoach:
             if mode != self._mode:
                 self._set_mode(mode)
         name = pending.name
-        # the most frequent, called directly (compiled: no method object called generically)
+        # the most frequent, called directly (compiled: a bound method from the dict is called
+        # generically, its arguments boxed and parsed again)
         if name == D.TARGET_AREA:
             return self._target_area(match, pending, team)
         if name == D.ACTION:
             return self._action(match, pending, team)
+        if name == D.SECOND_ACTIONS:
+            return self._second_actions(match, pending, team)
+        if name == D.SUBSTITUTIONS:
+            return self._substitutions(match, pending, team)
+        if name == D.SETUP:
+            return self._setup(match, pending, team)
+        if name == D.USE_CP:
+            return self._use_cp(match, pending, team)
+        if name == D.USE_SKILL:
+            return self._use_skill(match, pending, team)
         handler = self._dispatch.get(name)
         if handler is not None:
             return handler(match, pending, team)
