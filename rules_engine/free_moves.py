@@ -92,14 +92,10 @@ class _FreeMoves(MoveCtx):
         # candidate need ask the skills
         self.skills = skills
         # extra_free_move's skills still to be played (runner, fast defender, box-to-box) as of
-        # the current ask, worked out for its first candidate that needs them (``refresh``
-        # forgets them): a move is free by a skill only where one of them is
+        # the current ask, worked out for its first candidate that needs them and forgotten
+        # before the next ask (the state holds still from an ask to its answer): a move is free
+        # by a skill only where one of them is
         self.skill_ok: tuple[bool, bool, bool] | None = None
-
-    def refresh(self) -> None:
-        """Before each ask: the extra-move skills are worked out again (the state holds still
-        from the ask to its answer: the candidates of one ask share them)."""
-        self.skill_ok = None
 
     def _skills(self) -> tuple[bool, bool, bool]:
         m, team = self.m, self.team
@@ -213,7 +209,7 @@ def free_movements(m: MatchContext, team: int) -> Flow:
     # cost moved the turn on to another stage
     p: Pending | None = None
     while True:
-        ctx.refresh()
+        ctx.skill_ok = None  # (the extra-move skills worked out again for this ask)
         if not ctx.any_move():
             m.skip(D.FREE_MOVE, team, D.DONE)  # "done" is the only answer: asking would only cost a tap
             return
