@@ -7,6 +7,11 @@ losing the ball), then the exact score (it needs the modified ball value) only w
 still win.  The modified ball value is the engine's ``ball_value_after_target`` computed with the
 per-decision parts hoisted out of the loop (the engine's own crossing and offside-risk functions
 are called only for the long passes and the offside candidates).
+
+The areas are taken best bound first (at an equal bound the higher area first): a dozen areas are
+reachable and two or three scored, so the next best is picked in turn (a scan finds the best and
+the runner-up), not sorted, and a scored area is put in its place among the few scored before it
+(the order sorting (score, name) pairs in reverse would give).
 """
 
 from __future__ import annotations
@@ -103,19 +108,13 @@ def _scored_targets(
     st: MatchState, team: int, bounds: list[float], reach: int, risk: float, names: list[str]
 ) -> None:
     """The names of the areas whose bound can still beat the best exact score, best score first
-    (at an equal score the greater name first, as sorting (score, name) pairs would), to
-    ``names``. The areas are taken best bound first (at an equal bound the higher area first): a
-    dozen areas are reachable and two or three scored, so the next best is picked in turn, not
-    sorted, and a scored area is put in its place among the few scored before it."""
+    (at an equal score the greater name first), to ``names`` (see the module docstring)."""
     start = st.flags.start
     start_a = AREA_OF[start]
     us, them = st.teams[team], st.teams[1 - team]
     uf, ug, tf, tg = us.field, us.gk, them.field, them.gk
     threat_them = THREAT[1 - team]
-    near_theirs = 0  # the areas next to one of theirs
-    for a in range(N_AREAS):
-        if tf[a] or tg == a:
-            near_theirs |= ADJ_MASK[a]
+    near_theirs = _near(tf, tg)
     # the per-decision part of ball_value_after_target (4.1.2, A7)
     restart = st.flags.restart
     v0 = st.value
@@ -132,13 +131,20 @@ def _scored_targets(
     sl: int | None = -2
     risk_up: int | None = None
     left = reach  # the areas not taken yet
+    nxt, nxt_gain = -1, 0.0  # the runner-up of the last scan: taken next without a scan
     while left:
-        gain, t = 0.0, -1
-        for a in range(N_AREAS):
-            if left >> a & 1:
-                g = bounds[a]
-                if t < 0 or g >= gain:  # (a grows: at an equal bound the higher area first)
-                    gain, t = g, a
+        if nxt >= 0:
+            gain, t, nxt = nxt_gain, nxt, -1
+        else:
+            gain, t = 0.0, -1
+            for a in range(N_AREAS):
+                if left >> a & 1:
+                    g = bounds[a]
+                    if t < 0 or g >= gain:  # (a grows: at an equal bound the higher area first)
+                        nxt_gain, nxt = gain, t
+                        gain, t = g, a
+                    elif nxt < 0 or g >= nxt_gain:
+                        nxt_gain, nxt = g, a
         left &= ~(1 << t)
         if gain < best_exact and len(scores) >= 2:
             break
@@ -178,6 +184,15 @@ def _scored_targets(
         if score > best_exact:
             best_exact = score
         _insert(scores, names, score, NAMES[t])
+
+
+def _near(tf: list[int], tg: int) -> int:
+    """The bit mask of the areas next to one of the opponents' (their field and goalkeeper)."""
+    near = 0
+    for a in range(N_AREAS):
+        if tf[a] or tg == a:
+            near |= ADJ_MASK[a]
+    return near
 
 
 def _insert(scores: list[float], names: list[str], score: float, name: str) -> None:
