@@ -178,22 +178,20 @@ def by_slug(
 
 def _scope_mark(key: str, found: dict[str, Any]) -> int:
     """A scope's version as read; a missing one is set now (readers racing agree on one)."""
-    value = found.get(key)
-    if value is None:
-        value = time.time_ns()
-        if not cache.add(key, value, None):
-            value = cache.get(key, value)
-        found[key] = value
-    return int(value)
+    return _mark(key, found, None)
 
 
 def _part_mark(key: str, found: dict[str, Any]) -> int:
     """A part's version as read; a missing one is set now, as a fragment's reader sets it
     (fubaleague/web/fragments.py: readers racing agree on one)."""
+    return _mark(key, found, PART_SECONDS)
+
+
+def _mark(key: str, found: dict[str, Any], seconds: int | None) -> int:
     value = found.get(key)
     if value is None:
         value = time.time_ns()
-        if not cache.add(key, value, PART_SECONDS):
+        if not cache.add(key, value, seconds):
             value = cache.get(key, value)
         found[key] = value
     return int(value)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import template
@@ -10,7 +11,7 @@ from django.db.models import OuterRef, Subquery
 from ratings import selectors
 from ratings.bulk import CompetitionRatings
 from ratings.models import RatedMatch, RatingHistory
-from tournaments.game_systems import FUBA_3, GAME_SYSTEMS, rules_of
+from tournaments.game_systems import FUBA_3, GAME_SYSTEMS, GameSystemRules, rules_of
 from tournaments.models import Coach, Fixture
 
 register = template.Library()
@@ -63,14 +64,9 @@ def match_rating(
             )
             context["changes"] = [(point, point.mu_before) for point in points]
         return context
-    home, away = fixture.home_team, fixture.away_team
-    if home is None or away is None or home.coach_id is None or away.coach_id is None:
-        return context
-    game = rules_of(fixture.competition)
-    context["system_name"], context["engine"] = game.name, game.engine_backed
-    context["prediction"] = selectors.fixture_prediction(fixture_id=fixture.pk)
-    context["model"] = model
-    return context
+    return _upcoming(
+        context, fixture, model, lambda game: selectors.fixture_prediction(fixture_id=fixture.pk)
+    )
 
 
 def _match_rating_of(
@@ -85,11 +81,24 @@ def _match_rating_of(
         context["rated"] = changes is not None
         context["changes"] = changes or []
         return context
+    return _upcoming(
+        context, fixture, model, lambda game: selectors.prediction_of(fixture, data.skills(game.rating_pool))
+    )
+
+
+def _upcoming(
+    context: dict[str, Any],
+    fixture: Fixture,
+    model: tuple[float, float, float] | None,
+    predict: Callable[[GameSystemRules], Any],
+) -> dict[str, Any]:
+    """An upcoming match's predictions once both coaches are known; ``predict(game)`` gives the
+    ratings' one (read for the fixture alone, or from the competition's ratings read in bulk)."""
     home, away = fixture.home_team, fixture.away_team
     if home is None or away is None or home.coach_id is None or away.coach_id is None:
         return context
     game = rules_of(fixture.competition)
     context["system_name"], context["engine"] = game.name, game.engine_backed
-    context["prediction"] = selectors.prediction_of(fixture, data.skills(game.rating_pool))
+    context["prediction"] = predict(game)
     context["model"] = model
     return context
