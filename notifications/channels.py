@@ -30,7 +30,8 @@ class Outcome:
     ok: bool
     status_code: int | None = None
     error: str = ""
-    # The receiver says the address is gone for good (a push subscription 404/410).
+    # The address is gone for good (a push subscription 404/410, a user without an e-mail
+    # address): no retry.
     gone: bool = False
 
 
@@ -59,7 +60,8 @@ def mail_body(delivery: Delivery, event: Event, message: Message, unsubscribe_ur
 def send_email(delivery: Delivery, event: Event, message: Message) -> Outcome:
     user = delivery.user
     if user is None or not user.email:
-        return Outcome(ok=False, error="the recipient has no e-mail address")
+        # (removed since the fan-out: no retry will find one)
+        return Outcome(ok=False, error="the recipient has no e-mail address", gone=True)
     token = tokens.unsubscribe_token(user_id=user.pk, kind=event.kind)
     unsubscribe_url = absolute("notifications:unsubscribe", token)
     mail = EmailMessage(

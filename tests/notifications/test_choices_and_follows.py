@@ -203,3 +203,25 @@ def test_a_paused_phone_gets_no_notices_until_its_browser_subscribes_again(match
     _emit(kinds.LIVE_GOAL, match["fixture"], 2)
     (sent,) = Delivery.objects.filter(push=phone)
     assert sent.status == Delivery.Status.PENDING and sent.event.key == "test:live_goal:2"
+
+
+def test_a_follower_without_an_e_mail_address_gets_no_mail_row_and_one_lost_meanwhile_is_not_retried(
+    match, mailoutbox
+) -> None:
+    with_mail = UserFactory(username="fan")
+    without = UserFactory(username="no-mail", email="")
+    for fan in (with_mail, without):
+        Follow.objects.create(user=fan, team=match["home"])
+    _emit(kinds.RESULT_COUNTS, match["fixture"])
+    rows = Delivery.objects.filter(channel=Delivery.Channel.EMAIL)
+    mailed = set(rows.values_list("user__username", flat=True))
+    assert "fan" in mailed and match["member"].username in mailed and "no-mail" not in mailed
+
+    # The address removed between the fan-out and the send: given up at once, not retried
+    row = rows.get(user=with_mail)
+    type(with_mail).objects.filter(pk=with_mail.pk).update(email="")
+    retries: list[Any] = []
+    assert delivery.deliver(delivery_id=row.pk, enqueue=lambda *args: retries.append(args)) == "failed"
+    row.refresh_from_db()
+    assert row.status == Delivery.Status.FAILED and row.next_attempt_at is None and retries == []
+    assert mailoutbox == []
