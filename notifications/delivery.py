@@ -57,9 +57,7 @@ def _deliveries_for(event: Event) -> list[Delivery]:
     phones = recipients.push_subscriptions(audience.users)
     # A user without an address gets no mail row: it could only fail, retried with backoff until
     # it gave up (a bench's result day logged hundreds of such tries)
-    mailable = set(
-        User.objects.filter(id__in=audience.users).exclude(email="").values_list("id", flat=True)
-    )
+    mailable = set(User.objects.filter(id__in=audience.users).exclude(email="").values_list("id", flat=True))
     now = timezone.now()
     rows: list[Delivery] = []
     for user_id in sorted(audience.users):
